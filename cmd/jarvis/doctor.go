@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+)
+
+// perCheckTimeout bounds one health check, so a hung network disk shows up
+// as a failed check rather than a hung doctor.
+const perCheckTimeout = 30 * time.Second
+
+func runDoctor(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet("doctor", "jarvis doctor [--vault PATH]... [--db FILE] [--json]",
+		`Run every health check and print each as ok, warn or fail, with a one-line
+fix for each problem. Doctor only looks: it never changes the database or
+the vaults.
+
+Exit status: 0 when healthy, 1 when degraded (warnings), 2 when broken.`, e)
+	var c common
+	c.register(fs)
+	asJSON := fs.Bool("json", false, `print {"status":...,"checks":[...]} to stdout`)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+
+	var rep health.Report
+	cfg, err := c.load(e)
+	if err != nil {
+		// A configuration that does not load is itself the finding.
+		rep = health.Report{Status: health.Broken, Checks: []health.Result{{
+			Name: "configuration", Status: health.Fail,
+			Detail: err.Error(),
+			Fix:    "fix the flag, " + config.EnvConfig + " or config file named in the message",
+		}}}
+	} else {
+		var deps container.DoctorDeps
+		app := container.NewDoctorApp(cfg, c.logger(e), &deps)
+		if err := app.Err(); err != nil {
+			return fmt.Errorf("doctor: %w", err)
+		}
+		if err := app.Start(ctx); err != nil {
+			return fmt.Errorf("doctor: %w", err)
+		}
+		rep = health.Run(ctx, deps.Checks, perCheckTimeout)
+		if err := app.Stop(context.Background()); err != nil {
+			return fmt.Errorf("doctor: %w", err)
+		}
+	}
+
+	if *asJSON {
+		if err := json.NewEncoder(e.stdout).Encode(rep); err != nil {
+			return err
+		}
+	} else {
+		printReport(e.stdout, rep)
+	}
+	if code := rep.ExitCode(); code != 0 {
+		return &exitError{code: code}
+	}
+	return nil
+}
+
+func printReport(w io.Writer, rep health.Report) {
+	for _, r := range rep.Checks {
+		fmt.Fprintf(w, "%-4s  %s: %s\n", r.Status, r.Name, r.Detail)
+		if r.Fix != "" && r.Status != health.OK {
+			fmt.Fprintf(w, "      fix: %s\n", r.Fix)
+		}
+	}
+	fmt.Fprintf(w, "\n%s\n", rep.Status)
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+)
+
+// errHelp means --help was asked for and printed.
+var errHelp = errors.New("help printed")
+
+// configHelp explains where settings come from; every --help ends with it.
+const configHelp = `Configuration (flags override environment, which overrides the config file):
+  --vault PATH|NAME   a vault folder (named after the folder) or the name of a
+                      vault from the config file; repeat it for several vaults
+  --db PATH           the SQLite database (default: jarvis.db in the user data
+                      folder: $XDG_DATA_HOME/jarvis or ~/.local/share/jarvis on
+                      Linux, ~/Library/Application Support/jarvis on macOS,
+                      %LocalAppData%\jarvis on Windows); never inside a vault
+  --config PATH       the config file (default: config.yaml, config.yml or
+                      config.toml in $XDG_CONFIG_HOME/jarvis or ~/.config/jarvis
+                      on Linux, ~/Library/Application Support/jarvis on macOS,
+                      %AppData%\jarvis on Windows)
+
+  JARVIS_VAULT        vault folders joined by the path-list separator (':' on
+                      Linux and macOS, ';' on Windows)
+  JARVIS_DB           the database file
+  JARVIS_CONFIG       the config file
+
+Config file (YAML; TOML takes the same keys):
+  database: ~/.local/share/jarvis/jarvis.db   # optional
+  vaults:
+    - name: work                     # optional; defaults to the folder name
+      path: ~/Documents/Work Notes
+      exclude: ["Archive/**", "*.excalidraw.md", "Templates"]
+
+  A pattern without '/' matches a file or folder name at any depth. Hidden
+  files and folders (.obsidian, .trash, .git) and node_modules are always
+  skipped.
+`
+
+// stringList is a flag that may be repeated.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// common are the flags every command that reads vaults takes.
+type common struct {
+	vaults  stringList
+	db      string
+	config  string
+	verbose bool
+}
+
+func (c *common) register(fs *flag.FlagSet) {
+	fs.Var(&c.vaults, "vault", "vault folder or configured vault `name` (repeatable)")
+	fs.StringVar(&c.db, "db", "", "SQLite database `file`")
+	fs.StringVar(&c.config, "config", "", "config `file` (YAML or TOML)")
+	fs.BoolVar(&c.verbose, "verbose", false, "log details to stderr")
+	fs.BoolVar(&c.verbose, "v", false, "short for --verbose")
+}
+
+// load settles the configuration from the flags, the environment and the
+// config file.
+func (c *common) load(e *env) (config.Config, error) {
+	return config.Load(config.Flags{Vaults: c.vaults, DB: c.db, ConfigFile: c.config}, e.getenv)
+}
+
+// logger writes to stderr, never stdout: stdout carries JSON output.
+func (c *common) logger(e *env) *slog.Logger {
+	level := slog.LevelWarn
+	if c.verbose {
+		level = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+}
+
+// newFlagSet makes a flag set whose --help prints usage, a description and
+// the configuration help.
+func newFlagSet(name, usage, description string, e *env) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		w := e.stdout
+		fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", usage, description)
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+		fs.SetOutput(e.stderr)
+		if fs.Lookup("vault") != nil {
+			fmt.Fprintf(w, "\n%s", configHelp)
+		}
+	}
+	return fs
+}
+
+// parse parses flags, turning --help into errHelp and bad flags into usage
+// errors. Positional arguments are refused.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return errHelp
+		}
+		return &exitError{code: 2}
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("%s takes no positional arguments (got %q); see `jarvis %s --help`: %w",
+			fs.Name(), fs.Arg(0), fs.Name(), errUsage)
+	}
+	return nil
+}
+
+func isTerminal(f *os.File) bool {
+	return term.IsTerminal(int(f.Fd()))
+}

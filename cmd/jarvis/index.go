@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+)
+
+// indexOutput is the one JSON object `jarvis index --json` prints.
+type indexOutput struct {
+	Vaults     []index.Result `json:"vaults"`
+	DurationMS int64          `json:"duration_ms"`
+}
+
+func runIndex(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet("index", "jarvis index [--vault PATH]... [--db FILE] [--rebuild] [--json]",
+		`Build or refresh the index of your vaults. Only notes whose size or
+modification time changed, and whose content differs, are parsed again;
+notes gone from disk are removed and links to them become unresolved.
+An interrupted run (Ctrl-C, a crash, kill -9) leaves a consistent index,
+and the next run finishes the work.
+
+Exit status: 0 on success, 1 when indexing failed, 2 for a usage or
+configuration error, 130 when interrupted.`, e)
+	var c common
+	c.register(fs)
+	rebuild := fs.Bool("rebuild", false, "start from an empty index; a database that cannot be opened is first moved aside to a timestamped backup")
+	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	cfg, err := c.load(e)
+	if err != nil {
+		return fmt.Errorf("%w: %w", err, errUsage)
+	}
+	if len(cfg.Vaults) == 0 {
+		dir, _ := config.ConfigDir(e.getenv)
+		return fmt.Errorf("no vault to index: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
+			config.EnvVault, dir, errUsage)
+	}
+	for _, v := range cfg.Vaults {
+		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
+			return fmt.Errorf("vault %q: %s is not a folder that can be read; check the path given with --vault, %s or the config file: %w",
+				v.Name, v.Path, config.EnvVault, errUsage)
+		}
+	}
+	log := c.logger(e)
+	start := time.Now()
+
+	if *rebuild {
+		if err := prepareRebuild(ctx, e, cfg.DBPath); err != nil {
+			return err
+		}
+	}
+
+	var deps container.IndexDeps
+	app := container.NewIndexApp(cfg, log, &deps)
+	if err := app.Err(); err != nil {
+		return explainOpenError(cfg.DBPath, err)
+	}
+	if err := app.Start(ctx); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	defer app.Stop(context.Background())
+
+	if *rebuild {
+		if err := deps.Indexer.Clear(ctx); err != nil {
+			return err
+		}
+	}
+	out := indexOutput{Vaults: []index.Result{}}
+	for _, v := range cfg.Vaults {
+		res, err := deps.Indexer.Index(ctx, v, progressFor(e, v.Name, *asJSON))
+		if err != nil {
+			return err
+		}
+		out.Vaults = append(out.Vaults, res)
+	}
+	out.DurationMS = time.Since(start).Milliseconds()
+	if *asJSON {
+		enc := json.NewEncoder(e.stdout)
+		return enc.Encode(out)
+	}
+	printIndexSummary(e.stdout, out, cfg.DBPath)
+	return nil
+}
+
+// prepareRebuild moves a database that cannot be opened aside, so that a
+// fresh one can be built without destroying the old file.
+func prepareRebuild(ctx context.Context, e *env, path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return nil // nothing to move
+	}
+	db, err := store.Open(ctx, path, store.Options{})
+	if err == nil {
+		return db.Close()
+	}
+	backup, merr := store.MoveAside(path, time.Now())
+	if merr != nil {
+		return fmt.Errorf("database %s cannot be opened (%v) and could not be moved aside: %w", path, err, merr)
+	}
+	fmt.Fprintf(e.stderr, "jarvis: %v\njarvis: moved it to %s; building a fresh index\n", err, backup)
+	return nil
+}
+
+// explainOpenError adds what to do to an error from opening the database.
+func explainOpenError(path string, err error) error {
+	switch {
+	case errors.Is(err, store.ErrNotDatabase):
+		return fmt.Errorf("%w; it was left untouched: run `jarvis index --rebuild` to move it aside and start a fresh index, or use another --db", err)
+	case errors.Is(err, store.ErrNewerSchema):
+		return err
+	default:
+		return fmt.Errorf("database %s: %w; check that its folder exists and is writable, or choose another with --db", path, err)
+	}
+}
+
+// progressFor draws a progress bar on stderr when it is a terminal and JSON
+// is not asked for; otherwise it reports nothing.
+func progressFor(e *env, name string, quiet bool) index.Progress {
+	if quiet || !e.stderrIsTerminal {
+		return nil
+	}
+	var bar *progressbar.ProgressBar
+	return func(done, total int) {
+		if bar == nil {
+			bar = progressbar.NewOptions(total,
+				progressbar.OptionSetWriter(e.stderr),
+				progressbar.OptionSetDescription("indexing "+name),
+				progressbar.OptionShowCount(),
+				progressbar.OptionSetItsString("files"),
+				progressbar.OptionShowIts(),
+				progressbar.OptionThrottle(100*time.Millisecond),
+				progressbar.OptionClearOnFinish(),
+			)
+		}
+		_ = bar.Set(done)
+		if done >= total {
+			_ = bar.Finish()
+		}
+	}
+}
+
+func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {
+	for _, r := range out.Vaults {
+		fmt.Fprintf(w, "%s (%s)\n", r.Name, r.Path)
+		fmt.Fprintf(w, "  %d notes, %d attachments\n", r.Notes, r.Attachments)
+		fmt.Fprintf(w, "  %d added, %d updated, %d deleted, %d unchanged\n", r.Added, r.Updated, r.Deleted, r.Unchanged)
+		fmt.Fprintf(w, "  %d links: %d resolved, %d unresolved\n", r.Links, r.ResolvedLinks, r.UnresolvedLinks)
+		if r.Warnings > 0 {
+			fmt.Fprintf(w, "  %d files indexed with a problem: run `jarvis doctor` for details\n", r.Warnings)
+		}
+	}
+	fmt.Fprintf(w, "indexed into %s in %s\n", dbPath, (time.Duration(out.DurationMS) * time.Millisecond).String())
+}

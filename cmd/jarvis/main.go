@@ -1,0 +1,145 @@
+// Command jarvis makes Obsidian vaults searchable by AI assistants over the
+// Model Context Protocol. See `jarvis --help`.
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"sort"
+	"strings"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=...".
+var version = "dev"
+
+// command is one subcommand: its name, a one-line summary for the overview,
+// and the function that runs it.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, env *env, args []string) error
+}
+
+// env is what a command may touch of the process.
+type env struct {
+	stdout, stderr io.Writer
+	getenv         func(string) string
+	// stderrIsTerminal decides whether progress bars are drawn.
+	stderrIsTerminal bool
+}
+
+// exitError carries a specific exit code up to main, which is the only place
+// that turns errors into codes.
+type exitError struct {
+	code int
+	err  error // nil when the command has printed everything already
+}
+
+func (e *exitError) Error() string {
+	if e.err == nil {
+		return fmt.Sprintf("exit status %d", e.code)
+	}
+	return e.err.Error()
+}
+
+func (e *exitError) Unwrap() error { return e.err }
+
+// errUsage marks errors in how jarvis was called; they exit with 2.
+var errUsage = errors.New("usage")
+
+func commands() []command {
+	cs := []command{
+		{"index", "build or refresh the index of your vaults", runIndex},
+		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor},
+		{"version", "print the version", runVersion},
+	}
+	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
+	return cs
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, stderrIsTerminal: isTerminal(os.Stderr)}
+	code := run(ctx, e, os.Args[1:])
+	stop()
+	os.Exit(code)
+}
+
+// run executes one command line and returns the process exit code.
+func run(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
+		if len(args) > 1 && args[0] == "help" {
+			return run(ctx, e, []string{args[1], "--help"})
+		}
+		printOverview(e.stdout)
+		return 0
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args[0] = "version"
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return exitCode(e, c.run(ctx, e, args[1:]))
+		}
+	}
+	fmt.Fprintf(e.stderr, "jarvis: unknown command %q; run `jarvis --help` for the list\n", args[0])
+	return 2
+}
+
+// exitCode maps a command's error to an exit code, printing it once.
+func exitCode(e *env, err error) int {
+	if err == nil {
+		return 0
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.err != nil {
+			fmt.Fprintf(e.stderr, "jarvis: %v\n", ee.err)
+		}
+		return ee.code
+	}
+	if errors.Is(err, errHelp) {
+		return 0
+	}
+	if errors.Is(err, errUsage) {
+		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errUsage.Error()))
+		return 2
+	}
+	if errors.Is(err, context.Canceled) {
+		fmt.Fprintln(e.stderr, "jarvis: interrupted; the index stays consistent and the next run finishes the work")
+		return 130
+	}
+	fmt.Fprintf(e.stderr, "jarvis: %v\n", err)
+	return 1
+}
+
+func printOverview(w io.Writer) {
+	fmt.Fprintf(w, `jarvis makes Obsidian vaults searchable by AI assistants over the Model Context Protocol.
+
+Usage:
+  jarvis <command> [flags]
+
+Commands:
+`)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+	}
+	fmt.Fprintf(w, `
+Run 'jarvis <command> --help' for the flags of a command.
+
+%s`, configHelp)
+}
+
+func runVersion(_ context.Context, e *env, args []string) error {
+	fs := newFlagSet("version", "jarvis version", "Print the version of jarvis.", e)
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "jarvis %s\n", version)
+	return nil
+}

@@ -1,0 +1,309 @@
+// Package config decides which vaults jarvis serves and where its database
+// lives. Command-line flags override the environment, which overrides the
+// config file.
+package config
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+)
+
+// Environment variables jarvis reads.
+const (
+	EnvVault  = "JARVIS_VAULT"  // one or more vault paths joined by os.PathListSeparator
+	EnvDB     = "JARVIS_DB"     // the database file
+	EnvConfig = "JARVIS_CONFIG" // the config file
+)
+
+// ErrNoVault means no vault was configured anywhere.
+var ErrNoVault = errors.New("no vault configured")
+
+// Vault is one Obsidian vault to index.
+type Vault struct {
+	// Name identifies the vault in tool arguments and results.
+	Name string `yaml:"name" toml:"name" json:"name"`
+	// Path is the absolute, cleaned folder path.
+	Path string `yaml:"path" toml:"path" json:"path"`
+	// Exclude holds glob patterns of vault-relative paths to skip, such as
+	// "Archive/**" or "*.excalidraw.md". A pattern without '/' matches a
+	// file or folder name at any depth.
+	Exclude []string `yaml:"exclude" toml:"exclude" json:"exclude,omitempty"`
+}
+
+// Config is the settled configuration of one jarvis run.
+type Config struct {
+	Vaults []Vault
+	// DBPath is the SQLite database file.
+	DBPath string
+	// File is the config file that was read, or "" when there was none.
+	File string
+	// VaultSource and DBSource say where Vaults and DBPath came from
+	// ("flag", "env", "config file", "default") for doctor to report.
+	VaultSource string
+	DBSource    string
+}
+
+// Flags are the values given on the command line; empty means not given.
+type Flags struct {
+	Vaults     []string
+	DB         string
+	ConfigFile string
+}
+
+// fileFormat is what a config file holds, in YAML or TOML.
+type fileFormat struct {
+	Database string  `yaml:"database" toml:"database"`
+	Vaults   []Vault `yaml:"vaults" toml:"vaults"`
+}
+
+// Load settles the configuration from flags, the environment (through
+// getenv) and the config file. It fails when a named config file is missing or
+// unreadable, or when a vault is misconfigured; it does not check that vault
+// folders exist, which doctor reports.
+func Load(flags Flags, getenv func(string) string) (Config, error) {
+	var cfg Config
+	file, err := readConfigFile(flags.ConfigFile, getenv)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.File = file.path
+
+	named := map[string]Vault{}
+	for i, v := range file.Vaults {
+		if v.Path == "" {
+			return cfg, fmt.Errorf("config file %s: vault %d has no path", file.path, i+1)
+		}
+		v.Path = absPath(expandHome(v.Path, getenv), filepath.Dir(file.path))
+		if v.Name == "" {
+			v.Name = filepath.Base(v.Path)
+		}
+		file.Vaults[i] = v
+		named[v.Name] = v
+	}
+
+	var given []string
+	switch {
+	case len(flags.Vaults) > 0:
+		cfg.VaultSource = "flag"
+		for _, f := range flags.Vaults {
+			given = append(given, filepath.SplitList(f)...)
+		}
+	case getenv(EnvVault) != "":
+		cfg.VaultSource = "env " + EnvVault
+		given = filepath.SplitList(getenv(EnvVault))
+	default:
+		cfg.VaultSource = "config file"
+		cfg.Vaults = file.Vaults
+	}
+	for _, g := range given {
+		g = strings.TrimSpace(g)
+		if g == "" {
+			continue
+		}
+		cfg.Vaults = append(cfg.Vaults, vaultFromArg(g, named, file.Vaults, getenv))
+	}
+	if err := uniqueNames(cfg.Vaults); err != nil {
+		return cfg, err
+	}
+
+	switch {
+	case flags.DB != "":
+		cfg.DBPath, cfg.DBSource = absPath(expandHome(flags.DB, getenv), ""), "flag"
+	case getenv(EnvDB) != "":
+		cfg.DBPath, cfg.DBSource = absPath(expandHome(getenv(EnvDB), getenv), ""), "env "+EnvDB
+	case file.Database != "":
+		cfg.DBPath, cfg.DBSource = absPath(expandHome(file.Database, getenv), filepath.Dir(file.path)), "config file"
+	default:
+		dir, err := DataDir(getenv)
+		if err != nil {
+			return cfg, err
+		}
+		cfg.DBPath, cfg.DBSource = filepath.Join(dir, "jarvis.db"), "default"
+	}
+	for _, v := range cfg.Vaults {
+		if inside(cfg.DBPath, v.Path) {
+			return cfg, fmt.Errorf("database %s is inside vault %q: keep it outside the vault, for example with --db %s",
+				cfg.DBPath, v.Name, filepath.Join(filepath.Dir(v.Path), v.Name+".jarvis.db"))
+		}
+	}
+	return cfg, nil
+}
+
+// vaultFromArg turns a --vault or JARVIS_VAULT entry into a vault. An entry
+// naming a configured vault selects it; a path that is a configured vault's
+// path keeps that vault's name and excludes; any other path is a vault named
+// after its folder.
+func vaultFromArg(arg string, named map[string]Vault, configured []Vault, getenv func(string) string) Vault {
+	if v, ok := named[arg]; ok && !strings.ContainsAny(arg, `/\`) {
+		if _, err := os.Stat(arg); err != nil {
+			return v
+		}
+	}
+	p := absPath(expandHome(arg, getenv), "")
+	for _, v := range configured {
+		if v.Path == p {
+			return v
+		}
+	}
+	return Vault{Name: filepath.Base(p), Path: p}
+}
+
+// uniqueNames rejects two vaults with one name: tools pick vaults by name.
+func uniqueNames(vs []Vault) error {
+	seen := map[string]string{}
+	for _, v := range vs {
+		if prev, ok := seen[v.Name]; ok {
+			if prev == v.Path {
+				return fmt.Errorf("vault %s is given twice", v.Path)
+			}
+			return fmt.Errorf("two vaults are named %q (%s and %s): give them distinct names in the config file", v.Name, prev, v.Path)
+		}
+		seen[v.Name] = v.Path
+	}
+	return nil
+}
+
+type loadedFile struct {
+	fileFormat
+	path string
+}
+
+// readConfigFile reads the named config file (flag, then env), or else the
+// first of config.yaml, config.yml, config.toml in the user config folder.
+func readConfigFile(flagPath string, getenv func(string) string) (loadedFile, error) {
+	explicit := flagPath
+	if explicit == "" {
+		explicit = getenv(EnvConfig)
+	}
+	if explicit != "" {
+		p := absPath(expandHome(explicit, getenv), "")
+		f, err := parseConfigFile(p)
+		if err != nil {
+			return loadedFile{}, err
+		}
+		return loadedFile{fileFormat: f, path: p}, nil
+	}
+	dir, err := ConfigDir(getenv)
+	if err != nil {
+		return loadedFile{}, nil // no home folder: run without a config file
+	}
+	for _, name := range []string{"config.yaml", "config.yml", "config.toml"} {
+		p := filepath.Join(dir, name)
+		if _, err := os.Stat(p); err != nil {
+			continue
+		}
+		f, err := parseConfigFile(p)
+		if err != nil {
+			return loadedFile{}, err
+		}
+		return loadedFile{fileFormat: f, path: p}, nil
+	}
+	return loadedFile{}, nil
+}
+
+func parseConfigFile(p string) (fileFormat, error) {
+	var f fileFormat
+	data, err := os.ReadFile(p)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return f, fmt.Errorf("config file %s does not exist", p)
+		}
+		return f, fmt.Errorf("read config file: %w", err)
+	}
+	if strings.EqualFold(filepath.Ext(p), ".toml") {
+		md, err := toml.Decode(string(data), &f)
+		if err != nil {
+			return f, fmt.Errorf("config file %s: %w", p, err)
+		}
+		if un := md.Undecoded(); len(un) > 0 {
+			return f, fmt.Errorf("config file %s: unknown setting %q", p, un[0].String())
+		}
+		return f, nil
+	}
+	dec := yaml.NewDecoder(strings.NewReader(string(data)))
+	dec.KnownFields(true)
+	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
+		return f, fmt.Errorf("config file %s: %w", p, err)
+	}
+	return f, nil
+}
+
+// ConfigDir is the folder jarvis looks in for config.yaml or config.toml.
+func ConfigDir(getenv func(string) string) (string, error) {
+	if runtime.GOOS == "linux" || runtime.GOOS == "freebsd" || runtime.GOOS == "openbsd" {
+		if x := getenv("XDG_CONFIG_HOME"); x != "" {
+			return filepath.Join(x, "jarvis"), nil
+		}
+		if h := getenv("HOME"); h != "" {
+			return filepath.Join(h, ".config", "jarvis"), nil
+		}
+	}
+	d, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("find config folder: %w", err)
+	}
+	return filepath.Join(d, "jarvis"), nil
+}
+
+// DataDir is the folder that holds the database by default: XDG_DATA_HOME
+// or ~/.local/share on Linux, ~/Library/Application Support on macOS,
+// %LocalAppData% on Windows.
+func DataDir(getenv func(string) string) (string, error) {
+	switch runtime.GOOS {
+	case "windows":
+		if d := getenv("LocalAppData"); d != "" {
+			return filepath.Join(d, "jarvis"), nil
+		}
+	case "darwin":
+		if h := getenv("HOME"); h != "" {
+			return filepath.Join(h, "Library", "Application Support", "jarvis"), nil
+		}
+	default:
+		if x := getenv("XDG_DATA_HOME"); x != "" {
+			return filepath.Join(x, "jarvis"), nil
+		}
+		if h := getenv("HOME"); h != "" {
+			return filepath.Join(h, ".local", "share", "jarvis"), nil
+		}
+	}
+	return "", errors.New("cannot find a data folder for the database (HOME is not set): give one with --db or " + EnvDB)
+}
+
+func expandHome(p string, getenv func(string) string) string {
+	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
+		if h := getenv("HOME"); h != "" {
+			return filepath.Join(h, p[1:])
+		}
+		if h, err := os.UserHomeDir(); err == nil {
+			return filepath.Join(h, p[1:])
+		}
+	}
+	return p
+}
+
+// absPath makes p absolute, relative to base when base is not "" and to the
+// working folder otherwise.
+func absPath(p, base string) string {
+	if !filepath.IsAbs(p) && base != "" {
+		p = filepath.Join(base, p)
+	}
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
+}
+
+// inside reports whether path lies within dir.
+func inside(path, dir string) bool {
+	rel, err := filepath.Rel(dir, path)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

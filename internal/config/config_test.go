@@ -1,0 +1,166 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+// fakeEnv is an environment for Load that holds only what a test sets.
+func fakeEnv(vars map[string]string) func(string) string {
+	return func(k string) string { return vars[k] }
+}
+
+func write(t *testing.T, path, content string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestPrecedence(t *testing.T) {
+	home := t.TempDir()
+	work := filepath.Join(home, "Work")
+	personal := filepath.Join(home, "Personal Notes")
+	cfgFile := filepath.Join(home, "jarvis.yaml")
+	write(t, cfgFile, `
+database: from-file.db
+vaults:
+  - name: work
+    path: Work
+    exclude: ["Archive/**"]
+  - path: Personal Notes
+`)
+	envVaults := filepath.Join(home, "a") + string(os.PathListSeparator) + filepath.Join(home, "b")
+
+	tests := []struct {
+		name       string
+		flags      Flags
+		env        map[string]string
+		wantVaults []Vault
+		wantDB     string
+	}{
+		{
+			name:  "config file only",
+			flags: Flags{ConfigFile: cfgFile},
+			env:   map[string]string{"HOME": home},
+			wantVaults: []Vault{
+				{Name: "work", Path: work, Exclude: []string{"Archive/**"}},
+				{Name: "Personal Notes", Path: personal},
+			},
+			wantDB: filepath.Join(home, "from-file.db"),
+		},
+		{
+			name:       "env overrides file",
+			flags:      Flags{ConfigFile: cfgFile},
+			env:        map[string]string{"HOME": home, EnvVault: envVaults, EnvDB: filepath.Join(home, "env.db")},
+			wantVaults: []Vault{{Name: "a", Path: filepath.Join(home, "a")}, {Name: "b", Path: filepath.Join(home, "b")}},
+			wantDB:     filepath.Join(home, "env.db"),
+		},
+		{
+			name:       "flags override env",
+			flags:      Flags{ConfigFile: cfgFile, Vaults: []string{filepath.Join(home, "c")}, DB: filepath.Join(home, "flag.db")},
+			env:        map[string]string{"HOME": home, EnvVault: envVaults, EnvDB: filepath.Join(home, "env.db")},
+			wantVaults: []Vault{{Name: "c", Path: filepath.Join(home, "c")}},
+			wantDB:     filepath.Join(home, "flag.db"),
+		},
+		{
+			name:       "flag naming a configured vault selects it",
+			flags:      Flags{ConfigFile: cfgFile, Vaults: []string{"work"}},
+			env:        map[string]string{"HOME": home},
+			wantVaults: []Vault{{Name: "work", Path: work, Exclude: []string{"Archive/**"}}},
+			wantDB:     filepath.Join(home, "from-file.db"),
+		},
+		{
+			name:       "flag giving a configured path keeps its name and excludes",
+			flags:      Flags{ConfigFile: cfgFile, Vaults: []string{work}},
+			env:        map[string]string{"HOME": home},
+			wantVaults: []Vault{{Name: "work", Path: work, Exclude: []string{"Archive/**"}}},
+			wantDB:     filepath.Join(home, "from-file.db"),
+		},
+		{
+			name:       "env config file",
+			env:        map[string]string{"HOME": home, EnvConfig: cfgFile, EnvVault: filepath.Join(home, "x")},
+			wantVaults: []Vault{{Name: "x", Path: filepath.Join(home, "x")}},
+			wantDB:     filepath.Join(home, "from-file.db"),
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg, err := Load(tt.flags, fakeEnv(tt.env))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cfg.Vaults) != len(tt.wantVaults) {
+				t.Fatalf("vaults = %+v; want %+v", cfg.Vaults, tt.wantVaults)
+			}
+			for i, v := range cfg.Vaults {
+				w := tt.wantVaults[i]
+				if v.Name != w.Name || v.Path != w.Path || strings.Join(v.Exclude, "|") != strings.Join(w.Exclude, "|") {
+					t.Errorf("vault %d = %+v; want %+v", i, v, w)
+				}
+			}
+			if cfg.DBPath != tt.wantDB {
+				t.Errorf("db = %s; want %s", cfg.DBPath, tt.wantDB)
+			}
+		})
+	}
+}
+
+func TestDefaultFileAndDatabase(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("the default folders asserted here are Linux's")
+	}
+	home := t.TempDir()
+	write(t, filepath.Join(home, ".config", "jarvis", "config.toml"), `
+[[vaults]]
+name = "notes"
+path = "~/Notes"
+exclude = ["Templates"]
+`)
+	cfg, err := Load(Flags{}, fakeEnv(map[string]string{"HOME": home}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cfg.Vaults) != 1 || cfg.Vaults[0].Name != "notes" || cfg.Vaults[0].Path != filepath.Join(home, "Notes") {
+		t.Fatalf("vaults = %+v", cfg.Vaults)
+	}
+	if want := filepath.Join(home, ".local", "share", "jarvis", "jarvis.db"); cfg.DBPath != want {
+		t.Fatalf("db = %s; want %s", cfg.DBPath, want)
+	}
+	if cfg.File != filepath.Join(home, ".config", "jarvis", "config.toml") {
+		t.Fatalf("file = %s", cfg.File)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	home := t.TempDir()
+	write(t, filepath.Join(home, "bad.yaml"), "vaults:\n  - name: x\n    pth: typo\n")
+	write(t, filepath.Join(home, "nopath.yaml"), "vaults:\n  - name: x\n")
+	write(t, filepath.Join(home, "bad.toml"), "vaults = 3\n")
+	tests := []struct {
+		name  string
+		flags Flags
+		want  string
+	}{
+		{"missing config file", Flags{ConfigFile: filepath.Join(home, "nope.yaml")}, "does not exist"},
+		{"unknown yaml key", Flags{ConfigFile: filepath.Join(home, "bad.yaml")}, "pth"},
+		{"vault without path", Flags{ConfigFile: filepath.Join(home, "nopath.yaml")}, "has no path"},
+		{"bad toml", Flags{ConfigFile: filepath.Join(home, "bad.toml")}, "bad.toml"},
+		{"database inside vault", Flags{Vaults: []string{filepath.Join(home, "v")}, DB: filepath.Join(home, "v", "j.db")}, "inside vault"},
+		{"two vaults one name", Flags{Vaults: []string{filepath.Join(home, "a", "notes"), filepath.Join(home, "b", "notes")}}, "two vaults are named"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Load(tt.flags, fakeEnv(map[string]string{"HOME": home}))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v; want it to contain %q", err, tt.want)
+			}
+		})
+	}
+}

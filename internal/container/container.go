@@ -1,0 +1,118 @@
+// Package container wires jarvis's services together with fx. It is the only
+// package that imports fx: every constructor it binds is plain Go, usable
+// without it. Each command gets an app built from the modules it needs.
+package container
+
+import (
+	"context"
+	"log/slog"
+
+	"go.uber.org/fx"
+	"go.uber.org/fx/fxevent"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// checksGroup collects the health checks every service contributes.
+const checksGroup = `group:"checks,flatten"`
+
+// Base supplies what every command shares: the settled configuration, the
+// logger (fx's own events go to it at debug level) and the database handle,
+// closed when the app stops.
+func Base(cfg config.Config, log *slog.Logger, dbOpts store.Options) fx.Option {
+	return fx.Options(
+		fx.Supply(cfg, log, dbOpts),
+		fx.WithLogger(func(log *slog.Logger) fxevent.Logger {
+			l := &fxevent.SlogLogger{Logger: log}
+			l.UseLogLevel(slog.LevelDebug)
+			return l
+		}),
+		fx.Provide(newHandle),
+	)
+}
+
+func newHandle(lc fx.Lifecycle, cfg config.Config, opts store.Options) *store.Handle {
+	h := store.NewHandle(cfg.DBPath, opts)
+	lc.Append(fx.StopHook(h.Close))
+	return h
+}
+
+// openDB opens and migrates the database for the services that cannot work
+// without it. Opening is quick (it never indexes); constructors get no
+// context, and the handle's own deadline-free open is what they run.
+func openDB(h *store.Handle) (*store.DB, error) {
+	return h.DB(context.Background())
+}
+
+// Indexing provides the parser and the indexer over an open database.
+var Indexing = fx.Module("index",
+	fx.Provide(
+		openDB,
+		vault.NewParser,
+		index.New,
+	),
+)
+
+// Health collects the checks of every service into one ordered list.
+var Health = fx.Module("health",
+	fx.Provide(
+		fx.Annotate(func(cfg config.Config) []health.Check { return config.Checks(cfg) }, fx.ResultTags(checksGroup)),
+		fx.Annotate(store.Checks, fx.ResultTags(checksGroup)),
+		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check { return index.Checks(h, cfg.Vaults) },
+			fx.ResultTags(checksGroup)),
+		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check {
+			return graph.Checks(h, vaultNames(cfg.Vaults))
+		}, fx.ResultTags(checksGroup)),
+		fx.Annotate(func(cfg config.Config) []health.Check { return []health.Check{health.DiskSpace(cfg.DBPath)} },
+			fx.ResultTags(checksGroup)),
+		fx.Annotate(func(checks []health.Check) []health.Check {
+			health.Sort(checks)
+			return checks
+		}, fx.ParamTags(`group:"checks"`), fx.ResultTags(`name:"ordered"`)),
+	),
+)
+
+func vaultNames(vs []config.Vault) []string {
+	out := make([]string, len(vs))
+	for i, v := range vs {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// IndexDeps is what `jarvis index` works with.
+type IndexDeps struct {
+	fx.In
+	Indexer *index.Indexer
+	DB      *store.DB
+}
+
+// DoctorDeps is what `jarvis doctor` works with.
+type DoctorDeps struct {
+	fx.In
+	Checks []health.Check `name:"ordered"`
+}
+
+// NewIndexApp builds the app of `jarvis index` and fills deps.
+func NewIndexApp(cfg config.Config, log *slog.Logger, deps *IndexDeps) *fx.App {
+	return fx.New(indexOptions(cfg, log), fx.Populate(deps))
+}
+
+func indexOptions(cfg config.Config, log *slog.Logger) fx.Option {
+	return fx.Options(Base(cfg, log, store.Options{}), Indexing)
+}
+
+// NewDoctorApp builds the app of `jarvis doctor` and fills deps. It opens the
+// database without migrating it: looking never changes anything.
+func NewDoctorApp(cfg config.Config, log *slog.Logger, deps *DoctorDeps) *fx.App {
+	return fx.New(doctorOptions(cfg, log), fx.Populate(deps))
+}
+
+func doctorOptions(cfg config.Config, log *slog.Logger) fx.Option {
+	return fx.Options(Base(cfg, log, store.Options{NoMigrate: true}), Health)
+}

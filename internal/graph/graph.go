@@ -1,0 +1,191 @@
+// Package graph answers questions about the links between notes, from the
+// tables the index package fills: what a note links to, what links to it,
+// which links lead nowhere and which notes nothing links to.
+package graph
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// ErrNoteNotFound means no note has the path asked for.
+var ErrNoteNotFound = errors.New("note not found")
+
+// Querier is the part of *sql.DB the graph needs.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// Graph reads the link graph of every indexed vault.
+type Graph struct {
+	db Querier
+}
+
+// New returns a Graph over db.
+func New(db Querier) *Graph { return &Graph{db: db} }
+
+// Edge is one link from a note.
+type Edge struct {
+	Source  string `json:"source"`
+	Target  string `json:"target"` // the resolved path, or the text as written when unresolved
+	Kind    string `json:"kind"`
+	Subpath string `json:"subpath,omitempty"`
+	Text    string `json:"text,omitempty"` // the display text, when the link has one
+	Line    int    `json:"line"`
+	Context string `json:"context,omitempty"`
+	// Resolved is false for a link to a note or file that does not exist.
+	Resolved bool `json:"resolved"`
+}
+
+// Unresolved is a link target that matches no file, with how often and from
+// where it is linked.
+type Unresolved struct {
+	Target  string   `json:"target"`
+	Count   int      `json:"count"`
+	Sources []string `json:"sources"`
+}
+
+const edgeColumns = `s.path, coalesce(t.path, l.target), l.kind, l.subpath, l.display, l.line, l.context, l.target_id IS NOT NULL`
+
+func scanEdges(rows *sql.Rows) ([]Edge, error) {
+	defer rows.Close()
+	var out []Edge
+	for rows.Next() {
+		var e Edge
+		if err := rows.Scan(&e.Source, &e.Target, &e.Kind, &e.Subpath, &e.Text, &e.Line, &e.Context, &e.Resolved); err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+// noteID finds a file by vault name and exact path.
+func (g *Graph) noteID(ctx context.Context, vaultName, path string) (int64, error) {
+	var id int64
+	err := g.db.QueryRowContext(ctx, `SELECT f.id FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE v.name = ? AND f.path = ?`, vaultName, path).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, fmt.Errorf("%s in vault %q: %w", path, vaultName, ErrNoteNotFound)
+	}
+	if err != nil {
+		return 0, fmt.Errorf("find note %s: %w", path, err)
+	}
+	return id, nil
+}
+
+// Outlinks are the links written in a note, in the order they appear.
+func (g *Graph) Outlinks(ctx context.Context, vaultName, path string) ([]Edge, error) {
+	id, err := g.noteID(ctx, vaultName, path)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := g.db.QueryContext(ctx, `SELECT `+edgeColumns+`
+		FROM links l JOIN files s ON s.id = l.source_id LEFT JOIN files t ON t.id = l.target_id
+		WHERE l.source_id = ? ORDER BY l.ord`, id)
+	if err != nil {
+		return nil, fmt.Errorf("outlinks of %s: %w", path, err)
+	}
+	edges, err := scanEdges(rows)
+	if err != nil {
+		return nil, fmt.Errorf("outlinks of %s: %w", path, err)
+	}
+	return edges, nil
+}
+
+// Backlinks are the links from other notes (and the note itself) that
+// resolve to the file at path, ordered by source path and line.
+func (g *Graph) Backlinks(ctx context.Context, vaultName, path string) ([]Edge, error) {
+	id, err := g.noteID(ctx, vaultName, path)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := g.db.QueryContext(ctx, `SELECT `+edgeColumns+`
+		FROM links l JOIN files s ON s.id = l.source_id JOIN files t ON t.id = l.target_id
+		WHERE l.target_id = ? ORDER BY s.path, l.ord`, id)
+	if err != nil {
+		return nil, fmt.Errorf("backlinks of %s: %w", path, err)
+	}
+	edges, err := scanEdges(rows)
+	if err != nil {
+		return nil, fmt.Errorf("backlinks of %s: %w", path, err)
+	}
+	return edges, nil
+}
+
+// UnresolvedTargets lists link targets that match no file in the vault, the
+// most linked first, at most limit of them (all when limit <= 0). Targets
+// are grouped without regard to case, as they are resolved.
+func (g *Graph) UnresolvedTargets(ctx context.Context, vaultName string, limit int) ([]Unresolved, error) {
+	rows, err := g.db.QueryContext(ctx, `SELECT l.target, s.path
+		FROM links l JOIN files s ON s.id = l.source_id JOIN vaults v ON v.id = s.vault_id
+		WHERE v.name = ? AND l.target_id IS NULL ORDER BY s.path, l.ord`, vaultName)
+	if err != nil {
+		return nil, fmt.Errorf("unresolved links of %q: %w", vaultName, err)
+	}
+	defer rows.Close()
+	byKey := map[string]*Unresolved{}
+	var out []*Unresolved
+	for rows.Next() {
+		var target, source string
+		if err := rows.Scan(&target, &source); err != nil {
+			return nil, fmt.Errorf("unresolved links of %q: %w", vaultName, err)
+		}
+		k := strings.ToLower(target)
+		u, ok := byKey[k]
+		if !ok {
+			u = &Unresolved{Target: target}
+			byKey[k] = u
+			out = append(out, u)
+		}
+		u.Count++
+		if n := len(u.Sources); n == 0 || u.Sources[n-1] != source {
+			u.Sources = append(u.Sources, source)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("unresolved links of %q: %w", vaultName, err)
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if out[i].Count != out[j].Count {
+			return out[i].Count > out[j].Count
+		}
+		return strings.ToLower(out[i].Target) < strings.ToLower(out[j].Target)
+	})
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	res := make([]Unresolved, len(out))
+	for i, u := range out {
+		res[i] = *u
+	}
+	return res, nil
+}
+
+// Orphans are the notes that no other note links to and that link to no
+// other note, in path order.
+func (g *Graph) Orphans(ctx context.Context, vaultName string) ([]string, error) {
+	rows, err := g.db.QueryContext(ctx, `SELECT f.path FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE v.name = ? AND f.kind = 'note'
+		  AND NOT EXISTS (SELECT 1 FROM links l WHERE l.target_id = f.id AND l.source_id <> f.id)
+		  AND NOT EXISTS (SELECT 1 FROM links l WHERE l.source_id = f.id AND l.target_id IS NOT NULL AND l.target_id <> f.id)
+		ORDER BY f.path`, vaultName)
+	if err != nil {
+		return nil, fmt.Errorf("orphans of %q: %w", vaultName, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("orphans of %q: %w", vaultName, err)
+		}
+		out = append(out, p)
+	}
+	return out, rows.Err()
+}

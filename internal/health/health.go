@@ -1,0 +1,122 @@
+// Package health runs the checks behind `jarvis doctor` and the MCP
+// health-status tool. Each service contributes its own checks; this package
+// only runs them and sums up.
+package health
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+)
+
+// Status of one check or of the whole report.
+type Status string
+
+// Check statuses, worst last.
+const (
+	OK   Status = "ok"
+	Warn Status = "warn"
+	Fail Status = "fail"
+)
+
+// Result is the outcome of one check. Its JSON shape is part of
+// `jarvis doctor --json` and stays stable.
+type Result struct {
+	Name   string `json:"name"`
+	Status Status `json:"status"`
+	Detail string `json:"detail"`
+	// Fix says in one line what to do; empty when the check passed.
+	Fix string `json:"fix,omitempty"`
+}
+
+// Check is one named health check. Run may report several results, such as
+// one per vault.
+type Check struct {
+	Name string
+	// Order places the check in the report, lowest first, so that causes
+	// come before their effects: configuration 10, vaults 20, database 30,
+	// index 40, graph 50, search 60, server 70, disk 90.
+	Order int
+	Run   func(ctx context.Context) []Result
+}
+
+// Sort orders checks by Order, keeping the given order among equals.
+func Sort(checks []Check) {
+	sort.SliceStable(checks, func(i, j int) bool { return checks[i].Order < checks[j].Order })
+}
+
+// Overall is the status of a whole report.
+type Overall string
+
+// Overall statuses, in the order of the exit codes of `jarvis doctor`.
+const (
+	Healthy  Overall = "healthy"
+	Degraded Overall = "degraded"
+	Broken   Overall = "broken"
+)
+
+// Report is every result and the overall status.
+type Report struct {
+	Status Overall  `json:"status"`
+	Checks []Result `json:"checks"`
+}
+
+// ExitCode is 0 when healthy, 1 when degraded and 2 when broken.
+func (r Report) ExitCode() int {
+	switch r.Status {
+	case Healthy:
+		return 0
+	case Degraded:
+		return 1
+	default:
+		return 2
+	}
+}
+
+// Run runs every check in order, each with its own deadline, and sums up:
+// any fail makes the report broken, any warn degraded. A check that panics
+// or overruns is a fail of its own, not the end of the report. Nothing is
+// cached: every call looks afresh.
+func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
+	rep := Report{Status: Healthy, Checks: []Result{}}
+	for _, c := range checks {
+		for _, r := range runOne(ctx, c, perCheck) {
+			if r.Name == "" {
+				r.Name = c.Name
+			}
+			rep.Checks = append(rep.Checks, r)
+			switch r.Status {
+			case Fail:
+				rep.Status = Broken
+			case Warn:
+				if rep.Status == Healthy {
+					rep.Status = Degraded
+				}
+			}
+		}
+	}
+	return rep
+}
+
+func runOne(ctx context.Context, c Check, timeout time.Duration) []Result {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	done := make(chan []Result, 1)
+	go func() {
+		defer func() {
+			if p := recover(); p != nil {
+				done <- []Result{{Name: c.Name, Status: Fail, Detail: fmt.Sprintf("check crashed: %v", p),
+					Fix: "report this as a bug in jarvis"}}
+			}
+		}()
+		done <- c.Run(ctx)
+	}()
+	select {
+	case rs := <-done:
+		return rs
+	case <-ctx.Done():
+		return []Result{{Name: c.Name, Status: Fail, Detail: fmt.Sprintf("check did not finish within %s", timeout),
+			Fix: "check that the disk holding the vault and database responds"}}
+	}
+}

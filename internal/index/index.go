@@ -1,0 +1,341 @@
+// Package index keeps the database in step with the vaults on disk: it scans
+// each vault, parses the notes that changed, stores them with their links,
+// tags and headings, and resolves every link.
+package index
+
+import (
+	"context"
+	"crypto/sha256"
+	"database/sql"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"runtime"
+	"sync"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Result is what one index run did to one vault. Its JSON shape is part of
+// the `jarvis index --json` output and stays stable.
+type Result struct {
+	Name            string `json:"name"`
+	Path            string `json:"path"`
+	Notes           int    `json:"notes"`
+	Attachments     int    `json:"attachments"`
+	Added           int    `json:"added"`
+	Updated         int    `json:"updated"`
+	Deleted         int    `json:"deleted"`
+	Unchanged       int    `json:"unchanged"`
+	Links           int    `json:"links"`
+	ResolvedLinks   int    `json:"resolved_links"`
+	UnresolvedLinks int    `json:"unresolved_links"`
+	Warnings        int    `json:"warnings"`
+}
+
+// Progress is told how many of the files that need work are done.
+type Progress func(done, total int)
+
+// Indexer writes vaults into the database.
+type Indexer struct {
+	db     *store.DB
+	parser *vault.Parser
+	log    *slog.Logger
+	// BatchSize is how many changed files go into one transaction: large
+	// enough to amortise the commit, small enough that an interrupted run
+	// loses little work.
+	BatchSize int
+	// Workers read and parse notes in parallel with the single writer.
+	Workers int
+}
+
+// New returns an Indexer writing into db.
+func New(db *store.DB, parser *vault.Parser, log *slog.Logger) *Indexer {
+	return &Indexer{db: db, parser: parser, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
+}
+
+// existing is what the database knows of a file.
+type existing struct {
+	id      int64
+	size    int64
+	mtime   int64
+	hash    string
+	note    bool
+	present bool // seen on disk in this run
+}
+
+// job is one file that needs reading or writing.
+type job struct {
+	file  vault.File
+	old   *existing // nil for a new file
+	data  []byte
+	hash  string
+	note  vault.Note
+	warn  string // a problem that left the file indexed without its content
+	// unreadable is set when the file could not be read; a note indexed
+	// before keeps what was stored, and the file is tried again next run.
+	unreadable bool
+	touch      bool // content unchanged: only size and mtime are updated
+}
+
+// Index brings the database in step with one vault. It is safe to interrupt
+// at any point: every transaction leaves the database consistent, and the
+// next run finishes what this one did not.
+func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress) (Result, error) {
+	res := Result{Name: v.Name, Path: v.Path}
+	files, scanWarnings, err := vault.Scan(ctx, v.Path, v.Exclude)
+	if err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	vaultID, err := ix.ensureVault(ctx, v)
+	if err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	known, err := ix.loadFiles(ctx, vaultID)
+	if err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+
+	work, unchanged, gone := plan(files, known)
+	res.Unchanged = unchanged
+
+	w := &writer{ix: ix, vaultID: vaultID, res: &res}
+	if err := w.replaceScanWarnings(ctx, scanWarnings); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	if len(gone) > 0 {
+		if err := w.deleteFiles(ctx, gone); err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
+		res.Deleted = len(gone)
+		ix.log.Debug("removed files gone from disk", "vault", v.Name, "count", len(gone))
+	}
+	if err := ix.process(ctx, v, work, w, progress); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	if err := ix.finish(ctx, vaultID, &res); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	return res, nil
+}
+
+// process reads, hashes and parses the changed files on several workers and
+// writes them in batches from one goroutine, the only writer.
+func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *writer, progress Progress) error {
+	if len(work) == 0 {
+		return nil
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+
+	in := make(chan *job)
+	out := make(chan *job, ix.BatchSize)
+	var wg sync.WaitGroup
+	workers := max(ix.Workers, 1)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range in {
+				ix.prepare(v.Path, j)
+				select {
+				case out <- j:
+				case <-ctx.Done():
+					return
+				}
+			}
+		}()
+	}
+	go func() {
+		defer close(in)
+		for _, j := range work {
+			select {
+			case in <- j:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	go func() {
+		wg.Wait()
+		close(out)
+	}()
+
+	batch := make([]*job, 0, ix.BatchSize)
+	done := 0
+	flush := func() error {
+		if len(batch) == 0 {
+			return nil
+		}
+		if err := w.writeBatch(ctx, batch); err != nil {
+			return err
+		}
+		done += len(batch)
+		batch = batch[:0]
+		if progress != nil {
+			progress(done, len(work))
+		}
+		return nil
+	}
+	for j := range out {
+		batch = append(batch, j)
+		if len(batch) >= ix.BatchSize {
+			if err := flush(); err != nil {
+				return err
+			}
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return flush()
+}
+
+// prepare reads and parses one file. Attachments are never read.
+func (ix *Indexer) prepare(root string, j *job) {
+	if !j.file.Note {
+		return
+	}
+	data, warn, err := vault.ReadNote(root, j.file.Path, j.file.Size)
+	if err != nil {
+		j.warn = "cannot read: " + vault.ErrText(err)
+		j.unreadable = true
+		j.note = vault.Note{Title: vault.TitleFromPath(j.file.Path)}
+		return
+	}
+	if warn != "" {
+		j.warn = warn
+		j.note = vault.Note{Title: vault.TitleFromPath(j.file.Path)}
+		return
+	}
+	sum := sha256.Sum256(data)
+	j.hash = hex.EncodeToString(sum[:])
+	if j.old != nil && j.old.note && j.old.hash == j.hash {
+		j.touch = true
+		return
+	}
+	j.note = ix.parser.Parse(j.file.Path, data)
+}
+
+// plan compares the files on disk with those in the database: files that are
+// new or whose size or modification time changed need work, the rest are
+// unchanged, and files no longer on disk are gone.
+func plan(files []vault.File, known map[string]*existing) (work []*job, unchanged int, gone []int64) {
+	for _, f := range files {
+		old, ok := known[f.Path]
+		if !ok {
+			work = append(work, &job{file: f})
+			continue
+		}
+		old.present = true
+		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime {
+			work = append(work, &job{file: f, old: old})
+			continue
+		}
+		unchanged++
+	}
+	for _, e := range known {
+		if !e.present {
+			gone = append(gone, e.id)
+		}
+	}
+	return work, unchanged, gone
+}
+
+// ensureVault returns the id of the vault row, creating it or updating its
+// path.
+func (ix *Indexer) ensureVault(ctx context.Context, v config.Vault) (int64, error) {
+	var id int64
+	err := ix.db.QueryRowContext(ctx,
+		`INSERT INTO vaults (name, path) VALUES (?, ?)
+		 ON CONFLICT (name) DO UPDATE SET path = excluded.path
+		 RETURNING id`, v.Name, v.Path).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("record vault: %w", err)
+	}
+	return id, nil
+}
+
+func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*existing, error) {
+	return loadFiles(ctx, ix.db, vaultID)
+}
+
+func loadFiles(ctx context.Context, db *store.DB, vaultID int64) (map[string]*existing, error) {
+	rows, err := db.QueryContext(ctx,
+		`SELECT id, path, kind, size, mtime_ns, hash FROM files WHERE vault_id = ?`, vaultID)
+	if err != nil {
+		return nil, fmt.Errorf("load files: %w", err)
+	}
+	defer rows.Close()
+	known := map[string]*existing{}
+	for rows.Next() {
+		var e existing
+		var p, kind string
+		if err := rows.Scan(&e.id, &p, &kind, &e.size, &e.mtime, &e.hash); err != nil {
+			return nil, fmt.Errorf("load files: %w", err)
+		}
+		e.note = kind == "note"
+		known[p] = &e
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("load files: %w", err)
+	}
+	return known, nil
+}
+
+// finish records the time of the run and counts what the vault now holds.
+func (ix *Indexer) finish(ctx context.Context, vaultID int64, res *Result) error {
+	if _, err := ix.db.ExecContext(ctx, `UPDATE vaults SET last_indexed_ms = ? WHERE id = ?`,
+		time.Now().UnixMilli(), vaultID); err != nil {
+		return fmt.Errorf("record index time: %w", err)
+	}
+	err := ix.db.QueryRowContext(ctx, `SELECT
+		(SELECT count(*) FROM files WHERE vault_id = ?1 AND kind = 'note'),
+		(SELECT count(*) FROM files WHERE vault_id = ?1 AND kind = 'attachment'),
+		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = ?1),
+		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = ?1 AND l.target_id IS NOT NULL),
+		(SELECT count(*) FROM warnings WHERE vault_id = ?1)`, vaultID).
+		Scan(&res.Notes, &res.Attachments, &res.Links, &res.ResolvedLinks, &res.Warnings)
+	if err != nil {
+		return fmt.Errorf("count index: %w", err)
+	}
+	res.UnresolvedLinks = res.Links - res.ResolvedLinks
+	return nil
+}
+
+// Clear removes everything indexed, for `jarvis index --rebuild`.
+func (ix *Indexer) Clear(ctx context.Context) error {
+	tx, err := ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("clear index: %w", err)
+	}
+	defer tx.Rollback()
+	for _, table := range []string{"links", "external_links", "aliases", "tags", "headings", "blocks", "warnings", "files", "vaults"} {
+		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
+			return fmt.Errorf("clear index: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("clear index: %w", err)
+	}
+	return nil
+}
+
+// frontmatterJSON encodes frontmatter for the database, or NULL when empty.
+func frontmatterJSON(fm map[string]any) sql.NullString {
+	if len(fm) == 0 {
+		return sql.NullString{}
+	}
+	b, err := json.Marshal(fm)
+	if err != nil {
+		return sql.NullString{}
+	}
+	return sql.NullString{String: string(b), Valid: true}
+}

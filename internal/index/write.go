@@ -1,0 +1,246 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// writer is the single goroutine that writes to the database during a run.
+type writer struct {
+	ix      *Indexer
+	vaultID int64
+	res     *Result
+}
+
+// markPending flags the vault's links for resolution inside tx, so that the
+// flag and the change that calls for it commit together.
+func (w *writer) markPending(ctx context.Context, tx *sql.Tx) error {
+	_, err := tx.ExecContext(ctx, `UPDATE vaults SET resolve_pending = 1 WHERE id = ?`, w.vaultID)
+	return err
+}
+
+// deleteFiles removes files gone from disk. Their links, tags and headings go
+// with them; links from other notes to them become unresolved.
+func (w *writer) deleteFiles(ctx context.Context, ids []int64) error {
+	tx, err := w.ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("delete files: %w", err)
+	}
+	defer tx.Rollback()
+	if err := w.markPending(ctx, tx); err != nil {
+		return fmt.Errorf("delete files: %w", err)
+	}
+	stmt, err := tx.PrepareContext(ctx, `DELETE FROM files WHERE id = ?`)
+	if err != nil {
+		return fmt.Errorf("delete files: %w", err)
+	}
+	defer stmt.Close()
+	for _, id := range ids {
+		if _, err := stmt.ExecContext(ctx, id); err != nil {
+			return fmt.Errorf("delete files: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("delete files: %w", err)
+	}
+	return nil
+}
+
+// replaceScanWarnings swaps the warnings of the previous scan for this one's.
+func (w *writer) replaceScanWarnings(ctx context.Context, ws []vault.Warning) error {
+	tx, err := w.ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("record scan warnings: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM warnings WHERE vault_id = ? AND file_id IS NULL`, w.vaultID); err != nil {
+		return fmt.Errorf("record scan warnings: %w", err)
+	}
+	for _, wa := range ws {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO warnings (vault_id, path, message) VALUES (?, ?, ?)`,
+			w.vaultID, wa.Path, wa.Message); err != nil {
+			return fmt.Errorf("record scan warnings: %w", err)
+		}
+		w.ix.log.Warn("skipped file", "path", wa.Path, "reason", wa.Message)
+	}
+	return tx.Commit()
+}
+
+// statements are the prepared inserts of one batch transaction.
+type statements struct {
+	upsertFile, touchFile                                  *sql.Stmt
+	delAliases, delTags, delHeadings, delBlocks, delLinks  *sql.Stmt
+	delExternal, delWarnings                               *sql.Stmt
+	insAlias, insTag, insHeading, insBlock, insLink, insExt *sql.Stmt
+	insWarning                                             *sql.Stmt
+}
+
+func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
+	var s statements
+	var all []*sql.Stmt
+	var err error
+	p := func(dst **sql.Stmt, q string) {
+		if err != nil {
+			return
+		}
+		*dst, err = tx.PrepareContext(ctx, q)
+		if err == nil {
+			all = append(all, *dst)
+		}
+	}
+	p(&s.upsertFile, `INSERT INTO files (vault_id, path, kind, size, mtime_ns, hash, title, word_count, frontmatter)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+		ON CONFLICT (vault_id, path) DO UPDATE SET kind = excluded.kind, size = excluded.size,
+			mtime_ns = excluded.mtime_ns, hash = excluded.hash, title = excluded.title,
+			word_count = excluded.word_count, frontmatter = excluded.frontmatter
+		RETURNING id`)
+	p(&s.touchFile, `UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?`)
+	p(&s.delAliases, `DELETE FROM aliases WHERE file_id = ?`)
+	p(&s.delTags, `DELETE FROM tags WHERE file_id = ?`)
+	p(&s.delHeadings, `DELETE FROM headings WHERE file_id = ?`)
+	p(&s.delBlocks, `DELETE FROM blocks WHERE file_id = ?`)
+	p(&s.delLinks, `DELETE FROM links WHERE source_id = ?`)
+	p(&s.delExternal, `DELETE FROM external_links WHERE source_id = ?`)
+	p(&s.delWarnings, `DELETE FROM warnings WHERE file_id = ?`)
+	p(&s.insAlias, `INSERT INTO aliases (file_id, alias) VALUES (?, ?)`)
+	p(&s.insTag, `INSERT INTO tags (file_id, tag, line, inline) VALUES (?, ?, ?, ?)`)
+	p(&s.insHeading, `INSERT INTO headings (file_id, ord, level, text, line) VALUES (?, ?, ?, ?, ?)`)
+	p(&s.insBlock, `INSERT INTO blocks (file_id, block_id, line) VALUES (?, ?, ?)`)
+	p(&s.insLink, `INSERT INTO links (source_id, ord, kind, target, subpath, display, line, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
+	p(&s.insExt, `INSERT INTO external_links (source_id, url, text, line) VALUES (?, ?, ?, ?)`)
+	p(&s.insWarning, `INSERT INTO warnings (vault_id, file_id, path, message) VALUES (?, ?, ?, ?)`)
+	closeAll := func() {
+		for _, st := range all {
+			st.Close()
+		}
+	}
+	if err != nil {
+		closeAll()
+		return nil, nil, err
+	}
+	return &s, closeAll, nil
+}
+
+// writeBatch stores a batch of prepared files in one transaction.
+func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
+	tx, err := w.ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
+	defer tx.Rollback()
+	s, closeAll, err := prepare(ctx, tx)
+	if err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
+	defer closeAll()
+
+	pending := false
+	for _, j := range batch {
+		if j.touch {
+			if _, err := s.touchFile.ExecContext(ctx, j.file.Size, j.file.ModTime, j.old.id); err != nil {
+				return fmt.Errorf("write %s: %w", j.file.Path, err)
+			}
+			w.res.Unchanged++
+			continue
+		}
+		if j.unreadable && j.old != nil && j.old.note {
+			// Keep what was indexed; record why it could not be refreshed.
+			if _, err := s.delWarnings.ExecContext(ctx, j.old.id); err != nil {
+				return fmt.Errorf("write %s: %w", j.file.Path, err)
+			}
+			if _, err := s.insWarning.ExecContext(ctx, w.vaultID, j.old.id, j.file.Path, j.warn); err != nil {
+				return fmt.Errorf("write %s: %w", j.file.Path, err)
+			}
+			w.ix.log.Warn("note kept as indexed before", "path", j.file.Path, "problem", j.warn)
+			w.res.Unchanged++
+			continue
+		}
+		pending = true
+		if err := w.writeFile(ctx, s, j); err != nil {
+			return fmt.Errorf("write %s: %w", j.file.Path, err)
+		}
+		if j.old == nil {
+			w.res.Added++
+		} else {
+			w.res.Updated++
+		}
+	}
+	if pending {
+		if err := w.markPending(ctx, tx); err != nil {
+			return fmt.Errorf("write batch: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
+	return nil
+}
+
+// writeFile replaces everything stored for one file.
+func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
+	kind := "attachment"
+	if j.file.Note {
+		kind = "note"
+	}
+	n := &j.note
+	mtime := j.file.ModTime
+	if j.unreadable {
+		mtime = -1 // never equal to the file's: the next run reads it again
+	}
+	var id int64
+	if err := s.upsertFile.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime,
+		j.hash, n.Title, n.WordCount, frontmatterJSON(n.Frontmatter)).Scan(&id); err != nil {
+		return err
+	}
+	if j.old != nil {
+		for _, del := range []*sql.Stmt{s.delAliases, s.delTags, s.delHeadings, s.delBlocks, s.delLinks, s.delExternal, s.delWarnings} {
+			if _, err := del.ExecContext(ctx, id); err != nil {
+				return err
+			}
+		}
+	}
+	for _, a := range n.Aliases {
+		if _, err := s.insAlias.ExecContext(ctx, id, a); err != nil {
+			return err
+		}
+	}
+	for _, t := range n.Tags {
+		if _, err := s.insTag.ExecContext(ctx, id, t.Name, t.Line, t.Inline); err != nil {
+			return err
+		}
+	}
+	for i, h := range n.Headings {
+		if _, err := s.insHeading.ExecContext(ctx, id, i, h.Level, h.Text, h.Line); err != nil {
+			return err
+		}
+	}
+	for _, b := range n.Blocks {
+		if _, err := s.insBlock.ExecContext(ctx, id, b.ID, b.Line); err != nil {
+			return err
+		}
+	}
+	for i, l := range n.Links {
+		if _, err := s.insLink.ExecContext(ctx, id, i, string(l.Kind), l.Target, l.Subpath, l.Display, l.Line, l.Context); err != nil {
+			return err
+		}
+	}
+	for _, e := range n.External {
+		if _, err := s.insExt.ExecContext(ctx, id, e.URL, e.Text, e.Line); err != nil {
+			return err
+		}
+	}
+	warns := n.Warnings
+	if j.warn != "" {
+		warns = append([]string{j.warn}, warns...)
+	}
+	for _, msg := range warns {
+		if _, err := s.insWarning.ExecContext(ctx, w.vaultID, id, j.file.Path, msg); err != nil {
+			return err
+		}
+		w.ix.log.Warn("note indexed with a problem", "path", j.file.Path, "problem", msg)
+	}
+	return nil
+}

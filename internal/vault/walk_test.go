@@ -1,0 +1,136 @@
+package vault
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"strings"
+	"testing"
+)
+
+func writeFile(t *testing.T, root, rel, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestScan(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{
+		"Home.md",
+		"Projects/Plan.md",
+		"Archive/Old.md",
+		"Projects/Archive/Kept.md",
+		"Attachments/diagram.png",
+		"Board.canvas",
+		"Tables.base",
+		"Drawing.excalidraw.md",
+		"Templates/Daily.md",
+		".obsidian/workspace.json",
+		".trash/Deleted.md",
+		".git/HEAD",
+		"node_modules/pkg/README.md",
+		".hidden.md",
+		"Upper.MD",
+	} {
+		writeFile(t, root, rel, "x")
+	}
+	files, warnings, err := Scan(context.Background(), root, []string{"Archive/**", "*.excalidraw.md", "Templates"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, f := range files {
+		kind := "attachment"
+		if f.Note {
+			kind = "note"
+		}
+		got = append(got, f.Path+" "+kind)
+		if f.Size != 1 || f.ModTime == 0 {
+			t.Errorf("%s: size %d, mtime %d", f.Path, f.Size, f.ModTime)
+		}
+	}
+	want := []string{
+		"Attachments/diagram.png attachment",
+		"Board.canvas attachment",
+		"Home.md note",
+		"Projects/Archive/Kept.md note",
+		"Projects/Plan.md note",
+		"Tables.base attachment",
+		"Upper.MD note",
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("files:\n got %q\nwant %q", got, want)
+	}
+	if len(warnings) != 0 {
+		t.Fatalf("warnings = %v", warnings)
+	}
+}
+
+func TestScanSymlinks(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("symbolic links need privileges on Windows")
+	}
+	outside := t.TempDir()
+	writeFile(t, outside, "Secret.md", "not part of the vault")
+	root := t.TempDir()
+	writeFile(t, root, "Real/Note.md", "x")
+	must := func(err error) {
+		t.Helper()
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Symlink(filepath.Join(outside, "Secret.md"), filepath.Join(root, "Leak.md")))
+	must(os.Symlink(outside, filepath.Join(root, "LeakDir")))
+	must(os.Symlink(filepath.Join(root, "Real", "Note.md"), filepath.Join(root, "Alias.md")))
+	must(os.Symlink(filepath.Join(root, "Real"), filepath.Join(root, "Loop")))
+	must(os.Symlink(filepath.Join(root, "gone.md"), filepath.Join(root, "Dangling.md")))
+
+	files, warnings, err := Scan(context.Background(), root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, f := range files {
+		paths = append(paths, f.Path)
+	}
+	if want := []string{"Alias.md", "Real/Note.md"}; !reflect.DeepEqual(paths, want) {
+		t.Fatalf("paths = %q; want %q", paths, want)
+	}
+	msgs := map[string]string{}
+	for _, w := range warnings {
+		msgs[w.Path] = w.Message
+	}
+	if !strings.Contains(msgs["Leak.md"], "outside the vault") || !strings.Contains(msgs["LeakDir"], "outside the vault") {
+		t.Errorf("warnings = %v; want the links out of the vault named", warnings)
+	}
+	if !strings.Contains(msgs["Dangling.md"], "broken symbolic link") {
+		t.Errorf("warnings = %v; want the dangling link named", warnings)
+	}
+}
+
+func TestScanBadInput(t *testing.T) {
+	if _, _, err := Scan(context.Background(), filepath.Join(t.TempDir(), "missing"), nil); err == nil {
+		t.Fatal("missing root: want an error")
+	}
+	if _, _, err := Scan(context.Background(), t.TempDir(), []string{"[unclosed"}); err == nil || !strings.Contains(err.Error(), "[unclosed") {
+		t.Fatalf("bad glob: err = %v", err)
+	}
+}
+
+func TestReadNoteTooLarge(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, root, "Big.md", strings.Repeat("a", MaxNoteSize+1))
+	data, warn, err := ReadNote(root, "Big.md", MaxNoteSize+1)
+	if err != nil || data != nil || !strings.Contains(warn, "limit") {
+		t.Fatalf("ReadNote = %d bytes, %q, %v", len(data), warn, err)
+	}
+}
