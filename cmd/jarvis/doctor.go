@@ -42,7 +42,7 @@ Exit status: 0 when healthy, 1 when degraded (warnings), 2 when broken.`, e)
 	} else {
 		var deps container.DoctorDeps
 		app := container.NewDoctorApp(cfg, c.logger(e), &deps)
-		if err := app.Err(); err != nil {
+		if err := container.Err(app); err != nil {
 			return fmt.Errorf("doctor: %w", err)
 		}
 		if err := app.Start(ctx); err != nil {

@@ -66,7 +66,7 @@ configuration error, 130 when interrupted.`, e)
 
 	var deps container.IndexDeps
 	app := container.NewIndexApp(cfg, log, &deps)
-	if err := app.Err(); err != nil {
+	if err := container.Err(app); err != nil {
 		return explainOpenError(cfg.DBPath, err)
 	}
 	if err := app.Start(ctx); err != nil {

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 
+	"go.uber.org/dig"
 	"go.uber.org/fx"
 	"go.uber.org/fx/fxevent"
 
@@ -30,6 +31,9 @@ func Base(cfg config.Config, log *slog.Logger, dbOpts store.Options) fx.Option {
 		fx.WithLogger(func(log *slog.Logger) fxevent.Logger {
 			l := &fxevent.SlogLogger{Logger: log}
 			l.UseLogLevel(slog.LevelDebug)
+			// Commands report failures themselves, once; fx's account of
+			// them is for --verbose.
+			l.UseErrorLevel(slog.LevelDebug)
 			return l
 		}),
 		fx.Provide(newHandle),
@@ -96,6 +100,15 @@ type IndexDeps struct {
 type DoctorDeps struct {
 	fx.In
 	Checks []health.Check `name:"ordered"`
+}
+
+// Err is the error that stopped an app from being built, without the chain
+// of constructors fx and dig wrap around it.
+func Err(app *fx.App) error {
+	if err := app.Err(); err != nil {
+		return dig.RootCause(err)
+	}
+	return nil
 }
 
 // NewIndexApp builds the app of `jarvis index` and fills deps.

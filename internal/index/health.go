@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"strings"
 	"time"
 
@@ -48,6 +49,10 @@ func vaultRow(ctx context.Context, db *store.DB, name string) (id int64, lastMS 
 
 func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Result {
 	r := health.Result{Name: "index freshness " + v.Name}
+	if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: the vault folder is missing", "see the vault check above"
+		return r
+	}
 	db, err := h.DB(ctx)
 	if err != nil {
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: the database is not available", "see the database check above"

@@ -42,9 +42,10 @@ type Progress func(done, total int)
 
 // Indexer writes vaults into the database.
 type Indexer struct {
-	db     *store.DB
-	parser *vault.Parser
-	log    *slog.Logger
+	db  *store.DB
+	log *slog.Logger
+	// parse turns a note's bytes into a Note; tests wrap it to count calls.
+	parse func(path string, src []byte) vault.Note
 	// BatchSize is how many changed files go into one transaction: large
 	// enough to amortise the commit, small enough that an interrupted run
 	// loses little work.
@@ -55,7 +56,7 @@ type Indexer struct {
 
 // New returns an Indexer writing into db.
 func New(db *store.DB, parser *vault.Parser, log *slog.Logger) *Indexer {
-	return &Indexer{db: db, parser: parser, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
+	return &Indexer{db: db, parse: parser.Parse, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
 }
 
 // existing is what the database knows of a file.
@@ -221,7 +222,7 @@ func (ix *Indexer) prepare(root string, j *job) {
 		j.touch = true
 		return
 	}
-	j.note = ix.parser.Parse(j.file.Path, data)
+	j.note = ix.parse(j.file.Path, data)
 }
 
 // plan compares the files on disk with those in the database: files that are

@@ -117,10 +117,8 @@ func (r *Resolver) Resolve(source, target string, markdown bool) (string, bool) 
 	if i, ok := r.best(cands, dir); ok {
 		return r.paths[i], true
 	}
-	if !hasDir {
-		if i, ok := r.best(r.byAlias[strings.ToLower(strings.TrimSuffix(t, ".md"))], dir); ok {
-			return r.paths[i], true
-		}
+	if i, ok := r.best(r.byAlias[strings.ToLower(strings.TrimSuffix(t, ".md"))], dir); ok {
+		return r.paths[i], true
 	}
 	return "", false
 }

@@ -1,0 +1,133 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// testIndexer opens a fresh database at path and returns an Indexer over it
+// whose parses are counted in parsed.
+func testIndexer(t testing.TB, path string) (*Indexer, *atomic.Int64) {
+	t.Helper()
+	db, err := store.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix := New(db, vault.NewParser(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	var parsed atomic.Int64
+	inner := ix.parse
+	ix.parse = func(p string, src []byte) vault.Note {
+		parsed.Add(1)
+		return inner(p, src)
+	}
+	return ix, &parsed
+}
+
+func mustIndex(t testing.TB, ix *Indexer, name, root string) Result {
+	t.Helper()
+	res, err := ix.Index(context.Background(), config.Vault{Name: name, Path: root}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// copyTree copies a folder, so tests can change a vault from ../shared.
+func copyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// dump renders everything the index holds about the vaults, keyed by paths
+// rather than row ids, so two databases built differently compare equal when
+// they describe the same vault.
+func dump(t testing.TB, db *sql.DB) string {
+	t.Helper()
+	queries := []string{
+		`SELECT v.name, f.path, f.kind, f.size, f.mtime_ns, f.hash, f.title, f.word_count, coalesce(f.frontmatter, '')
+			FROM files f JOIN vaults v ON v.id = f.vault_id ORDER BY v.name, f.path`,
+		`SELECT f.path, a.alias FROM aliases a JOIN files f ON f.id = a.file_id ORDER BY f.path, a.alias`,
+		`SELECT f.path, t.tag, t.line, t.inline FROM tags t JOIN files f ON f.id = t.file_id ORDER BY f.path, t.line, t.tag, t.inline`,
+		`SELECT f.path, h.ord, h.level, h.text, h.line FROM headings h JOIN files f ON f.id = h.file_id ORDER BY f.path, h.ord`,
+		`SELECT f.path, b.block_id, b.line FROM blocks b JOIN files f ON f.id = b.file_id ORDER BY f.path, b.line, b.block_id`,
+		`SELECT s.path, l.ord, l.kind, l.target, l.subpath, l.display, l.line, l.context, coalesce(t.path, '<unresolved>')
+			FROM links l JOIN files s ON s.id = l.source_id LEFT JOIN files t ON t.id = l.target_id ORDER BY s.path, l.ord`,
+		`SELECT f.path, e.url, e.text, e.line FROM external_links e JOIN files f ON f.id = e.source_id ORDER BY f.path, e.line, e.url, e.text`,
+		`SELECT w.path, w.message FROM warnings w ORDER BY w.path, w.message`,
+		`SELECT name, resolve_pending FROM vaults ORDER BY name`,
+	}
+	var b strings.Builder
+	for _, q := range queries {
+		rows, err := db.Query(q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cols, _ := rows.Columns()
+		vals := make([]any, len(cols))
+		ptrs := make([]any, len(cols))
+		for i := range vals {
+			ptrs[i] = &vals[i]
+		}
+		for rows.Next() {
+			if err := rows.Scan(ptrs...); err != nil {
+				t.Fatal(err)
+			}
+			for i, v := range vals {
+				if i > 0 {
+					b.WriteByte('\t')
+				}
+				fmt.Fprint(&b, v)
+			}
+			b.WriteByte('\n')
+		}
+		rows.Close()
+		b.WriteString("--\n")
+	}
+	return b.String()
+}
+
+// linkTarget returns where the link of the given kind, target and subpath on
+// a line of source resolves ("" when unresolved), failing when there is no
+// such link.
+func linkTarget(t *testing.T, db *sql.DB, source string, line int, kind, target, subpath string) string {
+	t.Helper()
+	var got sql.NullString
+	err := db.QueryRow(`SELECT t.path FROM links l JOIN files s ON s.id = l.source_id LEFT JOIN files t ON t.id = l.target_id
+		WHERE s.path = ? AND l.line = ? AND l.kind = ? AND l.target = ? AND l.subpath = ? LIMIT 1`,
+		source, line, kind, target, subpath).Scan(&got)
+	if err != nil {
+		t.Fatalf("no %s link to %q#%q on line %d of %s: %v", kind, target, subpath, line, source, err)
+	}
+	return got.String
+}

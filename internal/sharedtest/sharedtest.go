@@ -1,0 +1,36 @@
+// Package sharedtest finds the data shared beside the repository (../shared:
+// the Obsidian Help vault and the retrieval datasets) for tests. Under CI=true
+// missing data fails the test; elsewhere the test is skipped.
+package sharedtest
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Root is the shared folder: $JARVIS_SHARED, or ../shared beside the
+// repository root.
+func Root() string {
+	if d := os.Getenv("JARVIS_SHARED"); d != "" {
+		return d
+	}
+	_, file, _, _ := runtime.Caller(0)
+	// file is <repo>/internal/sharedtest/sharedtest.go
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+}
+
+// Path returns the shared file or folder at rel ("vaults/obsidian-help/en"),
+// or ends the test when it is missing: a failure in CI, a skip elsewhere.
+func Path(tb testing.TB, rel string) string {
+	tb.Helper()
+	p := filepath.Join(Root(), filepath.FromSlash(rel))
+	if _, err := os.Stat(p); err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("shared test data %s is missing (CI=true): %v", p, err)
+		}
+		tb.Skipf("shared test data %s is missing: %v", p, err)
+	}
+	return p
+}
