@@ -71,12 +71,12 @@ type existing struct {
 
 // job is one file that needs reading or writing.
 type job struct {
-	file  vault.File
-	old   *existing // nil for a new file
-	data  []byte
-	hash  string
-	note  vault.Note
-	warn  string // a problem that left the file indexed without its content
+	file vault.File
+	old  *existing // nil for a new file
+	data []byte
+	hash string
+	note vault.Note
+	warn string // a problem that left the file indexed without its content
 	// unreadable is set when the file could not be read; a note indexed
 	// before keeps what was stored, and the file is tried again next run.
 	unreadable bool

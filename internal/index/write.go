@@ -71,11 +71,11 @@ func (w *writer) replaceScanWarnings(ctx context.Context, ws []vault.Warning) er
 
 // statements are the prepared inserts of one batch transaction.
 type statements struct {
-	upsertFile, touchFile                                  *sql.Stmt
-	delAliases, delTags, delHeadings, delBlocks, delLinks  *sql.Stmt
-	delExternal, delWarnings                               *sql.Stmt
+	upsertFile, touchFile                                   *sql.Stmt
+	delAliases, delTags, delHeadings, delBlocks, delLinks   *sql.Stmt
+	delExternal, delWarnings                                *sql.Stmt
 	insAlias, insTag, insHeading, insBlock, insLink, insExt *sql.Stmt
-	insWarning                                             *sql.Stmt
+	insWarning                                              *sql.Stmt
 }
 
 func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
