@@ -1,0 +1,282 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// TestMain lets a test run this binary as jarvis itself in a subprocess
+// (for kill -9), with the arguments in JARVIS_TEST_ARGS.
+func TestMain(m *testing.M) {
+	if args, ok := os.LookupEnv("JARVIS_TEST_ARGS"); ok {
+		e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv}
+		os.Exit(run(context.Background(), e, strings.Split(args, "\x1f")))
+	}
+	os.Exit(m.Run())
+}
+
+// jarvis runs one command line in-process with an environment holding only
+// HOME (a temp folder, so no real config file is read) and vars.
+func jarvis(t *testing.T, vars map[string]string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	home := t.TempDir()
+	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return vars[k]
+	}}
+	code = run(context.Background(), e, args)
+	return code, out.String(), errb.String()
+}
+
+func TestIndexJSON(t *testing.T) {
+	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
+	db := filepath.Join(t.TempDir(), "x.db")
+	code, stdout, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--json")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	// Exactly one JSON object, with exactly the documented fields.
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	var obj map[string]any
+	if err := dec.Decode(&obj); err != nil {
+		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
+	}
+	if dec.More() {
+		t.Fatalf("more than one JSON value on stdout:\n%s", stdout)
+	}
+	if keys := sortedKeys(obj); !reflect.DeepEqual(keys, []string{"duration_ms", "vaults"}) {
+		t.Fatalf("top-level keys = %v", keys)
+	}
+	vaults := obj["vaults"].([]any)
+	v := vaults[0].(map[string]any)
+	wantKeys := []string{"added", "attachments", "deleted", "links", "name", "notes", "path", "resolved_links", "unchanged", "unresolved_links", "updated", "warnings"}
+	if keys := sortedKeys(v); !reflect.DeepEqual(keys, wantKeys) {
+		t.Fatalf("vault keys = %v; want %v", keys, wantKeys)
+	}
+	if v["name"] != "en" || v["notes"] != 173.0 || v["attachments"] != 134.0 || v["added"] != 307.0 {
+		t.Fatalf("vault = %v", v)
+	}
+	if v["links"].(float64) != v["resolved_links"].(float64)+v["unresolved_links"].(float64) {
+		t.Fatalf("links do not add up: %v", v)
+	}
+
+	code, stdout, _ = jarvis(t, nil, "index", "--vault", vault, "--db", db, "--json")
+	var again indexOutput
+	if err := json.Unmarshal([]byte(stdout), &again); err != nil || code != 0 {
+		t.Fatalf("second run: exit %d, %v", code, err)
+	}
+	if r := again.Vaults[0]; r.Unchanged != 307 || r.Added+r.Updated+r.Deleted != 0 {
+		t.Fatalf("second run = %+v; want all unchanged", r)
+	}
+}
+
+func sortedKeys(m map[string]any) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+func TestDoctor(t *testing.T) {
+	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
+	dir := t.TempDir()
+	db := filepath.Join(dir, "x.db")
+
+	t.Run("not indexed yet is degraded", func(t *testing.T) {
+		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", db)
+		if code != 1 || !strings.Contains(stdout, "jarvis index") {
+			t.Fatalf("exit %d:\n%s", code, stdout)
+		}
+		if _, err := os.Stat(db); err == nil {
+			t.Fatal("doctor created the database")
+		}
+	})
+
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+
+	t.Run("healthy", func(t *testing.T) {
+		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", db, "--json")
+		var rep struct {
+			Status string
+			Checks []struct{ Name, Status, Detail, Fix string }
+		}
+		if err := json.Unmarshal([]byte(stdout), &rep); err != nil {
+			t.Fatal(err)
+		}
+		if code != 0 || rep.Status != "healthy" {
+			t.Fatalf("exit %d, %+v", code, rep)
+		}
+		names := map[string]bool{}
+		for _, c := range rep.Checks {
+			names[c.Name] = true
+		}
+		for _, want := range []string{"configuration", "vault en", "database", "schema version", "index freshness en", "unresolved links en", "disk space"} {
+			if !names[want] {
+				t.Errorf("check %q missing from %v", want, names)
+			}
+		}
+	})
+
+	t.Run("edited note is stale", func(t *testing.T) {
+		copyDir := t.TempDir()
+		if err := os.WriteFile(filepath.Join(copyDir, "A.md"), []byte("a"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		db2 := filepath.Join(t.TempDir(), "y.db")
+		jarvis(t, nil, "index", "--vault", copyDir, "--db", db2)
+		os.WriteFile(filepath.Join(copyDir, "B.md"), []byte("b"), 0o644)
+		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", copyDir, "--db", db2)
+		if code != 1 || !strings.Contains(stdout, "1 new") {
+			t.Fatalf("exit %d:\n%s", code, stdout)
+		}
+	})
+
+	t.Run("missing vault is broken", func(t *testing.T) {
+		missing := filepath.Join(dir, "no-such-vault")
+		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", missing, "--db", db)
+		if code != 2 || !strings.Contains(stdout, missing+" does not exist") || !strings.Contains(stdout, "fix: check the path") {
+			t.Fatalf("exit %d:\n%s", code, stdout)
+		}
+	})
+
+	t.Run("corrupted database is broken and kept", func(t *testing.T) {
+		bad := filepath.Join(dir, "bad.db")
+		content := []byte("this file was a database once\x00\x01\x02")
+		os.WriteFile(bad, content, 0o644)
+		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", bad)
+		if code != 2 || !strings.Contains(stdout, "not a usable jarvis database") || !strings.Contains(stdout, "jarvis index --rebuild") {
+			t.Fatalf("exit %d:\n%s", code, stdout)
+		}
+		if got, err := os.ReadFile(bad); err != nil || !bytes.Equal(got, content) {
+			t.Fatalf("database file changed or gone: %v", err)
+		}
+	})
+
+	t.Run("database damaged inside is broken", func(t *testing.T) {
+		damaged := filepath.Join(dir, "damaged.db")
+		data, err := os.ReadFile(db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Keep the header, wreck the pages after it.
+		for i := 4096; i < len(data); i += 7 {
+			data[i] ^= 0x5a
+		}
+		os.WriteFile(damaged, data, 0o644)
+		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", damaged)
+		if code != 2 || !strings.Contains(stdout, "fix: run `jarvis index --rebuild`") {
+			t.Fatalf("exit %d:\n%s", code, stdout)
+		}
+		if _, err := os.Stat(damaged); err != nil {
+			t.Fatal("damaged database removed")
+		}
+	})
+}
+
+func TestIndexErrors(t *testing.T) {
+	dir := t.TempDir()
+	vault := filepath.Join(dir, "vault")
+	os.MkdirAll(vault, 0o755)
+	os.WriteFile(filepath.Join(vault, "Note.md"), []byte("# Note\n[[Other]]\n"), 0o644)
+
+	t.Run("no vault", func(t *testing.T) {
+		code, stdout, stderr := jarvis(t, nil, "index", "--db", filepath.Join(dir, "a.db"))
+		if code != 2 || stdout != "" || strings.Count(strings.TrimSpace(stderr), "\n") != 0 || !strings.Contains(stderr, "--vault") {
+			t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+		}
+	})
+	t.Run("missing vault folder", func(t *testing.T) {
+		code, _, stderr := jarvis(t, nil, "index", "--vault", filepath.Join(dir, "nope"), "--db", filepath.Join(dir, "a.db"))
+		if code == 0 || !strings.Contains(stderr, "nope") {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("unwritable database", func(t *testing.T) {
+		code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", filepath.Join(vault, "Note.md", "x.db"))
+		if code == 0 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+	t.Run("corrupt database is kept, then moved aside by --rebuild", func(t *testing.T) {
+		db := filepath.Join(dir, "corrupt.db")
+		content := []byte("not sqlite at all")
+		os.WriteFile(db, content, 0o644)
+		code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db)
+		if code != 1 || !strings.Contains(stderr, "--rebuild") {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+		if got, _ := os.ReadFile(db); !bytes.Equal(got, content) {
+			t.Fatal("corrupt database was modified")
+		}
+		code, _, stderr = jarvis(t, nil, "index", "--vault", vault, "--db", db, "--rebuild")
+		if code != 0 {
+			t.Fatalf("rebuild: exit %d, stderr %q", code, stderr)
+		}
+		backups, _ := filepath.Glob(db + ".broken-*")
+		if len(backups) != 1 {
+			t.Fatalf("backups = %v", backups)
+		}
+		if got, _ := os.ReadFile(backups[0]); !bytes.Equal(got, content) {
+			t.Fatal("backup does not hold the old file")
+		}
+	})
+	t.Run("database from a newer jarvis", func(t *testing.T) {
+		db := filepath.Join(dir, "new.db")
+		if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db); code != 0 {
+			t.Fatal(stderr)
+		}
+		raw := openRaw(t, db)
+		raw.Exec(`INSERT INTO schema_migrations VALUES (99, 'future', 'x')`)
+		raw.Close()
+		code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db)
+		if code != 1 || !strings.Contains(stderr, "newer version of jarvis") {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
+}
+
+func TestHelp(t *testing.T) {
+	code, stdout, _ := jarvis(t, nil, "--help")
+	for _, want := range []string{"index", "doctor", "JARVIS_VAULT", "JARVIS_DB", "JARVIS_CONFIG", "config.yaml"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Fatalf("--help lacks %q (exit %d):\n%s", want, code, stdout)
+		}
+	}
+	for _, cmd := range []string{"index", "doctor"} {
+		code, stdout, _ := jarvis(t, nil, cmd, "--help")
+		for _, want := range []string{"--vault", "--db", "--config", "--json", "Exit status"} {
+			if code != 0 || !strings.Contains(stdout, want) {
+				t.Fatalf("%s --help lacks %q (exit %d):\n%s", cmd, want, code, stdout)
+			}
+		}
+	}
+	if code, _, stderr := jarvis(t, nil, "frobnicate"); code != 2 || !strings.Contains(stderr, "unknown command") {
+		t.Fatalf("unknown command: exit %d, %q", code, stderr)
+	}
+}
+
+func openRaw(t *testing.T, path string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
