@@ -73,7 +73,6 @@ type existing struct {
 type job struct {
 	file vault.File
 	old  *existing // nil for a new file
-	data []byte
 	hash string
 	note vault.Note
 	warn string // a problem that left the file indexed without its content
