@@ -73,9 +73,13 @@ type existing struct {
 type job struct {
 	file vault.File
 	old  *existing // nil for a new file
+	id   int64     // the file's row, once it has one
 	hash string
 	note vault.Note
-	warn string // a problem that left the file indexed without its content
+	// targets holds, for each link of note, the file it resolves to, or
+	// NULL when it does not resolve against the file names of this scan.
+	targets []sql.NullInt64
+	warn    string // a problem that left the file indexed without its content
 	// unreadable is set when the file could not be read; a note indexed
 	// before keeps what was stored, and the file is tried again next run.
 	unreadable bool
@@ -87,6 +91,7 @@ type job struct {
 // next run finishes what this one did not.
 func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress) (Result, error) {
 	res := Result{Name: v.Name, Path: v.Path}
+	began := time.Now()
 	files, scanWarnings, err := vault.Scan(ctx, v.Path, v.Exclude)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
@@ -114,12 +119,24 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		res.Deleted = len(gone)
 		ix.log.Debug("removed files gone from disk", "vault", v.Name, "count", len(gone))
 	}
-	if err := ix.process(ctx, v, work, w, progress); err != nil {
+	work, reserved, err := w.reserve(ctx, work)
+	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
+	links, err := ix.linkResolver(ctx, vaultID, files, known, reserved)
+	if err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	scanned := time.Now()
+	if err := ix.process(ctx, v, work, w, links, progress); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	processed := time.Now()
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
+	ix.log.Debug("index phases", "vault", v.Name, "files", len(files), "work", len(work),
+		"scan", scanned.Sub(began), "parse_and_write", processed.Sub(scanned), "resolve", time.Since(processed))
 	if err := ix.finish(ctx, vaultID, &res); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
@@ -128,7 +145,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 
 // process reads, hashes and parses the changed files on several workers and
 // writes them in batches from one goroutine, the only writer.
-func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *writer, progress Progress) error {
+func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *writer, links *linkResolver, progress Progress) error {
 	if len(work) == 0 {
 		return nil
 	}
@@ -145,6 +162,7 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 			defer wg.Done()
 			for j := range in {
 				ix.prepare(v.Path, j)
+				links.resolve(j)
 				select {
 				case out <- j:
 				case <-ctx.Done():
@@ -170,11 +188,16 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 
 	batch := make([]*job, 0, ix.BatchSize)
 	done := 0
+	var writing time.Duration
+	defer func() { ix.log.Debug("writer busy", "vault", v.Name, "time", writing) }()
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
 		}
-		if err := w.writeBatch(ctx, batch); err != nil {
+		t0 := time.Now()
+		err := w.writeBatch(ctx, batch)
+		writing += time.Since(t0)
+		if err != nil {
 			return err
 		}
 		done += len(batch)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -26,6 +27,7 @@ func (ix *Indexer) resolveIfPending(ctx context.Context, vaultID int64) error {
 
 // ResolveLinks resolves every link of one vault against its current files.
 func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
+	began := time.Now()
 	paths, ids, err := ix.loadPaths(ctx, vaultID)
 	if err != nil {
 		return fmt.Errorf("resolve links: %w", err)
@@ -34,12 +36,10 @@ func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
 	if err != nil {
 		return fmt.Errorf("resolve links: %w", err)
 	}
-	r := vault.NewResolver(paths, aliases)
+	lr := newLinkResolver(paths, ids, aliases)
 	pathOf := make(map[int64]string, len(paths))
-	idOf := make(map[string]int64, len(paths))
 	for i, p := range paths {
 		pathOf[ids[i]] = p
-		idOf[p] = ids[i]
 	}
 
 	type change struct {
@@ -60,11 +60,7 @@ func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
 			rows.Close()
 			return fmt.Errorf("resolve links: %w", err)
 		}
-		var want sql.NullInt64
-		if p, ok := r.Resolve(pathOf[source], target, kind == string(vault.KindMarkdown)); ok {
-			want = sql.NullInt64{Int64: idOf[p], Valid: true}
-		}
-		if want != cur {
+		if want := lr.target(pathOf[source], target, kind); want != cur {
 			changes = append(changes, change{id, want})
 		}
 	}
@@ -73,6 +69,7 @@ func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
 		return fmt.Errorf("resolve links: %w", err)
 	}
 
+	computed := time.Now()
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("resolve links: %w", err)
@@ -94,8 +91,66 @@ func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("resolve links: %w", err)
 	}
-	ix.log.Debug("links resolved", "vault_id", vaultID, "changed", len(changes))
+	ix.log.Debug("links resolved", "vault_id", vaultID, "changed", len(changes),
+		"compute", computed.Sub(began), "write", time.Since(computed))
 	return nil
+}
+
+// linkResolver maps links to file rows.
+type linkResolver struct {
+	r   *vault.Resolver
+	ids map[string]int64
+}
+
+func newLinkResolver(paths []string, ids []int64, aliases map[string][]string) *linkResolver {
+	lr := &linkResolver{r: vault.NewResolver(paths, aliases), ids: make(map[string]int64, len(paths))}
+	for i, p := range paths {
+		lr.ids[p] = ids[i]
+	}
+	return lr
+}
+
+// linkResolver builds the resolver an index run uses while it writes: the
+// files of this scan, each with its row (reserve has given new files
+// theirs), and the aliases stored so far. Links that resolve only through an
+// alias of a note parsed in this run are found by the pass at the end.
+func (ix *Indexer) linkResolver(ctx context.Context, vaultID int64, files []vault.File, known map[string]*existing, reserved map[string]int64) (*linkResolver, error) {
+	paths := make([]string, 0, len(files))
+	rowIDs := make([]int64, 0, len(files))
+	for _, f := range files {
+		id, ok := reserved[f.Path]
+		if !ok {
+			id = known[f.Path].id // every scanned file is either known or reserved
+		}
+		paths = append(paths, f.Path)
+		rowIDs = append(rowIDs, id)
+	}
+	aliases, err := ix.loadAliases(ctx, vaultID)
+	if err != nil {
+		return nil, fmt.Errorf("load aliases: %w", err)
+	}
+	return newLinkResolver(paths, rowIDs, aliases), nil
+}
+
+// target is the row a link resolves to, or NULL.
+func (lr *linkResolver) target(source, target, kind string) sql.NullInt64 {
+	if p, ok := lr.r.Resolve(source, target, kind == string(vault.KindMarkdown)); ok {
+		if id, ok := lr.ids[p]; ok {
+			return sql.NullInt64{Int64: id, Valid: true}
+		}
+	}
+	return sql.NullInt64{}
+}
+
+// resolve fills j.targets for the links of a parsed note.
+func (lr *linkResolver) resolve(j *job) {
+	if len(j.note.Links) == 0 {
+		return
+	}
+	j.targets = make([]sql.NullInt64, len(j.note.Links))
+	for i, l := range j.note.Links {
+		j.targets[i] = lr.target(j.file.Path, l.Target, string(l.Kind))
+	}
 }
 
 func (ix *Indexer) loadPaths(ctx context.Context, vaultID int64) ([]string, []int64, error) {

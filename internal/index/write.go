@@ -69,13 +69,86 @@ func (w *writer) replaceScanWarnings(ctx context.Context, ws []vault.Warning) er
 	return tx.Commit()
 }
 
-// statements are the prepared inserts of one batch transaction.
+// reserve gives every new file its row before any note is written, so that
+// links can be resolved to row ids as they are stored. New attachments are
+// complete with that row and leave the work list. A new note's row is a
+// placeholder with an impossible modification time until its batch is
+// written: if the run is cut off first, the next run sees it as changed and
+// parses it.
+func (w *writer) reserve(ctx context.Context, work []*job) ([]*job, map[string]int64, error) {
+	reserved := map[string]int64{}
+	for _, j := range work {
+		if j.old != nil {
+			j.id = j.old.id
+		}
+	}
+	var fresh int
+	for _, j := range work {
+		if j.old == nil {
+			fresh++
+		}
+	}
+	if fresh == 0 {
+		return work, reserved, nil
+	}
+	tx, err := w.ix.db.BeginTx(ctx, nil)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reserve rows: %w", err)
+	}
+	defer tx.Rollback()
+	if err := w.markPending(ctx, tx); err != nil {
+		return nil, nil, fmt.Errorf("reserve rows: %w", err)
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO files (vault_id, path, kind, size, mtime_ns, title)
+		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`)
+	if err != nil {
+		return nil, nil, fmt.Errorf("reserve rows: %w", err)
+	}
+	defer stmt.Close()
+	remaining := work[:0:0]
+	for _, j := range work {
+		if j.old != nil {
+			remaining = append(remaining, j)
+			continue
+		}
+		kind, mtime, title := "attachment", j.file.ModTime, ""
+		if j.file.Note {
+			kind, mtime, title = "note", -1, vault.TitleFromPath(j.file.Path)
+		}
+		if err := stmt.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime, title).Scan(&j.id); err != nil {
+			return nil, nil, fmt.Errorf("reserve row for %s: %w", j.file.Path, err)
+		}
+		reserved[j.file.Path] = j.id
+		if j.file.Note {
+			remaining = append(remaining, j)
+		} else {
+			w.res.Added++
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return nil, nil, fmt.Errorf("reserve rows: %w", err)
+	}
+	return remaining, reserved, nil
+}
+
+// statements are the prepared statements and bulk inserts of one batch
+// transaction.
 type statements struct {
-	upsertFile, touchFile                                   *sql.Stmt
-	delAliases, delTags, delHeadings, delBlocks, delLinks   *sql.Stmt
-	delExternal, delWarnings                                *sql.Stmt
-	insAlias, insTag, insHeading, insBlock, insLink, insExt *sql.Stmt
-	insWarning                                              *sql.Stmt
+	upsertFile, touchFile                                 *sql.Stmt
+	delAliases, delTags, delHeadings, delBlocks, delLinks *sql.Stmt
+	delExternal, delWarnings, insWarning                  *sql.Stmt
+
+	aliases, tags, headings, blocks, links, external *bulkInsert
+}
+
+// flush writes the rows the bulk inserts still hold.
+func (s *statements) flush(ctx context.Context) error {
+	for _, b := range []*bulkInsert{s.aliases, s.tags, s.headings, s.blocks, s.links, s.external} {
+		if err := b.flush(ctx); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
@@ -105,12 +178,12 @@ func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
 	p(&s.delLinks, `DELETE FROM links WHERE source_id = ?`)
 	p(&s.delExternal, `DELETE FROM external_links WHERE source_id = ?`)
 	p(&s.delWarnings, `DELETE FROM warnings WHERE file_id = ?`)
-	p(&s.insAlias, `INSERT INTO aliases (file_id, alias) VALUES (?, ?)`)
-	p(&s.insTag, `INSERT INTO tags (file_id, tag, line, inline) VALUES (?, ?, ?, ?)`)
-	p(&s.insHeading, `INSERT INTO headings (file_id, ord, level, text, line) VALUES (?, ?, ?, ?, ?)`)
-	p(&s.insBlock, `INSERT INTO blocks (file_id, block_id, line) VALUES (?, ?, ?)`)
-	p(&s.insLink, `INSERT INTO links (source_id, ord, kind, target, subpath, display, line, context) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`)
-	p(&s.insExt, `INSERT INTO external_links (source_id, url, text, line) VALUES (?, ?, ?, ?)`)
+	s.aliases = newBulkInsert(tx, "aliases", "file_id", "alias")
+	s.tags = newBulkInsert(tx, "tags", "file_id", "tag", "line", "inline")
+	s.headings = newBulkInsert(tx, "headings", "file_id", "ord", "level", "text", "line")
+	s.blocks = newBulkInsert(tx, "blocks", "file_id", "block_id", "line")
+	s.links = newBulkInsert(tx, "links", "source_id", "ord", "kind", "target", "subpath", "display", "line", "context", "target_id")
+	s.external = newBulkInsert(tx, "external_links", "source_id", "url", "text", "line")
 	p(&s.insWarning, `INSERT INTO warnings (vault_id, file_id, path, message) VALUES (?, ?, ?, ?)`)
 	closeAll := func() {
 		for _, st := range all {
@@ -168,6 +241,9 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 			w.res.Updated++
 		}
 	}
+	if err := s.flush(ctx); err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
 	if pending {
 		if err := w.markPending(ctx, tx); err != nil {
 			return fmt.Errorf("write batch: %w", err)
@@ -203,32 +279,36 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 		}
 	}
 	for _, a := range n.Aliases {
-		if _, err := s.insAlias.ExecContext(ctx, id, a); err != nil {
+		if err := s.aliases.add(ctx, id, a); err != nil {
 			return err
 		}
 	}
 	for _, t := range n.Tags {
-		if _, err := s.insTag.ExecContext(ctx, id, t.Name, t.Line, t.Inline); err != nil {
+		if err := s.tags.add(ctx, id, t.Name, t.Line, t.Inline); err != nil {
 			return err
 		}
 	}
 	for i, h := range n.Headings {
-		if _, err := s.insHeading.ExecContext(ctx, id, i, h.Level, h.Text, h.Line); err != nil {
+		if err := s.headings.add(ctx, id, i, h.Level, h.Text, h.Line); err != nil {
 			return err
 		}
 	}
 	for _, b := range n.Blocks {
-		if _, err := s.insBlock.ExecContext(ctx, id, b.ID, b.Line); err != nil {
+		if err := s.blocks.add(ctx, id, b.ID, b.Line); err != nil {
 			return err
 		}
 	}
 	for i, l := range n.Links {
-		if _, err := s.insLink.ExecContext(ctx, id, i, string(l.Kind), l.Target, l.Subpath, l.Display, l.Line, l.Context); err != nil {
+		var target sql.NullInt64
+		if i < len(j.targets) {
+			target = j.targets[i]
+		}
+		if err := s.links.add(ctx, id, i, string(l.Kind), l.Target, l.Subpath, l.Display, l.Line, l.Context, target); err != nil {
 			return err
 		}
 	}
 	for _, e := range n.External {
-		if _, err := s.insExt.ExecContext(ctx, id, e.URL, e.Text, e.Line); err != nil {
+		if err := s.external.add(ctx, id, e.URL, e.Text, e.Line); err != nil {
 			return err
 		}
 	}
