@@ -152,10 +152,10 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
-	in := make(chan *job)
-	out := make(chan *job, ix.BatchSize)
-	var wg sync.WaitGroup
 	workers := max(ix.Workers, 1)
+	in := make(chan *job)
+	out := make(chan *job, 4*workers)
+	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
@@ -201,6 +201,11 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 			return err
 		}
 		done += len(batch)
+		for _, j := range batch {
+			// The work list keeps every job to the end; what was parsed
+			// need not stay with it.
+			j.note, j.targets = vault.Note{}, nil
+		}
 		batch = batch[:0]
 		if progress != nil {
 			progress(done, len(work))
