@@ -52,8 +52,13 @@ var (
 	genDirs = map[int]string{}
 )
 
-// TestMain removes the generated vaults once every benchmark is done.
+// TestMain removes the generated vaults once every benchmark is done. Run
+// with JARVIS_INDEX_CHILD=vault-path|db-path, the test binary indexes that
+// vault and exits instead: the crash test kills such a child.
 func TestMain(m *testing.M) {
+	if spec := os.Getenv("JARVIS_INDEX_CHILD"); spec != "" {
+		os.Exit(indexChild(spec))
+	}
 	code := m.Run()
 	for _, dir := range genDirs {
 		os.RemoveAll(filepath.Dir(dir))
