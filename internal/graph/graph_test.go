@@ -1,0 +1,149 @@
+package graph_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// indexed indexes the example vault (plus extra notes written into a copy)
+// into a fresh database and returns the graph over it.
+func indexed(t *testing.T, extra map[string]string) *graph.Graph {
+	t.Helper()
+	root := t.TempDir()
+	src := filepath.Join("..", "..", "examples", "vault")
+	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
+		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel, content := range extra {
+		os.WriteFile(filepath.Join(root, rel), []byte(content), 0o644)
+	}
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix := index.New(db, vault.NewParser(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if _, err := ix.Index(ctx, config.Vault{Name: "coffee", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	return graph.New(db)
+}
+
+func TestBacklinksAndOutlinks(t *testing.T) {
+	g := indexed(t, nil)
+	ctx := context.Background()
+
+	// examples/README.md counts 8 incoming links for Pour over, its own
+	// [[#Troubleshooting]] among them.
+	back, err := g.Backlinks(ctx, "coffee", "Methods/Pour over.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(back) != 8 {
+		t.Fatalf("backlinks = %d; want 8: %+v", len(back), back)
+	}
+	for i := 1; i < len(back); i++ {
+		if back[i-1].Source > back[i].Source {
+			t.Fatalf("backlinks not ordered by source: %q before %q", back[i-1].Source, back[i].Source)
+		}
+	}
+	var fromFrench graph.Edge
+	for _, e := range back {
+		if e.Source == "Methods/French press.md" {
+			fromFrench = e
+		}
+	}
+	if fromFrench.Subpath != "^bloom" || fromFrench.Text != "pour over" || !fromFrench.Resolved || fromFrench.Line == 0 || fromFrench.Context == "" {
+		t.Fatalf("edge from French press = %+v", fromFrench)
+	}
+
+	out, err := g.Outlinks(ctx, "coffee", "Coffee journal.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) != 17 {
+		t.Fatalf("outlinks = %d; want 17", len(out))
+	}
+	if out[0].Target != "Methods/Pour over.md" || out[2].Kind != "embed" || out[2].Target != "Current setup.md" {
+		t.Fatalf("first outlinks = %+v", out[:3])
+	}
+	var unresolved []string
+	for _, e := range out {
+		if !e.Resolved {
+			unresolved = append(unresolved, e.Target)
+		}
+	}
+	if !reflect.DeepEqual(unresolved, []string{"Espresso", "Moka pot"}) {
+		t.Fatalf("unresolved outlinks = %v", unresolved)
+	}
+
+	if _, err := g.Backlinks(ctx, "coffee", "Nope.md"); !errors.Is(err, graph.ErrNoteNotFound) {
+		t.Fatalf("missing note: err = %v", err)
+	}
+	if _, err := g.Outlinks(ctx, "other", "Coffee journal.md"); !errors.Is(err, graph.ErrNoteNotFound) {
+		t.Fatalf("wrong vault: err = %v", err)
+	}
+}
+
+func TestUnresolvedAndOrphans(t *testing.T) {
+	g := indexed(t, map[string]string{
+		"Lonely.md":  "# Lonely\nNo links here, and nobody links here.\n",
+		"Dreamer.md": "# Dreamer\nLinks only to [[espresso]] and [[Siphon]], which do not exist.\n",
+		"Selfish.md": "# Selfish\nSee [[#Selfish]] and [[Selfish]].\n",
+		"Pointer.md": "# Pointer\nPoints to [[Espresso]].\n",
+	})
+	ctx := context.Background()
+	un, err := g.UnresolvedTargets(ctx, "coffee", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, u := range un {
+		got = append(got, u.Target)
+	}
+	// Espresso is linked three times across case; the rest once.
+	// A group is shown as first written, in source path order.
+	if !reflect.DeepEqual(got, []string{"Espresso", "Moka pot", "Siphon"}) {
+		t.Fatalf("unresolved = %v", got)
+	}
+	if un[0].Count != 3 || len(un[0].Sources) != 3 {
+		t.Fatalf("espresso = %+v; want 3 links from 3 notes", un[0])
+	}
+	if top, _ := g.UnresolvedTargets(ctx, "coffee", 1); len(top) != 1 {
+		t.Fatalf("limit 1 gave %d", len(top))
+	}
+
+	orphans, err := g.Orphans(ctx, "coffee")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Notes with unresolved or self links only are orphans too.
+	if want := []string{"Dreamer.md", "Lonely.md", "Pointer.md", "Selfish.md"}; !reflect.DeepEqual(orphans, want) {
+		t.Fatalf("orphans = %v; want %v", orphans, want)
+	}
+}
