@@ -1,0 +1,570 @@
+package vault
+
+import (
+	"bytes"
+	"cmp"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	extast "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+)
+
+// Parser turns the bytes of one Markdown file into a Note. It is built once
+// and is safe for concurrent use: every call gets its own goldmark context.
+type Parser struct {
+	md parser.Parser
+}
+
+// NewParser builds the goldmark parser with the syntax Obsidian notes use:
+// CommonMark, GFM tables, footnotes, and the Obsidian extension for
+// wikilinks, embeds, tags, block ids and bare URLs.
+func NewParser() *Parser {
+	md := goldmark.New(
+		goldmark.WithExtensions(extension.Table, obsidianSyntax{}),
+		goldmark.WithParserOptions(
+			// Only the block parser of the footnote extension: it keeps
+			// "[^1]: https://..." from being read as a link reference
+			// definition and parses the footnote text in place. Its AST
+			// transformer is left out because it drops footnotes nobody
+			// refers to, and the links in them with it.
+			parser.WithBlockParsers(util.Prioritized(footnoteDefinitions{extension.NewFootnoteBlockParser()}, 999)),
+		),
+	)
+	return &Parser{md: md.Parser()}
+}
+
+// footnoteDefinitions is goldmark's footnote block parser, kept from
+// nesting. goldmark moves each definition into one shared list as it
+// closes; a definition inside another would carry that list, and every
+// link in it, out of the document. Nested, "[^b]: ..." is plain text.
+type footnoteDefinitions struct{ parser.BlockParser }
+
+// Open implements parser.BlockParser.
+func (f footnoteDefinitions) Open(parent ast.Node, reader text.Reader, pc parser.Context) (ast.Node, parser.State) {
+	for p := parent; p != nil; p = p.Parent() {
+		if p.Kind() == extast.KindFootnote {
+			return nil, parser.NoChildren
+		}
+	}
+	return f.BlockParser.Open(parent, reader, pc)
+}
+
+// Parse reads one note. path is the note's vault-relative slash path, used
+// for the title when the frontmatter has none. Parse never fails: problems
+// such as invalid YAML or invalid UTF-8 are reported in Note.Warnings and
+// the rest of the note is still read.
+func (p *Parser) Parse(path string, src []byte) Note {
+	var note Note
+	src, note.Warnings = normalizeSource(src)
+	lines := newLineIndex(src)
+
+	bodyStart := 0
+	if fm, ok := splitFrontmatter(src); ok {
+		bodyStart = fm.bodyStart
+		decodeFrontmatter(fm, &lines, &note)
+	}
+	body := src[bodyStart:]
+	p.parseBody(body, bodyStart, &lines, &note)
+	note.WordCount = countWords(body)
+	if note.Title == "" {
+		note.Title = TitleFromPath(path)
+	}
+
+	// goldmark gathers footnote definitions into one list where the first
+	// of them stands, so the walk can meet a later line first. A stable
+	// sort by line restores file order and keeps the order within a line.
+	slices.SortStableFunc(note.Links, func(a, b Link) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(note.External, func(a, b ExternalLink) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(note.Tags, func(a, b Tag) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(note.Blocks, func(a, b Block) int { return cmp.Compare(a.Line, b.Line) })
+	return note
+}
+
+// internalErrorWarning starts the warning added when goldmark or this
+// package panics on some input. A test fails on it; a running index only
+// loses the body of that one note.
+const internalErrorWarning = "internal parser error"
+
+// parseBody runs goldmark over the Markdown after the frontmatter, which
+// starts at file offset base, and collects from the tree.
+func (p *Parser) parseBody(body []byte, base int, lines *lineIndex, note *Note) {
+	defer func() {
+		if r := recover(); r != nil {
+			note.Warnings = append(note.Warnings, fmt.Sprintf("%s: %v", internalErrorWarning, r))
+		}
+	}()
+	body = limitContainerDepth(body)
+	doc := p.md.Parse(text.NewReader(body))
+	c := collector{body: body, base: base, lines: lines, note: note}
+	_ = ast.Walk(doc, c.visit)
+}
+
+// maxContainerDepth caps how many container blocks (block quotes, list
+// items, footnotes) one line may open. goldmark's time grows with the
+// square of that depth: a single 1 MB line of "> > > ..." or "1. 1. 1. ..."
+// takes minutes. Real notes stay far below the cap.
+const maxContainerDepth = 32
+
+// limitContainerDepth hides the container markers past maxContainerDepth
+// on each line behind U+001F, so goldmark reads the rest of the line as
+// text of the deepest allowed container. Bytes are replaced one for one:
+// offsets, and so line numbers, do not move. body is copied only when a
+// line is that deep.
+func limitContainerDepth(body []byte) []byte {
+	out := body
+	copied := false
+	for off := 0; off < len(body); {
+		end := len(body)
+		if i := bytes.IndexByte(body[off:], '\n'); i >= 0 {
+			end = off + i
+		}
+		if cut, prefixEnd := containerPrefix(body[off:end]); cut >= 0 {
+			if !copied {
+				out, copied = bytes.Clone(body), true
+			}
+			for i := off + cut; i < off+prefixEnd; i++ {
+				out[i] = 0x1f
+			}
+		}
+		off = end + 1
+	}
+	return out
+}
+
+// containerPrefix reads the container markers at the start of line. It
+// returns where the marker past maxContainerDepth starts (or -1 when the
+// line is not that deep) and where the markers end.
+func containerPrefix(line []byte) (cut, end int) {
+	cut = -1
+	depth := 0
+	for end < len(line) {
+		i := end
+		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			i++
+		}
+		n := containerMarkerLength(line[i:])
+		if n == 0 {
+			break
+		}
+		if depth++; depth == maxContainerDepth+1 {
+			cut = i
+		}
+		end = i + n
+	}
+	return cut, end
+}
+
+// containerMarkerLength is the length of the block quote, list item or
+// footnote marker at the start of s, or 0.
+func containerMarkerLength(s []byte) int {
+	if len(s) == 0 {
+		return 0
+	}
+	spaceAt := func(i int) bool { return i < len(s) && (s[i] == ' ' || s[i] == '\t') }
+	switch c := s[0]; {
+	case c == '>':
+		return 1
+	case c == '-' || c == '*' || c == '+':
+		if spaceAt(1) {
+			return 1
+		}
+	case c >= '0' && c <= '9':
+		i := 1
+		for i < len(s) && i < 10 && s[i] >= '0' && s[i] <= '9' {
+			i++
+		}
+		if i < len(s) && (s[i] == '.' || s[i] == ')') && spaceAt(i+1) {
+			return i + 1
+		}
+	case c == '[':
+		if len(s) > 1 && s[1] == '^' {
+			if i := bytes.Index(s, []byte("]:")); i > 2 && i < 1000 {
+				return i + 2
+			}
+		}
+	}
+	return 0
+}
+
+// collector gathers what jarvis keeps from the goldmark AST of a body.
+type collector struct {
+	body  []byte // the Markdown after the frontmatter; AST offsets are into it
+	base  int    // offset of body in the file, to turn offsets into file lines
+	lines *lineIndex
+	note  *Note
+	// The context of the last link, shared by the next links on its line.
+	contextLine int
+	context     string
+}
+
+// lineAt turns an offset into the body into a file line.
+func (c *collector) lineAt(pos int) int {
+	if pos < 0 {
+		pos = 0
+	}
+	return c.lines.line(c.base + pos)
+}
+
+// visit is the ast.Walker that fills the note. Code and raw HTML are
+// skipped whole; everything else is entered, since links and tags nest in
+// headings, emphasis, lists, quotes and tables.
+func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	switch n := n.(type) {
+	case *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.CodeSpan, *ast.RawHTML:
+		return ast.WalkSkipChildren, nil
+	case *ast.Heading:
+		c.note.Headings = append(c.note.Headings, Heading{
+			Level: n.Level,
+			Text:  plainText(n, c.body),
+			Line:  c.lineAt(blockPos(n)),
+		})
+	case *wikilinkNode:
+		kind := KindLink
+		if n.Embed {
+			kind = KindEmbed
+		}
+		c.addLink(kind, string(n.Target), string(n.Subpath), string(n.Display), n.Pos())
+	case *tagNode:
+		c.note.Tags = append(c.note.Tags, Tag{Name: string(n.Name), Line: c.lineAt(n.Pos()), Inline: true})
+	case *blockIDNode:
+		c.note.Blocks = append(c.note.Blocks, Block{ID: string(n.ID), Line: c.lineAt(n.Pos())})
+	case *ast.Link:
+		c.addMarkdownLink(KindMarkdown, n.Destination, plainText(n, c.body), n.Pos())
+	case *ast.Image:
+		c.addMarkdownLink(KindEmbed, n.Destination, plainText(n, c.body), n.Pos())
+	case *ast.AutoLink:
+		c.addAutoLink(n)
+	}
+	return ast.WalkContinue, nil
+}
+
+// addLink records a link into the vault at body offset pos.
+func (c *collector) addLink(kind LinkKind, target, subpath, display string, pos int) {
+	line := c.lineAt(pos)
+	if line != c.contextLine {
+		c.contextLine, c.context = line, c.lines.context(line)
+	}
+	c.note.Links = append(c.note.Links, Link{
+		Kind:    kind,
+		Target:  target,
+		Subpath: subpath,
+		Display: display,
+		Line:    line,
+		Context: c.context,
+	})
+}
+
+// addMarkdownLink records [text](dest) or ![alt](dest): an external link
+// when dest has a URL scheme, otherwise a link into the vault with the path
+// percent-decoded and the fragment as the subpath.
+func (c *collector) addMarkdownLink(kind LinkKind, rawDest []byte, label string, pos int) {
+	dest := string(unescapeMarkdown(rawDest))
+	if strings.TrimSpace(dest) == "" {
+		return
+	}
+	if hasURLScheme(dest) {
+		c.note.External = append(c.note.External, ExternalLink{URL: dest, Text: label, Line: c.lineAt(pos)})
+		return
+	}
+	ref, fragment, _ := strings.Cut(dest, "#")
+	target := strings.TrimSpace(pathUnescape(ref))
+	subpath := strings.TrimSpace(pathUnescape(fragment))
+	if target == "" && subpath == "" {
+		return
+	}
+	c.addLink(kind, target, subpath, label, pos)
+}
+
+// addAutoLink records <https://...>, <me@example.com> and bare URLs.
+func (c *collector) addAutoLink(n *ast.AutoLink) {
+	label := string(n.Label(c.body))
+	url := string(n.URL(c.body))
+	if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
+		url = "mailto:" + url
+	}
+	c.note.External = append(c.note.External, ExternalLink{URL: url, Text: label, Line: c.lineAt(n.Pos())})
+}
+
+// blockPos is the offset where a block node starts, falling back to its
+// first line when goldmark recorded no position.
+func blockPos(n ast.Node) int {
+	if p := n.Pos(); p >= 0 {
+		return p
+	}
+	if l := n.Lines(); l.Len() > 0 {
+		return l.At(0).Start
+	}
+	return 0
+}
+
+// plainText is the text a reader sees in n's inline content: no emphasis
+// markers, code spans without backticks, links by their text, escapes and
+// entities resolved, line breaks as spaces.
+func plainText(n ast.Node, src []byte) string {
+	return string(bytes.TrimSpace(appendPlainText(nil, n, src)))
+}
+
+// appendPlainText appends the plain text of n's children to dst.
+func appendPlainText(dst []byte, n ast.Node, src []byte) []byte {
+	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
+		switch c := c.(type) {
+		case *ast.Text:
+			dst = append(dst, unescapeMarkdown(c.Segment.Value(src))...)
+			if c.SoftLineBreak() || c.HardLineBreak() {
+				dst = append(dst, ' ')
+			}
+		case *ast.String:
+			dst = append(dst, c.Value...)
+		case *ast.CodeSpan:
+			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+				if t, ok := t.(*ast.Text); ok {
+					dst = append(dst, t.Segment.Value(src)...)
+				}
+			}
+		case *ast.AutoLink:
+			dst = append(dst, c.Label(src)...)
+		case *ast.RawHTML, *blockIDNode:
+			// markup, not text
+		case *wikilinkNode:
+			switch {
+			case len(c.Display) > 0:
+				dst = append(dst, c.Display...)
+			case len(c.Subpath) > 0:
+				dst = append(append(append(dst, c.Target...), '#'), c.Subpath...)
+			default:
+				dst = append(dst, c.Target...)
+			}
+		case *tagNode:
+			dst = append(append(dst, '#'), c.Name...)
+		default:
+			dst = appendPlainText(dst, c, src)
+		}
+	}
+	return dst
+}
+
+// unescapeMarkdown resolves backslash escapes and character references,
+// copying only when there is something to resolve.
+func unescapeMarkdown(b []byte) []byte {
+	if bytes.IndexByte(b, '\\') >= 0 {
+		b = util.UnescapePunctuations(b)
+	}
+	if bytes.IndexByte(b, '&') >= 0 {
+		b = util.ResolveEntityNames(util.ResolveNumericReferences(b))
+	}
+	return b
+}
+
+// hasURLScheme reports whether s starts with a URL scheme ("https:",
+// "mailto:", "obsidian:"). One-letter schemes are not counted so that a
+// Windows drive ("C:/notes/x.md") stays a path.
+func hasURLScheme(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z':
+		case i > 0 && (c >= '0' && c <= '9' || c == '+' || c == '-' || c == '.'):
+		case c == ':':
+			return i >= 2
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// pathUnescape percent-decodes a link path, keeping it as written when it
+// is not valid percent-encoding ("100%.md").
+func pathUnescape(s string) string {
+	if strings.IndexByte(s, '%') < 0 {
+		return s
+	}
+	u, err := url.PathUnescape(s)
+	if err != nil || !utf8.ValidString(u) {
+		return s
+	}
+	return u
+}
+
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// normalizeSource strips a UTF-8 BOM, replaces invalid UTF-8 with U+FFFD
+// and turns CRLF and lone CR line ends into LF, so offsets, line numbers
+// and every string taken from the note are clean. A lone CR ends a line,
+// as it does in Obsidian's editor. src is never modified; it is copied
+// only when something changes.
+func normalizeSource(src []byte) ([]byte, []string) {
+	var warnings []string
+	src = bytes.TrimPrefix(src, utf8BOM)
+	if !utf8.Valid(src) {
+		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
+		warnings = append(warnings, "file is not valid UTF-8; invalid bytes replaced")
+	}
+	if bytes.IndexByte(src, '\r') >= 0 {
+		out := make([]byte, 0, len(src))
+		for len(src) > 0 {
+			i := bytes.IndexByte(src, '\r')
+			if i < 0 {
+				out = append(out, src...)
+				break
+			}
+			out = append(append(out, src[:i]...), '\n')
+			src = src[i+1:]
+			if len(src) > 0 && src[0] == '\n' {
+				src = src[1:]
+			}
+		}
+		src = out
+	}
+	return src, warnings
+}
+
+// lineIndex turns byte offsets of the normalised file into 1-based line
+// numbers and gives back the text of a line.
+type lineIndex struct {
+	src    []byte
+	starts []int // starts[i] is the offset of line i+1
+}
+
+// newLineIndex records where each line of src starts, in one pass.
+func newLineIndex(src []byte) lineIndex {
+	starts := make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for off := 0; ; {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			break
+		}
+		off += i + 1
+		starts = append(starts, off)
+	}
+	return lineIndex{src: src, starts: starts}
+}
+
+// count is the number of lines; a final newline starts an empty last line.
+func (x *lineIndex) count() int { return len(x.starts) }
+
+// line returns the 1-based line holding offset off.
+func (x *lineIndex) line(off int) int {
+	i, found := slices.BinarySearch(x.starts, off)
+	if found {
+		return i + 1
+	}
+	return max(i, 1)
+}
+
+// start returns the offset of a 1-based line, clamped to the file.
+func (x *lineIndex) start(line int) int {
+	switch {
+	case line < 1:
+		return 0
+	case line > len(x.starts):
+		return len(x.src)
+	}
+	return x.starts[line-1]
+}
+
+// maxContext caps Link.Context; a long paragraph is one line in Markdown.
+const maxContext = 300
+
+// context returns the text of a 1-based line, trimmed and cut to
+// maxContext bytes on a UTF-8 boundary.
+func (x *lineIndex) context(line int) string {
+	if line < 1 || line > len(x.starts) {
+		return ""
+	}
+	end := len(x.src)
+	if line < len(x.starts) {
+		end = x.starts[line]
+	}
+	s := bytes.TrimSpace(x.src[x.starts[line-1]:end])
+	if len(s) > maxContext {
+		cut := maxContext
+		for cut > 0 && !utf8.RuneStart(s[cut]) {
+			cut--
+		}
+		s = bytes.TrimRightFunc(s[:cut], unicode.IsSpace)
+	}
+	return string(s)
+}
+
+// countWords counts words the way a reader would: runs of letters and
+// digits (an apostrophe inside, as in "don't", does not split), and every
+// character of scripts written without spaces (Chinese, Japanese kana,
+// Thai, Lao, Khmer, Myanmar) as one word each. Combining marks belong to
+// the character before them.
+func countWords(b []byte) int {
+	words := 0
+	var inWord uint8 // 1 inside a word
+	for i := 0; i < len(b); {
+		if c := b[i]; c < utf8.RuneSelf {
+			// Branch-free for ASCII, where word boundaries are too
+			// frequent for the branch predictor.
+			class := asciiWordClass[c]
+			isWord := class & wordByte
+			words += int(isWord &^ inWord)
+			inWord = isWord | (class>>1)&inWord
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		i += size
+		switch {
+		case unicode.IsMark(r), r == '\u2019':
+		case isWordPerCharacter(r):
+			words++
+			inWord = 0
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if inWord == 0 {
+				words++
+				inWord = 1
+			}
+		default:
+			inWord = 0
+		}
+	}
+	return words
+}
+
+// Classes of ASCII bytes for countWords; bits, so it can mix them.
+const (
+	breakByte = 0 // ends a word
+	wordByte  = 1 // letter or digit
+	keepByte  = 2 // apostrophe: neither starts nor ends a word
+)
+
+var asciiWordClass = func() (t [utf8.RuneSelf]uint8) {
+	for c := range utf8.RuneSelf {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9':
+			t[c] = wordByte
+		case c == '\'':
+			t[c] = keepByte
+		}
+	}
+	return t
+}()
+
+// wordPerCharacter holds the scripts written without spaces between words.
+var wordPerCharacter = []*unicode.RangeTable{
+	unicode.Han, unicode.Hiragana, unicode.Katakana,
+	unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar,
+}
+
+// isWordPerCharacter reports whether r counts as a word on its own. The
+// range check keeps Latin, Cyrillic, Greek and Arabic off the table lookup.
+func isWordPerCharacter(r rune) bool {
+	return r >= 0x0E00 && (r == 'ー' || unicode.IsOneOf(wordPerCharacter, r))
+}
