@@ -156,7 +156,10 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {
 	for _, r := range out.Vaults {
 		fmt.Fprintf(w, "%s (%s)\n", r.Name, r.Path)
 		fmt.Fprintf(w, "  %d notes, %d attachments\n", r.Notes, r.Attachments)
-		fmt.Fprintf(w, "  %d added, %d updated, %d deleted, %d unchanged\n", r.Added, r.Updated, r.Deleted, r.Unchanged)
+		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %d unchanged\n", r.Added, r.Updated, r.Deleted, r.Unchanged)
+		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
+			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
+		}
 		fmt.Fprintf(w, "  %d links: %d resolved, %d unresolved\n", r.Links, r.ResolvedLinks, r.UnresolvedLinks)
 		if r.Warnings > 0 {
 			fmt.Fprintf(w, "  %d files indexed with a problem: run `jarvis doctor` for details\n", r.Warnings)

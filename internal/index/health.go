@@ -77,7 +77,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Resu
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
 		return r
 	}
-	work, unchanged, gone := plan(files, known)
+	work, same, gone := plan(files, known)
 	var added, changed int
 	var examples []string
 	for _, j := range work {
@@ -96,7 +96,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Resu
 	}
 	if added+changed+len(gone) == 0 {
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%d files indexed, none changed since the last index (%s)", unchanged, when)
+		r.Detail = fmt.Sprintf("%d files indexed, none changed since the last index (%s)", len(same), when)
 		return r
 	}
 	r.Status = health.Warn

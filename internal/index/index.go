@@ -35,6 +35,38 @@ type Result struct {
 	ResolvedLinks   int    `json:"resolved_links"`
 	UnresolvedLinks int    `json:"unresolved_links"`
 	Warnings        int    `json:"warnings"`
+
+	// Attachments is what the run did to attachments. Added, Updated,
+	// Deleted and Unchanged above count notes only, so that a vault of 173
+	// notes reports 173 unchanged; attachment changes are told apart here
+	// and shown in the human summary, not in the JSON.
+	AttachmentChanges Changes `json:"-"`
+}
+
+// Changes counts what an index run did to one kind of file.
+type Changes struct {
+	Added, Updated, Deleted, Unchanged int
+}
+
+// change is what an index run did to one file.
+type change int
+
+const (
+	added change = iota
+	updated
+	deleted
+	unchanged
+)
+
+// tally counts one file of the run: a note in the Result's own counters,
+// an attachment in AttachmentChanges.
+func (r *Result) tally(note bool, c change) {
+	counts := [...]*int{&r.Added, &r.Updated, &r.Deleted, &r.Unchanged}
+	if !note {
+		a := &r.AttachmentChanges
+		counts = [...]*int{&a.Added, &a.Updated, &a.Deleted, &a.Unchanged}
+	}
+	*counts[c]++
 }
 
 // Progress is told how many of the files that need work are done.
@@ -105,8 +137,10 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
 
-	work, unchanged, gone := plan(files, known)
-	res.Unchanged = unchanged
+	work, same, gone := plan(files, known)
+	for _, e := range same {
+		res.tally(e.note, unchanged)
+	}
 
 	w := &writer{ix: ix, vaultID: vaultID, res: &res}
 	if err := w.replaceScanWarnings(ctx, scanWarnings); err != nil {
@@ -116,7 +150,9 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		if err := w.deleteFiles(ctx, gone); err != nil {
 			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 		}
-		res.Deleted = len(gone)
+		for _, e := range gone {
+			res.tally(e.note, deleted)
+		}
 		ix.log.Debug("removed files gone from disk", "vault", v.Name, "count", len(gone))
 	}
 	work, reserved, err := w.reserve(ctx, work)
@@ -255,7 +291,7 @@ func (ix *Indexer) prepare(root string, j *job) {
 // plan compares the files on disk with those in the database: files that are
 // new or whose size or modification time changed need work, the rest are
 // unchanged, and files no longer on disk are gone.
-func plan(files []vault.File, known map[string]*existing) (work []*job, unchanged int, gone []int64) {
+func plan(files []vault.File, known map[string]*existing) (work []*job, same, gone []*existing) {
 	for _, f := range files {
 		old, ok := known[f.Path]
 		if !ok {
@@ -267,14 +303,14 @@ func plan(files []vault.File, known map[string]*existing) (work []*job, unchange
 			work = append(work, &job{file: f, old: old})
 			continue
 		}
-		unchanged++
+		same = append(same, old)
 	}
 	for _, e := range known {
 		if !e.present {
-			gone = append(gone, e.id)
+			gone = append(gone, e)
 		}
 	}
-	return work, unchanged, gone
+	return work, same, gone
 }
 
 // ensureVault returns the id of the vault row, creating it or updating its

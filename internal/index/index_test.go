@@ -23,7 +23,7 @@ func TestObsidianHelpEnglish(t *testing.T) {
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
 	res := mustIndex(t, ix, "en", root)
 
-	if res.Notes != 173 || res.Attachments != 134 || res.Added != 307 || res.Warnings != 0 {
+	if res.Notes != 173 || res.Attachments != 134 || res.Added != 173 || res.Warnings != 0 {
 		t.Fatalf("result = %+v; want 173 notes, 134 attachments, all added, no warnings", res)
 	}
 	db := ix.db.DB
@@ -135,15 +135,15 @@ func TestIncremental(t *testing.T) {
 	db := ix.db.DB
 
 	first := mustIndex(t, ix, "en", root)
-	if first.Added != 307 || parsed.Load() != 173 {
+	if first.Added != 173 || first.AttachmentChanges.Added != 134 || parsed.Load() != 173 {
 		t.Fatalf("first run: %+v, %d parsed", first, parsed.Load())
 	}
 
 	t.Run("no change", func(t *testing.T) {
 		parsed.Store(0)
 		res := mustIndex(t, ix, "en", root)
-		if res.Unchanged != 307 || res.Added+res.Updated+res.Deleted != 0 || parsed.Load() != 0 {
-			t.Fatalf("%+v, %d parsed; want 307 unchanged and nothing parsed", res, parsed.Load())
+		if res.Unchanged != 173 || res.AttachmentChanges.Unchanged != 134 || res.Added+res.Updated+res.Deleted != 0 || parsed.Load() != 0 {
+			t.Fatalf("%+v, %d parsed; want 173 unchanged and nothing parsed", res, parsed.Load())
 		}
 	})
 
@@ -155,7 +155,7 @@ func TestIncremental(t *testing.T) {
 		}
 		parsed.Store(0)
 		res := mustIndex(t, ix, "en", root)
-		if res.Updated != 1 || res.Unchanged != 306 || res.Added+res.Deleted != 0 || parsed.Load() != 1 {
+		if res.Updated != 1 || res.Unchanged != 172 || res.Added+res.Deleted != 0 || parsed.Load() != 1 {
 			t.Fatalf("%+v, %d parsed; want exactly one updated", res, parsed.Load())
 		}
 		lines := strings.Count(string(data), "\n") + 2
@@ -172,13 +172,13 @@ func TestIncremental(t *testing.T) {
 		}
 		parsed.Store(0)
 		res := mustIndex(t, ix, "en", root)
-		if res.Unchanged != 307 || res.Updated != 0 || parsed.Load() != 0 {
+		if res.Unchanged != 173 || res.Updated != 0 || parsed.Load() != 0 {
 			t.Fatalf("%+v, %d parsed; want nothing re-parsed", res, parsed.Load())
 		}
 		// The new mtime is stored: the next run does not even read it.
 		before := dump(t, db)
 		res = mustIndex(t, ix, "en", root)
-		if res.Unchanged != 307 || dump(t, db) != before {
+		if res.Unchanged != 173 || dump(t, db) != before {
 			t.Fatalf("second run after touch changed something: %+v", res)
 		}
 	})

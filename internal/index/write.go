@@ -24,7 +24,7 @@ func (w *writer) markPending(ctx context.Context, tx *sql.Tx) error {
 
 // deleteFiles removes files gone from disk. Their links, tags and headings go
 // with them; links from other notes to them become unresolved.
-func (w *writer) deleteFiles(ctx context.Context, ids []int64) error {
+func (w *writer) deleteFiles(ctx context.Context, gone []*existing) error {
 	tx, err := w.ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("delete files: %w", err)
@@ -38,8 +38,8 @@ func (w *writer) deleteFiles(ctx context.Context, ids []int64) error {
 		return fmt.Errorf("delete files: %w", err)
 	}
 	defer stmt.Close()
-	for _, id := range ids {
-		if _, err := stmt.ExecContext(ctx, id); err != nil {
+	for _, e := range gone {
+		if _, err := stmt.ExecContext(ctx, e.id); err != nil {
 			return fmt.Errorf("delete files: %w", err)
 		}
 	}
@@ -122,7 +122,7 @@ func (w *writer) reserve(ctx context.Context, work []*job) ([]*job, map[string]i
 		if j.file.Note {
 			remaining = append(remaining, j)
 		} else {
-			w.res.Added++
+			w.res.tally(false, added)
 		}
 	}
 	if err := tx.Commit(); err != nil {
@@ -216,7 +216,7 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 			if _, err := s.touchFile.ExecContext(ctx, j.file.Size, j.file.ModTime, j.old.id); err != nil {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
-			w.res.Unchanged++
+			w.res.tally(j.old.note, unchanged)
 			continue
 		}
 		if j.unreadable && j.old != nil && j.old.note {
@@ -228,7 +228,7 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
 			w.ix.log.Warn("note kept as indexed before", "path", j.file.Path, "problem", j.warn)
-			w.res.Unchanged++
+			w.res.tally(j.old.note, unchanged)
 			continue
 		}
 		pending = true
@@ -236,9 +236,9 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 			return fmt.Errorf("write %s: %w", j.file.Path, err)
 		}
 		if j.old == nil {
-			w.res.Added++
+			w.res.tally(j.file.Note, added)
 		} else {
-			w.res.Updated++
+			w.res.tally(j.file.Note, updated)
 		}
 	}
 	if err := s.flush(ctx); err != nil {
