@@ -27,6 +27,9 @@ type Note struct {
 	Links       []Link
 	External    []ExternalLink
 	WordCount   int
+	// Chunks split the body (frontmatter excluded) at headings into pieces
+	// of a few hundred words, in file order.
+	Chunks []Chunk
 	// Warnings describe problems that did not stop the note from being
 	// indexed, such as invalid frontmatter YAML or invalid UTF-8.
 	Warnings []string

@@ -1,0 +1,44 @@
+package vault
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"strings"
+)
+
+// Chunk is a piece of a note's body that stays under one heading: the unit
+// keyword search shows as a snippet and semantic search embeds.
+type Chunk struct {
+	// Headings are the headings above the chunk, outermost first; empty
+	// before the note's first heading.
+	Headings  []string
+	StartLine int // 1-based, inclusive
+	EndLine   int // 1-based, inclusive
+	Text      string
+}
+
+// HeadingPath is the chunk's headings joined the way results show them:
+// "Internal links > Link to a heading".
+func (c Chunk) HeadingPath() string { return strings.Join(c.Headings, " > ") }
+
+// EmbedText is what an embedder is given for the chunk: the note title and
+// the heading path give a short section the context its text leaves out.
+func (c Chunk) EmbedText(title string) string {
+	var b strings.Builder
+	b.Grow(len(title) + len(c.Text) + 64)
+	b.WriteString(title)
+	if hp := c.HeadingPath(); hp != "" {
+		b.WriteString("\n")
+		b.WriteString(hp)
+	}
+	b.WriteString("\n\n")
+	b.WriteString(c.Text)
+	return b.String()
+}
+
+// TextHash is the hex SHA-256 of an embedded text; vectors are stored
+// under it.
+func TextHash(embedText string) string {
+	sum := sha256.Sum256([]byte(embedText))
+	return hex.EncodeToString(sum[:])
+}
