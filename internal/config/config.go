@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
@@ -22,7 +23,41 @@ const (
 	EnvVault  = "JARVIS_VAULT"  // one or more vault paths joined by os.PathListSeparator
 	EnvDB     = "JARVIS_DB"     // the database file
 	EnvConfig = "JARVIS_CONFIG" // the config file
+
+	EnvEmbedder    = "JARVIS_EMBEDDER"      // lexical, ollama or openai
+	EnvEmbedModel  = "JARVIS_EMBED_MODEL"   // the embedding model
+	EnvEmbedURL    = "JARVIS_EMBED_URL"     // the embedding server's base URL
+	EnvEmbedAPIKey = "JARVIS_EMBED_API_KEY" // the key for an OpenAI-compatible server
+	// EnvOpenAIKey is read for the openai provider when JARVIS_EMBED_API_KEY
+	// is not set, as most OpenAI tools do.
+	EnvOpenAIKey = "OPENAI_API_KEY"
 )
+
+// The embedding providers jarvis knows.
+const (
+	ProviderLexical = "lexical"
+	ProviderOllama  = "ollama"
+	ProviderOpenAI  = "openai"
+)
+
+// Embedder says which embedder turns notes into vectors for semantic search.
+// The zero value is the lexical embedder, which needs no server.
+type Embedder struct {
+	// Provider is lexical (the default), ollama or openai.
+	Provider string `yaml:"provider" toml:"provider" json:"provider"`
+	// Model is the model name; ollama defaults to nomic-embed-text, openai to
+	// text-embedding-3-small.
+	Model string `yaml:"model" toml:"model" json:"model,omitempty"`
+	// URL is the server's base URL; ollama defaults to
+	// http://localhost:11434, openai to https://api.openai.com.
+	URL string `yaml:"url" toml:"url" json:"url,omitempty"`
+	// APIKey is sent as a bearer token to OpenAI-compatible servers.
+	APIKey string `yaml:"api_key" toml:"api_key" json:"-"`
+	// Timeout bounds each request to the server, as a Go duration ("30s").
+	Timeout string `yaml:"timeout" toml:"timeout" json:"timeout,omitempty"`
+	// Source says where Provider came from, for doctor.
+	Source string `yaml:"-" toml:"-" json:"-"`
+}
 
 // ErrNoVault means no vault was configured anywhere.
 var ErrNoVault = errors.New("no vault configured")
@@ -50,6 +85,8 @@ type Config struct {
 	// ("flag", "env", "config file", "default") for doctor to report.
 	VaultSource string
 	DBSource    string
+	// Embedder is the embedder for semantic search.
+	Embedder Embedder
 }
 
 // Flags are the values given on the command line; empty means not given.
@@ -57,12 +94,15 @@ type Flags struct {
 	Vaults     []string
 	DB         string
 	ConfigFile string
+	// Embedder is the --embedder flag: a provider name.
+	Embedder string
 }
 
 // fileFormat is what a config file holds, in YAML or TOML.
 type fileFormat struct {
-	Database string  `yaml:"database" toml:"database"`
-	Vaults   []Vault `yaml:"vaults" toml:"vaults"`
+	Database string   `yaml:"database" toml:"database"`
+	Vaults   []Vault  `yaml:"vaults" toml:"vaults"`
+	Embedder Embedder `yaml:"embedder" toml:"embedder"`
 }
 
 // Load settles the configuration from flags, the environment (through
@@ -129,6 +169,14 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		}
 		cfg.DBPath, cfg.DBSource = filepath.Join(dir, "jarvis.db"), "default"
 	}
+	emb, err := settleEmbedder(flags.Embedder, file.Embedder, getenv)
+	if err != nil {
+		if file.path != "" {
+			return cfg, fmt.Errorf("config file %s: %w", file.path, err)
+		}
+		return cfg, err
+	}
+	cfg.Embedder = emb
 	for _, v := range cfg.Vaults {
 		if inside(cfg.DBPath, v.Path) {
 			return cfg, fmt.Errorf("database %s is inside vault %q: keep it outside the vault, for example with --db %s",
@@ -136,6 +184,55 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		}
 	}
 	return cfg, nil
+}
+
+// settleEmbedder lays the environment and the --embedder flag over the
+// config file's embedder settings and checks the provider.
+func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedder, error) {
+	e.Source = "config file"
+	if e.Provider == "" {
+		e.Source = "default"
+	}
+	if v := getenv(EnvEmbedder); v != "" {
+		e.Provider, e.Source = v, "env "+EnvEmbedder
+	}
+	if flag != "" {
+		e.Provider, e.Source = flag, "flag"
+	}
+	for _, o := range []struct {
+		env string
+		dst *string
+	}{{EnvEmbedModel, &e.Model}, {EnvEmbedURL, &e.URL}, {EnvEmbedAPIKey, &e.APIKey}} {
+		if v := getenv(o.env); v != "" {
+			*o.dst = v
+		}
+	}
+	e.Provider = strings.ToLower(strings.TrimSpace(e.Provider))
+	switch e.Provider {
+	case "":
+		e.Provider = ProviderLexical
+	case ProviderLexical, ProviderOllama:
+	case ProviderOpenAI:
+		if e.APIKey == "" {
+			e.APIKey = getenv(EnvOpenAIKey)
+		}
+	default:
+		return e, fmt.Errorf("unknown embedder %q: use lexical (offline, the default), ollama or openai", e.Provider)
+	}
+	if e.Timeout != "" {
+		if _, err := time.ParseDuration(e.Timeout); err != nil {
+			return e, fmt.Errorf("embedder timeout %q is not a duration such as 30s", e.Timeout)
+		}
+	}
+	return e, nil
+}
+
+// TimeoutDuration is the embedder's request timeout, or def when unset.
+func (e Embedder) TimeoutDuration(def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(e.Timeout); err == nil && d > 0 {
+		return d
+	}
+	return def
 }
 
 // vaultFromArg turns a --vault or JARVIS_VAULT entry into a vault. An entry

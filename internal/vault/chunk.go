@@ -24,15 +24,21 @@ func (c Chunk) HeadingPath() string { return strings.Join(c.Headings, " > ") }
 // EmbedText is what an embedder is given for the chunk: the note title and
 // the heading path give a short section the context its text leaves out.
 func (c Chunk) EmbedText(title string) string {
+	return EmbedText(title, c.HeadingPath(), c.Text)
+}
+
+// EmbedText builds the text embedded for a chunk from its parts as stored,
+// so that a chunk read back from the database hashes as it did when written.
+func EmbedText(title, headingPath, text string) string {
 	var b strings.Builder
-	b.Grow(len(title) + len(c.Text) + 64)
+	b.Grow(len(title) + len(headingPath) + len(text) + 3)
 	b.WriteString(title)
-	if hp := c.HeadingPath(); hp != "" {
+	if headingPath != "" {
 		b.WriteString("\n")
-		b.WriteString(hp)
+		b.WriteString(headingPath)
 	}
 	b.WriteString("\n\n")
-	b.WriteString(c.Text)
+	b.WriteString(text)
 	return b.String()
 }
 
