@@ -3,6 +3,12 @@
 // kind returns the same Result, one per note, best passage first.
 package search
 
+import "errors"
+
+// ErrEmptyQuery means the query has no text to search for. Every kind of
+// search returns it, so callers can ask for a query once.
+var ErrEmptyQuery = errors.New("the query is empty")
+
 // Result is one note found by a search, with the passage that matched best.
 // Vault and Path are enough to read the note.
 type Result struct {
