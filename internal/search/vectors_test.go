@@ -1,0 +1,435 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"log/slog"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// letters is a tiny deterministic embedder for tests: a vector of letter
+// counts over a-z, normalised. Texts sharing letters are similar.
+type letters struct {
+	model string
+	calls atomic.Int64 // texts embedded
+	fail  error
+}
+
+func (l *letters) Fingerprint() string { return "test/" + l.model + "/26" }
+func (l *letters) Provider() string    { return "test" }
+func (l *letters) Model() string       { return l.model }
+func (l *letters) Dimension() int      { return 26 }
+func (l *letters) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if l.fail != nil {
+		return nil, l.fail
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l.calls.Add(int64(len(texts)))
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, 26)
+		for _, r := range strings.ToLower(t) {
+			if r >= 'a' && r <= 'z' {
+				v[r-'a']++
+			}
+		}
+		var n float64
+		for _, x := range v {
+			n += float64(x * x)
+		}
+		if n > 0 {
+			for j := range v {
+				v[j] /= float32(math.Sqrt(n))
+			}
+		}
+		out[i] = v
+	}
+	return out, nil
+}
+
+func sourceFor(e *letters) EmbedderSource {
+	return EmbedderSource{
+		Provider: "test", Model: e.model,
+		Restore: func([]byte) (embed.Embedder, error) { return e, nil },
+	}
+}
+
+// testDB opens a migrated database with one vault "v" and returns it with
+// a function that adds a note with the given chunk texts.
+func testDB(t *testing.T) (*store.DB, func(path string, chunks ...string) int64) {
+	t.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if _, err := db.Exec(`INSERT INTO vaults (id, name, path) VALUES (1, 'v', '/v')`); err != nil {
+		t.Fatal(err)
+	}
+	add := func(path string, chunks ...string) int64 {
+		t.Helper()
+		var id int64
+		title := strings.TrimSuffix(filepath.Base(path), ".md")
+		err := db.QueryRow(`INSERT INTO files (vault_id, path, kind, size, mtime_ns, title) VALUES (1, ?, 'note', 1, 1, ?) RETURNING id`,
+			path, title).Scan(&id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, c := range chunks {
+			hash := vault.TextHash(vault.EmbedText(title, "", c))
+			if _, err := db.Exec(`INSERT INTO chunks (file_id, ord, heading, start_line, end_line, text, hash) VALUES (?, ?, '', ?, ?, ?, ?)`,
+				id, i, i+1, i+1, c, hash); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return id
+	}
+	return db, add
+}
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+func TestVectorsSyncStoresAndLoadNeverReembeds(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "apple apple", "banana")
+	add("b.md", "cherry")
+	add("c.md", "banana")        // same text as a chunk of a.md, another title: its own vector
+	add("x/a.md", "apple apple") // same title and text as a chunk of a.md: one vector for both
+
+	e := &letters{model: "m"}
+	v := NewVectors(db, sourceFor(e), quietLog())
+	res, err := v.Sync(ctx, SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Embedded != 4 || res.Vectors != 5 || res.Chunks != 5 || v.Count() != 5 {
+		t.Fatalf("first sync = %+v, %d loaded; want 4 texts embedded for 5 chunks, all loaded", res, v.Count())
+	}
+
+	res, err = v.Sync(ctx, SyncOptions{})
+	if err != nil || res.Embedded != 0 {
+		t.Fatalf("second sync = %+v, %v; want nothing embedded", res, err)
+	}
+
+	fresh := &letters{model: "m"}
+	w := NewVectors(db, sourceFor(fresh), quietLog())
+	if err := w.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if w.Count() != 5 || fresh.calls.Load() != 0 {
+		t.Fatalf("load: %d vectors, %d texts embedded; want 5 loaded and none embedded", w.Count(), fresh.calls.Load())
+	}
+}
+
+func TestVectorsSyncEmbedsOnlyChangedChunks(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	id := add("a.md", "one", "two", "three")
+	add("b.md", "four")
+	e := &letters{model: "m"}
+	v := NewVectors(db, sourceFor(e), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The note is re-indexed with its middle chunk edited: its rows are
+	// replaced, as the indexer does.
+	if _, err := db.Exec(`DELETE FROM chunks WHERE file_id = ?`, id); err != nil {
+		t.Fatal(err)
+	}
+	for i, c := range []string{"one", "two edited", "three"} {
+		if _, err := db.Exec(`INSERT INTO chunks (file_id, ord, heading, start_line, end_line, text, hash) VALUES (?, ?, '', 1, 1, ?, ?)`,
+			id, i, c, vault.TextHash(vault.EmbedText("a", "", c))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	e.calls.Store(0)
+	res, err := v.Sync(ctx, SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Embedded != 1 || e.calls.Load() != 1 {
+		t.Fatalf("sync after edit embedded %d (%d calls); want only the edited chunk", res.Embedded, e.calls.Load())
+	}
+	if v.Count() != 4 {
+		t.Fatalf("%d vectors loaded; want 4", v.Count())
+	}
+	var stored int
+	if err := db.QueryRow(`SELECT count(*) FROM vectors`).Scan(&stored); err != nil || stored != 4 {
+		t.Fatalf("%d vectors stored (%v); the old text's vector should be gone", stored, err)
+	}
+
+	// Reembed starts over.
+	e.calls.Store(0)
+	res, err = v.Sync(ctx, SyncOptions{Reembed: true})
+	if err != nil || res.Embedded != 4 {
+		t.Fatalf("reembed = %+v, %v; want 4 embedded", res, err)
+	}
+}
+
+func TestVectorsDeletedNoteLeavesTheCollection(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	a := add("a.md", "alpha")
+	add("b.md", "beta")
+	add("c.md", "gamma")
+	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM files WHERE id = ?`, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	// Only a.md's chunk goes: chromem-go would drop the whole collection
+	// if Delete were called with no ids or an empty filter.
+	if v.Count() != 2 {
+		t.Fatalf("%d vectors after deleting one of three notes; want 2", v.Count())
+	}
+	if err := deleteDocs(ctx, v.cols["v"].c, nil); err != nil || v.Count() != 2 {
+		t.Fatalf("deleting no ids changed the collection: %d left, %v", v.Count(), err)
+	}
+}
+
+func TestVectorsCollectionsNeverEmbedThemselves(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha")
+	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// A text query would make chromem-go call its default embedder (the
+	// OpenAI API) if the collection had none.
+	_, err := v.cols["v"].c.Query(ctx, "alpha", 1, nil, nil)
+	if err == nil || !strings.Contains(err.Error(), "embedded by jarvis") {
+		t.Fatalf("text query on a collection = %v; want jarvis's refusal", err)
+	}
+}
+
+func TestVectorsChangedEmbedderIsNotMixed(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta")
+	if _, err := NewVectors(db, sourceFor(&letters{model: "old"}), quietLog()).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	other := NewVectors(db, sourceFor(&letters{model: "new"}), quietLog())
+	if err := other.Load(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if other.Count() != 0 {
+		t.Fatalf("another model loaded %d vectors of the old one", other.Count())
+	}
+	sem := NewSemantic(other, db)
+	if _, err := sem.Search(ctx, SemanticQuery{Text: "alpha"}); !errors.Is(err, ErrNoVectors) {
+		t.Fatalf("search with no vectors = %v; want ErrNoVectors", err)
+	}
+	res, err := other.Sync(ctx, SyncOptions{})
+	if err != nil || res.Embedded != 2 {
+		t.Fatalf("sync with the new model = %+v, %v; want both chunks embedded", res, err)
+	}
+}
+
+func TestVectorsFitOnceAndAgainWhenStale(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta")
+	var fits atomic.Int64
+	e := &letters{model: "lex"}
+	stale := false
+	src := EmbedderSource{
+		Provider: "test", Model: "lex",
+		Restore: func(state []byte) (embed.Embedder, error) {
+			if string(state) != "fitted" {
+				return nil, fmt.Errorf("state %q", state)
+			}
+			return e, nil
+		},
+		Fit: func(ctx context.Context, texts iter.Seq[string]) (embed.Embedder, []byte, error) {
+			fits.Add(1)
+			n := 0
+			for range texts {
+				n++
+			}
+			if n != 2 {
+				return nil, nil, fmt.Errorf("fitted on %d texts; want 2", n)
+			}
+			return e, []byte("fitted"), nil
+		},
+		Stale: func([]byte, int) bool { return stale },
+	}
+	v := NewVectors(db, src, quietLog())
+	for range 2 {
+		if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if fits.Load() != 1 {
+		t.Fatalf("fitted %d times over two syncs; want once", fits.Load())
+	}
+	if err := NewVectors(db, src, quietLog()).Load(ctx); err != nil {
+		t.Fatalf("load with the stored state: %v", err)
+	}
+	stale = true
+	e.calls.Store(0)
+	res, err := v.Sync(ctx, SyncOptions{})
+	if err != nil || fits.Load() != 2 || res.Embedded != 2 {
+		t.Fatalf("stale sync = %+v, %v, %d fits; want a refit and everything embedded again", res, err, fits.Load())
+	}
+	var rows int
+	if err := db.QueryRow(`SELECT count(*) FROM embedders`).Scan(&rows); err != nil || rows != 1 {
+		t.Fatalf("%d embedder rows (%v); the old statistics' vectors should be gone", rows, err)
+	}
+}
+
+func TestVectorsEmbedderFailureKeepsWhatWasStored(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha")
+	e := &letters{model: "m"}
+	v := NewVectors(db, sourceFor(e), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	add("b.md", "beta")
+	e.fail = errors.New("server down")
+	if _, err := v.Sync(ctx, SyncOptions{}); err == nil || !strings.Contains(err.Error(), "server down") {
+		t.Fatalf("sync with a failing embedder = %v; want its error", err)
+	}
+	var stored int
+	if err := db.QueryRow(`SELECT count(*) FROM vectors`).Scan(&stored); err != nil || stored != 1 {
+		t.Fatalf("%d vectors stored; the first sync's vector must stay", stored)
+	}
+}
+
+func TestSemanticThresholdAppliesBeforeLimit(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	// Many near-misses, and one note that matches well but would rank
+	// low if the notes were cut to the limit before the threshold.
+	for i := range 30 {
+		add(fmt.Sprintf("filler%02d.md", i), "zzzz qqqq "+strings.Repeat("x", i))
+	}
+	add("target.md", "abc abc abc")
+	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sem := NewSemantic(v, db)
+	res, err := sem.Search(ctx, SemanticQuery{Text: "abc", Limit: 3, Threshold: 0.8})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) == 0 || res[0].Path != "target.md" {
+		t.Fatalf("results = %+v; want target.md above the threshold", res)
+	}
+	for _, r := range res {
+		if r.Score < 0.8 {
+			t.Fatalf("%s scored %.3f, under the threshold", r.Path, r.Score)
+		}
+	}
+	// A limit above the number of chunks is not an error.
+	all, err := sem.Search(ctx, SemanticQuery{Text: "abc", Limit: 50})
+	if err != nil || len(all) != 31 {
+		t.Fatalf("limit 50 over 31 notes = %d results, %v", len(all), err)
+	}
+}
+
+func TestSemanticOneResultPerNoteAndStableTies(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	// Every chunk has the same letters: every score ties.
+	for i := range 40 {
+		add(fmt.Sprintf("n%02d.md", i), "same words", "words same")
+	}
+	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sem := NewSemantic(v, db)
+	first, err := sem.Search(ctx, SemanticQuery{Text: "same words", Limit: 5})
+	if err != nil || len(first) != 5 {
+		t.Fatalf("got %d results, %v", len(first), err)
+	}
+	seen := map[string]bool{}
+	for _, r := range first {
+		if seen[r.Path] {
+			t.Fatalf("%s returned twice", r.Path)
+		}
+		seen[r.Path] = true
+	}
+	for range 20 {
+		again, err := sem.Search(ctx, SemanticQuery{Text: "same words", Limit: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i := range first {
+			if again[i].Path != first[i].Path || again[i].Line != first[i].Line {
+				t.Fatalf("order changed between runs: %v then %v", paths(first), paths(again))
+			}
+		}
+	}
+}
+
+func TestSemanticFilters(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("Projects/alpha.md", "rocket engines")
+	add("Projects/beta.md", "rocket fuel")
+	add("Notes/gamma.md", "rocket science")
+	if _, err := db.Exec(`INSERT INTO tags (file_id, tag, line, inline) SELECT id, 'space/rockets', 0, 0 FROM files WHERE path = 'Notes/gamma.md'`); err != nil {
+		t.Fatal(err)
+	}
+	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sem := NewSemantic(v, db)
+	for _, tc := range []struct {
+		name   string
+		filter Filter
+		want   []string
+	}{
+		{"path prefix", Filter{PathPrefix: "Projects/"}, []string{"Projects/alpha.md", "Projects/beta.md"}},
+		{"nested tag", Filter{Tag: "#space"}, []string{"Notes/gamma.md"}},
+		{"exact tag, any case", Filter{Tag: "Space/Rockets"}, []string{"Notes/gamma.md"}},
+		{"unknown vault", Filter{Vault: "nope"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			res, err := sem.Search(ctx, SemanticQuery{Text: "rocket", Filter: tc.filter})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := paths(res)
+			slices.Sort(got)
+			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
+				t.Fatalf("got %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+func paths(rs []Result) []string {
+	var out []string
+	for _, r := range rs {
+		out = append(out, r.Path)
+	}
+	return out
+}
