@@ -1,0 +1,216 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+)
+
+// KeywordFunc runs a keyword search; combined search calls it for its
+// keyword candidates.
+type KeywordFunc func(ctx context.Context, text string, f Filter, limit int) ([]Result, error)
+
+// SemanticFunc runs a semantic search. It returns ErrNoVectors when there
+// is nothing to search, and combined search goes on with keywords alone.
+type SemanticFunc func(ctx context.Context, text string, f Filter, limit int) ([]Result, error)
+
+// LinkedFunc lists the notes a note links to or is linked from, as
+// vault-relative paths in the same vault.
+type LinkedFunc func(ctx context.Context, vault, path string) ([]string, error)
+
+// Combined merges keyword and semantic results by reciprocal-rank fusion,
+// then lifts notes linked to the best hits.
+type Combined struct {
+	keyword  KeywordFunc
+	semantic SemanticFunc
+	linked   LinkedFunc // nil: no link boost
+
+	// RRFK damps the weight of top ranks in the fusion: a note's fused
+	// score is the sum over retrievers of 1/(RRFK + rank). 60 is the value
+	// of the original paper and works across collections without tuning.
+	RRFK float64
+	// LinkBoost is added, scaled like a rank-1 fusion term, to a candidate
+	// for each of the top LinkSeeds results it is linked with. A note that
+	// the best hits link to is more likely what the user means among
+	// candidates that scored alike. 0 turns the boost off.
+	LinkBoost float64
+	// LinkSeeds is how many of the best fused results spread the boost.
+	LinkSeeds int
+	// Depth is how many candidates each retriever contributes, as a
+	// multiple of the limit.
+	Depth int
+}
+
+// DefaultLinkBoost is the link boost measured on the Obsidian Help query
+// set; docs/benchmarks.md has the figures with and without it.
+const DefaultLinkBoost = 0.25
+
+// NewCombined returns combined search over the given retrievers. linked
+// may be nil to turn the link boost off.
+func NewCombined(keyword KeywordFunc, semantic SemanticFunc, linked LinkedFunc) *Combined {
+	return &Combined{keyword: keyword, semantic: semantic, linked: linked,
+		RRFK: 60, LinkBoost: DefaultLinkBoost, LinkSeeds: 3, Depth: 3}
+}
+
+// CombinedQuery is one combined search.
+type CombinedQuery struct {
+	Text   string
+	Filter Filter
+	// Limit is the most notes returned; 10 when 0.
+	Limit int
+}
+
+// Combined retriever names, as results report them in Retrievers.
+const (
+	RetrieverKeyword  = "keyword"
+	RetrieverSemantic = "semantic"
+	RetrieverLinks    = "links"
+)
+
+// Search runs both retrievers and fuses their rankings. When semantic
+// search is unavailable it answers from keywords alone and says why in
+// degraded; an error from keyword search is returned as is.
+func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Result, degraded string, err error) {
+	if q.Limit <= 0 {
+		q.Limit = 10
+	}
+	depth := max(q.Limit*max(c.Depth, 1), 30)
+	kw, err := c.keyword(ctx, q.Text, q.Filter, depth)
+	if err != nil {
+		return nil, "", err
+	}
+	var sem []Result
+	if c.semantic != nil {
+		sem, err = c.semantic(ctx, q.Text, q.Filter, depth)
+		switch {
+		case errors.Is(err, ErrNoVectors):
+			degraded = "semantic search has no vectors yet (run `jarvis index`); ranked by keywords only"
+			sem = nil
+		case errors.Is(err, ErrEmptyQuery):
+			return nil, "", err
+		case err != nil:
+			if ctx.Err() != nil {
+				return nil, "", err
+			}
+			degraded = fmt.Sprintf("semantic search failed (%v); ranked by keywords only", err)
+			sem = nil
+		}
+	} else {
+		degraded = "no embedder configured; ranked by keywords only"
+	}
+
+	fused := c.fuse(kw, sem)
+	if c.linked != nil && c.LinkBoost > 0 && len(fused) > 1 {
+		if err := c.boostLinked(ctx, fused); err != nil {
+			return nil, "", err
+		}
+	}
+	slices.SortStableFunc(fused, func(a, b *candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return compareKeys(a.key, b.key)
+	})
+	out := make([]Result, 0, min(q.Limit, len(fused)))
+	for _, f := range fused[:min(q.Limit, len(fused))] {
+		r := f.result
+		r.Score = f.score
+		r.Retrievers = f.retrievers
+		out = append(out, r)
+	}
+	return out, degraded, nil
+}
+
+type resultKey struct{ vault, path string }
+
+func compareKeys(a, b resultKey) int {
+	if a.vault != b.vault {
+		if a.vault < b.vault {
+			return -1
+		}
+		return 1
+	}
+	switch {
+	case a.path < b.path:
+		return -1
+	case a.path > b.path:
+		return 1
+	}
+	return 0
+}
+
+type candidate struct {
+	key        resultKey
+	result     Result
+	score      float64
+	retrievers []string
+}
+
+// fuse sums 1/(k + rank) over the lists each note appears in. The keyword
+// result supplies the snippet when there is one: its matches are marked.
+func (c *Combined) fuse(kw, sem []Result) []*candidate {
+	byKey := map[resultKey]*candidate{}
+	var order []*candidate
+	add := func(list []Result, name string) {
+		for rank, r := range list {
+			k := resultKey{r.Vault, r.Path}
+			cand := byKey[k]
+			if cand == nil {
+				cand = &candidate{key: k, result: r}
+				byKey[k] = cand
+				order = append(order, cand)
+			}
+			cand.score += 1 / (c.RRFK + float64(rank+1))
+			cand.retrievers = append(cand.retrievers, name)
+		}
+	}
+	add(kw, RetrieverKeyword)
+	add(sem, RetrieverSemantic)
+	return order
+}
+
+// boostLinked adds LinkBoost/(k+1) to each candidate for every one of the
+// best LinkSeeds candidates it shares a link with, in either direction.
+func (c *Combined) boostLinked(ctx context.Context, fused []*candidate) error {
+	ranked := slices.Clone(fused)
+	slices.SortStableFunc(ranked, func(a, b *candidate) int {
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return compareKeys(a.key, b.key)
+	})
+	byKey := map[resultKey]*candidate{}
+	for _, f := range fused {
+		byKey[f.key] = f
+	}
+	bonus := c.LinkBoost / (c.RRFK + 1)
+	boosted := map[resultKey]bool{}
+	for _, seed := range ranked[:min(c.LinkSeeds, len(ranked))] {
+		paths, err := c.linked(ctx, seed.key.vault, seed.key.path)
+		if err != nil {
+			return fmt.Errorf("links of %s: %w", seed.key.path, err)
+		}
+		seen := map[string]bool{}
+		for _, p := range paths {
+			if seen[p] || p == seed.key.path {
+				continue
+			}
+			seen[p] = true
+			if cand := byKey[resultKey{seed.key.vault, p}]; cand != nil {
+				cand.score += bonus
+				if !boosted[cand.key] {
+					boosted[cand.key] = true
+					cand.retrievers = append(cand.retrievers, RetrieverLinks)
+				}
+			}
+		}
+	}
+	return nil
+}
