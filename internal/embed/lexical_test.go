@@ -257,6 +257,9 @@ func TestLexicalLongText(t *testing.T) {
 // buffers: a batch costs a fixed handful of allocations, whatever the
 // length of its texts.
 func TestLexicalEmbedNoAllocPerFeature(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts differ under the race detector")
+	}
 	l := FitLexical(lexicalCorpus)
 	chunks := benchChunks(8)
 	ctx := context.Background()
