@@ -21,6 +21,12 @@ import (
 // into a fresh database and returns the graph over it.
 func indexed(t *testing.T, extra map[string]string) *graph.Graph {
 	t.Helper()
+	return graph.New(indexedDB(t, extra))
+}
+
+// indexedDB is indexed without the graph, for tests that watch the queries.
+func indexedDB(t *testing.T, extra map[string]string) *store.DB {
+	t.Helper()
 	root := t.TempDir()
 	src := filepath.Join("..", "..", "examples", "vault")
 	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
@@ -39,19 +45,35 @@ func indexed(t *testing.T, extra map[string]string) *graph.Graph {
 		t.Fatal(err)
 	}
 	for rel, content := range extra {
-		os.WriteFile(filepath.Join(root, rel), []byte(content), 0o644)
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	return indexVault(t, "coffee", root)
+}
+
+// indexVault indexes the vault at root under name into a fresh database
+// with the real indexer.
+func indexVault(tb testing.TB, name, root string) *store.DB {
+	tb.Helper()
+	db, err := store.Open(context.Background(), filepath.Join(tb.TempDir(), "j.db"), store.Options{})
 	if err != nil {
-		t.Fatal(err)
+		tb.Fatal(err)
 	}
-	t.Cleanup(func() { db.Close() })
+	tb.Cleanup(func() { db.Close() })
+	indexInto(tb, db, name, root)
+	return db
+}
+
+// indexInto indexes one more vault into db.
+func indexInto(tb testing.TB, db *store.DB, name, root string) {
+	tb.Helper()
 	ix := index.New(db, vault.NewParser(), slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if _, err := ix.Index(ctx, config.Vault{Name: "coffee", Path: root}, nil); err != nil {
-		t.Fatal(err)
+	if _, err := ix.Index(context.Background(), config.Vault{Name: name, Path: root}, nil); err != nil {
+		tb.Fatal(err)
 	}
-	return graph.New(db)
 }
 
 func TestBacklinksAndOutlinks(t *testing.T) {
