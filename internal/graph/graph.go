@@ -12,7 +12,8 @@ import (
 	"strings"
 )
 
-// ErrNoteNotFound means no note has the path asked for.
+// ErrNoteNotFound means no note has the path, title or alias asked for.
+// The error carrying it is a *NotFoundError with suggestions.
 var ErrNoteNotFound = errors.New("note not found")
 
 // Querier is the part of *sql.DB the graph needs.
@@ -65,13 +66,18 @@ func scanEdges(rows *sql.Rows) ([]Edge, error) {
 	return out, rows.Err()
 }
 
-// noteID finds a file by vault name and exact path.
+// noteID finds a file by vault name and exact path. A miss is a
+// *NotFoundError whose suggestions name the closest files.
 func (g *Graph) noteID(ctx context.Context, vaultName, path string) (int64, error) {
 	var id int64
 	err := g.db.QueryRowContext(ctx, `SELECT f.id FROM files f JOIN vaults v ON v.id = f.vault_id
 		WHERE v.name = ? AND f.path = ?`, vaultName, path).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, fmt.Errorf("%s in vault %q: %w", path, vaultName, ErrNoteNotFound)
+		all, err := g.allFiles(ctx, vaultName)
+		if err != nil {
+			return 0, err
+		}
+		return 0, g.notFound(ctx, vaultName, path, cleanRef(path), all)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("find note %s: %w", path, err)

@@ -1,0 +1,182 @@
+package graph_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+)
+
+func TestFindNote(t *testing.T) {
+	g := indexed(t, map[string]string{
+		// A frontmatter title unlike the file name, and a note titled like
+		// another note's file name: a title wins over a file name.
+		"Projects/Plan.md": "---\ntitle: Master plan\n---\n# Plan\n",
+		"Plan B.md":        "---\ntitle: Plan\n---\n# Plan B\n",
+		// A path wins over a title.
+		"Drinks/Espresso.md": "---\ntitle: Water\n---\n",
+		// A file name wins over an alias (Guji is Ethiopia Guji's).
+		"Origins/Guji.md": "---\ntitle: Farm visit\n---\n",
+		// Case beyond ASCII, which SQLite does not fold.
+		"Über.md":    "# Über\n",
+		"Докер.md":   "# Докер\n",
+		"Draft 1.md": "", "Draft 2.md": "", "Draft 3.md": "", "Draft 4.md": "", "Draft 5.md": "", "Draft 6.md": "",
+	})
+	ctx := context.Background()
+	tests := []struct {
+		ref    string
+		path   string
+		by     graph.MatchedBy
+		others []string
+	}{
+		{"Methods/Pour over.md", "Methods/Pour over.md", graph.ByPath, nil},
+		{"Methods/Pour over", "Methods/Pour over.md", graph.ByPath, nil},
+		{"methods/POUR OVER", "Methods/Pour over.md", graph.ByPath, nil},
+		{"/Methods/Pour over.md", "Methods/Pour over.md", graph.ByPath, nil},
+		{`Methods\Pour over`, "Methods/Pour over.md", graph.ByPath, nil},
+		{"Pour over", "Methods/Pour over.md", graph.ByTitle, nil},
+		{"  pour OVER ", "Methods/Pour over.md", graph.ByTitle, nil},
+		{"Pour over.md", "Methods/Pour over.md", graph.ByTitle, nil},
+		{"[[Pour over#Steps|the recipe]]", "Methods/Pour over.md", graph.ByTitle, nil},
+		{"v60", "Methods/Pour over.md", graph.ByAlias, nil},
+		{"Hand Drip", "Methods/Pour over.md", graph.ByAlias, nil},
+		{"Coffee to water ratio", "Brewing ratios.md", graph.ByAlias, nil},
+		{"kissaten visits", "喫茶店めぐり.md", graph.ByAlias, nil},
+		{"喫茶店めぐり", "喫茶店めぐり.md", graph.ByPath, nil},
+		{"brew-station.png", "brew-station.png", graph.ByPath, nil},
+		{"Master plan", "Projects/Plan.md", graph.ByTitle, nil},
+		{"Plan", "Plan B.md", graph.ByTitle, nil},
+		{"Projects/plan", "Projects/Plan.md", graph.ByPath, nil},
+		{"water", "Water.md", graph.ByPath, nil},
+		{"Guji", "Origins/Guji.md", graph.ByName, nil},
+		{"Deep/../Guji", "", "", nil},
+		{"über", "Über.md", graph.ByPath, nil},
+		{"ДОКЕР", "Докер.md", graph.ByPath, nil},
+		// Two notes titled Index: the shorter path, and the other named.
+		{"Index", "Beans/Index.md", graph.ByTitle, []string{"Methods/Index.md"}},
+		{"index.md", "Beans/Index.md", graph.ByTitle, []string{"Methods/Index.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ref, func(t *testing.T) {
+			m, err := g.FindNote(ctx, "coffee", tt.ref)
+			if tt.path == "" {
+				if !errors.Is(err, graph.ErrNoteNotFound) {
+					t.Fatalf("err = %v; want not found", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var others []string
+			for _, o := range m.Others {
+				others = append(others, o.Path)
+			}
+			if m.Path != tt.path || m.By != tt.by || !reflect.DeepEqual(others, tt.others) || m.Vault != "coffee" {
+				t.Fatalf("got %s by %s, others %q (vault %q); want %s by %s, others %q", m.Path, m.By, others, m.Vault, tt.path, tt.by, tt.others)
+			}
+		})
+	}
+}
+
+func TestFindNoteNotFound(t *testing.T) {
+	g := indexed(t, map[string]string{
+		"Draft 1.md": "", "Draft 2.md": "", "Draft 3.md": "", "Draft 4.md": "", "Draft 5.md": "", "Draft 6.md": "",
+	})
+	ctx := context.Background()
+	tests := []struct {
+		ref  string
+		want []string // suggested paths
+	}{
+		{"Pour ovr", []string{"Methods/Pour over.md"}},
+		{"grnder", []string{"Gear/Grinder.md"}},
+		{"Brewing", []string{"Brewing ratios.md"}},
+		{"Brewing ratios and more", []string{"Brewing ratios.md"}},
+		{"Draft", []string{"Draft 1.md", "Draft 2.md", "Draft 3.md", "Draft 4.md", "Draft 5.md"}},
+		{"Kissaten", []string{"喫茶店めぐり.md"}},
+		{"tea", nil},
+		{"xyzzy", nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.ref, func(t *testing.T) {
+			_, err := g.FindNote(ctx, "coffee", tt.ref)
+			var nf *graph.NotFoundError
+			if !errors.Is(err, graph.ErrNoteNotFound) || !errors.As(err, &nf) {
+				t.Fatalf("err = %v; want a *NotFoundError", err)
+			}
+			var got []string
+			for _, s := range nf.Suggestions {
+				got = append(got, s.Path)
+			}
+			if !reflect.DeepEqual(got, tt.want) || nf.Ref != tt.ref || nf.Vault != "coffee" {
+				t.Fatalf("suggestions %q for %q in %q; want %q", got, nf.Ref, nf.Vault, tt.want)
+			}
+			if len(tt.want) > 0 && !strings.Contains(err.Error(), `"`+tt.want[0]+`"`) {
+				t.Errorf("message does not name the first suggestion: %v", err)
+			}
+		})
+	}
+
+	// Outlinks and Backlinks give the same help for a path that is off.
+	_, err := g.Backlinks(ctx, "coffee", "Methods/Pour-over.md")
+	var nf *graph.NotFoundError
+	if !errors.As(err, &nf) || len(nf.Suggestions) == 0 || nf.Suggestions[0].Path != "Methods/Pour over.md" {
+		t.Fatalf("backlinks of a misspelt path: %v", err)
+	}
+}
+
+// twoVaults indexes the example vault as "coffee" and a small vault "tea"
+// into one database. Both have a Water.md.
+func twoVaults(t *testing.T) *graph.Graph {
+	t.Helper()
+	db := indexedDB(t, nil)
+	tea := t.TempDir()
+	for name, body := range map[string]string{"Water.md": "# Water\n", "Sencha.md": "# Sencha\n[[Water]]\n"} {
+		if err := os.WriteFile(filepath.Join(tea, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	indexInto(t, db, "tea", tea)
+	return graph.New(db)
+}
+
+func TestFindNoteAcrossVaults(t *testing.T) {
+	g := twoVaults(t)
+	ctx := context.Background()
+
+	// Water.md in both: the vault first by name, the other named.
+	m, err := g.FindNote(ctx, "", "Water")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Vault != "coffee" || m.Path != "Water.md" || len(m.Others) != 1 || m.Others[0] != (graph.Ref{Vault: "tea", Path: "Water.md", Title: "Water"}) {
+		t.Fatalf("water in every vault = %+v", m)
+	}
+	if m, err := g.FindNote(ctx, "tea", "water"); err != nil || m.Vault != "tea" || len(m.Others) != 0 {
+		t.Fatalf("water in tea = %+v, %v", m, err)
+	}
+	if m, err := g.FindNote(ctx, "", "Sencha"); err != nil || m.Vault != "tea" {
+		t.Fatalf("sencha = %+v, %v", m, err)
+	}
+
+	// A note of another vault is the suggestion.
+	_, err = g.FindNote(ctx, "tea", "Grinder")
+	var nf *graph.NotFoundError
+	if !errors.As(err, &nf) || len(nf.Suggestions) != 1 || nf.Suggestions[0] != (graph.Ref{Vault: "coffee", Path: "Gear/Grinder.md", Title: "Grinder"}) {
+		t.Fatalf("grinder in tea: %v", err)
+	}
+	if !strings.Contains(err.Error(), `"Gear/Grinder.md" (vault "coffee")`) {
+		t.Errorf("message does not name the other vault: %v", err)
+	}
+
+	_, err = g.FindNote(ctx, "coffe", "Water")
+	if !errors.Is(err, graph.ErrVaultNotFound) || !errors.Is(err, graph.ErrNoteNotFound) ||
+		!strings.Contains(err.Error(), `indexed vaults: "coffee", "tea"`) {
+		t.Fatalf("unknown vault: %v", err)
+	}
+}
