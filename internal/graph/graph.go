@@ -36,7 +36,10 @@ type Edge struct {
 	Target  string `json:"target"` // the resolved path, or the text as written when unresolved
 	Kind    string `json:"kind"`
 	Subpath string `json:"subpath,omitempty"`
-	Text    string `json:"text,omitempty"` // the display text, when the link has one
+	// Text is the display text, or the target as written (with its
+	// heading or block) when the link has none: what a reader of the note
+	// sees.
+	Text    string `json:"text,omitempty"`
 	Line    int    `json:"line"`
 	Context string `json:"context,omitempty"`
 	// Resolved is false for a link to a note or file that does not exist.
@@ -51,16 +54,30 @@ type Unresolved struct {
 	Sources []string `json:"sources"`
 }
 
-const edgeColumns = `s.path, coalesce(t.path, l.target), l.kind, l.subpath, l.display, l.line, l.context, l.target_id IS NOT NULL`
+const edgeColumns = `s.path, coalesce(t.path, l.target), l.target, l.kind, l.subpath, l.display, l.line, l.context, l.target_id IS NOT NULL`
+
+// linkText is what a link shows in the note: its display text, or else its
+// target and subpath as written ("Grinder#Grind settings", "#Steps").
+func linkText(display, target, subpath string) string {
+	switch {
+	case display != "":
+		return display
+	case subpath != "":
+		return target + "#" + subpath
+	}
+	return target
+}
 
 func scanEdges(rows *sql.Rows) ([]Edge, error) {
 	defer rows.Close()
 	var out []Edge
 	for rows.Next() {
 		var e Edge
-		if err := rows.Scan(&e.Source, &e.Target, &e.Kind, &e.Subpath, &e.Text, &e.Line, &e.Context, &e.Resolved); err != nil {
+		var written string
+		if err := rows.Scan(&e.Source, &e.Target, &written, &e.Kind, &e.Subpath, &e.Text, &e.Line, &e.Context, &e.Resolved); err != nil {
 			return nil, err
 		}
+		e.Text = linkText(e.Text, written, e.Subpath)
 		out = append(out, e)
 	}
 	return out, rows.Err()
