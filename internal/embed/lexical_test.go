@@ -134,7 +134,7 @@ func TestLexicalStateCorrupt(t *testing.T) {
 		{"checksum only", good[len(good)-4:]},
 		{"future version", reseal(version)},
 		{"other model", header("hashed-ngrams-v0", LexicalDimension, idfBits, 1, 0)},
-		{"other dimension", header(lexicalModel, 768, idfBits, 1, 0)},
+		{"other dimension", header(lexicalModel, LexicalDimension/2, idfBits, 1, 0)},
 		{"other table size", header(lexicalModel, LexicalDimension, 16, 1, 0)},
 		{"model length past the end", reseal(append(append([]byte(stateMagic), stateVersion, 0xff, 0x7f), 0, 0, 0, 0))},
 		{"too many entries", header(lexicalModel, LexicalDimension, idfBits, 5, 1<<21)},

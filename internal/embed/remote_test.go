@@ -3,6 +3,7 @@ package embed
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
@@ -28,8 +29,8 @@ func TestOllamaRequestShape(t *testing.T) {
 	if got := f.body(0); !reflect.DeepEqual(got, want) {
 		t.Errorf("body %v, want %v", got, want)
 	}
-	if e.Fingerprint() != "ollama/nomic-embed-text/512" {
-		t.Errorf("fingerprint %q", e.Fingerprint())
+	if want := fmt.Sprintf("ollama/nomic-embed-text/%d", LexicalDimension); e.Fingerprint() != want {
+		t.Errorf("fingerprint %q, want %q", e.Fingerprint(), want)
 	}
 }
 
@@ -515,8 +516,8 @@ func TestRemoteOnlyBlankTexts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vecs) != 2 || len(vecs[0]) != 512 || norm(vecs[0]) != 0 {
-		t.Errorf("want two zero vectors of 512 dimensions, got %d of %d", len(vecs), len(vecs[0]))
+	if len(vecs) != 2 || len(vecs[0]) != LexicalDimension || norm(vecs[0]) != 0 {
+		t.Errorf("want two zero vectors of %d dimensions (the fake server's), got %d of %d", LexicalDimension, len(vecs), len(vecs[0]))
 	}
 	if got := f.body(0)["input"].([]any); len(got) != 1 || got[0] == "" {
 		t.Errorf("probe sent %v", got)
