@@ -113,7 +113,7 @@ func newFeatureExtractor(p *lexicalParams) *featureExtractor {
 // charGramWeight is the weight of one n-gram occurrence in a word of l
 // runes. Dividing by a power of the word's length gives every word a
 // similar share of the character features whatever its length; without
-// it a long word such as "unfortunately" outweighs "cat" tenfold, and
+// it a long word such as "unfortunately" outweighs "cat" fivefold, and
 // STS-B correlation drops by 0.02.
 func (fx *featureExtractor) charGramWeight(n, l int) float32 {
 	w := fx.p.charWeight[n]

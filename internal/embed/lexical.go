@@ -17,12 +17,12 @@ import (
 // LexicalDimension is the length of lexical vectors. Hashing thousands of
 // features of a chunk into few dimensions makes unrelated features
 // collide, and retrieval suffers long before sentence similarity does: on
-// the Cranfield collection nDCG@10 rises from 0.31 at 512 dimensions to
-// 0.34 at 768, then only to 0.35 at 1,024, while STS-B barely moves
-// (docs/embedders.md). 768 is that knee. A vault of 10,000 notes (about
-// 30,000 chunks) then holds 92 MB of float32 vectors in memory, where 512
-// would hold 61 MB and 1,024 would hold 123 MB. Speed hardly depends on
-// it: the time goes into hashing features, not into the vector.
+// the Cranfield collection nDCG@10 rises from 0.320 at 512 dimensions to
+// 0.335 at 768, then only to 0.345 at 1,024, while STS-B barely moves
+// (docs/embedders.md); 768 is where the gains flatten. A vault of 10,000
+// notes (about 30,000 chunks) then holds 92 MB of float32 vectors in
+// memory, where 512 would hold 61 MB and 1,024 would hold 123 MB. Speed
+// hardly depends on it: the time goes into hashing features.
 const LexicalDimension = 768
 
 // lexicalModel names the feature scheme: tokenising, feature families,
@@ -166,7 +166,7 @@ func idfTable(p *lexicalParams, docs uint64, df []uint32) []float32 {
 func (l *Lexical) Fingerprint() string { return l.fingerprint }
 
 // Provider is "lexical".
-func (l *Lexical) Provider() string { return "lexical" }
+func (l *Lexical) Provider() string { return ProviderLexical }
 
 // Model names the feature scheme ("hashed-ngrams-v1").
 func (l *Lexical) Model() string { return lexicalModel }
