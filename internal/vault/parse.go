@@ -76,6 +76,7 @@ func (p *Parser) Parse(path string, src []byte) Note {
 	body := src[bodyStart:]
 	p.parseBody(body, bodyStart, &lines, &note)
 	note.WordCount = countWords(body)
+	note.Chunks = chunkBody(&lines, bodyStart, note.Headings)
 	if note.Title == "" {
 		note.Title = TitleFromPath(path)
 	}
