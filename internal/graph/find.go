@@ -6,9 +6,11 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // ErrVaultNotFound means no indexed vault has the name asked for.
@@ -100,6 +102,15 @@ type candidate struct {
 	// alias is one alias of the file, or empty: a file with several
 	// aliases is as many candidates.
 	alias string
+	// The path, title and alias lower-cased once: every file of a vault
+	// may be compared, by matchRule and by suggest.
+	lowPath, lowTitle, lowAlias string
+}
+
+func (c *candidate) fold() {
+	c.lowPath = strings.ToLower(c.Path)
+	c.lowTitle = strings.ToLower(c.Title)
+	c.lowAlias = strings.ToLower(strings.TrimSpace(c.alias))
 }
 
 // FindNote finds the file a caller means by ref: a vault-relative path (with
@@ -124,31 +135,72 @@ func (g *Graph) FindNote(ctx context.Context, vaultName, ref string) (Match, err
 	// SQLite folds only ASCII letters, so a reference that differs from a
 	// title by the case of "É" or "Д" gets here too: compare every file in
 	// Go, which the suggestions need anyway.
-	all, err := g.allFiles(ctx, vaultName)
+	all, vaults, err := g.allFiles(ctx, vaultName)
 	if err != nil {
 		return Match{}, err
 	}
 	if m, ok := choose(all, q); ok {
 		return m, nil
 	}
-	return Match{}, g.notFound(ctx, vaultName, ref, q, all)
+	return Match{}, g.notFound(ctx, vaultName, ref, q, all, vaults)
 }
 
-// quickFind tries the exact path, then lets SQLite narrow the files that
-// could match; it misses only references that differ from a file by the case
-// of a letter outside ASCII.
+// quickFind tries, in turn, the exact path, then paths and titles without
+// regard to case, then file names and aliases, stopping at the first that
+// finds anything: each later step is only wanted when the earlier, more
+// specific ones find nothing. It misses only references that differ from a
+// file by the case of a letter outside ASCII, which SQLite does not fold.
 func (g *Graph) quickFind(ctx context.Context, vaultName, q string) (Match, bool, error) {
-	cands, err := g.exactPath(ctx, vaultName, q)
-	if err != nil {
-		return Match{}, false, err
+	bare := strings.TrimSuffix(q, ".md")
+	like := "%/" + escapeLike(q)
+	steps := []struct {
+		where string
+		args  []any
+	}{
+		// An index probe: the common case of a caller passing back a path
+		// it was given.
+		{`f.path IN (?, ?)`, []any{q, q + ".md"}},
+		// A scan of files: there is no index on titles.
+		{`(f.title COLLATE NOCASE IN (?, ?) OR f.path COLLATE NOCASE IN (?, ?))`, []any{q, bare, q, q + ".md"}},
+		{`(f.path LIKE ? ESCAPE '\' OR f.path LIKE ? ESCAPE '\')`, []any{like, like + ".md"}},
 	}
-	if len(cands) == 0 {
-		if cands, err = g.caselessCandidates(ctx, vaultName, q); err != nil {
-			return Match{}, false, err
+	for i, st := range steps {
+		cands, err := g.candidates(ctx, vaultName, st.where, st.args, i == len(steps)-1, bare)
+		if err != nil {
+			return Match{}, false, fmt.Errorf("find note %q: %w", q, err)
+		}
+		if m, ok := choose(cands, q); ok {
+			return m, true, nil
 		}
 	}
-	m, ok := choose(cands, q)
-	return m, ok, nil
+	return Match{}, false, nil
+}
+
+// candidates reads the files of the vault (every vault when vaultName is
+// empty) that meet where, and with aliases also those with the alias
+// given. Vault names are looked up for the matches only.
+func (g *Graph) candidates(ctx context.Context, vaultName, where string, args []any, aliases bool, alias string) ([]candidate, error) {
+	// Naming the vaults even when all are wanted lets an exact path use
+	// the (vault_id, path) index.
+	inVault := ` AND f.vault_id IN (SELECT id FROM vaults)`
+	if vaultName != "" {
+		inVault = ` AND f.vault_id = (SELECT id FROM vaults WHERE name = ?)`
+		args = append(args, vaultName)
+	}
+	query := `SELECT ` + fileColumns + `, '' FROM files f WHERE ` + where + inVault
+	if aliases {
+		query += ` UNION ALL SELECT ` + fileColumns + `, a.alias FROM aliases a JOIN files f ON f.id = a.file_id
+			WHERE trim(a.alias) = ? COLLATE NOCASE` + inVault
+		args = append(args, alias)
+		if vaultName != "" {
+			args = append(args, vaultName)
+		}
+	}
+	rows, err := g.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanCandidates(rows)
 }
 
 // cleanRef strips what a caller may wrap a reference in: spaces, a wikilink's
@@ -168,7 +220,10 @@ func cleanRef(ref string) string {
 	return strings.Trim(q, "/")
 }
 
-const fileColumns = `f.id, v.name, f.path, f.title, f.kind`
+// fileColumns are a candidate's columns from files f; the vault's name is
+// read per row returned rather than by a join, which would cost a lookup
+// for every file scanned.
+const fileColumns = `f.id, (SELECT name FROM vaults WHERE id = f.vault_id), f.path, f.title, f.kind`
 
 // scanCandidates reads rows of fileColumns and an alias.
 func scanCandidates(rows *sql.Rows) ([]candidate, error) {
@@ -179,61 +234,10 @@ func scanCandidates(rows *sql.Rows) ([]candidate, error) {
 		if err := rows.Scan(&c.id, &c.Vault, &c.Path, &c.Title, &c.Kind, &c.alias); err != nil {
 			return nil, err
 		}
+		c.fold()
 		out = append(out, c)
 	}
 	return out, rows.Err()
-}
-
-// exactPath finds files whose path is q or q+".md" exactly, through the
-// (vault_id, path) index: the common case of a caller passing back a path
-// it was given costs one index probe per vault.
-func (g *Graph) exactPath(ctx context.Context, vaultName, q string) ([]candidate, error) {
-	// CROSS JOIN keeps vaults as the outer loop, so that each vault costs a
-	// probe of the (vault_id, path) index rather than a scan of every file.
-	query := `SELECT ` + fileColumns + `, '' FROM vaults v CROSS JOIN files f ON f.vault_id = v.id
-		WHERE f.path IN (?1, ?2)`
-	args := []any{q, q + ".md"}
-	if vaultName != "" {
-		query += ` AND v.name = ?3`
-		args = append(args, vaultName)
-	}
-	rows, err := g.db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("find note %q: %w", q, err)
-	}
-	cands, err := scanCandidates(rows)
-	if err != nil {
-		return nil, fmt.Errorf("find note %q: %w", q, err)
-	}
-	return cands, nil
-}
-
-// caselessCandidates narrows every file to those whose path, title, file
-// name or alias could equal q, letting SQLite compare (ASCII case folding
-// only) so that only the few candidates cross into Go, where choose decides.
-func (g *Graph) caselessCandidates(ctx context.Context, vaultName, q string) ([]candidate, error) {
-	bare := strings.TrimSuffix(q, ".md")
-	like := "%/" + escapeLike(q)
-	vaultCond := ""
-	args := []any{q, q + ".md", bare, like}
-	if vaultName != "" {
-		vaultCond = ` AND v.name = ?5`
-		args = append(args, vaultName)
-	}
-	rows, err := g.db.QueryContext(ctx, `SELECT `+fileColumns+`, '' FROM vaults v JOIN files f ON f.vault_id = v.id
-		WHERE (f.path = ?1 COLLATE NOCASE OR f.path = ?2 COLLATE NOCASE OR f.title = ?1 COLLATE NOCASE
-		       OR f.title = ?3 COLLATE NOCASE OR f.path LIKE ?4 ESCAPE '\' OR f.path LIKE ?4 || '.md' ESCAPE '\')`+vaultCond+`
-		UNION ALL
-		SELECT `+fileColumns+`, a.alias FROM aliases a JOIN files f ON f.id = a.file_id JOIN vaults v ON v.id = f.vault_id
-		WHERE trim(a.alias) = ?3 COLLATE NOCASE`+vaultCond, args...)
-	if err != nil {
-		return nil, fmt.Errorf("find note %q: %w", q, err)
-	}
-	cands, err := scanCandidates(rows)
-	if err != nil {
-		return nil, fmt.Errorf("find note %q: %w", q, err)
-	}
-	return cands, nil
 }
 
 func escapeLike(s string) string {
@@ -242,41 +246,119 @@ func escapeLike(s string) string {
 }
 
 // allFiles loads every file of the vault (every vault when vaultName is
-// empty) with one row per alias, for the comparisons SQLite cannot make.
-func (g *Graph) allFiles(ctx context.Context, vaultName string) ([]candidate, error) {
-	query := `SELECT ` + fileColumns + `, coalesce(a.alias, '') FROM vaults v JOIN files f ON f.vault_id = v.id
-		LEFT JOIN aliases a ON a.file_id = f.id`
-	var args []any
+// empty) with one row per alias, for the comparisons SQLite cannot make,
+// and the number of vaults there are. An unknown vault is an error naming
+// the known ones.
+func (g *Graph) allFiles(ctx context.Context, vaultName string) ([]candidate, int, error) {
+	names, err := g.vaultNames(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	inVault, args := "", []any{}
 	if vaultName != "" {
-		query += ` WHERE v.name = ?1`
+		if !slices.Contains(slices.Collect(maps.Values(names)), vaultName) {
+			return nil, 0, unknownVault(vaultName, names)
+		}
+		inVault = ` WHERE f.vault_id = (SELECT id FROM vaults WHERE name = ?)`
 		args = append(args, vaultName)
 	}
-	rows, err := g.db.QueryContext(ctx, query, args...)
+	// Aliases are read apart: joining them costs an index probe per file,
+	// and most files have none.
+	aliases := map[int64][]string{}
+	rows, err := g.db.QueryContext(ctx, `SELECT a.file_id, a.alias FROM aliases a JOIN files f ON f.id = a.file_id`+inVault, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list notes: %w", err)
+		return nil, 0, fmt.Errorf("list aliases: %w", err)
 	}
-	cands, err := scanCandidates(rows)
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var alias string
+		if err := rows.Scan(&id, &alias); err != nil {
+			return nil, 0, fmt.Errorf("list aliases: %w", err)
+		}
+		aliases[id] = append(aliases[id], alias)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("list aliases: %w", err)
+	}
+	rows.Close()
+
+	// Counting first saves growing a slice of ten thousand candidates.
+	var n int
+	if err := g.db.QueryRowContext(ctx, `SELECT count(*) FROM files f`+inVault, args...).Scan(&n); err != nil {
+		return nil, 0, fmt.Errorf("count notes: %w", err)
+	}
+	rows, err = g.db.QueryContext(ctx, `SELECT f.id, f.vault_id, f.path, f.title, f.kind FROM files f`+inVault, args...)
 	if err != nil {
-		return nil, fmt.Errorf("list notes: %w", err)
+		return nil, 0, fmt.Errorf("list notes: %w", err)
 	}
-	return cands, nil
+	defer rows.Close()
+	out := make([]candidate, 0, n+len(aliases))
+	for rows.Next() {
+		var c candidate
+		var vaultID int64
+		if err := rows.Scan(&c.id, &vaultID, &c.Path, &c.Title, &c.Kind); err != nil {
+			return nil, 0, fmt.Errorf("list notes: %w", err)
+		}
+		c.Vault = names[vaultID]
+		c.fold()
+		out = append(out, c)
+		for _, a := range aliases[c.id] {
+			c.alias = a
+			c.fold()
+			out = append(out, c)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("list notes: %w", err)
+	}
+	return out, len(names), nil
 }
 
-// matchRule says by which rule c matches q (lower-cased is the caller's
-// job), or false. The rules mirror link resolution: a bare name matches a
-// note's file name without ".md" and an attachment's with its extension; a
-// name with folders matches the end of a path.
-func matchRule(c candidate, q string) (MatchedBy, bool) {
-	lp := strings.ToLower(c.Path)
-	bare := strings.TrimSuffix(q, ".md")
+// vaultNames reads the name of every vault by id.
+func (g *Graph) vaultNames(ctx context.Context) (map[int64]string, error) {
+	rows, err := g.db.QueryContext(ctx, `SELECT id, name FROM vaults`)
+	if err != nil {
+		return nil, fmt.Errorf("list vaults: %w", err)
+	}
+	defer rows.Close()
+	names := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, fmt.Errorf("list vaults: %w", err)
+		}
+		names[id] = name
+	}
+	return names, rows.Err()
+}
+
+// refForms are the forms of a lower-cased reference that matchRule
+// compares, built once per reference rather than once per file.
+type refForms struct {
+	q, md, bare, slashQ, slashMD string
+}
+
+func newRefForms(q string) refForms {
+	q = strings.ToLower(q)
+	return refForms{q: q, md: q + ".md", bare: strings.TrimSuffix(q, ".md"), slashQ: "/" + q, slashMD: "/" + q + ".md"}
+}
+
+// matchRule says by which rule c matches the reference, or false. The rules
+// mirror link resolution: a bare name matches a note's file name without
+// ".md" and an attachment's with its extension; a name with folders
+// matches the end of a path.
+func matchRule(c *candidate, f refForms) (MatchedBy, bool) {
+	lp := c.lowPath
 	switch {
-	case lp == q || lp == q+".md":
+	case lp == f.q || lp == f.md:
 		return ByPath, true
-	case c.Title != "" && (strings.ToLower(c.Title) == q || strings.ToLower(c.Title) == bare):
+	case c.lowTitle != "" && (c.lowTitle == f.q || c.lowTitle == f.bare):
 		return ByTitle, true
-	case strings.HasSuffix("/"+lp, "/"+q) || strings.HasSuffix("/"+lp, "/"+q+".md"):
+	case strings.HasSuffix(lp, f.slashQ) || strings.HasSuffix(lp, f.slashMD):
 		return ByName, true
-	case c.alias != "" && strings.ToLower(strings.TrimSpace(c.alias)) == bare:
+	case c.lowAlias != "" && c.lowAlias == f.bare:
 		return ByAlias, true
 	}
 	return "", false
@@ -288,11 +370,11 @@ var ruleOrder = map[MatchedBy]int{ByPath: 0, ByTitle: 1, ByName: 2, ByAlias: 3}
 // tie-break of link resolution (shortest path, alphabetical), then the vault
 // name. The other files that matched by the same rule become Others.
 func choose(cands []candidate, q string) (Match, bool) {
-	q = strings.ToLower(q)
+	f := newRefForms(q)
 	best := -1
 	var hits []candidate
 	for _, c := range cands {
-		by, ok := matchRule(c, q)
+		by, ok := matchRule(&c, f)
 		if !ok {
 			continue
 		}
@@ -323,24 +405,18 @@ func choose(cands []candidate, q string) (Match, bool) {
 	return m, true
 }
 
-// notFound builds the error for a reference nothing matched. all is every
-// file that was searched. A reference found only in another vault is the
-// best suggestion there is.
-func (g *Graph) notFound(ctx context.Context, vaultName, ref, q string, all []candidate) error {
-	if vaultName != "" && len(all) == 0 {
-		if err := g.vaultExists(ctx, vaultName); err != nil {
-			return err
-		}
-	}
+// notFound builds the error for a reference nothing matched in all, the
+// files searched. When other vaults exist, a file there matching the
+// reference is the best suggestion there is.
+func (g *Graph) notFound(ctx context.Context, vaultName, ref, q string, all []candidate, vaults int) error {
 	e := &NotFoundError{Ref: ref, Vault: vaultName}
-	if vaultName != "" {
+	if vaultName != "" && vaults > 1 {
 		m, ok, err := g.quickFind(ctx, "", q)
 		if err != nil {
 			return err
 		}
 		if ok {
-			e.Suggestions = append(e.Suggestions, m.Ref)
-			e.Suggestions = append(e.Suggestions, m.Others...)
+			e.Suggestions = append([]Ref{m.Ref}, m.Others...)
 			if len(e.Suggestions) > maxSuggestions {
 				e.Suggestions = e.Suggestions[:maxSuggestions]
 			}
@@ -351,77 +427,51 @@ func (g *Graph) notFound(ctx context.Context, vaultName, ref, q string, all []ca
 	return e
 }
 
-// vaultExists returns an error naming the indexed vaults when vaultName is
-// not one of them. It matches both ErrVaultNotFound and ErrNoteNotFound.
-func (g *Graph) vaultExists(ctx context.Context, vaultName string) error {
-	rows, err := g.db.QueryContext(ctx, `SELECT name FROM vaults ORDER BY name`)
-	if err != nil {
-		return fmt.Errorf("list vaults: %w", err)
+// unknownVault is the error for a vault name that is not indexed.
+func unknownVault(name string, names map[int64]string) error {
+	known := make([]string, 0, len(names))
+	for _, n := range names {
+		known = append(known, fmt.Sprintf("%q", n))
 	}
-	defer rows.Close()
-	var names []string
-	for rows.Next() {
-		var n string
-		if err := rows.Scan(&n); err != nil {
-			return fmt.Errorf("list vaults: %w", err)
-		}
-		if n == vaultName {
-			return nil
-		}
-		names = append(names, fmt.Sprintf("%q", n))
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("list vaults: %w", err)
-	}
-	return &unknownVaultError{name: vaultName, known: names}
+	slices.Sort(known)
+	return &unknownVaultError{name: name, known: known}
 }
 
-// unknownVaultError names the vaults there are. The note asked for is not
-// found either, so that callers that only know ErrNoteNotFound treat both
-// alike.
-type unknownVaultError struct {
-	name  string
-	known []string // quoted
-}
-
-func (e *unknownVaultError) Error() string {
-	if len(e.known) == 0 {
-		return fmt.Sprintf("vault %q is not indexed; no vault is indexed yet", e.name)
-	}
-	return fmt.Sprintf("vault %q is not indexed; indexed vaults: %s", e.name, strings.Join(e.known, ", "))
-}
-
-func (e *unknownVaultError) Is(target error) bool {
-	return target == ErrVaultNotFound || target == ErrNoteNotFound
-}
-
-// suggest ranks the files closest to q: those whose title, file name, path
-// or alias contains q (or is contained in it) first, closest in length
-// first; then those within a small edit distance of q, closest first. Each
-// file appears once, by its best key.
+// suggest ranks the files closest to q: those whose title, file name,
+// alias or path contains q (or whose title, name or alias is contained in
+// it) first, closest in length first; then those whose title, name or alias
+// is within a small edit distance of q, closest first. Each file appears
+// once, by its best key.
 func suggest(all []candidate, q string, limit int) []Ref {
-	q = strings.ToLower(strings.TrimSuffix(q, ".md"))
+	sim := newSimilarity(strings.ToLower(strings.TrimSuffix(q, ".md")))
+	pathLike := strings.Contains(q, "/")
+	best := map[Ref]int{}
+	consider := func(r Ref, key string, editable bool) {
+		if key == "" {
+			return
+		}
+		if s, ok := sim.score(key, editable); ok {
+			if old, seen := best[r]; !seen || s < old {
+				best[r] = s
+			}
+		}
+	}
+	for _, c := range all {
+		name := strings.TrimSuffix(path.Base(c.lowPath), ".md")
+		consider(c.Ref, c.lowTitle, true)
+		if name != c.lowTitle {
+			consider(c.Ref, name, true)
+		}
+		consider(c.Ref, c.lowAlias, true)
+		if strings.Contains(c.lowPath, "/") {
+			// The folders: "Beans" suggests every note in Beans/, and a
+			// path a little off suggests the path.
+			consider(c.Ref, strings.TrimSuffix(c.lowPath, ".md"), pathLike)
+		}
+	}
 	type scored struct {
 		ref   Ref
 		score int // lower is better
-	}
-	best := map[Ref]int{}
-	qr := []rune(q)
-	for _, c := range all {
-		keys := []string{c.Title, strings.TrimSuffix(path.Base(c.Path), ".md"), strings.TrimSuffix(c.Path, ".md"), c.alias}
-		for _, k := range keys {
-			k = strings.ToLower(strings.TrimSpace(k))
-			if k == "" {
-				continue
-			}
-			s, ok := similarity(qr, k)
-			if !ok {
-				continue
-			}
-			if old, seen := best[c.Ref]; !seen || s < old {
-				best[c.Ref] = s
-			}
-		}
 	}
 	out := make([]scored, 0, len(best))
 	for r, s := range best {
@@ -441,30 +491,44 @@ func suggest(all []candidate, q string, limit int) []Ref {
 	return refs
 }
 
-// similarity scores key against q (lower is closer) or says it is too far
-// to suggest. A substring match in either direction scores by the length
-// difference, below any edit distance; otherwise the edit distance must be
-// at most a third of q's length, so "pour ovr" finds "pour over" while
-// "tea" finds nothing in a coffee vault.
-func similarity(q []rune, key string) (int, bool) {
-	const substring = 0
+// similarity scores keys against one lower-cased reference, reusing its
+// buffers: suggestions compare every file of a vault.
+type similarity struct {
+	q         string
+	qr        []rune
+	maxDist   int
+	prev, cur []int
+}
+
+func newSimilarity(q string) *similarity {
+	qr := []rune(q)
+	// At most a third of the reference may differ, so "pour ovr" finds
+	// "pour over" while "tea" finds nothing in a coffee vault.
+	return &similarity{q: q, qr: qr, maxDist: len(qr) / 3}
+}
+
+// score rates key (lower is closer) or says it is too far to suggest. A
+// substring match in either direction scores by the length difference,
+// below any edit distance; edit distance is tried only when editable.
+func (s *similarity) score(key string, editable bool) (int, bool) {
 	const edit = 1 << 20
-	kr := []rune(key)
-	if len(q) >= 3 && strings.Contains(key, string(q)) {
-		return substring + len(kr) - len(q), true
+	n := utf8.RuneCountInString(key)
+	if len(s.qr) >= 3 && strings.Contains(key, s.q) {
+		return n - len(s.qr), true
 	}
-	if len(kr) >= 3 && strings.Contains(string(q), key) {
-		return substring + len(q) - len(kr), true
-	}
-	maxDist := len(q) / 3
-	if maxDist == 0 || abs(len(kr)-len(q)) > maxDist {
+	if !editable {
 		return 0, false
 	}
-	d := levenshtein(q, kr, maxDist)
-	if d > maxDist {
+	if n >= 3 && strings.Contains(s.q, key) {
+		return len(s.qr) - n, true
+	}
+	if s.maxDist == 0 || abs(n-len(s.qr)) > s.maxDist {
 		return 0, false
 	}
-	return edit + d, true
+	if d := s.levenshtein([]rune(key)); d <= s.maxDist {
+		return edit + d, true
+	}
+	return 0, false
 }
 
 func abs(x int) int {
@@ -474,29 +538,50 @@ func abs(x int) int {
 	return x
 }
 
-// levenshtein is the edit distance between a and b, or any value above
-// limit once it is sure to exceed it.
-func levenshtein(a, b []rune, limit int) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
+// levenshtein is the edit distance between the reference and b, or any
+// value above maxDist once it is sure to exceed it.
+func (s *similarity) levenshtein(b []rune) int {
+	if cap(s.prev) < len(b)+1 {
+		s.prev, s.cur = make([]int, len(b)+1), make([]int, len(b)+1)
+	}
+	prev, cur := s.prev[:len(b)+1], s.cur[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
-	for i := 1; i <= len(a); i++ {
+	for i := 1; i <= len(s.qr); i++ {
 		cur[0] = i
 		rowMin := cur[0]
 		for j := 1; j <= len(b); j++ {
 			cost := 1
-			if a[i-1] == b[j-1] {
+			if s.qr[i-1] == b[j-1] {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
 			rowMin = min(rowMin, cur[j])
 		}
-		if rowMin > limit {
-			return limit + 1
+		if rowMin > s.maxDist {
+			return s.maxDist + 1
 		}
 		prev, cur = cur, prev
 	}
 	return prev[len(b)]
+}
+
+// unknownVaultError names the vaults there are. The note asked for is not
+// found either, so that callers that only know ErrNoteNotFound treat both
+// alike.
+type unknownVaultError struct {
+	name  string
+	known []string // quoted
+}
+
+func (e *unknownVaultError) Error() string {
+	if len(e.known) == 0 {
+		return fmt.Sprintf("vault %q is not indexed; no vault is indexed yet", e.name)
+	}
+	return fmt.Sprintf("vault %q is not indexed; indexed vaults: %s", e.name, strings.Join(e.known, ", "))
+}
+
+func (e *unknownVaultError) Is(target error) bool {
+	return target == ErrVaultNotFound || target == ErrNoteNotFound
 }

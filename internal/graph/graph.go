@@ -90,11 +90,11 @@ func (g *Graph) noteID(ctx context.Context, vaultName, path string) (int64, erro
 	err := g.db.QueryRowContext(ctx, `SELECT f.id FROM files f JOIN vaults v ON v.id = f.vault_id
 		WHERE v.name = ? AND f.path = ?`, vaultName, path).Scan(&id)
 	if errors.Is(err, sql.ErrNoRows) {
-		all, err := g.allFiles(ctx, vaultName)
+		all, vaults, err := g.allFiles(ctx, vaultName)
 		if err != nil {
 			return 0, err
 		}
-		return 0, g.notFound(ctx, vaultName, path, cleanRef(path), all)
+		return 0, g.notFound(ctx, vaultName, path, cleanRef(path), all, vaults)
 	}
 	if err != nil {
 		return 0, fmt.Errorf("find note %s: %w", path, err)
