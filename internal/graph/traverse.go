@@ -26,7 +26,7 @@ const (
 const (
 	MaxDepth        = 5
 	DefaultMaxNodes = 200
-	MaxMaxNodes     = 1000
+	NodeLimit       = 1000 // the largest MaxNodes accepted
 	// edgesPerNode bounds the edges of a subgraph at this many per node, so
 	// that a hub with hundreds of links among its neighbours cannot make an
 	// answer many times larger than MaxNodes suggests.
@@ -43,7 +43,7 @@ type Query struct {
 	Depth int
 	// Direction is the links to follow; empty means Both.
 	Direction Direction
-	// MaxNodes caps the nodes returned, start included, 1 to MaxMaxNodes;
+	// MaxNodes caps the nodes returned, start included, 1 to NodeLimit;
 	// 0 means DefaultMaxNodes.
 	MaxNodes int
 }
@@ -80,8 +80,9 @@ type Subgraph struct {
 	// outgoing links were followed (every note nearer than Depth, in
 	// direction Out or Both), ordered by source, line and target.
 	Unresolved []UnresolvedLink `json:"unresolved,omitempty"`
-	// Truncated is true when nodes, edges or unresolved links were left out
-	// to stay within MaxNodes (edges within five per node).
+	// Truncated is true when something was left out: nodes beyond
+	// MaxNodes, edges beyond five per node, unresolved links beyond
+	// MaxNodes. A smaller depth or a larger MaxNodes shows more.
 	Truncated bool `json:"truncated"`
 }
 
@@ -105,8 +106,8 @@ func (q Query) normalize() (Query, error) {
 	if q.MaxNodes == 0 {
 		q.MaxNodes = DefaultMaxNodes
 	}
-	if q.MaxNodes < 1 || q.MaxNodes > MaxMaxNodes {
-		return q, fmt.Errorf("%w: max nodes must be 1 to %d; got %d", ErrInvalidQuery, MaxMaxNodes, q.MaxNodes)
+	if q.MaxNodes < 1 || q.MaxNodes > NodeLimit {
+		return q, fmt.Errorf("%w: max nodes must be 1 to %d; got %d", ErrInvalidQuery, NodeLimit, q.MaxNodes)
 	}
 	return q, nil
 }
@@ -147,8 +148,8 @@ type walk struct {
 // Attachments are nodes but are not expanded further (an image says nothing
 // about the notes that embed the same image), unless one is the start. When
 // a level does not fit in MaxNodes, the files linked most often from (or
-// to) the level before are kept, then the first by path, and the traversal
-// stops there.
+// to) the level before are kept, then the ones indexed first, and the
+// traversal stops there.
 func (g *Graph) Traverse(ctx context.Context, q Query) (*Subgraph, error) {
 	q, err := q.normalize()
 	if err != nil {
@@ -229,37 +230,16 @@ func (w *walk) reached(frontier []int64, rows []linkRow) map[int64]int {
 func (g *Graph) admit(ctx context.Context, w *walk, fresh map[int64]int, depth int) ([]int64, error) {
 	next := slices.Collect(maps.Keys(fresh))
 	slices.Sort(next)
-	var infos map[int64]fileInfo
-	var err error
-	room := w.q.MaxNodes - len(w.nodes)
-	switch {
-	case len(next) == 0:
-		return nil, nil
-	case room <= 0:
-		w.trunc = true
-		return nil, nil
-	case len(next) > room:
-		// Files linked more often than the last one that fits are in; only
-		// those linked as often as it compete by path, so only those are
-		// read beside the ones kept.
+	if room := w.q.MaxNodes - len(w.nodes); len(next) > room {
+		// Ties go to the file indexed first, so that choosing needs no
+		// more than the links: ordering by path would mean reading every
+		// candidate's row, most of them to be dropped.
 		slices.SortStableFunc(next, func(a, b int64) int { return cmp.Compare(fresh[b], fresh[a]) })
-		cut := fresh[next[room-1]]
-		n := room
-		for n < len(next) && fresh[next[n]] == cut {
-			n++
-		}
-		next = next[:n]
-		if infos, err = g.fileInfos(ctx, next); err != nil {
-			return nil, err
-		}
-		slices.SortFunc(next, func(a, b int64) int {
-			return cmp.Or(cmp.Compare(fresh[b], fresh[a]), cmp.Compare(infos[a].path, infos[b].path))
-		})
-		next, w.trunc = next[:room], true
-	default:
-		if infos, err = g.fileInfos(ctx, next); err != nil {
-			return nil, err
-		}
+		next, w.trunc = next[:max(room, 0)], true
+	}
+	infos, err := g.fileInfos(ctx, next)
+	if err != nil {
+		return nil, err
 	}
 	var frontier []int64
 	for _, id := range next {
@@ -316,20 +296,24 @@ func (g *Graph) addTags(ctx context.Context, w *walk) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	rows, err := g.db.QueryContext(ctx, `SELECT file_id, tag FROM tags WHERE file_id IN `+idSet, idList(ids))
+	// One row per note: a tag never holds a space.
+	rows, err := g.db.QueryContext(ctx, `SELECT file_id, group_concat(tag, ' ') FROM tags
+		WHERE file_id IN `+idSet+` GROUP BY file_id`, idList(ids))
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var tag string
-		if err := rows.Scan(&id, &tag); err != nil {
+		var tags string
+		if err := rows.Scan(&id, &tags); err != nil {
 			return err
 		}
 		v := w.nodes[id]
-		if !slices.ContainsFunc(v.Tags, func(t string) bool { return strings.EqualFold(t, tag) }) {
-			v.Tags = append(v.Tags, tag)
+		for _, tag := range strings.Fields(tags) {
+			if !slices.ContainsFunc(v.Tags, func(t string) bool { return strings.EqualFold(t, tag) }) {
+				v.Tags = append(v.Tags, tag)
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {

@@ -357,7 +357,8 @@ func TestTraverseTruncates(t *testing.T) {
 
 	// The level at depth 2 has room for one file. Brewing ratios and Pour
 	// over are each linked three times from or to Coffee journal and
-	// Grinder, more than any other, and Brewing ratios comes first by path.
+	// Grinder, more than any other, and Brewing ratios was indexed first
+	// (the indexer walks folders in name order).
 	sg, err := g.Traverse(ctx, graph.Query{Start: "Current setup", Depth: 2, Direction: graph.Both, MaxNodes: 5})
 	if err != nil {
 		t.Fatal(err)
@@ -370,7 +371,7 @@ func TestTraverseTruncates(t *testing.T) {
 		t.Errorf("edges:\n got %q\nwant %q", got, want)
 	}
 
-	// A tie at depth 1 is broken by path.
+	// A tie at depth 1 goes to the files indexed first.
 	sg, err = g.Traverse(ctx, graph.Query{Start: "Current setup", Depth: 3, MaxNodes: 3})
 	if err != nil {
 		t.Fatal(err)
