@@ -296,24 +296,20 @@ func (g *Graph) addTags(ctx context.Context, w *walk) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	// One row per note: a tag never holds a space.
-	rows, err := g.db.QueryContext(ctx, `SELECT file_id, group_concat(tag, ' ') FROM tags
-		WHERE file_id IN `+idSet+` GROUP BY file_id`, idList(ids))
+	rows, err := g.db.QueryContext(ctx, `SELECT file_id, tag FROM tags WHERE file_id IN `+idSet, idList(ids))
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var tags string
-		if err := rows.Scan(&id, &tags); err != nil {
+		var tag string
+		if err := rows.Scan(&id, &tag); err != nil {
 			return err
 		}
 		v := w.nodes[id]
-		for _, tag := range strings.Fields(tags) {
-			if !slices.ContainsFunc(v.Tags, func(t string) bool { return strings.EqualFold(t, tag) }) {
-				v.Tags = append(v.Tags, tag)
-			}
+		if !slices.ContainsFunc(v.Tags, func(t string) bool { return strings.EqualFold(t, tag) }) {
+			v.Tags = append(v.Tags, tag)
 		}
 	}
 	if err := rows.Err(); err != nil {
