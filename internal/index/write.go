@@ -1,9 +1,14 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"fmt"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -33,15 +38,14 @@ func (w *writer) deleteFiles(ctx context.Context, gone []*existing) error {
 	if err := w.markPending(ctx, tx); err != nil {
 		return fmt.Errorf("delete files: %w", err)
 	}
-	stmt, err := tx.PrepareContext(ctx, `DELETE FROM files WHERE id = ?`)
-	if err != nil {
-		return fmt.Errorf("delete files: %w", err)
+	ids := make([]int64, len(gone))
+	for i, e := range gone {
+		ids[i] = e.id
 	}
-	defer stmt.Close()
-	for _, e := range gone {
-		if _, err := stmt.ExecContext(ctx, e.id); err != nil {
-			return fmt.Errorf("delete files: %w", err)
-		}
+	// One statement for all: the full-text tables, cleared through
+	// triggers, then take the deletions in one go (see searchRows).
+	if _, err := tx.ExecContext(ctx, `DELETE FROM files WHERE id IN (SELECT value FROM json_each(?))`, jsonArray(ids)); err != nil {
+		return fmt.Errorf("delete files: %w", err)
 	}
 	if err := tx.Commit(); err != nil {
 		return fmt.Errorf("delete files: %w", err)
@@ -139,6 +143,8 @@ type statements struct {
 	delExternal, delWarnings, insWarning                  *sql.Stmt
 
 	aliases, tags, headings, blocks, links, external *bulkInsert
+
+	search searchRows
 }
 
 // flush writes the rows the bulk inserts still hold.
@@ -185,6 +191,7 @@ func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
 	s.links = newBulkInsert(tx, "links", "source_id", "ord", "kind", "target", "subpath", "display", "line", "context", "target_id")
 	s.external = newBulkInsert(tx, "external_links", "source_id", "url", "text", "line")
 	p(&s.insWarning, `INSERT INTO warnings (vault_id, file_id, path, message) VALUES (?, ?, ?, ?)`)
+	s.search.chunks = newBulkInsert(tx, "chunks", "id", "file_id", "ord", "heading", "start_line", "end_line", "text", "hash")
 	closeAll := func() {
 		for _, st := range all {
 			st.Close()
@@ -242,6 +249,9 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 		}
 	}
 	if err := s.flush(ctx); err != nil {
+		return fmt.Errorf("write batch: %w", err)
+	}
+	if err := s.search.write(ctx, tx); err != nil {
 		return fmt.Errorf("write batch: %w", err)
 	}
 	if pending {
@@ -312,6 +322,12 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 			return err
 		}
 	}
+	if j.old != nil {
+		s.search.replaced = append(s.search.replaced, id)
+	}
+	if j.file.Note {
+		s.search.add(id, j.file.Path, n)
+	}
 	warns := n.Warnings
 	if j.warn != "" {
 		warns = append([]string{j.warn}, warns...)
@@ -323,4 +339,148 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 		w.ix.log.Warn("note indexed with a problem", "path", j.file.Path, "problem", msg)
 	}
 	return nil
+}
+
+// searchRows gathers the chunks and full-text rows of a batch (see
+// migrations/0003_fts.sql) and writes them at its end, each table in as
+// few statements as possible: FTS5 moves what it holds in memory to a new
+// segment on disk at the start of nearly every statement that follows, so
+// rows written note by note among the batch's other statements would leave
+// thousands of tiny segments to merge. Written this way, each full-text
+// table gets a segment or two per batch.
+type searchRows struct {
+	chunks   *bulkInsert
+	replaced []int64 // files whose old rows go first
+	notes    []searchNote
+}
+
+// searchNote is a search_notes row, and the chunks of its note.
+type searchNote struct {
+	ID      int64  `json:"id"`
+	Title   string `json:"title"`
+	Aliases string `json:"aliases"`
+	Path    string `json:"path"`
+	Tags    string `json:"tags"`
+	CJK     string `json:"cjk"`
+	Chunks  int    `json:"chunks"`
+
+	chunks []vault.Chunk
+}
+
+// add queues the rows of note n, stored as file id.
+func (r *searchRows) add(id int64, path string, n *vault.Note) {
+	sn := searchNote{ID: id, Title: n.Title, Aliases: strings.Join(n.Aliases, "\n"),
+		Path: strings.TrimSuffix(path, ".md"), Chunks: len(n.Chunks), chunks: n.Chunks}
+	tags := make([]string, len(n.Tags))
+	for i, t := range n.Tags {
+		tags[i] = t.Name
+	}
+	sn.Tags = strings.Join(tags, " ")
+	if names := sn.Title + "\n" + sn.Aliases; vault.HasCJK(names) {
+		sn.CJK = vault.CJKPairs(names)
+	}
+	r.notes = append(r.notes, sn)
+}
+
+// write replaces the rows of the queued notes and empties the queue.
+func (r *searchRows) write(ctx context.Context, tx *sql.Tx) error {
+	defer func() { r.replaced, r.notes = r.replaced[:0], r.notes[:0] }()
+	if len(r.replaced) > 0 {
+		// Chunks first: their trigger reads the search_notes row.
+		slices.Sort(r.replaced)
+		ids := jsonArray(r.replaced)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))`, ids); err != nil {
+			return fmt.Errorf("replace chunks: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM search_notes WHERE file_id IN (SELECT value FROM json_each(?))`, ids); err != nil {
+			return fmt.Errorf("replace chunks: %w", err)
+		}
+	}
+	if len(r.notes) == 0 {
+		return nil
+	}
+
+	// Rows go in file order, so that each full-text table sees rising
+	// rowids (see chunkID).
+	slices.SortFunc(r.notes, func(a, b searchNote) int { return cmp.Compare(a.ID, b.ID) })
+	var cjk []cjkRow
+	for _, n := range r.notes {
+		if len(n.chunks) == 0 && n.CJK != "" {
+			cjk = append(cjk, cjkRow{ID: chunkID(n.ID, 0), Title: vault.CJKPairs(n.Title), Aliases: vault.CJKPairs(n.Aliases)})
+		}
+		for i, c := range n.chunks {
+			id := chunkID(n.ID, i)
+			heading := c.HeadingPath()
+			hash := vault.TextHash(c.EmbedText(n.Title))
+			if err := r.chunks.add(ctx, id, n.ID, i, heading, c.StartLine, c.EndLine, c.Text, hash); err != nil {
+				return fmt.Errorf("write chunks: %w", err)
+			}
+			if n.CJK != "" || vault.HasCJK(heading) || vault.HasCJK(c.Text) {
+				cjk = append(cjk, cjkRow{ID: id, Title: vault.CJKPairs(n.Title), Aliases: vault.CJKPairs(n.Aliases),
+					Headings: vault.CJKPairs(heading), Body: vault.CJKPairs(c.Text)})
+			}
+		}
+	}
+	if err := r.chunks.flush(ctx); err != nil {
+		return fmt.Errorf("write chunks: %w", err)
+	}
+
+	if len(cjk) > 0 {
+		slices.SortFunc(cjk, func(a, b cjkRow) int { return cmp.Compare(a.ID, b.ID) })
+		rows, err := json.Marshal(cjk)
+		if err != nil {
+			return fmt.Errorf("write search rows: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_cjk (rowid, title, aliases, headings, body)
+			SELECT value ->> 'id', value ->> 'title', value ->> 'aliases', value ->> 'headings', value ->> 'body'
+			FROM json_each(?)`, rows); err != nil {
+			return fmt.Errorf("write search rows: %w", err)
+		}
+	}
+	// After the chunks: the insert trigger indexes them with the note.
+	notes, err := json.Marshal(r.notes)
+	if err != nil {
+		return fmt.Errorf("write search rows: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search_notes (file_id, title, aliases, path, tags, cjk, chunks)
+		SELECT value ->> 'id', value ->> 'title', value ->> 'aliases', value ->> 'path', value ->> 'tags',
+			value ->> 'cjk', value ->> 'chunks'
+		FROM json_each(?) ORDER BY key`, notes); err != nil {
+		return fmt.Errorf("write search rows: %w", err)
+	}
+	return nil
+}
+
+// chunkIDBits is how many low bits of a chunk id hold its place in the
+// note. A note is at most vault.MaxNoteSize bytes and a chunk at least one
+// line of two, so 24 bits always suffice.
+const chunkIDBits = 24
+
+// chunkID is the id of chunk ord of file: file << 24 | ord. Keyword search
+// finds a chunk's note as id >> 24 without a join, and a note's chunk ids
+// rise in file order, as FTS5 wants them. The full-text row of a note
+// without chunks takes ord 0 (see migrations/0003_fts.sql).
+func chunkID(file int64, ord int) int64 { return file<<chunkIDBits | int64(ord) }
+
+// cjkRow is one row of chunk_cjk, its text already rewritten.
+type cjkRow struct {
+	ID       int64  `json:"id"`
+	Title    string `json:"title"`
+	Aliases  string `json:"aliases"`
+	Headings string `json:"headings"`
+	Body     string `json:"body"`
+}
+
+// jsonArray encodes ids for json_each, which lets one statement take a
+// list of any length.
+func jsonArray(ids []int64) string {
+	b := make([]byte, 0, len(ids)*8+2)
+	b = append(b, '[')
+	for i, id := range ids {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = strconv.AppendInt(b, id, 10)
+	}
+	return string(append(b, ']'))
 }

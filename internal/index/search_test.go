@@ -1,0 +1,228 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// exampleVault copies examples/vault into a temporary folder that a test
+// may change.
+func exampleVault(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "examples", "vault"), root)
+	return root
+}
+
+// count runs a query returning one number.
+func count(t *testing.T, db *sql.DB, query string, args ...any) int {
+	t.Helper()
+	var n int
+	if err := db.QueryRow(query, args...).Scan(&n); err != nil {
+		t.Fatalf("%s: %v", query, err)
+	}
+	return n
+}
+
+// matches counts the full-text rows of the note at path that match an
+// FTS5 expression. note_fts rows are keyed by file id, the others by
+// chunk id, file << 24 | ord.
+func matches(t *testing.T, db *sql.DB, table, expr, path string) int {
+	t.Helper()
+	key := "rowid >> 24"
+	if table == "note_fts" {
+		key = "rowid"
+	}
+	return count(t, db, `SELECT count(*) FROM `+table+` WHERE `+table+` MATCH ?
+		AND `+key+` = (SELECT id FROM files WHERE path = ?)`, expr, path)
+}
+
+// TestSearchRows follows a note's chunks and full-text rows through what
+// happens to notes: first index, edit, empty note, text added, deletion,
+// clearing. After every step FTS5's integrity check passes, which also
+// finds rows left behind.
+func TestSearchRows(t *testing.T) {
+	root := exampleVault(t)
+	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
+	db := ix.db.DB
+	mustIndex(t, ix, "coffee", root)
+
+	t.Run("first index", func(t *testing.T) {
+		p := vault.NewParser()
+		want := 0
+		err := filepath.WalkDir(root, func(path string, d os.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".md") {
+				return err
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			want += len(p.Parse(filepath.Base(path), src).Chunks)
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := count(t, db, `SELECT count(*) FROM chunks`); got != want || want == 0 {
+			t.Errorf("%d chunks stored; the notes parse into %d", got, want)
+		}
+		if n := count(t, db, `SELECT count(*) FROM chunks c WHERE c.id <> (c.file_id << 24 | c.ord)`); n != 0 {
+			t.Errorf("%d chunks whose id is not file << 24 | ord", n)
+		}
+		if got := count(t, db, `SELECT count(*) FROM chunk_fts_docsize`); got != want {
+			t.Errorf("%d chunk_fts rows for %d chunks", got, want)
+		}
+		if got := count(t, db, `SELECT count(*) FROM note_fts_docsize`); got != 17 {
+			t.Errorf("%d note_fts rows for 17 notes", got)
+		}
+		// The Japanese note's chunks, and the one chunk linking to it.
+		if got, want := count(t, db, `SELECT count(*) FROM chunk_cjk_docsize`),
+			count(t, db, `SELECT count(*) FROM chunks WHERE text GLOB '*[喫茶]*' OR heading GLOB '*[喫茶]*'`); got != want {
+			t.Errorf("%d chunk_cjk rows; %d chunks hold Japanese", got, want)
+		}
+		var title, heading, text, hash string
+		err = db.QueryRow(`SELECT f.title, c.heading, c.text, c.hash FROM chunks c JOIN files f ON f.id = c.file_id
+			WHERE f.path = 'Methods/Pour over.md' AND c.ord = 1`).Scan(&title, &heading, &text, &hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if hash != vault.TextHash(vault.EmbedText(title, heading, text)) {
+			t.Errorf("chunk hash %s is not the hash of its embed text", hash)
+		}
+		if matches(t, db, "chunk_fts", "bloom", "Methods/Pour over.md") == 0 ||
+			matches(t, db, "chunk_fts", `{aliases} : "hand drip"`, "Methods/Pour over.md") == 0 ||
+			matches(t, db, "chunk_fts", `{tags} : percolation`, "Methods/Pour over.md") == 0 ||
+			matches(t, db, "chunk_cjk", `"神保"`, "喫茶店めぐり.md") == 0 {
+			t.Error("indexed words are not found")
+		}
+		checkSearchTables(t, db)
+	})
+
+	t.Run("edit", func(t *testing.T) {
+		p := filepath.Join(root, "Methods", "Pour over.md")
+		data, _ := os.ReadFile(p)
+		edited := strings.ReplaceAll(strings.ReplaceAll(string(data), "Bloom", "Prewet"), "bloom", "prewet")
+		if err := os.WriteFile(p, []byte(edited), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustIndex(t, ix, "coffee", root)
+		if matches(t, db, "chunk_fts", "bloom", "Methods/Pour over.md") != 0 {
+			t.Error("the old word still finds the edited note")
+		}
+		if matches(t, db, "chunk_fts", "prewet", "Methods/Pour over.md") == 0 {
+			t.Error("the new word does not find the edited note")
+		}
+		checkSearchTables(t, db)
+	})
+
+	t.Run("empty note is found by name", func(t *testing.T) {
+		if err := os.WriteFile(filepath.Join(root, "Gear", "Thermometer.md"), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustIndex(t, ix, "coffee", root)
+		if n := count(t, db, `SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'Gear/Thermometer.md'`); n != 0 {
+			t.Errorf("empty note has %d chunks", n)
+		}
+		if matches(t, db, "chunk_fts", "thermometer", "Gear/Thermometer.md") != 1 ||
+			matches(t, db, "note_fts", "thermometer", "Gear/Thermometer.md") != 1 {
+			t.Error("the empty note is not found by its name")
+		}
+		checkSearchTables(t, db)
+	})
+
+	t.Run("text added to the empty note", func(t *testing.T) {
+		if err := os.WriteFile(filepath.Join(root, "Gear", "Thermometer.md"), []byte("A probe for the kettle.\n\n# Calibration\n\nIce water reads 0 °C.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mustIndex(t, ix, "coffee", root)
+		if got := matches(t, db, "chunk_fts", "thermometer", "Gear/Thermometer.md"); got != 2 {
+			t.Errorf("%d rows match the title; want one per chunk, 2", got)
+		}
+		if matches(t, db, "chunk_fts", "calibration", "Gear/Thermometer.md") != 1 {
+			t.Error("the new text is not found")
+		}
+		checkSearchTables(t, db)
+	})
+
+	t.Run("deleted notes take their rows", func(t *testing.T) {
+		for _, p := range []string{filepath.Join("Gear", "Thermometer.md"), "喫茶店めぐり.md"} {
+			if err := os.Remove(filepath.Join(root, p)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		mustIndex(t, ix, "coffee", root)
+		if n := count(t, db, `SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'thermometer OR calibration'`); n != 0 {
+			t.Errorf("%d rows of the deleted note still match", n)
+		}
+		if n := count(t, db, `SELECT count(*) FROM chunk_cjk WHERE chunk_cjk MATCH '"神保"'`); n != 0 {
+			t.Errorf("%d CJK rows of the deleted note still match", n)
+		}
+		if a, b := count(t, db, `SELECT count(*) FROM chunk_fts_docsize`), count(t, db, `SELECT count(*) FROM chunks`); a != b {
+			t.Errorf("%d chunk_fts rows for %d chunks", a, b)
+		}
+		if a, b := count(t, db, `SELECT count(*) FROM note_fts_docsize`), count(t, db, `SELECT count(*) FROM files WHERE kind = 'note'`); a != b {
+			t.Errorf("%d note_fts rows for %d notes", a, b)
+		}
+		checkSearchTables(t, db)
+	})
+
+	t.Run("clear", func(t *testing.T) {
+		if err := ix.Clear(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{"chunks", "search_notes", "chunk_fts_docsize", "note_fts_docsize", "chunk_cjk_docsize"} {
+			if n := count(t, db, `SELECT count(*) FROM `+table); n != 0 {
+				t.Errorf("%d rows left in %s", n, table)
+			}
+		}
+		checkSearchTables(t, db)
+	})
+}
+
+// TestUpgradeFromVersion2 opens a database written before the full-text
+// tables existed: the migration marks every note to be read again, and
+// the next index run fills in chunks and search rows as a fresh index
+// would.
+func TestUpgradeFromVersion2(t *testing.T) {
+	root := exampleVault(t)
+	path := filepath.Join(t.TempDir(), "old.db")
+	ix, _ := testIndexer(t, path)
+	mustIndex(t, ix, "coffee", root)
+	// Back to version 2: what 0003 made goes, and chunks were never written.
+	for _, q := range []string{
+		`DROP TRIGGER search_notes_insert`, `DROP TRIGGER search_notes_delete`,
+		`DROP TRIGGER chunks_search_delete`, `DROP TRIGGER files_search_delete`,
+		`DROP TABLE chunk_fts`, `DROP TABLE note_fts`, `DROP TABLE chunk_cjk`,
+		`DROP VIEW chunk_text`, `DROP TABLE search_notes`,
+		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version = 3`,
+	} {
+		if _, err := ix.db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	ix.db.Close()
+
+	db, err := store.Open(context.Background(), path, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	upgraded := New(db, vault.NewParser(), ix.log)
+	res := mustIndex(t, upgraded, "coffee", root)
+	if res.Updated != 17 {
+		t.Errorf("%+v; want all 17 notes read again", res)
+	}
+	fresh, _ := testIndexer(t, filepath.Join(t.TempDir(), "fresh.db"))
+	mustIndex(t, fresh, "coffee", root)
+	if a, b := dump(t, db.DB), dump(t, fresh.db.DB); a != b {
+		t.Fatalf("upgraded database differs from a fresh index:\n%s", firstDiff(a, b))
+	}
+}
