@@ -69,6 +69,10 @@ func Scan(ctx context.Context, root string, exclude []string) ([]File, []Warning
 	if err != nil {
 		return nil, nil, fmt.Errorf("vault folder: %w", err)
 	}
+	// A vault reached through a symbolic link (~/Notes -> /Volumes/...)
+	// is walked from where it really is: WalkDir does not enter a link
+	// given as its root.
+	root = realRoot
 
 	var files []File
 	var warnings []Warning

@@ -134,3 +134,18 @@ func TestReadNoteTooLarge(t *testing.T) {
 		t.Fatalf("ReadNote = %d bytes, %q, %v", len(data), warn, err)
 	}
 }
+
+func TestScanVaultBehindSymlink(t *testing.T) {
+	real := t.TempDir()
+	if err := os.WriteFile(filepath.Join(real, "Note.md"), []byte("# Note\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(t.TempDir(), "vault")
+	if err := os.Symlink(real, link); err != nil {
+		t.Skipf("symbolic links unavailable: %v", err)
+	}
+	files, _, err := Scan(context.Background(), link, nil)
+	if err != nil || len(files) != 1 || files[0].Path != "Note.md" {
+		t.Fatalf("scan through a link = %+v, %v; want Note.md", files, err)
+	}
+}
