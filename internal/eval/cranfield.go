@@ -106,7 +106,8 @@ func readFields(path string) ([]record, error) {
 		}
 		buf = buf[:0]
 	}
-	for _, line := range strings.Split(string(data), "\n") {
+	// cran.qry has CRLF line ends, cran.all.1400 LF.
+	for _, line := range strings.Split(strings.ReplaceAll(string(data), "\r\n", "\n"), "\n") {
 		switch {
 		case strings.HasPrefix(line, ".I "):
 			flush()

@@ -3,6 +3,7 @@ package eval
 import (
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -52,6 +53,14 @@ func TestLoadCranfield(t *testing.T) {
 	d := c.Docs[0]
 	if d.ID != 1 || d.Title != "experimental investigation of the aerodynamics of a wing in a slipstream ." {
 		t.Fatalf("first doc = %d %q", d.ID, d.Title)
+	}
+	if q := c.Queries[0]; !strings.HasPrefix(q.Text, "what similarity laws must be obeyed") || strings.Contains(q.Text, "\r") {
+		t.Fatalf("query 1 = %q", q.Text)
+	}
+	for _, q := range c.Queries {
+		if q.Text == "" {
+			t.Fatalf("query %d is empty", q.ID)
+		}
 	}
 	if q := c.Queries[0]; q.Gains["cran-0184.md"] != 3 || q.Gains["cran-0012.md"] != 2 {
 		t.Fatalf("query 1 gains = %v", q.Gains)
