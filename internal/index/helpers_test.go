@@ -86,12 +86,12 @@ func dump(t testing.TB, db *sql.DB) string {
 		`SELECT f.path, e.url, e.text, e.line FROM external_links e JOIN files f ON f.id = e.source_id ORDER BY f.path, e.line, e.url, e.text`,
 		`SELECT w.path, w.message FROM warnings w ORDER BY w.path, w.message`,
 		`SELECT name, resolve_pending FROM vaults ORDER BY name`,
-		`SELECT f.path, c.ord, c.id - (f.id << 24), c.heading, c.start_line, c.end_line, c.hash
+		`SELECT f.path, c.ord, c.heading, c.start_line, c.end_line, c.hash
 			FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord`,
-		`SELECT f.path, n.title, n.aliases, n.path, n.tags, n.cjk, n.chunks
+		`SELECT f.path, n.title, n.aliases, n.headings, n.path, n.tags, n.cjk
 			FROM search_notes n JOIN files f ON f.id = n.file_id ORDER BY f.path`,
-		`SELECT (SELECT count(*) FROM chunk_fts_docsize), (SELECT count(*) FROM note_fts_docsize),
-			(SELECT count(*) FROM chunk_cjk_docsize), (SELECT count(*) FROM search_notes)`,
+		`SELECT (SELECT count(*) FROM note_fts_docsize), (SELECT count(*) FROM name_fts_docsize),
+			(SELECT count(*) FROM note_cjk_docsize), (SELECT count(*) FROM search_notes)`,
 	}
 	checkSearchTables(t, db)
 	var b strings.Builder
@@ -144,7 +144,7 @@ func linkTarget(t *testing.T, db *sql.DB, source string, line int, kind, target,
 // text the rows were made from, so a row left behind by a deletion fails.
 func checkSearchTables(t testing.TB, db *sql.DB) {
 	t.Helper()
-	for _, table := range []string{"chunk_fts", "note_fts", "chunk_cjk"} {
+	for _, table := range []string{"note_fts", "name_fts", "note_cjk"} {
 		if _, err := db.Exec(`INSERT INTO ` + table + ` (` + table + `, rank) VALUES ('integrity-check', 1)`); err != nil {
 			t.Fatalf("%s: %v", table, err)
 		}

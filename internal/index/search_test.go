@@ -31,17 +31,12 @@ func count(t *testing.T, db *sql.DB, query string, args ...any) int {
 	return n
 }
 
-// matches counts the full-text rows of the note at path that match an
-// FTS5 expression. note_fts rows are keyed by file id, the others by
-// chunk id, file << 24 | ord.
-func matches(t *testing.T, db *sql.DB, table, expr, path string) int {
+// matches reports whether the full-text row of the note at path matches
+// an FTS5 expression; every table is keyed by file id.
+func matches(t *testing.T, db *sql.DB, table, expr, path string) bool {
 	t.Helper()
-	key := "rowid >> 24"
-	if table == "note_fts" {
-		key = "rowid"
-	}
 	return count(t, db, `SELECT count(*) FROM `+table+` WHERE `+table+` MATCH ?
-		AND `+key+` = (SELECT id FROM files WHERE path = ?)`, expr, path)
+		AND rowid = (SELECT id FROM files WHERE path = ?)`, expr, path) > 0
 }
 
 // TestSearchRows follows a note's chunks and full-text rows through what
@@ -74,19 +69,14 @@ func TestSearchRows(t *testing.T) {
 		if got := count(t, db, `SELECT count(*) FROM chunks`); got != want || want == 0 {
 			t.Errorf("%d chunks stored; the notes parse into %d", got, want)
 		}
-		if n := count(t, db, `SELECT count(*) FROM chunks c WHERE c.id <> (c.file_id << 24 | c.ord)`); n != 0 {
-			t.Errorf("%d chunks whose id is not file << 24 | ord", n)
+		for _, table := range []string{"search_notes", "note_fts_docsize", "name_fts_docsize"} {
+			if got := count(t, db, `SELECT count(*) FROM `+table); got != 17 {
+				t.Errorf("%d rows in %s for 17 notes", got, table)
+			}
 		}
-		if got := count(t, db, `SELECT count(*) FROM chunk_fts_docsize`); got != want {
-			t.Errorf("%d chunk_fts rows for %d chunks", got, want)
-		}
-		if got := count(t, db, `SELECT count(*) FROM note_fts_docsize`); got != 17 {
-			t.Errorf("%d note_fts rows for 17 notes", got)
-		}
-		// The Japanese note's chunks, and the one chunk linking to it.
-		if got, want := count(t, db, `SELECT count(*) FROM chunk_cjk_docsize`),
-			count(t, db, `SELECT count(*) FROM chunks WHERE text GLOB '*[喫茶]*' OR heading GLOB '*[喫茶]*'`); got != want {
-			t.Errorf("%d chunk_cjk rows; %d chunks hold Japanese", got, want)
+		// The Japanese note, and the journal linking to it.
+		if got := count(t, db, `SELECT count(*) FROM note_cjk_docsize`); got != 2 {
+			t.Errorf("%d note_cjk rows; 2 notes hold Japanese", got)
 		}
 		var title, heading, text, hash string
 		err = db.QueryRow(`SELECT f.title, c.heading, c.text, c.hash FROM chunks c JOIN files f ON f.id = c.file_id
@@ -97,10 +87,12 @@ func TestSearchRows(t *testing.T) {
 		if hash != vault.TextHash(vault.EmbedText(title, heading, text)) {
 			t.Errorf("chunk hash %s is not the hash of its embed text", hash)
 		}
-		if matches(t, db, "chunk_fts", "bloom", "Methods/Pour over.md") == 0 ||
-			matches(t, db, "chunk_fts", `{aliases} : "hand drip"`, "Methods/Pour over.md") == 0 ||
-			matches(t, db, "chunk_fts", `{tags} : percolation`, "Methods/Pour over.md") == 0 ||
-			matches(t, db, "chunk_cjk", `"神保"`, "喫茶店めぐり.md") == 0 {
+		if !matches(t, db, "note_fts", "bloom", "Methods/Pour over.md") ||
+			!matches(t, db, "note_fts", `{aliases} : "hand drip"`, "Methods/Pour over.md") ||
+			!matches(t, db, "note_fts", `{tags} : percolation`, "Methods/Pour over.md") ||
+			!matches(t, db, "note_fts", `{headings} : troubleshooting`, "Methods/Pour over.md") ||
+			!matches(t, db, "name_fts", `"hand drip"`, "Methods/Pour over.md") ||
+			!matches(t, db, "note_cjk", `"神保"`, "喫茶店めぐり.md") {
 			t.Error("indexed words are not found")
 		}
 		checkSearchTables(t, db)
@@ -114,10 +106,10 @@ func TestSearchRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustIndex(t, ix, "coffee", root)
-		if matches(t, db, "chunk_fts", "bloom", "Methods/Pour over.md") != 0 {
+		if matches(t, db, "note_fts", "bloom", "Methods/Pour over.md") {
 			t.Error("the old word still finds the edited note")
 		}
-		if matches(t, db, "chunk_fts", "prewet", "Methods/Pour over.md") == 0 {
+		if !matches(t, db, "note_fts", "prewet", "Methods/Pour over.md") {
 			t.Error("the new word does not find the edited note")
 		}
 		checkSearchTables(t, db)
@@ -131,8 +123,8 @@ func TestSearchRows(t *testing.T) {
 		if n := count(t, db, `SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.path = 'Gear/Thermometer.md'`); n != 0 {
 			t.Errorf("empty note has %d chunks", n)
 		}
-		if matches(t, db, "chunk_fts", "thermometer", "Gear/Thermometer.md") != 1 ||
-			matches(t, db, "note_fts", "thermometer", "Gear/Thermometer.md") != 1 {
+		if !matches(t, db, "note_fts", "thermometer", "Gear/Thermometer.md") ||
+			!matches(t, db, "name_fts", "thermometer", "Gear/Thermometer.md") {
 			t.Error("the empty note is not found by its name")
 		}
 		checkSearchTables(t, db)
@@ -143,10 +135,7 @@ func TestSearchRows(t *testing.T) {
 			t.Fatal(err)
 		}
 		mustIndex(t, ix, "coffee", root)
-		if got := matches(t, db, "chunk_fts", "thermometer", "Gear/Thermometer.md"); got != 2 {
-			t.Errorf("%d rows match the title; want one per chunk, 2", got)
-		}
-		if matches(t, db, "chunk_fts", "calibration", "Gear/Thermometer.md") != 1 {
+		if !matches(t, db, "note_fts", "calibration", "Gear/Thermometer.md") {
 			t.Error("the new text is not found")
 		}
 		checkSearchTables(t, db)
@@ -159,17 +148,19 @@ func TestSearchRows(t *testing.T) {
 			}
 		}
 		mustIndex(t, ix, "coffee", root)
-		if n := count(t, db, `SELECT count(*) FROM chunk_fts WHERE chunk_fts MATCH 'thermometer OR calibration'`); n != 0 {
-			t.Errorf("%d rows of the deleted note still match", n)
+		for _, table := range []string{"note_fts", "name_fts"} {
+			if n := count(t, db, `SELECT count(*) FROM `+table+` WHERE `+table+` MATCH 'thermometer OR calibration'`); n != 0 {
+				t.Errorf("%d rows of the deleted note still match in %s", n, table)
+			}
 		}
-		if n := count(t, db, `SELECT count(*) FROM chunk_cjk WHERE chunk_cjk MATCH '"神保"'`); n != 0 {
+		if n := count(t, db, `SELECT count(*) FROM note_cjk WHERE note_cjk MATCH '"神保"'`); n != 0 {
 			t.Errorf("%d CJK rows of the deleted note still match", n)
 		}
-		if a, b := count(t, db, `SELECT count(*) FROM chunk_fts_docsize`), count(t, db, `SELECT count(*) FROM chunks`); a != b {
-			t.Errorf("%d chunk_fts rows for %d chunks", a, b)
-		}
-		if a, b := count(t, db, `SELECT count(*) FROM note_fts_docsize`), count(t, db, `SELECT count(*) FROM files WHERE kind = 'note'`); a != b {
-			t.Errorf("%d note_fts rows for %d notes", a, b)
+		notes := count(t, db, `SELECT count(*) FROM files WHERE kind = 'note'`)
+		for _, table := range []string{"search_notes", "note_fts_docsize", "name_fts_docsize"} {
+			if got := count(t, db, `SELECT count(*) FROM `+table); got != notes {
+				t.Errorf("%d rows in %s for %d notes", got, table, notes)
+			}
 		}
 		checkSearchTables(t, db)
 	})
@@ -178,7 +169,7 @@ func TestSearchRows(t *testing.T) {
 		if err := ix.Clear(context.Background()); err != nil {
 			t.Fatal(err)
 		}
-		for _, table := range []string{"chunks", "search_notes", "chunk_fts_docsize", "note_fts_docsize", "chunk_cjk_docsize"} {
+		for _, table := range []string{"chunks", "search_notes", "note_fts_docsize", "name_fts_docsize", "note_cjk_docsize"} {
 			if n := count(t, db, `SELECT count(*) FROM `+table); n != 0 {
 				t.Errorf("%d rows left in %s", n, table)
 			}
@@ -198,10 +189,9 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	mustIndex(t, ix, "coffee", root)
 	// Back to version 2: what 0003 made goes, and chunks were never written.
 	for _, q := range []string{
-		`DROP TRIGGER search_notes_insert`, `DROP TRIGGER search_notes_delete`,
-		`DROP TRIGGER chunks_search_delete`, `DROP TRIGGER files_search_delete`,
-		`DROP TABLE chunk_fts`, `DROP TABLE note_fts`, `DROP TABLE chunk_cjk`,
-		`DROP VIEW chunk_text`, `DROP TABLE search_notes`,
+		`DROP TRIGGER search_notes_insert`, `DROP TRIGGER search_notes_delete`, `DROP TRIGGER files_search_delete`,
+		`DROP TABLE note_fts`, `DROP TABLE name_fts`, `DROP TABLE note_cjk`,
+		`DROP VIEW note_text`, `DROP TABLE search_notes`,
 		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version = 3`,
 	} {
 		if _, err := ix.db.Exec(q); err != nil {

@@ -191,7 +191,7 @@ func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
 	s.links = newBulkInsert(tx, "links", "source_id", "ord", "kind", "target", "subpath", "display", "line", "context", "target_id")
 	s.external = newBulkInsert(tx, "external_links", "source_id", "url", "text", "line")
 	p(&s.insWarning, `INSERT INTO warnings (vault_id, file_id, path, message) VALUES (?, ?, ?, ?)`)
-	s.search.chunks = newBulkInsert(tx, "chunks", "id", "file_id", "ord", "heading", "start_line", "end_line", "text", "hash")
+	s.search.chunks = newBulkInsert(tx, "chunks", "file_id", "ord", "heading", "start_line", "end_line", "text", "hash")
 	closeAll := func() {
 		for _, st := range all {
 			st.Close()
@@ -356,13 +356,13 @@ type searchRows struct {
 
 // searchNote is a search_notes row, and the chunks of its note.
 type searchNote struct {
-	ID      int64  `json:"id"`
-	Title   string `json:"title"`
-	Aliases string `json:"aliases"`
-	Path    string `json:"path"`
-	Tags    string `json:"tags"`
-	CJK     string `json:"cjk"`
-	Chunks  int    `json:"chunks"`
+	ID       int64  `json:"id"`
+	Title    string `json:"title"`
+	Aliases  string `json:"aliases"`
+	Headings string `json:"headings"`
+	Path     string `json:"path"`
+	Tags     string `json:"tags"`
+	CJK      string `json:"cjk"`
 
 	chunks []vault.Chunk
 }
@@ -370,7 +370,12 @@ type searchNote struct {
 // add queues the rows of note n, stored as file id.
 func (r *searchRows) add(id int64, path string, n *vault.Note) {
 	sn := searchNote{ID: id, Title: n.Title, Aliases: strings.Join(n.Aliases, "\n"),
-		Path: strings.TrimSuffix(path, ".md"), Chunks: len(n.Chunks), chunks: n.Chunks}
+		Path: strings.TrimSuffix(path, ".md"), chunks: n.Chunks}
+	headings := make([]string, len(n.Headings))
+	for i, h := range n.Headings {
+		headings[i] = h.Text
+	}
+	sn.Headings = strings.Join(headings, "\n")
 	tags := make([]string, len(n.Tags))
 	for i, t := range n.Tags {
 		tags[i] = t.Name
@@ -386,13 +391,13 @@ func (r *searchRows) add(id int64, path string, n *vault.Note) {
 func (r *searchRows) write(ctx context.Context, tx *sql.Tx) error {
 	defer func() { r.replaced, r.notes = r.replaced[:0], r.notes[:0] }()
 	if len(r.replaced) > 0 {
-		// Chunks first: their trigger reads the search_notes row.
+		// search_notes first: its delete trigger reads the chunks.
 		slices.Sort(r.replaced)
 		ids := jsonArray(r.replaced)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))`, ids); err != nil {
-			return fmt.Errorf("replace chunks: %w", err)
-		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM search_notes WHERE file_id IN (SELECT value FROM json_each(?))`, ids); err != nil {
+			return fmt.Errorf("replace search rows: %w", err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))`, ids); err != nil {
 			return fmt.Errorf("replace chunks: %w", err)
 		}
 	}
@@ -400,38 +405,32 @@ func (r *searchRows) write(ctx context.Context, tx *sql.Tx) error {
 		return nil
 	}
 
-	// Rows go in file order, so that each full-text table sees rising
-	// rowids (see chunkID).
+	// File order: each full-text table then sees rising rowids.
 	slices.SortFunc(r.notes, func(a, b searchNote) int { return cmp.Compare(a.ID, b.ID) })
 	var cjk []cjkRow
 	for _, n := range r.notes {
-		if len(n.chunks) == 0 && n.CJK != "" {
-			cjk = append(cjk, cjkRow{ID: chunkID(n.ID, 0), Title: vault.CJKPairs(n.Title), Aliases: vault.CJKPairs(n.Aliases)})
-		}
+		var body []string
 		for i, c := range n.chunks {
-			id := chunkID(n.ID, i)
-			heading := c.HeadingPath()
 			hash := vault.TextHash(c.EmbedText(n.Title))
-			if err := r.chunks.add(ctx, id, n.ID, i, heading, c.StartLine, c.EndLine, c.Text, hash); err != nil {
+			if err := r.chunks.add(ctx, n.ID, i, c.HeadingPath(), c.StartLine, c.EndLine, c.Text, hash); err != nil {
 				return fmt.Errorf("write chunks: %w", err)
 			}
-			if n.CJK != "" || vault.HasCJK(heading) || vault.HasCJK(c.Text) {
-				cjk = append(cjk, cjkRow{ID: id, Title: vault.CJKPairs(n.Title), Aliases: vault.CJKPairs(n.Aliases),
-					Headings: vault.CJKPairs(heading), Body: vault.CJKPairs(c.Text)})
-			}
+			body = append(body, c.Text)
+		}
+		if n.CJK != "" || vault.HasCJK(n.Headings) || slices.ContainsFunc(body, vault.HasCJK) {
+			cjk = append(cjk, cjkRow{ID: n.ID, Title: vault.CJKPairs(n.Title), Aliases: vault.CJKPairs(n.Aliases),
+				Headings: vault.CJKPairs(n.Headings), Body: vault.CJKPairs(strings.Join(body, "\n"))})
 		}
 	}
 	if err := r.chunks.flush(ctx); err != nil {
 		return fmt.Errorf("write chunks: %w", err)
 	}
-
 	if len(cjk) > 0 {
-		slices.SortFunc(cjk, func(a, b cjkRow) int { return cmp.Compare(a.ID, b.ID) })
 		rows, err := json.Marshal(cjk)
 		if err != nil {
 			return fmt.Errorf("write search rows: %w", err)
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO chunk_cjk (rowid, title, aliases, headings, body)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO note_cjk (rowid, title, aliases, headings, body)
 			SELECT value ->> 'id', value ->> 'title', value ->> 'aliases', value ->> 'headings', value ->> 'body'
 			FROM json_each(?)`, rows); err != nil {
 			return fmt.Errorf("write search rows: %w", err)
@@ -442,27 +441,16 @@ func (r *searchRows) write(ctx context.Context, tx *sql.Tx) error {
 	if err != nil {
 		return fmt.Errorf("write search rows: %w", err)
 	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search_notes (file_id, title, aliases, path, tags, cjk, chunks)
-		SELECT value ->> 'id', value ->> 'title', value ->> 'aliases', value ->> 'path', value ->> 'tags',
-			value ->> 'cjk', value ->> 'chunks'
+	if _, err := tx.ExecContext(ctx, `INSERT INTO search_notes (file_id, title, aliases, headings, path, tags, cjk)
+		SELECT value ->> 'id', value ->> 'title', value ->> 'aliases', value ->> 'headings', value ->> 'path',
+			value ->> 'tags', value ->> 'cjk'
 		FROM json_each(?) ORDER BY key`, notes); err != nil {
 		return fmt.Errorf("write search rows: %w", err)
 	}
 	return nil
 }
 
-// chunkIDBits is how many low bits of a chunk id hold its place in the
-// note. A note is at most vault.MaxNoteSize bytes and a chunk at least one
-// line of two, so 24 bits always suffice.
-const chunkIDBits = 24
-
-// chunkID is the id of chunk ord of file: file << 24 | ord. Keyword search
-// finds a chunk's note as id >> 24 without a join, and a note's chunk ids
-// rise in file order, as FTS5 wants them. The full-text row of a note
-// without chunks takes ord 0 (see migrations/0003_fts.sql).
-func chunkID(file int64, ord int) int64 { return file<<chunkIDBits | int64(ord) }
-
-// cjkRow is one row of chunk_cjk, its text already rewritten.
+// cjkRow is one row of note_cjk, its text already rewritten.
 type cjkRow struct {
 	ID       int64  `json:"id"`
 	Title    string `json:"title"`

@@ -29,7 +29,7 @@ type KeywordWeights struct {
 // weights that keep named notes first on the Obsidian Help vault.
 var DefaultKeywordWeights = KeywordWeights{Title: 8, Aliases: 8, Headings: 3, Body: 1, Path: 2, Tags: 2}
 
-// Keyword finds notes by their words, with SQLite FTS5 over the chunk and
+// Keyword finds notes by their words, with SQLite FTS5 over the note and
 // name tables the indexer keeps (migrations/0003_fts.sql). It is safe for
 // concurrent use.
 type Keyword struct {
@@ -67,8 +67,11 @@ const snippetTokens = 24
 
 // Search runs q. It returns ErrEmptyQuery when the text is blank, and no
 // results (and no error) when the text holds nothing to search for, such
-// as "*" or an emoji. Results are one per note, best first, each with the
-// note's best passage.
+// as "*" or an emoji. Results are one per note, best first. Each holds the
+// passage FTS5 finds with most of the query's words as its snippet, the
+// heading path of the chunk it is in, and as its line the line of the
+// first matched word, where a reader would start; a note that matched by
+// name only gets its title as snippet and its first chunk.
 func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) {
 	if strings.TrimSpace(q.Text) == "" {
 		return nil, ErrEmptyQuery
@@ -89,7 +92,7 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 	if q.NamesOnly {
 		res, err = k.searchNames(ctx, q.Text, pq, q.Filter, limit)
 	} else {
-		res, err = k.searchChunks(ctx, q.Text, pq, q.Filter, limit)
+		res, err = k.searchText(ctx, q.Text, pq, q.Filter, limit)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -99,70 +102,64 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 
 // keywordHit is a note found, before its passage is read.
 type keywordHit struct {
-	rowid   int64 // the full-text row that matched best
-	score   float64
-	aliases string // one per line
+	id      int64 // the note's file id, the rowid of its full-text rows
+	aliases string
 	res     Result
 }
 
-// searchChunks searches the text of notes: chunk_fts, or chunk_cjk for a
-// query with Chinese or Japanese.
-func (k *Keyword) searchChunks(ctx context.Context, q string, pq parsedQuery, f Filter, limit int) ([]Result, error) {
-	table, weights := "chunk_fts", k.chunkWeights()
+// searchText searches the names, headings and text of notes: note_fts, or
+// note_cjk for a query with Chinese or Japanese.
+func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Filter, limit int) ([]Result, error) {
+	table, weights := "note_fts", k.textWeights()
 	if pq.cjk {
-		table, weights = "chunk_cjk", k.cjkWeights()
+		table, weights = "note_cjk", k.cjkWeights()
 	}
 	loose := pq.matchAny()
 	match := loose
 	if pq.strict() {
 		match = pq.matchAll()
 	}
-	hits, err := k.bestRows(ctx, table, weights, match, f, limit, nil)
+	hits, err := k.rank(ctx, table, weights, match, f, limit, nil)
 	if err != nil {
 		return nil, err
 	}
 	if len(hits) < limit && match != loose {
 		seen := map[int64]bool{}
 		for _, h := range hits {
-			seen[h.rowid>>chunkIDBits] = true
+			seen[h.id] = true
 		}
-		more, err := k.bestRows(ctx, table, weights, loose, f, limit-len(hits), seen)
+		more, err := k.rank(ctx, table, weights, loose, f, limit-len(hits), seen)
 		if err != nil {
 			return nil, err
 		}
 		hits = append(hits, more...)
 	}
+	if err := k.describe(ctx, hits); err != nil {
+		return nil, err
+	}
 	exactNamesFirst(q, hits)
-	if err := k.bestPassages(ctx, table, match, pq, hits); err != nil {
+	if table == "note_cjk" {
+		err = k.cjkPassages(ctx, pq, hits)
+	} else {
+		err = k.passages(ctx, loose, hits)
+	}
+	if err != nil {
 		return nil, err
 	}
-	if err := k.passages(ctx, table, loose, pq, hits); err != nil {
-		return nil, err
-	}
-	out := make([]Result, len(hits))
-	for i, h := range hits {
-		out[i] = h.res
-	}
-	return out, nil
+	return results(hits), nil
 }
 
-// chunkIDBits matches the indexer's chunk ids, file << 24 | ord: a
-// full-text row's note is its rowid >> 24.
-const chunkIDBits = 24
-
-// bestRows runs one MATCH and keeps each note's best row, best notes
-// first, skipping the notes in skip.
-func (k *Keyword) bestRows(ctx context.Context, table, weights, match string, f Filter, limit int, skip map[int64]bool) ([]keywordHit, error) {
+// rank runs one MATCH and returns the best notes, skipping those in skip.
+// A filter is the set of notes it lets through, built once; "+rowid" keeps
+// SQLite from looking each of them up in FTS5 instead of testing each
+// matching row against the set.
+func (k *Keyword) rank(ctx context.Context, table, weights, match string, f Filter, limit int, skip map[int64]bool) ([]keywordHit, error) {
 	where, args := filterSQL(f)
-	// bm25() cannot sit inside an aggregate, hence the materialized rows.
-	query := `WITH m AS MATERIALIZED (
-			SELECT rowid AS rid, bm25(` + table + `, ` + weights + `) AS score
-			FROM ` + table + ` WHERE ` + table + ` MATCH ?),
-		b AS (SELECT rid >> 24 AS file_id, rid, min(score) AS score FROM m GROUP BY rid >> 24)
-		SELECT b.rid, b.score, v.name, f.path, f.title, coalesce(n.aliases, '')
-		FROM b JOIN files f ON f.id = b.file_id JOIN vaults v ON v.id = f.vault_id
-			LEFT JOIN search_notes n ON n.file_id = b.file_id` + where + `
-		ORDER BY b.score, f.path LIMIT ?`
+	if where != "" {
+		where = ` AND +m.rowid IN (` + where + `)`
+	}
+	query := `SELECT m.rowid, bm25(` + table + `, ` + weights + `) AS score FROM ` + table + ` m
+		WHERE ` + table + ` MATCH ?` + where + ` ORDER BY score, m.rowid LIMIT ?`
 	args = append([]any{match}, args...)
 	args = append(args, limit+len(skip))
 	rows, err := k.db.QueryContext(ctx, query, args...)
@@ -173,90 +170,211 @@ func (k *Keyword) bestRows(ctx context.Context, table, weights, match string, f 
 	var hits []keywordHit
 	for rows.Next() {
 		var h keywordHit
-		if err := rows.Scan(&h.rowid, &h.score, &h.res.Vault, &h.res.Path, &h.res.Title, &h.aliases); err != nil {
+		var score float64
+		if err := rows.Scan(&h.id, &score); err != nil {
 			return nil, err
 		}
-		if skip[h.rowid>>chunkIDBits] || len(hits) == limit {
+		if skip[h.id] || len(hits) == limit {
 			continue
 		}
-		h.res.Score = -h.score // BM25 in FTS5 is negative, lower better
+		h.res.Score = -score // FTS5's BM25 is negative, lower better
+		h.res.Line = 1
 		hits = append(hits, h)
 	}
 	return hits, rows.Err()
 }
 
-// passages fills in each keywordHit's heading, line and snippet. match is the
-// loose expression, which every keywordHit matches and which marks every term.
-func (k *Keyword) passages(ctx context.Context, table, match string, pq parsedQuery, hits []keywordHit) error {
+// describe fills in each hit's vault, path, title and aliases.
+func (k *Keyword) describe(ctx context.Context, hits []keywordHit) error {
 	if len(hits) == 0 {
 		return nil
 	}
-	ids := make([]any, len(hits))
-	byID := make(map[int64]*keywordHit, len(hits))
-	for i := range hits {
-		ids[i] = hits[i].rowid
-		byID[hits[i].rowid] = &hits[i]
-		hits[i].res.Line = 1
-	}
-	in := placeholders(len(ids))
-	rows, err := k.db.QueryContext(ctx, `SELECT id, heading, start_line, text FROM chunks WHERE id IN (`+in+`)`, ids...)
-	if err != nil {
-		return err
-	}
-	texts := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var heading, text string
-		var line int
-		if err := rows.Scan(&id, &heading, &line, &text); err != nil {
-			rows.Close()
-			return err
-		}
-		byID[id].res.Heading, byID[id].res.Line = heading, line
-		texts[id] = text
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-
-	if table == "chunk_cjk" {
-		// Contentless: the snippet is made here from the chunk's text.
-		needles := pq.needles()
-		for i := range hits {
-			h := &hits[i]
-			if text, ok := texts[h.rowid]; ok {
-				h.res.Snippet = markedExcerpt(text, needles, snippetRunes)
-			} else {
-				h.res.Snippet = markedExcerpt(h.res.Title, needles, snippetRunes)
-			}
-		}
-		return nil
-	}
-	rows, err = k.db.QueryContext(ctx, `SELECT rowid,
-			snippet(chunk_fts, 3, '**', '**', '…', `+strconv.Itoa(snippetTokens)+`),
-			highlight(chunk_fts, 0, '**', '**')
-		FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid IN (`+in+`)`, append([]any{match}, ids...)...)
+	ids, byID := hitIDs(hits)
+	rows, err := k.db.QueryContext(ctx, `SELECT f.id, v.name, f.path, f.title, coalesce(n.aliases, '')
+		FROM files f JOIN vaults v ON v.id = f.vault_id LEFT JOIN search_notes n ON n.file_id = f.id
+		WHERE f.id IN (`+placeholders(len(ids))+`)`, ids...)
 	if err != nil {
 		return err
 	}
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var body, title sql.NullString
-		if err := rows.Scan(&id, &body, &title); err != nil {
+		var r Result
+		var aliases string
+		if err := rows.Scan(&id, &r.Vault, &r.Path, &r.Title, &aliases); err != nil {
 			return err
 		}
-		s := oneLine(body.String)
-		if _, chunk := texts[id]; !chunk || s == "" {
-			s = oneLine(title.String) // a note without text: its name matched
-		}
-		byID[id].res.Snippet = s
+		h := byID[id]
+		h.res.Vault, h.res.Path, h.res.Title, h.aliases = r.Vault, r.Path, r.Title, aliases
 	}
 	return rows.Err()
 }
 
-// searchNames searches note names only: note_fts, one row per note.
+// Markers snippet() puts around matched words, so that the passage can be
+// found again in the note's text: control characters never typed in a
+// note, turned into ** once found.
+const (
+	markOpen  = "\x02"
+	markClose = "\x03"
+)
+
+// passages sets each hit's snippet, heading and line from the fragment of
+// its text that FTS5's snippet() picks, the one holding most query terms.
+// match is the loose expression, which every hit matches and which marks
+// every term.
+func (k *Keyword) passages(ctx context.Context, match string, hits []keywordHit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	ids, byID := hitIDs(hits)
+	lo, hi := hits[0].id, hits[0].id
+	for _, h := range hits {
+		lo, hi = min(lo, h.id), max(hi, h.id)
+	}
+	// The rowid range lets FTS5 run the MATCH once for all hits; "+rowid"
+	// keeps the list from being used as ten separate lookups, each of
+	// which would read every doclist of the query again.
+	rows, err := k.db.QueryContext(ctx, `SELECT rowid,
+			snippet(note_fts, 3, '`+markOpen+`', '`+markClose+`', '…', `+strconv.Itoa(snippetTokens)+`),
+			highlight(note_fts, 0, '**', '**')
+		FROM note_fts WHERE note_fts MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (`+placeholders(len(ids))+`)`,
+		append([]any{match, lo, hi}, ids...)...)
+	if err != nil {
+		return err
+	}
+	fragments := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var fragment, title sql.NullString
+		if err := rows.Scan(&id, &fragment, &title); err != nil {
+			rows.Close()
+			return err
+		}
+		fragments[id] = fragment.String
+		byID[id].res.Snippet = oneLine(title.String) // until a passage is found
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return k.eachChunkList(ctx, ids, func(id int64, chunks []storedChunk) {
+		h := byID[id]
+		frag := fragments[id]
+		if c, line, ok := locate(chunks, frag); ok {
+			h.res.Heading, h.res.Line = c.heading, line
+		}
+		if s := oneLine(strings.NewReplacer(markOpen, "**", markClose, "**").Replace(frag)); s != "" {
+			h.res.Snippet = s
+		}
+	})
+}
+
+// storedChunk is a chunk as passages need it.
+type storedChunk struct {
+	heading string
+	line    int
+	text    string
+}
+
+// eachChunkList reads the chunks of the notes ids, in order, and calls fn
+// once per note that has any.
+func (k *Keyword) eachChunkList(ctx context.Context, ids []any, fn func(id int64, chunks []storedChunk)) error {
+	rows, err := k.db.QueryContext(ctx, `SELECT file_id, heading, start_line, text FROM chunks
+		WHERE file_id IN (`+placeholders(len(ids))+`) ORDER BY file_id, ord`, ids...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var cur int64
+	var chunks []storedChunk
+	for rows.Next() {
+		var id int64
+		var c storedChunk
+		if err := rows.Scan(&id, &c.heading, &c.line, &c.text); err != nil {
+			return err
+		}
+		if id != cur && len(chunks) > 0 {
+			fn(cur, chunks)
+			chunks = nil
+		}
+		cur = id
+		chunks = append(chunks, c)
+	}
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	if len(chunks) > 0 {
+		fn(cur, chunks)
+	}
+	return nil
+}
+
+// locate finds the first marked word of a snippet fragment in the note's
+// chunks and returns the chunk it is in and its line. The fragment is a
+// slice of the chunks joined with line breaks, as note_text joins them, so
+// the text from the fragment's start to the end of that word is found
+// verbatim, in one chunk or across the break between two. Without a
+// marked word (only the note's name matched) it is the first chunk.
+func locate(chunks []storedChunk, fragment string) (storedChunk, int, bool) {
+	if len(chunks) == 0 {
+		return storedChunk{}, 0, false
+	}
+	open := strings.Index(fragment, markOpen)
+	if open < 0 {
+		return chunks[0], chunks[0].line, true
+	}
+	head := strings.TrimPrefix(fragment[:open], "…")
+	word, _, _ := strings.Cut(fragment[open+len(markOpen):], markClose)
+	head = strings.NewReplacer(markOpen, "", markClose, "").Replace(head)
+	// Search from the word back: the text before it may begin in the
+	// chunk before.
+	for _, lead := range []string{head, lastLine(head), ""} {
+		for _, c := range chunks {
+			if i := strings.Index(c.text, lead+word); i >= 0 {
+				at := i + len(lead)
+				return c, c.line + strings.Count(c.text[:at], "\n"), true
+			}
+		}
+	}
+	return chunks[0], chunks[0].line, true
+}
+
+// lastLine is what follows the last line break of s, or s.
+func lastLine(s string) string {
+	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
+		return s[i+1:]
+	}
+	return s
+}
+
+// cjkPassages picks each hit's passage for a Chinese or Japanese query:
+// note_cjk holds rewritten text, so the chunk holding the query's words
+// most often is found here, and its snippet made from its text.
+func (k *Keyword) cjkPassages(ctx context.Context, pq parsedQuery, hits []keywordHit) error {
+	if len(hits) == 0 {
+		return nil
+	}
+	needles := pq.needles()
+	ids, byID := hitIDs(hits)
+	for _, h := range byID {
+		h.res.Snippet = markedExcerpt(h.res.Title, needles, snippetRunes)
+	}
+	return k.eachChunkList(ctx, ids, func(id int64, chunks []storedChunk) {
+		best, n := chunks[0], -1
+		for _, c := range chunks {
+			if m := len(findNeedles(oneLine(c.heading+"\n"+c.text), needles)); m > n {
+				best, n = c, m
+			}
+		}
+		h := byID[id]
+		h.res.Heading, h.res.Line = best.heading, best.line
+		if n > 0 || !strings.Contains(h.res.Snippet, "**") {
+			h.res.Snippet = markedExcerpt(best.text, needles, snippetRunes)
+		}
+	})
+}
+
+// searchNames searches note names only: name_fts, one row per note.
 func (k *Keyword) searchNames(ctx context.Context, q string, pq parsedQuery, f Filter, limit int) ([]Result, error) {
 	cols := "{title aliases path}"
 	if pq.cjk {
@@ -268,59 +386,30 @@ func (k *Keyword) searchNames(ctx context.Context, q string, pq parsedQuery, f F
 	}
 	w := k.Weights
 	weights := fmt.Sprintf("%g, %g, %g, %g", w.Title, w.Aliases, w.Path, w.Title)
-	where, args := filterSQL(f)
-	query := `SELECT m.rowid, bm25(note_fts, ` + weights + `) AS score, v.name, f.path, f.title, m.aliases
-		FROM note_fts m JOIN files f ON f.id = m.rowid JOIN vaults v ON v.id = f.vault_id
-		WHERE note_fts MATCH ?` + strings.Replace(where, " WHERE ", " AND ", 1) + `
-		ORDER BY score, f.path LIMIT ?`
-	args = append([]any{cols + " : (" + expr + ")"}, args...)
-	args = append(args, limit)
-	rows, err := k.db.QueryContext(ctx, query, args...)
+	hits, err := k.rank(ctx, "name_fts", weights, cols+" : ("+expr+")", f, limit, nil)
 	if err != nil {
 		return nil, err
 	}
-	var hits []keywordHit
-	for rows.Next() {
-		var h keywordHit
-		var aliases sql.NullString
-		if err := rows.Scan(&h.rowid, &h.score, &h.res.Vault, &h.res.Path, &h.res.Title, &aliases); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		h.aliases = aliases.String
-		h.res.Score, h.res.Line = -h.score, 1
-		hits = append(hits, h)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
+	if err := k.describe(ctx, hits); err != nil {
 		return nil, err
 	}
 	exactNamesFirst(q, hits)
 	if err := k.nameSnippets(ctx, cols+" : ("+pq.matchAny()+")", pq, hits); err != nil {
 		return nil, err
 	}
-	out := make([]Result, len(hits))
-	for i, h := range hits {
-		out[i] = h.res
-	}
-	return out, nil
+	return results(hits), nil
 }
 
-// nameSnippets sets each names-only keywordHit's snippet to the name that
+// nameSnippets sets each names-only hit's snippet to the name that
 // matched, marked: the title, else the matching aliases, else the path.
 func (k *Keyword) nameSnippets(ctx context.Context, match string, pq parsedQuery, hits []keywordHit) error {
 	if len(hits) == 0 {
 		return nil
 	}
-	ids := make([]any, len(hits))
-	byID := make(map[int64]*keywordHit, len(hits))
-	for i := range hits {
-		ids[i] = hits[i].rowid
-		byID[hits[i].rowid] = &hits[i]
-	}
-	rows, err := k.db.QueryContext(ctx, `SELECT rowid, highlight(note_fts, 0, '**', '**'), highlight(note_fts, 1, '**', '**'),
-			highlight(note_fts, 2, '**', '**'), aliases
-		FROM note_fts WHERE note_fts MATCH ? AND rowid IN (`+placeholders(len(ids))+`)`, append([]any{match}, ids...)...)
+	ids, byID := hitIDs(hits)
+	rows, err := k.db.QueryContext(ctx, `SELECT rowid, highlight(name_fts, 0, '**', '**'), highlight(name_fts, 1, '**', '**'),
+			highlight(name_fts, 2, '**', '**')
+		FROM name_fts WHERE name_fts MATCH ? AND rowid IN (`+placeholders(len(ids))+`)`, append([]any{match}, ids...)...)
 	if err != nil {
 		return err
 	}
@@ -328,8 +417,8 @@ func (k *Keyword) nameSnippets(ctx context.Context, match string, pq parsedQuery
 	needles := pq.needles()
 	for rows.Next() {
 		var id int64
-		var title, aliases, path, plainAliases sql.NullString
-		if err := rows.Scan(&id, &title, &aliases, &path, &plainAliases); err != nil {
+		var title, aliases, path sql.NullString
+		if err := rows.Scan(&id, &title, &aliases, &path); err != nil {
 			return err
 		}
 		h := byID[id]
@@ -337,7 +426,7 @@ func (k *Keyword) nameSnippets(ctx context.Context, match string, pq parsedQuery
 		case pq.cjk:
 			h.res.Snippet = markedExcerpt(h.res.Title, needles, snippetRunes)
 			if !strings.Contains(h.res.Snippet, "**") {
-				if a := markedExcerpt(strings.ReplaceAll(plainAliases.String, "\n", ", "), needles, snippetRunes); strings.Contains(a, "**") {
+				if a := markedExcerpt(strings.ReplaceAll(h.aliases, "\n", ", "), needles, snippetRunes); strings.Contains(a, "**") {
 					h.res.Snippet = a
 				}
 			}
@@ -358,47 +447,23 @@ func (k *Keyword) nameSnippets(ctx context.Context, match string, pq parsedQuery
 	return rows.Err()
 }
 
-// bestPassages moves each hit to the row of its note whose headings and
-// text match best. The note is ranked by its best row overall, but that
-// row may owe its score to the note's title, which every row repeats, and
-// then shorter rows win; the passage shown should be where the words are.
-func (k *Keyword) bestPassages(ctx context.Context, table, match string, pq parsedQuery, hits []keywordHit) error {
-	w := k.Weights
-	query := `SELECT rowid, '' FROM chunk_fts WHERE chunk_fts MATCH ? AND rowid >= ? AND rowid < ?
-		ORDER BY bm25(chunk_fts, 0, 0, ` + fmt.Sprintf("%g, %g", w.Headings, w.Body) + `, 0, 0), rowid LIMIT 1`
-	var needles []string
-	if table == "chunk_cjk" {
-		// Over the few rows with Chinese or Japanese of a mostly other
-		// vault, BM25's IDF is floored and tells rows apart only by
-		// length: the row holding the words most often is chosen here.
-		query = `SELECT c.id, c.heading || char(10) || c.text FROM chunk_cjk m JOIN chunks c ON c.id = m.rowid
-			WHERE chunk_cjk MATCH ? AND m.rowid >= ? AND m.rowid < ? ORDER BY c.id`
-		needles = pq.needles()
-	}
+// hitIDs lists the hits' ids as query arguments and indexes the hits by id.
+func hitIDs(hits []keywordHit) ([]any, map[int64]*keywordHit) {
+	ids := make([]any, len(hits))
+	byID := make(map[int64]*keywordHit, len(hits))
 	for i := range hits {
-		file := hits[i].rowid >> chunkIDBits
-		rows, err := k.db.QueryContext(ctx, query, match, file<<chunkIDBits, (file+1)<<chunkIDBits)
-		if err != nil {
-			return err
-		}
-		best := -1
-		for rows.Next() {
-			var id int64
-			var text string
-			if err := rows.Scan(&id, &text); err != nil {
-				rows.Close()
-				return err
-			}
-			if n := len(findNeedles(oneLine(text), needles)); n > best {
-				hits[i].rowid, best = id, n
-			}
-		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return err
-		}
+		ids[i] = hits[i].id
+		byID[hits[i].id] = &hits[i]
 	}
-	return nil
+	return ids, byID
+}
+
+func results(hits []keywordHit) []Result {
+	out := make([]Result, len(hits))
+	for i, h := range hits {
+		out[i] = h.res
+	}
+	return out
 }
 
 // exactNamesFirst moves the notes whose title or an alias is the query
@@ -442,40 +507,51 @@ func normalizeName(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
-// chunkWeights are the bm25() arguments for chunk_fts, in column order.
-func (k *Keyword) chunkWeights() string {
+// textWeights are the bm25() arguments for note_fts, in column order.
+func (k *Keyword) textWeights() string {
 	w := k.Weights
 	return fmt.Sprintf("%g, %g, %g, %g, %g, %g", w.Title, w.Aliases, w.Headings, w.Body, w.Path, w.Tags)
 }
 
-// cjkWeights are the bm25() arguments for chunk_cjk, in column order.
+// cjkWeights are the bm25() arguments for note_cjk, in column order.
 func (k *Keyword) cjkWeights() string {
 	w := k.Weights
 	return fmt.Sprintf("%g, %g, %g, %g", w.Title, w.Aliases, w.Headings, w.Body)
 }
 
-// filterSQL turns a filter into conditions on files f, vaults v and tags,
-// with their arguments; where is empty or starts with " WHERE ".
-func filterSQL(f Filter) (where string, args []any) {
+// filterSQL turns a filter into a query listing the ids of the notes it
+// lets through, with its arguments; "" when the filter lets everything
+// through. Each condition is a range an index serves: a vault, a path
+// prefix, a tag and the tags nested under it ("tag/..."), without regard
+// to case.
+func filterSQL(f Filter) (query string, args []any) {
+	var tagQuery string
+	if t := strings.TrimPrefix(strings.TrimSpace(f.Tag), "#"); t != "" {
+		// Two queries, not an OR, so that each uses tags_tag; '0' follows
+		// '/', so the second range is every tag under t.
+		tagQuery = `SELECT file_id FROM tags WHERE tag = ? COLLATE NOCASE
+			UNION SELECT file_id FROM tags WHERE tag > ? COLLATE NOCASE AND tag < ? COLLATE NOCASE`
+		args = append(args, t, t+"/", t+"0")
+	}
 	var conds []string
+	var fileArgs []any
 	if f.Vault != "" {
-		conds = append(conds, "v.name = ?")
-		args = append(args, f.Vault)
+		conds = append(conds, "f.vault_id = (SELECT id FROM vaults WHERE name = ?)")
+		fileArgs = append(fileArgs, f.Vault)
 	}
 	if p := normalizePrefix(f.PathPrefix); p != "" {
-		// substr, not LIKE: a prefix may hold '%' or '_'.
-		conds = append(conds, "substr(f.path, 1, ?) = ?")
-		args = append(args, utf8.RuneCountInString(p), p)
-	}
-	if t := strings.TrimPrefix(strings.TrimSpace(f.Tag), "#"); t != "" {
-		conds = append(conds, `EXISTS (SELECT 1 FROM tags t WHERE t.file_id = f.id
-			AND (t.tag = ? COLLATE NOCASE OR substr(t.tag, 1, ?) = ? COLLATE NOCASE))`)
-		args = append(args, t, utf8.RuneCountInString(t)+1, t+"/")
+		// Every path starting with p sorts from p up to p followed by the
+		// last character there is.
+		conds = append(conds, "f.path >= ? AND f.path < ?")
+		fileArgs = append(fileArgs, p, p+string(utf8.MaxRune))
 	}
 	if len(conds) == 0 {
-		return "", nil
+		return tagQuery, args
 	}
-	return " WHERE " + strings.Join(conds, " AND "), args
+	if tagQuery != "" {
+		conds = append(conds, "f.id IN ("+tagQuery+")")
+	}
+	return `SELECT f.id FROM files f WHERE ` + strings.Join(conds, " AND "), append(fileArgs, args...)
 }
 
 // normalizePrefix writes a path prefix the way paths are stored: slashes,

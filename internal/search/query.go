@@ -20,7 +20,7 @@ import (
 //     unclosed quote runs to the end.
 //
 // Chinese and Japanese have no spaces between words: a run of their
-// characters is matched as overlapping pairs in the chunk_cjk table (see
+// characters is matched as overlapping pairs in the note_cjk table (see
 // vault.CJKPairs).
 //
 // Which words must match: with at most strictTerms terms left after
@@ -54,7 +54,7 @@ type term struct {
 // into an FTS5 MATCH expression.
 type parsedQuery struct {
 	terms []term
-	cjk   bool // some term is CJK: search chunk_cjk
+	cjk   bool // some term is CJK: search note_cjk
 }
 
 // parseQuery reads text by the grammar above. A query without any word
@@ -205,7 +205,7 @@ func (t term) expr() string {
 	return s
 }
 
-// cjkPhrase matches a CJK run in chunk_cjk: one character as the prefix of
+// cjkPhrase matches a CJK run in note_cjk: one character as the prefix of
 // a pair, two as a pair, more as the phrase of their pairs.
 func cjkPhrase(run string) string {
 	rs := []rune(run)

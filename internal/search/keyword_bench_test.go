@@ -1,0 +1,68 @@
+package search
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
+)
+
+// benchQueries is a mix of what people and models ask keyword search:
+// titles, common and rare words, a prefix typed halfway, a question, a
+// phrase, Chinese and Japanese, names only, and filters.
+var benchQueries = []KeywordQuery{
+	{Text: "linear regression"},
+	{Text: "caching strategy checklist"},
+	{Text: "goroutine leaks"},
+	{Text: "sourdough"},
+	{Text: "regr"},
+	{Text: "time"},
+	{Text: "what did we decide about the retry logic for background jobs"},
+	{Text: `"feature flags"`},
+	{Text: "Zürich apartment"},
+	{Text: "咖啡笔记"},
+	{Text: "東京のカフェ"},
+	{Text: "weekly review", NamesOnly: true},
+	{Text: "kimc", NamesOnly: true},
+	{Text: "deployment pipeline", Filter: Filter{PathPrefix: "Projects/"}},
+	{Text: "retry", Filter: Filter{Tag: "idea"}},
+	{Text: "memory profiling", Limit: 50},
+}
+
+// BenchmarkKeywordSearch runs benchQueries over a generated vault of
+// 10,000 notes. ns/op is one pass over all the queries; p50-ms and p95-ms
+// are the latencies of single queries.
+func BenchmarkKeywordSearch(b *testing.B) {
+	root := filepath.Join(b.TempDir(), "vault")
+	if _, err := vaultgen.Generate(root, vaultgen.Options{Notes: 10000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	k, _ := indexedKeyword(b, "gen", root)
+	ctx := context.Background()
+	for _, q := range benchQueries {
+		rs, err := k.Search(ctx, q)
+		if err != nil {
+			b.Fatalf("%q: %v", q.Text, err)
+		}
+		if len(rs) == 0 {
+			b.Fatalf("%q finds nothing in the generated vault", q.Text)
+		}
+	}
+	var lat []time.Duration
+	for b.Loop() {
+		for _, q := range benchQueries {
+			t0 := time.Now()
+			if _, err := k.Search(ctx, q); err != nil {
+				b.Fatal(err)
+			}
+			lat = append(lat, time.Since(t0))
+		}
+	}
+	slices.Sort(lat)
+	ms := func(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+	b.ReportMetric(ms(lat[len(lat)/2]), "p50-ms")
+	b.ReportMetric(ms(lat[len(lat)*95/100]), "p95-ms")
+}
