@@ -33,6 +33,14 @@ const configHelp = `Configuration (flags override environment, which overrides t
                       Linux and macOS, ';' on Windows)
   JARVIS_DB           the database file
   JARVIS_CONFIG       the config file
+  JARVIS_EMBEDDER     lexical (default, offline), ollama or openai
+  JARVIS_EMBED_MODEL  the embedding model (ollama: nomic-embed-text;
+                      openai: text-embedding-3-small)
+  JARVIS_EMBED_URL    the embedding server (ollama: http://localhost:11434;
+                      openai: https://api.openai.com, or any compatible
+                      server such as LM Studio, llama.cpp, vLLM, LocalAI)
+  JARVIS_EMBED_API_KEY  the key for an OpenAI-compatible server (or
+                      OPENAI_API_KEY)
 
 Config file (YAML; TOML takes the same keys):
   database: ~/.local/share/jarvis/jarvis.db   # optional
@@ -40,6 +48,11 @@ Config file (YAML; TOML takes the same keys):
     - name: work                     # optional; defaults to the folder name
       path: ~/Documents/Work Notes
       exclude: ["Archive/**", "*.excalidraw.md", "Templates"]
+  embedder:                          # optional; lexical needs no server
+    provider: ollama
+    model: nomic-embed-text
+    url: http://localhost:11434
+    timeout: 60s
 
   A pattern without '/' matches a file or folder name at any depth. Hidden
   files and folders (.obsidian, .trash, .git) and node_modules are always
@@ -54,16 +67,18 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 
 // common are the flags every command that reads vaults takes.
 type common struct {
-	vaults  stringList
-	db      string
-	config  string
-	verbose bool
+	vaults   stringList
+	db       string
+	config   string
+	embedder string
+	verbose  bool
 }
 
 func (c *common) register(fs *flag.FlagSet) {
 	fs.Var(&c.vaults, "vault", "vault folder or configured vault `name` (repeatable)")
 	fs.StringVar(&c.db, "db", "", "SQLite database `file`")
 	fs.StringVar(&c.config, "config", "", "config `file` (YAML or TOML)")
+	fs.StringVar(&c.embedder, "embedder", "", "embedding `provider` for semantic search: lexical (default), ollama or openai")
 	fs.BoolVar(&c.verbose, "verbose", false, "log details to stderr")
 	fs.BoolVar(&c.verbose, "v", false, "short for --verbose")
 }
@@ -71,7 +86,24 @@ func (c *common) register(fs *flag.FlagSet) {
 // load settles the configuration from the flags, the environment and the
 // config file.
 func (c *common) load(e *env) (config.Config, error) {
-	return config.Load(config.Flags{Vaults: c.vaults, DB: c.db, ConfigFile: c.config}, e.getenv)
+	return config.Load(config.Flags{Vaults: c.vaults, DB: c.db, ConfigFile: c.config, Embedder: c.embedder}, e.getenv)
+}
+
+// checkVaults fails with one line saying what to do when no vault is
+// configured or a vault folder cannot be read.
+func checkVaults(e *env, cfg config.Config) error {
+	if len(cfg.Vaults) == 0 {
+		dir, _ := config.ConfigDir(e.getenv)
+		return fmt.Errorf("no vault given: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
+			config.EnvVault, dir, errUsage)
+	}
+	for _, v := range cfg.Vaults {
+		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
+			return fmt.Errorf("vault %q: %s is not a folder that can be read; check the path given with --vault, %s or the config file: %w",
+				v.Name, v.Path, config.EnvVault, errUsage)
+		}
+	}
+	return nil
 }
 
 // logger writes to stderr, never stdout: stdout carries JSON output.

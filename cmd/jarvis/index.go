@@ -11,16 +11,28 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
-	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // indexOutput is the one JSON object `jarvis index --json` prints.
 type indexOutput struct {
-	Vaults     []index.Result `json:"vaults"`
-	DurationMS int64          `json:"duration_ms"`
+	Vaults []index.Result `json:"vaults"`
+	// Embeddings is shown in the plain summary; the JSON keeps the shape
+	// the README documents.
+	Embeddings embedOutput `json:"-"`
+	DurationMS int64       `json:"duration_ms"`
+}
+
+// embedOutput says what the index run did to the vectors of semantic
+// search.
+type embedOutput struct {
+	search.SyncResult
+	// Error is why vectors could not be brought up to date; the notes are
+	// indexed all the same and keyword search works.
+	Error string `json:"error,omitempty"`
 }
 
 func runIndex(ctx context.Context, e *env, args []string) error {
@@ -36,6 +48,7 @@ configuration error, 130 when interrupted.`, e)
 	var c common
 	c.register(fs)
 	rebuild := fs.Bool("rebuild", false, "start from an empty index; a database that cannot be opened is first moved aside to a timestamped backup")
+	reembed := fs.Bool("reembed", false, "embed every note again, dropping all stored vectors (after changing the embedder)")
 	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -44,16 +57,8 @@ configuration error, 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	if len(cfg.Vaults) == 0 {
-		dir, _ := config.ConfigDir(e.getenv)
-		return fmt.Errorf("no vault to index: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
-			config.EnvVault, dir, errUsage)
-	}
-	for _, v := range cfg.Vaults {
-		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
-			return fmt.Errorf("vault %q: %s is not a folder that can be read; check the path given with --vault, %s or the config file: %w",
-				v.Name, v.Path, config.EnvVault, errUsage)
-		}
+	if err := checkVaults(e, cfg); err != nil {
+		return err
 	}
 	log := c.logger(e)
 	start := time.Now()
@@ -86,6 +91,15 @@ configuration error, 130 when interrupted.`, e)
 			return err
 		}
 		out.Vaults = append(out.Vaults, res)
+	}
+	sync, err := deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: embedProgress(e, *asJSON)})
+	out.Embeddings.SyncResult = sync
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		out.Embeddings.Error = err.Error()
+		fmt.Fprintf(e.stderr, "jarvis: notes are indexed, but their vectors could not be made: %v\njarvis: semantic search answers with keyword search until `jarvis index` succeeds; `jarvis doctor` says more\n", err)
 	}
 	out.DurationMS = time.Since(start).Milliseconds()
 	if *asJSON {
@@ -126,9 +140,20 @@ func explainOpenError(path string, err error) error {
 	}
 }
 
+// embedProgress draws a progress bar for embedding on a terminal.
+func embedProgress(e *env, quiet bool) func(done, total int) {
+	return progressBar(e, "embedding chunks", "chunks", quiet)
+}
+
 // progressFor draws a progress bar on stderr when it is a terminal and JSON
 // is not asked for; otherwise it reports nothing.
 func progressFor(e *env, name string, quiet bool) index.Progress {
+	return progressBar(e, "indexing "+name, "files", quiet)
+}
+
+// progressBar draws a bar described by desc, counting unit, on stderr when
+// it is a terminal and quiet is false; otherwise it is nil.
+func progressBar(e *env, desc, unit string, quiet bool) func(done, total int) {
 	if quiet || !e.stderrIsTerminal {
 		return nil
 	}
@@ -137,9 +162,9 @@ func progressFor(e *env, name string, quiet bool) index.Progress {
 		if bar == nil {
 			bar = progressbar.NewOptions(total,
 				progressbar.OptionSetWriter(e.stderr),
-				progressbar.OptionSetDescription("indexing "+name),
+				progressbar.OptionSetDescription(desc),
 				progressbar.OptionShowCount(),
-				progressbar.OptionSetItsString("files"),
+				progressbar.OptionSetItsString(unit),
 				progressbar.OptionShowIts(),
 				progressbar.OptionThrottle(100*time.Millisecond),
 				progressbar.OptionClearOnFinish(),
@@ -164,6 +189,9 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {
 		if r.Warnings > 0 {
 			fmt.Fprintf(w, "  %d files indexed with a problem: run `jarvis doctor` for details\n", r.Warnings)
 		}
+	}
+	if em := out.Embeddings; em.Embedder != "" {
+		fmt.Fprintf(w, "vectors: %d of %d chunks (%d embedded now) with %s\n", em.Vectors, em.Chunks, em.Embedded, em.Embedder)
 	}
 	fmt.Fprintf(w, "indexed into %s in %s\n", dbPath, (time.Duration(out.DurationMS) * time.Millisecond).String())
 }

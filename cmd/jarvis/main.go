@@ -56,6 +56,7 @@ func commands() []command {
 	cs := []command{
 		{"index", "build or refresh the index of your vaults", runIndex},
 		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor},
+		{"search", "search your vaults from the terminal", runSearch},
 		{"version", "print the version", runVersion},
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -72,6 +73,9 @@ var Health = fx.Module("health",
 		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check {
 			return graph.Checks(h, vaultNames(cfg.Vaults))
 		}, fx.ResultTags(checksGroup)),
+		fx.Annotate(func(h *store.Handle, cfg config.Config, log *slog.Logger) []health.Check {
+			return search.Checks(h, embedderSource(cfg, log))
+		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(cfg config.Config) []health.Check { return []health.Check{health.DiskSpace(cfg.DBPath)} },
 			fx.ResultTags(checksGroup)),
 		fx.Annotate(func(checks []health.Check) []health.Check {
@@ -93,7 +97,19 @@ func vaultNames(vs []config.Vault) []string {
 type IndexDeps struct {
 	fx.In
 	Indexer *index.Indexer
+	Vectors *search.Vectors
 	DB      *store.DB
+}
+
+// SearchDeps is what `jarvis search` works with: the indexer to refresh
+// the index first, and every kind of search.
+type SearchDeps struct {
+	fx.In
+	Indexer  *index.Indexer
+	Vectors  *search.Vectors
+	Keyword  *search.Keyword
+	Semantic *search.Semantic
+	Combined *search.Combined
 }
 
 // DoctorDeps is what `jarvis doctor` works with.
@@ -117,7 +133,16 @@ func NewIndexApp(cfg config.Config, log *slog.Logger, deps *IndexDeps) *fx.App {
 }
 
 func indexOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Indexing)
+	return fx.Options(Base(cfg, log, store.Options{}), Indexing, Vectors)
+}
+
+// NewSearchApp builds the app of `jarvis search` and fills deps.
+func NewSearchApp(cfg config.Config, log *slog.Logger, deps *SearchDeps) *fx.App {
+	return fx.New(searchOptions(cfg, log), fx.Populate(deps))
+}
+
+func searchOptions(cfg config.Config, log *slog.Logger) fx.Option {
+	return fx.Options(Base(cfg, log, store.Options{}), Indexing, Vectors, Searching)
 }
 
 // NewDoctorApp builds the app of `jarvis doctor` and fills deps. It opens the

@@ -22,6 +22,7 @@ func TestGraphsValidate(t *testing.T) {
 	graphs := map[string]fx.Option{
 		"index":  fx.Options(indexOptions(cfg, log), fx.Populate(new(IndexDeps))),
 		"doctor": fx.Options(doctorOptions(cfg, log), fx.Populate(new(DoctorDeps))),
+		"search": fx.Options(searchOptions(cfg, log), fx.Populate(new(SearchDeps))),
 	}
 	for name, opts := range graphs {
 		t.Run(name, func(t *testing.T) {
@@ -48,7 +49,7 @@ func TestDoctorCollectsEveryCheck(t *testing.T) {
 	for _, c := range deps.Checks {
 		names = append(names, c.Name)
 	}
-	want := []string{"configuration", "vault", "database", "index freshness", "index warnings", "unresolved links", "disk space"}
+	want := []string{"configuration", "vault", "database", "index freshness", "index warnings", "unresolved links", "embedder", "disk space"}
 	if len(names) != len(want) {
 		t.Fatalf("checks = %v; want %v", names, want)
 	}

@@ -26,6 +26,14 @@ type Combined struct {
 	semantic SemanticFunc
 	linked   LinkedFunc // nil: no link boost
 
+	// KeywordWeight and SemanticWeight scale each retriever's fusion
+	// terms.
+	KeywordWeight, SemanticWeight float64
+	// Convex, when set, fuses by a weighted sum of scores instead of
+	// ranks: each list's scores are divided by its best score (BM25 and
+	// cosine have different scales) and summed with KeywordWeight and
+	// SemanticWeight.
+	Convex bool
 	// RRFK damps the weight of top ranks in the fusion: a note's fused
 	// score is the sum over retrievers of 1/(RRFK + rank). 60 is the value
 	// of the original paper and works across collections without tuning.
@@ -50,7 +58,7 @@ const DefaultLinkBoost = 0.25
 // may be nil to turn the link boost off.
 func NewCombined(keyword KeywordFunc, semantic SemanticFunc, linked LinkedFunc) *Combined {
 	return &Combined{keyword: keyword, semantic: semantic, linked: linked,
-		RRFK: 60, LinkBoost: DefaultLinkBoost, LinkSeeds: 3, Depth: 3}
+		RRFK: 60, LinkBoost: DefaultLinkBoost, LinkSeeds: 3, Depth: 3, KeywordWeight: 1, SemanticWeight: 1}
 }
 
 // CombinedQuery is one combined search.
@@ -155,7 +163,11 @@ type candidate struct {
 func (c *Combined) fuse(kw, sem []Result) []*candidate {
 	byKey := map[resultKey]*candidate{}
 	var order []*candidate
-	add := func(list []Result, name string) {
+	add := func(list []Result, name string, w float64) {
+		top := 0.0
+		for _, r := range list {
+			top = max(top, r.Score)
+		}
 		for rank, r := range list {
 			k := resultKey{r.Vault, r.Path}
 			cand := byKey[k]
@@ -164,12 +176,18 @@ func (c *Combined) fuse(kw, sem []Result) []*candidate {
 				byKey[k] = cand
 				order = append(order, cand)
 			}
-			cand.score += 1 / (c.RRFK + float64(rank+1))
+			if c.Convex {
+				if top > 0 {
+					cand.score += w * max(r.Score, 0) / top
+				}
+			} else {
+				cand.score += w / (c.RRFK + float64(rank+1))
+			}
 			cand.retrievers = append(cand.retrievers, name)
 		}
 	}
-	add(kw, RetrieverKeyword)
-	add(sem, RetrieverSemantic)
+	add(kw, RetrieverKeyword, c.KeywordWeight)
+	add(sem, RetrieverSemantic, c.SemanticWeight)
 	return order
 }
 
@@ -191,6 +209,9 @@ func (c *Combined) boostLinked(ctx context.Context, fused []*candidate) error {
 		byKey[f.key] = f
 	}
 	bonus := c.LinkBoost / (c.RRFK + 1)
+	if c.Convex {
+		bonus = c.LinkBoost
+	}
 	boosted := map[resultKey]bool{}
 	for _, seed := range ranked[:min(c.LinkSeeds, len(ranked))] {
 		paths, err := c.linked(ctx, seed.key.vault, seed.key.path)

@@ -85,6 +85,9 @@ type chunkRef struct {
 // NewVectors returns a vector store over db. Nothing is loaded until Load
 // or Sync is called.
 func NewVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
 	return &Vectors{db: db, src: src, log: log, BatchSize: 256, mem: chromem.NewDB(), cols: map[string]*collection{}}
 }
 

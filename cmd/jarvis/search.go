@@ -1,0 +1,211 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+)
+
+// searchOutput is what `jarvis search --json` prints.
+type searchOutput struct {
+	Query    string          `json:"query"`
+	Mode     string          `json:"mode"`
+	Results  []search.Result `json:"results"`
+	Embedder string          `json:"embedder,omitempty"`
+	// Degraded says why the answer is less than the mode asked for, such
+	// as semantic search answering with keywords while no vectors exist.
+	Degraded string `json:"degraded,omitempty"`
+}
+
+// Search modes.
+const (
+	modeKeyword  = "keyword"
+	modeSemantic = "semantic"
+	modeCombined = "combined"
+)
+
+func runSearch(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet("search", `jarvis search "QUERY" [--mode keyword|semantic|combined] [--vault PATH]... [--json]`,
+		`Search your vaults from the terminal. Before searching, the index is
+brought up to date with the vaults (only what changed is read again);
+--no-refresh searches the index as it is.
+
+Modes:
+  combined  keyword and semantic results fused by rank (the default)
+  keyword   full-text search with BM25 ranking over titles, aliases,
+            headings and text; "quoted phrases" and prefix* matching
+  semantic  notes whose passages are nearest to the query as the
+            configured embedder measures it (the default lexical embedder
+            measures shared words and word pieces, not meaning)
+
+Exit status: 0 when the search ran (even with no results), 1 when it
+failed, 2 for a usage or configuration error.`, e)
+	var c common
+	c.register(fs)
+	mode := fs.String("mode", modeCombined, "`mode`: keyword, semantic or combined")
+	limit := fs.Int("limit", 10, "the most `notes` shown (1 to 100)")
+	prefix := fs.String("path-prefix", "", "only notes whose path starts with `prefix`")
+	tag := fs.String("tag", "", "only notes with this `tag` or one nested under it")
+	threshold := fs.Float64("threshold", 0, "semantic mode: drop notes less similar than this (0 to 1)")
+	namesOnly := fs.Bool("names-only", false, "keyword mode: match titles, aliases and paths only")
+	noRefresh := fs.Bool("no-refresh", false, "search the index as it is, without bringing it up to date first")
+	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
+
+	query, err := parseWithQuery(fs, args)
+	if err != nil {
+		return err
+	}
+	if query == "" {
+		return fmt.Errorf(`give the text to search for: jarvis search "QUERY": %w`, errUsage)
+	}
+	switch *mode {
+	case modeKeyword, modeSemantic, modeCombined:
+	default:
+		return fmt.Errorf("--mode %q: use keyword, semantic or combined: %w", *mode, errUsage)
+	}
+	if *limit < 1 || *limit > 100 {
+		return fmt.Errorf("--limit %d: give 1 to 100: %w", *limit, errUsage)
+	}
+	if *threshold < 0 || *threshold > 1 {
+		return fmt.Errorf("--threshold %v: give 0 to 1: %w", *threshold, errUsage)
+	}
+	cfg, err := c.load(e)
+	if err != nil {
+		return fmt.Errorf("%w: %w", err, errUsage)
+	}
+	if err := checkVaults(e, cfg); err != nil {
+		return err
+	}
+
+	var deps container.SearchDeps
+	app := container.NewSearchApp(cfg, c.logger(e), &deps)
+	if err := container.Err(app); err != nil {
+		return explainOpenError(cfg.DBPath, err)
+	}
+	if err := app.Start(ctx); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	defer app.Stop(context.Background())
+
+	if !*noRefresh {
+		for _, v := range cfg.Vaults {
+			if _, err := deps.Indexer.Index(ctx, v, progressFor(e, v.Name, *asJSON)); err != nil {
+				return err
+			}
+		}
+	}
+	out := searchOutput{Query: query, Mode: *mode, Results: []search.Result{}}
+	if !*noRefresh {
+		if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			out.Degraded = fmt.Sprintf("vectors could not be brought up to date (%v)", err)
+		}
+	} else if err := deps.Vectors.Load(ctx); err != nil && ctx.Err() != nil {
+		return err
+	}
+	filter := search.Filter{PathPrefix: *prefix, Tag: *tag}
+	if len(cfg.Vaults) == 1 {
+		filter.Vault = cfg.Vaults[0].Name
+	}
+
+	switch *mode {
+	case modeKeyword:
+		out.Results, err = deps.Keyword.Search(ctx, search.KeywordQuery{Text: query, Filter: filter, Limit: *limit, NamesOnly: *namesOnly})
+	case modeSemantic:
+		out.Results, err = deps.Semantic.Search(ctx, search.SemanticQuery{Text: query, Filter: filter, Limit: *limit, Threshold: *threshold})
+		if errors.Is(err, search.ErrNoVectors) {
+			out.Degraded = joinNotes(out.Degraded, "no vectors to search; answered by keyword search")
+			out.Results, err = deps.Keyword.Search(ctx, search.KeywordQuery{Text: query, Filter: filter, Limit: *limit})
+		}
+	case modeCombined:
+		var degraded string
+		out.Results, degraded, err = deps.Combined.Search(ctx, search.CombinedQuery{Text: query, Filter: filter, Limit: *limit})
+		out.Degraded = joinNotes(out.Degraded, degraded)
+	}
+	if errors.Is(err, search.ErrEmptyQuery) {
+		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
+	}
+	if err != nil {
+		return fmt.Errorf("search: %w", err)
+	}
+	if out.Results == nil {
+		out.Results = []search.Result{}
+	}
+	if *mode != modeKeyword {
+		out.Embedder = deps.Semantic.Embedder()
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(out)
+	}
+	printResults(e.stdout, out, len(cfg.Vaults) > 1)
+	return nil
+}
+
+// parseWithQuery parses flags placed before or after the query, joining
+// the words of the query: `jarvis search link syntax --mode keyword`.
+func parseWithQuery(fs *flag.FlagSet, args []string) (string, error) {
+	var words []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return "", errHelp
+			}
+			return "", &exitError{code: 2}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		words = append(words, fs.Arg(0))
+		args = fs.Args()[1:]
+	}
+	return strings.TrimSpace(strings.Join(words, " ")), nil
+}
+
+func joinNotes(a, b string) string {
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return a + "; " + b
+}
+
+func printResults(w io.Writer, out searchOutput, showVault bool) {
+	if out.Degraded != "" {
+		fmt.Fprintf(w, "note: %s\n\n", out.Degraded)
+	}
+	if len(out.Results) == 0 {
+		fmt.Fprintf(w, "no notes match %q\n", out.Query)
+		return
+	}
+	for i, r := range out.Results {
+		where := r.Path
+		if showVault {
+			where = r.Vault + ": " + r.Path
+		}
+		fmt.Fprintf(w, "%2d. %s  (%.3f", i+1, where, r.Score)
+		if len(r.Retrievers) > 0 {
+			fmt.Fprintf(w, "; %s", strings.Join(r.Retrievers, ", "))
+		}
+		fmt.Fprintln(w, ")")
+		loc := fmt.Sprintf("line %d", r.Line)
+		if r.Heading != "" {
+			loc = r.Heading + " · " + loc
+		}
+		fmt.Fprintf(w, "    %s\n", loc)
+		if r.Snippet != "" {
+			fmt.Fprintf(w, "    %s\n", r.Snippet)
+		}
+		fmt.Fprintln(w)
+	}
+}

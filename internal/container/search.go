@@ -1,0 +1,143 @@
+package container
+
+import (
+	"context"
+	"fmt"
+	"iter"
+	"log/slog"
+
+	"go.uber.org/fx"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+)
+
+// lexicalDrift is how far the number of chunks may move from the number the
+// lexical embedder's document frequencies were taken over before the next
+// index run fits them again: beyond it, new words would weigh as if they
+// were rare. Re-embedding is cheap for the lexical embedder (thousands of
+// chunks a second), so the bound is tight.
+const lexicalDrift = 0.25
+
+// lexicalSlack keeps small vaults from refitting on every new note.
+const lexicalSlack = 200
+
+// embedderSource turns the embedder configuration into what the vector
+// store builds embedders from.
+func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
+	if cfg.Embedder.Provider != config.ProviderLexical && cfg.Embedder.Provider != "" {
+		return remoteSource(cfg.Embedder, log)
+	}
+	return search.EmbedderSource{
+		Provider: config.ProviderLexical,
+		Model:    embed.NewLexical().Model(),
+		Restore: func(state []byte) (embed.Embedder, error) {
+			if state == nil {
+				return embed.NewLexical(), nil
+			}
+			return embed.NewLexicalFromState(state)
+		},
+		Fit: func(ctx context.Context, texts iter.Seq[string]) (embed.Embedder, []byte, error) {
+			f := embed.NewLexicalFitter()
+			for t := range texts {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
+				f.Add(t)
+			}
+			l := f.Lexical()
+			return l, l.State(), nil
+		},
+		Stale: func(state []byte, n int) bool {
+			l, err := embed.NewLexicalFromState(state)
+			if err != nil {
+				return true // damaged or from another feature scheme: fit again
+			}
+			d := l.Documents()
+			diff := n - d
+			if diff < 0 {
+				diff = -diff
+			}
+			return diff > lexicalSlack && float64(diff) > lexicalDrift*float64(max(d, 1))
+		},
+	}
+}
+
+// remoteSource builds an Ollama or OpenAI-compatible embedder; it learns
+// nothing from the corpus, so it has no Fit.
+func remoteSource(e config.Embedder, log *slog.Logger) search.EmbedderSource {
+	cfg := embed.Config{Provider: e.Provider, Model: e.Model, BaseURL: e.URL, APIKey: e.APIKey}
+	cfg.Timeout = e.TimeoutDuration(0)
+	model := e.Model
+	if model == "" {
+		model = embed.DefaultModel(e.Provider)
+	}
+	return search.EmbedderSource{
+		Provider: e.Provider,
+		Model:    model,
+		Restore: func([]byte) (embed.Embedder, error) {
+			emb, err := embed.NewRemote(cfg, nil)
+			if err != nil {
+				return nil, fmt.Errorf("%s embedder: %w", e.Provider, err)
+			}
+			return emb, nil
+		},
+	}
+}
+
+// Vectors provides the vector store, which `jarvis index` keeps in step
+// with the notes.
+var Vectors = fx.Module("vectors",
+	fx.Provide(
+		embedderSource,
+		func(db *store.DB, src search.EmbedderSource, log *slog.Logger) *search.Vectors {
+			return search.NewVectors(db, src, log)
+		},
+	),
+)
+
+// Searching provides every kind of search over an open database.
+var Searching = fx.Module("search",
+	fx.Provide(
+		func(db *store.DB) *graph.Graph { return graph.New(db) },
+		func(db *store.DB) *search.Keyword { return search.NewKeyword(db) },
+		func(v *search.Vectors, db *store.DB) *search.Semantic { return search.NewSemantic(v, db) },
+		newCombined,
+	),
+)
+
+// newCombined fuses keyword and semantic search, with the link graph for
+// the link boost.
+func newCombined(kw *search.Keyword, sem *search.Semantic, g *graph.Graph) *search.Combined {
+	return search.NewCombined(
+		func(ctx context.Context, text string, f search.Filter, limit int) ([]search.Result, error) {
+			return kw.Search(ctx, search.KeywordQuery{Text: text, Filter: f, Limit: limit})
+		},
+		func(ctx context.Context, text string, f search.Filter, limit int) ([]search.Result, error) {
+			return sem.Search(ctx, search.SemanticQuery{Text: text, Filter: f, Limit: limit})
+		},
+		func(ctx context.Context, vault, path string) ([]string, error) {
+			out, err := g.Outlinks(ctx, vault, path)
+			if err != nil {
+				return nil, err
+			}
+			in, err := g.Backlinks(ctx, vault, path)
+			if err != nil {
+				return nil, err
+			}
+			var paths []string
+			for _, e := range out {
+				if e.Resolved {
+					paths = append(paths, e.Target)
+				}
+			}
+			for _, e := range in {
+				paths = append(paths, e.Source)
+			}
+			return paths, nil
+		},
+	)
+}

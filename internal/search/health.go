@@ -1,0 +1,118 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+)
+
+// probeTimeout bounds the test embedding doctor asks of a remote embedder.
+const probeTimeout = 10 * time.Second
+
+// Checks are semantic search's contribution to doctor: whether the
+// configured embedder can be built and reached, and whether every chunk has
+// a vector from it. Semantic search falls back to keyword search without
+// them, so each problem is a warning, never a failure.
+func Checks(h *store.Handle, src EmbedderSource) []health.Check {
+	return []health.Check{{Name: "embedder", Order: 60, Run: func(ctx context.Context) []health.Result {
+		return []health.Result{embedderResult(ctx, h, src)}
+	}}}
+}
+
+func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) health.Result {
+	name := src.Provider
+	if src.Model != "" {
+		name += " " + src.Model
+	}
+	r := health.Result{Name: "embedder"}
+	warn := func(detail, fix string) health.Result {
+		r.Status, r.Detail, r.Fix = health.Warn, detail, fix
+		return r
+	}
+	db, err := h.DB(ctx)
+	if err != nil {
+		return warn(name+": cannot tell whether notes have vectors: the database is not available", "see the database check above")
+	}
+	if src.Restore == nil {
+		return warn("no embedder configured: semantic search answers with keyword search", "set JARVIS_EMBEDDER or the embedder section of the config file")
+	}
+	v := NewVectors(db, src, nil)
+	stored, err := v.stored(ctx)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return warn(name+": the database predates semantic search", "run `jarvis index`")
+		}
+		return warn(name+": cannot read stored vectors: "+err.Error(), "see the database check above")
+	}
+	emb, err := src.Restore(stored.state)
+	if err != nil {
+		return warn(fmt.Sprintf("%s cannot be used: %v", name, err), "run `jarvis index --reembed`, or check the embedder settings")
+	}
+	if src.Fit == nil {
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+		_, err := emb.Embed(pctx, []string{"jarvis doctor"})
+		cancel()
+		if err != nil {
+			return warn(fmt.Sprintf("%s is not reachable: %v; semantic search answers with keyword search", name, err),
+				remoteFix(src.Provider))
+		}
+	}
+	var chunks, covered int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
+		return warn(name+": cannot count chunks: "+err.Error(), "run `jarvis index`")
+	}
+	if stored.id != 0 {
+		if covered, err = v.countCovered(ctx, stored.id); err != nil {
+			return warn(name+": cannot count vectors: "+err.Error(), "see the database check above")
+		}
+	}
+	var others []string
+	rows, err := db.QueryContext(ctx, `SELECT provider || ' ' || model FROM embedders WHERE id != ? ORDER BY id`, stored.id)
+	if err == nil {
+		for rows.Next() {
+			var s string
+			if rows.Scan(&s) == nil {
+				others = append(others, s)
+			}
+		}
+		rows.Close()
+	}
+	kind := "neural similarity"
+	if src.Fit != nil {
+		kind = "lexical similarity (shared words and word pieces), not neural"
+	}
+	switch {
+	case chunks == 0:
+		r.Status, r.Detail = health.OK, name+" ("+kind+"); nothing indexed yet"
+	case stored.id == 0 && len(others) > 0:
+		return warn(fmt.Sprintf("the embedder changed: vectors exist for %s, none for %s", strings.Join(others, ", "), name),
+			"run `jarvis index --reembed` to embed every note with "+name)
+	case stored.id == 0:
+		return warn(name+": no note has a vector yet; semantic search answers with keyword search", "run `jarvis index`")
+	case emb.Dimension() != 0 && emb.Fingerprint() != stored.fingerprint:
+		return warn(fmt.Sprintf("%s now embeds as %s, its vectors were made as %s", name, emb.Fingerprint(), stored.fingerprint),
+			"run `jarvis index --reembed`")
+	case src.Stale != nil && src.Stale(stored.state, chunks):
+		return warn(name+": the vault changed much since its word statistics were taken", "run `jarvis index` (it refits them)")
+	case covered < chunks:
+		return warn(fmt.Sprintf("%s: %d of %d chunks have no vector yet", name, chunks-covered, chunks), "run `jarvis index`")
+	default:
+		r.Status = health.OK
+		r.Detail = fmt.Sprintf("%s (%s): all %d chunks have vectors", name, kind, chunks)
+	}
+	if len(others) > 0 {
+		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (`jarvis index --reembed` drops them)"
+	}
+	return r
+}
+
+func remoteFix(provider string) string {
+	if provider == "ollama" {
+		return "start Ollama (`ollama serve`) and pull the model (`ollama pull nomic-embed-text`), or set JARVIS_EMBEDDER=lexical"
+	}
+	return "check the embedder URL and API key (JARVIS_EMBED_URL, JARVIS_EMBED_API_KEY), or set JARVIS_EMBEDDER=lexical"
+}

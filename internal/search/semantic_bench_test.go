@@ -1,0 +1,95 @@
+package search
+
+import (
+	"context"
+	"iter"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
+)
+
+// lexicalSource is the default embedder as the container builds it, with
+// its statistics fitted on the corpus.
+func lexicalSource() EmbedderSource {
+	return EmbedderSource{
+		Provider: "lexical", Model: embed.NewLexical().Model(),
+		Restore: func(state []byte) (embed.Embedder, error) {
+			if state == nil {
+				return embed.NewLexical(), nil
+			}
+			return embed.NewLexicalFromState(state)
+		},
+		Fit: func(ctx context.Context, texts iter.Seq[string]) (embed.Embedder, []byte, error) {
+			f := embed.NewLexicalFitter()
+			for t := range texts {
+				f.Add(t)
+			}
+			l := f.Lexical()
+			return l, l.State(), nil
+		},
+	}
+}
+
+var semanticBenchQueries = []string{
+	"how to avoid goroutine leaks in background workers",
+	"notes about the deployment pipeline",
+	"sourdough starter feeding schedule",
+	"what did we decide about retries",
+	"linear regression assumptions",
+	"weekly review",
+	"apartment search in Zürich",
+	"咖啡笔记",
+}
+
+// BenchmarkSemantic measures, over a generated vault of 10,000 notes with
+// the lexical embedder: a semantic query (embed the query, rank every chunk,
+// read the best notes), and loading the stored vectors into memory as the
+// server does at start.
+func BenchmarkSemantic(b *testing.B) {
+	root := filepath.Join(b.TempDir(), "vault")
+	if _, err := vaultgen.Generate(root, vaultgen.Options{Notes: 10000, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	_, db := indexedKeyword(b, "gen", root)
+	ctx := context.Background()
+	v := NewVectors(db, lexicalSource(), quietLog())
+	res, err := v.Sync(ctx, SyncOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Logf("%d chunks embedded", res.Embedded)
+
+	b.Run("query", func(b *testing.B) {
+		sem := NewSemantic(v, db)
+		var lat []time.Duration
+		for b.Loop() {
+			for _, q := range semanticBenchQueries {
+				t0 := time.Now()
+				rs, err := sem.Search(ctx, SemanticQuery{Text: q, Limit: 10})
+				if err != nil || len(rs) == 0 {
+					b.Fatalf("%q: %d results, %v", q, len(rs), err)
+				}
+				lat = append(lat, time.Since(t0))
+			}
+		}
+		slices.Sort(lat)
+		b.ReportMetric(float64(lat[len(lat)/2])/1e6, "p50-ms")
+		b.ReportMetric(float64(lat[len(lat)*95/100])/1e6, "p95-ms")
+	})
+	b.Run("load", func(b *testing.B) {
+		for b.Loop() {
+			w := NewVectors(db, lexicalSource(), quietLog())
+			if err := w.Load(ctx); err != nil {
+				b.Fatal(err)
+			}
+			if w.Count() != res.Vectors {
+				b.Fatalf("loaded %d vectors; want %d", w.Count(), res.Vectors)
+			}
+		}
+		b.ReportMetric(float64(res.Vectors), "vectors")
+	})
+}
