@@ -57,6 +57,7 @@ func commands() []command {
 		{"index", "build or refresh the index of your vaults", runIndex},
 		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor},
 		{"search", "search your vaults from the terminal", runSearch},
+		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP},
 		{"version", "print the version", runVersion},
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })

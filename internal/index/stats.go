@@ -1,0 +1,82 @@
+package index
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"time"
+)
+
+// Querier is the part of *sql.DB that reading the index needs.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// VaultStats is what the index holds of one vault.
+type VaultStats struct {
+	Name            string
+	Path            string
+	Notes           int
+	Attachments     int
+	Links           int
+	UnresolvedLinks int
+	Chunks          int
+	// LastIndexed is when the last index run of the vault finished; zero
+	// when none has.
+	LastIndexed time.Time
+}
+
+// Stats counts what the index holds of every vault, by name.
+func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
+	rows, err := db.QueryContext(ctx, `SELECT v.name, v.path, v.last_indexed_ms,
+		(SELECT count(*) FROM files f WHERE f.vault_id = v.id AND f.kind = 'note'),
+		(SELECT count(*) FROM files f WHERE f.vault_id = v.id AND f.kind = 'attachment'),
+		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = v.id),
+		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = v.id AND l.target_id IS NULL),
+		(SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.vault_id = v.id)
+		FROM vaults v ORDER BY v.name`)
+	if err != nil {
+		return nil, fmt.Errorf("read index statistics: %w", err)
+	}
+	defer rows.Close()
+	var out []VaultStats
+	for rows.Next() {
+		var s VaultStats
+		var last sql.NullInt64
+		if err := rows.Scan(&s.Name, &s.Path, &last, &s.Notes, &s.Attachments, &s.Links, &s.UnresolvedLinks, &s.Chunks); err != nil {
+			return nil, fmt.Errorf("read index statistics: %w", err)
+		}
+		if last.Valid {
+			s.LastIndexed = time.UnixMilli(last.Int64)
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}
+
+// NoteName is one indexed note.
+type NoteName struct {
+	Vault, Path, Title string
+}
+
+// ListNotes returns up to n notes ordered by vault name and path, after the
+// given one (from the start when both are empty): the pages of the MCP
+// resource list.
+func ListNotes(ctx context.Context, db Querier, afterVault, afterPath string, n int) ([]NoteName, error) {
+	rows, err := db.QueryContext(ctx, `SELECT v.name, f.path, f.title FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE f.kind = 'note' AND (v.name > ? OR (v.name = ? AND f.path > ?))
+		ORDER BY v.name, f.path LIMIT ?`, afterVault, afterVault, afterPath, n)
+	if err != nil {
+		return nil, fmt.Errorf("list notes: %w", err)
+	}
+	defer rows.Close()
+	var out []NoteName
+	for rows.Next() {
+		var nn NoteName
+		if err := rows.Scan(&nn.Vault, &nn.Path, &nn.Title); err != nil {
+			return nil, fmt.Errorf("list notes: %w", err)
+		}
+		out = append(out, nn)
+	}
+	return out, rows.Err()
+}

@@ -1,0 +1,132 @@
+// Package live keeps the index current while jarvis serves: it indexes in
+// the background at start, so the server answers at once whatever the
+// vault size, and again whenever the watcher reports a change. It tells the
+// tools how fresh the index is.
+package live
+
+import (
+	"context"
+	"log/slog"
+	"sync"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+)
+
+// States of the index.
+const (
+	Ready       = "ready"
+	Indexing    = "indexing"
+	Failed      = "failed"
+	Unavailable = "unavailable"
+)
+
+// State is how far the index has got.
+type State struct {
+	State       string
+	Done, Total int
+	Vault       string
+	Error       string
+	LastIndexed time.Time
+}
+
+// IndexFunc brings one vault's index up to date, reporting progress.
+type IndexFunc func(ctx context.Context, v config.Vault, progress index.Progress) (index.Result, error)
+
+// SyncFunc brings the vectors of semantic search in step with the index.
+type SyncFunc func(ctx context.Context) error
+
+// Live runs index passes one at a time and records their state.
+type Live struct {
+	vaults []config.Vault
+	index  IndexFunc
+	sync   SyncFunc
+	log    *slog.Logger
+
+	run sync.Mutex // one index pass at a time: SQLite has one writer
+
+	mu    sync.Mutex
+	state State
+}
+
+// New returns a Live over the given vaults. sync may be nil.
+func New(vaults []config.Vault, idx IndexFunc, sync SyncFunc, log *slog.Logger) *Live {
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Live{vaults: vaults, index: idx, sync: sync, log: log, state: State{State: Indexing}}
+}
+
+// State returns the current state; safe from any goroutine.
+func (l *Live) State() State {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.state
+}
+
+func (l *Live) set(f func(*State)) {
+	l.mu.Lock()
+	f(&l.state)
+	l.mu.Unlock()
+}
+
+// All indexes every vault, then syncs the vectors. It is what runs at
+// start and after a change the watcher could not pin to one vault.
+func (l *Live) All(ctx context.Context) error {
+	return l.pass(ctx, l.vaults)
+}
+
+// Vault re-indexes one vault by name, then syncs the vectors.
+func (l *Live) Vault(ctx context.Context, name string) error {
+	for _, v := range l.vaults {
+		if v.Name == name {
+			return l.pass(ctx, []config.Vault{v})
+		}
+	}
+	return nil
+}
+
+func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
+	l.run.Lock()
+	defer l.run.Unlock()
+	began := time.Now()
+	for _, v := range vaults {
+		l.set(func(s *State) { s.State, s.Vault, s.Done, s.Total = Indexing, v.Name, 0, 0 })
+		res, err := l.index(ctx, v, func(done, total int) {
+			l.set(func(s *State) { s.Done, s.Total = done, total })
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			l.log.Warn("index run failed", "vault", v.Name, "err", err)
+			l.set(func(s *State) { s.State, s.Error = Failed, err.Error() })
+			return err
+		}
+		if res.Added+res.Updated+res.Deleted > 0 {
+			l.log.Info("index updated", "vault", v.Name, "added", res.Added, "updated", res.Updated, "deleted", res.Deleted)
+		}
+	}
+	if l.sync != nil {
+		if err := l.sync(ctx); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			// Keyword search and the graph are current; semantic search
+			// answers from what it has and says so.
+			l.log.Warn("vectors not brought up to date", "err", err)
+		}
+	}
+	l.set(func(s *State) {
+		*s = State{State: Ready, LastIndexed: time.Now()}
+	})
+	l.log.Debug("index pass done", "vaults", len(vaults), "took", time.Since(began))
+	return nil
+}
+
+// MarkUnavailable records that the index cannot be used at all, such as a
+// database that does not open.
+func (l *Live) MarkUnavailable(err error) {
+	l.set(func(s *State) { s.State, s.Error = Unavailable, err.Error() })
+}

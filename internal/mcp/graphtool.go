@@ -1,0 +1,286 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// GraphInput is the input of search-graph.
+type GraphInput struct {
+	QueryNotePath string `json:"query_note_path" jsonschema:"the note to start from: its vault-relative path (Folder/Note.md), its title or one of its aliases"`
+	Depth         int    `json:"depth,omitempty" jsonschema:"how many links away to go, 1 to 5"`
+	Direction     string `json:"direction,omitempty" jsonschema:"out: notes it links to; in: notes linking to it; both"`
+	Vault         string `json:"vault,omitempty" jsonschema:"the vault of the start note; every vault is searched for it when empty"`
+}
+
+// GraphEdge is one link between two notes of the answer.
+type GraphEdge struct {
+	Source string `json:"source" jsonschema:"path of the linking note"`
+	Target string `json:"target" jsonschema:"path of the linked note or file"`
+	Kind   string `json:"kind" jsonschema:"link, embed, markdown or frontmatter"`
+	Text   string `json:"text" jsonschema:"the link's display text, or its target as written"`
+	Line   int    `json:"line" jsonschema:"line of the link in the source note"`
+}
+
+// GraphOutput is what search-graph returns.
+type GraphOutput struct {
+	Start          graph.Match            `json:"start" jsonschema:"the start note and how the query matched it; others lists equally good matches"`
+	Nodes          []graph.Node           `json:"nodes" jsonschema:"the start note (depth 0) and every note or attachment reached, by depth then path"`
+	Edges          []GraphEdge            `json:"edges" jsonschema:"links between the returned nodes"`
+	Unresolved     []graph.UnresolvedLink `json:"unresolved" jsonschema:"links from the visited notes that lead to no note"`
+	Truncated      bool                   `json:"truncated" jsonschema:"true when the node cap stopped the walk early"`
+	Degraded       bool                   `json:"degraded"`
+	DegradedReason string                 `json:"degraded_reason,omitempty"`
+	Index          IndexState             `json:"index"`
+}
+
+func (t *tools) registerGraph(s *mcpsdk.Server) {
+	mcpsdk.AddTool(s, &mcpsdk.Tool{
+		Name: ToolSearchGraph,
+		Description: `Explore the link graph around a note: the notes it links to (out), the notes that link to it (in), or both, up to 5 links away.
+Use it to find related notes, a topic's neighbourhood, or what depends on a note. Returns nodes with their depth and tags, the links between them with line numbers, and links that lead to missing notes.`,
+		Annotations: readOnly("Explore linked notes"),
+		InputSchema: inputSchema[GraphInput](func(p map[string]*jsonschema.Schema) {
+			textLength(p["query_note_path"], 1, 1000)
+			intRange(p["depth"], 1, graph.MaxDepth, 2)
+			p["direction"].Enum = []any{"out", "in", "both"}
+			p["direction"].Default = mustJSON("both")
+		}),
+	}, t.searchGraph)
+}
+
+func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in GraphInput) (*mcpsdk.CallToolResult, GraphOutput, error) {
+	out := GraphOutput{Nodes: []graph.Node{}, Edges: []GraphEdge{}, Unresolved: []graph.UnresolvedLink{}, Index: t.state()}
+	ref := strings.TrimSpace(in.QueryNotePath)
+	if ref == "" {
+		return nil, out, errors.New("query_note_path is empty: give the path, title or alias of the note to start from (search-vault finds one)")
+	}
+	if err := t.checkVault(in.Vault); err != nil {
+		return nil, out, err
+	}
+	depth := in.Depth
+	if depth == 0 {
+		depth = 2
+	}
+	if depth < 1 || depth > graph.MaxDepth {
+		return nil, out, fmt.Errorf("depth must be 1 to %d; got %d. Use 1 for direct links, 2 for their neighbours", graph.MaxDepth, depth)
+	}
+	dir := graph.Direction(strings.ToLower(strings.TrimSpace(in.Direction)))
+	if dir == "" {
+		dir = graph.Both
+	}
+	if dir != graph.Out && dir != graph.In && dir != graph.Both {
+		return nil, out, fmt.Errorf("direction must be \"out\", \"in\" or \"both\"; got %q", in.Direction)
+	}
+	var sub *graph.Subgraph
+	err := errUnavailable
+	if t.b.Traverse != nil {
+		sub, err = t.b.Traverse(ctx, graph.Query{Vault: in.Vault, Start: ref, Depth: depth, Direction: dir})
+	}
+	switch {
+	case err == nil:
+	case errors.Is(err, graph.ErrNoteNotFound), errors.Is(err, graph.ErrInvalidQuery):
+		return nil, out, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), graph.ErrInvalidQuery.Error()+": "))
+	case ctx.Err() != nil:
+		return nil, out, ctx.Err()
+	default:
+		if !errors.Is(err, errUnavailable) {
+			t.log.Warn("graph search failed; reading the note from disk", "err", err)
+		}
+		out, err = t.graphFromDisk(ctx, in.Vault, ref, out)
+		if err != nil {
+			return nil, out, err
+		}
+		return renderGraph(out), out, nil
+	}
+	out.Start = sub.Start
+	out.Nodes = nonNil(sub.Nodes)
+	out.Unresolved = nonNil(sub.Unresolved)
+	out.Truncated = sub.Truncated
+	for _, e := range sub.Edges {
+		out.Edges = append(out.Edges, GraphEdge{Source: e.Source, Target: e.Target, Kind: e.Kind, Text: e.Text, Line: e.Line})
+	}
+	return renderGraph(out), out, nil
+}
+
+// graphFromDisk answers without the index: it finds the start note by
+// path or file name, parses it and returns its links as written.
+func (t *tools) graphFromDisk(ctx context.Context, vaultName, ref string, out GraphOutput) (GraphOutput, error) {
+	v, rel, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
+	if err != nil {
+		return out, err
+	}
+	data, _, err := vault.ReadNote(v.Path, rel, 0)
+	if err != nil {
+		return out, fmt.Errorf("cannot read %s: %v", rel, vault.ErrText(err))
+	}
+	note := t.parse(rel, data)
+	out.Degraded = true
+	out.DegradedReason = "the link graph is unavailable; showing the start note's own links as written, not resolved to files, one level deep"
+	out.Start = graph.Match{Ref: graph.Ref{Vault: v.Name, Path: rel, Title: note.Title}, Kind: "note", By: graph.ByPath}
+	out.Nodes = []graph.Node{{Vault: v.Name, Path: rel, Title: note.Title, Kind: "note", Tags: tagNames(note)}}
+	for _, l := range note.Links {
+		target := l.Target
+		if target == "" {
+			continue // a link into the same note
+		}
+		text := l.Display
+		if text == "" {
+			text = target
+		}
+		out.Edges = append(out.Edges, GraphEdge{Source: rel, Target: target, Kind: string(l.Kind), Text: text, Line: l.Line})
+	}
+	return out, nil
+}
+
+func (t *tools) parse(rel string, data []byte) vault.Note {
+	if t.b.Parse != nil {
+		return t.b.Parse(rel, data)
+	}
+	return vault.NewParser().Parse(rel, data)
+}
+
+func tagNames(n vault.Note) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, tg := range n.Tags {
+		if !seen[tg.Name] {
+			seen[tg.Name] = true
+			out = append(out, tg.Name)
+		}
+	}
+	return out
+}
+
+// findOnDisk locates a note without the index: by vault-relative path
+// (with or without .md), else by file name, case-insensitively.
+func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref string) (config.Vault, string, error) {
+	rel := strings.TrimPrefix(filepath.ToSlash(ref), "/")
+	var byName []struct {
+		v   config.Vault
+		rel string
+	}
+	for _, v := range vaults {
+		if vaultName != "" && v.Name != vaultName {
+			continue
+		}
+		for _, cand := range []string{rel, rel + ".md"} {
+			if p, err := safeJoin(v.Path, cand); err == nil && fileExists(p) && vault.IsNote(cand) {
+				return v, cand, nil
+			}
+		}
+		files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+		if err != nil {
+			continue
+		}
+		want := strings.ToLower(strings.TrimSuffix(filepath.Base(rel), ".md"))
+		for _, f := range files {
+			if f.Note && strings.ToLower(vault.TitleFromPath(f.Path)) == want {
+				byName = append(byName, struct {
+					v   config.Vault
+					rel string
+				}{v, f.Path})
+			}
+		}
+	}
+	if len(byName) > 0 {
+		return byName[0].v, byName[0].rel, nil
+	}
+	return config.Vault{}, "", fmt.Errorf("no note %q was found on disk; give its vault-relative path, such as Folder/Note.md", ref)
+}
+
+// safeJoin joins a vault-relative path to the vault folder, refusing any
+// path that would lead outside it (absolute, "..", or a symbolic link out).
+func safeJoin(root, rel string) (string, error) {
+	if rel == "" || filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.Contains(rel, "\x00") {
+		return "", errOutside
+	}
+	clean := filepath.Clean(filepath.FromSlash(rel))
+	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
+		return "", errOutside
+	}
+	p := filepath.Join(root, clean)
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return p, nil // missing: the caller reports it as not found
+	}
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return "", err
+	}
+	r, err := filepath.Rel(realRoot, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return "", errOutside
+	}
+	return p, nil
+}
+
+var errOutside = errors.New("the path leads outside the vault; give a path relative to the vault folder, such as Folder/Note.md")
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Links around **%s** (`%s`): %d nodes, %d links", out.Start.Title, out.Start.Path, len(out.Nodes), len(out.Edges))
+	if out.Truncated {
+		b.WriteString(" (cut at the node cap; ask for less depth or one direction)")
+	}
+	b.WriteString(".\n")
+	if len(out.Start.Others) > 0 {
+		var others []string
+		for _, o := range out.Start.Others {
+			others = append(others, "`"+o.Path+"`")
+		}
+		fmt.Fprintf(&b, "\nOther notes match the same name: %s; pass a path to start from one of them.\n", strings.Join(others, ", "))
+	}
+	if out.Degraded {
+		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
+	}
+	if f := freshness(out.Index); f != "" {
+		fmt.Fprintf(&b, "\n> %s\n", f)
+	}
+	depth := -1
+	for _, n := range out.Nodes {
+		if n.Depth != depth {
+			depth = n.Depth
+			fmt.Fprintf(&b, "\nDepth %d:\n", depth)
+		}
+		if n.Title == "" || n.Kind == "attachment" {
+			fmt.Fprintf(&b, "- `%s` (%s)", n.Path, n.Kind)
+		} else {
+			fmt.Fprintf(&b, "- %s (`%s`)", n.Title, n.Path)
+		}
+		if len(n.Tags) > 0 {
+			fmt.Fprintf(&b, " #%s", strings.Join(n.Tags, " #"))
+		}
+		b.WriteString("\n")
+	}
+	if len(out.Edges) > 0 {
+		b.WriteString("\nLinks:\n")
+		for _, e := range out.Edges {
+			fmt.Fprintf(&b, "- `%s` line %d → `%s` (%s)\n", e.Source, e.Line, e.Target, e.Kind)
+		}
+	}
+	if len(out.Unresolved) > 0 {
+		b.WriteString("\nLinks to missing notes:\n")
+		for _, u := range out.Unresolved {
+			fmt.Fprintf(&b, "- `%s` line %d → %q\n", u.Source, u.Line, u.Target)
+		}
+	}
+	return textResult(b.String())
+}

@@ -1,0 +1,434 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden tool list in testdata")
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// exampleVault copies examples/vault into a temp folder, so tests may
+// change it.
+func exampleVault(t *testing.T) config.Vault {
+	t.Helper()
+	src, err := filepath.Abs("../../examples/vault")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := filepath.Join(t.TempDir(), "vault")
+	err = filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		if info.IsDir() {
+			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return config.Vault{Name: "coffee", Path: dst}
+}
+
+// realBackend wires the server exactly as `jarvis mcp` does, over the
+// given vaults and database, and indexes them once when index is true.
+func realBackend(t *testing.T, dbPath string, index bool, vaults ...config.Vault) *mcp.Backend {
+	t.Helper()
+	cfg := config.Config{DBPath: dbPath, Vaults: vaults, Embedder: config.Embedder{Provider: config.ProviderLexical}}
+	var deps container.MCPDeps
+	app := container.NewMCPApp(cfg, quiet(), &deps)
+	if err := container.Err(app); err != nil {
+		t.Fatal(err)
+	}
+	if err := app.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { app.Stop(context.Background()) })
+	if index {
+		if err := deps.Live.All(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return deps.Backend
+}
+
+// connect runs the server over b on in-memory transports and returns a
+// connected client session.
+func connect(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
+	t.Helper()
+	ctx := context.Background()
+	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet()})
+	st, ct := mcpsdk.NewInMemoryTransports()
+	ss, err := server.Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	client := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// call calls a tool and decodes its structured content into out (when not
+// nil). It returns the text content and whether the result is an error.
+func call(t *testing.T, cs *mcpsdk.ClientSession, name string, args map[string]any, out any) (string, bool) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: protocol error %v", name, err)
+	}
+	var text strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			text.WriteString(tc.Text)
+		}
+	}
+	if !res.IsError && out != nil {
+		data, err := json.Marshal(res.StructuredContent)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := json.Unmarshal(data, out); err != nil {
+			t.Fatalf("%s: structured content %s: %v", name, data, err)
+		}
+	}
+	return text.String(), res.IsError
+}
+
+func TestToolListGolden(t *testing.T) {
+	cs := connect(t, &mcp.Backend{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := json.MarshalIndent(res.Tools, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got = append(got, '\n')
+	golden := filepath.Join("testdata", "tools.golden.json")
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/mcp -update to write it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("the tool list changed; review the difference and run go test ./internal/mcp -update\n got: %s", got)
+	}
+}
+
+func TestEveryToolStatesItsAnnotations(t *testing.T) {
+	cs := connect(t, &mcp.Backend{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{mcp.ToolHealthStatus, mcp.ToolListVaults, mcp.ToolReadNote, mcp.ToolSearchCombined, mcp.ToolSearchGraph, mcp.ToolSearchSemantic, mcp.ToolSearchVault}
+	if len(res.Tools) != len(want) {
+		t.Fatalf("%d tools; want %v", len(res.Tools), want)
+	}
+	for i, tool := range res.Tools {
+		if tool.Name != want[i] {
+			t.Errorf("tool %d is %q; want %q", i, tool.Name, want[i])
+		}
+		a := tool.Annotations
+		if a == nil || !a.ReadOnlyHint || a.OpenWorldHint == nil || *a.OpenWorldHint || a.Title == "" {
+			t.Errorf("%s: annotations %+v; want read-only, closed-world, titled", tool.Name, a)
+		}
+		if tool.OutputSchema == nil {
+			t.Errorf("%s has no output schema", tool.Name)
+		}
+		if len(tool.Description) < 80 {
+			t.Errorf("%s: description %q is too short to tell a model when to use it", tool.Name, tool.Description)
+		}
+	}
+}
+
+func TestToolsOnTheExampleVault(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+
+	t.Run("search-vault", func(t *testing.T) {
+		var out mcp.SearchOutput
+		text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "french press"}, &out)
+		if isErr || len(out.Results) == 0 || out.Results[0].Path != "Methods/French press.md" {
+			t.Fatalf("results %+v (error %v): %s", out.Results, isErr, text)
+		}
+		if out.Degraded || out.Results[0].Vault != "coffee" || !strings.Contains(text, "Methods/French press.md") {
+			t.Fatalf("degraded %v, vault %q, text %q", out.Degraded, out.Results[0].Vault, text)
+		}
+	})
+	t.Run("search-vault names only", func(t *testing.T) {
+		var out mcp.SearchOutput
+		call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "grinder", "search_content": false}, &out)
+		if len(out.Results) != 1 || out.Results[0].Path != "Gear/Grinder.md" {
+			t.Fatalf("names-only results %+v", out.Results)
+		}
+	})
+	t.Run("search-semantic", func(t *testing.T) {
+		var out mcp.SearchOutput
+		text, isErr := call(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "steeping coffee grounds in cold water overnight", "limit": 3}, &out)
+		if isErr || out.Degraded || len(out.Results) == 0 || len(out.Results) > 3 {
+			t.Fatalf("results %+v degraded %v: %s", out.Results, out.Degraded, text)
+		}
+		if out.Results[0].Path != "Methods/Cold brew.md" || !strings.HasPrefix(out.Embedder, "lexical/") {
+			t.Fatalf("first %s, embedder %q", out.Results[0].Path, out.Embedder)
+		}
+	})
+	t.Run("search-combined", func(t *testing.T) {
+		var out mcp.SearchOutput
+		call(t, cs, mcp.ToolSearchCombined, map[string]any{"query": "water temperature for brewing"}, &out)
+		if len(out.Results) == 0 || len(out.Results[0].Retrievers) == 0 {
+			t.Fatalf("combined results %+v", out.Results)
+		}
+	})
+	t.Run("search-graph", func(t *testing.T) {
+		var out mcp.GraphOutput
+		text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "depth": 1, "direction": "out"}, &out)
+		if isErr || out.Start.Path != "Methods/Index.md" || len(out.Nodes) < 2 || len(out.Edges) == 0 {
+			t.Fatalf("graph %+v: %s", out, text)
+		}
+		for _, n := range out.Nodes[1:] {
+			if n.Depth != 1 {
+				t.Fatalf("node %+v at depth %d", n, n.Depth)
+			}
+		}
+	})
+	t.Run("read-note", func(t *testing.T) {
+		var out mcp.ReadNoteOutput
+		text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md"}, &out)
+		if isErr || out.Title != "Pour over" || !strings.Contains(out.Content, "## Troubleshooting") || len(out.Headings) == 0 {
+			t.Fatalf("read-note %+v: %s", out, text)
+		}
+		if len(out.Backlinks) == 0 || out.Degraded {
+			t.Fatalf("backlinks %v degraded %v (%s)", out.Backlinks, out.Degraded, out.DegradedReason)
+		}
+		resolved := false
+		for _, l := range out.Links {
+			if l.Resolved != "" {
+				resolved = true
+			}
+		}
+		if !resolved {
+			t.Fatalf("no link resolved: %+v", out.Links)
+		}
+	})
+	t.Run("read-note section and pages", func(t *testing.T) {
+		var out mcp.ReadNoteOutput
+		call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "troubleshooting"}, &out)
+		if !strings.HasPrefix(out.Content, "## Troubleshooting") {
+			t.Fatalf("section = %q", out.Content)
+		}
+		var page mcp.ReadNoteOutput
+		call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Coffee journal.md", "max_chars": 1000}, &page)
+		if page.TotalChars <= 1000 || page.NextOffset != 1000 || len([]rune(page.Content)) != 1000 {
+			t.Fatalf("first page: total %d next %d len %d", page.TotalChars, page.NextOffset, len([]rune(page.Content)))
+		}
+		var rest mcp.ReadNoteOutput
+		call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Coffee journal.md", "offset": page.NextOffset, "max_chars": 100000}, &rest)
+		if rest.NextOffset != 0 || len([]rune(page.Content+rest.Content)) != page.TotalChars {
+			t.Fatalf("second page: next %d, %d+%d of %d", rest.NextOffset, len([]rune(page.Content)), len([]rune(rest.Content)), page.TotalChars)
+		}
+	})
+	t.Run("read-note by title", func(t *testing.T) {
+		var out mcp.ReadNoteOutput
+		if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "French press"}, &out); isErr || out.Path != "Methods/French press.md" {
+			t.Fatalf("by title: %+v %s", out.Path, text)
+		}
+	})
+	t.Run("list-vaults", func(t *testing.T) {
+		var out mcp.ListVaultsOutput
+		call(t, cs, mcp.ToolListVaults, nil, &out)
+		if len(out.Vaults) != 1 {
+			t.Fatalf("vaults %+v", out.Vaults)
+		}
+		got := out.Vaults[0]
+		if got.Name != "coffee" || got.Notes != 17 || got.Attachments != 1 || got.Links == 0 || got.Chunks == 0 || got.IndexState != "ready" || got.LastIndexed == "" {
+			t.Fatalf("vault %+v", got)
+		}
+	})
+	t.Run("health-status", func(t *testing.T) {
+		var out mcp.HealthOutput
+		call(t, cs, mcp.ToolHealthStatus, nil, &out)
+		if out.Status == "" || len(out.Checks) < 5 {
+			t.Fatalf("health %+v", out)
+		}
+	})
+}
+
+func TestBadArgumentsGetInstructions(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour ovr.md"}, "Methods/Pour over.md"},
+		{mcp.ToolReadNote, map[string]any{"path": "../../../etc/passwd"}, "outside the vault"},
+		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "No such heading"}, "its headings are"},
+		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "depth": 9}, "depth must be at most 5; got 9"},
+		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "direction": "sideways"}, "direction"},
+		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Nonexistent thing"}, "no note matches"},
+		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "vault": "nope"}, `use one of "coffee"`},
+		{mcp.ToolSearchVault, map[string]any{"query": "   "}, "query is empty"},
+		{mcp.ToolSearchVault, map[string]any{}, "missing required argument query"},
+		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 2}, "similarity_threshold must be at most 1"},
+		{mcp.ToolSearchSemantic, map[string]any{"query": strings.Repeat("long ", 300)}, "query must be at most 1000 characters"},
+	} {
+		t.Run(tc.tool+" "+tc.want, func(t *testing.T) {
+			text, isErr := call(t, cs, tc.tool, tc.args, nil)
+			if !isErr || !strings.Contains(text, tc.want) {
+				t.Fatalf("error %v, text %q; want an error saying %q", isErr, text, tc.want)
+			}
+		})
+	}
+}
+
+// TestFallbacksWithoutTheDatabase serves a vault whose database path is a
+// folder: nothing can be indexed, and every tool must still answer from
+// the files, saying it is degraded.
+func TestFallbacksWithoutTheDatabase(t *testing.T) {
+	v := exampleVault(t)
+	dbDir := t.TempDir() // a folder where the database file should be
+	b := realBackend(t, dbDir, false, v)
+	cs := connect(t, b)
+
+	var kw mcp.SearchOutput
+	call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "french press"}, &kw)
+	if !kw.Degraded || len(kw.Results) == 0 || kw.Results[0].Path != "Methods/French press.md" {
+		t.Fatalf("search-vault without the index: %+v", kw)
+	}
+	var sem mcp.SearchOutput
+	call(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "cold brew"}, &sem)
+	if !sem.Degraded || len(sem.Results) == 0 {
+		t.Fatalf("search-semantic without the index: %+v", sem)
+	}
+	var cmb mcp.SearchOutput
+	call(t, cs, mcp.ToolSearchCombined, map[string]any{"query": "cold brew"}, &cmb)
+	if !cmb.Degraded || len(cmb.Results) == 0 {
+		t.Fatalf("search-combined without the index: %+v", cmb)
+	}
+	var g mcp.GraphOutput
+	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md"}, &g)
+	if isErr || !g.Degraded || g.Start.Path != "Methods/Index.md" || len(g.Edges) == 0 {
+		t.Fatalf("search-graph without the index: %+v %s", g, text)
+	}
+	var note mcp.ReadNoteOutput
+	call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md"}, &note)
+	if !note.Degraded || !strings.Contains(note.Content, "Troubleshooting") {
+		t.Fatalf("read-note without the index: %+v", note)
+	}
+	var vs mcp.ListVaultsOutput
+	call(t, cs, mcp.ToolListVaults, nil, &vs)
+	if !vs.Degraded || len(vs.Vaults) != 1 || vs.Vaults[0].Notes != 17 {
+		t.Fatalf("list-vaults without the index: %+v", vs)
+	}
+	var h mcp.HealthOutput
+	call(t, cs, mcp.ToolHealthStatus, nil, &h)
+	if h.Status != "broken" {
+		t.Fatalf("health with no database = %q; want broken", h.Status)
+	}
+}
+
+func TestSemanticFallsBackWithoutVectors(t *testing.T) {
+	b := &mcp.Backend{
+		Vaults:   []config.Vault{exampleVault(t)},
+		Semantic: func(context.Context, search.SemanticQuery) ([]search.Result, error) { return nil, search.ErrNoVectors },
+		Keyword: func(_ context.Context, q search.KeywordQuery) ([]search.Result, error) {
+			return []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}, nil
+		},
+	}
+	cs := connect(t, b)
+	var out mcp.SearchOutput
+	text, _ := call(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "minerals"}, &out)
+	if !out.Degraded || !strings.Contains(out.DegradedReason, "no embeddings") || len(out.Results) != 1 || !strings.Contains(text, "Degraded") {
+		t.Fatalf("semantic without vectors: %+v\n%s", out, text)
+	}
+}
+
+func TestPanicsBecomeToolErrors(t *testing.T) {
+	calls := 0
+	b := &mcp.Backend{
+		Vaults: []config.Vault{exampleVault(t)},
+		Keyword: func(context.Context, search.KeywordQuery) ([]search.Result, error) {
+			calls++
+			if calls == 1 {
+				panic("boom")
+			}
+			return nil, errors.New("still broken")
+		},
+	}
+	cs := connect(t, b)
+	text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "coffee"}, nil)
+	if !isErr || !strings.Contains(text, "internal error") {
+		t.Fatalf("panic gave error=%v %q", isErr, text)
+	}
+	// The server keeps serving; the next call falls back to the files.
+	var out mcp.SearchOutput
+	if _, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "coffee"}, &out); isErr || !out.Degraded {
+		t.Fatalf("after the panic: error %v, %+v", isErr, out)
+	}
+}
+
+func TestResources(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	ctx := context.Background()
+	var uris []string
+	for r, err := range cs.Resources(ctx, nil) {
+		if err != nil {
+			t.Fatal(err)
+		}
+		uris = append(uris, r.URI)
+	}
+	if len(uris) != 18 || uris[0] != "jarvis://vaults" {
+		t.Fatalf("%d resources %v; want the vault list and 17 notes", len(uris), uris)
+	}
+	uri := mcp.NoteURI("coffee", "Methods/Pour over.md")
+	if uri != "jarvis://coffee/Methods/Pour%20over.md" {
+		t.Fatalf("uri %s", uri)
+	}
+	res, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: uri})
+	if err != nil || len(res.Contents) != 1 || !strings.Contains(res.Contents[0].Text, "Troubleshooting") {
+		t.Fatalf("read %s: %v %+v", uri, err, res)
+	}
+	if _, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: "jarvis://coffee/..%2F..%2Fetc%2Fpasswd"}); err == nil {
+		t.Fatal("a path out of the vault was read")
+	}
+	tmpl, err := cs.ListResourceTemplates(ctx, nil)
+	if err != nil || len(tmpl.ResourceTemplates) != 1 {
+		t.Fatalf("templates %v %v", tmpl, err)
+	}
+}

@@ -1,0 +1,323 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// ReadNoteInput is the input of read-note.
+type ReadNoteInput struct {
+	Path     string `json:"path" jsonschema:"the note's vault-relative path as search results give it (Folder/Note.md); a title or alias also works"`
+	Vault    string `json:"vault,omitempty" jsonschema:"the note's vault, as search results give it; needed only when several vaults hold the path"`
+	Heading  string `json:"heading,omitempty" jsonschema:"return only the section under this heading (its text, without #)"`
+	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to start from, to read a long note in pages: pass the next_offset of the previous answer"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"the most characters of content to return, 1000 to 100000"`
+}
+
+// HeadingItem is one heading of a note.
+type HeadingItem struct {
+	Level int    `json:"level"`
+	Text  string `json:"text"`
+	Line  int    `json:"line"`
+}
+
+// LinkItem is one link written in a note.
+type LinkItem struct {
+	Target string `json:"target" jsonschema:"the link target as written"`
+	// Resolved is the path of the file the link leads to, empty when it
+	// leads nowhere or the index is unavailable.
+	Resolved string `json:"resolved,omitempty" jsonschema:"vault-relative path the link resolves to; empty when unresolved"`
+	Subpath  string `json:"subpath,omitempty" jsonschema:"heading or ^block the link points into"`
+	Kind     string `json:"kind" jsonschema:"link, embed, markdown or frontmatter"`
+	Text     string `json:"text,omitempty" jsonschema:"display text"`
+	Line     int    `json:"line"`
+}
+
+// BacklinkItem is one link from another note to this one.
+type BacklinkItem struct {
+	Source  string `json:"source" jsonschema:"path of the linking note"`
+	Line    int    `json:"line"`
+	Kind    string `json:"kind"`
+	Context string `json:"context,omitempty" jsonschema:"the text of the linking line"`
+}
+
+// ReadNoteOutput is what read-note returns.
+type ReadNoteOutput struct {
+	Vault       string         `json:"vault"`
+	Path        string         `json:"path"`
+	Title       string         `json:"title"`
+	Content     string         `json:"content" jsonschema:"the note's Markdown, or the asked section, from offset on, at most max_chars characters"`
+	Frontmatter map[string]any `json:"frontmatter" jsonschema:"every frontmatter property"`
+	Tags        []string       `json:"tags"`
+	Headings    []HeadingItem  `json:"headings"`
+	Links       []LinkItem     `json:"links"`
+	Backlinks   []BacklinkItem `json:"backlinks"`
+	Size        int64          `json:"size" jsonschema:"file size in bytes"`
+	Modified    string         `json:"modified" jsonschema:"last modification time, RFC 3339"`
+	Offset      int            `json:"offset" jsonschema:"character offset of content"`
+	// NextOffset is where the next page starts, 0 when content reaches the
+	// end.
+	NextOffset     int    `json:"next_offset" jsonschema:"offset to pass for the next page; 0 when this is the end"`
+	TotalChars     int    `json:"total_chars" jsonschema:"length of the whole note or section in characters"`
+	Degraded       bool   `json:"degraded"`
+	DegradedReason string `json:"degraded_reason,omitempty"`
+}
+
+const (
+	defaultMaxChars = 20000
+	maxBacklinks    = 200
+)
+
+func (t *tools) registerNotes(s *mcpsdk.Server) {
+	mcpsdk.AddTool(s, &mcpsdk.Tool{
+		Name: ToolReadNote,
+		Description: `Read one note: its Markdown text (or one section, by heading), frontmatter, tags, headings, the links it makes (and where they resolve) and the notes linking to it (backlinks).
+Pass the vault and path of a search result. Long notes come in pages: when next_offset is not 0, call again with offset=next_offset.`,
+		Annotations: readOnly("Read a note"),
+		InputSchema: inputSchema[ReadNoteInput](func(p map[string]*jsonschema.Schema) {
+			textLength(p["path"], 1, 1000)
+			lo := 0.0
+			p["offset"].Minimum = &lo
+			intRange(p["max_chars"], 1000, 100000, defaultMaxChars)
+		}),
+	}, t.readNote)
+}
+
+func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in ReadNoteInput) (*mcpsdk.CallToolResult, ReadNoteOutput, error) {
+	out := ReadNoteOutput{Frontmatter: map[string]any{}, Tags: []string{}, Headings: []HeadingItem{}, Links: []LinkItem{}, Backlinks: []BacklinkItem{}}
+	if strings.TrimSpace(in.Path) == "" {
+		return nil, out, errors.New("path is empty: give the vault-relative path of a note, as search results give it")
+	}
+	if err := t.checkVault(in.Vault); err != nil {
+		return nil, out, err
+	}
+	if in.Offset < 0 {
+		return nil, out, fmt.Errorf("offset must be 0 or more; got %d", in.Offset)
+	}
+	maxChars := clamp(in.MaxChars, 1000, 100000, defaultMaxChars)
+	v, rel, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
+	if err != nil {
+		return nil, out, err
+	}
+	full, err := safeJoin(v.Path, rel)
+	if err != nil {
+		return nil, out, err
+	}
+	st, err := os.Stat(full)
+	if err != nil {
+		return nil, out, fmt.Errorf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err))
+	}
+	data, warn, err := vault.ReadNote(v.Path, rel, st.Size())
+	if err != nil {
+		return nil, out, fmt.Errorf("note %s cannot be read (%s)", rel, vault.ErrText(err))
+	}
+	if warn != "" {
+		return nil, out, fmt.Errorf("note %s cannot be shown: %s", rel, warn)
+	}
+	note := t.parse(rel, data)
+	out.Vault, out.Path, out.Title = v.Name, rel, note.Title
+	out.Size, out.Modified = st.Size(), st.ModTime().UTC().Format(time.RFC3339)
+	if note.Frontmatter != nil {
+		out.Frontmatter = note.Frontmatter
+	}
+	out.Tags = nonNil(tagNames(note))
+	for _, h := range note.Headings {
+		out.Headings = append(out.Headings, HeadingItem{Level: h.Level, Text: h.Text, Line: h.Line})
+	}
+	text := string(data)
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	if in.Heading != "" {
+		if text, err = section(text, note.Headings, in.Heading); err != nil {
+			return nil, out, err
+		}
+	}
+	runes := []rune(text)
+	out.TotalChars = len(runes)
+	if in.Offset > len(runes) {
+		return nil, out, fmt.Errorf("offset %d is past the end of the note (%d characters); start from 0", in.Offset, len(runes))
+	}
+	end := min(len(runes), in.Offset+maxChars)
+	out.Content, out.Offset = string(runes[in.Offset:end]), in.Offset
+	if end < len(runes) {
+		out.NextOffset = end
+	}
+
+	resolved := map[[2]any]string{}
+	var reasons []string
+	if t.b.Outlinks != nil {
+		if edges, err := t.b.Outlinks(ctx, v.Name, rel); err == nil {
+			for _, e := range edges {
+				if e.Resolved {
+					resolved[[2]any{e.Line, e.Kind}] = e.Target
+				}
+			}
+		} else if ctx.Err() == nil {
+			reasons = append(reasons, "links are not resolved to files")
+		}
+	}
+	for _, l := range note.Links {
+		item := LinkItem{Target: l.Target, Subpath: l.Subpath, Kind: string(l.Kind), Text: l.Display, Line: l.Line}
+		if l.Target == "" {
+			item.Resolved = rel
+		} else {
+			item.Resolved = resolved[[2]any{l.Line, string(l.Kind)}]
+		}
+		out.Links = append(out.Links, item)
+	}
+	if t.b.Backlinks == nil {
+		reasons = append(reasons, "backlinks are unavailable")
+	} else if back, err := t.b.Backlinks(ctx, v.Name, rel); err == nil {
+		for i, e := range back {
+			if i == maxBacklinks {
+				break
+			}
+			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: e.Context})
+		}
+	} else if !errors.Is(err, graph.ErrNoteNotFound) {
+		reasons = append(reasons, "backlinks are unavailable")
+	} else {
+		reasons = append(reasons, "the note is not indexed yet, so its backlinks are unknown")
+	}
+	if len(reasons) > 0 {
+		out.Degraded = true
+		out.DegradedReason = "the index could not be used: " + strings.Join(reasons, "; ") + "; the note itself was read from disk"
+	}
+	return renderNote(out), out, nil
+}
+
+// locate finds the vault and path of a note: an exact vault-relative path
+// first, then the index's lookup by title or alias, then a file name on
+// disk.
+func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault, string, error) {
+	rel := strings.TrimPrefix(strings.ReplaceAll(ref, `\`, "/"), "/")
+	var found []config.Vault
+	var foundRel string
+	for _, v := range t.b.Vaults {
+		if vaultName != "" && v.Name != vaultName {
+			continue
+		}
+		for _, cand := range []string{rel, rel + ".md"} {
+			p, err := safeJoin(v.Path, cand)
+			if errors.Is(err, errOutside) {
+				return v, "", err
+			}
+			if err == nil && fileExists(p) {
+				found = append(found, v)
+				foundRel = cand
+				break
+			}
+		}
+	}
+	switch len(found) {
+	case 1:
+		return found[0], foundRel, nil
+	case 0:
+	default:
+		var names []string
+		for _, v := range found {
+			names = append(names, fmt.Sprintf("%q", v.Name))
+		}
+		return config.Vault{}, "", fmt.Errorf("%s exists in vaults %s; pass vault to choose one", rel, strings.Join(names, " and "))
+	}
+	if t.b.FindNote != nil {
+		m, err := t.b.FindNote(ctx, vaultName, ref)
+		if err == nil {
+			for _, v := range t.b.Vaults {
+				if v.Name == m.Vault {
+					return v, m.Path, nil
+				}
+			}
+		}
+		var nf *graph.NotFoundError
+		if errors.As(err, &nf) {
+			return config.Vault{}, "", fmt.Errorf("%s; read-note takes the vault-relative path that search results give", nf.Error())
+		}
+	}
+	v, p, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
+	if err != nil {
+		return config.Vault{}, "", fmt.Errorf("no note %q exists; search-vault with a few of its words finds its path", ref)
+	}
+	return v, p, nil
+}
+
+// section returns the part of text under the heading named want, up to the
+// next heading of the same or a higher level.
+func section(text string, headings []vault.Heading, want string) (string, error) {
+	w := strings.ToLower(strings.TrimSpace(strings.TrimLeft(want, "# ")))
+	for i, h := range headings {
+		if strings.ToLower(h.Text) != w {
+			continue
+		}
+		end := -1
+		for _, next := range headings[i+1:] {
+			if next.Level <= h.Level {
+				end = next.Line
+				break
+			}
+		}
+		lines := strings.SplitAfter(text, "\n")
+		from := min(h.Line-1, len(lines))
+		to := len(lines)
+		if end > 0 {
+			to = min(end-1, len(lines))
+		}
+		return strings.Join(lines[from:to], ""), nil
+	}
+	var names []string
+	for i, h := range headings {
+		if i == 20 {
+			names = append(names, "…")
+			break
+		}
+		names = append(names, fmt.Sprintf("%q", h.Text))
+	}
+	if len(names) == 0 {
+		return "", fmt.Errorf("the note has no headings; read it without heading")
+	}
+	return "", fmt.Errorf("the note has no heading %q; its headings are %s", want, strings.Join(names, ", "))
+}
+
+func renderNote(out ReadNoteOutput) *mcpsdk.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n`%s` in vault %s, %d bytes, modified %s", out.Title, out.Path, out.Vault, out.Size, out.Modified)
+	if len(out.Tags) > 0 {
+		fmt.Fprintf(&b, ", tags #%s", strings.Join(out.Tags, " #"))
+	}
+	b.WriteString("\n")
+	if out.Degraded {
+		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
+	}
+	if out.Offset > 0 {
+		fmt.Fprintf(&b, "\n(from character %d of %d)\n", out.Offset, out.TotalChars)
+	}
+	b.WriteString("\n---\n")
+	b.WriteString(out.Content)
+	if !strings.HasSuffix(out.Content, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString("---\n")
+	if out.NextOffset > 0 {
+		fmt.Fprintf(&b, "\nThe note continues: call read-note again with offset=%d (%d characters in all).\n", out.NextOffset, out.TotalChars)
+	}
+	if len(out.Backlinks) > 0 {
+		fmt.Fprintf(&b, "\nLinked from %d notes:\n", len(out.Backlinks))
+		for _, bl := range out.Backlinks {
+			fmt.Fprintf(&b, "- `%s` line %d\n", bl.Source, bl.Line)
+		}
+	}
+	return textResult(b.String())
+}

@@ -1,0 +1,69 @@
+package mcp
+
+import (
+	"fmt"
+	"strings"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// Every tool answers with structured content and with this Markdown
+// rendering of it, for clients that show or pass on only the text.
+
+func textResult(s string) *mcpsdk.CallToolResult {
+	return &mcpsdk.CallToolResult{Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: s}}}
+}
+
+func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s for %q: ", kind, query)
+	switch n := len(out.Results); {
+	case n == 0:
+		b.WriteString("no notes found.\n")
+	case out.Truncated:
+		fmt.Fprintf(&b, "the best %d notes (more matched).\n", n)
+	default:
+		fmt.Fprintf(&b, "%d notes.\n", n)
+	}
+	if out.Degraded {
+		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
+	}
+	if f := freshness(out.Index); f != "" {
+		fmt.Fprintf(&b, "\n> %s\n", f)
+	}
+	multi := vaultsIn(out)
+	for i, r := range out.Results {
+		where := r.Path
+		if multi {
+			where = r.Vault + ": " + r.Path
+		}
+		fmt.Fprintf(&b, "\n%d. **%s** (`%s`)", i+1, r.Title, where)
+		if r.Score != 0 {
+			fmt.Fprintf(&b, " score %.3f", r.Score)
+		}
+		if len(r.Retrievers) > 0 {
+			fmt.Fprintf(&b, " [%s]", strings.Join(r.Retrievers, ", "))
+		}
+		b.WriteString("\n")
+		loc := fmt.Sprintf("line %d", r.Line)
+		if r.Heading != "" {
+			loc = r.Heading + ", " + loc
+		}
+		fmt.Fprintf(&b, "   %s\n", loc)
+		if r.Snippet != "" {
+			fmt.Fprintf(&b, "   > %s\n", r.Snippet)
+		}
+	}
+	if len(out.Results) > 0 {
+		b.WriteString("\nUse read-note with a result's vault and path to read it.\n")
+	}
+	return textResult(b.String())
+}
+
+func vaultsIn(out SearchOutput) bool {
+	seen := map[string]bool{}
+	for _, r := range out.Results {
+		seen[r.Vault] = true
+	}
+	return len(seen) > 1
+}

@@ -1,0 +1,196 @@
+package mcp
+
+import (
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"strings"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Notes are resources under jarvis://{vault}/{path}, the vault name and each
+// path segment percent-encoded; the vault list is jarvis://vaults.
+const (
+	noteScheme    = "jarvis://"
+	noteTemplate  = "jarvis://{vault}/{+path}"
+	vaultsURI     = "jarvis://vaults"
+	resourcesPage = 200
+)
+
+// NoteURI is the resource URI of a note.
+func NoteURI(vaultName, path string) string {
+	segs := strings.Split(path, "/")
+	for i, s := range segs {
+		segs[i] = url.PathEscape(s)
+	}
+	return noteScheme + url.PathEscape(vaultName) + "/" + strings.Join(segs, "/")
+}
+
+// parseNoteURI splits a note URI into vault and path.
+func parseNoteURI(uri string) (string, string, bool) {
+	rest, ok := strings.CutPrefix(uri, noteScheme)
+	if !ok {
+		return "", "", false
+	}
+	v, p, ok := strings.Cut(rest, "/")
+	if !ok || v == "" || p == "" {
+		return "", "", false
+	}
+	vu, err1 := url.PathUnescape(v)
+	pu, err2 := url.PathUnescape(p)
+	if err1 != nil || err2 != nil {
+		return "", "", false
+	}
+	return vu, pu, true
+}
+
+func registerResources(s *mcpsdk.Server, t *tools) {
+	s.AddResource(&mcpsdk.Resource{
+		URI: vaultsURI, Name: "vaults", Title: "Vaults",
+		Description: "The vaults jarvis serves, with their counts and index state (as list-vaults returns them)",
+		MIMEType:    "application/json",
+	}, func(ctx context.Context, req *mcpsdk.ReadResourceRequest) (*mcpsdk.ReadResourceResult, error) {
+		_, out, err := t.listVaults(ctx, nil, struct{}{})
+		if err != nil {
+			return nil, err
+		}
+		data, err := json.MarshalIndent(out, "", "  ")
+		if err != nil {
+			return nil, err
+		}
+		return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: vaultsURI, MIMEType: "application/json", Text: string(data)}}}, nil
+	})
+	s.AddResourceTemplate(&mcpsdk.ResourceTemplate{
+		URITemplate: noteTemplate, Name: "note", Title: "Obsidian note",
+		Description: "A note's Markdown, by vault name and vault-relative path",
+		MIMEType:    "text/markdown",
+	}, t.readNoteResource)
+	s.AddReceivingMiddleware(t.listNoteResources)
+}
+
+func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRequest) (*mcpsdk.ReadResourceResult, error) {
+	uri := req.Params.URI
+	name, rel, ok := parseNoteURI(uri)
+	if !ok {
+		return nil, mcpsdk.ResourceNotFoundError(uri)
+	}
+	for _, v := range t.b.Vaults {
+		if v.Name != name {
+			continue
+		}
+		p, err := safeJoin(v.Path, rel)
+		if err != nil || !fileExists(p) || !vault.IsNote(rel) {
+			return nil, mcpsdk.ResourceNotFoundError(uri)
+		}
+		st, err := os.Stat(p)
+		if err != nil {
+			return nil, mcpsdk.ResourceNotFoundError(uri)
+		}
+		data, warn, err := vault.ReadNote(v.Path, rel, st.Size())
+		if err != nil || warn != "" {
+			return nil, fmt.Errorf("read %s: %s%s", rel, warn, errText(err))
+		}
+		return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: strings.ToValidUTF8(string(data), "\uFFFD")}}}, nil
+	}
+	return nil, mcpsdk.ResourceNotFoundError(uri)
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return vault.ErrText(err)
+}
+
+// listNoteResources answers resources/list itself: the vault list, then
+// every indexed note in pages, read from the index rather than held as
+// thousands of registered resources.
+func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if method != "resources/list" {
+			return next(ctx, method, req)
+		}
+		var cursor string
+		if r, ok := req.(*mcpsdk.ListResourcesRequest); ok && r.Params != nil {
+			cursor = r.Params.Cursor
+		}
+		res := &mcpsdk.ListResourcesResult{Resources: []*mcpsdk.Resource{}}
+		var after NoteRef
+		if cursor == "" {
+			res.Resources = append(res.Resources, &mcpsdk.Resource{URI: vaultsURI, Name: "vaults", Title: "Vaults", MIMEType: "application/json"})
+		} else {
+			var err error
+			if after, err = decodeCursor(cursor); err != nil {
+				return nil, err
+			}
+		}
+		notes, err := t.listNotes(ctx, after, resourcesPage+1)
+		if err != nil {
+			return nil, err
+		}
+		if len(notes) > resourcesPage {
+			notes = notes[:resourcesPage]
+			res.NextCursor = encodeCursor(notes[len(notes)-1])
+		}
+		for _, n := range notes {
+			res.Resources = append(res.Resources, &mcpsdk.Resource{
+				URI: NoteURI(n.Vault, n.Path), Name: n.Path, Title: n.Title, MIMEType: "text/markdown",
+				Description: "note in vault " + n.Vault,
+			})
+		}
+		return res, nil
+	}
+}
+
+// listNotes pages through notes from the index, or from the disk when the
+// index is unavailable.
+func (t *tools) listNotes(ctx context.Context, after NoteRef, n int) ([]NoteRef, error) {
+	if t.b.Notes != nil {
+		if notes, err := t.b.Notes(ctx, after, n); err == nil {
+			return notes, nil
+		}
+	}
+	var out []NoteRef
+	for _, v := range t.b.Vaults {
+		if v.Name < after.Vault {
+			continue
+		}
+		files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+		if err != nil {
+			continue
+		}
+		for _, f := range files {
+			if !f.Note || (v.Name == after.Vault && f.Path <= after.Path) {
+				continue
+			}
+			out = append(out, NoteRef{Vault: v.Name, Path: f.Path, Title: vault.TitleFromPath(f.Path)})
+			if len(out) == n {
+				return out, nil
+			}
+		}
+	}
+	return out, nil
+}
+
+func encodeCursor(n NoteRef) string {
+	return base64.RawURLEncoding.EncodeToString([]byte(n.Vault + "\x00" + n.Path))
+}
+
+func decodeCursor(c string) (NoteRef, error) {
+	b, err := base64.RawURLEncoding.DecodeString(c)
+	if err != nil {
+		return NoteRef{}, errors.New("invalid cursor: pass the nextCursor of the previous page")
+	}
+	v, p, ok := strings.Cut(string(b), "\x00")
+	if !ok {
+		return NoteRef{}, errors.New("invalid cursor: pass the nextCursor of the previous page")
+	}
+	return NoteRef{Vault: v, Path: p}, nil
+}

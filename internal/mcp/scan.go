@@ -1,0 +1,139 @@
+package mcp
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// scanFiles is search without the index: it reads every note of the vaults
+// and keeps those holding every word of the query, ranked by how often the
+// words occur (in the name counting most). It is what the search tools fall
+// back to when the database cannot be used: slow on a large vault, but an
+// answer.
+func scanFiles(ctx context.Context, vaults []config.Vault, query string, f search.Filter, limit int, content bool) ([]search.Result, error) {
+	words := scanWords(query)
+	if len(words) == 0 {
+		return []search.Result{}, nil
+	}
+	tag := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(f.Tag), "#"))
+	prefix := strings.TrimPrefix(filepath.ToSlash(f.PathPrefix), "/")
+	var out []search.Result
+	for _, v := range vaults {
+		if f.Vault != "" && v.Name != f.Vault {
+			continue
+		}
+		files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue // an unreadable vault gives no results; list-vaults says why
+		}
+		for _, file := range files {
+			if !file.Note || !strings.HasPrefix(strings.ToLower(file.Path), strings.ToLower(prefix)) {
+				continue
+			}
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			name := strings.ToLower(file.Path)
+			score := 0.0
+			for _, w := range words {
+				if strings.Contains(name, w) {
+					score += 5
+				}
+			}
+			var text string
+			if content || tag != "" {
+				data, _, err := vault.ReadNote(v.Path, file.Path, file.Size)
+				if err != nil {
+					continue
+				}
+				text = string(data)
+			}
+			lower := strings.ToLower(text)
+			all := true
+			for _, w := range words {
+				inName := strings.Contains(name, w)
+				n := 0
+				if content {
+					n = strings.Count(lower, w)
+				}
+				if !inName && n == 0 {
+					all = false
+					break
+				}
+				score += float64(min(n, 20))
+			}
+			if !all || (tag != "" && !hasTag(lower, tag)) {
+				continue
+			}
+			r := search.Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
+			if content {
+				r.Line, r.Snippet = matchLine(text, words)
+			}
+			out = append(out, r)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b search.Result) int {
+		switch {
+		case a.Score > b.Score:
+			return -1
+		case a.Score < b.Score:
+			return 1
+		}
+		return strings.Compare(a.Vault+"/"+a.Path, b.Vault+"/"+b.Path)
+	})
+	if len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
+// scanWords are the lower-case words of a query, without FTS operators.
+func scanWords(q string) []string {
+	fields := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_'
+	})
+	var out []string
+	for _, f := range fields {
+		if f == "and" || f == "or" || f == "not" {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// hasTag is a rough test for a tag in a note's text (inline or in the
+// frontmatter), enough for the fallback.
+func hasTag(lower, tag string) bool {
+	return strings.Contains(lower, "#"+tag) || strings.Contains(lower, "- "+tag) || strings.Contains(lower, "tags: "+tag)
+}
+
+// matchLine returns the first line holding a query word, as the snippet.
+func matchLine(text string, words []string) (int, string) {
+	for i, line := range strings.Split(text, "\n") {
+		l := strings.ToLower(line)
+		for _, w := range words {
+			if strings.Contains(l, w) {
+				return i + 1, search.Excerpt(line, 200)
+			}
+		}
+	}
+	return 1, ""
+}
+
+// fileExists reports whether p is a regular file.
+func fileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}

@@ -1,0 +1,241 @@
+// Package mcp is jarvis's Model Context Protocol server: the tools an
+// assistant calls to search and read Obsidian vaults, and notes as
+// resources. Every tool stays registered whatever is down and says when its
+// answer is degraded and why.
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"regexp"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Backend is everything the tools use, one function per capability. A nil
+// function, or one that fails, makes the tools that need it fall back to
+// what still works and say so; tests fake any part with a closure.
+type Backend struct {
+	// Vaults are the configured vaults; reading notes from disk needs
+	// nothing else.
+	Vaults []config.Vault
+
+	Keyword  func(ctx context.Context, q search.KeywordQuery) ([]search.Result, error)
+	Semantic func(ctx context.Context, q search.SemanticQuery) ([]search.Result, error)
+	// Embedder is the fingerprint of the embedder semantic search uses, or
+	// "" when there is none.
+	Embedder func() string
+	Combined func(ctx context.Context, q search.CombinedQuery) ([]search.Result, string, error)
+
+	FindNote  func(ctx context.Context, vault, ref string) (graph.Match, error)
+	Traverse  func(ctx context.Context, q graph.Query) (*graph.Subgraph, error)
+	Backlinks func(ctx context.Context, vault, path string) ([]graph.Edge, error)
+	Outlinks  func(ctx context.Context, vault, path string) ([]graph.Edge, error)
+
+	// Stats reads what the index holds of each vault.
+	Stats func(ctx context.Context) ([]VaultStats, error)
+	// Notes lists indexed notes for the resource list, after the cursor.
+	Notes func(ctx context.Context, after NoteRef, n int) ([]NoteRef, error)
+	// Health runs every doctor check.
+	Health func(ctx context.Context) health.Report
+	// State says how fresh the index is; nil means nothing indexes in the
+	// background.
+	State func() IndexState
+
+	// Parse reads a note's headings, links, tags and frontmatter straight
+	// from its text, so read-note works without the database.
+	Parse func(path string, src []byte) vault.Note
+}
+
+// VaultStats is what the index holds of one vault.
+type VaultStats struct {
+	Name            string
+	Notes           int
+	Attachments     int
+	Links           int
+	UnresolvedLinks int
+	Chunks          int
+	LastIndexed     time.Time // zero when never indexed
+}
+
+// NoteRef names one note.
+type NoteRef struct {
+	Vault, Path, Title string
+}
+
+// IndexState is how far the background index has got.
+type IndexState struct {
+	// State is "ready", "indexing", "failed" or "unavailable".
+	State string `json:"state"`
+	// Done and Total count the files of the current run.
+	Done  int `json:"done,omitempty"`
+	Total int `json:"total,omitempty"`
+	// Vault is the vault being indexed.
+	Vault string `json:"vault,omitempty"`
+	// Error says why the last run failed.
+	Error string `json:"error,omitempty"`
+	// LastIndexed is when the last run finished.
+	LastIndexed time.Time `json:"last_indexed,omitzero"`
+}
+
+// Index states.
+const (
+	StateReady       = "ready"
+	StateIndexing    = "indexing"
+	StateFailed      = "failed"
+	StateUnavailable = "unavailable"
+)
+
+// Options configure the server.
+type Options struct {
+	Version string
+	Logger  *slog.Logger
+}
+
+// instructions tell the model which tool to use when.
+const instructions = `jarvis searches the user's Obsidian vaults (Markdown notes joined by [[wikilinks]]).
+- search-vault: keyword search (exact words, names, phrases in quotes, prefix*). Start here when the user names something.
+- search-semantic: passages close to a description when the words may differ.
+- search-combined: both, fused; a good default for questions.
+- search-graph: notes linked to or from a note, to explore a topic's neighbourhood.
+- read-note: the full text of a note (or one section) with its links and backlinks; every search result's vault and path can be passed to it.
+- list-vaults: which vaults exist and how fresh their index is.
+- health-status: what is wrong when results look incomplete.
+Results say "degraded" when part of jarvis is unavailable; the text explains what was used instead.`
+
+// New builds the MCP server over b with every tool and resource registered.
+func New(b *Backend, opts Options) *mcpsdk.Server {
+	log := opts.Logger
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "jarvis", Title: "Jarvis: Obsidian vault search", Version: opts.Version},
+		&mcpsdk.ServerOptions{Instructions: instructions, Logger: log, PageSize: 200})
+	t := &tools{b: b, log: log}
+	t.register(s)
+	registerResources(s, t)
+	s.AddReceivingMiddleware(recoverPanics(log), friendlyArgumentErrors)
+	return s
+}
+
+// tools holds the handlers; each is a method named after its tool.
+type tools struct {
+	b   *Backend
+	log *slog.Logger
+}
+
+// readOnly are the annotations of every jarvis tool: they read the vaults
+// and index and change nothing, and they reach nothing outside the user's
+// own files.
+func readOnly(title string) *mcpsdk.ToolAnnotations {
+	closed := false
+	return &mcpsdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
+}
+
+// recoverPanics turns a panic in any handler into a tool error (for tool
+// calls) or a protocol error, so that one bad note or bug never stops the
+// server.
+func recoverPanics(log *slog.Logger) mcpsdk.Middleware {
+	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+		return func(ctx context.Context, method string, req mcpsdk.Request) (res mcpsdk.Result, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					log.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+					if method == "tools/call" {
+						r := &mcpsdk.CallToolResult{}
+						r.SetError(fmt.Errorf("jarvis hit an internal error answering this call (%v); try again, or try another tool; the server keeps running", p))
+						res, err = r, nil
+						return
+					}
+					res, err = nil, fmt.Errorf("internal error: %v", p)
+				}
+			}()
+			return next(ctx, method, req)
+		}
+	}
+}
+
+// friendlyArgumentErrors rewords the SDK's schema validation failures
+// ("validating \"arguments\": validating root: ...") into an instruction a
+// model can act on.
+func friendlyArgumentErrors(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		res, err := next(ctx, method, req)
+		if method != "tools/call" || err != nil {
+			return res, err
+		}
+		r, ok := res.(*mcpsdk.CallToolResult)
+		if !ok || !r.IsError {
+			return res, err
+		}
+		for _, c := range r.Content {
+			tc, ok := c.(*mcpsdk.TextContent)
+			if !ok || !strings.HasPrefix(tc.Text, `validating "arguments"`) {
+				continue
+			}
+			detail := explainSchemaError(tc.Text)
+			tc.Text = "Invalid arguments: " + detail + ". Fix it (the tool's input schema lists the allowed values) and call again."
+		}
+		return res, err
+	}
+}
+
+var (
+	schemaProperty = regexp.MustCompile(`/properties/([^/:]+)`)
+	schemaBound    = regexp.MustCompile(`(maximum|minimum|maxLength|minLength): (.+) is (?:greater|less|longer|shorter) than ([0-9.]+)`)
+	schemaLength   = regexp.MustCompile(`(maxLength|minLength): (?s:.*) contains (\d+) Unicode code points, (?:more|fewer|less) than (\d+)`)
+	schemaRequired = regexp.MustCompile(`missing properties: \[(.*)\]`)
+	schemaType     = regexp.MustCompile(`type: (.*) has type "?(\w+)"?, want "?(\w+)"?`)
+)
+
+// explainSchemaError turns one of the SDK's validation messages into words:
+// "depth must be at most 5; got 9".
+func explainSchemaError(msg string) string {
+	prop := "an argument"
+	if m := schemaProperty.FindAllStringSubmatch(msg, -1); len(m) > 0 {
+		prop = m[len(m)-1][1]
+	}
+	if m := schemaRequired.FindStringSubmatch(msg); m != nil {
+		return "missing required argument " + strings.ReplaceAll(m[1], `"`, "")
+	}
+	if m := schemaLength.FindStringSubmatch(msg); m != nil {
+		if m[1] == "maxLength" {
+			return fmt.Sprintf("%s must be at most %s characters long; it has %s", prop, m[3], m[2])
+		}
+		return fmt.Sprintf("%s must be at least %s characters long", prop, m[3])
+	}
+	if m := schemaBound.FindStringSubmatch(msg); m != nil {
+		got := strings.TrimSuffix(m[2], "/1")
+		limit := strings.TrimRight(strings.TrimRight(m[3], "0"), ".")
+		switch m[1] {
+		case "maximum":
+			return fmt.Sprintf("%s must be at most %s; got %s", prop, limit, got)
+		case "minimum":
+			return fmt.Sprintf("%s must be at least %s; got %s", prop, limit, got)
+		case "maxLength":
+			return fmt.Sprintf("%s must be at most %s characters long", prop, limit)
+		default:
+			return fmt.Sprintf("%s must be at least %s characters long", prop, limit)
+		}
+	}
+	if strings.Contains(msg, "enum:") {
+		return prop + " is not one of the allowed values"
+	}
+	if m := schemaType.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("%s must be a %s, not a %s", prop, m[3], m[2])
+	}
+	if i := strings.LastIndex(msg, "validating "); i >= 0 {
+		msg = msg[i+len("validating "):]
+	}
+	return strings.TrimPrefix(msg, "/properties/")
+}

@@ -1,0 +1,167 @@
+package mcp
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// VaultItem is one vault as list-vaults describes it.
+type VaultItem struct {
+	Name            string `json:"name" jsonschema:"the name to pass as vault to the other tools"`
+	Path            string `json:"path" jsonschema:"the vault folder"`
+	Notes           int    `json:"notes"`
+	Attachments     int    `json:"attachments"`
+	Links           int    `json:"links"`
+	UnresolvedLinks int    `json:"unresolved_links" jsonschema:"links that lead to no note"`
+	Chunks          int    `json:"chunks" jsonschema:"passages indexed for search"`
+	Embedder        string `json:"embedder" jsonschema:"the embedder of semantic search; lexical measures shared words and word pieces, not meaning"`
+	LastIndexed     string `json:"last_indexed" jsonschema:"when the index of this vault was last brought up to date, RFC 3339; empty when never"`
+	IndexState      string `json:"index_state" jsonschema:"ready, indexing, failed, unavailable or not indexed"`
+}
+
+// ListVaultsOutput is what list-vaults returns.
+type ListVaultsOutput struct {
+	Vaults         []VaultItem `json:"vaults"`
+	Degraded       bool        `json:"degraded"`
+	DegradedReason string      `json:"degraded_reason,omitempty"`
+	Index          IndexState  `json:"index"`
+}
+
+// HealthOutput is what health-status returns: the checks of jarvis doctor.
+type HealthOutput struct {
+	Status string          `json:"status" jsonschema:"healthy, degraded or broken"`
+	Checks []health.Result `json:"checks"`
+	Index  IndexState      `json:"index"`
+}
+
+func (t *tools) registerVaults(s *mcpsdk.Server) {
+	mcpsdk.AddTool(s, &mcpsdk.Tool{
+		Name: ToolListVaults,
+		Description: `List the Obsidian vaults jarvis serves, with how many notes, attachments, links and unresolved links each holds, which embedder semantic search uses, and how fresh the index is.
+Use it to learn vault names for the vault argument of other tools.`,
+		Annotations: readOnly("List vaults"),
+	}, t.listVaults)
+	mcpsdk.AddTool(s, &mcpsdk.Tool{
+		Name: ToolHealthStatus,
+		Description: `Run jarvis's health checks (configuration, vault folders, database, index freshness, embedder, disk space) and return each as ok, warn or fail with a fix.
+Use it when results look incomplete or a tool says it is degraded.`,
+		Annotations: readOnly("Check jarvis health"),
+	}, t.healthStatus)
+}
+
+func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, ListVaultsOutput, error) {
+	st := t.state()
+	out := ListVaultsOutput{Vaults: []VaultItem{}, Index: st}
+	embedder := ""
+	if t.b.Embedder != nil {
+		embedder = t.b.Embedder()
+	}
+	var stats map[string]VaultStats
+	var statsErr error = errUnavailable
+	if t.b.Stats != nil {
+		var list []VaultStats
+		if list, statsErr = t.b.Stats(ctx); statsErr == nil {
+			stats = map[string]VaultStats{}
+			for _, s := range list {
+				stats[s.Name] = s
+			}
+		}
+	}
+	for _, v := range t.b.Vaults {
+		item := VaultItem{Name: v.Name, Path: v.Path, Embedder: embedder}
+		if s, ok := stats[v.Name]; ok {
+			item.Notes, item.Attachments, item.Links = s.Notes, s.Attachments, s.Links
+			item.UnresolvedLinks, item.Chunks = s.UnresolvedLinks, s.Chunks
+			if !s.LastIndexed.IsZero() {
+				item.LastIndexed = s.LastIndexed.UTC().Format(time.RFC3339)
+			}
+			item.IndexState = StateReady
+			if item.LastIndexed == "" {
+				item.IndexState = "not indexed"
+			}
+			if st.State != StateReady && (st.Vault == v.Name || st.Vault == "") {
+				item.IndexState = st.State
+			}
+		} else {
+			// No index: count the files on disk so the answer is still useful.
+			item.IndexState = StateUnavailable
+			if statsErr == nil {
+				item.IndexState = "not indexed"
+				if st.State == StateIndexing {
+					item.IndexState = StateIndexing
+				}
+			}
+			files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+			if err != nil {
+				item.IndexState = "unreadable: " + vault.ErrText(err)
+			}
+			for _, f := range files {
+				if f.Note {
+					item.Notes++
+				} else {
+					item.Attachments++
+				}
+			}
+		}
+		out.Vaults = append(out.Vaults, item)
+	}
+	if statsErr != nil {
+		out.Degraded = true
+		out.DegradedReason = "the index is unavailable; note and attachment counts come from the files on disk, links are not counted"
+	}
+	return renderVaults(out), out, nil
+}
+
+func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, HealthOutput, error) {
+	out := HealthOutput{Checks: []health.Result{}, Index: t.state()}
+	if t.b.Health == nil {
+		out.Status = string(health.Degraded)
+		out.Checks = append(out.Checks, health.Result{Name: "health", Status: health.Warn, Detail: "no health checks are available in this server", Fix: "run `jarvis doctor` in a terminal"})
+	} else {
+		rep := t.b.Health(ctx)
+		out.Status, out.Checks = string(rep.Status), nonNil(rep.Checks)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "jarvis is %s.\n", out.Status)
+	if f := freshness(out.Index); f != "" {
+		fmt.Fprintf(&b, "\n> %s\n", f)
+	}
+	b.WriteString("\n")
+	for _, c := range out.Checks {
+		fmt.Fprintf(&b, "- %s %s: %s\n", c.Status, c.Name, c.Detail)
+		if c.Fix != "" && c.Status != health.OK {
+			fmt.Fprintf(&b, "  fix: %s\n", c.Fix)
+		}
+	}
+	return textResult(b.String()), out, nil
+}
+
+func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d vaults.\n", len(out.Vaults))
+	if out.Degraded {
+		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
+	}
+	if f := freshness(out.Index); f != "" {
+		fmt.Fprintf(&b, "\n> %s\n", f)
+	}
+	for _, v := range out.Vaults {
+		fmt.Fprintf(&b, "\n- **%s** (`%s`): %d notes, %d attachments, %d links (%d unresolved), %d passages; index %s",
+			v.Name, v.Path, v.Notes, v.Attachments, v.Links, v.UnresolvedLinks, v.Chunks, v.IndexState)
+		if v.LastIndexed != "" {
+			fmt.Fprintf(&b, ", updated %s", v.LastIndexed)
+		}
+		if v.Embedder != "" {
+			fmt.Fprintf(&b, "; embedder %s", v.Embedder)
+		}
+		b.WriteString("\n")
+	}
+	return textResult(b.String())
+}
