@@ -25,6 +25,7 @@ func semFunc(rs []Result, err error) SemanticFunc {
 
 func TestCombinedFusesRanks(t *testing.T) {
 	c := NewCombined(kwFunc(fixed("a.md", "b.md", "c.md"), nil), semFunc(fixed("c.md", "d.md", "a.md"), nil), nil)
+	c.Convex, c.SemanticWeight = false, 1
 	res, degraded, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 10})
 	if err != nil || degraded != "" {
 		t.Fatalf("err %v, degraded %q", err, degraded)
@@ -82,6 +83,7 @@ func TestCombinedLinkBoost(t *testing.T) {
 		return nil, nil
 	}
 	c := NewCombined(kw, sem, linked)
+	c.Convex, c.SemanticWeight, c.LinkBoost = false, 1, 0.25
 	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -96,5 +98,29 @@ func TestCombinedLinkBoost(t *testing.T) {
 	res, _, _ = c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 3})
 	if got := strings.Join(paths(res), ","); got != "a.md,b.md,c.md" {
 		t.Fatalf("without the boost: %s; want the tie broken by path", got)
+	}
+}
+
+func TestCombinedConvexFusion(t *testing.T) {
+	scored := func(pairs ...any) []Result {
+		var out []Result
+		for i := 0; i < len(pairs); i += 2 {
+			out = append(out, Result{Vault: "v", Path: pairs[i].(string), Score: pairs[i+1].(float64)})
+		}
+		return out
+	}
+	// Keyword: a 10, b 5. Semantic: b 0.9, c 0.8. With weight 0.5:
+	// a = 1, b = 0.5 + 0.5 = 1 (tie, by path), c = 0.5*0.8/0.9.
+	c := NewCombined(kwFunc(scored("a.md", 10.0, "b.md", 5.0), nil), semFunc(scored("b.md", 0.9, "c.md", 0.8), nil), nil)
+	c.SemanticWeight = 0.5
+	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(paths(res), ","); got != "a.md,b.md,c.md" {
+		t.Fatalf("order %s", got)
+	}
+	if d := res[2].Score - 0.5*0.8/0.9; d > 1e-9 || d < -1e-9 {
+		t.Fatalf("c.md score %v", res[2].Score)
 	}
 }
