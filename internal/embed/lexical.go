@@ -355,10 +355,15 @@ func normalize(v []float32) {
 // are made of chunks), then Lexical. A fitter is not safe for concurrent
 // use.
 type LexicalFitter struct {
-	params  lexicalParams
-	fx      *featureExtractor
-	docs    uint64
-	df      []uint32
+	params lexicalParams
+	fx     *featureExtractor
+	docs   uint64
+	df     []uint32
+	// last holds, per frequency slot, the number of the last document
+	// counted in it (plus one): different features of one document can
+	// hash to the same slot, and a document counts once per slot, so that
+	// no frequency exceeds the number of documents.
+	last    []uint32
 	scratch lexScratch
 }
 
@@ -368,7 +373,7 @@ func NewLexicalFitter() *LexicalFitter {
 }
 
 func newLexicalFitter(p lexicalParams) *LexicalFitter {
-	f := &LexicalFitter{params: p, df: make([]uint32, 1<<idfBits)}
+	f := &LexicalFitter{params: p, df: make([]uint32, 1<<idfBits), last: make([]uint32, 1<<idfBits)}
 	f.fx = newFeatureExtractor(&f.params)
 	return f
 }
@@ -380,8 +385,13 @@ func (f *LexicalFitter) Add(text string) {
 	s.tz.tokenize(text)
 	s.set.reset()
 	f.fx.collect(&s.tz, &s.set)
+	stamp := uint32(f.docs + 1)
 	for _, slot := range s.set.used {
 		i := (s.set.keys[slot] >> 2) & (1<<idfBits - 1)
+		if f.last[i] == stamp {
+			continue
+		}
+		f.last[i] = stamp
 		if f.df[i] < math.MaxUint32 {
 			f.df[i]++
 		}
