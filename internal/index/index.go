@@ -190,7 +190,9 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 
 	workers := max(ix.Workers, 1)
 	in := make(chan *job)
-	out := make(chan *job, 4*workers)
+	// Room for a whole batch of parsed notes, so that parsing goes on
+	// while the writer commits the previous batch.
+	out := make(chan *job, max(4*workers, ix.BatchSize))
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
