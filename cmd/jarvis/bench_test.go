@@ -26,15 +26,22 @@ func BenchmarkIndexProcess(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	runOnce := func(db string) (maxRSSKB int64) {
+	runOnce := func(db string, embed bool) (maxRSSKB int64) {
+		args := []string{"index", "--vault", root, "--db", db, "--json"}
+		if !embed {
+			args = append(args, "--no-embed")
+		}
 		cmd := exec.Command(exe)
-		cmd.Env = append(os.Environ(), "JARVIS_TEST_ARGS="+strings.Join([]string{"index", "--vault", root, "--db", db, "--json"}, "\x1f"))
+		cmd.Env = append(os.Environ(), "JARVIS_TEST_ARGS="+strings.Join(args, "\x1f"))
 		if out, err := cmd.CombinedOutput(); err != nil {
 			b.Fatalf("jarvis index: %v\n%s", err, out)
 		}
 		return cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss // KB on Linux
 	}
-	for _, mode := range []string{"full", "noop"} {
+	// full and noop exclude embeddings (--no-embed), as the index targets
+	// do; full+embed is a first run that also embeds every chunk with the
+	// lexical embedder.
+	for _, mode := range []string{"full", "noop", "full+embed"} {
 		b.Run(mode, func(b *testing.B) {
 			dir := b.TempDir()
 			var peak int64
@@ -44,10 +51,10 @@ func BenchmarkIndexProcess(b *testing.B) {
 				i++
 				db := filepath.Join(dir, strings.Repeat("x", i)+".db")
 				if mode == "noop" {
-					runOnce(db)
+					runOnce(db, false)
 				}
 				b.StartTimer()
-				peak = max(peak, runOnce(db))
+				peak = max(peak, runOnce(db, mode == "full+embed"))
 			}
 			b.ReportMetric(float64(peak)/1024, "peak-RSS-MB")
 		})

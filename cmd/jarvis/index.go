@@ -48,6 +48,7 @@ configuration error, 130 when interrupted.`, e)
 	var c common
 	c.register(fs)
 	rebuild := fs.Bool("rebuild", false, "start from an empty index; a database that cannot be opened is first moved aside to a timestamped backup")
+	noEmbed := fs.Bool("no-embed", false, "index notes only, without making vectors for semantic search (the next run without it makes them)")
 	reembed := fs.Bool("reembed", false, "embed every note again, dropping all stored vectors (after changing the embedder)")
 	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
 	if err := parse(fs, args); err != nil {
@@ -92,8 +93,9 @@ configuration error, 130 when interrupted.`, e)
 		}
 		out.Vaults = append(out.Vaults, res)
 	}
-	sync, err := deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: embedProgress(e, *asJSON)})
-	out.Embeddings.SyncResult = sync
+	if !*noEmbed {
+		out.Embeddings.SyncResult, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: embedProgress(e, *asJSON)})
+	}
 	if err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()

@@ -102,6 +102,7 @@ failed, 2 for a usage or configuration error.`, e)
 		}
 	}
 	out := searchOutput{Query: query, Mode: *mode, Results: []search.Result{}}
+	deps.Vectors.Serve()
 	if !*noRefresh {
 		if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
 			if ctx.Err() != nil {

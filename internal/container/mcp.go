@@ -53,6 +53,7 @@ func (s *services) get(ctx context.Context) (*services, error) {
 	s.db = db
 	s.indexer = index.New(db, vault.NewParser(), s.log)
 	s.vectors = search.NewVectors(db, s.src, s.log)
+	s.vectors.Serve()
 	s.keyword = search.NewKeyword(db)
 	s.semantic = search.NewSemantic(s.vectors, db)
 	s.graph = graph.New(db)

@@ -51,6 +51,7 @@ func stack(t *testing.T, vaults ...config.Vault) container.SearchDeps {
 			t.Fatal(err)
 		}
 	}
+	deps.Vectors.Serve()
 	if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}

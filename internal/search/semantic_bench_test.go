@@ -56,7 +56,7 @@ func BenchmarkSemantic(b *testing.B) {
 	}
 	_, db := indexedKeyword(b, "gen", root)
 	ctx := context.Background()
-	v := NewVectors(db, lexicalSource(), quietLog())
+	v := servingVectors(db, lexicalSource(), quietLog())
 	res, err := v.Sync(ctx, SyncOptions{})
 	if err != nil {
 		b.Fatal(err)

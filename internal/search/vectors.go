@@ -64,6 +64,7 @@ type Vectors struct {
 	BatchSize int
 
 	mu       sync.RWMutex
+	serving  bool           // set by Load: Sync then keeps memory in step
 	embedder embed.Embedder // nil until Sync or Load found one
 	rowID    int64          // the embedders row whose vectors are loaded
 	mem      *chromem.DB
@@ -128,36 +129,48 @@ func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if err != nil {
 		return res, err
 	}
-	todo, err := v.missing(ctx, rowID)
+	total, err := v.countMissing(ctx, rowID)
 	if err != nil {
 		return res, err
 	}
-	if len(todo) > 0 {
-		if opts.Progress != nil {
-			opts.Progress(0, len(todo))
+	if opts.Progress != nil && total > 0 {
+		opts.Progress(0, total)
+	}
+	for res.Embedded < total {
+		// Read one batch at a time: the texts of a large vault would
+		// otherwise all sit in memory at once. Stored texts drop out of
+		// the query, so each round reads the next ones.
+		batch, err := v.missing(ctx, rowID, v.BatchSize)
+		if err != nil {
+			return res, err
 		}
-		for start := 0; start < len(todo); start += v.BatchSize {
-			batch := todo[start:min(start+v.BatchSize, len(todo))]
-			if rowID, err = v.embedBatch(ctx, emb, rowID, batch); err != nil {
-				return res, err
-			}
-			res.Embedded += len(batch)
-			if opts.Progress != nil {
-				opts.Progress(start+len(batch), len(todo))
-			}
+		if len(batch) == 0 {
+			break
+		}
+		if rowID, err = v.embedBatch(ctx, emb, rowID, batch); err != nil {
+			return res, err
+		}
+		res.Embedded += len(batch)
+		if opts.Progress != nil {
+			opts.Progress(min(res.Embedded, total), total)
 		}
 	}
 	if rowID != 0 {
 		if _, err := v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?
-			AND NOT EXISTS (SELECT 1 FROM chunks c WHERE c.hash = vectors.hash)`, rowID); err != nil {
+			AND hash NOT IN (SELECT hash FROM chunks)`, rowID); err != nil {
 			return res, fmt.Errorf("remove unused vectors: %w", err)
 		}
 	}
 	v.mu.Lock()
 	v.embedder, v.rowID = emb, rowID
+	serving := v.serving
 	v.mu.Unlock()
-	if err := v.Refresh(ctx); err != nil {
-		return res, err
+	// Only a store that serves queries holds vectors in memory; `jarvis
+	// index` stores them and is done.
+	if serving {
+		if err := v.Refresh(ctx); err != nil {
+			return res, err
+		}
 	}
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
@@ -300,19 +313,30 @@ func (v *Vectors) corpus(ctx context.Context) iter.Seq[string] {
 	}
 }
 
-// missing lists the distinct chunk texts with no vector under rowID.
-func (v *Vectors) missing(ctx context.Context, rowID int64) ([]pending, error) {
+// countMissing counts the distinct chunk texts with no vector under rowID.
+func (v *Vectors) countMissing(ctx context.Context, rowID int64) (int, error) {
+	var n int
+	err := v.db.QueryRowContext(ctx, `SELECT count(DISTINCT c.hash) FROM chunks c
+		WHERE NOT EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)`, rowID).Scan(&n)
+	if err != nil {
+		return 0, fmt.Errorf("count chunks to embed: %w", err)
+	}
+	return n, nil
+}
+
+// missing lists up to n distinct chunk texts with no vector under rowID.
+func (v *Vectors) missing(ctx context.Context, rowID int64, n int) ([]pending, error) {
 	rows, err := v.db.QueryContext(ctx, `SELECT c.hash, f.title, c.heading, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id
 		WHERE NOT EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)
-		ORDER BY c.id`, rowID)
+		ORDER BY c.id LIMIT ?`, rowID, 4*n)
 	if err != nil {
 		return nil, fmt.Errorf("list chunks to embed: %w", err)
 	}
 	defer rows.Close()
 	seen := map[string]bool{}
 	var out []pending
-	for rows.Next() {
+	for rows.Next() && len(out) < n {
 		var hash, title, heading, text string
 		if err := rows.Scan(&hash, &title, &heading, &text); err != nil {
 			return nil, fmt.Errorf("list chunks to embed: %w", err)
@@ -369,6 +393,14 @@ func (v *Vectors) embedBatch(ctx context.Context, emb embed.Embedder, rowID int6
 	return rowID, nil
 }
 
+// Serve makes the store keep vectors in memory for queries: every later
+// Sync brings the collections in step. Load does it too.
+func (v *Vectors) Serve() {
+	v.mu.Lock()
+	v.serving = true
+	v.mu.Unlock()
+}
+
 // Load builds the in-memory collections from the vectors stored for the
 // configured embedder, without embedding anything. With no stored vectors,
 // semantic search stays unavailable and says so.
@@ -385,7 +417,7 @@ func (v *Vectors) Load(ctx context.Context) error {
 		return fmt.Errorf("%w: %v", ErrNoEmbedder, err)
 	}
 	v.mu.Lock()
-	v.embedder, v.rowID = emb, s.id
+	v.embedder, v.rowID, v.serving = emb, s.id, true
 	v.mu.Unlock()
 	return v.Refresh(ctx)
 }

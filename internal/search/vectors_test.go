@@ -112,7 +112,7 @@ func TestVectorsSyncStoresAndLoadNeverReembeds(t *testing.T) {
 	add("x/a.md", "apple apple") // same title and text as a chunk of a.md: one vector for both
 
 	e := &letters{model: "m"}
-	v := NewVectors(db, sourceFor(e), quietLog())
+	v := servingVectors(db, sourceFor(e), quietLog())
 	res, err := v.Sync(ctx, SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -127,7 +127,7 @@ func TestVectorsSyncStoresAndLoadNeverReembeds(t *testing.T) {
 	}
 
 	fresh := &letters{model: "m"}
-	w := NewVectors(db, sourceFor(fresh), quietLog())
+	w := servingVectors(db, sourceFor(fresh), quietLog())
 	if err := w.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -142,7 +142,7 @@ func TestVectorsSyncEmbedsOnlyChangedChunks(t *testing.T) {
 	id := add("a.md", "one", "two", "three")
 	add("b.md", "four")
 	e := &letters{model: "m"}
-	v := NewVectors(db, sourceFor(e), quietLog())
+	v := servingVectors(db, sourceFor(e), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestVectorsDeletedNoteLeavesTheCollection(t *testing.T) {
 	a := add("a.md", "alpha")
 	add("b.md", "beta")
 	add("c.md", "gamma")
-	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -211,7 +211,7 @@ func TestVectorsCollectionsNeverEmbedThemselves(t *testing.T) {
 	ctx := context.Background()
 	db, add := testDB(t)
 	add("a.md", "alpha")
-	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -227,10 +227,10 @@ func TestVectorsChangedEmbedderIsNotMixed(t *testing.T) {
 	ctx := context.Background()
 	db, add := testDB(t)
 	add("a.md", "alpha", "beta")
-	if _, err := NewVectors(db, sourceFor(&letters{model: "old"}), quietLog()).Sync(ctx, SyncOptions{}); err != nil {
+	if _, err := servingVectors(db, sourceFor(&letters{model: "old"}), quietLog()).Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	other := NewVectors(db, sourceFor(&letters{model: "new"}), quietLog())
+	other := servingVectors(db, sourceFor(&letters{model: "new"}), quietLog())
 	if err := other.Load(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestVectorsFitOnceAndAgainWhenStale(t *testing.T) {
 		},
 		Stale: func([]byte, int) bool { return stale },
 	}
-	v := NewVectors(db, src, quietLog())
+	v := servingVectors(db, src, quietLog())
 	for range 2 {
 		if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 			t.Fatal(err)
@@ -284,7 +284,7 @@ func TestVectorsFitOnceAndAgainWhenStale(t *testing.T) {
 	if fits.Load() != 1 {
 		t.Fatalf("fitted %d times over two syncs; want once", fits.Load())
 	}
-	if err := NewVectors(db, src, quietLog()).Load(ctx); err != nil {
+	if err := servingVectors(db, src, quietLog()).Load(ctx); err != nil {
 		t.Fatalf("load with the stored state: %v", err)
 	}
 	stale = true
@@ -304,7 +304,7 @@ func TestVectorsEmbedderFailureKeepsWhatWasStored(t *testing.T) {
 	db, add := testDB(t)
 	add("a.md", "alpha")
 	e := &letters{model: "m"}
-	v := NewVectors(db, sourceFor(e), quietLog())
+	v := servingVectors(db, sourceFor(e), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -328,7 +328,7 @@ func TestSemanticThresholdAppliesBeforeLimit(t *testing.T) {
 		add(fmt.Sprintf("filler%02d.md", i), "zzzz qqqq "+strings.Repeat("x", i))
 	}
 	add("target.md", "abc abc abc")
-	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +359,7 @@ func TestSemanticOneResultPerNoteAndStableTies(t *testing.T) {
 	for i := range 40 {
 		add(fmt.Sprintf("n%02d.md", i), "same words", "words same")
 	}
-	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +397,7 @@ func TestSemanticFilters(t *testing.T) {
 	if _, err := db.Exec(`INSERT INTO tags (file_id, tag, line, inline) SELECT id, 'space/rockets', 0, 0 FROM files WHERE path = 'Notes/gamma.md'`); err != nil {
 		t.Fatal(err)
 	}
-	v := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -432,4 +432,12 @@ func paths(rs []Result) []string {
 		out = append(out, r.Path)
 	}
 	return out
+}
+
+// servingVectors is a vector store that keeps its vectors in memory, as
+// the server's and jarvis search's do.
+func servingVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
+	v := NewVectors(db, src, log)
+	v.Serve()
+	return v
 }
