@@ -86,8 +86,6 @@ func rankers(deps container.SearchDeps) map[string]Ranker {
 	}
 }
 
-var modes = []string{"keyword", "semantic", "combined"}
-
 // TestEvalCranfield runs the 225 Cranfield queries through each mode over
 // the 1,400 abstracts as notes and scores nDCG@10 and recall@10.
 func TestEvalCranfield(t *testing.T) {
