@@ -82,7 +82,6 @@ func BenchmarkMCP(b *testing.B) {
 	db := filepath.Join(b.TempDir(), "j.db")
 	cs, cmd, initTook := startServer(b, root, db)
 	defer cs.Close()
-	b.ReportMetric(float64(initTook)/1e6, "initialize-ms")
 	// Tools answer while the first index runs.
 	if _, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: mcp.ToolSearchVault, Arguments: map[string]any{"query": "deployment"}}); err != nil {
 		b.Fatal(err)
@@ -117,6 +116,7 @@ func BenchmarkMCP(b *testing.B) {
 			lat[c.name] = append(lat[c.name], time.Since(t0))
 		}
 	}
+	b.ReportMetric(float64(initTook)/1e6, "initialize-ms")
 	for name, ls := range lat {
 		slices.Sort(ls)
 		b.ReportMetric(float64(ls[len(ls)/2])/1e6, name+"-p50-ms")

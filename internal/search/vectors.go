@@ -136,16 +136,20 @@ func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if opts.Progress != nil && total > 0 {
 		opts.Progress(0, total)
 	}
+	var after int64 // chunk id the next batch starts after
 	for res.Embedded < total {
-		// Read one batch at a time: the texts of a large vault would
-		// otherwise all sit in memory at once. Stored texts drop out of
-		// the query, so each round reads the next ones.
-		batch, err := v.missing(ctx, rowID, v.BatchSize)
+		// Read one batch at a time, onwards from the last chunk read: the
+		// texts of a large vault would otherwise all sit in memory at once.
+		batch, last, err := v.missing(ctx, rowID, after, v.BatchSize)
 		if err != nil {
 			return res, err
 		}
-		if len(batch) == 0 {
+		if last == 0 {
 			break
+		}
+		after = last
+		if len(batch) == 0 {
+			continue
 		}
 		if rowID, err = v.embedBatch(ctx, emb, rowID, batch); err != nil {
 			return res, err
@@ -324,33 +328,36 @@ func (v *Vectors) countMissing(ctx context.Context, rowID int64) (int, error) {
 	return n, nil
 }
 
-// missing lists up to n distinct chunk texts with no vector under rowID.
-func (v *Vectors) missing(ctx context.Context, rowID int64, n int) ([]pending, error) {
-	rows, err := v.db.QueryContext(ctx, `SELECT c.hash, f.title, c.heading, c.text
+// missing lists up to n distinct chunk texts with no vector under rowID,
+// from chunks after the given id, and the id of the last chunk it read (0
+// when there were none).
+func (v *Vectors) missing(ctx context.Context, rowID, after int64, n int) ([]pending, int64, error) {
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.hash, f.title, c.heading, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id
-		WHERE NOT EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)
-		ORDER BY c.id LIMIT ?`, rowID, 4*n)
+		WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)
+		ORDER BY c.id LIMIT ?`, after, rowID, n)
 	if err != nil {
-		return nil, fmt.Errorf("list chunks to embed: %w", err)
+		return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
 	}
 	defer rows.Close()
 	seen := map[string]bool{}
 	var out []pending
-	for rows.Next() && len(out) < n {
+	var last int64
+	for rows.Next() {
 		var hash, title, heading, text string
-		if err := rows.Scan(&hash, &title, &heading, &text); err != nil {
-			return nil, fmt.Errorf("list chunks to embed: %w", err)
+		if err := rows.Scan(&last, &hash, &title, &heading, &text); err != nil {
+			return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
 		}
 		if seen[hash] {
-			continue
+			continue // the same text twice in this batch: one vector serves both
 		}
 		seen[hash] = true
 		out = append(out, pending{hash: hash, text: vault.EmbedText(title, heading, text)})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("list chunks to embed: %w", err)
+		return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
 	}
-	return out, nil
+	return out, last, nil
 }
 
 // embedBatch embeds one batch and stores it in one transaction, creating
