@@ -41,10 +41,10 @@ func IsNote(name string) bool {
 	return strings.EqualFold(path.Ext(name), ".md")
 }
 
-// skipDir reports whether a folder is never part of a vault's content:
+// SkipDir reports whether a folder is never part of a vault's content:
 // Obsidian hides every dot-folder (.obsidian, .trash, .git) and node_modules
 // holds plugin sources that are not notes.
-func skipDir(name string) bool {
+func SkipDir(name string) bool {
 	return strings.HasPrefix(name, ".") || name == "node_modules"
 }
 
@@ -100,12 +100,12 @@ func Scan(ctx context.Context, root string, exclude []string) ([]File, []Warning
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if skipDir(name) || excluded(rel, exclude) {
+			if SkipDir(name) || Excluded(rel, exclude) {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if strings.HasPrefix(name, ".") || excluded(rel, exclude) {
+		if strings.HasPrefix(name, ".") || Excluded(rel, exclude) {
 			return nil
 		}
 		info, err := d.Info()
@@ -159,9 +159,10 @@ func followLink(p, realRoot string) (fs.FileInfo, bool, string) {
 	return info, true, ""
 }
 
-// excluded reports whether a vault-relative path matches an exclude glob.
-// A pattern without '/' matches a file or folder name at any depth.
-func excluded(rel string, patterns []string) bool {
+// Excluded reports whether a vault-relative path matches an exclude glob.
+// A pattern without '/' matches a file or folder name at any depth. The
+// watcher uses it too, so that it ignores exactly what the index leaves out.
+func Excluded(rel string, patterns []string) bool {
 	for _, pat := range patterns {
 		pat = strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/")
 		if pat == "" {

@@ -4,8 +4,6 @@ import (
 	"path"
 	"strings"
 
-	"github.com/bmatcuk/doublestar/v4"
-
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -14,37 +12,6 @@ import (
 // never wakes it, and adds editor temp files, which come and go in every save.
 type filter struct {
 	exclude []string
-}
-
-// skipDir mirrors the indexer's rule for folders that are never vault
-// content: Obsidian hides every dot-folder (.obsidian, .trash, .git) and
-// node_modules holds plugin sources. It is copied from internal/vault, which
-// does not export it.
-func skipDir(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "node_modules"
-}
-
-// excluded mirrors the indexer's exclude matching: a pattern without '/'
-// matches a file or folder name at any depth, any other pattern the whole
-// vault-relative path. It is copied from internal/vault, which does not
-// export it.
-func excluded(rel string, patterns []string) bool {
-	for _, pat := range patterns {
-		pat = strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/")
-		if pat == "" {
-			continue
-		}
-		if !strings.Contains(pat, "/") {
-			if ok, _ := doublestar.Match(pat, path.Base(rel)); ok {
-				return true
-			}
-			continue
-		}
-		if ok, _ := doublestar.Match(pat, rel); ok {
-			return true
-		}
-	}
-	return false
 }
 
 // tempFile reports whether a file name is an editor's or office suite's
@@ -63,14 +30,14 @@ func tempFile(name string) bool {
 
 // skipFolder reports whether the indexer leaves out the folder at rel.
 func (f filter) skipFolder(rel string) bool {
-	return skipDir(path.Base(rel)) || excluded(rel, f.exclude)
+	return vault.SkipDir(path.Base(rel)) || vault.Excluded(rel, f.exclude)
 }
 
 // skipFile reports whether a change to the file at rel can be ignored. A
 // note is never a temp file, whatever its name.
 func (f filter) skipFile(rel string) bool {
 	name := path.Base(rel)
-	if strings.HasPrefix(name, ".") || excluded(rel, f.exclude) {
+	if strings.HasPrefix(name, ".") || vault.Excluded(rel, f.exclude) {
 		return true
 	}
 	return !vault.IsNote(name) && tempFile(name)
