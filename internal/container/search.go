@@ -51,10 +51,10 @@ func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
 			l := f.Lexical()
 			return l, l.State(), nil
 		},
-		Stale: func(state []byte, n int) bool {
-			l, err := embed.NewLexicalFromState(state)
-			if err != nil {
-				return true // damaged or from another feature scheme: fit again
+		Stale: func(emb embed.Embedder, n int) bool {
+			l, ok := emb.(*embed.Lexical)
+			if !ok {
+				return false
 			}
 			d := l.Documents()
 			diff := n - d

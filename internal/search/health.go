@@ -96,7 +96,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) he
 	case emb.Dimension() != 0 && emb.Fingerprint() != stored.fingerprint:
 		return warn(fmt.Sprintf("%s now embeds as %s, its vectors were made as %s", name, emb.Fingerprint(), stored.fingerprint),
 			"run `jarvis index --reembed`")
-	case src.Stale != nil && src.Stale(stored.state, chunks):
+	case src.Stale != nil && src.Stale(emb, chunks):
 		return warn(name+": the vault changed much since its word statistics were taken", "run `jarvis index` (it refits them)")
 	case covered < chunks:
 		return warn(fmt.Sprintf("%s: %d of %d chunks have no vector yet", name, chunks-covered, chunks), "run `jarvis index`")

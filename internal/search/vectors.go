@@ -46,9 +46,10 @@ type EmbedderSource struct {
 	// state to store with it. Nil for embedders that learn nothing from the
 	// corpus.
 	Fit func(ctx context.Context, texts iter.Seq[string]) (embed.Embedder, []byte, error)
-	// Stale, when set, reports whether a fitted state no longer suits a
-	// corpus of n texts, so that the next sync fits again.
-	Stale func(state []byte, n int) bool
+	// Stale, when set, reports whether a fitted embedder no longer suits a
+	// corpus of n texts, so that the next sync fits again. A state that
+	// cannot be restored is always fitted again.
+	Stale func(emb embed.Embedder, n int) bool
 }
 
 // Vectors keeps chunk embeddings in SQLite, the source of truth, and serves
@@ -237,7 +238,12 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 	if err != nil {
 		return nil, 0, err
 	}
-	if v.src.Fit != nil && (s.id == 0 || (v.src.Stale != nil && v.src.Stale(s.state, chunks))) {
+	var emb embed.Embedder
+	var restoreErr error
+	if s.id != 0 || v.src.Fit == nil {
+		emb, restoreErr = v.restore(s)
+	}
+	if v.src.Fit != nil && (s.id == 0 || restoreErr != nil || (v.src.Stale != nil && v.src.Stale(emb, chunks))) {
 		emb, state, err := v.src.Fit(ctx, v.corpus(ctx))
 		if err != nil {
 			return nil, 0, fmt.Errorf("fit %s embedder: %w", v.src.Provider, err)
@@ -264,9 +270,8 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 		}
 		return emb, id, nil
 	}
-	emb, err := v.src.Restore(s.state)
-	if err != nil {
-		return nil, 0, fmt.Errorf("%w: %v", ErrNoEmbedder, err)
+	if restoreErr != nil {
+		return nil, 0, fmt.Errorf("%w: %v", ErrNoEmbedder, restoreErr)
 	}
 	if s.id != 0 && emb.Dimension() != 0 && emb.Fingerprint() != s.fingerprint {
 		// The same provider and model now embed differently (a new
@@ -280,6 +285,19 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 		s.id = 0
 	}
 	return emb, s.id, nil
+}
+
+// restore builds the embedder of a stored row, or reuses the one in use
+// when it is that same embedder: the server syncs after every change, and
+// rebuilding the lexical embedder's frequency tables each time is waste.
+func (v *Vectors) restore(s storedEmbedder) (embed.Embedder, error) {
+	v.mu.RLock()
+	cur := v.embedder
+	v.mu.RUnlock()
+	if cur != nil && s.id != 0 && cur.Fingerprint() == s.fingerprint {
+		return cur, nil
+	}
+	return v.src.Restore(s.state)
 }
 
 func (v *Vectors) insertEmbedder(ctx context.Context, emb embed.Embedder, state []byte) (int64, error) {
@@ -419,7 +437,7 @@ func (v *Vectors) Load(ctx context.Context) error {
 	if v.src.Restore == nil {
 		return ErrNoEmbedder
 	}
-	emb, err := v.src.Restore(s.state)
+	emb, err := v.restore(s)
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoEmbedder, err)
 	}

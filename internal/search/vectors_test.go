@@ -273,7 +273,7 @@ func TestVectorsFitOnceAndAgainWhenStale(t *testing.T) {
 			}
 			return e, []byte("fitted"), nil
 		},
-		Stale: func([]byte, int) bool { return stale },
+		Stale: func(embed.Embedder, int) bool { return stale },
 	}
 	v := servingVectors(db, src, quietLog())
 	for range 2 {
