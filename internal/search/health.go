@@ -54,7 +54,15 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) he
 	}
 	if src.Fit == nil {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		_, err := emb.Embed(pctx, []string{"jarvis doctor"})
+		// A remote embedder's Check asks once, without the retries and
+		// backoff an index run uses, so a server that is down is reported
+		// at once.
+		var err error
+		if c, ok := emb.(interface{ Check(context.Context) error }); ok {
+			err = c.Check(pctx)
+		} else {
+			_, err = emb.Embed(pctx, []string{"jarvis doctor"})
+		}
 		cancel()
 		if err != nil {
 			return warn(fmt.Sprintf("%s is not reachable: %v; semantic search answers with keyword search", name, err),
