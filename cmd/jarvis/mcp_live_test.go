@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // liveServer runs the server as `jarvis mcp` does, background index and
@@ -93,23 +94,7 @@ func copyExampleVault(t *testing.T) config.Vault {
 	t.Helper()
 	src := filepath.Join("..", "..", "examples", "vault")
 	dst := filepath.Join(t.TempDir(), "vault")
-	err := filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.CopyTree(t, src, dst)
 	return config.Vault{Name: "coffee", Path: dst}
 }
 

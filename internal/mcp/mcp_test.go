@@ -18,6 +18,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden tool list in testdata")
@@ -33,23 +34,7 @@ func exampleVault(t *testing.T) config.Vault {
 		t.Fatal(err)
 	}
 	dst := filepath.Join(t.TempDir(), "vault")
-	err = filepath.Walk(src, func(p string, info os.FileInfo, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if info.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.CopyTree(t, src, dst)
 	return config.Vault{Name: "coffee", Path: dst}
 }
 

@@ -4,6 +4,7 @@
 package sharedtest
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -33,4 +34,28 @@ func Path(tb testing.TB, rel string) string {
 		tb.Skipf("shared test data %s is missing: %v", p, err)
 	}
 	return p
+}
+
+// CopyTree copies the folder src to dst, so that a test may change a vault
+// from ../shared or examples/ without touching the original.
+func CopyTree(tb testing.TB, src, dst string) {
+	tb.Helper()
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
 }
