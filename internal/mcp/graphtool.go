@@ -166,37 +166,41 @@ func tagNames(n vault.Note) []string {
 // (with or without .md), else by file name, case-insensitively.
 func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref string) (config.Vault, string, error) {
 	rel := strings.TrimPrefix(filepath.ToSlash(ref), "/")
-	var byName []struct {
-		v   config.Vault
-		rel string
-	}
+	want := strings.ToLower(strings.TrimSuffix(filepath.Base(rel), ".md"))
 	for _, v := range vaults {
 		if vaultName != "" && v.Name != vaultName {
 			continue
 		}
-		for _, cand := range []string{rel, rel + ".md"} {
-			if p, err := safeJoin(v.Path, cand); err == nil && fileExists(p) && vault.IsNote(cand) {
-				return v, cand, nil
-			}
+		if p, ok, err := notePath(v, rel); err == nil && ok {
+			return v, p, nil
 		}
 		files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
 		if err != nil {
 			continue
 		}
-		want := strings.ToLower(strings.TrimSuffix(filepath.Base(rel), ".md"))
 		for _, f := range files {
 			if f.Note && strings.ToLower(vault.TitleFromPath(f.Path)) == want {
-				byName = append(byName, struct {
-					v   config.Vault
-					rel string
-				}{v, f.Path})
+				return v, f.Path, nil
 			}
 		}
 	}
-	if len(byName) > 0 {
-		return byName[0].v, byName[0].rel, nil
-	}
 	return config.Vault{}, "", fmt.Errorf("no note %q was found on disk; give its vault-relative path, such as Folder/Note.md", ref)
+}
+
+// notePath returns the path of the note rel names in vault v, written with
+// or without ".md", when it exists. A path leading out of the vault is
+// errOutside.
+func notePath(v config.Vault, rel string) (string, bool, error) {
+	for _, cand := range []string{rel, rel + ".md"} {
+		p, err := safeJoin(v.Path, cand)
+		if err != nil {
+			return "", false, err
+		}
+		if vault.IsNote(cand) && fileExists(p) {
+			return cand, true, nil
+		}
+	}
+	return "", false, nil
 }
 
 // safeJoin joins a vault-relative path to the vault folder, refusing any

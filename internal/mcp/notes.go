@@ -210,16 +210,13 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 		if vaultName != "" && v.Name != vaultName {
 			continue
 		}
-		for _, cand := range []string{rel, rel + ".md"} {
-			p, err := safeJoin(v.Path, cand)
-			if errors.Is(err, errOutside) {
-				return v, "", err
-			}
-			if err == nil && fileExists(p) {
-				found = append(found, v)
-				foundRel = cand
-				break
-			}
+		p, ok, err := notePath(v, rel)
+		if errors.Is(err, errOutside) {
+			return v, "", err
+		}
+		if ok {
+			found = append(found, v)
+			foundRel = p
 		}
 	}
 	switch len(found) {
