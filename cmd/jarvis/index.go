@@ -94,7 +94,7 @@ configuration error, 130 when interrupted.`, e)
 		out.Vaults = append(out.Vaults, res)
 	}
 	if !*noEmbed {
-		out.Embeddings.SyncResult, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: embedProgress(e, *asJSON)})
+		out.Embeddings.SyncResult, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: progressBar(e, "embedding chunks", "chunks", *asJSON)})
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -140,11 +140,6 @@ func explainOpenError(path string, err error) error {
 	default:
 		return fmt.Errorf("database %s: %w; check that its folder exists and is writable, or choose another with --db", path, err)
 	}
-}
-
-// embedProgress draws a progress bar for embedding on a terminal.
-func embedProgress(e *env, quiet bool) func(done, total int) {
-	return progressBar(e, "embedding chunks", "chunks", quiet)
 }
 
 // progressFor draws a progress bar on stderr when it is a terminal and JSON
