@@ -187,12 +187,16 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	ix, _ := testIndexer(t, path)
 	mustIndex(t, ix, "coffee", root)
-	// Back to version 2: what 0003 made goes, and chunks were never written.
+	// Back to version 2: what 0003 made goes, chunks were never written,
+	// and vectors are the WITHOUT ROWID table 0004 replaces.
 	for _, q := range []string{
+		`DROP TABLE vectors`,
+		`CREATE TABLE vectors (embedder_id INTEGER NOT NULL REFERENCES embedders(id) ON DELETE CASCADE,
+			hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (embedder_id, hash)) WITHOUT ROWID`,
 		`DROP TRIGGER search_notes_insert`, `DROP TRIGGER search_notes_delete`, `DROP TRIGGER files_search_delete`,
 		`DROP TABLE note_fts`, `DROP TABLE name_fts`, `DROP TABLE note_cjk`,
 		`DROP VIEW note_text`, `DROP TABLE search_notes`,
-		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version = 3`,
+		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version >= 3`,
 	} {
 		if _, err := ix.db.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)

@@ -180,3 +180,67 @@ func TestMigrationsAreNumberedInOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestMigrationKeepsStoredVectors opens a database left at schema version
+// 3, where vectors were a WITHOUT ROWID table, and checks that upgrading
+// keeps every stored vector and its key.
+func TestMigrationKeepsStoredVectors(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v3.db")
+	raw, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &DB{DB: raw, Path: path}
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ExecContext(ctx, createMigrationTable); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[:3] {
+		if err := old.apply(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	blob := bytes.Repeat([]byte{1, 2, 3, 4}, 768)
+	if _, err := old.ExecContext(ctx, `INSERT INTO embedders (id, fingerprint, provider, model, dimension, created_ms)
+		VALUES (7, 'lexical/x/768', 'lexical', 'x', 768, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{"aa", "bb"} {
+		if _, err := old.ExecContext(ctx, `INSERT INTO vectors VALUES (7, ?, ?)`, h, blob); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old.Close()
+
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	if current, latest, err := db.Version(ctx); err != nil || current != latest {
+		t.Fatalf("version %d of %d, %v", current, latest, err)
+	}
+	var got []byte
+	if err := db.QueryRowContext(ctx, `SELECT vector FROM vectors WHERE embedder_id = 7 AND hash = 'bb'`).Scan(&got); err != nil || !bytes.Equal(got, blob) {
+		t.Fatalf("vector after upgrade: %d bytes, %v", len(got), err)
+	}
+	// The key stays unique: storing a vector again replaces it.
+	if _, err := db.ExecContext(ctx, `INSERT OR REPLACE INTO vectors (embedder_id, hash, vector) VALUES (7, 'aa', x'00')`); err != nil {
+		t.Fatal(err)
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM vectors`).Scan(&n); err != nil || n != 2 {
+		t.Fatalf("%d vectors, %v; want 2", n, err)
+	}
+	// Dropping the embedder still drops its vectors.
+	if _, err := db.ExecContext(ctx, `DELETE FROM embedders WHERE id = 7`); err != nil {
+		t.Fatal(err)
+	}
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM vectors`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("%d vectors after dropping their embedder, %v; want 0", n, err)
+	}
+}
