@@ -67,7 +67,8 @@ type Vectors struct {
 	mu       sync.RWMutex
 	serving  bool           // set by Load: Sync then keeps memory in step
 	embedder embed.Embedder // nil until Sync or Load found one
-	rowID    int64          // the embedders row whose vectors are loaded
+	rowID    int64          // the embedders row of the embedder in use
+	loaded   int64          // the embedders row whose vectors are in cols
 	mem      *chromem.DB
 	cols     map[string]*collection // by vault name
 }
@@ -486,6 +487,17 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	defer v.mu.Unlock()
 	if v.rowID != rowID {
 		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
+	}
+	if v.loaded != rowID {
+		// Another embedder, or the same one refitted: its vectors differ
+		// from those in memory even where a chunk's hash does not.
+		for name := range v.cols {
+			if err := v.mem.DeleteCollection(name); err != nil {
+				return fmt.Errorf("drop vectors of vault %q: %w", name, err)
+			}
+			delete(v.cols, name)
+		}
+		v.loaded = rowID
 	}
 	for name := range v.cols {
 		if _, ok := current[name]; !ok {

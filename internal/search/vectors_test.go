@@ -10,6 +10,7 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -440,4 +441,60 @@ func servingVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
 	v := NewVectors(db, src, log)
 	v.Serve()
 	return v
+}
+
+// TestVectorsInMemoryFollowARefit refits the lexical statistics while the
+// store serves: the vectors held in memory must then be the new ones, not
+// those made with the old statistics, which share their chunks' hashes.
+func TestVectorsInMemoryFollowARefit(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha beta gamma", "delta epsilon")
+	stale := false
+	src := lexicalSource()
+	src.Stale = func(embed.Embedder, int) bool { return stale }
+	v := servingVectors(db, src, quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	add("b.md", "gamma gamma zeta", "eta theta alpha")
+	stale = true
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	memoryMatchesStore(t, v, db, 4)
+}
+
+// memoryMatchesStore checks that v holds, for each of the want chunks, the
+// vector stored for it under the embedder in use.
+func memoryMatchesStore(t *testing.T, v *Vectors, db DB, want int) {
+	t.Helper()
+	stored := map[int64][]float32{}
+	rows, err := db.QueryContext(context.Background(), `SELECT c.id, x.vector FROM chunks c
+		JOIN vectors x ON x.hash = c.hash AND x.embedder_id = ?`, v.rowID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			t.Fatal(err)
+		}
+		stored[id], _ = decodeVector(blob)
+	}
+	n := 0
+	for _, col := range v.cols {
+		for id := range col.chunks {
+			n++
+			doc, err := col.c.GetByID(context.Background(), strconv.FormatInt(id, 10))
+			if err != nil || !slices.Equal(doc.Embedding, stored[id]) {
+				t.Errorf("chunk %d: chromem-go holds another vector (%v)", id, err)
+			}
+		}
+	}
+	if n != want || len(stored) != want {
+		t.Fatalf("%d vectors in memory, %d stored; want %d", n, len(stored), want)
+	}
 }
