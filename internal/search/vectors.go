@@ -78,6 +78,7 @@ type Vectors struct {
 type collection struct {
 	c      *chromem.Collection
 	chunks map[int64]chunkRef // by chunk id
+	flat   *flat              // the same vectors, for the sparse scan
 }
 
 type chunkRef struct {
@@ -514,7 +515,7 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 			if err != nil {
 				return fmt.Errorf("vectors of vault %q: %w", name, err)
 			}
-			col = &collection{c: c, chunks: map[int64]chunkRef{}}
+			col = &collection{c: c, chunks: map[int64]chunkRef{}, flat: newFlat()}
 			v.cols[name] = col
 		}
 		var gone []string
@@ -522,6 +523,7 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 			if w, ok := want[id]; !ok || w.hash != ref.hash {
 				gone = append(gone, strconv.FormatInt(id, 10))
 				delete(col.chunks, id)
+				col.flat.remove(id)
 			}
 		}
 		if err := deleteDocs(ctx, col.c, gone); err != nil {
@@ -568,10 +570,17 @@ func (v *Vectors) addDocs(ctx context.Context, col *collection, rowID int64, ids
 				rows.Close()
 				return fmt.Errorf("vector of chunk %d: %w", id, err)
 			}
+			// Scaled here, chromem-go keeps this slice rather than a
+			// normalised copy, and the sparse scan reads the same memory.
+			vec = unitLength(vec)
 			doc := chromem.Document{ID: strconv.FormatInt(id, 10), Embedding: vec}
 			if err := col.c.AddDocument(ctx, doc); err != nil {
 				rows.Close()
 				return fmt.Errorf("add vector of chunk %d: %w", id, err)
+			}
+			if err := col.flat.add(id, vec); err != nil {
+				rows.Close()
+				return err
 			}
 			col.chunks[id] = want[id]
 		}
@@ -649,15 +658,26 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, vaultName string
 	return out, nil
 }
 
-// queryCollection asks one collection for its best n chunks that pass keep.
-// chromem-go refuses n above its document count and returns equal scores in
-// no fixed order; this clamps n and widens the query while the last score
-// it got ties with the cut-off or too few chunks passed keep.
+// queryCollection asks one collection for its best n chunks that pass keep
+// and reach minSim: by the sparse scan when the query allows it, else
+// through chromem-go.
 func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
 	total := col.c.Count()
 	if total == 0 || n <= 0 {
 		return nil, nil
 	}
+	if sq, ok := sparseOf(query); ok {
+		return scanCollection(col, name, sq, n, keep, minSim)
+	}
+	return chromemQuery(ctx, col, name, query, n, keep, minSim)
+}
+
+// chromemQuery answers queryCollection through chromem-go. chromem-go
+// refuses n above its document count and returns equal scores in no fixed
+// order; this clamps n and widens the query while the last score it got
+// ties with the cut-off or too few chunks passed keep.
+func chromemQuery(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+	total := col.c.Count()
 	ask := min(n, total)
 	for {
 		res, err := col.c.QueryEmbedding(ctx, query, ask, nil, nil)
@@ -690,6 +710,26 @@ func queryCollection(ctx context.Context, col *collection, name string, query []
 	}
 }
 
+// scanCollection answers queryCollection for a sparse query by scoring
+// every chunk of the collection itself.
+func scanCollection(col *collection, name string, q sparseQuery, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+	top, err := col.flat.nearest(q, n, func(id int64, sim float32) bool {
+		if sim < minSim {
+			return false
+		}
+		ref, ok := col.chunks[id]
+		return ok && (keep == nil || keep(ref.fileID))
+	})
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]hit, len(top))
+	for i, s := range top {
+		hits[i] = hit{vault: name, chunk: s.id, fileID: col.chunks[s.id].fileID, sim: s.sim}
+	}
+	return hits, nil
+}
+
 func sortHits(h []hit) {
 	slices.SortFunc(h, func(a, b hit) int {
 		if a.sim != b.sim {
@@ -720,6 +760,23 @@ func encodeVector(v []float32) []byte {
 		binary.LittleEndian.PutUint32(b[4*i:], math.Float32bits(f))
 	}
 	return b
+}
+
+// unitLength scales v in place to length 1, unless it is within
+// chromem-go's tolerance of it already (or all zeros), and returns it.
+func unitLength(v []float32) []float32 {
+	var sq float64
+	for _, x := range v {
+		sq += float64(x) * float64(x)
+	}
+	n := math.Sqrt(sq)
+	if n == 0 || math.Abs(n-1) < 1e-6 {
+		return v
+	}
+	for i := range v {
+		v[i] = float32(float64(v[i]) / n)
+	}
+	return v
 }
 
 func decodeVector(b []byte) ([]float32, error) {

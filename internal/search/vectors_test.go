@@ -486,8 +486,11 @@ func memoryMatchesStore(t *testing.T, v *Vectors, db DB, want int) {
 	}
 	n := 0
 	for _, col := range v.cols {
-		for id := range col.chunks {
+		for i, id := range col.flat.ids {
 			n++
+			if !slices.Equal(col.flat.vecs[i], stored[id]) {
+				t.Errorf("chunk %d: the vector in memory is not the one stored for embedder %d", id, v.rowID)
+			}
 			doc, err := col.c.GetByID(context.Background(), strconv.FormatInt(id, 10))
 			if err != nil || !slices.Equal(doc.Embedding, stored[id]) {
 				t.Errorf("chunk %d: chromem-go holds another vector (%v)", id, err)
