@@ -110,9 +110,25 @@ func TestEvalCranfield(t *testing.T) {
 		}
 		got["cranfield/"+name] = s
 	}
+	docs := map[string]string{}
+	for _, d := range c.Docs {
+		docs[NotePath(d.ID)] = d.Title + "\n" + d.Text
+	}
+	ref, err := NewBM25(context.Background(), docs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ref.Close()
+	if got["cranfield/bm25-reference"], err = RunGraded(context.Background(), qs, ref.Rank); err != nil {
+		t.Fatal(err)
+	}
 	check(t, got)
-	if k, cmb := got["cranfield/keyword"], got["cranfield/combined"]; cmb.NDCG10 <= k.NDCG10 {
+	k := got["cranfield/keyword"]
+	if cmb := got["cranfield/combined"]; cmb.NDCG10 <= k.NDCG10 {
 		t.Errorf("combined nDCG@10 %.4f does not beat keyword %.4f", cmb.NDCG10, k.NDCG10)
+	}
+	if r := got["cranfield/bm25-reference"]; k.NDCG10 < r.NDCG10 {
+		t.Errorf("keyword nDCG@10 %.4f is below textbook BM25's %.4f", k.NDCG10, r.NDCG10)
 	}
 }
 
