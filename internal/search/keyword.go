@@ -576,7 +576,9 @@ const snippetRunes = 160
 // needle it holds, every needle in the cut marked with **; needles match
 // without regard to case. Without a needle it is the start of the text.
 func markedExcerpt(text string, needles []string, max int) string {
-	text = oneLine(text)
+	// The note's own bold markers go: a match inside bold text would read
+	// ****word** once marked.
+	text = strings.ReplaceAll(oneLine(text), "**", "")
 	found := findNeedles(text, needles)
 	start := 0
 	if len(found) > 0 {

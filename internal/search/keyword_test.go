@@ -262,3 +262,10 @@ func TestKeywordHelpVault(t *testing.T) {
 			first: "用户界面/快捷键.md", snippet: "快捷键"},
 	})
 }
+
+func TestMarkedExcerptInsideBoldText(t *testing.T) {
+	got := markedExcerpt("See **Linking notes** and __more__.", []string{"linking"}, 100)
+	if want := "See **Linking** notes and __more__."; got != want {
+		t.Fatalf("excerpt %q; want %q", got, want)
+	}
+}
