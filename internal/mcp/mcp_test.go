@@ -417,3 +417,33 @@ func TestResources(t *testing.T) {
 		t.Fatalf("templates %v %v", tmpl, err)
 	}
 }
+
+// TestReadNoteResolvesEachLinkOnALine reads a note whose lines hold several
+// links: each must carry its own target, and an unresolved one none.
+func TestReadNoteResolvesEachLinkOnALine(t *testing.T) {
+	v := exampleVault(t)
+	note := "See [[Pour over]], [[French press|the press]] and [[No such note]].\n![[Pour over#Troubleshooting]] then [[Coffee journal]]\n"
+	if err := os.WriteFile(filepath.Join(v.Path, "Several.md"), []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	var out mcp.ReadNoteOutput
+	if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Several.md"}, &out); isErr {
+		t.Fatal(text)
+	}
+	want := []struct{ target, resolved string }{
+		{"Pour over", "Methods/Pour over.md"},
+		{"French press", "Methods/French press.md"},
+		{"No such note", ""},
+		{"Pour over", "Methods/Pour over.md"},
+		{"Coffee journal", "Coffee journal.md"},
+	}
+	if len(out.Links) != len(want) {
+		t.Fatalf("%d links; want %d: %+v", len(out.Links), len(want), out.Links)
+	}
+	for i, w := range want {
+		if l := out.Links[i]; l.Target != w.target || l.Resolved != w.resolved {
+			t.Errorf("link %d: %q resolved to %q; want %q to %q", i, l.Target, l.Resolved, w.target, w.resolved)
+		}
+	}
+}

@@ -156,14 +156,25 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		out.NextOffset = end
 	}
 
-	resolved := map[[2]any]string{}
+	// The index keeps a note's links in the order the parser finds them.
+	// Several links can share a line and kind, so each line and kind has
+	// a queue of targets, taken in that order; an edit since the last
+	// index run at worst leaves a link without its target.
+	type at struct {
+		line int
+		kind string
+	}
+	targets := map[at][]string{}
 	var reasons []string
 	if t.b.Outlinks != nil {
 		if edges, err := t.b.Outlinks(ctx, v.Name, rel); err == nil {
 			for _, e := range edges {
+				target := ""
 				if e.Resolved {
-					resolved[[2]any{e.Line, e.Kind}] = e.Target
+					target = e.Target
 				}
+				k := at{e.Line, e.Kind}
+				targets[k] = append(targets[k], target)
 			}
 		} else if ctx.Err() == nil {
 			reasons = append(reasons, "links are not resolved to files")
@@ -171,10 +182,12 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	}
 	for _, l := range note.Links {
 		item := LinkItem{Target: l.Target, Subpath: l.Subpath, Kind: string(l.Kind), Text: l.Display, Line: l.Line}
+		k := at{l.Line, string(l.Kind)}
+		if q := targets[k]; len(q) > 0 {
+			item.Resolved, targets[k] = q[0], q[1:]
+		}
 		if l.Target == "" {
 			item.Resolved = rel
-		} else {
-			item.Resolved = resolved[[2]any{l.Line, string(l.Kind)}]
 		}
 		out.Links = append(out.Links, item)
 	}
