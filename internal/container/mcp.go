@@ -25,9 +25,10 @@ import (
 // when the database cannot be opened. A failed open is retried on the next
 // call, so a database fixed while the server runs is picked up.
 type services struct {
-	h   *store.Handle
-	src search.EmbedderSource
-	log *slog.Logger
+	h      *store.Handle
+	src    search.EmbedderSource
+	log    *slog.Logger
+	vaults []string // the vaults served; the database may hold others
 
 	mu       sync.Mutex
 	ready    bool
@@ -56,7 +57,7 @@ func (s *services) get(ctx context.Context) (*services, error) {
 	s.vectors.Serve()
 	s.keyword = search.NewKeyword(db)
 	s.semantic = search.NewSemantic(s.vectors, db)
-	s.graph = graph.New(db)
+	s.graph = graph.New(db).Within(s.vaults)
 	s.combined = newCombined(s.keyword, s.semantic, s.graph)
 	s.ready = true
 	return s, nil
@@ -82,7 +83,7 @@ func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
 		fx.Provide(
 			embedderSource,
 			func(h *store.Handle, src search.EmbedderSource, log *slog.Logger) *services {
-				return &services{h: h, src: src, log: log}
+				return &services{h: h, src: src, log: log, vaults: vaultNames(cfg.Vaults)}
 			},
 			newLive,
 			newBackend,

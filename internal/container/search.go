@@ -102,7 +102,8 @@ var Vectors = fx.Module("vectors",
 // Searching provides every kind of search over an open database.
 var Searching = fx.Module("search",
 	fx.Provide(
-		func(db *store.DB) *graph.Graph { return graph.New(db) },
+		// Lookups that name no vault stay within the configured ones.
+		func(db *store.DB, cfg config.Config) *graph.Graph { return graph.New(db).Within(vaultNames(cfg.Vaults)) },
 		func(db *store.DB) *search.Keyword { return search.NewKeyword(db) },
 		func(v *search.Vectors, db *store.DB) *search.Semantic { return search.NewSemantic(v, db) },
 		newCombined,

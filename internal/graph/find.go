@@ -180,21 +180,14 @@ func (g *Graph) quickFind(ctx context.Context, vaultName, q string) (Match, bool
 // empty) that meet where, and with aliases also those with the alias
 // given. Vault names are looked up for the matches only.
 func (g *Graph) candidates(ctx context.Context, vaultName, where string, args []any, aliases bool, alias string) ([]candidate, error) {
-	// Naming the vaults even when all are wanted lets an exact path use
-	// the (vault_id, path) index.
-	inVault := ` AND f.vault_id IN (SELECT id FROM vaults)`
-	if vaultName != "" {
-		inVault = ` AND f.vault_id = (SELECT id FROM vaults WHERE name = ?)`
-		args = append(args, vaultName)
-	}
-	query := `SELECT ` + fileColumns + `, '' FROM files f WHERE ` + where + inVault
+	cond, scopeArgs := g.inScope(vaultName)
+	args = append(args, scopeArgs...)
+	query := `SELECT ` + fileColumns + `, '' FROM files f WHERE ` + where + ` AND ` + cond
 	if aliases {
 		query += ` UNION ALL SELECT ` + fileColumns + `, a.alias FROM aliases a JOIN files f ON f.id = a.file_id
-			WHERE trim(a.alias) = ? COLLATE NOCASE` + inVault
+			WHERE trim(a.alias) = ? COLLATE NOCASE AND ` + cond
 		args = append(args, alias)
-		if vaultName != "" {
-			args = append(args, vaultName)
-		}
+		args = append(args, scopeArgs...)
 	}
 	rows, err := g.db.QueryContext(ctx, query, args...)
 	if err != nil {
@@ -254,14 +247,11 @@ func (g *Graph) allFiles(ctx context.Context, vaultName string) ([]candidate, in
 	if err != nil {
 		return nil, 0, err
 	}
-	inVault, args := "", []any{}
-	if vaultName != "" {
-		if !slices.Contains(slices.Collect(maps.Values(names)), vaultName) {
-			return nil, 0, unknownVault(vaultName, names)
-		}
-		inVault = ` WHERE f.vault_id = (SELECT id FROM vaults WHERE name = ?)`
-		args = append(args, vaultName)
+	if vaultName != "" && !slices.Contains(slices.Collect(maps.Values(names)), vaultName) {
+		return nil, 0, unknownVault(vaultName, names)
 	}
+	cond, args := g.inScope(vaultName)
+	inVault := ` WHERE ` + cond
 	// Aliases are read apart: joining them costs an index probe per file,
 	// and most files have none.
 	aliases := map[int64][]string{}
@@ -329,7 +319,9 @@ func (g *Graph) vaultNames(ctx context.Context) (map[int64]string, error) {
 		if err := rows.Scan(&id, &name); err != nil {
 			return nil, fmt.Errorf("list vaults: %w", err)
 		}
-		names[id] = name
+		if len(g.vaults) == 0 || slices.Contains(g.vaults, name) {
+			names[id] = name
+		}
 	}
 	return names, rows.Err()
 }

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"slices"
 	"strings"
 )
 
@@ -22,13 +23,43 @@ type Querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-// Graph reads the link graph of every indexed vault.
+// Graph reads the link graph of every indexed vault, or of those it is
+// limited to.
 type Graph struct {
-	db Querier
+	db     Querier
+	vaults []string // the vaults a lookup without a vault name may match; nil for all
 }
 
 // New returns a Graph over db.
 func New(db Querier) *Graph { return &Graph{db: db} }
+
+// Within returns a Graph whose lookups that name no vault match only notes
+// of the named vaults: those the caller serves, when the database also
+// holds vaults another configuration indexed.
+func (g *Graph) Within(names []string) *Graph {
+	c := *g
+	c.vaults = slices.Clone(names)
+	return &c
+}
+
+// inScope is a condition on files f keeping the files of the vault named,
+// or with no name of every vault the Graph looks in, with its arguments.
+func (g *Graph) inScope(vaultName string) (string, []any) {
+	switch {
+	case vaultName != "":
+		return `f.vault_id = (SELECT id FROM vaults WHERE name = ?)`, []any{vaultName}
+	case len(g.vaults) > 0:
+		args := make([]any, len(g.vaults))
+		marks := make([]string, len(g.vaults))
+		for i, v := range g.vaults {
+			args[i], marks[i] = v, "?"
+		}
+		return `f.vault_id IN (SELECT id FROM vaults WHERE name IN (` + strings.Join(marks, ", ") + `))`, args
+	}
+	// Naming the vaults even when all are wanted lets an exact path use
+	// the (vault_id, path) index.
+	return `f.vault_id IN (SELECT id FROM vaults)`, nil
+}
 
 // Edge is one link from a note.
 type Edge struct {

@@ -447,3 +447,30 @@ func TestReadNoteResolvesEachLinkOnALine(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchesStayInTheServedVaults shares a database between two
+// configurations: a server for one vault must not answer with notes of
+// the other, which the database also holds.
+func TestSearchesStayInTheServedVaults(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "j.db")
+	other := config.Vault{Name: "other", Path: t.TempDir()}
+	if err := os.WriteFile(filepath.Join(other.Path, "Elsewhere.md"), []byte("# Elsewhere\n\nPour over grind notes kept in another vault. [[Pour over]]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	realBackend(t, db, true, other)
+	cs := connect(t, realBackend(t, db, true, exampleVault(t)))
+	for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
+		var out mcp.SearchOutput
+		if text, isErr := call(t, cs, tool, map[string]any{"query": "pour over grind elsewhere"}, &out); isErr || len(out.Results) == 0 {
+			t.Fatalf("%s: %s", tool, text)
+		}
+		for _, r := range out.Results {
+			if r.Vault != "coffee" {
+				t.Errorf("%s found %s in vault %q, which this server does not serve", tool, r.Path, r.Vault)
+			}
+		}
+	}
+	if text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Elsewhere"}, nil); !isErr {
+		t.Errorf("search-graph started from a note of a vault not served: %s", text)
+	}
+}

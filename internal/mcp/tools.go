@@ -116,6 +116,16 @@ func (t *tools) checkVault(name string) error {
 	return fmt.Errorf("there is no vault named %q; use one of %s, or leave vault empty to search all", name, strings.Join(names, ", "))
 }
 
+// filter searches the vault named, or when none is, every vault served:
+// the database may also hold vaults that another configuration indexed.
+func (t *tools) filter(vaultName string) search.Filter {
+	f := search.Filter{Vault: vaultName}
+	for _, v := range t.b.Vaults {
+		f.Vaults = append(f.Vaults, v.Name)
+	}
+	return f
+}
+
 func (t *tools) state() IndexState {
 	if t.b.State == nil {
 		return IndexState{State: StateReady}
@@ -148,7 +158,8 @@ func (t *tools) searchVault(ctx context.Context, _ *mcpsdk.CallToolRequest, in K
 		return nil, out, err
 	}
 	limit := clamp(in.Limit, 1, 100, 20)
-	f := search.Filter{Vault: in.Vault, PathPrefix: in.PathPrefix, Tag: in.Tag}
+	f := t.filter(in.Vault)
+	f.PathPrefix, f.Tag = in.PathPrefix, in.Tag
 	res, err := t.keyword(ctx, search.KeywordQuery{Text: in.Query, Filter: f, Limit: limit + 1, NamesOnly: !in.SearchContent})
 	if err != nil {
 		if !errors.Is(err, errUnavailable) {
@@ -176,7 +187,7 @@ func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 		return nil, out, fmt.Errorf("similarity_threshold must be between 0 and 1; got %v. Try 0.3 for loose matches or 0.6 for close ones", in.SimilarityThreshold)
 	}
 	limit := clamp(in.Limit, 1, 50, 10)
-	f := search.Filter{Vault: in.Vault}
+	f := t.filter(in.Vault)
 	var res []search.Result
 	var err error
 	if t.b.Semantic == nil {
@@ -222,7 +233,7 @@ func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 		return nil, out, err
 	}
 	limit := clamp(in.Limit, 1, 50, 10)
-	f := search.Filter{Vault: in.Vault}
+	f := t.filter(in.Vault)
 	var res []search.Result
 	var degraded string
 	var err error

@@ -535,9 +535,9 @@ func filterSQL(f Filter) (query string, args []any) {
 	}
 	var conds []string
 	var fileArgs []any
-	if f.Vault != "" {
-		conds = append(conds, "f.vault_id = (SELECT id FROM vaults WHERE name = ?)")
-		fileArgs = append(fileArgs, f.Vault)
+	if cond, vargs := vaultSQL(f.scope()); cond != "" {
+		conds = append(conds, cond)
+		fileArgs = append(fileArgs, vargs...)
 	}
 	if p := normalizePrefix(f.PathPrefix); p != "" {
 		// Every path starting with p sorts from p up to p followed by the

@@ -31,12 +31,40 @@ type Result struct {
 
 // Filter narrows a search. Zero values mean no restriction.
 type Filter struct {
-	// Vault is a vault name; empty searches every vault.
+	// Vault is a vault name; empty searches every vault in Vaults.
 	Vault string
+	// Vaults are the vaults a search without Vault may look in: those the
+	// caller serves. A database can hold vaults indexed by other runs;
+	// empty means every vault in it.
+	Vaults []string
 	// PathPrefix keeps notes whose vault-relative path starts with it
 	// ("Projects/" or "Projects").
 	PathPrefix string
 	// Tag keeps notes carrying the tag or one nested under it ("project"
 	// keeps "#project/alpha"), written with or without '#'.
 	Tag string
+}
+
+// scope is the vaults a filter allows, nil for every vault.
+func (f Filter) scope() []string {
+	if f.Vault != "" {
+		return []string{f.Vault}
+	}
+	return f.Vaults
+}
+
+// vaultSQL is a condition on files f that keeps the files of the vaults in
+// scope, or "" when every vault is allowed.
+func vaultSQL(scope []string) (string, []any) {
+	switch len(scope) {
+	case 0:
+		return "", nil
+	case 1:
+		return "f.vault_id = (SELECT id FROM vaults WHERE name = ?)", []any{scope[0]}
+	}
+	args := make([]any, len(scope))
+	for i, v := range scope {
+		args[i] = v
+	}
+	return "f.vault_id IN (SELECT id FROM vaults WHERE name IN (" + placeholders(len(scope)) + "))", args
 }

@@ -87,7 +87,7 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQuery, keep func(int64) bool) ([]hit, error) {
 	n := q.Limit * 4
 	for {
-		hits, err := s.vec.nearest(ctx, query, q.Filter.Vault, n, keep, float32(q.Threshold))
+		hits, err := s.vec.nearest(ctx, query, q.Filter.scope(), n, keep, float32(q.Threshold))
 		if err != nil {
 			return nil, err
 		}
@@ -117,7 +117,7 @@ type noteKey struct {
 }
 
 // filter returns which notes pass f's path and tag conditions, or nil when
-// f has none (the vault is handled by choosing collections).
+// f has none (vaults are handled by choosing collections).
 func (s *Semantic) filter(ctx context.Context, f Filter) (func(int64) bool, error) {
 	if f.PathPrefix == "" && f.Tag == "" {
 		return nil, nil
@@ -132,11 +132,11 @@ func (s *Semantic) filter(ctx context.Context, f Filter) (func(int64) bool, erro
 // matchingNotes lists the notes that pass a filter's vault, path prefix and
 // tag conditions.
 func matchingNotes(ctx context.Context, db DB, f Filter) (map[int64]bool, error) {
-	q := `SELECT f.id FROM files f JOIN vaults v ON v.id = f.vault_id WHERE f.kind = 'note'`
+	q := `SELECT f.id FROM files f WHERE f.kind = 'note'`
 	var args []any
-	if f.Vault != "" {
-		q += ` AND v.name = ?`
-		args = append(args, f.Vault)
+	if cond, vargs := vaultSQL(f.scope()); cond != "" {
+		q += ` AND ` + cond
+		args = append(args, vargs...)
 	}
 	if p := strings.TrimPrefix(strings.ReplaceAll(f.PathPrefix, `\`, "/"), "/"); p != "" {
 		q += ` AND f.path LIKE ? ESCAPE '\'`

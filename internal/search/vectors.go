@@ -640,12 +640,12 @@ type hit struct {
 // never changes between runs. keep filters by note; n bounds the result
 // before filtering only as a first guess: the query widens until n kept
 // chunks are found or every chunk has been considered.
-func (v *Vectors) nearest(ctx context.Context, query []float32, vaultName string, n int, keep func(fileID int64) bool, minSim float32) ([]hit, error) {
+func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, n int, keep func(fileID int64) bool, minSim float32) ([]hit, error) {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	var out []hit
 	for name, col := range v.cols {
-		if vaultName != "" && name != vaultName {
+		if len(names) > 0 && !slices.Contains(names, name) {
 			continue
 		}
 		hits, err := queryCollection(ctx, col, name, query, n, keep, minSim)
