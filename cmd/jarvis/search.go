@@ -18,10 +18,10 @@ type searchOutput struct {
 	Query    string          `json:"query"`
 	Mode     string          `json:"mode"`
 	Results  []search.Result `json:"results"`
-	Embedder string          `json:"embedder,omitempty"`
+	Embedder string          `json:"embedder"` // empty in keyword mode
 	// Degraded says why the answer is less than the mode asked for, such
 	// as semantic search answering with keywords while no vectors exist.
-	Degraded string `json:"degraded,omitempty"`
+	Degraded string `json:"degraded"`
 }
 
 // Search modes.
@@ -38,7 +38,8 @@ brought up to date with the vaults (only what changed is read again);
 --no-refresh searches the index as it is.
 
 Modes:
-  combined  keyword and semantic results fused by rank (the default)
+  combined  keyword and semantic results, their scores normalised and
+            summed (the default)
   keyword   full-text search with BM25 ranking over titles, aliases,
             headings and text; "quoted phrases" and prefix* matching
   semantic  notes whose passages are nearest to the query as the
@@ -54,7 +55,7 @@ failed, 2 for a usage or configuration error.`, e)
 	prefix := fs.String("path-prefix", "", "only notes whose path starts with `prefix`")
 	tag := fs.String("tag", "", "only notes with this `tag` or one nested under it")
 	threshold := fs.Float64("threshold", 0, "semantic mode: drop notes less similar than this (0 to 1)")
-	namesOnly := fs.Bool("names-only", false, "keyword mode: match titles, aliases and paths only")
+	namesOnly := fs.Bool("names-only", false, "match titles, aliases and paths only (a keyword search)")
 	noRefresh := fs.Bool("no-refresh", false, "search the index as it is, without bringing it up to date first")
 	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
 
@@ -69,6 +70,13 @@ failed, 2 for a usage or configuration error.`, e)
 	case modeKeyword, modeSemantic, modeCombined:
 	default:
 		return fmt.Errorf("--mode %q: use keyword, semantic or combined: %w", *mode, errUsage)
+	}
+	if *namesOnly && *mode != modeKeyword {
+		// Names are matched by keyword; the default mode gives way.
+		if flagSet(fs, "mode") {
+			return fmt.Errorf("--names-only matches names by keyword; it cannot be used with --mode %s: %w", *mode, errUsage)
+		}
+		*mode = modeKeyword
 	}
 	if *limit < 1 || *limit > 100 {
 		return fmt.Errorf("--limit %d: give 1 to 100: %w", *limit, errUsage)
@@ -113,9 +121,10 @@ failed, 2 for a usage or configuration error.`, e)
 	} else if err := deps.Vectors.Load(ctx); err != nil && ctx.Err() != nil {
 		return err
 	}
+	// Only the configured vaults: the database may hold others.
 	filter := search.Filter{PathPrefix: *prefix, Tag: *tag}
-	if len(cfg.Vaults) == 1 {
-		filter.Vault = cfg.Vaults[0].Name
+	for _, v := range cfg.Vaults {
+		filter.Vaults = append(filter.Vaults, v.Name)
 	}
 
 	switch *mode {
@@ -209,4 +218,11 @@ func printResults(w io.Writer, out searchOutput, showVault bool) {
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// flagSet reports whether the flag was given on the command line.
+func flagSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }

@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// searchJSON runs jarvis search with --json and decodes its answer.
+func searchJSON(t *testing.T, args ...string) searchOutput {
+	t.Helper()
+	code, stdout, stderr := jarvis(t, nil, append([]string{"search", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("jarvis search %v: exit %d: %s", args, code, stderr)
+	}
+	var out searchOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatalf("stdout is not the search JSON: %v\n%s", err, stdout)
+	}
+	return out
+}
+
+func topPaths(out searchOutput, n int) []string {
+	var ps []string
+	for _, r := range out.Results[:min(n, len(out.Results))] {
+		ps = append(ps, r.Path)
+	}
+	return ps
+}
+
+// TestSearchCommand runs jarvis search as the README shows it, on the
+// example vault and on the Obsidian Help vault, in every mode.
+func TestSearchCommand(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	help := sharedtest.Path(t, "vaults/obsidian-help/en")
+	for _, c := range []struct {
+		vault, query, want string
+	}{
+		{example, "how fine to grind for pour over", "Methods/Pour over.md"},
+		{help, "link to a heading in another note", "Linking notes and files/Internal links.md"},
+	} {
+		db := filepath.Join(t.TempDir(), "j.db")
+		for _, mode := range []string{modeKeyword, modeSemantic, modeCombined} {
+			out := searchJSON(t, "--vault", c.vault, "--db", db, "--mode", mode, c.query)
+			if out.Mode != mode || out.Degraded != "" || !slices.Contains(topPaths(out, 3), c.want) {
+				t.Errorf("%s search %q: mode %q, degraded %q, top 3 %v; want %s among them",
+					mode, c.query, out.Mode, out.Degraded, topPaths(out, 3), c.want)
+			}
+			if (mode == modeKeyword) != (out.Embedder == "") {
+				t.Errorf("%s search names embedder %q", mode, out.Embedder)
+			}
+		}
+	}
+}
+
+// TestSearchNamesOnly matches names by keyword whatever the default mode,
+// and refuses a mode that cannot match names.
+func TestSearchNamesOnly(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	out := searchJSON(t, "--vault", example, "--db", db, "--names-only", "french press")
+	if out.Mode != modeKeyword || len(out.Results) != 1 || out.Results[0].Path != "Methods/French press.md" {
+		t.Fatalf("names-only search: mode %q, results %v", out.Mode, topPaths(out, 10))
+	}
+	if code, _, stderr := jarvis(t, nil, "search", "--vault", example, "--db", db, "--names-only", "--mode", "semantic", "french press"); code != 2 {
+		t.Fatalf("--names-only with --mode semantic: exit %d (%s); want 2", code, stderr)
+	}
+}
+
+// TestSearchOnlyConfiguredVaults indexes two vaults into one database and
+// searches with one configured: nothing of the other may come back.
+func TestSearchOnlyConfiguredVaults(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "Grind elsewhere.md"), []byte("How fine to grind for pour over, kept in another vault.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", other, "--db", db); code != 0 {
+		t.Fatalf("index the other vault: exit %d: %s", code, stderr)
+	}
+	for _, mode := range []string{modeKeyword, modeSemantic, modeCombined} {
+		out := searchJSON(t, "--vault", example, "--db", db, "--mode", mode, "how fine to grind for pour over")
+		for _, r := range out.Results {
+			if r.Path == "Grind elsewhere.md" {
+				t.Errorf("%s search found %s of vault %q, which is not configured", mode, r.Path, r.Vault)
+			}
+		}
+	}
+}
