@@ -8,8 +8,8 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"sort"
 	"slices"
+	"sort"
 	"strings"
 )
 
