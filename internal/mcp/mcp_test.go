@@ -474,3 +474,31 @@ func TestSearchesStayInTheServedVaults(t *testing.T) {
 		t.Errorf("search-graph started from a note of a vault not served: %s", text)
 	}
 }
+
+// TestReadNoteRefusesExcludedFiles: what the vault's exclude patterns or a
+// hidden folder keep out of the index stays out of read-note and resources,
+// with or without the index.
+func TestReadNoteRefusesExcludedFiles(t *testing.T) {
+	v := exampleVault(t)
+	v.Exclude = []string{"Private/**"}
+	for _, p := range []string{"Private/Diary.md", ".hidden/Secret.md"} {
+		if err := os.MkdirAll(filepath.Join(v.Path, filepath.Dir(p)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(v.Path, p), []byte("# Kept out\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, indexed := range []bool{true, false} {
+		cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), indexed, v))
+		for _, p := range []string{"Private/Diary.md", "Private/Diary", ".hidden/Secret.md", "Private/../Private/Diary.md"} {
+			text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": p}, nil)
+			if !isErr || !strings.Contains(text, "excluded") {
+				t.Errorf("indexed %v: read-note %q = %q; want an error saying it is excluded", indexed, p, text)
+			}
+		}
+		if _, err := cs.ReadResource(context.Background(), &mcpsdk.ReadResourceParams{URI: "jarvis://coffee/Private/Diary.md"}); err == nil {
+			t.Errorf("indexed %v: the excluded note was read as a resource", indexed)
+		}
+	}
+}

@@ -111,6 +111,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if err != nil {
 		return nil, out, err
 	}
+	if excluded(v, rel) {
+		return nil, out, errExcluded
+	}
 	full, err := safeJoin(v.Path, rel)
 	if err != nil {
 		return nil, out, err
@@ -224,7 +227,7 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 			continue
 		}
 		p, ok, err := notePath(v, rel)
-		if errors.Is(err, errOutside) {
+		if errors.Is(err, errOutside) || errors.Is(err, errExcluded) {
 			return v, "", err
 		}
 		if ok {
