@@ -38,7 +38,7 @@ type GraphOutput struct {
 	Nodes          []graph.Node           `json:"nodes" jsonschema:"the start note (depth 0) and every note or attachment reached, by depth then path"`
 	Edges          []GraphEdge            `json:"edges" jsonschema:"links between the returned nodes"`
 	Unresolved     []graph.UnresolvedLink `json:"unresolved" jsonschema:"links from the visited notes that lead to no note"`
-	Truncated      bool                   `json:"truncated" jsonschema:"true when the node cap stopped the walk early"`
+	Truncated      bool                   `json:"truncated" jsonschema:"true when the walk stopped at its node cap or the links were cut to the first 300"`
 	Degraded       bool                   `json:"degraded"`
 	DegradedReason string                 `json:"degraded_reason,omitempty"`
 	Index          IndexState             `json:"index"`
@@ -103,14 +103,49 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		}
 		return renderGraph(out), out, nil
 	}
+	if in.Vault == "" {
+		if err := oneVault(ref, sub.Start); err != nil {
+			return nil, out, err
+		}
+	}
 	out.Start = sub.Start
 	out.Nodes = nonNil(sub.Nodes)
 	out.Unresolved = nonNil(sub.Unresolved)
 	out.Truncated = sub.Truncated
 	for _, e := range sub.Edges {
+		if len(out.Edges) == maxGraphEdges {
+			out.Truncated = true
+			break
+		}
 		out.Edges = append(out.Edges, GraphEdge{Source: e.Source, Target: e.Target, Kind: e.Kind, Text: e.Text, Line: e.Line})
 	}
+	if len(out.Unresolved) > maxGraphEdges {
+		out.Unresolved, out.Truncated = out.Unresolved[:maxGraphEdges], true
+	}
 	return renderGraph(out), out, nil
+}
+
+// maxGraphEdges bounds the links (and the unresolved links) a graph answer
+// carries, and maxTextEdges those its text lists: a hub note at depth 2
+// reaches a thousand links, far more than a model's context should take.
+const (
+	maxGraphEdges = 300
+	maxTextEdges  = 60
+)
+
+// oneVault refuses a start note chosen among equally good matches in
+// several vaults: which one was meant only the caller knows.
+func oneVault(ref string, start graph.Match) error {
+	where := []string{fmt.Sprintf("%q (`%s`)", start.Vault, start.Path)}
+	for _, o := range start.Others {
+		if o.Vault != start.Vault {
+			where = append(where, fmt.Sprintf("%q (`%s`)", o.Vault, o.Path))
+		}
+	}
+	if len(where) == 1 {
+		return nil
+	}
+	return fmt.Errorf("%q matches notes in more than one vault: %s; pass vault to choose one", ref, strings.Join(where, ", "))
 }
 
 // graphFromDisk answers without the index: it finds the start note by
@@ -260,7 +295,7 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Links around **%s** (`%s`): %d nodes, %d links", out.Start.Title, out.Start.Path, len(out.Nodes), len(out.Edges))
 	if out.Truncated {
-		b.WriteString(" (cut at the node cap; ask for less depth or one direction)")
+		b.WriteString(" (cut short; ask for less depth or one direction)")
 	}
 	b.WriteString(".\n")
 	if len(out.Start.Others) > 0 {
@@ -294,13 +329,21 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	}
 	if len(out.Edges) > 0 {
 		b.WriteString("\nLinks:\n")
-		for _, e := range out.Edges {
+		for i, e := range out.Edges {
+			if i == maxTextEdges {
+				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Edges)-i)
+				break
+			}
 			fmt.Fprintf(&b, "- `%s` line %d → `%s` (%s)\n", e.Source, e.Line, e.Target, e.Kind)
 		}
 	}
 	if len(out.Unresolved) > 0 {
 		b.WriteString("\nLinks to missing notes:\n")
-		for _, u := range out.Unresolved {
+		for i, u := range out.Unresolved {
+			if i == maxTextEdges {
+				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Unresolved)-i)
+				break
+			}
 			fmt.Fprintf(&b, "- `%s` line %d → %q\n", u.Source, u.Line, u.Target)
 		}
 	}

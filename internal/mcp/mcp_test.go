@@ -502,3 +502,30 @@ func TestReadNoteRefusesExcludedFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphAnswersStaySmallAndUnambiguous walks from a hub note of the
+// Obsidian Help vault, whose depth-2 neighbourhood holds about a thousand
+// links, and starts from a note that two served vaults both hold.
+func TestGraphAnswersStaySmallAndUnambiguous(t *testing.T) {
+	help := config.Vault{Name: "help", Path: sharedtest.Path(t, "vaults/obsidian-help/en")}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, help))
+	var out mcp.GraphOutput
+	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Backlinks"}, &out)
+	if isErr || !out.Truncated || len(out.Edges) > 300 || len(out.Unresolved) > 300 {
+		t.Fatalf("hub walk: error %v, truncated %v, %d links, %d unresolved", isErr, out.Truncated, len(out.Edges), len(out.Unresolved))
+	}
+	if len(text) > 30000 {
+		t.Fatalf("hub walk text is %d bytes; a model's context should not take that", len(text))
+	}
+
+	a, b := exampleVault(t), exampleVault(t)
+	b.Name = "coffee2"
+	cs = connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, a, b))
+	text, isErr = call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Pour over", "depth": 1}, nil)
+	if !isErr || !strings.Contains(text, "pass vault") || !strings.Contains(text, `"coffee2"`) {
+		t.Fatalf("a note in two vaults, no vault given: %q; want an error naming both vaults", text)
+	}
+	if text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Pour over", "depth": 1, "vault": "coffee2"}, &out); isErr || out.Start.Vault != "coffee2" {
+		t.Fatalf("with vault coffee2: %v %s", out.Start, text)
+	}
+}
