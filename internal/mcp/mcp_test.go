@@ -361,6 +361,13 @@ func TestSemanticFallsBackWithoutVectors(t *testing.T) {
 	if !out.Degraded || !strings.Contains(out.DegradedReason, "no embeddings") || len(out.Results) != 1 || !strings.Contains(text, "Degraded") {
 		t.Fatalf("semantic without vectors: %+v\n%s", out, text)
 	}
+	// While the first index pass runs, the vectors are not missing but
+	// not loaded yet, and the answer says so.
+	b.State = func() mcp.IndexState { return mcp.IndexState{State: "indexing"} }
+	call(t, connect(t, b), mcp.ToolSearchSemantic, map[string]any{"query": "minerals"}, &out)
+	if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") {
+		t.Fatalf("semantic while indexing: %q", out.DegradedReason)
+	}
 }
 
 func TestPanicsBecomeToolErrors(t *testing.T) {

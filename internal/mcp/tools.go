@@ -206,6 +206,9 @@ func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 			return nil, out, errEmptyQuery
 		}
 		reason := "no embeddings exist yet"
+		if out.Index.State == "indexing" {
+			reason = "the index is being brought up to date, and the vectors are loaded or made when that finishes"
+		}
 		if !errors.Is(err, search.ErrNoVectors) {
 			t.log.Warn("semantic search failed; falling back to keywords", "err", err)
 			reason = "the embedder is unavailable (" + err.Error() + ")"
