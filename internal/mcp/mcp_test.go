@@ -219,6 +219,10 @@ func TestToolsOnTheExampleVault(t *testing.T) {
 		if len(out.Backlinks) == 0 || out.Degraded {
 			t.Fatalf("backlinks %v degraded %v (%s)", out.Backlinks, out.Degraded, out.DegradedReason)
 		}
+		// Pour over is linked once from each of 8 notes, itself included.
+		if !strings.Contains(text, "8 links linking here (from 8 notes)") {
+			t.Fatalf("read-note does not count backlinks and their notes apart:\n%s", text)
+		}
 		resolved := false
 		for _, l := range out.Links {
 			if l.Resolved != "" {

@@ -327,7 +327,11 @@ func renderNote(out ReadNoteOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\nThe note continues: call read-note again with offset=%d (%d characters in all).\n", out.NextOffset, out.TotalChars)
 	}
 	if len(out.Backlinks) > 0 {
-		fmt.Fprintf(&b, "\nLinked from %d notes:\n", len(out.Backlinks))
+		sources := map[string]bool{}
+		for _, bl := range out.Backlinks {
+			sources[bl.Source] = true
+		}
+		fmt.Fprintf(&b, "\n%s linking here (from %s):\n", count(len(out.Backlinks), "link"), count(len(sources), "note"))
 		for _, bl := range out.Backlinks {
 			fmt.Fprintf(&b, "- `%s` line %d\n", bl.Source, bl.Line)
 		}

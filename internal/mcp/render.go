@@ -23,7 +23,7 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	case out.Truncated:
 		fmt.Fprintf(&b, "the best %d notes (more matched).\n", n)
 	default:
-		fmt.Fprintf(&b, "%d notes.\n", n)
+		fmt.Fprintf(&b, "%s.\n", count(n, "note"))
 	}
 	if out.Degraded {
 		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
@@ -66,4 +66,12 @@ func vaultsIn(out SearchOutput) bool {
 		seen[r.Vault] = true
 	}
 	return len(seen) > 1
+}
+
+// count writes n and the noun, plural unless n is 1: "1 note", "3 notes".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
 }

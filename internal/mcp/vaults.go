@@ -145,7 +145,7 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 
 func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d vaults.\n", len(out.Vaults))
+	fmt.Fprintf(&b, "%s.\n", count(len(out.Vaults), "vault"))
 	if out.Degraded {
 		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
 	}
