@@ -87,8 +87,8 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 	}, t.searchSemantic)
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchCombined,
-		Description: `Keyword and semantic search fused by rank, with notes linked to the best hits lifted a little. A good default for questions.
-Each result lists the retrievers that found it (keyword, semantic, links).`,
+		Description: `Keyword and semantic search together: each one's scores are scaled to its best hit and summed, so a note both find ranks high. A good default for questions.
+Each result lists the retrievers that found it (keyword, semantic).`,
 		Annotations: readOnly("Search notes (keyword and semantic)"),
 		InputSchema: inputSchema[CombinedInput](func(p map[string]*jsonschema.Schema) {
 			textLength(p["query"], 1, 1000)
