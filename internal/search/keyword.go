@@ -67,7 +67,7 @@ const snippetTokens = 24
 
 // Search runs q. It returns ErrEmptyQuery when the text is blank, and no
 // results (and no error) when the text holds nothing to search for, such
-// as "*" or an emoji. Results are one per note, best first. Each holds the
+// as "*"; a query of emoji or other symbols only looks for them verbatim. Results are one per note, best first. Each holds the
 // passage FTS5 finds with most of the query's words as its snippet, the
 // heading path of the chunk it is in, and as its line the line of the
 // first matched word, where a reader would start; a note that matched by
@@ -83,7 +83,15 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 	limit = min(limit, MaxLimit)
 	pq := parseQuery(q.Text)
 	if len(pq.terms) == 0 {
-		return []Result{}, nil
+		symbols := symbolWords(q.Text)
+		if len(symbols) == 0 {
+			return []Result{}, nil
+		}
+		res, err := k.searchSymbols(ctx, symbols, q.Filter, q.NamesOnly, limit)
+		if err != nil {
+			return nil, fmt.Errorf("keyword search: %w", err)
+		}
+		return res, nil
 	}
 	var (
 		res []Result
