@@ -11,13 +11,13 @@ import (
 
 func TestSymbolWords(t *testing.T) {
 	for text, want := range map[string][]string{
-		"🚀":              {"🚀"},
+		"🚀":             {"🚀"},
 		"🚀 launch 🎉🎉 🚀": {"🚀", "🎉🎉"},
-		"👩‍💻 at work":     {"👩‍💻"}, // one sequence, joined by U+200D
-		"✅ done ©":        {"✅", "©"},
-		"*":              nil,
-		"-":              nil,
-		"\u200d":         nil, // a joiner alone is no symbol
+		"👩‍💻 at work":   {"👩‍💻"}, // one sequence, joined by U+200D
+		"✅ done ©":      {"✅", "©"},
+		"*":             nil,
+		"-":             nil,
+		"\u200d":        nil, // a joiner alone is no symbol
 	} {
 		if got := symbolWords(text); !slices.Equal(got, want) {
 			t.Errorf("symbolWords(%q) = %q; want %q", text, got, want)
