@@ -154,7 +154,21 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 	if err != nil {
 		return nil, err
 	}
-	return results(hits), nil
+	return k.withHeadings(ctx, hits)
+}
+
+// withHeadings returns the hits as results, each with the heading path in
+// force at its line.
+func (k *Keyword) withHeadings(ctx context.Context, hits []keywordHit) ([]Result, error) {
+	res := results(hits)
+	files := make([]int64, len(hits))
+	for i, h := range hits {
+		files[i] = h.id
+	}
+	if err := headingsAbove(ctx, k.db, files, res); err != nil {
+		return nil, err
+	}
+	return res, nil
 }
 
 // rank runs one MATCH and returns the best notes, skipping those in skip.

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -267,5 +268,41 @@ func TestMarkedExcerptInsideBoldText(t *testing.T) {
 	got := markedExcerpt("See **Linking notes** and __more__.", []string{"linking"}, 100)
 	if want := "See **Linking** notes and __more__."; got != want {
 		t.Fatalf("excerpt %q; want %q", got, want)
+	}
+}
+
+// TestResultHeadingIsTheOneAboveItsLine: a tiny section shares a chunk with
+// the deeper section after it, yet a match in it reports its own heading.
+func TestResultHeadingIsTheOneAboveItsLine(t *testing.T) {
+	dir := t.TempDir()
+	note := "# Project Alpha\n\nThe budget is set.\n\n## Goals\n\nShip the parser, then measure the index against a real vault.\n\n### Stretch\n\nA watcher.\n"
+	if err := os.WriteFile(filepath.Join(dir, "Alpha.md"), []byte(note), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k, _ := indexedKeyword(t, "v", dir)
+	for query, want := range map[string]struct {
+		heading string
+		line    int
+	}{
+		"budget":  {"Project Alpha", 3},
+		"parser":  {"Project Alpha > Goals", 7},
+		"watcher": {"Project Alpha > Goals > Stretch", 11},
+	} {
+		rs, err := k.Search(context.Background(), KeywordQuery{Text: query})
+		if err != nil || len(rs) != 1 {
+			t.Fatalf("%q: %v, %v", query, rs, err)
+		}
+		if rs[0].Heading != want.heading || rs[0].Line != want.line {
+			t.Errorf("%q: heading %q line %d; want %q line %d", query, rs[0].Heading, rs[0].Line, want.heading, want.line)
+		}
+	}
+}
+
+func TestPathAt(t *testing.T) {
+	hs := []heading{{1, "A", 1}, {3, "C", 4}, {2, "B", 8}, {2, "", 12}, {1, "Z", 20}}
+	for line, want := range map[int]string{0: "", 1: "A", 5: "A > C", 9: "A > B", 13: "A", 25: "Z"} {
+		if got := pathAt(hs, line); got != want {
+			t.Errorf("pathAt(%d) = %q; want %q", line, got, want)
+		}
 	}
 }

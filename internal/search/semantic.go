@@ -200,6 +200,7 @@ func (s *Semantic) describe(ctx context.Context, hits []hit) ([]Result, error) {
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read search results: %w", err)
 	}
+	var files []int64
 	for _, h := range hits {
 		r, ok := byChunk[h.chunk]
 		if !ok {
@@ -207,6 +208,10 @@ func (s *Semantic) describe(ctx context.Context, hits []hit) ([]Result, error) {
 		}
 		r.Score = float64(h.sim)
 		out = append(out, r)
+		files = append(files, h.fileID)
+	}
+	if err := headingsAbove(ctx, s.db, files, out); err != nil {
+		return nil, fmt.Errorf("read search results: %w", err)
 	}
 	return out, nil
 }

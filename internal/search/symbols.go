@@ -128,7 +128,6 @@ func (k *Keyword) searchSymbols(ctx context.Context, symbols []string, f Filter,
 			h.res.Score += float64(len(found))
 			if len(found) > best[id] {
 				best[id] = len(found)
-				h.res.Heading = c.heading
 				h.res.Line = c.line + strings.Count(c.text[:found[0].start], "\n")
 				h.res.Snippet = markedExcerpt(c.text, symbols, snippetRunes)
 			}
@@ -158,5 +157,5 @@ func (k *Keyword) searchSymbols(ctx context.Context, symbols []string, f Filter,
 			list[i].res.Snippet = markedExcerpt(list[i].res.Title, symbols, snippetRunes)
 		}
 	}
-	return results(list), nil
+	return k.withHeadings(ctx, list)
 }
