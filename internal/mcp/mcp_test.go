@@ -294,6 +294,8 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 		{mcp.ToolSearchVault, map[string]any{"query": "   "}, "query is empty"},
 		{mcp.ToolSearchVault, map[string]any{}, "missing required argument query"},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 2}, "similarity_threshold must be at most 1"},
+		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 1.5}, "similarity_threshold must be at most 1; got 1.5"},
+		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": -0.25}, "got -0.25"},
 		{mcp.ToolSearchSemantic, map[string]any{"query": strings.Repeat("long ", 300)}, "query must be at most 1000 characters"},
 	} {
 		t.Run(tc.tool+" "+tc.want, func(t *testing.T) {

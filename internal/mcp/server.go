@@ -8,8 +8,10 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"math/big"
 	"regexp"
 	"runtime/debug"
+	"strconv"
 	"strings"
 	"time"
 
@@ -215,7 +217,12 @@ func explainSchemaError(msg string) string {
 		return fmt.Sprintf("%s must be at least %s characters long", prop, m[3])
 	}
 	if m := schemaBound.FindStringSubmatch(msg); m != nil {
-		got := strings.TrimSuffix(m[2], "/1")
+		// The SDK prints the number as a fraction: 3/2 for 1.5.
+		got := m[2]
+		if r, ok := new(big.Rat).SetString(got); ok {
+			f, _ := r.Float64()
+			got = strconv.FormatFloat(f, 'g', -1, 64)
+		}
 		limit := strings.TrimRight(strings.TrimRight(m[3], "0"), ".")
 		switch m[1] {
 		case "maximum":
