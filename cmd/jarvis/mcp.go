@@ -108,7 +108,7 @@ file watcher keeps it current as notes change.`, e)
 	if listener != nil {
 		return serveHTTP(ctx, server, listener, e.getenv(envHTTPToken), *allowRemote, log)
 	}
-	err = server.Run(ctx, &mcpsdk.StdioTransport{})
+	err = server.Run(ctx, mcp.StdioTransport(os.Stdin, os.Stdout))
 	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF)) {
 		return nil // the client closed stdin or the user pressed Ctrl-C
 	}

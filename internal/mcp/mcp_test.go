@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"bufio"
 	"context"
 	"encoding/json"
 	"errors"
@@ -11,6 +12,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -540,5 +542,45 @@ func TestGraphAnswersStaySmallAndUnambiguous(t *testing.T) {
 	}
 	if text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Pour over", "depth": 1, "vault": "coffee2"}, &out); isErr || out.Start.Vault != "coffee2" {
 		t.Fatalf("with vault coffee2: %v %s", out.Start, text)
+	}
+}
+
+// TestStdioAnswersALineThatIsNotJSON writes a stray line before a ping: the
+// server answers it with a parse error and keeps serving.
+func TestStdioAnswersALineThatIsNotJSON(t *testing.T) {
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	server := mcp.New(&mcp.Backend{Vaults: []config.Vault{exampleVault(t)}}, mcp.Options{Version: "test", Logger: quiet()})
+	done := make(chan error, 1)
+	go func() { done <- server.Run(ctx, mcp.StdioTransport(inR, outW)) }()
+	go func() {
+		io.WriteString(inW, "hello, is this thing on?\n\n")
+		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
+	}()
+	lines := bufio.NewScanner(outR)
+	var got []map[string]any
+	for len(got) < 2 && lines.Scan() {
+		var msg map[string]any
+		if err := json.Unmarshal(lines.Bytes(), &msg); err != nil {
+			t.Fatalf("stdout line is not JSON: %q", lines.Text())
+		}
+		got = append(got, msg)
+	}
+	if len(got) != 2 {
+		t.Fatalf("answers: %v (%v)", got, lines.Err())
+	}
+	if e, ok := got[0]["error"].(map[string]any); !ok || e["code"] != -32700.0 || got[0]["id"] != nil {
+		t.Fatalf("first answer %v; want a parse error with a null id", got[0])
+	}
+	if got[1]["id"] != 1.0 || got[1]["error"] != nil {
+		t.Fatalf("ping after the stray line: %v", got[1])
+	}
+	inW.Close()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("the server did not stop when stdin closed")
 	}
 }
