@@ -584,3 +584,23 @@ func TestStdioAnswersALineThatIsNotJSON(t *testing.T) {
 		t.Fatal("the server did not stop when stdin closed")
 	}
 }
+
+// TestReadNoteWarnsOfBrokenFrontmatter: invalid YAML shows as no
+// frontmatter, and read-note says why.
+func TestReadNoteWarnsOfBrokenFrontmatter(t *testing.T) {
+	v := exampleVault(t)
+	if err := os.WriteFile(filepath.Join(v.Path, "Broken.md"), []byte("---\ntags: [a, b\n---\nThe body.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	var out mcp.ReadNoteOutput
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Broken.md"}, &out)
+	if isErr || len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "YAML") || !strings.Contains(text, "> Warning:") {
+		t.Fatalf("warnings %q, text:\n%s", out.Warnings, text)
+	}
+	var sound mcp.ReadNoteOutput
+	call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md"}, &sound)
+	if len(sound.Warnings) != 0 {
+		t.Fatalf("a sound note has warnings %q", sound.Warnings)
+	}
+}

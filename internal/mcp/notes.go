@@ -69,10 +69,13 @@ type ReadNoteOutput struct {
 	Offset      int            `json:"offset" jsonschema:"character offset of content"`
 	// NextOffset is where the next page starts, 0 when content reaches the
 	// end.
-	NextOffset     int    `json:"next_offset" jsonschema:"offset to pass for the next page; 0 when this is the end"`
-	TotalChars     int    `json:"total_chars" jsonschema:"length of the whole note or section in characters"`
-	Degraded       bool   `json:"degraded"`
-	DegradedReason string `json:"degraded_reason,omitempty"`
+	NextOffset int `json:"next_offset" jsonschema:"offset to pass for the next page; 0 when this is the end"`
+	TotalChars int `json:"total_chars" jsonschema:"length of the whole note or section in characters"`
+	// Warnings are problems found reading the note, such as frontmatter
+	// that is not valid YAML (which then shows as no frontmatter).
+	Warnings       []string `json:"warnings,omitempty" jsonschema:"problems found reading the note, such as invalid frontmatter YAML"`
+	Degraded       bool     `json:"degraded"`
+	DegradedReason string   `json:"degraded_reason,omitempty"`
 }
 
 const (
@@ -130,6 +133,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		return nil, out, fmt.Errorf("note %s cannot be shown: %s", rel, warn)
 	}
 	note := t.parse(rel, data)
+	out.Warnings = note.Warnings
 	out.Vault, out.Path, out.Title = v.Name, rel, note.Title
 	out.Size, out.Modified = st.Size(), st.ModTime().UTC().Format(time.RFC3339)
 	if note.Frontmatter != nil {
@@ -311,6 +315,9 @@ func renderNote(out ReadNoteOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, ", tags #%s", strings.Join(out.Tags, " #"))
 	}
 	b.WriteString("\n")
+	for _, w := range out.Warnings {
+		fmt.Fprintf(&b, "\n> Warning: %s.\n", w)
+	}
 	if out.Degraded {
 		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
 	}
