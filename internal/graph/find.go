@@ -180,7 +180,7 @@ func (g *Graph) quickFind(ctx context.Context, vaultName, q string) (Match, bool
 // empty) that meet where, and with aliases also those with the alias
 // given. Vault names are looked up for the matches only.
 func (g *Graph) candidates(ctx context.Context, vaultName, where string, args []any, aliases bool, alias string) ([]candidate, error) {
-	cond, scopeArgs := g.inScope(vaultName)
+	cond, scopeArgs := g.inScope("f", vaultName)
 	args = append(args, scopeArgs...)
 	query := `SELECT ` + fileColumns + `, '' FROM files f WHERE ` + where + ` AND ` + cond
 	if aliases {
@@ -250,7 +250,7 @@ func (g *Graph) allFiles(ctx context.Context, vaultName string) ([]candidate, in
 	if vaultName != "" && !slices.Contains(slices.Collect(maps.Values(names)), vaultName) {
 		return nil, 0, unknownVault(vaultName, names)
 	}
-	cond, args := g.inScope(vaultName)
+	cond, args := g.inScope("f", vaultName)
 	inVault := ` WHERE ` + cond
 	// Aliases are read apart: joining them costs an index probe per file,
 	// and most files have none.

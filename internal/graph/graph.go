@@ -42,23 +42,25 @@ func (g *Graph) Within(names []string) *Graph {
 	return &c
 }
 
-// inScope is a condition on files f keeping the files of the vault named,
-// or with no name of every vault the Graph looks in, with its arguments.
-func (g *Graph) inScope(vaultName string) (string, []any) {
+// inScope is a condition on the files table under alias keeping the files
+// of the vault named, or with no name of every vault the Graph looks in,
+// with its arguments.
+func (g *Graph) inScope(alias, vaultName string) (string, []any) {
+	col := alias + ".vault_id"
 	switch {
 	case vaultName != "":
-		return `f.vault_id = (SELECT id FROM vaults WHERE name = ?)`, []any{vaultName}
+		return col + ` = (SELECT id FROM vaults WHERE name = ?)`, []any{vaultName}
 	case len(g.vaults) > 0:
 		args := make([]any, len(g.vaults))
 		marks := make([]string, len(g.vaults))
 		for i, v := range g.vaults {
 			args[i], marks[i] = v, "?"
 		}
-		return `f.vault_id IN (SELECT id FROM vaults WHERE name IN (` + strings.Join(marks, ", ") + `))`, args
+		return col + ` IN (SELECT id FROM vaults WHERE name IN (` + strings.Join(marks, ", ") + `))`, args
 	}
 	// Naming the vaults even when all are wanted lets an exact path use
 	// the (vault_id, path) index.
-	return `f.vault_id IN (SELECT id FROM vaults)`, nil
+	return col + ` IN (SELECT id FROM vaults)`, nil
 }
 
 // Edge is one link from a note.

@@ -169,3 +169,28 @@ func TestUnresolvedAndOrphans(t *testing.T) {
 		t.Fatalf("orphans = %v; want %v", orphans, want)
 	}
 }
+
+func TestBrokenAnchors(t *testing.T) {
+	g := indexed(t, map[string]string{"Anchors.md": `# Anchors
+
+[[Pour over#Troubleshooting]] and [[Pour over#troubleshooting|the same, in lower case]] and [[Pour over#Troubleshooting?]]
+[[Pour over#No such heading]]
+[[Pour over#^bloom]] and [[Pour over#^nosuch]]
+[[#Local]] and [[#Missing local]]
+[[Missing note#Heading]]
+
+## Local
+`})
+	got, err := g.BrokenAnchors(context.Background(), "coffee")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []graph.BrokenAnchor{
+		{Source: "Anchors.md", Line: 4, Target: "Methods/Pour over.md", Subpath: "No such heading"},
+		{Source: "Anchors.md", Line: 5, Target: "Methods/Pour over.md", Subpath: "^nosuch"},
+		{Source: "Anchors.md", Line: 6, Target: "Anchors.md", Subpath: "Missing local"},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("broken anchors:\n%+v\nwant\n%+v", got, want)
+	}
+}

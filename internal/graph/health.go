@@ -44,8 +44,29 @@ func Checks(h *store.Handle, vaults []string) []health.Check {
 			} else {
 				r.Detail = fmt.Sprintf("%d links to %d missing targets, most linked: %s", total, len(targets), strings.Join(top, ", "))
 			}
-			out = append(out, r)
+			out = append(out, r, anchorsResult(ctx, New(db), name))
 		}
 		return out
 	}}}
+}
+
+// anchorsResult reports the links of a vault that reach their note but not
+// the heading or block they name: often a heading renamed after the links
+// to it were written.
+func anchorsResult(ctx context.Context, g *Graph, vaultName string) health.Result {
+	r := health.Result{Name: "heading links " + vaultName, Status: health.OK}
+	broken, err := g.BrokenAnchors(ctx, vaultName)
+	switch {
+	case err != nil:
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+	case len(broken) == 0:
+		r.Detail = "every link to a heading or block finds it"
+	default:
+		var first []string
+		for _, b := range broken[:min(3, len(broken))] {
+			first = append(first, fmt.Sprintf("%s line %d → %s#%s", b.Source, b.Line, strings.TrimSuffix(b.Target, ".md"), b.Subpath))
+		}
+		r.Detail = fmt.Sprintf("%d links name a heading or block their note does not have: %s", len(broken), strings.Join(first, "; "))
+	}
+	return r
 }
