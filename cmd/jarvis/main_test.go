@@ -127,10 +127,28 @@ func TestDoctor(t *testing.T) {
 		for _, c := range rep.Checks {
 			names[c.Name] = true
 		}
-		for _, want := range []string{"configuration", "vault en", "database", "schema version", "index freshness en", "unresolved links en", "disk space"} {
+		for _, want := range []string{"configuration", "vault en", "database", "schema version", "index freshness en", "unresolved links en", "heading links en", "disk space"} {
 			if !names[want] {
 				t.Errorf("check %q missing from %v", want, names)
 			}
+		}
+	})
+
+	t.Run("notes read by an earlier parser are stale", func(t *testing.T) {
+		raw := openRaw(t, db)
+		if _, err := raw.Exec(`UPDATE vaults SET parser = '1'`); err != nil {
+			t.Fatal(err)
+		}
+		raw.Close()
+		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", db)
+		if code != 1 || !strings.Contains(stdout, "earlier version of jarvis") {
+			t.Fatalf("exit %d:\n%s", code, stdout)
+		}
+		if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db); code != 0 {
+			t.Fatalf("index: exit %d: %s", code, stderr)
+		}
+		if code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", db); code != 0 {
+			t.Fatalf("after jarvis index: exit %d:\n%s", code, stdout)
 		}
 	})
 

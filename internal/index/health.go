@@ -77,7 +77,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Resu
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
 		return r
 	}
-	work, same, gone := plan(files, known)
+	work, same, gone := plan(files, known, false)
 	var added, changed int
 	var examples []string
 	for _, j := range work {
@@ -95,6 +95,16 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Resu
 		when = time.Since(time.UnixMilli(last.Int64)).Round(time.Second).String() + " ago"
 	}
 	if added+changed+len(gone) == 0 {
+		// A database not migrated yet has no parser column; the schema
+		// check says to run jarvis index already.
+		var parser string
+		err := db.QueryRowContext(ctx, `SELECT parser FROM vaults WHERE id = ?`, id).Scan(&parser)
+		if err == nil && parser != vault.ParserVersion {
+			r.Status = health.Warn
+			r.Detail = fmt.Sprintf("%d files indexed, none changed since the last index (%s), but read by an earlier version of jarvis", len(same), when)
+			r.Fix = "run `jarvis index`: it reads every note again"
+			return r
+		}
 		r.Status = health.OK
 		r.Detail = fmt.Sprintf("%d files indexed, none changed since the last index (%s)", len(same), when)
 		return r

@@ -116,6 +116,7 @@ type job struct {
 	// before keeps what was stored, and the file is tried again next run.
 	unreadable bool
 	touch      bool // content unchanged: only size and mtime are updated
+	reparse    bool // parse even when the content is unchanged
 }
 
 // Index brings the database in step with one vault. It is safe to interrupt
@@ -128,7 +129,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
-	vaultID, err := ix.ensureVault(ctx, v)
+	vaultID, parsedWith, err := ix.ensureVault(ctx, v)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
@@ -137,7 +138,13 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
 
-	work, same, gone := plan(files, known)
+	// Notes read by another version of the parser are read again, changed
+	// or not.
+	reparse := parsedWith != vault.ParserVersion
+	work, same, gone := plan(files, known, reparse)
+	for _, j := range work {
+		j.reparse = reparse
+	}
 	for _, e := range same {
 		res.tally(e.note, unchanged)
 	}
@@ -170,6 +177,11 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	processed := time.Now()
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	if reparse {
+		if _, err := ix.db.ExecContext(ctx, `UPDATE vaults SET parser = ? WHERE id = ?`, vault.ParserVersion, vaultID); err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
 	}
 	ix.log.Debug("index phases", "vault", v.Name, "files", len(files), "work", len(work),
 		"scan", scanned.Sub(began), "parse_and_write", processed.Sub(scanned), "resolve", time.Since(processed))
@@ -283,7 +295,7 @@ func (ix *Indexer) prepare(root string, j *job) {
 	}
 	sum := sha256.Sum256(data)
 	j.hash = hex.EncodeToString(sum[:])
-	if j.old != nil && j.old.note && j.old.hash == j.hash {
+	if j.old != nil && j.old.note && j.old.hash == j.hash && !j.reparse {
 		j.touch = true
 		return
 	}
@@ -291,9 +303,10 @@ func (ix *Indexer) prepare(root string, j *job) {
 }
 
 // plan compares the files on disk with those in the database: files that are
-// new or whose size or modification time changed need work, the rest are
-// unchanged, and files no longer on disk are gone.
-func plan(files []vault.File, known map[string]*existing) (work []*job, same, gone []*existing) {
+// new or whose size or modification time changed need work (every note
+// does with reparse), the rest are unchanged, and files no longer on disk
+// are gone.
+func plan(files []vault.File, known map[string]*existing, reparse bool) (work []*job, same, gone []*existing) {
 	for _, f := range files {
 		old, ok := known[f.Path]
 		if !ok {
@@ -301,7 +314,7 @@ func plan(files []vault.File, known map[string]*existing) (work []*job, same, go
 			continue
 		}
 		old.present = true
-		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime {
+		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime || (reparse && f.Note) {
 			work = append(work, &job{file: f, old: old})
 			continue
 		}
@@ -316,17 +329,19 @@ func plan(files []vault.File, known map[string]*existing) (work []*job, same, go
 }
 
 // ensureVault returns the id of the vault row, creating it or updating its
-// path.
-func (ix *Indexer) ensureVault(ctx context.Context, v config.Vault) (int64, error) {
+// path, and the parser version its notes were last read with ("" for a new
+// vault).
+func (ix *Indexer) ensureVault(ctx context.Context, v config.Vault) (int64, string, error) {
 	var id int64
+	var parser string
 	err := ix.db.QueryRowContext(ctx,
 		`INSERT INTO vaults (name, path) VALUES (?, ?)
 		 ON CONFLICT (name) DO UPDATE SET path = excluded.path
-		 RETURNING id`, v.Name, v.Path).Scan(&id)
+		 RETURNING id, parser`, v.Name, v.Path).Scan(&id, &parser)
 	if err != nil {
-		return 0, fmt.Errorf("record vault: %w", err)
+		return 0, "", fmt.Errorf("record vault: %w", err)
 	}
-	return id, nil
+	return id, parser, nil
 }
 
 func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*existing, error) {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // The expectations below come from reading the notes of the Obsidian Help
@@ -385,4 +386,25 @@ func firstATXHeading(s string) string {
 		}
 	}
 	return ""
+}
+
+// TestNewParserReadsEveryNoteAgain: notes read by another version of the
+// parser are read again on the next run, changed or not, and only once.
+func TestNewParserReadsEveryNoteAgain(t *testing.T) {
+	root := exampleVault(t)
+	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
+	mustIndex(t, ix, "coffee", root)
+	if _, err := ix.db.Exec(`UPDATE vaults SET parser = '1'`); err != nil {
+		t.Fatal(err)
+	}
+	if res := mustIndex(t, ix, "coffee", root); res.Updated != 17 || res.Unchanged != 0 {
+		t.Fatalf("after a parser change: %+v; want all 17 notes read again", res)
+	}
+	var parser string
+	if err := ix.db.QueryRow(`SELECT parser FROM vaults`).Scan(&parser); err != nil || parser != vault.ParserVersion {
+		t.Fatalf("parser = %q, %v; want %q", parser, err, vault.ParserVersion)
+	}
+	if res := mustIndex(t, ix, "coffee", root); res.Unchanged != 17 {
+		t.Fatalf("third run: %+v; want all unchanged", res)
+	}
 }

@@ -188,8 +188,10 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	ix, _ := testIndexer(t, path)
 	mustIndex(t, ix, "coffee", root)
 	// Back to version 2: what 0003 made goes, chunks were never written,
-	// and vectors are the WITHOUT ROWID table 0004 replaces.
+	// vectors are the WITHOUT ROWID table 0004 replaces, and vaults have no
+	// parser version (0005).
 	for _, q := range []string{
+		`ALTER TABLE vaults DROP COLUMN parser`,
 		`DROP TABLE vectors`,
 		`CREATE TABLE vectors (embedder_id INTEGER NOT NULL REFERENCES embedders(id) ON DELETE CASCADE,
 			hash TEXT NOT NULL, vector BLOB NOT NULL, PRIMARY KEY (embedder_id, hash)) WITHOUT ROWID`,

@@ -355,7 +355,9 @@ func (blockIDParser) Parse(parent ast.Node, block text.Reader, _ parser.Context)
 	if len(line) < 2 || line[0] != '^' {
 		return nil
 	}
-	if prev := block.PrecendingCharacter(); prev != ' ' && prev != '\t' && prev != '\n' && !atLineStart(parent, block) {
+	// After white space, or right after a link or embed's "]]", which
+	// Obsidian's own help vault does to name an embedded image.
+	if prev := block.PrecendingCharacter(); prev != ' ' && prev != '\t' && prev != '\n' && prev != ']' && !atLineStart(parent, block) {
 		return nil
 	}
 	n := 1

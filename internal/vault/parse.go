@@ -59,6 +59,12 @@ func (f footnoteDefinitions) Open(parent ast.Node, reader text.Reader, pc parser
 	return f.BlockParser.Open(parent, reader, pc)
 }
 
+// ParserVersion names how Parse reads notes. It changes whenever the same
+// file would be stored differently (a new link form, a fix in what counts
+// as a block id), so that the indexer reads every note again after an
+// upgrade rather than only those edited since.
+const ParserVersion = "2"
+
 // Parse reads one note. path is the note's vault-relative slash path, used
 // for the title when the frontmatter has none. Parse never fails: problems
 // such as invalid YAML or invalid UTF-8 are reported in Note.Warnings and

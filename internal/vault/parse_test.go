@@ -214,6 +214,9 @@ func TestParseSyntax(t *testing.T) {
 		{name: "block id after trailing spaces", src: "text ^abc  \nmore", blocks: []string{"^abc @1"}},
 		{name: "block id after lazy quote line", src: "> [!tip] Tip\n> Use it.\n^callout-id", blocks: []string{"^callout-id @3"}},
 		{name: "caret inside a word", src: "x^2 and text^abc", blocks: []string{}},
+		// The Obsidian Help vault names an embedded image this way and
+		// links to it: ![[version-history-collaboration.png]]^version-history-image
+		{name: "block id right after an embed", src: "![[image.png]]^image-id\n", blocks: []string{"^image-id @1"}, links: []string{"embed image.png @1"}},
 		{name: "block id not at end of line", src: "^abc then text", blocks: []string{}},
 		{name: "block id with underscore", src: "text ^abc_def", blocks: []string{}},
 		{name: "no block id in heading", src: "## Heading ^abc", blocks: []string{}},
