@@ -243,17 +243,10 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 
 var errExcluded = errors.New("that file is excluded from jarvis (by the vault's exclude patterns, or inside a hidden folder), so it cannot be read; search-vault finds the notes that can")
 
-// excluded reports whether the indexer leaves rel out of vault v: a hidden
-// file or folder, or a path matching one of the vault's exclude patterns.
-// Tools reading from disk must not show what the index keeps out.
+// excluded reports whether the indexer leaves rel out of vault v. Tools
+// reading from disk must not show what the index keeps out.
 func excluded(v config.Vault, rel string) bool {
-	parts := strings.Split(filepath.ToSlash(filepath.Clean(filepath.FromSlash(rel))), "/")
-	for i, part := range parts {
-		if (i < len(parts)-1 && vault.SkipDir(part)) || strings.HasPrefix(part, ".") {
-			return true
-		}
-	}
-	return vault.Excluded(strings.Join(parts, "/"), v.Exclude)
+	return vault.LeftOut(rel, v.Exclude)
 }
 
 // safeJoin joins a vault-relative path to the vault folder, refusing any

@@ -495,8 +495,8 @@ func TestSearchesStayInTheServedVaults(t *testing.T) {
 // with or without the index.
 func TestReadNoteRefusesExcludedFiles(t *testing.T) {
 	v := exampleVault(t)
-	v.Exclude = []string{"Private/**"}
-	for _, p := range []string{"Private/Diary.md", ".hidden/Secret.md"} {
+	v.Exclude = []string{"Private/**", "Secret"}
+	for _, p := range []string{"Private/Diary.md", ".hidden/Secret.md", "Deep/Secret/Plans.md"} {
 		if err := os.MkdirAll(filepath.Join(v.Path, filepath.Dir(p)), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -506,7 +506,7 @@ func TestReadNoteRefusesExcludedFiles(t *testing.T) {
 	}
 	for _, indexed := range []bool{true, false} {
 		cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), indexed, v))
-		for _, p := range []string{"Private/Diary.md", "Private/Diary", ".hidden/Secret.md", "Private/../Private/Diary.md"} {
+		for _, p := range []string{"Private/Diary.md", "Private/Diary", ".hidden/Secret.md", "Private/../Private/Diary.md", "Deep/Secret/Plans.md"} {
 			text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": p}, nil)
 			if !isErr || !strings.Contains(text, "excluded") {
 				t.Errorf("indexed %v: read-note %q = %q; want an error saying it is excluded", indexed, p, text)

@@ -181,6 +181,24 @@ func Excluded(rel string, patterns []string) bool {
 	return false
 }
 
+// LeftOut reports whether Scan leaves out the file at the vault-relative
+// path rel: the file or a folder above it is hidden, skipped or matches an
+// exclude pattern. Code that reads a file by path, rather than from a
+// scan, asks it so as never to show what the index keeps out.
+func LeftOut(rel string, patterns []string) bool {
+	parts := strings.Split(path.Clean(strings.ReplaceAll(rel, `\`, "/")), "/")
+	for i, part := range parts {
+		dir := i < len(parts)-1
+		if (dir && SkipDir(part)) || strings.HasPrefix(part, ".") || part == ".." {
+			return true
+		}
+		if Excluded(strings.Join(parts[:i+1], "/"), patterns) {
+			return true
+		}
+	}
+	return false
+}
+
 // ReadNote reads a note for parsing. A note over MaxNoteSize is not read: the
 // returned warning says so and the content is nil.
 func ReadNote(root, rel string, size int64) ([]byte, string, error) {

@@ -149,3 +149,25 @@ func TestScanVaultBehindSymlink(t *testing.T) {
 		t.Fatalf("scan through a link = %+v, %v; want Note.md", files, err)
 	}
 }
+
+func TestLeftOut(t *testing.T) {
+	patterns := []string{"Plugins", "Bases/**", "big.md", "Archive/*/old"}
+	for rel, want := range map[string]bool{
+		"Note.md":                    false,
+		"Plugins/Canvas.md":          true, // a bare folder name at the top
+		"Deep/Plugins/Canvas.md":     true, // and at any depth
+		"Bases/Formulas.md":          true,
+		"Bases":                      true,
+		"Sub/big.md":                 true,
+		"Archive/2020/old/x.md":      true,
+		"Archive/2020/new/x.md":      false,
+		".obsidian/workspace.md":     true,
+		"Folder/.hidden.md":          true,
+		"node_modules/pkg/README.md": true,
+		"Pluginsx/Canvas.md":         false,
+	} {
+		if got := LeftOut(rel, patterns); got != want {
+			t.Errorf("LeftOut(%q) = %v; want %v", rel, got, want)
+		}
+	}
+}
