@@ -110,16 +110,20 @@ failed, 2 for a usage or configuration error.`, e)
 		}
 	}
 	out := searchOutput{Query: query, Mode: *mode, Results: []search.Result{}}
-	deps.Vectors.Serve()
-	if !*noRefresh {
-		if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
-			if ctx.Err() != nil {
-				return err
+	// Keyword search needs no vectors; loading them costs time and memory
+	// in proportion to the vault.
+	if *mode != modeKeyword {
+		deps.Vectors.Serve()
+		if !*noRefresh {
+			if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
+				if ctx.Err() != nil {
+					return err
+				}
+				out.Degraded = fmt.Sprintf("vectors could not be brought up to date (%v)", err)
 			}
-			out.Degraded = fmt.Sprintf("vectors could not be brought up to date (%v)", err)
+		} else if err := deps.Vectors.Load(ctx); err != nil && ctx.Err() != nil {
+			return err
 		}
-	} else if err := deps.Vectors.Load(ctx); err != nil && ctx.Err() != nil {
-		return err
 	}
 	// Only the configured vaults: the database may hold others.
 	filter := search.Filter{PathPrefix: *prefix, Tag: *tag}
@@ -132,8 +136,12 @@ failed, 2 for a usage or configuration error.`, e)
 		out.Results, err = deps.Keyword.Search(ctx, search.KeywordQuery{Text: query, Filter: filter, Limit: *limit, NamesOnly: *namesOnly})
 	case modeSemantic:
 		out.Results, err = deps.Semantic.Search(ctx, search.SemanticQuery{Text: query, Filter: filter, Limit: *limit, Threshold: *threshold})
-		if errors.Is(err, search.ErrNoVectors) {
-			out.Degraded = joinNotes(out.Degraded, "no vectors to search; answered by keyword search")
+		if err != nil && ctx.Err() == nil && !errors.Is(err, search.ErrEmptyQuery) {
+			reason := "no vectors to search"
+			if !errors.Is(err, search.ErrNoVectors) {
+				reason = fmt.Sprintf("semantic search failed (%v)", err)
+			}
+			out.Degraded = joinNotes(out.Degraded, reason+"; answered by keyword search")
 			out.Results, err = deps.Keyword.Search(ctx, search.KeywordQuery{Text: query, Filter: filter, Limit: *limit})
 		}
 	case modeCombined:
