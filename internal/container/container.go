@@ -23,18 +23,21 @@ import (
 // checksGroup collects the health checks every service contributes.
 const checksGroup = `group:"checks,flatten"`
 
+// wiringLevel is the log level of fx's own events: below debug, so that
+// --verbose shows what jarvis does rather than how it was assembled.
+const wiringLevel = slog.LevelDebug - 4
+
 // Base supplies what every command shares: the settled configuration, the
-// logger (fx's own events go to it at debug level) and the database handle,
+// logger (fx's own events go to it at wiringLevel) and the database handle,
 // closed when the app stops.
 func Base(cfg config.Config, log *slog.Logger, dbOpts store.Options) fx.Option {
 	return fx.Options(
 		fx.Supply(cfg, log, dbOpts),
 		fx.WithLogger(func(log *slog.Logger) fxevent.Logger {
 			l := &fxevent.SlogLogger{Logger: log}
-			l.UseLogLevel(slog.LevelDebug)
-			// Commands report failures themselves, once; fx's account of
-			// them is for --verbose.
-			l.UseErrorLevel(slog.LevelDebug)
+			l.UseLogLevel(wiringLevel)
+			// Commands report failures themselves, once.
+			l.UseErrorLevel(wiringLevel)
 			return l
 		}),
 		fx.Provide(newHandle),
