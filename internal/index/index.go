@@ -124,6 +124,13 @@ type job struct {
 // next run finishes what this one did not.
 func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress) (Result, error) {
 	res := Result{Name: v.Name, Path: v.Path}
+	// Another jarvis on the same database (one per MCP client) waits, and
+	// plans its run from what this one wrote.
+	unlock, err := ix.db.LockWriters(ctx)
+	if err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	defer unlock()
 	began := time.Now()
 	files, scanWarnings, err := vault.Scan(ctx, v.Path, v.Exclude)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -406,5 +407,47 @@ func TestNewParserReadsEveryNoteAgain(t *testing.T) {
 	}
 	if res := mustIndex(t, ix, "coffee", root); res.Unchanged != 17 {
 		t.Fatalf("third run: %+v; want all unchanged", res)
+	}
+}
+
+// TestTwoIndexersOnOneDatabase runs two index runs at once through two
+// handles on one database, as two MCP servers started by two clients do,
+// while notes are renamed under them: both finish without error and the
+// database ends as one run alone would leave it.
+func TestTwoIndexersOnOneDatabase(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "en")
+	copyTree(t, sharedtest.Path(t, "vaults/obsidian-help/en"), root)
+	path := filepath.Join(t.TempDir(), "j.db")
+	a, _ := testIndexer(t, path)
+	b, _ := testIndexer(t, path)
+	mustIndex(t, a, "en", root)
+	// Rename every note of one folder: each run sees new paths to insert.
+	plugins := filepath.Join(root, "Plugins")
+	entries, err := os.ReadDir(plugins)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if strings.HasSuffix(e.Name(), ".md") {
+			if err := os.Rename(filepath.Join(plugins, e.Name()), filepath.Join(plugins, "Renamed "+e.Name())); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	errs := make(chan error, 2)
+	for _, ix := range []*Indexer{a, b} {
+		go func() {
+			_, err := ix.Index(context.Background(), config.Vault{Name: "en", Path: root}, nil)
+			errs <- err
+		}()
+	}
+	for range 2 {
+		if err := <-errs; err != nil {
+			t.Errorf("concurrent run: %v", err)
+		}
+	}
+	res := mustIndex(t, a, "en", root)
+	if res.Notes != 173 || res.Unchanged != 173 {
+		t.Fatalf("after both runs: %+v; want 173 notes, all unchanged", res)
 	}
 }

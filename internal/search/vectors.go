@@ -118,6 +118,13 @@ type SyncResult struct {
 // embedded and the next run continues.
 func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
 	var res SyncResult
+	if l, ok := v.db.(writerLocker); ok {
+		unlock, err := l.LockWriters(ctx)
+		if err != nil {
+			return res, err
+		}
+		defer unlock()
+	}
 	if opts.Reembed {
 		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
 			return res, fmt.Errorf("drop stored vectors: %w", err)
@@ -182,6 +189,13 @@ func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
 	return res, err
+}
+
+// writerLocker is a database that keeps writers in several processes
+// apart (store.DB): two jarvis servers on one database would otherwise
+// both embed the same chunks, or refit the embedder under each other.
+type writerLocker interface {
+	LockWriters(ctx context.Context) (func(), error)
 }
 
 // pending is one distinct text that needs a vector.

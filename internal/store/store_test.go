@@ -244,3 +244,52 @@ func TestMigrationKeepsStoredVectors(t *testing.T) {
 		t.Fatalf("%d vectors after dropping their embedder, %v; want 0", n, err)
 	}
 }
+
+// TestLockWritersKeepsWritersApart takes the writer lock through two
+// handles on one database, as two processes would: the second waits for
+// the first, and gives up when its context ends.
+func TestLockWritersKeepsWritersApart(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	a, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	b, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+
+	unlockA, err := a.LockWriters(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+	defer cancel()
+	if _, err := b.LockWriters(short); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("second writer while the first holds the lock: %v; want it to wait until its context ends", err)
+	}
+	got := make(chan func(), 1)
+	go func() {
+		unlockB, err := b.LockWriters(ctx)
+		if err != nil {
+			t.Error(err)
+			unlockB = func() {}
+		}
+		got <- unlockB
+	}()
+	select {
+	case <-got:
+		t.Fatal("the second writer took the lock while the first held it")
+	case <-time.After(100 * time.Millisecond):
+	}
+	unlockA()
+	select {
+	case unlockB := <-got:
+		unlockB()
+	case <-time.After(10 * time.Second):
+		t.Fatal("the second writer never got the lock after the first gave it back")
+	}
+}

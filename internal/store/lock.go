@@ -1,0 +1,45 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+)
+
+// lockPoll is how often a writer waiting for the lock tries again.
+const lockPoll = 50 * time.Millisecond
+
+// LockWriters waits until no other writer, in this process or another,
+// holds the database's writer lock, takes it and returns the function that
+// gives it back. Index runs and vector syncs take it: Claude Desktop,
+// Claude Code and Cursor each start their own jarvis mcp, all on the
+// default database, and two index runs planned from the same state would
+// both insert the same new files. SQLite serialises single writes, not a
+// run's plan and its writes. The lock is an advisory lock on the file
+// <db>.lock, released by the system if the process dies.
+func (db *DB) LockWriters(ctx context.Context) (func(), error) {
+	f, err := os.OpenFile(db.Path+".lock", os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("writer lock: %w", err)
+	}
+	for {
+		ok, err := tryLock(f)
+		if err != nil {
+			f.Close()
+			return nil, fmt.Errorf("writer lock: %w", err)
+		}
+		if ok {
+			return func() {
+				unlockFile(f)
+				f.Close()
+			}, nil
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-time.After(lockPoll):
+		}
+	}
+}
