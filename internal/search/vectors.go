@@ -68,9 +68,11 @@ type Vectors struct {
 	serving  bool           // set by Load: Sync then keeps memory in step
 	embedder embed.Embedder // nil until Sync or Load found one
 	rowID    int64          // the embedders row of the embedder in use
-	loaded   int64          // the embedders row whose vectors are in cols
-	mem      *chromem.DB
-	cols     map[string]*collection // by vault name
+	// loaded names the embedder whose vectors are in cols: its row and
+	// fingerprint, as a deleted row's id can be given to the next one.
+	loaded string
+	mem    *chromem.DB
+	cols   map[string]*collection // by vault name
 }
 
 // collection is one vault's vectors in memory, with what chromem-go does
@@ -117,14 +119,28 @@ type SyncResult struct {
 // step. Each batch commits on its own, so an interrupted run keeps what it
 // embedded and the next run continues.
 func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
-	var res SyncResult
 	if l, ok := v.db.(writerLocker); ok {
 		unlock, err := l.LockWriters(ctx)
 		if err != nil {
-			return res, err
+			return SyncResult{}, err
 		}
 		defer unlock()
 	}
+	res, err := v.sync(ctx, opts)
+	if errors.Is(err, errEmbedderChanged) {
+		// Its old vectors are gone; embed everything with it as it is now.
+		res, err = v.sync(ctx, SyncOptions{Progress: opts.Progress})
+	}
+	return res, err
+}
+
+// errEmbedderChanged means a remote embedder answered with vectors of
+// another dimension than those stored for it: the server now runs another
+// build of the model. The stored vectors have been dropped.
+var errEmbedderChanged = errors.New("the embedder's vectors changed dimension")
+
+func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
+	var res SyncResult
 	if opts.Reembed {
 		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
 			return res, fmt.Errorf("drop stored vectors: %w", err)
@@ -146,6 +162,14 @@ func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if opts.Progress != nil && total > 0 {
 		opts.Progress(0, total)
 	}
+	// A remote embedder learns its dimension from its first answer, so
+	// only then can it be checked against the vectors stored for it.
+	var stored string
+	if rowID != 0 {
+		if err := v.db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders WHERE id = ?`, rowID).Scan(&stored); err != nil {
+			return res, fmt.Errorf("read stored embedder: %w", err)
+		}
+	}
 	var after int64 // chunk id the next batch starts after
 	for res.Embedded < total {
 		// Read one batch at a time, onwards from the last chunk read: the
@@ -161,7 +185,7 @@ func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		if len(batch) == 0 {
 			continue
 		}
-		if rowID, err = v.embedBatch(ctx, emb, rowID, batch); err != nil {
+		if rowID, err = v.embedBatch(ctx, emb, rowID, stored, batch); err != nil {
 			return res, err
 		}
 		res.Embedded += len(batch)
@@ -395,8 +419,10 @@ func (v *Vectors) missing(ctx context.Context, rowID, after int64, n int) ([]pen
 }
 
 // embedBatch embeds one batch and stores it in one transaction, creating
-// the embedder's row first when it has none.
-func (v *Vectors) embedBatch(ctx context.Context, emb embed.Embedder, rowID int64, batch []pending) (int64, error) {
+// the embedder's row first when it has none. stored is the fingerprint of
+// rowID: when the embedder's answer no longer matches it, the row and its
+// vectors are dropped and errEmbedderChanged returned.
+func (v *Vectors) embedBatch(ctx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, error) {
 	texts := make([]string, len(batch))
 	for i, p := range batch {
 		texts[i] = p.text
@@ -407,6 +433,14 @@ func (v *Vectors) embedBatch(ctx context.Context, emb embed.Embedder, rowID int6
 	}
 	if len(vecs) != len(batch) {
 		return rowID, fmt.Errorf("embed with %s: %d vectors for %d texts", emb.Fingerprint(), len(vecs), len(batch))
+	}
+	if rowID != 0 && stored != "" && emb.Fingerprint() != stored {
+		v.log.Warn("embedder changed since its vectors were stored; embedding every chunk again",
+			"was", stored, "now", emb.Fingerprint())
+		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders WHERE id = ?`, rowID); err != nil {
+			return rowID, fmt.Errorf("drop stale vectors: %w", err)
+		}
+		return 0, errEmbedderChanged
 	}
 	if rowID == 0 {
 		if rowID, err = v.insertEmbedder(ctx, emb, nil); err != nil {
@@ -503,7 +537,11 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	if v.rowID != rowID {
 		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
 	}
-	if v.loaded != rowID {
+	fp := ""
+	if v.embedder != nil {
+		fp = v.embedder.Fingerprint()
+	}
+	if key := fmt.Sprintf("%d %s", rowID, fp); v.loaded != key {
 		// Another embedder, or the same one refitted: its vectors differ
 		// from those in memory even where a chunk's hash does not.
 		for name := range v.cols {
@@ -512,7 +550,7 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 			}
 			delete(v.cols, name)
 		}
-		v.loaded = rowID
+		v.loaded = key
 	}
 	for name := range v.cols {
 		if _, ok := current[name]; !ok {

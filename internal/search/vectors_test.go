@@ -501,3 +501,60 @@ func memoryMatchesStore(t *testing.T, v *Vectors, db DB, want int) {
 		t.Fatalf("%d vectors in memory, %d stored; want %d", n, len(stored), want)
 	}
 }
+
+// remoteLike is an embedder that, as the remote ones do, knows its
+// dimension only once it has answered.
+type remoteLike struct {
+	dim   int
+	known bool
+}
+
+func (r *remoteLike) Fingerprint() string { return fmt.Sprintf("test/remote/%d", r.Dimension()) }
+func (r *remoteLike) Provider() string    { return "test" }
+func (r *remoteLike) Model() string       { return "remote" }
+func (r *remoteLike) Dimension() int {
+	if !r.known {
+		return 0
+	}
+	return r.dim
+}
+func (r *remoteLike) Embed(_ context.Context, texts []string) ([][]float32, error) {
+	r.known = true
+	out := make([][]float32, len(texts))
+	for i, t := range texts {
+		v := make([]float32, r.dim)
+		v[len(t)%r.dim] = 1
+		out[i] = v
+	}
+	return out, nil
+}
+
+// TestVectorsRemoteEmbedderChangingDimension: the server behind a remote
+// embedder starts answering with vectors of another length. The vectors
+// stored before cannot be compared with the new ones: they are dropped
+// and every chunk is embedded again, never left mixed.
+func TestVectorsRemoteEmbedderChangingDimension(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta gamma")
+	e := &remoteLike{dim: 4}
+	src := EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) { return e, nil }}
+	v := servingVectors(db, src, quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	add("b.md", "delta")
+	e.dim, e.known = 3, false
+	res, err := v.Sync(ctx, SyncOptions{})
+	if err != nil || res.Embedded != 3 || res.Vectors != 3 || res.Embedder != "test/remote/3" {
+		t.Fatalf("sync after the change = %+v, %v; want all 3 chunks embedded again with the new dimension", res, err)
+	}
+	var rows, wrong int
+	if err := db.QueryRow(`SELECT count(*), sum(length(x.vector) != 12) FROM vectors x`).Scan(&rows, &wrong); err != nil || rows != 3 || wrong != 0 {
+		t.Fatalf("%d stored vectors, %d not of 3 dimensions (%v)", rows, wrong, err)
+	}
+	memoryMatchesStore(t, v, db, 3)
+	if _, err := NewSemantic(v, db).Search(ctx, SemanticQuery{Text: "delta"}); err != nil {
+		t.Fatalf("search after the change: %v", err)
+	}
+}
