@@ -2,10 +2,12 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -65,7 +67,11 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) he
 		}
 		cancel()
 		if err != nil {
-			return warn(fmt.Sprintf("%s is not reachable: %v; semantic search answers with keyword search", name, err),
+			how := "is not reachable"
+			if !errors.Is(err, embed.ErrUnreachable) {
+				how = "answers with an error" // a wrong model name, a bad key
+			}
+			return warn(fmt.Sprintf("%s %s: %v; semantic search answers with keyword search", name, how, err),
 				remoteFix(src.Provider))
 		}
 	}

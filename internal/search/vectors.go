@@ -186,6 +186,13 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 			continue
 		}
 		if rowID, err = v.embedBatch(ctx, emb, rowID, stored, batch); err != nil {
+			if !errors.Is(err, errEmbedderChanged) && rowID != 0 {
+				// The embedder failed (a server that is down): what is
+				// stored still serves, and the next sync goes on.
+				if rerr := v.adopt(ctx, emb, rowID); rerr != nil {
+					v.log.Warn("load stored vectors", "err", rerr)
+				}
+			}
 			return res, err
 		}
 		res.Embedded += len(batch)
@@ -199,20 +206,26 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 			return res, fmt.Errorf("remove unused vectors: %w", err)
 		}
 	}
-	v.mu.Lock()
-	v.embedder, v.rowID = emb, rowID
-	serving := v.serving
-	v.mu.Unlock()
-	// Only a store that serves queries holds vectors in memory; `jarvis
-	// index` stores them and is done.
-	if serving {
-		if err := v.Refresh(ctx); err != nil {
-			return res, err
-		}
+	if err := v.adopt(ctx, emb, rowID); err != nil {
+		return res, err
 	}
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
 	return res, err
+}
+
+// adopt makes emb, with the vectors of row rowID, the embedder queries
+// use, and brings memory in step when the store serves queries; `jarvis
+// index` stores vectors and is done.
+func (v *Vectors) adopt(ctx context.Context, emb embed.Embedder, rowID int64) error {
+	v.mu.Lock()
+	v.embedder, v.rowID = emb, rowID
+	serving := v.serving
+	v.mu.Unlock()
+	if serving {
+		return v.Refresh(ctx)
+	}
+	return nil
 }
 
 // writerLocker is a database that keeps writers in several processes

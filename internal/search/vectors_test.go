@@ -318,6 +318,19 @@ func TestVectorsEmbedderFailureKeepsWhatWasStored(t *testing.T) {
 	if err := db.QueryRow(`SELECT count(*) FROM vectors`).Scan(&stored); err != nil || stored != 1 {
 		t.Fatalf("%d vectors stored; the first sync's vector must stay", stored)
 	}
+	// A server starting while the embedder fails still serves what is
+	// stored, once the embedder answers queries again.
+	fresh := servingVectors(db, sourceFor(e), quietLog())
+	if _, err := fresh.Sync(ctx, SyncOptions{}); err == nil {
+		t.Fatal("sync with a failing embedder gave no error")
+	}
+	if fresh.Count() != 1 {
+		t.Fatalf("a new server holds %d vectors after a failed sync; want the 1 stored", fresh.Count())
+	}
+	e.fail = nil
+	if rs, err := NewSemantic(fresh, db).Search(ctx, SemanticQuery{Text: "alpha"}); err != nil || len(rs) == 0 || rs[0].Path != "a.md" {
+		t.Fatalf("search over the stored vectors: %v, %v", rs, err)
+	}
 }
 
 func TestSemanticThresholdAppliesBeforeLimit(t *testing.T) {
