@@ -12,12 +12,14 @@ import (
 	"net/url"
 	"os"
 	"strings"
+	"sync"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/watch"
 )
@@ -113,6 +115,26 @@ file watcher keeps it current as notes change.`, e)
 		return nil // the client closed stdin or the user pressed Ctrl-C
 	}
 	return err
+}
+
+// syncRetryEvery is how often a server whose last vector sync failed (a
+// remote embedder down) tries again. A timer a minute apart costs nothing
+// while idle.
+const syncRetryEvery = time.Minute
+
+// retrySync tries a failed vector sync again every syncRetryEvery until
+// ctx ends.
+func retrySync(ctx context.Context, l *live.Live) {
+	t := time.NewTicker(syncRetryEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+			l.RetrySync(ctx)
+		}
+	}
 }
 
 // listen opens the HTTP address, refusing one that is not loopback unless
@@ -212,6 +234,11 @@ func keepIndexed(ctx context.Context, deps container.MCPDeps, vaults []config.Va
 	if err := deps.Live.All(ctx); err != nil && ctx.Err() == nil {
 		log.Warn("first index pass failed; tools answer from what is there", "err", err)
 	}
+	// The retries stop with ctx; keepIndexed waits for them, so that
+	// nothing uses the database once the server stops.
+	var retries sync.WaitGroup
+	retries.Go(func() { retrySync(ctx, deps.Live) })
+	defer retries.Wait()
 	if w == nil {
 		return
 	}

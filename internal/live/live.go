@@ -46,8 +46,9 @@ type Live struct {
 
 	run sync.Mutex // one index pass at a time: SQLite has one writer
 
-	mu    sync.Mutex
-	state State
+	mu         sync.Mutex
+	state      State
+	syncFailed bool // the last vector sync failed; RetrySync tries again
 }
 
 // New returns a Live over the given vaults. sync may be nil.
@@ -108,21 +109,49 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 			l.log.Info("index updated", "vault", v.Name, "added", res.Added, "updated", res.Updated, "deleted", res.Deleted)
 		}
 	}
-	if l.sync != nil {
-		if err := l.sync(ctx); err != nil {
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
-			// Keyword search and the graph are current; semantic search
-			// answers from what it has and says so.
-			l.log.Warn("vectors not brought up to date", "err", err)
-		}
+	if err := l.syncVectors(ctx); err != nil && ctx.Err() != nil {
+		return ctx.Err()
 	}
 	l.set(func(s *State) {
 		*s = State{State: Ready, LastIndexed: time.Now()}
 	})
 	l.log.Debug("index pass done", "vaults", len(vaults), "took", time.Since(began))
 	return nil
+}
+
+// syncVectors runs the vector sync and records whether it failed. A
+// failure is not the pass's: keyword search and the graph are current, and
+// semantic search answers from what it has and says so.
+func (l *Live) syncVectors(ctx context.Context) error {
+	if l.sync == nil {
+		return nil
+	}
+	err := l.sync(ctx)
+	if err != nil && ctx.Err() == nil {
+		l.log.Warn("vectors not brought up to date", "err", err)
+	}
+	l.mu.Lock()
+	l.syncFailed = err != nil && ctx.Err() == nil
+	l.mu.Unlock()
+	return err
+}
+
+// RetrySync syncs the vectors again if the last sync failed, such as while
+// a remote embedder was down; otherwise it does nothing. The server calls
+// it now and then, so that notes changed meanwhile get their vectors once
+// the embedder is back, without waiting for the next edit.
+func (l *Live) RetrySync(ctx context.Context) {
+	l.mu.Lock()
+	failed := l.syncFailed
+	l.mu.Unlock()
+	if !failed {
+		return
+	}
+	l.run.Lock()
+	defer l.run.Unlock()
+	if l.syncVectors(ctx) == nil {
+		l.log.Info("vectors brought up to date after an earlier failure")
+	}
 }
 
 // MarkUnavailable records that the index cannot be used at all, such as a
