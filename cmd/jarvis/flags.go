@@ -99,8 +99,12 @@ func checkVaults(e *env, cfg config.Config) error {
 	}
 	for _, v := range cfg.Vaults {
 		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
-			return fmt.Errorf("vault %q: %s is not a folder that can be read; check the path given with --vault, %s or the config file: %w",
-				v.Name, v.Path, config.EnvVault, errUsage)
+			names := ""
+			if len(cfg.FileVaults) > 0 {
+				names = fmt.Sprintf(" (the config file names %s)", strings.Join(cfg.FileVaults, ", "))
+			}
+			return fmt.Errorf("vault %q: %s is not a folder that can be read; check the path or name given with --vault%s, %s or the config file: %w",
+				v.Name, v.Path, names, config.EnvVault, errUsage)
 		}
 	}
 	return nil

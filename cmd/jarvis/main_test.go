@@ -226,6 +226,14 @@ func TestIndexErrors(t *testing.T) {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 	})
+	t.Run("unknown vault name lists the configured ones", func(t *testing.T) {
+		cfgFile := filepath.Join(dir, "config.yaml")
+		os.WriteFile(cfgFile, []byte("vaults:\n  - name: work\n    path: "+vault+"\n"), 0o644)
+		code, _, stderr := jarvis(t, nil, "index", "--config", cfgFile, "--vault", "wrok", "--db", filepath.Join(dir, "a.db"))
+		if code != 2 || !strings.Contains(stderr, "the config file names work") {
+			t.Fatalf("exit %d, stderr %q", code, stderr)
+		}
+	})
 	t.Run("unwritable database", func(t *testing.T) {
 		code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", filepath.Join(vault, "Note.md", "x.db"))
 		if code == 0 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {

@@ -87,6 +87,9 @@ type Config struct {
 	DBSource    string
 	// Embedder is the embedder for semantic search.
 	Embedder Embedder
+	// FileVaults names the vaults the config file lists, chosen or not,
+	// for messages that tell which names --vault accepts.
+	FileVaults []string
 }
 
 // Flags are the values given on the command line; empty means not given.
@@ -128,6 +131,7 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		}
 		file.Vaults[i] = v
 		named[v.Name] = v
+		cfg.FileVaults = append(cfg.FileVaults, v.Name)
 	}
 
 	var given []string
