@@ -36,7 +36,7 @@ type embedOutput struct {
 }
 
 func runIndex(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet("index", "jarvis index [--vault PATH]... [--db FILE] [--rebuild] [--json]",
+	fs := newFlagSet("index", "jarvis index [--vault PATH|NAME]... [--db FILE] [--rebuild] [--reembed] [--no-embed] [--forget NAME]... [--json]",
 		`Build or refresh the index of your vaults. Only notes whose size or
 modification time changed, and whose content differs, are parsed again;
 notes gone from disk are removed and links to them become unresolved.
@@ -51,6 +51,8 @@ configuration error, 130 when interrupted.`, e)
 	noEmbed := fs.Bool("no-embed", false, "index notes only, without making vectors for semantic search (the next run without it makes them)")
 	reembed := fs.Bool("reembed", false, "embed every note again, dropping all stored vectors (after changing the embedder)")
 	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
+	var forget stringList
+	fs.Var(&forget, "forget", "drop the vault of this `name` from the database, such as one no longer configured (repeatable; the files are not touched)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -83,6 +85,19 @@ configuration error, 130 when interrupted.`, e)
 	if *rebuild {
 		if err := deps.Indexer.Clear(ctx); err != nil {
 			return err
+		}
+	}
+	for _, name := range forget {
+		notes, err := deps.Indexer.Forget(ctx, name)
+		if err != nil {
+			return fmt.Errorf("--forget: %w", err)
+		}
+		if !*asJSON {
+			noun := "notes"
+			if notes == 1 {
+				noun = "note"
+			}
+			fmt.Fprintf(e.stderr, "jarvis: dropped vault %s (%d %s) from the index\n", name, notes, noun)
 		}
 	}
 	out := indexOutput{Vaults: []index.Result{}}

@@ -306,3 +306,31 @@ func openRaw(t *testing.T, path string) *sql.DB {
 	}
 	return db
 }
+
+// TestForgetAVault indexes two vaults into one database, then configures
+// one: doctor names the other and how to drop it, and --forget does.
+func TestForgetAVault(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	other := t.TempDir()
+	os.WriteFile(filepath.Join(other, "Note.md"), []byte("# Note\n"), 0o644)
+	db := filepath.Join(t.TempDir(), "j.db")
+	for _, v := range []string{example, other} {
+		if code, _, stderr := jarvis(t, nil, "index", "--vault", v, "--db", db, "--no-embed"); code != 0 {
+			t.Fatalf("index %s: exit %d: %s", v, code, stderr)
+		}
+	}
+	name := filepath.Base(other)
+	_, stdout, _ := jarvis(t, nil, "doctor", "--vault", example, "--db", db)
+	if !strings.Contains(stdout, "other vault "+name) || !strings.Contains(stdout, "--forget "+name) {
+		t.Fatalf("doctor does not name the other vault:\n%s", stdout)
+	}
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--forget", name); code != 0 || !strings.Contains(stderr, "dropped vault "+name+" (1 note)") {
+		t.Fatalf("--forget: exit %d: %s", code, stderr)
+	}
+	if _, stdout, _ := jarvis(t, nil, "doctor", "--vault", example, "--db", db); strings.Contains(stdout, "other vault") {
+		t.Fatalf("doctor after --forget:\n%s", stdout)
+	}
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--forget", "nope"); code == 0 || !strings.Contains(stderr, "no vault named") {
+		t.Fatalf("--forget of an unknown vault: exit %d: %s", code, stderr)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
@@ -34,7 +35,42 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			}
 			return out
 		}},
+		{Name: "other vaults", Order: 42, Run: func(ctx context.Context) []health.Result {
+			return otherVaults(ctx, h, vaults)
+		}},
 	}
+}
+
+// otherVaults reports the vaults the database holds that are not
+// configured here: another configuration's (each MCP client may run
+// jarvis with its own), or one dropped from the config file, whose notes
+// then linger. Nothing when there are none.
+func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault) []health.Result {
+	db, err := h.DB(ctx)
+	if err != nil {
+		return nil // the database check says why
+	}
+	rows, err := db.QueryContext(ctx, `SELECT v.name, count(f.id) FROM vaults v
+		LEFT JOIN files f ON f.vault_id = v.id AND f.kind = 'note' GROUP BY v.id ORDER BY v.name`)
+	if err != nil {
+		return nil
+	}
+	defer rows.Close()
+	var out []health.Result
+	for rows.Next() {
+		var name string
+		var notes int
+		if err := rows.Scan(&name, &notes); err != nil {
+			return out
+		}
+		if slices.ContainsFunc(vaults, func(v config.Vault) bool { return v.Name == name }) {
+			continue
+		}
+		out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
+			Detail: fmt.Sprintf("the database also holds vault %q (%d notes), not configured here: searches leave it out; if no other configuration uses it, `jarvis index --forget %s` drops it", name, notes, name),
+			Fix:    fmt.Sprintf("if no other configuration uses it, `jarvis index --forget %s` drops it", name)})
+	}
+	return out
 }
 
 // vaultRow finds a vault in the database; ok is false when it was never

@@ -451,3 +451,36 @@ func TestTwoIndexersOnOneDatabase(t *testing.T) {
 		t.Fatalf("after both runs: %+v; want 173 notes, all unchanged", res)
 	}
 }
+
+// TestForgetVault drops one of two vaults: nothing of it is left in any
+// table, full-text search included, and the other is untouched.
+func TestForgetVault(t *testing.T) {
+	root := exampleVault(t)
+	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
+	mustIndex(t, ix, "coffee", root)
+	mustIndex(t, ix, "again", root)
+	n, err := ix.Forget(context.Background(), "again")
+	if err != nil || n != 17 {
+		t.Fatalf("Forget = %d, %v; want 17 notes", n, err)
+	}
+	for _, q := range []string{
+		`SELECT count(*) FROM files`, `SELECT count(*) FROM search_notes`, `SELECT count(*) FROM chunks`,
+		`SELECT count(*) FROM note_fts WHERE note_fts MATCH 'grind'`,
+	} {
+		var got, want int
+		if err := ix.db.QueryRow(q).Scan(&got); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		fresh, _ := testIndexer(t, filepath.Join(t.TempDir(), "f.db"))
+		mustIndex(t, fresh, "coffee", root)
+		if err := fresh.db.QueryRow(q).Scan(&want); err != nil {
+			t.Fatal(err)
+		}
+		if got != want {
+			t.Errorf("%s = %d after forgetting; one vault alone gives %d", q, got, want)
+		}
+	}
+	if _, err := ix.Forget(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), "coffee") {
+		t.Fatalf("forgetting an unknown vault: %v; want an error naming those there are", err)
+	}
+}

@@ -1,0 +1,51 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"slices"
+)
+
+// Forget removes a vault and everything indexed from it (notes, links,
+// search rows) from the database; its vectors go at the next vector sync.
+// It reports how many notes the vault held. The files on disk are never
+// touched.
+func (ix *Indexer) Forget(ctx context.Context, name string) (int, error) {
+	unlock, err := ix.db.LockWriters(ctx)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	var notes int
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE v.name = ? AND f.kind = 'note'`, name).Scan(&notes); err != nil {
+		return 0, fmt.Errorf("forget vault %q: %w", name, err)
+	}
+	res, err := ix.db.ExecContext(ctx, `DELETE FROM vaults WHERE name = ?`, name)
+	if err != nil {
+		return 0, fmt.Errorf("forget vault %q: %w", name, err)
+	}
+	if n, _ := res.RowsAffected(); n == 0 {
+		names, _ := ix.VaultNames(ctx)
+		return 0, fmt.Errorf("the database holds no vault named %q (it holds %v)", name, names)
+	}
+	return notes, nil
+}
+
+// VaultNames lists the vaults the database holds, by name.
+func (ix *Indexer) VaultNames(ctx context.Context) ([]string, error) {
+	rows, err := ix.db.QueryContext(ctx, `SELECT name FROM vaults ORDER BY name`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, err
+		}
+		out = append(out, n)
+	}
+	return slices.Clip(out), rows.Err()
+}
