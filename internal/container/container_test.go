@@ -49,7 +49,7 @@ func TestDoctorCollectsEveryCheck(t *testing.T) {
 	for _, c := range deps.Checks {
 		names = append(names, c.Name)
 	}
-	want := []string{"configuration", "vault", "database", "index freshness", "index warnings", "unresolved links", "embedder", "disk space"}
+	want := []string{"configuration", "vault", "database", "index freshness", "index warnings", "other vaults", "unresolved links", "embedder", "disk space"}
 	if len(names) != len(want) {
 		t.Fatalf("checks = %v; want %v", names, want)
 	}
