@@ -192,6 +192,9 @@ func TestToolsOnTheExampleVault(t *testing.T) {
 		if out.Results[0].Path != "Methods/Cold brew.md" || !strings.HasPrefix(out.Embedder, "lexical/") {
 			t.Fatalf("first %s, embedder %q", out.Results[0].Path, out.Embedder)
 		}
+		if !strings.Contains(text, "lexical (shared words and word pieces), not meaning") {
+			t.Fatalf("the text does not say the similarity is lexical:\n%s", text)
+		}
 	})
 	t.Run("search-combined", func(t *testing.T) {
 		var out mcp.SearchOutput

@@ -28,6 +28,9 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	if out.Degraded {
 		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
 	}
+	if strings.HasPrefix(out.Embedder, "lexical/") && !out.Degraded {
+		b.WriteString("\n> Similarity here is lexical (shared words and word pieces), not meaning: if nothing fits, search again with words the notes would use.\n")
+	}
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}

@@ -107,7 +107,7 @@ type Options struct {
 // instructions tell the model which tool to use when.
 const instructions = `jarvis searches the user's Obsidian vaults (Markdown notes joined by [[wikilinks]]).
 - search-vault: keyword search (exact words, names, phrases in quotes, prefix*). Start here when the user names something.
-- search-semantic: passages close to a description when the words may differ.
+- search-semantic: passages close to a description; by meaning with a neural embedder, by shared words and word pieces with the default lexical one.
 - search-combined: both, fused; a good default for questions.
 - search-graph: notes linked to or from a note, to explore a topic's neighbourhood.
 - read-note: the full text of a note (or one section) with its links and backlinks; every search result's vault and path can be passed to it.

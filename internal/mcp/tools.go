@@ -63,8 +63,8 @@ type SearchOutput struct {
 func (t *tools) register(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchVault,
-		Description: `Keyword search over the user's Obsidian notes: titles, aliases, headings and text, ranked by BM25 with titles weighing most.
-Use it when the user names something (a note, a person, a term, an exact phrase) or for prefix* matches. Set search_content=false to look up notes by name only.
+		Description: `Keyword search over the user's Obsidian notes: titles, aliases, headings and text, ranked by BM25 with titles weighing most. Words are matched by their stem (sync ~ syncing), a "quoted phrase" keeps its words together and in order, and a short query first returns notes with every word, then notes with some.
+Use it when the user names something (a note, a person, a term, a phrase) or for prefix* matches. Set search_content=false to look up notes by name only.
 Returns one result per note with the best matching passage (matches marked **like this**), its heading path and line; pass vault and path to read-note for the whole note.`,
 		Annotations: readOnly("Search notes by keyword"),
 		InputSchema: inputSchema[KeywordInput](func(p map[string]*jsonschema.Schema) {
@@ -75,8 +75,9 @@ Returns one result per note with the best matching passage (matches marked **lik
 	}, t.searchVault)
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchSemantic,
-		Description: `Semantic search: notes whose passages are closest to a description or question, even when they use other words than the query.
-Use it for "notes about ..." questions. Results are ranked by cosine similarity (0 to 1) of each note's best passage; similarity_threshold drops weak matches before the limit is applied.
+		Description: `Semantic search: notes whose passages are closest to a description or question, as the configured embedder measures closeness.
+With a neural embedder (ollama, openai) that is meaning, even in other words. With the default lexical embedder it is shared words and word pieces (grinder ~ grind), not meaning: when nothing fits, search again with words the notes would use; the embedder field says which is in use.
+Use it for "notes about ..." questions. Results are ranked by cosine similarity (0 to 1) of each note's best passage; similarity_threshold drops weak matches before the limit is applied (lexical scores run about 0.1 to 0.6).
 If no embeddings exist yet, it answers with keyword search and says so in degraded_reason.`,
 		Annotations: readOnly("Search notes by meaning"),
 		InputSchema: inputSchema[SemanticInput](func(p map[string]*jsonschema.Schema) {
