@@ -379,6 +379,13 @@ func TestSemanticFallsBackWithoutVectors(t *testing.T) {
 	if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") {
 		t.Fatalf("semantic while indexing: %q", out.DegradedReason)
 	}
+	b.Combined = func(context.Context, search.CombinedQuery) ([]search.Result, string, error) {
+		return []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}, search.DegradedNoVectors, nil
+	}
+	call(t, connect(t, b), mcp.ToolSearchCombined, map[string]any{"query": "minerals"}, &out)
+	if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") || strings.Contains(out.DegradedReason, "jarvis index") {
+		t.Fatalf("combined while indexing: %q", out.DegradedReason)
+	}
 }
 
 func TestPanicsBecomeToolErrors(t *testing.T) {

@@ -260,6 +260,9 @@ func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 			return nil, out, err
 		}
 	}
+	if degraded == search.DegradedNoVectors && out.Index.State == "indexing" {
+		degraded = "the index is being brought up to date, and the vectors are loaded or made when that finishes; ranked by keywords only"
+	}
 	if degraded != "" {
 		out.Degraded, out.DegradedReason = true, degraded
 	} else if t.b.Embedder != nil {

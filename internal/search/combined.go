@@ -7,6 +7,11 @@ import (
 	"slices"
 )
 
+// DegradedNoVectors is why combined search ranked by keywords alone when
+// semantic search had no vectors. A server still loading them says so
+// instead.
+const DegradedNoVectors = "semantic search has no vectors yet (run `jarvis index`); ranked by keywords only"
+
 // KeywordFunc runs a keyword search; combined search calls it for its
 // keyword candidates.
 type KeywordFunc func(ctx context.Context, text string, f Filter, limit int) ([]Result, error)
@@ -108,7 +113,7 @@ func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Resul
 		sem, err = c.semantic(ctx, q.Text, q.Filter, depth)
 		switch {
 		case errors.Is(err, ErrNoVectors):
-			degraded = "semantic search has no vectors yet (run `jarvis index`); ranked by keywords only"
+			degraded = DegradedNoVectors
 			sem = nil
 		case errors.Is(err, ErrEmptyQuery):
 			return nil, "", err
