@@ -224,9 +224,15 @@ func TestToolsOnTheExampleVault(t *testing.T) {
 		if len(out.Backlinks) == 0 || out.Degraded {
 			t.Fatalf("backlinks %v degraded %v (%s)", out.Backlinks, out.Degraded, out.DegradedReason)
 		}
-		// Pour over is linked once from each of 8 notes, itself included.
-		if !strings.Contains(text, "8 links linking here (from 8 notes)") {
-			t.Fatalf("read-note does not count backlinks and their notes apart:\n%s", text)
+		// Pour over is linked once from each of 7 other notes; its own
+		// [[#Troubleshooting]] is not a backlink.
+		if !strings.Contains(text, "7 links linking here (from 7 notes):\n- `Beans/Ethiopia Guji.md` line 15\n") {
+			t.Fatalf("read-note's backlinks:\n%s", text)
+		}
+		for _, bl := range out.Backlinks {
+			if bl.Source == "Methods/Pour over.md" {
+				t.Fatalf("the note's own link is listed as a backlink: %+v", bl)
+			}
 		}
 		resolved := false
 		for _, l := range out.Links {
@@ -240,9 +246,12 @@ func TestToolsOnTheExampleVault(t *testing.T) {
 	})
 	t.Run("read-note section and pages", func(t *testing.T) {
 		var out mcp.ReadNoteOutput
-		call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "troubleshooting"}, &out)
+		text, _ := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "troubleshooting"}, &out)
 		if !strings.HasPrefix(out.Content, "## Troubleshooting") {
 			t.Fatalf("section = %q", out.Content)
+		}
+		if !strings.Contains(text, "7 links linking here (from 7 notes); read the note without heading") || strings.Contains(text, "- `Beans/Ethiopia Guji.md` line") {
+			t.Fatalf("a section read lists the whole note's backlinks:\n%s", text)
 		}
 		var page mcp.ReadNoteOutput
 		call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Coffee journal.md", "max_chars": 1000}, &page)

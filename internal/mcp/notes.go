@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -201,9 +202,12 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if t.b.Backlinks == nil {
 		reasons = append(reasons, "backlinks are unavailable")
 	} else if back, err := t.b.Backlinks(ctx, v.Name, rel); err == nil {
-		for i, e := range back {
-			if i == maxBacklinks {
+		for _, e := range back {
+			if len(out.Backlinks) == maxBacklinks {
 				break
+			}
+			if e.Source == rel {
+				continue // the note's own [[#Heading]] links: not a note linking here
 			}
 			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: e.Context})
 		}
@@ -216,7 +220,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		out.Degraded = true
 		out.DegradedReason = "the index could not be used: " + strings.Join(reasons, "; ") + "; the note itself was read from disk"
 	}
-	return renderNote(out), out, nil
+	// A section or a later page is read for its text: the backlinks were
+	// listed with the first page of the whole note.
+	return renderNote(out, in.Heading != "" || in.Offset > 0), out, nil
 }
 
 // locate finds the vault and path of a note: an exact vault-relative path
@@ -308,7 +314,7 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 	return "", fmt.Errorf("the note has no heading %q; its headings are %s", want, strings.Join(names, ", "))
 }
 
-func renderNote(out ReadNoteOutput) *mcpsdk.CallToolResult {
+func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n`%s` in vault %s, %d bytes, modified %s", out.Title, out.Path, out.Vault, out.Size, out.Modified)
 	if len(out.Tags) > 0 {
@@ -338,9 +344,27 @@ func renderNote(out ReadNoteOutput) *mcpsdk.CallToolResult {
 		for _, bl := range out.Backlinks {
 			sources[bl.Source] = true
 		}
-		fmt.Fprintf(&b, "\n%s linking here (from %s):\n", count(len(out.Backlinks), "link"), count(len(sources), "note"))
+		fmt.Fprintf(&b, "\n%s linking here (from %s)", count(len(out.Backlinks), "link"), count(len(sources), "note"))
+		if briefBacklinks {
+			b.WriteString("; read the note without heading or offset to list them.\n")
+			return textResult(b.String())
+		}
+		b.WriteString(":\n")
+		// One line per note, with the lines its links are on.
+		var order []string
+		lines := map[string][]string{}
 		for _, bl := range out.Backlinks {
-			fmt.Fprintf(&b, "- `%s` line %d\n", bl.Source, bl.Line)
+			if lines[bl.Source] == nil {
+				order = append(order, bl.Source)
+			}
+			lines[bl.Source] = append(lines[bl.Source], strconv.Itoa(bl.Line))
+		}
+		for _, src := range order {
+			word := "line"
+			if len(lines[src]) > 1 {
+				word = "lines"
+			}
+			fmt.Fprintf(&b, "- `%s` %s %s\n", src, word, strings.Join(lines[src], ", "))
 		}
 	}
 	return textResult(b.String())
