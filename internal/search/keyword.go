@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"slices"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -285,6 +286,8 @@ func (k *Keyword) passages(ctx context.Context, match string, hits []keywordHit)
 		if c, line, ok := locate(chunks, frag); ok {
 			h.res.Heading, h.res.Line = c.heading, line
 		}
+		// The note's own bold markers go, so that ** marks only matches.
+		frag = strings.ReplaceAll(frag, "**", "")
 		if s := oneLine(strings.NewReplacer(markOpen, "**", markClose, "**").Replace(frag)); s != "" {
 			h.res.Snippet = s
 		}
@@ -588,8 +591,16 @@ func normalizePrefix(p string) string {
 
 // oneLine collapses a snippet's line breaks and runs of spaces.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	s = strings.Join(strings.Fields(s), " ")
+	if strings.Contains(s, "----") {
+		s = rulerRun.ReplaceAllString(s, "---")
+	}
+	return s
 }
+
+// rulerRun is a long run of table or rule dashes, which says nothing in a
+// snippet: kept as three.
+var rulerRun = regexp.MustCompile(`-{4,}`)
 
 // snippetRunes is the length of a snippet made outside FTS5.
 const snippetRunes = 160

@@ -306,3 +306,19 @@ func TestPathAt(t *testing.T) {
 		}
 	}
 }
+
+// TestSnippetMarksOnlyMatches: bold text in the note loses its markers in
+// the snippet, so that ** marks the query's words alone.
+func TestSnippetMarksOnlyMatches(t *testing.T) {
+	k, _ := indexedKeyword(t, "coffee", exampleVault())
+	rs, err := k.Search(context.Background(), KeywordQuery{Text: "sour thin"})
+	if err != nil || len(rs) == 0 || rs[0].Path != "Methods/Pour over.md" {
+		t.Fatalf("%v, %v", paths(rs), err)
+	}
+	if s := rs[0].Snippet; !strings.Contains(s, "**Sour** and **thin**:") || strings.Contains(s, "***") {
+		t.Fatalf("snippet %q; want the matches marked and the note's own bold gone", s)
+	}
+	if got := oneLine("| a | b |\n|---------|:------:|"); got != "| a | b | |---|:---:|" {
+		t.Fatalf("oneLine kept a table ruler: %q", got)
+	}
+}
