@@ -253,6 +253,14 @@ func TestToolsOnTheExampleVault(t *testing.T) {
 		if !strings.Contains(text, "7 links linking here (from 7 notes); read the note without heading") || strings.Contains(text, "- `Beans/Ethiopia Guji.md` line") {
 			t.Fatalf("a section read lists the whole note's backlinks:\n%s", text)
 		}
+		// A heading path as search results give it, and code marks, name
+		// the same section.
+		for _, heading := range []string{"Pour over > Troubleshooting", "`Troubleshooting`", "## troubleshooting"} {
+			var again mcp.ReadNoteOutput
+			if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": heading}, &again); isErr || again.Content != out.Content {
+				t.Fatalf("heading %q: %s", heading, text)
+			}
+		}
 		var page mcp.ReadNoteOutput
 		call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Coffee journal.md", "max_chars": 1000}, &page)
 		if page.TotalChars <= 1000 || page.NextOffset != 1000 || len([]rune(page.Content)) != 1000 {
@@ -300,7 +308,7 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 	}{
 		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour ovr.md"}, "Methods/Pour over.md"},
 		{mcp.ToolReadNote, map[string]any{"path": "../../../etc/passwd"}, "outside the vault"},
-		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "No such heading"}, "its headings are"},
+		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "No such heading"}, `its headings include "Pour over"`},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "depth": 9}, "depth must be at most 5; got 9"},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "direction": "sideways"}, "direction"},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Nonexistent thing"}, "no note matches"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -280,13 +281,31 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 // section returns the part of text under the heading named want, up to the
 // next heading of the same or a higher level.
 func section(text string, headings []vault.Heading, want string) (string, error) {
-	w := strings.ToLower(strings.TrimSpace(strings.TrimLeft(want, "# ")))
+	// want is a heading or a heading path as search results give them
+	// ("Sync settings > Primary device"); the last part names the
+	// heading, the others the headings above it when several match.
+	var parts []string
+	for _, p := range strings.Split(want, " > ") {
+		parts = append(parts, headingKey(p))
+	}
+	paths := headingPaths(headings)
+	best := -1
 	for i, h := range headings {
-		if strings.ToLower(h.Text) != w {
+		if headingKey(h.Text) != parts[len(parts)-1] {
 			continue
 		}
+		if best < 0 {
+			best = i
+		}
+		if len(parts) > 1 && strings.HasSuffix(" > "+paths[i], " > "+strings.Join(parts, " > ")) {
+			best = i
+			break
+		}
+	}
+	if best >= 0 {
+		h := headings[best]
 		end := -1
-		for _, next := range headings[i+1:] {
+		for _, next := range headings[best+1:] {
 			if next.Level <= h.Level {
 				end = next.Line
 				break
@@ -300,18 +319,52 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 		}
 		return strings.Join(lines[from:to], ""), nil
 	}
-	var names []string
-	for i, h := range headings {
-		if i == 20 {
-			names = append(names, "…")
-			break
-		}
-		names = append(names, fmt.Sprintf("%q", h.Text))
-	}
-	if len(names) == 0 {
+	if len(headings) == 0 {
 		return "", fmt.Errorf("the note has no headings; read it without heading")
 	}
-	return "", fmt.Errorf("the note has no heading %q; its headings are %s", want, strings.Join(names, ", "))
+	// Headings sharing a word with the one asked for come first.
+	words := strings.Fields(parts[len(parts)-1])
+	var near, rest []string
+	for _, h := range headings {
+		k := headingKey(h.Text)
+		if slices.ContainsFunc(words, func(w string) bool { return strings.Contains(k, w) }) {
+			near = append(near, fmt.Sprintf("%q", h.Text))
+		} else {
+			rest = append(rest, fmt.Sprintf("%q", h.Text))
+		}
+	}
+	names := append(near, rest...)
+	if len(names) > 20 {
+		names = append(names[:20], fmt.Sprintf("and %d more", len(names)-20))
+	}
+	return "", fmt.Errorf("the note has no heading %q; its headings include %s", want, strings.Join(names, ", "))
+}
+
+// headingKey is a heading as compared with one asked for: lower case,
+// without Markdown's code and emphasis marks or a leading '#'.
+func headingKey(s string) string {
+	s = strings.TrimLeft(strings.TrimSpace(s), "# ")
+	s = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(strings.ToLower(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// headingPaths gives each heading its path of keys, outermost first, as
+// search results name passages.
+func headingPaths(headings []vault.Heading) []string {
+	out := make([]string, len(headings))
+	var open []vault.Heading
+	for i, h := range headings {
+		for len(open) > 0 && open[len(open)-1].Level >= h.Level {
+			open = open[:len(open)-1]
+		}
+		open = append(open, h)
+		keys := make([]string, len(open))
+		for j, o := range open {
+			keys[j] = headingKey(o.Text)
+		}
+		out[i] = strings.Join(keys, " > ")
+	}
+	return out
 }
 
 func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult {
