@@ -631,3 +631,26 @@ func TestReadNoteWarnsOfBrokenFrontmatter(t *testing.T) {
 		t.Fatalf("a sound note has warnings %q", sound.Warnings)
 	}
 }
+
+// TestReadNoteSaysWhenANameIsAmbiguous: a title two notes share reads the
+// one a wikilink leads to and names the other; a note two vaults hold
+// needs the vault.
+func TestReadNoteSaysWhenANameIsAmbiguous(t *testing.T) {
+	v := exampleVault(t)
+	for _, p := range []string{"Gear/Setup.md", "Methods/Setup.md"} {
+		if err := os.WriteFile(filepath.Join(v.Path, p), []byte("# Setup\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	other := exampleVault(t)
+	other.Name = "coffee2"
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v, other))
+	var out mcp.ReadNoteOutput
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Setup", "vault": "coffee"}, &out)
+	if isErr || out.Path != "Gear/Setup.md" || len(out.AlsoMatches) != 1 || out.AlsoMatches[0] != "Methods/Setup.md" || !strings.Contains(text, "Also matching that name") {
+		t.Fatalf("read-note Setup: %+v\n%s", out.AlsoMatches, text)
+	}
+	if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "French press"}, nil); !isErr || !strings.Contains(text, "pass vault") {
+		t.Fatalf("a title in two vaults, no vault given: %q", text)
+	}
+}

@@ -73,6 +73,10 @@ type ReadNoteOutput struct {
 	// end.
 	NextOffset int `json:"next_offset" jsonschema:"offset to pass for the next page; 0 when this is the end"`
 	TotalChars int `json:"total_chars" jsonschema:"length of the whole note or section in characters"`
+	// AlsoMatches are other notes of the vault that the path, read as a
+	// title or name, matches as well: the note read is the one a
+	// [[wikilink]] with that text leads to.
+	AlsoMatches []string `json:"also_matches,omitempty" jsonschema:"other notes whose title or name matches the path given as well; pass one's path to read it"`
 	// Warnings are problems found reading the note, such as frontmatter
 	// that is not valid YAML (which then shows as no frontmatter).
 	Warnings       []string `json:"warnings,omitempty" jsonschema:"problems found reading the note, such as invalid frontmatter YAML"`
@@ -112,9 +116,12 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		return nil, out, fmt.Errorf("offset must be 0 or more; got %d", in.Offset)
 	}
 	maxChars := clamp(in.MaxChars, 1000, 100000, defaultMaxChars)
-	v, rel, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
+	v, rel, others, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
 	if err != nil {
 		return nil, out, err
+	}
+	for _, o := range others {
+		out.AlsoMatches = append(out.AlsoMatches, o.Path)
 	}
 	if excluded(v, rel) {
 		return nil, out, errExcluded
@@ -229,7 +236,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 // locate finds the vault and path of a note: an exact vault-relative path
 // first, then the index's lookup by title or alias, then a file name on
 // disk.
-func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault, string, error) {
+func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault, string, []graph.Ref, error) {
 	rel := strings.TrimPrefix(strings.ReplaceAll(ref, `\`, "/"), "/")
 	var found []config.Vault
 	var foundRel string
@@ -239,7 +246,7 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 		}
 		p, ok, err := notePath(v, rel)
 		if errors.Is(err, errOutside) || errors.Is(err, errExcluded) {
-			return v, "", err
+			return v, "", nil, err
 		}
 		if ok {
 			found = append(found, v)
@@ -248,34 +255,40 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 	}
 	switch len(found) {
 	case 1:
-		return found[0], foundRel, nil
+		return found[0], foundRel, nil, nil
 	case 0:
 	default:
 		var names []string
 		for _, v := range found {
 			names = append(names, fmt.Sprintf("%q", v.Name))
 		}
-		return config.Vault{}, "", fmt.Errorf("%s exists in vaults %s; pass vault to choose one", rel, strings.Join(names, " and "))
+		return config.Vault{}, "", nil, fmt.Errorf("%s exists in vaults %s; pass vault to choose one", rel, strings.Join(names, " and "))
 	}
 	if t.b.FindNote != nil {
 		m, err := t.b.FindNote(ctx, vaultName, ref)
+		if err == nil && vaultName == "" {
+			err = oneVault(ref, m)
+			if err != nil {
+				return config.Vault{}, "", nil, err
+			}
+		}
 		if err == nil {
 			for _, v := range t.b.Vaults {
 				if v.Name == m.Vault {
-					return v, m.Path, nil
+					return v, m.Path, m.Others, nil
 				}
 			}
 		}
 		var nf *graph.NotFoundError
 		if errors.As(err, &nf) {
-			return config.Vault{}, "", fmt.Errorf("%s; read-note takes the vault-relative path that search results give", nf.Error())
+			return config.Vault{}, "", nil, fmt.Errorf("%s; read-note takes the vault-relative path that search results give", nf.Error())
 		}
 	}
 	v, p, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
 	if err != nil {
-		return config.Vault{}, "", fmt.Errorf("no note %q exists; search-vault with a few of its words finds its path", ref)
+		return config.Vault{}, "", nil, fmt.Errorf("no note %q exists; search-vault with a few of its words finds its path", ref)
 	}
-	return v, p, nil
+	return v, p, nil, nil
 }
 
 // section returns the part of text under the heading named want, up to the
@@ -376,6 +389,9 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 	b.WriteString("\n")
 	for _, w := range out.Warnings {
 		fmt.Fprintf(&b, "\n> Warning: %s.\n", w)
+	}
+	if len(out.AlsoMatches) > 0 {
+		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to read it instead.\n", strings.Join(out.AlsoMatches, "`, `"))
 	}
 	if out.Degraded {
 		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
