@@ -322,7 +322,7 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	}
 	if len(out.Edges) > 0 {
 		b.WriteString("\nLinks:\n")
-		for i, e := range out.Edges {
+		for i, e := range startFirst(out.Edges, out.Start.Path) {
 			if i == maxTextEdges {
 				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Edges)-i)
 				break
@@ -341,4 +341,23 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 		}
 	}
 	return textResult(b.String())
+}
+
+// startFirst orders links for the text: those of the start note itself
+// (to it or from it) first, which a model asked about one note wants
+// before the links among its neighbours; the order within each part is
+// kept.
+func startFirst(edges []GraphEdge, start string) []GraphEdge {
+	out := make([]GraphEdge, 0, len(edges))
+	for _, e := range edges {
+		if e.Source == start || e.Target == start {
+			out = append(out, e)
+		}
+	}
+	for _, e := range edges {
+		if e.Source != start && e.Target != start {
+			out = append(out, e)
+		}
+	}
+	return out
 }
