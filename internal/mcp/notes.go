@@ -166,7 +166,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if in.Offset > len(runes) {
 		return nil, out, fmt.Errorf("offset %d is past the end of the note (%d characters); start from 0", in.Offset, len(runes))
 	}
-	end := min(len(runes), in.Offset+maxChars)
+	end := pageEnd(runes, in.Offset, maxChars)
 	out.Content, out.Offset = string(runes[in.Offset:end]), in.Offset
 	if end < len(runes) {
 		out.NextOffset = end
@@ -351,6 +351,29 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 		names = append(names[:20], fmt.Sprintf("and %d more", len(names)-20))
 	}
 	return "", fmt.Errorf("the note has no heading %q; its headings include %s", want, strings.Join(names, ", "))
+}
+
+// pageEnd is where a page of at most max characters from offset ends: at
+// the end of the note, or else after the last blank line, line break or
+// space in its second half, so that a page does not stop mid-word.
+func pageEnd(runes []rune, offset, max int) int {
+	end := min(len(runes), offset+max)
+	if end == len(runes) {
+		return end
+	}
+	floor := offset + max/2
+	for _, after := range []func(i int) bool{
+		func(i int) bool { return runes[i-1] == '\n' && runes[i-2] == '\n' },
+		func(i int) bool { return runes[i-1] == '\n' },
+		func(i int) bool { return runes[i-1] == ' ' },
+	} {
+		for i := end; i > floor && i >= 2; i-- {
+			if after(i) {
+				return i
+			}
+		}
+	}
+	return end
 }
 
 // headingKey is a heading as compared with one asked for: lower case,
