@@ -632,6 +632,10 @@ func TestReadNoteWarnsOfBrokenFrontmatter(t *testing.T) {
 	if len(sound.Warnings) != 0 {
 		t.Fatalf("a sound note has warnings %q", sound.Warnings)
 	}
+	// The note's text is fenced so that its own --- and ``` cannot end it.
+	if !strings.Contains(text, "```markdown\n---\ntags: [a, b\n---\nThe body.\n```\n") {
+		t.Fatalf("the note's text is not fenced:\n%s", text)
+	}
 }
 
 // TestReadNoteSaysWhenANameIsAmbiguous: a title two notes share reads the

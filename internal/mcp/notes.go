@@ -353,6 +353,20 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 	return "", fmt.Errorf("the note has no heading %q; its headings include %s", want, strings.Join(names, ", "))
 }
 
+// longestRun is the length of the longest run of c in s.
+func longestRun(s string, c rune) int {
+	best, run := 0, 0
+	for _, r := range s {
+		if r == c {
+			run++
+			best = max(best, run)
+		} else {
+			run = 0
+		}
+	}
+	return best
+}
+
 // pageEnd is where a page of at most max characters from offset ends: at
 // the end of the note, or else after the last blank line, line break or
 // space in its second half, so that a page does not stop mid-word.
@@ -422,12 +436,16 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 	if out.Offset > 0 {
 		fmt.Fprintf(&b, "\n(from character %d of %d)\n", out.Offset, out.TotalChars)
 	}
-	b.WriteString("\n---\n")
+	// The text goes in a fence longer than any run of backticks in it, so
+	// that its own frontmatter dashes and code fences cannot be taken for
+	// the end of the note.
+	fence := strings.Repeat("`", max(3, longestRun(out.Content, '`')+1))
+	b.WriteString("\n" + fence + "markdown\n")
 	b.WriteString(out.Content)
 	if !strings.HasSuffix(out.Content, "\n") {
 		b.WriteString("\n")
 	}
-	b.WriteString("---\n")
+	b.WriteString(fence + "\n")
 	if out.NextOffset > 0 {
 		fmt.Fprintf(&b, "\nThe note continues: call read-note again with offset=%d (%d characters in all).\n", out.NextOffset, out.TotalChars)
 	}

@@ -36,3 +36,11 @@ func TestStartFirst(t *testing.T) {
 		}
 	}
 }
+
+func TestLongestRun(t *testing.T) {
+	for s, want := range map[string]int{"": 0, "a`b": 1, "```go\nx\n```": 3, "``a````": 4} {
+		if got := longestRun(s, '`'); got != want {
+			t.Errorf("longestRun(%q) = %d; want %d", s, got, want)
+		}
+	}
+}
