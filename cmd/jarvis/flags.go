@@ -11,6 +11,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // errHelp means --help was asked for and printed.
@@ -155,4 +156,13 @@ func parse(fs *flag.FlagSet, args []string) error {
 
 func isTerminal(f *os.File) bool {
 	return term.IsTerminal(int(f.Fd()))
+}
+
+// sayWhenWaiting tells the user, on stderr, when the command pauses for
+// another jarvis process writing to the same database, such as an MCP
+// server indexing at its start.
+func sayWhenWaiting(e *env, db *store.DB) {
+	db.OnWait = func() {
+		fmt.Fprintf(e.stderr, "jarvis: another jarvis process is writing to %s; waiting for it to finish\n", db.Path)
+	}
 }

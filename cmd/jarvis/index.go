@@ -81,6 +81,7 @@ configuration error, 130 when interrupted.`, e)
 		return fmt.Errorf("start: %w", err)
 	}
 	defer app.Stop(context.Background())
+	sayWhenWaiting(e, deps.DB)
 
 	if *rebuild {
 		if err := deps.Indexer.Clear(ctx); err != nil {

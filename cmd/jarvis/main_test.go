@@ -9,10 +9,13 @@ import (
 	"path/filepath"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // TestMain lets a test run this binary as jarvis itself in a subprocess
@@ -332,5 +335,44 @@ func TestForgetAVault(t *testing.T) {
 	}
 	if code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--forget", "nope"); code == 0 || !strings.Contains(stderr, "no vault named") {
 		t.Fatalf("--forget of an unknown vault: exit %d: %s", code, stderr)
+	}
+}
+
+// TestIndexWaitsForAnotherWriter holds the database's writer lock, as an
+// MCP server indexing at its start does: jarvis index says it waits, and
+// finishes once the lock is given back.
+func TestIndexWaitsForAnotherWriter(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	other, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	unlock, err := other.LockWriters(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan string, 1)
+	go func() {
+		code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--no-embed")
+		if code != 0 {
+			stderr = "exit " + strconv.Itoa(code) + ": " + stderr
+		}
+		done <- stderr
+	}()
+	select {
+	case stderr := <-done:
+		t.Fatalf("jarvis index finished while another writer held the lock: %s", stderr)
+	case <-time.After(300 * time.Millisecond):
+	}
+	unlock()
+	select {
+	case stderr := <-done:
+		if !strings.Contains(stderr, "another jarvis process is writing to") {
+			t.Fatalf("jarvis index did not say it waited: %q", stderr)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("jarvis index never finished after the lock was given back")
 	}
 }

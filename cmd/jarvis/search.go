@@ -101,6 +101,7 @@ failed, 2 for a usage or configuration error.`, e)
 		return fmt.Errorf("start: %w", err)
 	}
 	defer app.Stop(context.Background())
+	sayWhenWaiting(e, deps.DB)
 
 	if !*noRefresh {
 		for _, v := range cfg.Vaults {

@@ -108,6 +108,7 @@ type IndexDeps struct {
 // the index first, and every kind of search.
 type SearchDeps struct {
 	fx.In
+	DB       *store.DB
 	Indexer  *index.Indexer
 	Vectors  *search.Vectors
 	Keyword  *search.Keyword

@@ -23,7 +23,7 @@ func (db *DB) LockWriters(ctx context.Context) (func(), error) {
 	if err != nil {
 		return nil, fmt.Errorf("writer lock: %w", err)
 	}
-	for {
+	for first := true; ; first = false {
 		ok, err := tryLock(f)
 		if err != nil {
 			f.Close()
@@ -34,6 +34,9 @@ func (db *DB) LockWriters(ctx context.Context) (func(), error) {
 				unlockFile(f)
 				f.Close()
 			}, nil
+		}
+		if first && db.OnWait != nil {
+			db.OnWait()
 		}
 		select {
 		case <-ctx.Done():

@@ -36,6 +36,10 @@ type DB struct {
 	*sql.DB
 	// Path is the database file.
 	Path string
+	// OnWait, when set, is called once each time LockWriters finds the
+	// lock held and starts waiting: a command can tell its user why it
+	// pauses.
+	OnWait func()
 }
 
 // Options change how Open treats the database.

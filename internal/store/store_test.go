@@ -268,9 +268,12 @@ func TestLockWritersKeepsWritersApart(t *testing.T) {
 	}
 	short, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
 	defer cancel()
-	if _, err := b.LockWriters(short); !errors.Is(err, context.DeadlineExceeded) {
-		t.Fatalf("second writer while the first holds the lock: %v; want it to wait until its context ends", err)
+	waits := 0
+	b.OnWait = func() { waits++ }
+	if _, err := b.LockWriters(short); !errors.Is(err, context.DeadlineExceeded) || waits != 1 {
+		t.Fatalf("second writer while the first holds the lock: %v, told of waiting %d times; want it to wait, saying so once, until its context ends", err, waits)
 	}
+	b.OnWait = nil
 	got := make(chan func(), 1)
 	go func() {
 		unlockB, err := b.LockWriters(ctx)
