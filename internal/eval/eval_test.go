@@ -179,10 +179,10 @@ func check(t *testing.T, got map[string]Scores) {
 	}
 	sort.Strings(keys)
 	var table strings.Builder
-	table.WriteString("\n| run | queries | nDCG@10 | recall@10 | recall@5 | MRR |\n|---|---|---|---|---|---|\n")
+	table.WriteString("\n| run | queries | nDCG@10 | recall@10 | nDCG@100 | recall@5 | MRR |\n|---|---|---|---|---|---|---|\n")
 	for _, k := range keys {
 		s := got[k]
-		fmt.Fprintf(&table, "| %s | %d | %s | %s | %s | %s |\n", k, s.Queries, fig(s.NDCG10), fig(s.Recall10), fig(s.Recall5), fig(s.MRR))
+		fmt.Fprintf(&table, "| %s | %d | %s | %s | %s | %s | %s |\n", k, s.Queries, fig(s.NDCG10), fig(s.Recall10), fig(s.NDCG100), fig(s.Recall5), fig(s.MRR))
 	}
 	t.Log(table.String())
 	if *update {
@@ -210,7 +210,8 @@ func check(t *testing.T, got map[string]Scores) {
 		for _, m := range []struct {
 			name      string
 			got, want float64
-		}{{"nDCG@10", s.NDCG10, want.NDCG10}, {"recall@10", s.Recall10, want.Recall10}, {"recall@5", s.Recall5, want.Recall5}, {"MRR", s.MRR, want.MRR}} {
+		}{{"nDCG@10", s.NDCG10, want.NDCG10}, {"recall@10", s.Recall10, want.Recall10}, {"nDCG@100", s.NDCG100, want.NDCG100},
+			{"recall@5", s.Recall5, want.Recall5}, {"MRR", s.MRR, want.MRR}} {
 			if m.got < m.want-tolerance {
 				t.Errorf("%s %s = %.4f, below the recorded %.4f", k, m.name, m.got, m.want)
 			}

@@ -14,7 +14,11 @@ type Ranker func(ctx context.Context, query string, limit int) ([]string, error)
 
 // Scores are the mean figures of one mode over a query set.
 type Scores struct {
-	NDCG10   float64 `json:"ndcg@10,omitempty"`
+	NDCG10 float64 `json:"ndcg@10,omitempty"`
+	// NDCG100 scores the first 100 results: the depth trec_eval's plain
+	// ndcg measure looks at, and where the figure of about 0.5 often
+	// quoted for BM25 on Cranfield comes from.
+	NDCG100  float64 `json:"ndcg@100,omitempty"`
 	Recall10 float64 `json:"recall@10,omitempty"`
 	Recall5  float64 `json:"recall@5,omitempty"` // share of queries with an expected note in the top 5
 	MRR      float64 `json:"mrr,omitempty"`
@@ -27,7 +31,8 @@ type Graded struct {
 	Gains map[string]int
 }
 
-// RunGraded scores a ranker by nDCG@10 and recall@10 over graded queries.
+// RunGraded scores a ranker by nDCG@10 and recall@10 over graded queries,
+// asking for 10 results as a user would, and by nDCG@100, asking for 100.
 func RunGraded(ctx context.Context, qs []Graded, rank Ranker) (Scores, error) {
 	var s Scores
 	for _, q := range qs {
@@ -37,11 +42,17 @@ func RunGraded(ctx context.Context, qs []Graded, rank Ranker) (Scores, error) {
 		}
 		s.NDCG10 += NDCG(got, q.Gains, 10)
 		s.Recall10 += Recall(got, q.Gains, 10)
+		deep, err := rank(ctx, q.Text, 100)
+		if err != nil {
+			return s, fmt.Errorf("query %q: %w", q.Text, err)
+		}
+		s.NDCG100 += NDCG(deep, q.Gains, 100)
 		s.Queries++
 	}
 	if s.Queries > 0 {
 		s.NDCG10 /= float64(s.Queries)
 		s.Recall10 /= float64(s.Queries)
+		s.NDCG100 /= float64(s.Queries)
 	}
 	return s, nil
 }
