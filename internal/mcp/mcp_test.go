@@ -574,8 +574,9 @@ func TestGraphAnswersStaySmallAndUnambiguous(t *testing.T) {
 	}
 }
 
-// TestStdioAnswersALineThatIsNotJSON writes a stray line before a ping: the
-// server answers it with a parse error and keeps serving.
+// TestStdioAnswersALineThatIsNotJSON writes stray lines before a ping: text,
+// JSON that is no JSON-RPC message, a wrong version. The server answers
+// each with an error and keeps serving.
 func TestStdioAnswersALineThatIsNotJSON(t *testing.T) {
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -584,27 +585,44 @@ func TestStdioAnswersALineThatIsNotJSON(t *testing.T) {
 	server := mcp.New(&mcp.Backend{Vaults: []config.Vault{exampleVault(t)}}, mcp.Options{Version: "test", Logger: quiet()})
 	done := make(chan error, 1)
 	go func() { done <- server.Run(ctx, mcp.StdioTransport(inR, outW)) }()
+	stray := []struct {
+		line string
+		code float64
+		id   any
+	}{
+		{"hello, is this thing on?", -32700, nil},
+		{"{}", -32600, nil},
+		{"[]", -32600, nil},
+		{"42", -32600, nil},
+		{`{"jsonrpc":"2.0"}`, -32600, nil},
+		{`{"jsonrpc":"1.0","id":7,"method":"ping"}`, -32600, 7.0},
+	}
 	go func() {
-		io.WriteString(inW, "hello, is this thing on?\n\n")
+		for _, s := range stray {
+			io.WriteString(inW, s.line+"\n\n")
+		}
 		io.WriteString(inW, `{"jsonrpc":"2.0","id":1,"method":"ping"}`+"\n")
 	}()
 	lines := bufio.NewScanner(outR)
 	var got []map[string]any
-	for len(got) < 2 && lines.Scan() {
+	for len(got) < len(stray)+1 && lines.Scan() {
 		var msg map[string]any
 		if err := json.Unmarshal(lines.Bytes(), &msg); err != nil {
 			t.Fatalf("stdout line is not JSON: %q", lines.Text())
 		}
 		got = append(got, msg)
 	}
-	if len(got) != 2 {
+	if len(got) != len(stray)+1 {
 		t.Fatalf("answers: %v (%v)", got, lines.Err())
 	}
-	if e, ok := got[0]["error"].(map[string]any); !ok || e["code"] != -32700.0 || got[0]["id"] != nil {
-		t.Fatalf("first answer %v; want a parse error with a null id", got[0])
+	for i, s := range stray {
+		e, ok := got[i]["error"].(map[string]any)
+		if !ok || e["code"] != s.code || got[i]["id"] != s.id {
+			t.Errorf("answer to %q: %v; want error %v with id %v", s.line, got[i], s.code, s.id)
+		}
 	}
-	if got[1]["id"] != 1.0 || got[1]["error"] != nil {
-		t.Fatalf("ping after the stray line: %v", got[1])
+	if last := got[len(stray)]; last["id"] != 1.0 || last["error"] != nil {
+		t.Fatalf("ping after the stray lines: %v", last)
 	}
 	inW.Close()
 	select {

@@ -1,6 +1,8 @@
 package mcp
 
 import (
+	"bufio"
+	"io"
 	"strings"
 	"testing"
 
@@ -42,5 +44,21 @@ func TestLongestRun(t *testing.T) {
 		if got := longestRun(s, '`'); got != want {
 			t.Errorf("longestRun(%q) = %d; want %d", s, got, want)
 		}
+	}
+}
+
+// TestJSONLinesRefusesOverlongLines: a line longer than the limit is read
+// and dropped whole, answered as not JSON; the next line passes.
+func TestJSONLinesRefusesOverlongLines(t *testing.T) {
+	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
+	var out strings.Builder
+	r := &jsonLines{in: bufio.NewReaderSize(strings.NewReader(`{"x":"`+strings.Repeat("a", 200)+`"}`+"\n"+ping), 16),
+		closer: io.NopCloser(nil), out: &out, max: 64}
+	got, err := io.ReadAll(r)
+	if err != nil || string(got) != ping {
+		t.Fatalf("read %q, %v; want only the ping", got, err)
+	}
+	if !strings.Contains(out.String(), `"code":-32700`) {
+		t.Fatalf("the overlong line was answered with %q", out.String())
 	}
 }
