@@ -68,7 +68,7 @@ type Vectors struct {
 	serving  bool           // set by Load: Sync then keeps memory in step
 	embedder embed.Embedder // nil until Sync or Load found one
 	rowID    int64          // the embedders row of the embedder in use
-	// loaded names the embedder whose vectors are in cols: its row and
+	// loaded names the vectors in cols: their embedders row and its stored
 	// fingerprint, as a deleted row's id can be given to the next one.
 	loaded string
 	mem    *chromem.DB
@@ -119,19 +119,45 @@ type SyncResult struct {
 // step. Each batch commits on its own, so an interrupted run keeps what it
 // embedded and the next run continues.
 func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
+	res, got, err := v.lockedSync(ctx, opts)
+	if got.emb != nil {
+		// Memory is brought in step after the writer lock is given back:
+		// loading writes nothing, and other processes need not wait on it.
+		// After a failed embedding, what is stored still serves.
+		if aerr := v.adopt(ctx, got.emb, got.rowID); aerr != nil {
+			if err != nil {
+				v.log.Warn("load stored vectors", "err", aerr)
+			} else {
+				err = aerr
+			}
+		}
+	}
+	return res, err
+}
+
+// synced is the embedder a sync used and the embedders row its vectors
+// are stored under; emb is nil when there is nothing to serve.
+type synced struct {
+	emb   embed.Embedder
+	rowID int64
+}
+
+// lockedSync runs sync under the database's writer lock, once more when
+// the embedder turned out to have changed.
+func (v *Vectors) lockedSync(ctx context.Context, opts SyncOptions) (SyncResult, synced, error) {
 	if l, ok := v.db.(writerLocker); ok {
 		unlock, err := l.LockWriters(ctx)
 		if err != nil {
-			return SyncResult{}, err
+			return SyncResult{}, synced{}, err
 		}
 		defer unlock()
 	}
-	res, err := v.sync(ctx, opts)
+	res, got, err := v.sync(ctx, opts)
 	if errors.Is(err, errEmbedderChanged) {
 		// Its old vectors are gone; embed everything with it as it is now.
-		res, err = v.sync(ctx, SyncOptions{Progress: opts.Progress})
+		res, got, err = v.sync(ctx, SyncOptions{Progress: opts.Progress})
 	}
-	return res, err
+	return res, got, err
 }
 
 // errEmbedderChanged means a remote embedder answered with vectors of
@@ -139,25 +165,25 @@ func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 // build of the model. The stored vectors have been dropped.
 var errEmbedderChanged = errors.New("the embedder's vectors changed dimension")
 
-func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
+func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, synced, error) {
 	var res SyncResult
 	if opts.Reembed {
 		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
-			return res, fmt.Errorf("drop stored vectors: %w", err)
+			return res, synced{}, fmt.Errorf("drop stored vectors: %w", err)
 		}
 	}
 	chunks, err := v.countChunks(ctx)
 	if err != nil {
-		return res, err
+		return res, synced{}, err
 	}
 	res.Chunks = chunks
 	emb, rowID, err := v.prepareEmbedder(ctx, chunks)
 	if err != nil {
-		return res, err
+		return res, synced{}, err
 	}
 	total, err := v.countMissing(ctx, rowID)
 	if err != nil {
-		return res, err
+		return res, synced{}, err
 	}
 	if opts.Progress != nil && total > 0 {
 		opts.Progress(0, total)
@@ -167,7 +193,7 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	var stored string
 	if rowID != 0 {
 		if err := v.db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders WHERE id = ?`, rowID).Scan(&stored); err != nil {
-			return res, fmt.Errorf("read stored embedder: %w", err)
+			return res, synced{}, fmt.Errorf("read stored embedder: %w", err)
 		}
 	}
 	var after int64 // chunk id the next batch starts after
@@ -176,7 +202,7 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		// texts of a large vault would otherwise all sit in memory at once.
 		batch, last, err := v.missing(ctx, rowID, after, v.BatchSize)
 		if err != nil {
-			return res, err
+			return res, synced{}, err
 		}
 		if last == 0 {
 			break
@@ -189,11 +215,9 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 			if !errors.Is(err, errEmbedderChanged) && rowID != 0 {
 				// The embedder failed (a server that is down): what is
 				// stored still serves, and the next sync goes on.
-				if rerr := v.adopt(ctx, emb, rowID); rerr != nil {
-					v.log.Warn("load stored vectors", "err", rerr)
-				}
+				return res, synced{emb, rowID}, err
 			}
-			return res, err
+			return res, synced{}, err
 		}
 		res.Embedded += len(batch)
 		if opts.Progress != nil {
@@ -203,15 +227,12 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 	if rowID != 0 {
 		if _, err := v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?
 			AND hash NOT IN (SELECT hash FROM chunks)`, rowID); err != nil {
-			return res, fmt.Errorf("remove unused vectors: %w", err)
+			return res, synced{}, fmt.Errorf("remove unused vectors: %w", err)
 		}
-	}
-	if err := v.adopt(ctx, emb, rowID); err != nil {
-		return res, err
 	}
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
-	return res, err
+	return res, synced{emb, rowID}, err
 }
 
 // adopt makes emb, with the vectors of row rowID, the embedder queries
@@ -545,16 +566,19 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 		return fmt.Errorf("load vectors: %w", err)
 	}
 
+	// The stored row's fingerprint, not the embedder's own: a remote
+	// embedder's names no dimension until it has answered once.
+	var storedFP string
+	if err := v.db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders WHERE id = ?`, rowID).Scan(&storedFP); err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("load vectors: %w", err)
+	}
+
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.rowID != rowID {
 		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
 	}
-	fp := ""
-	if v.embedder != nil {
-		fp = v.embedder.Fingerprint()
-	}
-	if key := fmt.Sprintf("%d %s", rowID, fp); v.loaded != key {
+	if key := fmt.Sprintf("%d %s", rowID, storedFP); v.loaded != key {
 		// Another embedder, or the same one refitted: its vectors differ
 		// from those in memory even where a chunk's hash does not.
 		for name := range v.cols {

@@ -571,3 +571,31 @@ func TestVectorsRemoteEmbedderChangingDimension(t *testing.T) {
 		t.Fatalf("search after the change: %v", err)
 	}
 }
+
+// TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs: a remote embedder is
+// built anew for each sync and names no dimension until it answers. An
+// edit must still only add its chunk to memory, not reload every vector.
+func TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta gamma")
+	src := EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) {
+		return &remoteLike{dim: 4}, nil
+	}}
+	if _, err := NewVectors(db, src, quietLog()).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	v := NewVectors(db, src, quietLog())
+	if err := v.Load(ctx); err != nil { // a server starting: its embedder has not answered yet
+		t.Fatal(err)
+	}
+	before := v.cols["v"]
+	add("b.md", "delta")
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if v.cols["v"] != before {
+		t.Fatal("one new note made the store reload every vector")
+	}
+	memoryMatchesStore(t, v, db, 3)
+}
