@@ -13,7 +13,7 @@ import (
 func (ix *Indexer) Forget(ctx context.Context, name string) (int, error) {
 	unlock, err := ix.db.LockWriters(ctx)
 	if err != nil {
-		return 0, err
+		return 0, fmt.Errorf("forget vault %q: %w", name, err)
 	}
 	defer unlock()
 	var notes int
@@ -36,16 +36,19 @@ func (ix *Indexer) Forget(ctx context.Context, name string) (int, error) {
 func (ix *Indexer) VaultNames(ctx context.Context) ([]string, error) {
 	rows, err := ix.db.QueryContext(ctx, `SELECT name FROM vaults ORDER BY name`)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("list vaults: %w", err)
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
-			return nil, err
+			return nil, fmt.Errorf("list vaults: %w", err)
 		}
 		out = append(out, n)
 	}
-	return slices.Clip(out), rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list vaults: %w", err)
+	}
+	return slices.Clip(out), nil
 }

@@ -400,6 +400,12 @@ func (ix *Indexer) finish(ctx context.Context, vaultID int64, res *Result) error
 
 // Clear removes everything indexed, for `jarvis index --rebuild`.
 func (ix *Indexer) Clear(ctx context.Context) error {
+	// Another jarvis's run must not plan from rows this deletes.
+	unlock, err := ix.db.LockWriters(ctx)
+	if err != nil {
+		return fmt.Errorf("clear index: %w", err)
+	}
+	defer unlock()
 	tx, err := ix.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("clear index: %w", err)

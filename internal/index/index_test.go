@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -482,5 +483,28 @@ func TestForgetVault(t *testing.T) {
 	}
 	if _, err := ix.Forget(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), "coffee") {
 		t.Fatalf("forgetting an unknown vault: %v; want an error naming those there are", err)
+	}
+}
+
+// TestClearWaitsForOtherWriters: --rebuild's Clear must not delete rows
+// another jarvis's index run is writing from.
+func TestClearWaitsForOtherWriters(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	a, _ := testIndexer(t, path)
+	b, _ := testIndexer(t, path)
+	mustIndex(t, a, "coffee", exampleVault(t))
+	unlock, err := a.db.LockWriters(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if err := b.Clear(ctx); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("Clear while another writer holds the lock: %v; want it to wait", err)
+	}
+	unlock()
+	var n int
+	if err := b.db.QueryRow(`SELECT count(*) FROM files`).Scan(&n); err != nil || n == 0 {
+		t.Fatalf("%d files left, %v; a Clear that waited must have deleted nothing", n, err)
 	}
 }
