@@ -113,11 +113,13 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	out.Unresolved = nonNil(sub.Unresolved)
 	out.Truncated = sub.Truncated
 	for _, e := range sub.Edges {
-		if len(out.Edges) == maxGraphEdges {
-			out.Truncated = true
-			break
-		}
 		out.Edges = append(out.Edges, GraphEdge{Source: e.Source, Target: e.Target, Kind: e.Kind, Text: e.Text, Line: e.Line})
+	}
+	// The start note's own links come first, so that a cut never drops
+	// them for links among its neighbours.
+	out.Edges = startFirst(out.Edges, sub.Start.Path)
+	if len(out.Edges) > maxGraphEdges {
+		out.Edges, out.Truncated = out.Edges[:maxGraphEdges], true
 	}
 	if len(out.Unresolved) > maxGraphEdges {
 		out.Unresolved, out.Truncated = out.Unresolved[:maxGraphEdges], true
@@ -322,7 +324,7 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	}
 	if len(out.Edges) > 0 {
 		b.WriteString("\nLinks:\n")
-		for i, e := range startFirst(out.Edges, out.Start.Path) {
+		for i, e := range out.Edges {
 			if i == maxTextEdges {
 				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Edges)-i)
 				break
@@ -343,10 +345,9 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	return textResult(b.String())
 }
 
-// startFirst orders links for the text: those of the start note itself
-// (to it or from it) first, which a model asked about one note wants
-// before the links among its neighbours; the order within each part is
-// kept.
+// startFirst orders links with those of the start note itself (to it or
+// from it) first, which a model asked about one note wants before the
+// links among its neighbours; the order within each part is kept.
 func startFirst(edges []GraphEdge, start string) []GraphEdge {
 	out := make([]GraphEdge, 0, len(edges))
 	for _, e := range edges {

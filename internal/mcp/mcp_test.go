@@ -561,6 +561,21 @@ func TestGraphAnswersStaySmallAndUnambiguous(t *testing.T) {
 	if len(text) > 30000 {
 		t.Fatalf("hub walk text is %d bytes; a model's context should not take that", len(text))
 	}
+	// The cut keeps every link of the start note itself.
+	own := func(out mcp.GraphOutput) int {
+		n := 0
+		for _, e := range out.Edges {
+			if e.Source == out.Start.Path || e.Target == out.Start.Path {
+				n++
+			}
+		}
+		return n
+	}
+	var near mcp.GraphOutput
+	call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Backlinks", "depth": 1}, &near)
+	if own(near) == 0 || own(out) != own(near) {
+		t.Fatalf("the cut depth-2 answer keeps %d of the start note's %d links", own(out), own(near))
+	}
 
 	a, b := exampleVault(t), exampleVault(t)
 	b.Name = "coffee2"
