@@ -283,8 +283,8 @@ func (k *Keyword) passages(ctx context.Context, match string, hits []keywordHit)
 	return k.eachChunkList(ctx, ids, func(id int64, chunks []storedChunk) {
 		h := byID[id]
 		frag := fragments[id]
-		if c, line, ok := locate(chunks, frag); ok {
-			h.res.Heading, h.res.Line = c.heading, line
+		if line, ok := locate(chunks, frag); ok {
+			h.res.Line = line // its heading path is set by withHeadings
 		}
 		// The note's own bold markers go, so that ** marks only matches.
 		frag = strings.ReplaceAll(frag, "**", "")
@@ -335,18 +335,18 @@ func (k *Keyword) eachChunkList(ctx context.Context, ids []any, fn func(id int64
 }
 
 // locate finds the first marked word of a snippet fragment in the note's
-// chunks and returns the chunk it is in and its line. The fragment is a
+// chunks and returns its line. The fragment is a
 // slice of the chunks joined with line breaks, as note_text joins them, so
 // the text from the fragment's start to the end of that word is found
 // verbatim, in one chunk or across the break between two. Without a
-// marked word (only the note's name matched) it is the first chunk.
-func locate(chunks []storedChunk, fragment string) (storedChunk, int, bool) {
+// marked word (only the note's name matched) it is the first chunk's.
+func locate(chunks []storedChunk, fragment string) (int, bool) {
 	if len(chunks) == 0 {
-		return storedChunk{}, 0, false
+		return 0, false
 	}
 	open := strings.Index(fragment, markOpen)
 	if open < 0 {
-		return chunks[0], chunks[0].line, true
+		return chunks[0].line, true
 	}
 	head := strings.TrimPrefix(fragment[:open], "…")
 	word, _, _ := strings.Cut(fragment[open+len(markOpen):], markClose)
@@ -357,11 +357,11 @@ func locate(chunks []storedChunk, fragment string) (storedChunk, int, bool) {
 		for _, c := range chunks {
 			if i := strings.Index(c.text, lead+word); i >= 0 {
 				at := i + len(lead)
-				return c, c.line + strings.Count(c.text[:at], "\n"), true
+				return c.line + strings.Count(c.text[:at], "\n"), true
 			}
 		}
 	}
-	return chunks[0], chunks[0].line, true
+	return chunks[0].line, true
 }
 
 // lastLine is what follows the last line break of s, or s.
@@ -392,7 +392,7 @@ func (k *Keyword) cjkPassages(ctx context.Context, pq parsedQuery, hits []keywor
 			}
 		}
 		h := byID[id]
-		h.res.Heading, h.res.Line = best.heading, best.line
+		h.res.Line = best.line // its heading path is set by withHeadings
 		if n > 0 || !strings.Contains(h.res.Snippet, "**") {
 			h.res.Snippet = markedExcerpt(best.text, needles, snippetRunes)
 		}
@@ -422,7 +422,7 @@ func (k *Keyword) searchNames(ctx context.Context, q string, pq parsedQuery, f F
 	if err := k.nameSnippets(ctx, cols+" : ("+pq.matchAny()+")", pq, hits); err != nil {
 		return nil, err
 	}
-	return results(hits), nil
+	return k.withHeadings(ctx, hits)
 }
 
 // nameSnippets sets each names-only hit's snippet to the name that

@@ -48,8 +48,10 @@ func isSymbol(r rune) bool {
 	return unicode.In(r, unicode.So, unicode.Sk)
 }
 
-// isSymbolJoiner reports whether r continues an emoji sequence: the zero
-// width joiner of 👩‍💻, variation selectors, keycap marks.
+// isSymbolJoiner reports whether r continues an emoji sequence begun by a
+// symbol: the zero width joiner of 👩‍💻, variation selectors, the keycap
+// mark. (A keycap emoji such as 1️⃣ begins with a digit, which the word
+// index holds, so it is searched as that digit.)
 func isSymbolJoiner(r rune) bool {
 	return r == '\u200d' || r == '\u20e3' || unicode.Is(unicode.Variation_Selector, r)
 }
@@ -138,20 +140,19 @@ func (k *Keyword) searchSymbols(ctx context.Context, symbols []string, f Filter,
 		}
 	}
 
+	// Cut before reading names: a symbol such as ✅ can be in thousands of
+	// notes. Equal scores keep the order notes were indexed in.
 	list := make([]keywordHit, 0, len(hits))
 	for _, h := range hits {
 		list = append(list, *h)
 	}
+	slices.SortFunc(list, func(a, b keywordHit) int {
+		return cmp.Or(cmp.Compare(b.res.Score, a.res.Score), cmp.Compare(a.id, b.id))
+	})
+	list = list[:min(limit, len(list))]
 	if err := k.describe(ctx, list); err != nil {
 		return nil, err
 	}
-	slices.SortFunc(list, func(a, b keywordHit) int {
-		if c := cmp.Compare(b.res.Score, a.res.Score); c != 0 {
-			return c
-		}
-		return cmp.Or(cmp.Compare(a.res.Vault, b.res.Vault), cmp.Compare(a.res.Path, b.res.Path))
-	})
-	list = list[:min(limit, len(list))]
 	for i := range list {
 		if list[i].res.Snippet == "" {
 			list[i].res.Snippet = markedExcerpt(list[i].res.Title, symbols, snippetRunes)
