@@ -84,11 +84,17 @@ func (g *Graph) BrokenAnchors(ctx context.Context, vaultName string) ([]BrokenAn
 
 	var out []BrokenAnchor
 	for _, l := range links {
+		have := anchors[l.target]
+		// The whole subpath first: a heading may hold '#' itself
+		// ("C# basics"). Else the last heading of a nested one (H1#H2).
+		if key := anchorKey(l.Subpath); key == "" || have[key] {
+			continue
+		}
 		last := l.Subpath
 		if i := strings.LastIndexByte(last, '#'); i >= 0 && !strings.HasPrefix(last, "^") {
 			last = last[i+1:]
 		}
-		if key := anchorKey(last); key != "" && !anchors[l.target][key] {
+		if key := anchorKey(last); key != "" && !have[key] {
 			out = append(out, l.BrokenAnchor)
 		}
 	}

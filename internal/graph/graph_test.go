@@ -178,8 +178,11 @@ func TestBrokenAnchors(t *testing.T) {
 [[Pour over#^bloom]] and [[Pour over#^nosuch]]
 [[#Local]] and [[#Missing local]]
 [[Missing note#Heading]]
+[[#C# basics]] and [[#Local#Nested]]
 
 ## Local
+### Nested
+## C# basics
 `})
 	got, err := g.BrokenAnchors(context.Background(), "coffee")
 	if err != nil {

@@ -297,18 +297,22 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 	// want is a heading or a heading path as search results give them
 	// ("Sync settings > Primary device"); the last part names the
 	// heading, the others the headings above it when several match.
+	// A heading whose own text holds " > " is matched whole first.
+	best := slices.IndexFunc(headings, func(h vault.Heading) bool { return headingKey(h.Text) == headingKey(want) })
 	var parts []string
 	for _, p := range strings.Split(want, " > ") {
 		parts = append(parts, headingKey(p))
 	}
 	paths := headingPaths(headings)
-	best := -1
 	for i, h := range headings {
+		if best >= 0 && len(parts) == 1 {
+			break
+		}
 		if headingKey(h.Text) != parts[len(parts)-1] {
 			continue
 		}
 		if best < 0 {
-			best = i
+			best = i // the path above it may not match: the first of that name
 		}
 		if len(parts) > 1 && strings.HasSuffix(" > "+paths[i], " > "+strings.Join(parts, " > ")) {
 			best = i

@@ -15,15 +15,18 @@ func TestSectionByHeadingPath(t *testing.T) {
 	text := "# Desktop\n## Settings\ndesktop settings\n# Mobile\n## Settings\nmobile settings\n"
 	headings := []vault.Heading{{Level: 1, Text: "Desktop", Line: 1}, {Level: 2, Text: "Settings", Line: 2},
 		{Level: 1, Text: "Mobile", Line: 4}, {Level: 2, Text: "Settings", Line: 5}}
+	text += "# A > B\narrow heading\n"
+	headings = append(headings, vault.Heading{Level: 1, Text: "A > B", Line: 7})
 	for want, body := range map[string]string{
-		"Settings":           "desktop settings", // the first when nothing tells them apart
-		"Mobile > Settings":  "mobile settings",
-		"Desktop > Settings": "desktop settings",
-		"mobile":             "mobile settings",
+		"Settings":           "## Settings\ndesktop settings\n", // the first when nothing tells them apart
+		"Mobile > Settings":  "## Settings\nmobile settings\n",
+		"Desktop > Settings": "## Settings\ndesktop settings\n",
+		"mobile":             "# Mobile\n## Settings\nmobile settings\n",
+		"A > B":              "# A > B\narrow heading\n", // a heading with " > " in it
 	} {
 		got, err := section(text, headings, want)
-		if err != nil || !strings.Contains(got, body) {
-			t.Errorf("section %q = %q, %v; want the one holding %q", want, got, err, body)
+		if err != nil || got != body {
+			t.Errorf("section %q = %q, %v; want %q", want, got, err, body)
 		}
 	}
 }
