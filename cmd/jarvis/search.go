@@ -9,6 +9,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 )
@@ -127,10 +128,7 @@ failed, 2 for a usage or configuration error.`, e)
 		}
 	}
 	// Only the configured vaults: the database may hold others.
-	filter := search.Filter{PathPrefix: *prefix, Tag: *tag}
-	for _, v := range cfg.Vaults {
-		filter.Vaults = append(filter.Vaults, v.Name)
-	}
+	filter := search.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
 
 	switch *mode {
 	case modeKeyword:

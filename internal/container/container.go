@@ -74,7 +74,7 @@ var Health = fx.Module("health",
 		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check { return index.Checks(h, cfg.Vaults) },
 			fx.ResultTags(checksGroup)),
 		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check {
-			return graph.Checks(h, vaultNames(cfg.Vaults))
+			return graph.Checks(h, config.Names(cfg.Vaults))
 		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(h *store.Handle, cfg config.Config, log *slog.Logger) []health.Check {
 			return search.Checks(h, embedderSource(cfg, log))
@@ -87,14 +87,6 @@ var Health = fx.Module("health",
 		}, fx.ParamTags(`group:"checks"`), fx.ResultTags(`name:"ordered"`)),
 	),
 )
-
-func vaultNames(vs []config.Vault) []string {
-	out := make([]string, len(vs))
-	for i, v := range vs {
-		out[i] = v.Name
-	}
-	return out
-}
 
 // IndexDeps is what `jarvis index` works with.
 type IndexDeps struct {

@@ -83,7 +83,7 @@ func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
 		fx.Provide(
 			embedderSource,
 			func(h *store.Handle, src search.EmbedderSource, log *slog.Logger) *services {
-				return &services{h: h, src: src, log: log, vaults: vaultNames(cfg.Vaults)}
+				return &services{h: h, src: src, log: log, vaults: config.Names(cfg.Vaults)}
 			},
 			newLive,
 			newBackend,

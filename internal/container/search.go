@@ -104,7 +104,7 @@ var Searching = fx.Module("search",
 	fx.Provide(
 		// Lookups that name no vault stay within the configured ones.
 		func(db *store.DB, cfg config.Config) *graph.Graph {
-			return graph.New(db).Within(vaultNames(cfg.Vaults))
+			return graph.New(db).Within(config.Names(cfg.Vaults))
 		},
 		func(db *store.DB) *search.Keyword { return search.NewKeyword(db) },
 		func(v *search.Vectors, db *store.DB) *search.Semantic { return search.NewSemantic(v, db) },

@@ -50,10 +50,14 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault) []
 	if err != nil {
 		return nil // the database check says why
 	}
+	cannot := func(err error) []health.Result {
+		return []health.Result{{Name: "other vaults", Status: health.Warn,
+			Detail: "cannot list the vaults in the database: " + err.Error(), Fix: "see the database check above"}}
+	}
 	rows, err := db.QueryContext(ctx, `SELECT v.name, count(f.id) FROM vaults v
 		LEFT JOIN files f ON f.vault_id = v.id AND f.kind = 'note' GROUP BY v.id ORDER BY v.name`)
 	if err != nil {
-		return nil
+		return cannot(err)
 	}
 	defer rows.Close()
 	var out []health.Result
@@ -61,7 +65,7 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault) []
 		var name string
 		var notes int
 		if err := rows.Scan(&name, &notes); err != nil {
-			return out
+			return cannot(err)
 		}
 		if slices.ContainsFunc(vaults, func(v config.Vault) bool { return v.Name == name }) {
 			continue
@@ -69,6 +73,9 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault) []
 		out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
 			Detail: fmt.Sprintf("the database also holds vault %q (%d notes), not configured here: searches leave it out; if no other configuration uses it, `jarvis index --forget %s` drops it", name, notes, name),
 			Fix:    fmt.Sprintf("if no other configuration uses it, `jarvis index --forget %s` drops it", name)})
+	}
+	if err := rows.Err(); err != nil {
+		return cannot(err)
 	}
 	return out
 }

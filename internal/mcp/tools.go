@@ -9,6 +9,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
@@ -120,11 +121,7 @@ func (t *tools) checkVault(name string) error {
 // filter searches the vault named, or when none is, every vault served:
 // the database may also hold vaults that another configuration indexed.
 func (t *tools) filter(vaultName string) search.Filter {
-	f := search.Filter{Vault: vaultName}
-	for _, v := range t.b.Vaults {
-		f.Vaults = append(f.Vaults, v.Name)
-	}
-	return f
+	return search.Filter{Vault: vaultName, Vaults: config.Names(t.b.Vaults)}
 }
 
 func (t *tools) state() IndexState {

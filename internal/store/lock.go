@@ -41,7 +41,7 @@ func (db *DB) LockWriters(ctx context.Context) (func(), error) {
 		select {
 		case <-ctx.Done():
 			f.Close()
-			return nil, ctx.Err()
+			return nil, fmt.Errorf("writer lock: %w", ctx.Err())
 		case <-time.After(lockPoll):
 		}
 	}
