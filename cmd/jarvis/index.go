@@ -20,10 +20,17 @@ import (
 // indexOutput is the one JSON object `jarvis index --json` prints.
 type indexOutput struct {
 	Vaults []index.Result `json:"vaults"`
+	// Forgotten names the vaults --forget dropped, with their notes.
+	Forgotten []forgotten `json:"forgotten,omitempty"`
 	// Embeddings is shown in the plain summary; the JSON keeps the shape
 	// the README documents.
 	Embeddings embedOutput `json:"-"`
 	DurationMS int64       `json:"duration_ms"`
+}
+
+type forgotten struct {
+	Name  string `json:"name"`
+	Notes int    `json:"notes"`
 }
 
 // embedOutput says what the index run did to the vectors of semantic
@@ -88,11 +95,13 @@ configuration error, 130 when interrupted.`, e)
 			return err
 		}
 	}
+	out := indexOutput{Vaults: []index.Result{}}
 	for _, name := range forget {
 		notes, err := deps.Indexer.Forget(ctx, name)
 		if err != nil {
 			return fmt.Errorf("--forget: %w", err)
 		}
+		out.Forgotten = append(out.Forgotten, forgotten{Name: name, Notes: notes})
 		if !*asJSON {
 			noun := "notes"
 			if notes == 1 {
@@ -101,7 +110,6 @@ configuration error, 130 when interrupted.`, e)
 			fmt.Fprintf(e.stderr, "jarvis: dropped vault %s (%d %s) from the index\n", name, notes, noun)
 		}
 	}
-	out := indexOutput{Vaults: []index.Result{}}
 	for _, v := range cfg.Vaults {
 		res, err := deps.Indexer.Index(ctx, v, progressFor(e, v.Name, *asJSON))
 		if err != nil {

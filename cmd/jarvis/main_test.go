@@ -333,6 +333,14 @@ func TestForgetAVault(t *testing.T) {
 	if _, stdout, _ := jarvis(t, nil, "doctor", "--vault", example, "--db", db); strings.Contains(stdout, "other vault") {
 		t.Fatalf("doctor after --forget:\n%s", stdout)
 	}
+	if _, stdout, _ := jarvis(t, nil, "index", "--vault", other, "--db", db, "--no-embed"); stdout == "" {
+		t.Fatal("re-indexing the other vault printed nothing")
+	}
+	code, stdout, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--forget", name, "--json")
+	var out indexOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || code != 0 || len(out.Forgotten) != 1 || out.Forgotten[0] != (forgotten{Name: name, Notes: 1}) {
+		t.Fatalf("--forget --json: exit %d, %+v, %v (%s)", code, out.Forgotten, err, stderr)
+	}
 	if code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--forget", "nope"); code == 0 || !strings.Contains(stderr, "no vault named") {
 		t.Fatalf("--forget of an unknown vault: exit %d: %s", code, stderr)
 	}

@@ -65,3 +65,23 @@ func TestJSONLinesRefusesOverlongLines(t *testing.T) {
 		t.Fatalf("the overlong line was answered with %q", out.String())
 	}
 }
+
+func TestPageEnd(t *testing.T) {
+	for _, c := range []struct {
+		text        string
+		offset, max int
+		want        string
+	}{
+		{"short note", 0, 1000, "short note"},
+		{"para one.\n\npara two goes on and on", 0, 20, "para one.\n\n"},
+		{"line one\nline two goes on", 0, 14, "line one\n"},
+		{"words without any break", 0, 16, "words without "},
+		{"abcdefghijklmnopqrstuvwxyz", 0, 10, "abcdefghij"}, // no break in the second half: cut at max
+		{"x\r\ny\r\nz and more", 0, 6, "x\r\ny\r\n"},
+	} {
+		runes := []rune(c.text)
+		if got := string(runes[c.offset:pageEnd(runes, c.offset, c.max)]); got != c.want {
+			t.Errorf("page of %q (max %d) = %q; want %q", c.text, c.max, got, c.want)
+		}
+	}
+}

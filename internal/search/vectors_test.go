@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -598,4 +599,21 @@ func TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs(t *testing.T) {
 		t.Fatal("one new note made the store reload every vector")
 	}
 	memoryMatchesStore(t, v, db, 3)
+}
+
+// TestVectorsSyncWaitsForOtherWriters: a sync takes the database's writer
+// lock, so that two processes never embed or refit under each other.
+func TestVectorsSyncWaitsForOtherWriters(t *testing.T) {
+	db, add := testDB(t)
+	add("a.md", "alpha")
+	unlock, err := db.LockWriters(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog()).Sync(ctx, SyncOptions{}); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("sync while another writer holds the lock: %v; want it to wait", err)
+	}
 }
