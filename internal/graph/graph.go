@@ -11,6 +11,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // ErrNoteNotFound means no note has the path, title or alias asked for.
@@ -46,21 +48,16 @@ func (g *Graph) Within(names []string) *Graph {
 // of the vault named, or with no name of every vault the Graph looks in,
 // with its arguments.
 func (g *Graph) inScope(alias, vaultName string) (string, []any) {
-	col := alias + ".vault_id"
-	switch {
-	case vaultName != "":
-		return col + ` = (SELECT id FROM vaults WHERE name = ?)`, []any{vaultName}
-	case len(g.vaults) > 0:
-		args := make([]any, len(g.vaults))
-		marks := make([]string, len(g.vaults))
-		for i, v := range g.vaults {
-			args[i], marks[i] = v, "?"
-		}
-		return col + ` IN (SELECT id FROM vaults WHERE name IN (` + strings.Join(marks, ", ") + `))`, args
+	names := g.vaults
+	if vaultName != "" {
+		names = []string{vaultName}
+	}
+	if cond, args := store.InVaults(alias+".vault_id", names); cond != "" {
+		return cond, args
 	}
 	// Naming the vaults even when all are wanted lets an exact path use
 	// the (vault_id, path) index.
-	return col + ` IN (SELECT id FROM vaults)`, nil
+	return alias + `.vault_id IN (SELECT id FROM vaults)`, nil
 }
 
 // Edge is one link from a note.

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // Querier is what keyword search needs of the database. *sql.DB, *sql.Conn,
@@ -560,7 +562,7 @@ func filterSQL(f Filter) (query string, args []any) {
 	}
 	var conds []string
 	var fileArgs []any
-	if cond, vargs := vaultSQL(f.scope()); cond != "" {
+	if cond, vargs := store.InVaults("f.vault_id", f.scope()); cond != "" {
 		conds = append(conds, cond)
 		fileArgs = append(fileArgs, vargs...)
 	}

@@ -52,19 +52,3 @@ func (f Filter) scope() []string {
 	}
 	return f.Vaults
 }
-
-// vaultSQL is a condition on files f that keeps the files of the vaults in
-// scope, or "" when every vault is allowed.
-func vaultSQL(scope []string) (string, []any) {
-	switch len(scope) {
-	case 0:
-		return "", nil
-	case 1:
-		return "f.vault_id = (SELECT id FROM vaults WHERE name = ?)", []any{scope[0]}
-	}
-	args := make([]any, len(scope))
-	for i, v := range scope {
-		args[i] = v
-	}
-	return "f.vault_id IN (SELECT id FROM vaults WHERE name IN (" + placeholders(len(scope)) + "))", args
-}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // ErrNoVectors means semantic search has nothing to search: no embedder,
@@ -134,7 +136,7 @@ func (s *Semantic) filter(ctx context.Context, f Filter) (func(int64) bool, erro
 func matchingNotes(ctx context.Context, db DB, f Filter) (map[int64]bool, error) {
 	q := `SELECT f.id FROM files f WHERE f.kind = 'note'`
 	var args []any
-	if cond, vargs := vaultSQL(f.scope()); cond != "" {
+	if cond, vargs := store.InVaults("f.vault_id", f.scope()); cond != "" {
 		q += ` AND ` + cond
 		args = append(args, vargs...)
 	}

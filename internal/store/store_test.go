@@ -296,3 +296,20 @@ func TestLockWritersKeepsWritersApart(t *testing.T) {
 		t.Fatal("the second writer never got the lock after the first gave it back")
 	}
 }
+
+func TestInVaults(t *testing.T) {
+	for _, c := range []struct {
+		names []string
+		cond  string
+		args  int
+	}{
+		{nil, "", 0},
+		{[]string{"a"}, "f.vault_id = (SELECT id FROM vaults WHERE name = ?)", 1},
+		{[]string{"a", "b", "c"}, "f.vault_id IN (SELECT id FROM vaults WHERE name IN (?, ?, ?))", 3},
+	} {
+		cond, args := InVaults("f.vault_id", c.names)
+		if cond != c.cond || len(args) != c.args {
+			t.Errorf("InVaults(%v) = %q, %v", c.names, cond, args)
+		}
+	}
+}
