@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -398,6 +399,15 @@ func TestSemanticFallsBackWithoutVectors(t *testing.T) {
 	if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") {
 		t.Fatalf("semantic while indexing: %q", out.DegradedReason)
 	}
+	b.State = nil
+	b.Semantic = func(context.Context, search.SemanticQuery) ([]search.Result, error) {
+		return nil, fmt.Errorf("search vectors: %w", search.ErrDimensionMismatch)
+	}
+	call(t, connect(t, b), mcp.ToolSearchSemantic, map[string]any{"query": "minerals"}, &out)
+	if !out.Degraded || !strings.Contains(out.DegradedReason, "embedder changed") || strings.Contains(out.DegradedReason, "dimensions") {
+		t.Fatalf("semantic after the embedder changed dimension: %q", out.DegradedReason)
+	}
+	b.State = func() mcp.IndexState { return mcp.IndexState{State: "indexing"} }
 	b.Combined = func(context.Context, search.CombinedQuery) ([]search.Result, string, error) {
 		return []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}, search.DegradedNoVectors, nil
 	}

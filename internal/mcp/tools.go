@@ -210,6 +210,9 @@ func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 		if !errors.Is(err, search.ErrNoVectors) {
 			t.log.Warn("semantic search failed; falling back to keywords", "err", err)
 			reason = "the embedder is unavailable (" + err.Error() + ")"
+			if errors.Is(err, search.ErrDimensionMismatch) {
+				reason = "the embedder changed since the notes' vectors were made, and they are being made again"
+			}
 		}
 		out.Degraded, out.DegradedReason = true, reason+"; answered with keyword search instead"
 		res, err = t.keyword(ctx, search.KeywordQuery{Text: in.Query, Filter: f, Limit: limit + 1})

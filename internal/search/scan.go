@@ -126,7 +126,7 @@ func (f *flat) nearest(q sparseQuery, n int, accept func(id int64, sim float32) 
 		return nil, nil
 	}
 	if q.dim != f.dim {
-		return nil, fmt.Errorf("query has %d dimensions; the stored vectors have %d", q.dim, f.dim)
+		return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, q.dim, f.dim)
 	}
 	parts := 1
 	if len(f.ids) >= parallelFrom {

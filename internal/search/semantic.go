@@ -10,6 +10,11 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
+// ErrDimensionMismatch means the embedder answers with vectors of another
+// length than those stored: it changed (another build of the model), and
+// the vectors are being made again. Callers fall back to keyword search.
+var ErrDimensionMismatch = errors.New("the embedder's vectors no longer match the stored ones")
+
 // ErrNoVectors means semantic search has nothing to search: no embedder,
 // or no vectors stored for it yet. Callers fall back to keyword search.
 var ErrNoVectors = errors.New("no vectors to search")

@@ -737,6 +737,9 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 		if len(names) > 0 && !slices.Contains(names, name) {
 			continue
 		}
+		if col.flat.dim != 0 && len(query) != col.flat.dim {
+			return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), col.flat.dim)
+		}
 		hits, err := queryCollection(ctx, col, name, query, n, keep, minSim)
 		if err != nil {
 			return nil, fmt.Errorf("search vectors of vault %q: %w", name, err)

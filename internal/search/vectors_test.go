@@ -617,3 +617,21 @@ func TestVectorsSyncWaitsForOtherWriters(t *testing.T) {
 		t.Fatalf("sync while another writer holds the lock: %v; want it to wait", err)
 	}
 }
+
+// TestSemanticSaysWhenTheEmbedderChangedDimension: between an embedder
+// changing dimension and its vectors being made again, a query cannot be
+// compared with what is stored, and the error says why.
+func TestSemanticSaysWhenTheEmbedderChangedDimension(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha")
+	e := &remoteLike{dim: 4}
+	v := servingVectors(db, EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) { return e, nil }}, quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	e.dim = 3
+	if _, err := NewSemantic(v, db).Search(ctx, SemanticQuery{Text: "alpha"}); !errors.Is(err, ErrDimensionMismatch) {
+		t.Fatalf("search with a changed embedder: %v; want ErrDimensionMismatch", err)
+	}
+}
