@@ -3,7 +3,6 @@ package container
 import (
 	"context"
 	"fmt"
-	"iter"
 	"log/slog"
 
 	"go.uber.org/fx"
@@ -15,55 +14,13 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
-// lexicalDrift is how far the number of chunks may move from the number the
-// lexical embedder's document frequencies were taken over before the next
-// index run fits them again: beyond it, new words would weigh as if they
-// were rare. Re-embedding is cheap for the lexical embedder (thousands of
-// chunks a second), so the bound is tight.
-const lexicalDrift = 0.25
-
-// lexicalSlack keeps small vaults from refitting on every new note.
-const lexicalSlack = 200
-
 // embedderSource turns the embedder configuration into what the vector
 // store builds embedders from.
 func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
 	if cfg.Embedder.Provider != config.ProviderLexical && cfg.Embedder.Provider != "" {
 		return remoteSource(cfg.Embedder, log)
 	}
-	return search.EmbedderSource{
-		Provider: config.ProviderLexical,
-		Model:    embed.NewLexical().Model(),
-		Restore: func(state []byte) (embed.Embedder, error) {
-			if state == nil {
-				return embed.NewLexical(), nil
-			}
-			return embed.NewLexicalFromState(state)
-		},
-		Fit: func(ctx context.Context, texts iter.Seq[string]) (embed.Embedder, []byte, error) {
-			f := embed.NewLexicalFitter()
-			for t := range texts {
-				if err := ctx.Err(); err != nil {
-					return nil, nil, err
-				}
-				f.Add(t)
-			}
-			l := f.Lexical()
-			return l, l.State(), nil
-		},
-		Stale: func(emb embed.Embedder, n int) bool {
-			l, ok := emb.(*embed.Lexical)
-			if !ok {
-				return false
-			}
-			d := l.Documents()
-			diff := n - d
-			if diff < 0 {
-				diff = -diff
-			}
-			return diff > lexicalSlack && float64(diff) > lexicalDrift*float64(max(d, 1))
-		},
-	}
+	return search.LexicalSource()
 }
 
 // remoteSource builds an Ollama or OpenAI-compatible embedder; it learns

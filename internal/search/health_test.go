@@ -75,13 +75,13 @@ func TestEmbedderCheck(t *testing.T) {
 		return Checks(h, src)[0].Run(ctx)[0]
 	}
 
-	if r := check(lexicalSource()); r.Status != health.Warn || !strings.Contains(r.Detail, "no note has a vector yet") {
+	if r := check(LexicalSource()); r.Status != health.Warn || !strings.Contains(r.Detail, "no note has a vector yet") {
 		t.Errorf("lexical, nothing embedded: %+v", r)
 	}
-	if _, err := NewVectors(db, lexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
+	if _, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if r := check(lexicalSource()); r.Status != health.OK || !strings.Contains(r.Detail, "all 2 chunks have vectors") {
+	if r := check(LexicalSource()); r.Status != health.OK || !strings.Contains(r.Detail, "all 2 chunks have vectors") {
 		t.Errorf("lexical, all embedded: %+v", r)
 	}
 

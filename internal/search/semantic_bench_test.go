@@ -2,37 +2,13 @@ package search
 
 import (
 	"context"
-	"iter"
 	"path/filepath"
 	"slices"
 	"testing"
 	"time"
 
-	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
 )
-
-// lexicalSource is the default embedder as the container builds it, with
-// its statistics fitted on the corpus.
-func lexicalSource() EmbedderSource {
-	return EmbedderSource{
-		Provider: "lexical", Model: embed.NewLexical().Model(),
-		Restore: func(state []byte) (embed.Embedder, error) {
-			if state == nil {
-				return embed.NewLexical(), nil
-			}
-			return embed.NewLexicalFromState(state)
-		},
-		Fit: func(ctx context.Context, texts iter.Seq[string]) (embed.Embedder, []byte, error) {
-			f := embed.NewLexicalFitter()
-			for t := range texts {
-				f.Add(t)
-			}
-			l := f.Lexical()
-			return l, l.State(), nil
-		},
-	}
-}
 
 var semanticBenchQueries = []string{
 	"how to avoid goroutine leaks in background workers",
@@ -56,7 +32,7 @@ func BenchmarkSemantic(b *testing.B) {
 	}
 	_, db := indexedKeyword(b, "gen", root)
 	ctx := context.Background()
-	v := servingVectors(db, lexicalSource(), quietLog())
+	v := servingVectors(db, LexicalSource(), quietLog())
 	res, err := v.Sync(ctx, SyncOptions{})
 	if err != nil {
 		b.Fatal(err)
@@ -82,7 +58,7 @@ func BenchmarkSemantic(b *testing.B) {
 	})
 	b.Run("load", func(b *testing.B) {
 		for b.Loop() {
-			w := NewVectors(db, lexicalSource(), quietLog())
+			w := NewVectors(db, LexicalSource(), quietLog())
 			if err := w.Load(ctx); err != nil {
 				b.Fatal(err)
 			}

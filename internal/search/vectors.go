@@ -88,6 +88,56 @@ type chunkRef struct {
 	hash   string
 }
 
+// lexicalDrift is how far the number of chunks may move from the number the
+// lexical embedder's document frequencies were taken over before the next
+// index run fits them again: beyond it, new words would weigh as if they
+// were rare. Re-embedding is cheap for the lexical embedder (thousands of
+// chunks a second), so the bound is tight.
+const lexicalDrift = 0.25
+
+// lexicalSlack keeps small vaults from refitting on every new note.
+const lexicalSlack = 200
+
+// LexicalSource is the default embedder as jarvis uses it: restored from
+// the document frequencies stored with its vectors, fitted on the vault's
+// own chunks when there are none, and refitted when the vault has grown or
+// shrunk past lexicalDrift.
+func LexicalSource() EmbedderSource {
+	return EmbedderSource{
+		Provider: embed.ProviderLexical,
+		Model:    embed.NewLexical().Model(),
+		Restore: func(state []byte) (embed.Embedder, error) {
+			if state == nil {
+				return embed.NewLexical(), nil
+			}
+			return embed.NewLexicalFromState(state)
+		},
+		Fit: func(ctx context.Context, texts iter.Seq[string]) (embed.Embedder, []byte, error) {
+			f := embed.NewLexicalFitter()
+			for t := range texts {
+				if err := ctx.Err(); err != nil {
+					return nil, nil, err
+				}
+				f.Add(t)
+			}
+			l := f.Lexical()
+			return l, l.State(), nil
+		},
+		Stale: func(emb embed.Embedder, n int) bool {
+			l, ok := emb.(*embed.Lexical)
+			if !ok {
+				return false
+			}
+			d := l.Documents()
+			diff := n - d
+			if diff < 0 {
+				diff = -diff
+			}
+			return diff > lexicalSlack && float64(diff) > lexicalDrift*float64(max(d, 1))
+		},
+	}
+}
+
 // NewVectors returns a vector store over db. Nothing is loaded until Load
 // or Sync is called.
 func NewVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {

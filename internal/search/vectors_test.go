@@ -465,7 +465,7 @@ func TestVectorsInMemoryFollowARefit(t *testing.T) {
 	db, add := testDB(t)
 	add("a.md", "alpha beta gamma", "delta epsilon")
 	stale := false
-	src := lexicalSource()
+	src := LexicalSource()
 	src.Stale = func(embed.Embedder, int) bool { return stale }
 	v := servingVectors(db, src, quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
