@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"reflect"
 	"testing"
@@ -15,6 +14,8 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // indexed indexes the example vault (plus extra notes written into a copy)
@@ -28,28 +29,9 @@ func indexed(t *testing.T, extra map[string]string) *graph.Graph {
 func indexedDB(t *testing.T, extra map[string]string) *store.DB {
 	t.Helper()
 	root := t.TempDir()
-	src := filepath.Join("..", "..", "examples", "vault")
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		os.MkdirAll(filepath.Join(root, filepath.Dir(rel)), 0o755)
-		return os.WriteFile(filepath.Join(root, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.CopyTree(t, filepath.Join("..", "..", "examples", "vault"), root)
 	for rel, content := range extra {
-		p := filepath.Join(root, filepath.FromSlash(rel))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		sharedtest.WriteFile(t, root, rel, content)
 	}
 	return indexVault(t, "coffee", root)
 }

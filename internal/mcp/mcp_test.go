@@ -536,12 +536,7 @@ func TestReadNoteRefusesExcludedFiles(t *testing.T) {
 	v := exampleVault(t)
 	v.Exclude = []string{"Private/**", "Secret"}
 	for _, p := range []string{"Private/Diary.md", ".hidden/Secret.md", "Deep/Secret/Plans.md"} {
-		if err := os.MkdirAll(filepath.Join(v.Path, filepath.Dir(p)), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(v.Path, p), []byte("# Kept out\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		sharedtest.WriteFile(t, v.Path, p, "# Kept out\n")
 	}
 	for _, indexed := range []bool{true, false} {
 		cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), indexed, v))

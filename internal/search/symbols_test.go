@@ -2,11 +2,11 @@ package search
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 func TestSymbolWords(t *testing.T) {
@@ -36,13 +36,7 @@ func TestKeywordFindsEmoji(t *testing.T) {
 		"Team/Pairing.md": "👩‍💻 pairing on Fridays\n",
 		"Plain.md":        "No symbols here at all.\n",
 	} {
-		p := filepath.Join(dir, name)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		sharedtest.WriteFile(t, dir, name, text)
 	}
 	k, _ := indexedKeyword(t, "v", dir)
 	ctx := context.Background()

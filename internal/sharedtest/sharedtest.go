@@ -59,3 +59,16 @@ func CopyTree(tb testing.TB, src, dst string) {
 		tb.Fatal(err)
 	}
 }
+
+// WriteFile writes content to the slash path rel under root, making the
+// folders it needs.
+func WriteFile(tb testing.TB, root, rel, content string) {
+	tb.Helper()
+	p := filepath.Join(root, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		tb.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		tb.Fatal(err)
+	}
+}

@@ -8,18 +8,9 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-)
 
-func writeFile(t *testing.T, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
 
 func TestScan(t *testing.T) {
 	root := t.TempDir()
@@ -40,7 +31,7 @@ func TestScan(t *testing.T) {
 		".hidden.md",
 		"Upper.MD",
 	} {
-		writeFile(t, root, rel, "x")
+		sharedtest.WriteFile(t, root, rel, "x")
 	}
 	files, warnings, err := Scan(context.Background(), root, []string{"Archive/**", "*.excalidraw.md", "Templates"})
 	if err != nil {
@@ -79,9 +70,9 @@ func TestScanSymlinks(t *testing.T) {
 		t.Skip("symbolic links need privileges on Windows")
 	}
 	outside := t.TempDir()
-	writeFile(t, outside, "Secret.md", "not part of the vault")
+	sharedtest.WriteFile(t, outside, "Secret.md", "not part of the vault")
 	root := t.TempDir()
-	writeFile(t, root, "Real/Note.md", "x")
+	sharedtest.WriteFile(t, root, "Real/Note.md", "x")
 	must := func(err error) {
 		t.Helper()
 		if err != nil {
@@ -128,7 +119,7 @@ func TestScanBadInput(t *testing.T) {
 
 func TestReadNoteTooLarge(t *testing.T) {
 	root := t.TempDir()
-	writeFile(t, root, "Big.md", strings.Repeat("a", MaxNoteSize+1))
+	sharedtest.WriteFile(t, root, "Big.md", strings.Repeat("a", MaxNoteSize+1))
 	data, warn, err := ReadNote(root, "Big.md", MaxNoteSize+1)
 	if err != nil || data != nil || !strings.Contains(warn, "limit") {
 		t.Fatalf("ReadNote = %d bytes, %q, %v", len(data), warn, err)

@@ -20,6 +20,8 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // testOptions keep tests quick; deadlines in assertions are far longer, for
@@ -178,26 +180,15 @@ func newVault(t *testing.T, name string, exclude ...string) config.Vault {
 	return config.Vault{Name: name, Path: t.TempDir(), Exclude: exclude}
 }
 
-func write(t *testing.T, root, rel, content string) {
-	t.Helper()
-	p := filepath.Join(root, filepath.FromSlash(rel))
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		t.Fatal(err)
-	}
-}
-
 func TestNoteLifecycle(t *testing.T) {
 	v := newVault(t, "notes")
-	write(t, v.Path, "Existing.md", "old")
+	sharedtest.WriteFile(t, v.Path, "Existing.md", "old")
 	_, rec := start(t, []config.Vault{v}, testOptions, nil)
 
-	write(t, v.Path, "Created.md", "new note")
+	sharedtest.WriteFile(t, v.Path, "Created.md", "new note")
 	rec.waitForPaths(t, "notes", "Created.md")
 
-	write(t, v.Path, "Existing.md", "edited")
+	sharedtest.WriteFile(t, v.Path, "Existing.md", "edited")
 	rec.waitForPaths(t, "notes", "Existing.md")
 
 	if err := os.Rename(filepath.Join(v.Path, "Created.md"), filepath.Join(v.Path, "Renamed.md")); err != nil {
@@ -221,7 +212,7 @@ func TestNoteLifecycle(t *testing.T) {
 
 func TestRenameReportsBothNames(t *testing.T) {
 	v := newVault(t, "notes")
-	write(t, v.Path, "Before.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Before.md", "x")
 	_, rec := start(t, []config.Vault{v}, testOptions, nil)
 
 	if err := os.Rename(filepath.Join(v.Path, "Before.md"), filepath.Join(v.Path, "After.md")); err != nil {
@@ -236,18 +227,18 @@ func TestNewNestedFolderAndFileInside(t *testing.T) {
 
 	// MkdirAll and the write follow each other at once, before the watcher
 	// can add a watch to the new folders: the file is found by listing them.
-	write(t, v.Path, "Projects/2026/Q1/Plan.md", "plan")
+	sharedtest.WriteFile(t, v.Path, "Projects/2026/Q1/Plan.md", "plan")
 	rec.waitForPaths(t, "notes", "Projects/2026/Q1/Plan.md")
 
 	// By now the new folders are watched.
-	write(t, v.Path, "Projects/2026/Q1/Later.md", "later")
-	write(t, v.Path, "Projects/Top.md", "top")
+	sharedtest.WriteFile(t, v.Path, "Projects/2026/Q1/Later.md", "later")
+	sharedtest.WriteFile(t, v.Path, "Projects/Top.md", "top")
 	rec.waitForPaths(t, "notes", "Projects/2026/Q1/Later.md", "Projects/Top.md")
 }
 
 func TestFolderRenameAndRemove(t *testing.T) {
 	v := newVault(t, "notes")
-	write(t, v.Path, "Old/Sub/Note.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Old/Sub/Note.md", "x")
 	_, rec := start(t, []config.Vault{v}, testOptions, nil)
 
 	if err := os.Rename(filepath.Join(v.Path, "Old"), filepath.Join(v.Path, "New")); err != nil {
@@ -256,7 +247,7 @@ func TestFolderRenameAndRemove(t *testing.T) {
 	rec.waitForPaths(t, "notes", "Old", "New/Sub/Note.md")
 
 	// The renamed folders are watched under their new names.
-	write(t, v.Path, "New/Sub/Added.md", "y")
+	sharedtest.WriteFile(t, v.Path, "New/Sub/Added.md", "y")
 	rec.waitForPaths(t, "notes", "New/Sub/Added.md")
 
 	if err := os.RemoveAll(filepath.Join(v.Path, "New")); err != nil {
@@ -265,24 +256,24 @@ func TestFolderRenameAndRemove(t *testing.T) {
 	rec.waitForPaths(t, "notes", "New")
 
 	// A folder created again under a removed folder's name is watched.
-	write(t, v.Path, "New/Again.md", "z")
+	sharedtest.WriteFile(t, v.Path, "New/Again.md", "z")
 	rec.waitForPaths(t, "notes", "New/Again.md")
-	write(t, v.Path, "New/Again2.md", "z")
+	sharedtest.WriteFile(t, v.Path, "New/Again2.md", "z")
 	rec.waitForPaths(t, "notes", "New/Again2.md")
 }
 
 func TestVaultFolderBehindSymlink(t *testing.T) {
 	dir := t.TempDir()
 	real := filepath.Join(dir, "Real")
-	write(t, real, "Sub/Old.md", "x")
+	sharedtest.WriteFile(t, real, "Sub/Old.md", "x")
 	link := filepath.Join(dir, "Vault")
 	if err := os.Symlink(real, link); err != nil {
 		t.Skipf("cannot make a symbolic link: %v", err)
 	}
 	_, rec := start(t, []config.Vault{{Name: "notes", Path: link}}, testOptions, nil)
 
-	write(t, link, "Top.md", "x")
-	write(t, link, "Sub/New.md", "x")
+	sharedtest.WriteFile(t, link, "Top.md", "x")
+	sharedtest.WriteFile(t, link, "Sub/New.md", "x")
 	rec.waitForPaths(t, "notes", "Top.md", "Sub/New.md")
 }
 
@@ -299,7 +290,7 @@ func TestBurstSettlesIntoFewCallbacks(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, rel := range want {
-		write(t, v.Path, rel, "burst "+rel)
+		sharedtest.WriteFile(t, v.Path, rel, "burst "+rel)
 	}
 	rec.waitFor(t, 10*time.Second, "all 500 paths", func(cs []Change) bool {
 		got := reported(cs, "notes")
@@ -334,7 +325,7 @@ func TestMaxWaitBoundsAStream(t *testing.T) {
 	begin := time.Now()
 	var firstAt time.Duration
 	for i := 0; time.Since(begin) < 2*time.Second; i++ {
-		write(t, v.Path, fmt.Sprintf("Stream %d.md", i), "x")
+		sharedtest.WriteFile(t, v.Path, fmt.Sprintf("Stream %d.md", i), "x")
 		if firstAt == 0 && len(rec.snapshot()) > 0 {
 			firstAt = time.Since(begin)
 		}
@@ -351,9 +342,9 @@ func TestIgnoredChanges(t *testing.T) {
 	db := filepath.Join(v.Path, "jarvis.db")
 	opts := testOptions
 	opts.DBPath = db
-	write(t, v.Path, ".obsidian/app.json", "{}")
-	write(t, v.Path, "Archive/Old.md", "x")
-	write(t, v.Path, "Deep/Private/Secret.md", "x")
+	sharedtest.WriteFile(t, v.Path, ".obsidian/app.json", "{}")
+	sharedtest.WriteFile(t, v.Path, "Archive/Old.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Deep/Private/Secret.md", "x")
 	_, rec := start(t, []config.Vault{v}, opts, nil)
 
 	ignored := []string{
@@ -376,11 +367,11 @@ func TestIgnoredChanges(t *testing.T) {
 		"Note.md~",
 	}
 	for _, rel := range ignored {
-		write(t, v.Path, rel, "changed")
+		sharedtest.WriteFile(t, v.Path, rel, "changed")
 	}
 	kept := []string{"Sentinel.md", "Attachments/diagram.png", "Draft.tmp.md", "Archive.md"}
 	for _, rel := range kept {
-		write(t, v.Path, rel, "changed")
+		sharedtest.WriteFile(t, v.Path, rel, "changed")
 	}
 	rec.waitForPaths(t, "notes", kept...)
 	got := reported(rec.snapshot(), "notes")
@@ -402,8 +393,8 @@ func TestTwoVaultsReportedSeparately(t *testing.T) {
 	opts.Fallback = 50 * time.Millisecond // must stay idle: every folder is watched
 	_, rec := start(t, []config.Vault{a, b}, opts, nil)
 
-	write(t, a.Path, "Meeting.md", "a")
-	write(t, b.Path, "Groceries.md", "b")
+	sharedtest.WriteFile(t, a.Path, "Meeting.md", "a")
+	sharedtest.WriteFile(t, b.Path, "Groceries.md", "b")
 	rec.waitForPaths(t, "work", "Meeting.md")
 	rec.waitForPaths(t, "home", "Groceries.md")
 	time.Sleep(4 * opts.Fallback)
@@ -444,7 +435,7 @@ func TestCallbacksForOneVaultDoNotOverlap(t *testing.T) {
 	for i := range 40 {
 		rel := fmt.Sprintf("Slow %d.md", i)
 		want = append(want, rel)
-		write(t, v.Path, rel, "x")
+		sharedtest.WriteFile(t, v.Path, rel, "x")
 		time.Sleep(25 * time.Millisecond)
 	}
 	rec.waitFor(t, 10*time.Second, "every path", func(cs []Change) bool {
@@ -474,7 +465,7 @@ func TestOverflowAsksForRescan(t *testing.T) {
 	rec.waitFor(t, deadline, "rescan of both vaults", func(cs []Change) bool {
 		return rescans(cs, "work") > 0 && rescans(cs, "home") > 0
 	})
-	write(t, a.Path, "After.md", "x")
+	sharedtest.WriteFile(t, a.Path, "After.md", "x")
 	rec.waitForPaths(t, "work", "After.md")
 }
 
@@ -484,7 +475,7 @@ func TestOtherErrorsAreLoggedAndWatchingGoesOn(t *testing.T) {
 	w, rec := start(t, []config.Vault{v}, testOptions, log)
 
 	w.fw.Errors <- errors.New("something odd")
-	write(t, v.Path, "Still.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Still.md", "x")
 	rec.waitForPaths(t, "notes", "Still.md")
 	if !strings.Contains(logs.String(), "something odd") {
 		t.Errorf("error not logged; log:\n%s", logs)
@@ -493,7 +484,7 @@ func TestOtherErrorsAreLoggedAndWatchingGoesOn(t *testing.T) {
 
 func TestWatchLimitFallsBackToRescans(t *testing.T) {
 	v := newVault(t, "notes")
-	write(t, v.Path, "Deep/Er/Note.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Deep/Er/Note.md", "x")
 	var limited atomic.Bool
 	limited.Store(true)
 	opts := testOptions
@@ -517,7 +508,7 @@ func TestWatchLimitFallsBackToRescans(t *testing.T) {
 	// while nothing else happens.
 	rec.waitFor(t, deadline, "fallback rescans", func(cs []Change) bool { return rescans(cs, "notes") >= 2 })
 	// Folders that were watched still report paths.
-	write(t, v.Path, "Top.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Top.md", "x")
 	rec.waitForPaths(t, "notes", "Top.md")
 
 	// Once watches can be added again, the next tick watches the folders
@@ -526,7 +517,7 @@ func TestWatchLimitFallsBackToRescans(t *testing.T) {
 	rec.waitFor(t, deadline, "recovery", func([]Change) bool {
 		return strings.Contains(logs.String(), "every vault folder is watched now")
 	})
-	write(t, v.Path, "Deep/Er/New.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Deep/Er/New.md", "x")
 	rec.waitForPaths(t, "notes", "Deep/Er/New.md")
 	before := rescans(rec.snapshot(), "notes")
 	time.Sleep(5 * opts.Fallback)
@@ -538,7 +529,7 @@ func TestWatchLimitFallsBackToRescans(t *testing.T) {
 func TestVaultFolderGone(t *testing.T) {
 	parent := t.TempDir()
 	gone := config.Vault{Name: "usb", Path: filepath.Join(parent, "Vault")}
-	write(t, gone.Path, "Note.md", "x")
+	sharedtest.WriteFile(t, gone.Path, "Note.md", "x")
 	stays := newVault(t, "home")
 	log, logs := newLog()
 	_, rec := start(t, []config.Vault{gone, stays}, testOptions, log)
@@ -549,7 +540,7 @@ func TestVaultFolderGone(t *testing.T) {
 	rec.waitFor(t, deadline, "warning", func([]Change) bool {
 		return strings.Contains(logs.String(), "vault folder is gone")
 	})
-	write(t, stays.Path, "Still.md", "x")
+	sharedtest.WriteFile(t, stays.Path, "Still.md", "x")
 	rec.waitForPaths(t, "home", "Still.md")
 }
 
@@ -607,13 +598,13 @@ func TestRunReturnsOnCancelWithoutLeaks(t *testing.T) {
 			<-ctx.Done() // a callback still running at shutdown
 		})
 	}()
-	write(t, v.Path, "Note.md", "x")
+	sharedtest.WriteFile(t, v.Path, "Note.md", "x")
 	select {
 	case <-called:
 	case <-time.After(deadline):
 		t.Fatal("no callback")
 	}
-	write(t, v.Path, "Pending.md", "x") // gathered, never delivered
+	sharedtest.WriteFile(t, v.Path, "Pending.md", "x") // gathered, never delivered
 	cancel()
 	select {
 	case err := <-done:
