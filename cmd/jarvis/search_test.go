@@ -71,20 +71,26 @@ func TestSearchNamesOnly(t *testing.T) {
 	}
 }
 
-// TestSearchOnlyConfiguredVaults indexes two vaults into one database and
-// searches with one configured: nothing of the other may come back.
+// TestSearchOnlyConfiguredVaults indexes a vault into a database, then
+// searches two others configured together: nothing of the first may come
+// back, though no single vault narrows the search.
 func TestSearchOnlyConfiguredVaults(t *testing.T) {
 	example, _ := filepath.Abs("../../examples/vault")
 	other := t.TempDir()
 	if err := os.WriteFile(filepath.Join(other, "Grind elsewhere.md"), []byte("How fine to grind for pour over, kept in another vault.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	third := t.TempDir()
+	sharedtest.WriteFile(t, third, "Tea.md", "# Tea\n\nSteep green tea at 80 degrees.\n")
 	db := filepath.Join(t.TempDir(), "j.db")
 	if code, _, stderr := jarvis(t, nil, "index", "--vault", other, "--db", db); code != 0 {
 		t.Fatalf("index the other vault: exit %d: %s", code, stderr)
 	}
 	for _, mode := range []string{modeKeyword, modeSemantic, modeCombined} {
-		out := searchJSON(t, "--vault", example, "--db", db, "--mode", mode, "how fine to grind for pour over")
+		out := searchJSON(t, "--vault", example, "--vault", third, "--db", db, "--mode", mode, "how fine to grind for pour over")
+		if len(out.Results) == 0 {
+			t.Fatalf("%s search found nothing in the configured vaults", mode)
+		}
 		for _, r := range out.Results {
 			if r.Path == "Grind elsewhere.md" {
 				t.Errorf("%s search found %s of vault %q, which is not configured", mode, r.Path, r.Vault)
