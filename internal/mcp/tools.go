@@ -205,7 +205,7 @@ func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 		}
 		reason := "no embeddings exist yet"
 		if out.Index.State == "indexing" {
-			reason = "the index is being brought up to date, and the vectors are loaded or made when that finishes"
+			reason = vectorsLoading
 		}
 		if !errors.Is(err, search.ErrNoVectors) {
 			t.log.Warn("semantic search failed; falling back to keywords", "err", err)
@@ -261,7 +261,7 @@ func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 		}
 	}
 	if degraded == search.DegradedNoVectors && out.Index.State == "indexing" {
-		degraded = "the index is being brought up to date, and the vectors are loaded or made when that finishes; ranked by keywords only"
+		degraded = vectorsLoading + "; ranked by keywords only"
 	}
 	if degraded != "" {
 		out.Degraded, out.DegradedReason = true, degraded
@@ -271,6 +271,10 @@ func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 	out.Results, out.Truncated = cut(res, limit)
 	return renderSearch("Combined search", in.Query, out), out, nil
 }
+
+// vectorsLoading is why semantic search is missing during the server's
+// first index pass: the vectors are there, not loaded yet.
+const vectorsLoading = "the index is being brought up to date, and the vectors are loaded or made when that finishes"
 
 // errUnavailable marks a backend function that is missing or whose
 // database cannot be reached, so the tool falls back.
