@@ -234,7 +234,7 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 			return "", false, err
 		}
 		if vault.IsNote(cand) && fileExists(p) {
-			if excluded(v, cand) {
+			if vault.LeftOut(cand, v.Exclude) {
 				return "", false, errExcluded
 			}
 			return cand, true, nil
@@ -244,12 +244,6 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 }
 
 var errExcluded = errors.New("that file is excluded from jarvis (by the vault's exclude patterns, or inside a hidden folder), so it cannot be read; search-vault finds the notes that can")
-
-// excluded reports whether the indexer leaves rel out of vault v. Tools
-// reading from disk must not show what the index keeps out.
-func excluded(v config.Vault, rel string) bool {
-	return vault.LeftOut(rel, v.Exclude)
-}
 
 // safeJoin joins a vault-relative path to the vault folder, refusing any
 // path that would lead outside it (absolute, "..", or a symbolic link out).

@@ -123,7 +123,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	for _, o := range others {
 		out.AlsoMatches = append(out.AlsoMatches, o.Path)
 	}
-	if excluded(v, rel) {
+	if vault.LeftOut(rel, v.Exclude) { // what the index keeps out stays out
 		return nil, out, errExcluded
 	}
 	full, err := safeJoin(v.Path, rel)

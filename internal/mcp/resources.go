@@ -86,7 +86,7 @@ func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRe
 			continue
 		}
 		p, err := safeJoin(v.Path, rel)
-		if err != nil || !fileExists(p) || !vault.IsNote(rel) || excluded(v, rel) {
+		if err != nil || !fileExists(p) || !vault.IsNote(rel) || vault.LeftOut(rel, v.Exclude) {
 			return nil, mcpsdk.ResourceNotFoundError(uri)
 		}
 		st, err := os.Stat(p)
