@@ -132,7 +132,11 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	}
 	defer unlock()
 	began := time.Now()
-	files, scanWarnings, err := vault.Scan(ctx, v.Path, v.Exclude)
+	root, err := vault.OpenRoot(v.Path, v.Exclude)
+	if err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	files, scanWarnings, err := root.Scan(ctx)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
@@ -178,7 +182,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
 	scanned := time.Now()
-	if err := ix.process(ctx, v, work, w, links, progress); err != nil {
+	if err := ix.process(ctx, root, work, w, links, progress); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
 	processed := time.Now()
@@ -200,7 +204,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 
 // process reads, hashes and parses the changed files on several workers and
 // writes them in batches from one goroutine, the only writer.
-func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *writer, links *linkResolver, progress Progress) error {
+func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w *writer, links *linkResolver, progress Progress) error {
 	if len(work) == 0 {
 		return nil
 	}
@@ -218,7 +222,7 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 		go func() {
 			defer wg.Done()
 			for j := range in {
-				ix.prepare(v.Path, j)
+				ix.prepare(root, j)
 				links.resolve(j)
 				select {
 				case out <- j:
@@ -246,7 +250,7 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 	batch := make([]*job, 0, ix.BatchSize)
 	done := 0
 	var writing time.Duration
-	defer func() { ix.log.Debug("writer busy", "vault", v.Name, "time", writing) }()
+	defer func() { ix.log.Debug("writer busy", "vault", root.Dir(), "time", writing) }()
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -284,11 +288,11 @@ func (ix *Indexer) process(ctx context.Context, v config.Vault, work []*job, w *
 }
 
 // prepare reads and parses one file. Attachments are never read.
-func (ix *Indexer) prepare(root string, j *job) {
+func (ix *Indexer) prepare(root *vault.Root, j *job) {
 	if !j.file.Note {
 		return
 	}
-	data, warn, err := vault.ReadNote(root, j.file.Path, j.file.Size)
+	data, _, warn, err := root.ReadNote(j.file.Path)
 	if err != nil {
 		j.warn = "cannot read: " + vault.ErrText(err)
 		j.unreadable = true

@@ -72,3 +72,14 @@ func WriteFile(tb testing.TB, root, rel, content string) {
 		tb.Fatal(err)
 	}
 }
+
+// NoSymlinks ends a test that needs symbolic links on a system where
+// making one failed with err (Windows without developer mode): a failure
+// under CI=true, a skip elsewhere.
+func NoSymlinks(tb testing.TB, err error) {
+	tb.Helper()
+	if os.Getenv("CI") == "true" {
+		tb.Fatalf("symbolic links are needed (CI=true): %v", err)
+	}
+	tb.Skipf("symbolic links unavailable: %v", err)
+}

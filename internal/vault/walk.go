@@ -5,9 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -50,113 +48,38 @@ func SkipDir(name string) bool {
 
 // Scan lists the notes and attachments of the vault at root, sorted by path.
 // It skips hidden files and folders, node_modules and paths matching an
-// exclude glob, and never follows a symbolic link out of the vault. Problems
-// with single files become warnings; only an unreadable root is an error.
+// exclude glob, and a symbolic link whose target is outside the vault or
+// itself left out; a link to a folder is skipped, its target being listed
+// where it really is. Problems with single files become warnings; only an
+// unreadable root is an error.
 func Scan(ctx context.Context, root string, exclude []string) ([]File, []Warning, error) {
-	for _, pat := range exclude {
-		if !doublestar.ValidatePattern(pat) {
-			return nil, nil, fmt.Errorf("exclude pattern %q is not a valid glob", pat)
-		}
-	}
-	st, err := os.Stat(root)
+	r, err := OpenRoot(root, exclude)
 	if err != nil {
-		return nil, nil, fmt.Errorf("vault folder: %w", err)
+		return nil, nil, err
 	}
-	if !st.IsDir() {
-		return nil, nil, fmt.Errorf("vault folder %s is not a folder", root)
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return nil, nil, fmt.Errorf("vault folder: %w", err)
-	}
-	// A vault reached through a symbolic link (~/Notes -> /Volumes/...)
-	// is walked from where it really is: WalkDir does not enter a link
-	// given as its root.
-	root = realRoot
+	return r.Scan(ctx)
+}
 
-	var files []File
-	var warnings []Warning
-	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if ctxErr := ctx.Err(); ctxErr != nil {
-			return ctxErr
-		}
-		rel, relErr := filepath.Rel(root, p)
-		if relErr != nil {
-			return relErr
-		}
-		rel = filepath.ToSlash(rel)
-		if err != nil {
-			if rel == "." {
-				return err
-			}
-			warnings = append(warnings, Warning{Path: rel, Message: "cannot read: " + ErrText(err)})
-			if d != nil && d.IsDir() {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if rel == "." {
-			return nil
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if SkipDir(name) || Excluded(rel, exclude) {
-				return fs.SkipDir
-			}
-			return nil
-		}
-		if strings.HasPrefix(name, ".") || Excluded(rel, exclude) {
-			return nil
-		}
-		info, err := d.Info()
-		if err != nil {
-			warnings = append(warnings, Warning{Path: rel, Message: "cannot read: " + ErrText(err)})
-			return nil
-		}
-		if info.Mode()&fs.ModeSymlink != 0 {
-			target, ok, w := followLink(p, realRoot)
-			if !ok {
-				if w != "" {
-					warnings = append(warnings, Warning{Path: rel, Message: w})
-				}
-				return nil
-			}
-			info = target
-		}
-		if !info.Mode().IsRegular() {
-			return nil
-		}
-		f := File{Path: rel, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Note: IsNote(name)}
-		files = append(files, f)
-		return nil
-	})
+// Scan lists the notes and attachments beneath r, as the function Scan
+// does.
+func (r *Root) Scan(ctx context.Context) ([]File, []Warning, error) {
+	files, warnings, err := r.scan(ctx)
 	if err != nil {
-		return nil, nil, fmt.Errorf("scan vault %s: %w", root, err)
+		return nil, nil, fmt.Errorf("scan vault %s: %w", r.dir, err)
 	}
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, warnings, nil
 }
 
-// followLink resolves a symbolic link to a file. Links that leave the vault
-// are skipped with a warning; links to folders are skipped because their
-// target is indexed where it really is (and following them risks loops).
-func followLink(p, realRoot string) (fs.FileInfo, bool, string) {
-	target, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return nil, false, "broken symbolic link skipped: " + ErrText(err)
+// linkWarning says why a symbolic link found by Scan was skipped.
+func linkWarning(err error) string {
+	switch {
+	case errors.Is(err, ErrOutside):
+		return "symbolic link to outside the vault skipped"
+	case errors.Is(err, ErrLeftOut):
+		return "symbolic link to a hidden or excluded file skipped"
 	}
-	rel, err := filepath.Rel(realRoot, target)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
-		return nil, false, "symbolic link to outside the vault skipped"
-	}
-	info, err := os.Stat(target)
-	if err != nil {
-		return nil, false, "broken symbolic link skipped: " + ErrText(err)
-	}
-	if info.IsDir() {
-		return nil, false, ""
-	}
-	return info, true, ""
+	return "broken symbolic link skipped: " + ErrText(err)
 }
 
 // Excluded reports whether a vault-relative path matches an exclude glob.
@@ -197,22 +120,6 @@ func LeftOut(rel string, patterns []string) bool {
 		}
 	}
 	return false
-}
-
-// ReadNote reads a note for parsing. A note over MaxNoteSize is not read: the
-// returned warning says so and the content is nil.
-func ReadNote(root, rel string, size int64) ([]byte, string, error) {
-	if size > MaxNoteSize {
-		return nil, fmt.Sprintf("note is %d MB, over the %d MB limit: indexed by name only", size>>20, MaxNoteSize>>20), nil
-	}
-	data, err := os.ReadFile(filepath.Join(root, filepath.FromSlash(rel)))
-	if err != nil {
-		return nil, "", fmt.Errorf("read %s: %w", rel, err)
-	}
-	if len(data) > MaxNoteSize {
-		return nil, fmt.Sprintf("note is %d MB, over the %d MB limit: indexed by name only", len(data)>>20, MaxNoteSize>>20), nil
-	}
-	return data, "", nil
 }
 
 // TitleFromPath is the title of a note without a frontmatter title: its file

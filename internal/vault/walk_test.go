@@ -120,8 +120,12 @@ func TestScanBadInput(t *testing.T) {
 func TestReadNoteTooLarge(t *testing.T) {
 	root := t.TempDir()
 	sharedtest.WriteFile(t, root, "Big.md", strings.Repeat("a", MaxNoteSize+1))
-	data, warn, err := ReadNote(root, "Big.md", MaxNoteSize+1)
-	if err != nil || data != nil || !strings.Contains(warn, "limit") {
+	r, err := OpenRoot(root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, info, warn, err := r.ReadNote("Big.md")
+	if err != nil || data != nil || !strings.Contains(warn, "limit") || info.Size() != MaxNoteSize+1 {
 		t.Fatalf("ReadNote = %d bytes, %q, %v", len(data), warn, err)
 	}
 }

@@ -1,0 +1,133 @@
+//go:build !unix
+
+package vault
+
+import (
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+)
+
+// open resolves the names in parts a link at a time, each link's target
+// checked by linkTarget and LeftOut, then opens the resolved path through
+// os.Root, which the operating system keeps beneath the vault folder.
+// Where the system can say where the opened file is (Windows), that is
+// checked too, so that a name changed between resolving and opening cannot
+// lead to what the vault excludes.
+func (r *Root) open(parts []string) (*os.File, string, error) {
+	root, err := os.OpenRoot(r.dir)
+	if err != nil {
+		return nil, "", err
+	}
+	defer root.Close()
+	links := 0
+walk:
+	for {
+		rel := strings.Join(parts, "/")
+		if LeftOut(rel, r.exclude) {
+			return nil, "", ErrLeftOut
+		}
+		for i := range parts {
+			prefix := filepath.FromSlash(strings.Join(parts[:i+1], "/"))
+			st, err := root.Lstat(prefix)
+			if err != nil {
+				return nil, "", err
+			}
+			if st.Mode()&fs.ModeSymlink == 0 {
+				continue
+			}
+			if links++; links > maxLinks {
+				return nil, "", &fs.PathError{Op: "open", Path: rel, Err: errors.New("too many links")}
+			}
+			target, err := root.Readlink(prefix)
+			if err != nil {
+				return nil, "", err
+			}
+			if parts, err = r.linkTarget(parts[:i], target, parts[i+1:]); err != nil {
+				return nil, "", err
+			}
+			if len(parts) == 0 {
+				return nil, "", ErrNotRegular
+			}
+			continue walk
+		}
+		f, err := root.Open(filepath.FromSlash(rel))
+		if err != nil {
+			return nil, "", err
+		}
+		if where, ok := openedPath(f); ok {
+			inside, ok := r.underRoot(where)
+			if !ok || LeftOut(inside, r.exclude) {
+				f.Close()
+				return nil, "", ErrLeftOut
+			}
+		}
+		return f, rel, nil
+	}
+}
+
+// scan walks the vault folder by name; links are described by what Open
+// would open.
+func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
+	var files []File
+	var warnings []Warning
+	err := filepath.WalkDir(r.dir, func(p string, d fs.DirEntry, err error) error {
+		if ctxErr := ctx.Err(); ctxErr != nil {
+			return ctxErr
+		}
+		rel, relErr := filepath.Rel(r.dir, p)
+		if relErr != nil {
+			return relErr
+		}
+		rel = filepath.ToSlash(rel)
+		if err != nil {
+			if rel == "." {
+				return err
+			}
+			warnings = append(warnings, Warning{Path: rel, Message: "cannot read: " + ErrText(err)})
+			if d != nil && d.IsDir() {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if rel == "." {
+			return nil
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if SkipDir(name) || Excluded(rel, r.exclude) || strings.Count(rel, "/")+1 >= maxDepth {
+				return fs.SkipDir
+			}
+			return nil
+		}
+		if strings.HasPrefix(name, ".") || Excluded(rel, r.exclude) {
+			return nil
+		}
+		info, err := d.Info()
+		if err != nil {
+			warnings = append(warnings, Warning{Path: rel, Message: "cannot read: " + ErrText(err)})
+			return nil
+		}
+		if info.Mode()&fs.ModeSymlink != 0 {
+			target, _, err := r.Stat(rel)
+			if errors.Is(err, ErrNotRegular) {
+				return nil
+			}
+			if err != nil {
+				warnings = append(warnings, Warning{Path: rel, Message: linkWarning(err)})
+				return nil
+			}
+			info = target
+		}
+		if !info.Mode().IsRegular() {
+			return nil
+		}
+		files = append(files, File{Path: rel, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Note: IsNote(path.Base(rel))})
+		return nil
+	})
+	return files, warnings, err
+}

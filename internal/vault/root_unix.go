@@ -1,0 +1,227 @@
+//go:build unix
+
+package vault
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// openFlags open a file for reading without side effects: no controlling
+// terminal, and no wait on a pipe that has no writer.
+const openFlags = unix.O_RDONLY | unix.O_CLOEXEC | unix.O_NOCTTY | unix.O_NONBLOCK
+
+// open opens the file the names in parts lead to, beneath the vault folder.
+// Where the kernel can refuse every symbolic link on the way itself
+// (openat2 on Linux), one call does it; when a link is on the way, the path
+// is walked a name at a time, each opened relative to the folder above it
+// with O_NOFOLLOW, and a link is read and resolved by linkTarget, which
+// keeps it in the vault, and by LeftOut, which keeps it to what the vault
+// shows.
+func (r *Root) open(parts []string) (*os.File, string, error) {
+	rootFD, err := unix.Open(r.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, "", &fs.PathError{Op: "open", Path: r.dir, Err: err}
+	}
+	defer unix.Close(rootFD)
+	rel := strings.Join(parts, "/")
+	if fd, err := openBeneath(rootFD, rel); err == nil {
+		return r.checked(fd, rel)
+	} else if !errors.Is(err, unix.ELOOP) && !errors.Is(err, errNoOpenat2) {
+		return nil, "", &fs.PathError{Op: "open", Path: rel, Err: err}
+	}
+	links := 0
+walk:
+	for {
+		rel = strings.Join(parts, "/")
+		if LeftOut(rel, r.exclude) {
+			return nil, "", ErrLeftOut
+		}
+		dirFD := rootFD
+		closeDir := func() {
+			if dirFD != rootFD {
+				unix.Close(dirFD)
+			}
+		}
+		for i, name := range parts {
+			last := i == len(parts)-1
+			flags := openFlags | unix.O_NOFOLLOW
+			if !last {
+				flags |= unix.O_DIRECTORY
+			}
+			fd, err := unix.Openat(dirFD, name, flags, 0)
+			if err == nil {
+				closeDir()
+				if last {
+					return r.checked(fd, rel)
+				}
+				dirFD = fd
+				continue
+			}
+			var st unix.Stat_t
+			if unix.Fstatat(dirFD, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil || st.Mode&unix.S_IFMT != unix.S_IFLNK {
+				closeDir()
+				return nil, "", &fs.PathError{Op: "open", Path: strings.Join(parts[:i+1], "/"), Err: err}
+			}
+			links++
+			if links > maxLinks {
+				closeDir()
+				return nil, "", &fs.PathError{Op: "open", Path: rel, Err: unix.ELOOP}
+			}
+			target, err := readlinkat(dirFD, name)
+			closeDir()
+			if err != nil {
+				return nil, "", &fs.PathError{Op: "readlink", Path: strings.Join(parts[:i+1], "/"), Err: err}
+			}
+			if parts, err = r.linkTarget(parts[:i], target, parts[i+1:]); err != nil {
+				return nil, "", err
+			}
+			if len(parts) == 0 {
+				return nil, "", ErrNotRegular // a link to the vault folder itself
+			}
+			continue walk
+		}
+	}
+}
+
+// checked makes fd a file, after asking the kernel where the opened file
+// really is, where it can say (Linux's /proc): a folder renamed while the
+// path was walked must not carry the open outside the vault or into what
+// it excludes.
+func (r *Root) checked(fd int, rel string) (*os.File, string, error) {
+	if where, ok := openedPath(fd); ok {
+		inside, ok := r.underRoot(strings.TrimSuffix(where, " (deleted)"))
+		if !ok {
+			unix.Close(fd)
+			return nil, "", ErrOutside
+		}
+		if LeftOut(inside, r.exclude) {
+			unix.Close(fd)
+			return nil, "", ErrLeftOut
+		}
+	}
+	return os.NewFile(uintptr(fd), path.Join(r.dir, rel)), rel, nil
+}
+
+func readlinkat(dirFD int, name string) (string, error) {
+	for size := 256; size <= 1<<16; size *= 4 {
+		buf := make([]byte, size)
+		n, err := unix.Readlinkat(dirFD, name, buf)
+		if err != nil {
+			return "", err
+		}
+		if n < size {
+			return string(buf[:n]), nil
+		}
+	}
+	return "", unix.ENAMETOOLONG
+}
+
+// scan walks the vault folder a folder at a time, each opened relative to
+// its parent without following links, so that a folder swapped for a link
+// while it is walked is not entered. Files are described by fstatat on the
+// open folder; a symbolic link is described by what Open would open.
+func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
+	rootFD, err := unix.Open(r.dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, nil, &fs.PathError{Op: "open", Path: r.dir, Err: err}
+	}
+	s := &scanner{r: r, ctx: ctx}
+	err = s.dir(rootFD, "", 0)
+	return s.files, s.warnings, err
+}
+
+type scanner struct {
+	r        *Root
+	ctx      context.Context
+	files    []File
+	warnings []Warning
+}
+
+// dir lists the open folder fd at the vault-relative path rel, and closes
+// it.
+func (s *scanner) dir(fd int, rel string, depth int) error {
+	f := os.NewFile(uintptr(fd), path.Join(s.r.dir, rel))
+	names, err := f.Readdirnames(-1)
+	if err != nil {
+		f.Close()
+		if rel == "" {
+			return err
+		}
+		s.warn(rel, "cannot read: "+ErrText(err))
+		return nil
+	}
+	defer f.Close()
+	for _, name := range names {
+		if err := s.ctx.Err(); err != nil {
+			return err
+		}
+		p := name
+		if rel != "" {
+			p = rel + "/" + name
+		}
+		var st unix.Stat_t
+		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if !errors.Is(err, unix.ENOENT) { // gone since it was listed
+				s.warn(p, "cannot read: "+err.Error())
+			}
+			continue
+		}
+		switch st.Mode & unix.S_IFMT {
+		case unix.S_IFDIR:
+			if SkipDir(name) || Excluded(p, s.r.exclude) {
+				continue
+			}
+			if depth+1 >= maxDepth {
+				s.warn(p, fmt.Sprintf("folder nested more than %d deep skipped", maxDepth))
+				continue
+			}
+			sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			if err != nil {
+				if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ELOOP) && !errors.Is(err, unix.ENOTDIR) {
+					s.warn(p, "cannot read: "+err.Error())
+				}
+				continue
+			}
+			if err := s.dir(sub, p, depth+1); err != nil {
+				return err
+			}
+		case unix.S_IFREG:
+			if strings.HasPrefix(name, ".") || Excluded(p, s.r.exclude) {
+				continue
+			}
+			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: IsNote(name)})
+		case unix.S_IFLNK:
+			if strings.HasPrefix(name, ".") || Excluded(p, s.r.exclude) {
+				continue
+			}
+			s.link(p)
+		}
+	}
+	return nil
+}
+
+func (s *scanner) link(p string) {
+	info, _, err := s.r.Stat(p)
+	switch {
+	case err == nil:
+		s.files = append(s.files, File{Path: p, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Note: IsNote(p)})
+	case errors.Is(err, ErrNotRegular):
+		// A link to a folder: its target is scanned where it really is,
+		// and following it risks loops.
+	default:
+		s.warn(p, linkWarning(err))
+	}
+}
+
+func (s *scanner) warn(p, msg string) {
+	s.warnings = append(s.warnings, Warning{Path: p, Message: msg})
+}
