@@ -11,6 +11,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // ErrVaultNotFound means no indexed vault has the name asked for.
@@ -108,9 +110,9 @@ type candidate struct {
 }
 
 func (c *candidate) fold() {
-	c.lowPath = strings.ToLower(c.Path)
-	c.lowTitle = strings.ToLower(c.Title)
-	c.lowAlias = strings.ToLower(strings.TrimSpace(c.alias))
+	c.lowPath = vault.FoldName(c.Path)
+	c.lowTitle = vault.FoldName(c.Title)
+	c.lowAlias = vault.FoldName(strings.TrimSpace(c.alias))
 }
 
 // FindNote finds the file a caller means by ref: a vault-relative path (with
@@ -153,13 +155,18 @@ func (g *Graph) FindNote(ctx context.Context, vaultName, ref string) (Match, err
 func (g *Graph) quickFind(ctx context.Context, vaultName, q string) (Match, bool, error) {
 	bare := strings.TrimSuffix(q, ".md")
 	like := "%/" + escapeLike(q)
+	// The exact path in each Unicode normal form it may be stored in.
+	var exact []any
+	for _, form := range vault.NameForms(q) {
+		exact = append(exact, form, form+".md")
+	}
 	steps := []struct {
 		where string
 		args  []any
 	}{
 		// An index probe: the common case of a caller passing back a path
 		// it was given.
-		{`f.path IN (?, ?)`, []any{q, q + ".md"}},
+		{`f.path IN (?` + strings.Repeat(`, ?`, len(exact)-1) + `)`, exact},
 		// A scan of files: there is no index on titles.
 		{`(f.title COLLATE NOCASE IN (?, ?) OR f.path COLLATE NOCASE IN (?, ?))`, []any{q, bare, q, q + ".md"}},
 		{`(f.path LIKE ? ESCAPE '\' OR f.path LIKE ? ESCAPE '\')`, []any{like, like + ".md"}},
@@ -333,7 +340,7 @@ type refForms struct {
 }
 
 func newRefForms(q string) refForms {
-	q = strings.ToLower(q)
+	q = vault.FoldName(q)
 	return refForms{q: q, md: q + ".md", bare: strings.TrimSuffix(q, ".md"), slashQ: "/" + q, slashMD: "/" + q + ".md"}
 }
 
@@ -435,7 +442,7 @@ func unknownVault(name string, names map[int64]string) error {
 // is within a small edit distance of q, closest first. Each file appears
 // once, by its best key.
 func suggest(all []candidate, q string, limit int) []Ref {
-	sim := newSimilarity(strings.ToLower(strings.TrimSuffix(q, ".md")))
+	sim := newSimilarity(vault.FoldName(strings.TrimSuffix(q, ".md")))
 	pathLike := strings.Contains(q, "/")
 	best := map[Ref]int{}
 	consider := func(r Ref, key string, editable bool) {

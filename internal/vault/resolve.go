@@ -43,13 +43,13 @@ func NewResolver(files []string, aliases map[string][]string) *Resolver {
 		byAlias: make(map[string][]int),
 	}
 	for i, p := range files {
-		lp := strings.ToLower(p)
+		lp := FoldName(p)
 		if _, dup := r.byPath[lp]; !dup {
 			r.byPath[lp] = i
 		}
 		r.byName[nameKey(p)] = append(r.byName[nameKey(p)], i)
 		for _, a := range aliases[p] {
-			k := strings.ToLower(strings.TrimSpace(a))
+			k := FoldName(strings.TrimSpace(a))
 			if k != "" {
 				r.byAlias[k] = append(r.byAlias[k], i)
 			}
@@ -64,7 +64,7 @@ func nameKey(p string) string {
 	if IsNote(base) {
 		base = base[:len(base)-len(".md")]
 	}
-	return strings.ToLower(base)
+	return FoldName(base)
 }
 
 // Resolve returns the path of the file that a link with the given target,
@@ -99,15 +99,15 @@ func (r *Resolver) Resolve(source, target string, markdown bool) (string, bool) 
 	cands := r.byName[nameKey(t)]
 	switch {
 	case hasDir:
-		suffix := "/" + strings.ToLower(t)
+		suffix := "/" + FoldName(t)
 		cands = r.filter(cands, func(p string) bool {
-			lp := "/" + strings.ToLower(p)
+			lp := "/" + FoldName(p)
 			return strings.HasSuffix(lp, suffix) || strings.HasSuffix(lp, suffix+".md")
 		})
 	case !IsNote(t) && path.Ext(t) != "":
 		// "[[image.png]]" means the attachment; a note whose own name ends
 		// in ".png" is found only when no such attachment exists.
-		att := r.filter(cands, func(p string) bool { return !IsNote(p) && strings.EqualFold(path.Base(p), t) })
+		att := r.filter(cands, func(p string) bool { return !IsNote(p) && FoldName(path.Base(p)) == FoldName(t) })
 		if len(att) > 0 {
 			cands = att
 		} else {
@@ -117,7 +117,7 @@ func (r *Resolver) Resolve(source, target string, markdown bool) (string, bool) 
 	if i, ok := r.best(cands, dir); ok {
 		return r.paths[i], true
 	}
-	if i, ok := r.best(r.byAlias[strings.ToLower(strings.TrimSuffix(t, ".md"))], dir); ok {
+	if i, ok := r.best(r.byAlias[FoldName(strings.TrimSuffix(t, ".md"))], dir); ok {
 		return r.paths[i], true
 	}
 	return "", false
@@ -126,7 +126,7 @@ func (r *Resolver) Resolve(source, target string, markdown bool) (string, bool) 
 // exact finds a file by its full path, as written or with ".md" added.
 func (r *Resolver) exact(p string) (int, bool) {
 	p = strings.TrimPrefix(path.Clean("/"+p), "/")
-	lp := strings.ToLower(p)
+	lp := FoldName(p)
 	if i, ok := r.byPath[lp]; ok {
 		return i, true
 	}
