@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -157,9 +158,9 @@ func (t *tools) graphFromDisk(ctx context.Context, vaultName, ref string, out Gr
 	if err != nil {
 		return out, err
 	}
-	data, _, err := vault.ReadNote(v.Path, rel, 0)
+	data, _, err := readNote(v, rel)
 	if err != nil {
-		return out, fmt.Errorf("cannot read %s: %v", rel, vault.ErrText(err))
+		return out, err
 	}
 	note := t.parse(rel, data)
 	out.Degraded = true
@@ -203,7 +204,7 @@ func tagNames(n vault.Note) []string {
 // (with or without .md), else by file name, case-insensitively.
 func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref string) (config.Vault, string, error) {
 	rel := strings.TrimPrefix(filepath.ToSlash(ref), "/")
-	want := strings.ToLower(strings.TrimSuffix(filepath.Base(rel), ".md"))
+	want := vault.FoldName(strings.TrimSuffix(path.Base(rel), ".md"))
 	for _, v := range vaults {
 		if vaultName != "" && v.Name != vaultName {
 			continue
@@ -216,62 +217,13 @@ func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref strin
 			continue
 		}
 		for _, f := range files {
-			if f.Note && strings.ToLower(vault.TitleFromPath(f.Path)) == want {
+			if f.Note && vault.FoldName(vault.TitleFromPath(f.Path)) == want {
 				return v, f.Path, nil
 			}
 		}
 	}
 	return config.Vault{}, "", fmt.Errorf("no note %q was found on disk; give its vault-relative path, such as Folder/Note.md", ref)
 }
-
-// notePath returns the path of the note rel names in vault v, written with
-// or without ".md", when it exists. A path leading out of the vault is
-// errOutside.
-func notePath(v config.Vault, rel string) (string, bool, error) {
-	for _, cand := range []string{rel, rel + ".md"} {
-		p, err := safeJoin(v.Path, cand)
-		if err != nil {
-			return "", false, err
-		}
-		if vault.IsNote(cand) && fileExists(p) {
-			if vault.LeftOut(cand, v.Exclude) {
-				return "", false, errExcluded
-			}
-			return cand, true, nil
-		}
-	}
-	return "", false, nil
-}
-
-var errExcluded = errors.New("that file is excluded from jarvis (by the vault's exclude patterns, or inside a hidden folder), so it cannot be read; search-vault finds the notes that can")
-
-// safeJoin joins a vault-relative path to the vault folder, refusing any
-// path that would lead outside it (absolute, "..", or a symbolic link out).
-func safeJoin(root, rel string) (string, error) {
-	if rel == "" || filepath.IsAbs(rel) || strings.HasPrefix(rel, "/") || strings.Contains(rel, "\x00") {
-		return "", errOutside
-	}
-	clean := filepath.Clean(filepath.FromSlash(rel))
-	if clean == ".." || strings.HasPrefix(clean, ".."+string(filepath.Separator)) {
-		return "", errOutside
-	}
-	p := filepath.Join(root, clean)
-	real, err := filepath.EvalSymlinks(p)
-	if err != nil {
-		return p, nil // missing: the caller reports it as not found
-	}
-	realRoot, err := filepath.EvalSymlinks(root)
-	if err != nil {
-		return "", err
-	}
-	r, err := filepath.Rel(realRoot, real)
-	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
-		return "", errOutside
-	}
-	return p, nil
-}
-
-var errOutside = errors.New("the path leads outside the vault; give a path relative to the vault folder, such as Folder/Note.md")
 
 func nonNil[T any](s []T) []T {
 	if s == nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -123,23 +122,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	for _, o := range others {
 		out.AlsoMatches = append(out.AlsoMatches, o.Path)
 	}
-	if vault.LeftOut(rel, v.Exclude) { // what the index keeps out stays out
-		return nil, out, errExcluded
-	}
-	full, err := safeJoin(v.Path, rel)
+	data, st, err := readNote(v, rel)
 	if err != nil {
 		return nil, out, err
-	}
-	st, err := os.Stat(full)
-	if err != nil {
-		return nil, out, fmt.Errorf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err))
-	}
-	data, warn, err := vault.ReadNote(v.Path, rel, st.Size())
-	if err != nil {
-		return nil, out, fmt.Errorf("note %s cannot be read (%s)", rel, vault.ErrText(err))
-	}
-	if warn != "" {
-		return nil, out, fmt.Errorf("note %s cannot be shown: %s", rel, warn)
 	}
 	note := t.parse(rel, data)
 	out.Warnings = note.Warnings

@@ -5,9 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
-	"fmt"
+	"io/fs"
 	"net/url"
-	"os"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -85,28 +84,19 @@ func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRe
 		if v.Name != name {
 			continue
 		}
-		p, err := safeJoin(v.Path, rel)
-		if err != nil || !fileExists(p) || !vault.IsNote(rel) || vault.LeftOut(rel, v.Exclude) {
+		if !vault.IsNote(rel) {
 			return nil, mcpsdk.ResourceNotFoundError(uri)
 		}
-		st, err := os.Stat(p)
-		if err != nil {
+		data, _, err := readNote(v, rel)
+		switch {
+		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errOutside), errors.Is(err, errExcluded), errors.Is(err, vault.ErrNotRegular):
 			return nil, mcpsdk.ResourceNotFoundError(uri)
-		}
-		data, warn, err := vault.ReadNote(v.Path, rel, st.Size())
-		if err != nil || warn != "" {
-			return nil, fmt.Errorf("read %s: %s%s", rel, warn, errText(err))
+		case err != nil:
+			return nil, err
 		}
 		return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: strings.ToValidUTF8(string(data), "\uFFFD")}}}, nil
 	}
 	return nil, mcpsdk.ResourceNotFoundError(uri)
-}
-
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return vault.ErrText(err)
 }
 
 // listNoteResources answers resources/list itself: the vault list, then

@@ -2,7 +2,6 @@ package mcp
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,12 +29,16 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f searc
 		if f.Vault != "" && v.Name != f.Vault {
 			continue
 		}
-		files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+		root, err := vault.OpenRoot(v.Path, v.Exclude)
+		if err != nil {
+			continue // an unreadable vault gives no results; list-vaults says why
+		}
+		files, _, err := root.Scan(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
 				return nil, ctx.Err()
 			}
-			continue // an unreadable vault gives no results; list-vaults says why
+			continue
 		}
 		for _, file := range files {
 			if !file.Note || !strings.HasPrefix(strings.ToLower(file.Path), strings.ToLower(prefix)) {
@@ -53,7 +56,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f searc
 			}
 			var text string
 			if content || tag != "" {
-				data, _, err := vault.ReadNote(v.Path, file.Path, file.Size)
+				data, _, _, err := root.ReadNote(file.Path)
 				if err != nil {
 					continue
 				}
@@ -130,10 +133,4 @@ func matchLine(text string, words []string) (int, string) {
 		}
 	}
 	return 1, ""
-}
-
-// fileExists reports whether p is a regular file.
-func fileExists(p string) bool {
-	st, err := os.Stat(p)
-	return err == nil && st.Mode().IsRegular()
 }

@@ -1,0 +1,79 @@
+package mcp
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Tools read vault files only through vault.Root, which opens a file
+// beneath the vault folder and checks what it opened against the vault's
+// rules, links followed included. These are the two ways they ask.
+
+var (
+	errExcluded = errors.New("that file is excluded from jarvis (by the vault's exclude patterns, or inside a hidden folder), so it cannot be read; search-vault finds the notes that can")
+	errOutside  = errors.New("the path leads outside the vault; give a path relative to the vault folder, such as Folder/Note.md")
+)
+
+// notePath returns the path of the note rel names in vault v, written with
+// or without ".md" and in either Unicode normal form, when it exists. A
+// path leading out of the vault is errOutside; one the vault keeps out is
+// errExcluded.
+func notePath(v config.Vault, rel string) (string, bool, error) {
+	root, err := vault.OpenRoot(v.Path, v.Exclude)
+	if err != nil {
+		return "", false, nil // the vault check and list-vaults say why
+	}
+	for _, form := range vault.NameForms(rel) {
+		for _, cand := range []string{form, form + ".md"} {
+			if !vault.IsNote(cand) {
+				continue
+			}
+			_, _, err := root.Stat(cand)
+			switch {
+			case err == nil:
+				return cand, true, nil
+			case errors.Is(err, vault.ErrOutside):
+				return "", false, errOutside
+			case errors.Is(err, vault.ErrLeftOut):
+				return "", false, errExcluded
+			}
+		}
+	}
+	return "", false, nil
+}
+
+// readNote reads the note at rel in vault v, with the metadata of the file
+// read, or an error worded for the model.
+func readNote(v config.Vault, rel string) ([]byte, fs.FileInfo, error) {
+	root, err := vault.OpenRoot(v.Path, v.Exclude)
+	if err != nil {
+		return nil, nil, fmt.Errorf("vault %q cannot be read (%s); list-vaults says more", v.Name, vault.ErrText(err))
+	}
+	data, info, warn, err := root.ReadNote(rel)
+	switch {
+	case errors.Is(err, vault.ErrOutside):
+		return nil, nil, errOutside
+	case errors.Is(err, vault.ErrLeftOut):
+		return nil, nil, errExcluded
+	case err != nil:
+		return nil, nil, &readError{msg: fmt.Sprintf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err)), err: err}
+	case warn != "":
+		return nil, nil, fmt.Errorf("note %s cannot be shown: %s", rel, warn)
+	}
+	return data, info, nil
+}
+
+// readError is a failed read worded for the model, still matching the
+// cause (fs.ErrNotExist) for callers that answer a missing file their own
+// way.
+type readError struct {
+	msg string
+	err error
+}
+
+func (e *readError) Error() string { return e.msg }
+func (e *readError) Unwrap() error { return e.err }
