@@ -90,7 +90,7 @@ func BenchmarkHTTPLoad(b *testing.B) {
 	notes := newLiveNotes(paths)
 
 	srv := startHTTPServer(b, exe, env, dir, root, db)
-	rss := sampleRSS(srv.cmd.Process.Pid, srv.started)
+	rss := sampleRSS(srv.cmd.Process.Pid, srv.started, db)
 	defer rss.stop()
 
 	ctx := context.Background()
@@ -118,8 +118,12 @@ func BenchmarkHTTPLoad(b *testing.B) {
 	if len(rotation) == 0 {
 		b.Fatal("JARVIS_LOAD_SKIP leaves nothing to call")
 	}
-	fmt.Fprintf(&report, "vault: %d notes, %d words for queries; %d clients for %d s; rotation: %s\n",
-		len(paths), len(words), clients, seconds, strings.Join(rotation, ", "))
+	var dbSize int64
+	if st, err := os.Stat(db); err == nil {
+		dbSize = st.Size()
+	}
+	fmt.Fprintf(&report, "vault: %d notes, %d words for queries, database %.1f MB; %d clients for %d s; rotation: %s\n",
+		len(paths), len(words), float64(dbSize)/(1<<20), clients, seconds, strings.Join(rotation, ", "))
 
 	sessions := make([]*mcpsdk.ClientSession, clients)
 	for i := range sessions {
@@ -190,9 +194,9 @@ func BenchmarkHTTPLoad(b *testing.B) {
 	}
 	fmt.Print(report.String())
 
-	var maxRSS float64
+	var maxRSS, maxPSS float64
 	for _, s := range samples {
-		maxRSS = max(maxRSS, s.mb)
+		maxRSS, maxPSS = max(maxRSS, s.mb), max(maxPSS, s.pss)
 	}
 	health := total.byTool[mcp.ToolHealthStatus]
 	healthP99 := 0.0
@@ -203,6 +207,7 @@ func BenchmarkHTTPLoad(b *testing.B) {
 	b.ReportMetric(healthP99, "health_p99_ms")
 	b.ReportMetric(maxRSS, "max_rss_MB")
 	b.ReportMetric(hwm, "hwm_rss_MB")
+	b.ReportMetric(maxPSS, "max_pss_MB")
 	b.ReportMetric(float64(total.real()), "errors")
 	b.ReportMetric(float64(total.count(outcomeStale)), "stale_misses")
 	b.ReportMetric(float64(calls)/took.Seconds(), "calls/s")
@@ -915,14 +920,22 @@ type rssSampler struct {
 }
 
 type rssSample struct {
-	at    time.Duration // since the server started
-	mb    float64
-	anon  float64 // of mb, the process's own memory (Go heap, SQLite caches)
-	file  float64 // of mb, mapped files (the binary, the database's memory map)
-	phase string
+	at   time.Duration // since the server started
+	mb   float64
+	anon float64 // of mb, the process's own memory (Go heap, SQLite caches)
+	file float64 // of mb, mapped files (the binary, the database's memory map)
+	// pss counts each page once however many maps hold it: the memory the
+	// process costs the machine, where mb counts a database page once per
+	// connection that mapped it.
+	pss float64
+	// dbMaps is how many memory maps of the database file the process
+	// holds: SQLite maps it once per connection, and each map's resident
+	// pages count in file.
+	dbMaps int
+	phase  string
 }
 
-func sampleRSS(pid int, started time.Time) *rssSampler {
+func sampleRSS(pid int, started time.Time, db string) *rssSampler {
 	s := &rssSampler{phase: "start", done: make(chan struct{})}
 	s.wg.Go(func() {
 		t := time.NewTicker(loadRSSEvery)
@@ -930,8 +943,9 @@ func sampleRSS(pid int, started time.Time) *rssSampler {
 		for {
 			if st, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/status"); err == nil {
 				s.mu.Lock()
-				s.list = append(s.list, rssSample{at: time.Since(started), phase: s.phase,
-					mb: statusMB(st, "VmRSS"), anon: statusMB(st, "RssAnon"), file: statusMB(st, "RssFile")})
+				rollup, _ := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/smaps_rollup")
+				s.list = append(s.list, rssSample{at: time.Since(started), phase: s.phase, dbMaps: mapsOf(pid, db),
+					mb: statusMB(st, "VmRSS"), anon: statusMB(st, "RssAnon"), file: statusMB(st, "RssFile"), pss: statusMB(rollup, "Pss")})
 				s.mu.Unlock()
 			}
 			select {
@@ -971,7 +985,23 @@ func procStatusMB(pid int, field string) float64 {
 	return statusMB(data, field)
 }
 
-// statusMB reads a kB field of the text of /proc/PID/status, in MB.
+// mapsOf counts the memory maps of file in process pid.
+func mapsOf(pid int, file string) int {
+	data, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/maps")
+	if err != nil {
+		return 0
+	}
+	n := 0
+	for l := range strings.Lines(string(data)) {
+		if strings.HasSuffix(strings.TrimSpace(l), " "+file) {
+			n++
+		}
+	}
+	return n
+}
+
+// statusMB reads a kB field of the text of /proc/PID/status (or
+// smaps_rollup), in MB.
 func statusMB(status []byte, field string) float64 {
 	for l := range strings.Lines(string(status)) {
 		if v, ok := strings.CutPrefix(l, field+":"); ok {
@@ -992,26 +1022,29 @@ func rssCurve(ss []rssSample) string {
 		return "no RSS samples"
 	}
 	var sb strings.Builder
-	sb.WriteString("RSS of the server: seconds since start, MB (anonymous + file), phase\n")
+	sb.WriteString("RSS of the server: seconds since start, MB (anonymous + file), PSS MB, memory maps of the database, phase\n")
 	step := (len(ss) + 59) / 60
 	var peak rssSample
+	var peakPSS float64
 	for i, s := range ss {
 		if s.mb > peak.mb {
 			peak = s
 		}
+		peakPSS = max(peakPSS, s.pss)
 		if i%step == 0 || i == len(ss)-1 {
-			fmt.Fprintf(&sb, "%6.1f %7.1f (%6.1f + %5.1f) %s\n", s.at.Seconds(), s.mb, s.anon, s.file, s.phase)
+			fmt.Fprintf(&sb, "%6.1f %7.1f (%6.1f + %5.1f) %7.1f %3d %s\n", s.at.Seconds(), s.mb, s.anon, s.file, s.pss, s.dbMaps, s.phase)
 		}
 	}
-	fmt.Fprintf(&sb, "peak %.1f MB at %.1f s (%s)\n", peak.mb, peak.at.Seconds(), peak.phase)
+	fmt.Fprintf(&sb, "peak %.1f MB (%.1f + %.1f, %d maps of the database) at %.1f s (%s); peak PSS %.1f MB\n",
+		peak.mb, peak.anon, peak.file, peak.dbMaps, peak.at.Seconds(), peak.phase, peakPSS)
 	return sb.String()
 }
 
 func writeRSSCSV(p string, ss []rssSample) error {
 	var sb strings.Builder
-	sb.WriteString("seconds,rss_mb,anon_mb,file_mb,phase\n")
+	sb.WriteString("seconds,rss_mb,anon_mb,file_mb,pss_mb,db_maps,phase\n")
 	for _, s := range ss {
-		fmt.Fprintf(&sb, "%.1f,%.1f,%.1f,%.1f,%s\n", s.at.Seconds(), s.mb, s.anon, s.file, s.phase)
+		fmt.Fprintf(&sb, "%.1f,%.1f,%.1f,%.1f,%.1f,%d,%s\n", s.at.Seconds(), s.mb, s.anon, s.file, s.pss, s.dbMaps, s.phase)
 	}
 	return os.WriteFile(p, []byte(sb.String()), 0o644)
 }
