@@ -97,7 +97,7 @@ func nodeBinary(t *testing.T, dir string) string {
 
 // buildJarvis builds this command into a temp folder, so the tests run the
 // same binary a user installs rather than the test binary.
-func buildJarvis(t *testing.T) string {
+func buildJarvis(t testing.TB) string {
 	t.Helper()
 	goTool, err := exec.LookPath("go")
 	if err != nil {
