@@ -145,6 +145,12 @@ func (r *jsonLines) Read(p []byte) (int, error) {
 func (r *jsonLines) track(msg jsonrpc.Message) []byte {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
+		if m.Method == methodListen {
+			// A subscription stays open as long as the client wants
+			// its notifications; it is not work, and counted it would
+			// hold a slot for good.
+			return nil
+		}
 		if m.IsCall() && !r.flight.admit(m.ID) {
 			// The SDK answers a reused id without any id, which no
 			// client can match; this answer has id null.
@@ -296,8 +302,10 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 		// The slot is freed before the answer goes out, so that a client
 		// that reuses the id as soon as it reads the answer finds it free.
 		l.flight.answered(o.id)
-		if fixed := fixBeforeInitialize(p); fixed != nil {
-			out = fixed
+		if o.failed {
+			if fixed := withCode(p); fixed != nil {
+				out = fixed
+			}
 		}
 	case o.method == methodCancelled:
 		l.flight.replied(cancelledID(p))
@@ -321,13 +329,17 @@ func (l *lockedWriter) reply(p []byte) error {
 
 func (l *lockedWriter) Close() error { return nil }
 
-const methodCancelled = "notifications/cancelled"
+const (
+	methodCancelled = "notifications/cancelled"
+	methodListen    = "subscriptions/listen"
+)
 
 // outgoing is what the server writes, as far as the flight cares.
 type outgoing struct {
 	id       jsonrpc.ID
 	method   string
 	response bool
+	failed   bool // an error answer
 }
 
 // peekOutgoing reads the id and kind of one of the SDK's messages. The SDK
@@ -362,7 +374,7 @@ func peekOutgoing(p []byte) outgoing {
 			haveKind = true
 			continue
 		case "result", "error":
-			o.response, haveKind = true, true
+			o.response, o.failed, haveKind = true, key == "error", true
 			if haveID {
 				return o
 			}
@@ -389,35 +401,41 @@ func cancelledID(p []byte) jsonrpc.ID {
 	return id
 }
 
-// beforeInitialize ends the SDK's answer to a call made before
-// initialize. The SDK refuses such a call before any middleware runs,
-// with a plain error that goes out with code 0, so its answer is the only
-// place left to give it a code; TestStdioCallBeforeInitialize fails if
-// the SDK rewords it.
-const beforeInitialize = ` is invalid during session initialization"}}`
-
-// fixBeforeInitialize returns the SDK's answer to a call made before
-// initialize with the code and words of an Invalid Request, or nil for
-// any other message.
-func fixBeforeInitialize(p []byte) []byte {
-	if !bytes.HasSuffix(bytes.TrimRight(p, "\r\n"), []byte(beforeInitialize)) {
-		return nil
-	}
+// withCode returns an error answer of the SDK's that has no code (0) with
+// one, or nil for any other message. The SDK sends a plain Go error with
+// code 0, which clients show as "MCP error 0". Some of them it sends before
+// any middleware runs, such as its refusal of a call made before
+// initialize, so the answer on its way out is the one place left to give
+// them a code. The code is told from the SDK's wording;
+// TestStdioCallBeforeInitialize and FuzzStdio fail if that changes.
+func withCode(p []byte) []byte {
 	var r struct {
 		ID    json.RawMessage `json:"id"`
 		Error struct {
-			Code    int    `json:"code"`
-			Message string `json:"message"`
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
 		} `json:"error"`
 	}
-	if json.Unmarshal(p, &r) != nil || r.Error.Code != 0 {
+	if json.Unmarshal(p, &r) != nil || r.Error.Code != 0 || r.Error.Data != nil {
 		return nil
 	}
-	method := "this method"
-	rest, _ := strings.CutPrefix(r.Error.Message, "method ")
-	quoted, _, _ := strings.Cut(rest, " is invalid")
-	if m, err := strconv.Unquote(quoted); err == nil {
-		method = m
+	msg := r.Error.Message
+	code := jsonrpc.CodeInternalError
+	switch {
+	case strings.HasSuffix(msg, " is invalid during session initialization"):
+		method := "this method"
+		rest, _ := strings.CutPrefix(msg, "method ")
+		quoted, _, _ := strings.Cut(rest, " is invalid")
+		if m, err := strconv.Unquote(quoted); err == nil {
+			method = m
+		}
+		code = codeInvalidRequest
+		msg = fmt.Sprintf("Invalid Request: %s was called before initialize; send initialize first, then notifications/initialized", method)
+	case strings.HasPrefix(msg, "duplicate ") || strings.Contains(msg, ` before "initialize"`):
+		code = codeInvalidRequest
+	case strings.HasPrefix(msg, "unmarshaling ") || strings.HasPrefix(msg, "missing required ") || strings.HasPrefix(msg, "failed to decode "):
+		code = jsonrpc.CodeInvalidParams
 	}
-	return errorReply(r.ID, codeInvalidRequest, fmt.Sprintf("Invalid Request: %s was called before initialize; send initialize first, then notifications/initialized", method))
+	return errorReply(r.ID, code, msg)
 }

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -14,8 +15,10 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // stdioPeer is a client's end of a server run over StdioTransport: what it
@@ -418,5 +421,98 @@ func TestStdioDrainIsBounded(t *testing.T) {
 	case <-p.done:
 	case <-time.After(waitLimit):
 		t.Fatal("the server waited for a request that does not end")
+	}
+}
+
+// FuzzStdio sends a line (or a few) after initialize to a server over a
+// small vault, then a ping: the ping is answered, and every line the
+// server writes is a JSON-RPC message. The seeds run under plain go test;
+// go test -run '^$' -fuzz FuzzStdio -fuzztime 10s ./internal/mcp fuzzes.
+func FuzzStdio(f *testing.F) {
+	for _, c := range hostileLines {
+		f.Add(c.line)
+	}
+	for _, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1.5,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":1e400,"method":"ping"}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"search-vault","arguments":{"query":"coffee"}}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"read-note","arguments":{"path":"../../etc/passwd"}}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":{"name":"search-graph","arguments":{"query_note_path":"Pour over","depth":9}}}`,
+		`{"jsonrpc":"2.0","id":"x","method":"tools/call","params":[1,2]}`,
+		`{"jsonrpc":"2.0","id":"x","method":"resources/read","params":{"uri":"obsidian://coffee/Water.md"}}`,
+		`{"jsonrpc":"2.0","id":"init","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"again","version":"1"}}}`,
+		`{"jsonrpc":"2.0","id":1,"result":{}}`,
+		`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":"probe"}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}\n{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"ping\"}",
+		" \t\r",
+		"\xff\xfe{}",
+		`{"jsonrpc":"2.0","id":"\u0000\ud800","method":"ping"}`,
+	} {
+		f.Add(line)
+	}
+	src, err := filepath.Abs("../../examples/vault")
+	if err != nil {
+		f.Fatal(err)
+	}
+	dst := filepath.Join(f.TempDir(), "vault")
+	sharedtest.CopyTree(f, src, dst)
+	b := &mcp.Backend{
+		Vaults: []config.Vault{{Name: "coffee", Path: dst}},
+		Keyword: func(context.Context, search.KeywordQuery) ([]search.Result, error) {
+			return []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}, nil
+		},
+	}
+	f.Fuzz(func(t *testing.T, line string) {
+		// No grace limit: a request whose slot is never freed keeps the
+		// server from stopping.
+		p := startStdio(t, b, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: time.Hour}))
+		p.initialize()
+		p.send(line)
+		p.send(`{"jsonrpc":"2.0","id":"fuzz-probe","method":"ping"}`)
+		for {
+			m := p.recv()
+			if string(m.ID) == `"fuzz-probe"` {
+				if m.Error != nil {
+					t.Fatalf("ping after %q: %+v", line, m.Error)
+				}
+				break
+			}
+		}
+		p.in.Close()
+		for {
+			select {
+			case out, ok := <-p.out:
+				if !ok {
+					return
+				}
+				if _, err := parseMessage(out); err != nil {
+					t.Fatal(err)
+				}
+			case <-time.After(waitLimit):
+				t.Fatalf("after %q the server did not stop when stdin closed: a request was never answered", line)
+			}
+		}
+	})
+}
+
+// TestStdioErrorsHaveCodes: the SDK's plain errors, which it sends with
+// code 0, go out with the code that fits.
+func TestStdioErrorsHaveCodes(t *testing.T) {
+	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p.initialize()
+	for _, c := range []struct {
+		line string
+		code int
+	}{
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":[1,2]}`, -32602},
+		{`{"jsonrpc":"2.0","id":2,"method":"tools/call"}`, -32600},
+		{`{"jsonrpc":"2.0","id":3,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`, -32600},
+		{`{"jsonrpc":"2.0","id":4,"method":"tools/list","params":{"cursor":"not a cursor"}}`, -32602},
+	} {
+		p.send(c.line)
+		if m := p.recv(); m.Error == nil || m.Error.Code != c.code {
+			t.Errorf("answer to %s: %s %+v; want code %d", c.line, m.Result, m.Error, c.code)
+		}
 	}
 }
