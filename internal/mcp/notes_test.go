@@ -55,8 +55,9 @@ func TestLongestRun(t *testing.T) {
 func TestJSONLinesRefusesOverlongLines(t *testing.T) {
 	ping := `{"jsonrpc":"2.0","id":1,"method":"ping"}` + "\n"
 	var out strings.Builder
+	f := newFlight(1, nil)
 	r := &jsonLines{in: bufio.NewReaderSize(strings.NewReader(`{"x":"`+strings.Repeat("a", 200)+`"}`+"\n"+ping), 16),
-		closer: io.NopCloser(nil), out: &out, max: 64}
+		closer: io.NopCloser(nil), out: &lockedWriter{w: &out, flight: f}, flight: f, max: 64}
 	got, err := io.ReadAll(r)
 	if err != nil || string(got) != ping {
 		t.Fatalf("read %q, %v; want only the ping", got, err)

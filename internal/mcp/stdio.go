@@ -7,62 +7,159 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 	"sync"
+	"time"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // StdioTransport serves MCP over in and out, one JSON-RPC message per
-// line, as the SDK's stdio transport does, except that a line that is not
-// a JSON-RPC message is answered with an error and skipped: the SDK ends
-// the session on one, and with it the server a client started. out is
-// never closed, as the SDK never closes stdout.
+// line, as the SDK's stdio transport does, with three differences that
+// keep a session alive and bounded:
+//
+//   - A line the SDK could not read is answered with a JSON-RPC error and
+//     skipped: the SDK ends the session on one, and with it the server a
+//     client started.
+//   - At most maxInFlight of the client's requests are handled at once;
+//     the rest wait unread in the pipe (see flight).
+//   - When in closes, the requests already read are answered, for up to
+//     drainGrace, before the session ends.
+//
+// out is never closed, as the SDK never closes stdout.
 func StdioTransport(in io.ReadCloser, out io.Writer) mcpsdk.Transport {
-	w := &lockedWriter{w: out}
+	return stdioTransport(in, out, stdioLimits{inFlight: maxInFlight, grace: drainGrace})
+}
+
+// maxInFlight bounds the client's requests being handled at once in one
+// stdio session. Every handler holds its query's results in memory, and
+// 2,000 pipelined searches took 1.55 GB; 16 keeps that near 12 MB. More
+// would not answer sooner: the handlers share a few cores and one SQLite
+// database. 16 is still well above what an assistant sends at once (a few
+// parallel tool calls and a ping), so a client that does not pipeline
+// never waits on the bound.
+const maxInFlight = 16
+
+// drainGrace is how long a session whose stdin closed goes on answering
+// the requests it already read. Clients close stdin to stop a server and
+// kill it a few seconds later if it has not exited; a search is answered
+// well within this.
+const drainGrace = 5 * time.Second
+
+// stdioLimits are the bounds of one stdio session; tests shorten them.
+type stdioLimits struct {
+	inFlight int
+	grace    time.Duration
+	// draining, when set, is called as the session starts to drain.
+	draining func()
+	// held, when set, is called as a request starts to wait for a slot.
+	held func()
+}
+
+func stdioTransport(in io.ReadCloser, out io.Writer, lim stdioLimits) mcpsdk.Transport {
+	f := newFlight(lim.inFlight, lim.held)
+	w := &lockedWriter{w: out, flight: f}
 	return &mcpsdk.IOTransport{
-		Reader: &jsonLines{in: bufio.NewReader(in), closer: in, out: w, max: mcpsdk.DefaultMaxLineLength},
+		Reader: &jsonLines{
+			in: bufio.NewReader(in), closer: in, out: w, flight: f,
+			// Less than the SDK's own bound by the newline the line
+			// is passed on with, so that the SDK never refuses a line.
+			max:   mcpsdk.DefaultMaxLineLength - 1,
+			grace: lim.grace, draining: lim.draining,
+		},
 		Writer: w,
 	}
 }
 
 // JSON-RPC error codes for a line that cannot be taken as a message.
 const (
-	codeParseError     = -32700
-	codeInvalidRequest = -32600
+	codeParseError     = jsonrpc.CodeParseError
+	codeInvalidRequest = jsonrpc.CodeInvalidRequest
 )
 
-// jsonLines passes on the lines of in that are JSON-RPC messages, and
-// answers the others on out.
+// maxDepth is the deepest nesting of arrays and objects the SDK decodes;
+// it ends the session on a deeper line.
+const maxDepth = 1000
+
+// jsonLines passes on the lines of in that are JSON-RPC messages the SDK
+// can read, and answers the others on out.
 type jsonLines struct {
-	in      *bufio.Reader
-	closer  io.Closer
-	out     io.Writer
-	max     int    // the longest line read; a longer one is refused
-	pending []byte // the rest of a message line not yet read
-	err     error  // what ended in, returned once pending is read
+	in       *bufio.Reader
+	closer   io.Closer
+	out      *lockedWriter
+	flight   *flight
+	max      int           // the longest line read; a longer one is refused
+	grace    time.Duration // how long to answer what was read after in ends
+	draining func()
+	pending  []byte // the rest of a message line not yet read
+	err      error  // what ended in, returned once pending is read
+	drained  bool
 }
 
 func (r *jsonLines) Read(p []byte) (int, error) {
 	for len(r.pending) == 0 {
 		if r.err != nil {
+			if !r.drained {
+				r.drained = true
+				if r.draining != nil {
+					r.draining()
+				}
+				r.flight.drain(r.grace)
+			}
 			return 0, r.err
 		}
 		line, err := r.readLine()
 		r.err = err
-		if len(bytes.TrimSpace(line)) == 0 {
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
 			continue
 		}
-		if reply := checkMessage(line); reply != nil {
-			if _, werr := r.out.Write(reply); werr != nil {
-				return 0, werr
+		msg, reply := checkLine(line)
+		if reply == nil {
+			reply = r.track(msg)
+		}
+		if reply != nil {
+			if err := r.out.reply(reply); err != nil {
+				return 0, err
 			}
 			continue
 		}
-		r.pending = line
+		if r.flight.isClosed() {
+			return 0, io.ErrClosedPipe
+		}
+		// Whatever followed the message on its line (spaces, a \r) was
+		// trimmed: the SDK takes anything but a newline as trailing data
+		// and ends the session.
+		r.pending = append(line, '\n')
 	}
 	n := copy(p, r.pending)
 	r.pending = r.pending[n:]
 	return n, nil
+}
+
+// track counts msg in the session's flight, waiting for a free slot when
+// it is a request, and returns the error to answer it with when it cannot
+// be taken.
+func (r *jsonLines) track(msg jsonrpc.Message) []byte {
+	switch m := msg.(type) {
+	case *jsonrpc.Request:
+		if m.Method == methodListen {
+			// A subscription stays open as long as the client wants
+			// its notifications; it is not work, and counted it would
+			// hold a slot for good.
+			return nil
+		}
+		if m.IsCall() && !r.flight.admit(m.ID) {
+			// The SDK answers a reused id without any id, which no
+			// client can match; this answer has id null.
+			return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: id %v is in use by a request not answered yet; give each request its own id", m.ID.Raw()))
+		}
+	case *jsonrpc.Response:
+		r.flight.replied(m.ID)
+	}
+	return nil
 }
 
 // readLine reads one line, refusing to hold more than r.max bytes of it:
@@ -83,44 +180,97 @@ func (r *jsonLines) readLine() ([]byte, error) {
 	}
 }
 
-func (r *jsonLines) Close() error { return r.closer.Close() }
-
-// checkMessage returns the error to answer a line with, or nil when the
-// line is a JSON-RPC 2.0 message (or a batch of them) the SDK can read.
-func checkMessage(line []byte) []byte {
-	if !json.Valid(line) {
-		return errorReply(nil, codeParseError, "Parse error: each line must be one JSON-RPC message")
-	}
-	var batch []json.RawMessage
-	if json.Unmarshal(line, &batch) == nil {
-		if len(batch) == 0 {
-			return errorReply(nil, codeInvalidRequest, "Invalid Request: an empty batch")
-		}
-		for _, m := range batch {
-			if _, ok := isMessage(m); !ok {
-				return errorReply(nil, codeInvalidRequest, "Invalid Request: every message of a batch needs jsonrpc \"2.0\" and a method or an id")
-			}
-		}
-		return nil
-	}
-	if id, ok := isMessage(line); !ok {
-		return errorReply(id, codeInvalidRequest, "Invalid Request: a message needs jsonrpc \"2.0\" and a method or an id")
-	}
-	return nil
+// Close ends the session's waits, then closes in.
+func (r *jsonLines) Close() error {
+	r.flight.close()
+	return r.closer.Close()
 }
 
-// isMessage reports whether raw is a JSON-RPC 2.0 object with a method or
-// an id, and returns its id when it has one.
-func isMessage(raw []byte) (json.RawMessage, bool) {
-	var m struct {
-		JSONRPC string          `json:"jsonrpc"`
-		Method  *string         `json:"method"`
-		ID      json.RawMessage `json:"id"`
+// checkLine returns the message line holds, or the error to answer it
+// with when the SDK could not read it. The SDK's own decoder decides what
+// is a message, so that the two never disagree; this only adds what it
+// reads before that decoder runs and fails on: depth, JSON syntax by
+// encoding/json's rules, and batches.
+func checkLine(line []byte) (jsonrpc.Message, []byte) {
+	if tooDeep(line, maxDepth) {
+		return nil, errorReply(nil, codeParseError, fmt.Sprintf("Parse error: JSON nested more than %d levels deep", maxDepth))
 	}
-	if json.Unmarshal(raw, &m) != nil {
-		return nil, false
+	if !json.Valid(line) {
+		return nil, errorReply(nil, codeParseError, "Parse error: each line must be one JSON-RPC message")
 	}
-	return m.ID, m.JSONRPC == "2.0" && (m.Method != nil || len(m.ID) > 0)
+	if line[0] == '[' {
+		// MCP dropped JSON-RPC batches in 2025-06-18 and the SDK ends the
+		// session on one from then on. Its requests are not read, and
+		// JSON-RPC 2.0 answers a batch that cannot be taken with a
+		// single error.
+		return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: batches are not supported; send each message on its own line")
+	}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		id, why := explainInvalid(line, err)
+		return nil, errorReply(id, codeInvalidRequest, "Invalid Request: "+why)
+	}
+	return msg, nil
+}
+
+// tooDeep reports whether line nests arrays and objects more than max
+// levels deep, without decoding it.
+func tooDeep(line []byte, max int) bool {
+	depth, inString, escaped := 0, false, false
+	for _, b := range line {
+		switch {
+		case escaped:
+			escaped = false
+		case inString:
+			switch b {
+			case '\\':
+				escaped = true
+			case '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '[' || b == '{':
+			if depth++; depth > max {
+				return true
+			}
+		case b == ']' || b == '}':
+			depth--
+		}
+	}
+	return false
+}
+
+// explainInvalid says what is wrong with a JSON line the SDK refused, and
+// returns the id to answer with: the line's own when it is a request with
+// a valid id, none otherwise (a response is never answered with its id,
+// which names one of the client's requests).
+func explainInvalid(line []byte, err error) (json.RawMessage, string) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(line, &m) != nil || m == nil {
+		return nil, "each line must be a JSON object: a request, a notification or a response"
+	}
+	id, hasID := m["id"]
+	validID := hasID && len(id) > 0 && (id[0] == '"' || id[0] == '-' || id[0] >= '0' && id[0] <= '9')
+	method, hasMethod := m["method"]
+	var reply json.RawMessage
+	if hasMethod && validID {
+		reply = id
+	}
+	var version string
+	switch {
+	case json.Unmarshal(m["jsonrpc"], &version) != nil || version != "2.0":
+		return reply, `"jsonrpc" must be "2.0"`
+	case hasID && !validID && string(id) != "null":
+		return nil, `"id" must be a string or a number`
+	case hasMethod && (len(method) == 0 || method[0] != '"'):
+		return reply, `"method" must be a string`
+	case !hasMethod && (!hasID || string(id) == "null"):
+		return nil, "a message needs a method (a request or a notification) or an id (a response)"
+	case !hasMethod:
+		return nil, `a response needs a "result" or an "error" with a numeric "code" and a "message"`
+	}
+	return reply, err.Error()
 }
 
 // errorReply is a JSON-RPC error response line; id is null when none
@@ -134,16 +284,158 @@ func errorReply(id json.RawMessage, code int, msg string) []byte {
 }
 
 // lockedWriter lets error replies and the SDK's messages, each one Write,
-// share out without interleaving. Close leaves out open.
+// share out without interleaving, and tells the session's flight what
+// the server answers and asks. Close leaves out open.
 type lockedWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu     sync.Mutex
+	w      io.Writer
+	flight *flight
 }
 
+// Write writes one message of the SDK's.
 func (l *lockedWriter) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.w.Write(p)
+	out := p
+	switch o := peekOutgoing(p); {
+	case o.response:
+		// The slot is freed before the answer goes out, so that a client
+		// that reuses the id as soon as it reads the answer finds it free.
+		l.flight.answered(o.id)
+		if o.failed {
+			if fixed := withCode(p); fixed != nil {
+				out = fixed
+			}
+		}
+	case o.method == methodCancelled:
+		l.flight.replied(cancelledID(p))
+	case o.id.IsValid():
+		l.flight.asked(o.id)
+	}
+	if _, err := l.w.Write(out); err != nil {
+		return 0, err
+	}
+	return len(p), nil
+}
+
+// reply writes an error reply of the filter's own, which answers no
+// request the SDK was given.
+func (l *lockedWriter) reply(p []byte) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	_, err := l.w.Write(p)
+	return err
 }
 
 func (l *lockedWriter) Close() error { return nil }
+
+const (
+	methodCancelled = "notifications/cancelled"
+	methodListen    = "subscriptions/listen"
+)
+
+// outgoing is what the server writes, as far as the flight cares.
+type outgoing struct {
+	id       jsonrpc.ID
+	method   string
+	response bool
+	failed   bool // an error answer
+}
+
+// peekOutgoing reads the id and kind of one of the SDK's messages. The SDK
+// writes "jsonrpc", "id", then "method", "result" or "error" first, so
+// this reads a few tokens, not a whole search result; keys in another
+// order are still read right, only slower.
+func peekOutgoing(p []byte) outgoing {
+	var o outgoing
+	dec := json.NewDecoder(bytes.NewReader(p))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return o
+	}
+	haveID, haveKind := false, false
+	for dec.More() && !(haveID && haveKind) {
+		key, err := dec.Token()
+		if err != nil {
+			return o
+		}
+		switch key {
+		case "id":
+			var v any
+			if dec.Decode(&v) != nil {
+				return o
+			}
+			o.id, _ = jsonrpc.MakeID(v)
+			haveID = true
+			continue
+		case "method":
+			if dec.Decode(&o.method) != nil {
+				return o
+			}
+			haveKind = true
+			continue
+		case "result", "error":
+			o.response, o.failed, haveKind = true, key == "error", true
+			if haveID {
+				return o
+			}
+		}
+		var skip json.RawMessage
+		if dec.Decode(&skip) != nil {
+			return o
+		}
+	}
+	return o
+}
+
+// cancelledID is the request a notifications/cancelled line cancels.
+func cancelledID(p []byte) jsonrpc.ID {
+	var n struct {
+		Params struct {
+			RequestID any `json:"requestId"`
+		} `json:"params"`
+	}
+	if json.Unmarshal(p, &n) != nil {
+		return jsonrpc.ID{}
+	}
+	id, _ := jsonrpc.MakeID(n.Params.RequestID)
+	return id
+}
+
+// withCode returns an error answer of the SDK's that has no code (0) with
+// one, or nil for any other message. The SDK sends a plain Go error with
+// code 0, which clients show as "MCP error 0". Some of them it sends before
+// any middleware runs, such as its refusal of a call made before
+// initialize, so the answer on its way out is the one place left to give
+// them a code. The code is told from the SDK's wording;
+// TestStdioCallBeforeInitialize and FuzzStdio fail if that changes.
+func withCode(p []byte) []byte {
+	var r struct {
+		ID    json.RawMessage `json:"id"`
+		Error struct {
+			Code    int             `json:"code"`
+			Message string          `json:"message"`
+			Data    json.RawMessage `json:"data"`
+		} `json:"error"`
+	}
+	if json.Unmarshal(p, &r) != nil || r.Error.Code != 0 || r.Error.Data != nil {
+		return nil
+	}
+	msg := r.Error.Message
+	code := jsonrpc.CodeInternalError
+	switch {
+	case strings.HasSuffix(msg, " is invalid during session initialization"):
+		method := "this method"
+		rest, _ := strings.CutPrefix(msg, "method ")
+		quoted, _, _ := strings.Cut(rest, " is invalid")
+		if m, err := strconv.Unquote(quoted); err == nil {
+			method = m
+		}
+		code = codeInvalidRequest
+		msg = fmt.Sprintf("Invalid Request: %s was called before initialize; send initialize first, then notifications/initialized", method)
+	case strings.HasPrefix(msg, "duplicate ") || strings.Contains(msg, ` before "initialize"`):
+		code = codeInvalidRequest
+	case strings.HasPrefix(msg, "unmarshaling ") || strings.HasPrefix(msg, "missing required ") || strings.HasPrefix(msg, "failed to decode "):
+		code = jsonrpc.CodeInvalidParams
+	}
+	return errorReply(r.ID, code, msg)
+}

@@ -1,0 +1,27 @@
+package mcp
+
+import (
+	"io"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// MaxInFlight is the bound StdioTransport puts on requests handled at once.
+const MaxInFlight = maxInFlight
+
+// StdioLimits are the bounds of a stdio session, and hooks that tell a
+// test where the session is.
+type StdioLimits struct {
+	InFlight int
+	Grace    time.Duration
+	Draining func() // called as the session starts to drain
+	Held     func() // called as a request starts to wait for a slot
+}
+
+// StdioTransportWith is StdioTransport with the limits given.
+func StdioTransportWith(l StdioLimits) func(io.ReadCloser, io.Writer) mcpsdk.Transport {
+	return func(in io.ReadCloser, out io.Writer) mcpsdk.Transport {
+		return stdioTransport(in, out, stdioLimits{inFlight: l.InFlight, grace: l.Grace, draining: l.Draining, held: l.Held})
+	}
+}
