@@ -1,7 +1,10 @@
 package mcp
 
 import (
+	"errors"
 	"strconv"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
 )
 
 // maxQuoted is how much of an argument an error quotes: enough to
@@ -29,4 +32,17 @@ func clip(s string, n int) string {
 		i++
 	}
 	return s
+}
+
+// shortNotFound is the *graph.NotFoundError in err, if any, with the
+// reference it quotes cut as quoteArg cuts it; nil when err is another
+// error.
+func shortNotFound(err error) *graph.NotFoundError {
+	var nf *graph.NotFoundError
+	if !errors.As(err, &nf) {
+		return nil
+	}
+	short := *nf
+	short.Ref = clip(nf.Ref, maxQuoted)
+	return &short
 }

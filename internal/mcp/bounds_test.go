@@ -1,10 +1,13 @@
 package mcp_test
 
 import (
+	"context"
 	"strings"
 	"testing"
 
+
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 )
 
@@ -26,3 +29,44 @@ func TestSchemaErrorsUseTheRightArticle(t *testing.T) {
 		}
 	}
 }
+
+// TestHugeArgumentsAreNotEchoed: whatever size an argument has, an error
+// quotes at most a short prefix of it.
+func TestHugeArgumentsAreNotEchoed(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, &mcp.Backend{Vaults: []config.Vault{v}})
+	long := func(n int) string { return strings.Repeat("é", n) }
+	for _, tc := range []struct {
+		name string
+		tool string
+		args map[string]any
+		want string
+	}{
+		{"long heading that no note has", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": long(900)}, "has no heading"},
+		{"long path", mcp.ToolReadNote, map[string]any{"path": long(900)}, "no note"},
+		{"long vault", mcp.ToolSearchVault, map[string]any{"query": "coffee", "vault": long(150)}, "no vault named"},
+		{"long start note", mcp.ToolSearchGraph, map[string]any{"query_note_path": long(900)}, "no note"},
+		{"long unknown argument", mcp.ToolSearchVault, map[string]any{"query": "coffee", long(5000): 1}, "unknown argument"},
+		{"long value of the wrong type", mcp.ToolSearchVault, map[string]any{"query": "coffee", "limit": long(5000)}, "limit must be an integer"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			text, isErr := call(t, cs, tc.tool, tc.args, nil)
+			if !isErr || !strings.Contains(text, tc.want) {
+				t.Fatalf("error %v, %.300q; want an error saying %q", isErr, text, tc.want)
+			}
+			if len(text) > 600 || strings.Contains(text, long(81)) || strings.Contains(text, strings.Repeat("x", 81)) {
+				t.Fatalf("the error is %d bytes and quotes the argument at length: %.300q", len(text), text)
+			}
+		})
+	}
+	// A graph lookup that fails in the index quotes the start note short
+	// too.
+	b := &mcp.Backend{Vaults: []config.Vault{v}, Traverse: func(_ context.Context, q graph.Query) (*graph.Subgraph, error) {
+		return nil, &graph.NotFoundError{Ref: q.Start, Suggestions: []graph.Ref{{Vault: "coffee", Path: "Water.md"}}}
+	}}
+	text, isErr := call(t, connect(t, b), mcp.ToolSearchGraph, map[string]any{"query_note_path": long(900)}, nil)
+	if !isErr || !strings.Contains(text, `"Water.md"`) || len(text) > 600 {
+		t.Fatalf("graph not found: error %v, %d bytes: %.300q", isErr, len(text), text)
+	}
+}
+

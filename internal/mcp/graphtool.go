@@ -80,7 +80,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		dir = graph.Both
 	}
 	if dir != graph.Out && dir != graph.In && dir != graph.Both {
-		return nil, out, fmt.Errorf("direction must be \"out\", \"in\" or \"both\"; got %q", in.Direction)
+		return nil, out, fmt.Errorf("direction must be \"out\", \"in\" or \"both\"; got %s", quoteArg(in.Direction))
 	}
 	var sub *graph.Subgraph
 	err := errUnavailable
@@ -90,6 +90,9 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	switch {
 	case err == nil:
 	case errors.Is(err, graph.ErrNoteNotFound), errors.Is(err, graph.ErrInvalidQuery):
+		if nf := shortNotFound(err); nf != nil {
+			return nil, out, nf
+		}
 		return nil, out, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), graph.ErrInvalidQuery.Error()+": "))
 	case ctx.Err() != nil:
 		return nil, out, ctx.Err()
@@ -147,7 +150,7 @@ func oneVault(ref string, start graph.Match) error {
 	if len(where) == 1 {
 		return nil
 	}
-	return fmt.Errorf("%q matches notes in more than one vault: %s; pass vault to choose one", ref, strings.Join(where, ", "))
+	return fmt.Errorf("%s matches notes in more than one vault: %s; pass vault to choose one", quoteArg(ref), strings.Join(where, ", "))
 }
 
 // graphFromDisk answers without the index: it finds the start note by
@@ -221,7 +224,7 @@ func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref strin
 			}
 		}
 	}
-	return config.Vault{}, "", fmt.Errorf("no note %q was found on disk; give its vault-relative path, such as Folder/Note.md", ref)
+	return config.Vault{}, "", fmt.Errorf("no note %s was found on disk; give its vault-relative path, such as Folder/Note.md", quoteArg(ref))
 }
 
 // notePath returns the path of the note rel names in vault v, written with
@@ -333,7 +336,7 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Unresolved)-i)
 				break
 			}
-			fmt.Fprintf(&b, "- `%s` line %d → %q\n", u.Source, u.Line, u.Target)
+			fmt.Fprintf(&b, "- `%s` line %d → %s\n", u.Source, u.Line, quoteArg(u.Target))
 		}
 	}
 	return textResult(b.String())

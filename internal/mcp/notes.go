@@ -279,14 +279,13 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 				}
 			}
 		}
-		var nf *graph.NotFoundError
-		if errors.As(err, &nf) {
+		if nf := shortNotFound(err); nf != nil {
 			return config.Vault{}, "", nil, fmt.Errorf("%s; read-note takes the vault-relative path that search results give", nf.Error())
 		}
 	}
 	v, p, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
 	if err != nil {
-		return config.Vault{}, "", nil, fmt.Errorf("no note %q exists; search-vault with a few of its words finds its path", ref)
+		return config.Vault{}, "", nil, fmt.Errorf("no note %s exists; search-vault with a few of its words finds its path", quoteArg(ref))
 	}
 	return v, p, nil, nil
 }
@@ -345,16 +344,16 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 	for _, h := range headings {
 		k := headingKey(h.Text)
 		if slices.ContainsFunc(words, func(w string) bool { return strings.Contains(k, w) }) {
-			near = append(near, fmt.Sprintf("%q", h.Text))
+			near = append(near, quoteArg(h.Text))
 		} else {
-			rest = append(rest, fmt.Sprintf("%q", h.Text))
+			rest = append(rest, quoteArg(h.Text))
 		}
 	}
 	names := append(near, rest...)
 	if len(names) > 20 {
 		names = append(names[:20], fmt.Sprintf("and %d more", len(names)-20))
 	}
-	return "", fmt.Errorf("the note has no heading %q; its headings include %s", want, strings.Join(names, ", "))
+	return "", fmt.Errorf("the note has no heading %s; its headings include %s", quoteArg(want), strings.Join(names, ", "))
 }
 
 // longestRun is the length of the longest run of c in s.

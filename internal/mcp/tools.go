@@ -115,7 +115,7 @@ func (t *tools) checkVault(name string) error {
 		}
 		names = append(names, fmt.Sprintf("%q", v.Name))
 	}
-	return fmt.Errorf("there is no vault named %q; use one of %s, or leave vault empty for all of them", name, strings.Join(names, ", "))
+	return fmt.Errorf("there is no vault named %s; use one of %s, or leave vault empty for all of them", quoteArg(name), strings.Join(names, ", "))
 }
 
 // filter searches the vault named, or when none is, every vault served:
