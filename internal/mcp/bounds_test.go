@@ -2,9 +2,10 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
-
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
@@ -30,6 +31,83 @@ func TestSchemaErrorsUseTheRightArticle(t *testing.T) {
 	}
 }
 
+// TestEveryArgumentIsBounded walks every tool's input schema: each string
+// has a maxLength, each array a maxItems (and bounded items), each number
+// a minimum and a maximum, so that the SDK refuses an oversized argument
+// before a handler sees it.
+func TestEveryArgumentIsBounded(t *testing.T) {
+	cs := connect(t, &mcp.Backend{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		data, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var s map[string]any
+		if err := json.Unmarshal(data, &s); err != nil {
+			t.Fatal(err)
+		}
+		for _, problem := range unbounded(tool.Name, s) {
+			t.Error(problem)
+		}
+	}
+}
+
+// unbounded lists the parts of schema s, at path, that accept a value of
+// any size.
+func unbounded(path string, s map[string]any) []string {
+	var types []string
+	switch ty := s["type"].(type) {
+	case string:
+		types = []string{ty}
+	case []any:
+		for _, x := range ty {
+			types = append(types, fmt.Sprint(x))
+		}
+	}
+	var out []string
+	for _, ty := range types {
+		switch ty {
+		case "string":
+			if _, ok := s["maxLength"]; !ok {
+				out = append(out, path+": a string without maxLength")
+			}
+		case "integer", "number":
+			_, lo := s["minimum"]
+			_, hi := s["maximum"]
+			if !lo || !hi {
+				out = append(out, path+": a number without minimum and maximum")
+			}
+		case "array":
+			if _, ok := s["maxItems"]; !ok {
+				out = append(out, path+": an array without maxItems")
+			}
+			items, _ := s["items"].(map[string]any)
+			if items == nil {
+				out = append(out, path+": an array without an items schema")
+			} else {
+				out = append(out, unbounded(path+"[]", items)...)
+			}
+		case "object":
+			props, _ := s["properties"].(map[string]any)
+			for name, p := range props {
+				if ps, ok := p.(map[string]any); ok {
+					out = append(out, unbounded(path+"."+name, ps)...)
+				}
+			}
+			if ap, ok := s["additionalProperties"]; ok && ap != false {
+				if m, ok := ap.(map[string]any); !ok || len(m) != 1 || m["not"] == nil {
+					out = append(out, path+": an object that takes properties of any name")
+				}
+			}
+		}
+	}
+	return out
+}
+
 // TestHugeArgumentsAreNotEchoed: whatever size an argument has, an error
 // quotes at most a short prefix of it.
 func TestHugeArgumentsAreNotEchoed(t *testing.T) {
@@ -42,6 +120,8 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 		args map[string]any
 		want string
 	}{
+		{"1 MB heading", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": strings.Repeat("x", 1<<20)}, "arguments"},
+		{"heading over its maxLength", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": long(20000)}, "heading must be at most"},
 		{"long heading that no note has", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": long(900)}, "has no heading"},
 		{"long path", mcp.ToolReadNote, map[string]any{"path": long(900)}, "no note"},
 		{"long vault", mcp.ToolSearchVault, map[string]any{"query": "coffee", "vault": long(150)}, "no vault named"},
@@ -69,4 +149,3 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 		t.Fatalf("graph not found: error %v, %d bytes: %.300q", isErr, len(text), text)
 	}
 }
-

@@ -51,9 +51,11 @@ func (t *tools) registerGraph(s *mcpsdk.Server) {
 Use it to find related notes, a topic's neighbourhood, or what depends on a note. Returns nodes with their depth and tags, the links between them with line numbers, and links that lead to missing notes.`,
 		Annotations: readOnly("Explore linked notes"),
 		InputSchema: inputSchema[GraphInput](func(p map[string]*jsonschema.Schema) {
-			textLength(p["query_note_path"], 1, 1000)
+			textLength(p["query_note_path"], 1, maxPathChars)
 			intRange(p["depth"], 1, graph.MaxDepth, 2)
+			textLength(p["direction"], 0, len("both"))
 			p["direction"].Enum = []any{"out", "in", "both"}
+			textLength(p["vault"], 0, maxNameChars)
 			p["direction"].Default = mustJSON("both")
 		}),
 	}, t.searchGraph)

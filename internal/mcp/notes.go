@@ -96,9 +96,10 @@ func (t *tools) registerNotes(s *mcpsdk.Server) {
 Pass the vault and path of a search result. Long notes come in pages: when next_offset is not 0, call again with offset=next_offset.`,
 		Annotations: readOnly("Read a note"),
 		InputSchema: inputSchema[ReadNoteInput](func(p map[string]*jsonschema.Schema) {
-			textLength(p["path"], 1, 1000)
-			lo := 0.0
-			p["offset"].Minimum = &lo
+			textLength(p["path"], 1, maxPathChars)
+			textLength(p["vault"], 0, maxNameChars)
+			textLength(p["heading"], 0, maxHeadingChars)
+			floatRange(p["offset"], 0, vault.MaxNoteSize)
 			intRange(p["max_chars"], 1000, 100000, defaultMaxChars)
 		}),
 	}, t.readNote)
