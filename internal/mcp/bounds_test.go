@@ -5,11 +5,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
 // TestSchemaErrorsUseTheRightArticle: "an integer", not "a integer".
@@ -120,7 +125,7 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"1 MB heading", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": strings.Repeat("x", 1<<20)}, "arguments"},
+		{"1 MB heading", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": strings.Repeat("x", 1<<20)}, "jarvis's tools take at most 65536"},
 		{"heading over its maxLength", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": long(20000)}, "heading must be at most"},
 		{"long heading that no note has", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": long(900)}, "has no heading"},
 		{"long path", mcp.ToolReadNote, map[string]any{"path": long(900)}, "no note"},
@@ -147,5 +152,86 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 	text, isErr := call(t, connect(t, b), mcp.ToolSearchGraph, map[string]any{"query_note_path": long(900)}, nil)
 	if !isErr || !strings.Contains(text, `"Water.md"`) || len(text) > 600 {
 		t.Fatalf("graph not found: error %v, %d bytes: %.300q", isErr, len(text), text)
+	}
+}
+
+// TestInFlightRequestsAreBounded fires many tool calls at once on one
+// session whose searches block: no more than the session's share run at
+// once, the calls beyond its queue are refused at once with an error that
+// says what to do, and the rest all finish once the searches go on.
+func TestInFlightRequestsAreBounded(t *testing.T) {
+	lim := mcp.DefaultLimits()
+	release := make(chan struct{})
+	var running, most atomic.Int32
+	b := &mcp.Backend{Keyword: func(ctx context.Context, q search.KeywordQuery) ([]search.Result, error) {
+		n := running.Add(1)
+		defer running.Add(-1)
+		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
+		}
+		select {
+		case <-release:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+		return []search.Result{{Vault: "v", Path: "A.md", Title: "A"}}, nil
+	}}
+	cs := connect(t, b)
+	const calls = 200
+	type answer struct {
+		text  string
+		isErr bool
+	}
+	answers := make(chan answer, calls)
+	for range calls {
+		go func() {
+			res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: mcp.ToolSearchVault, Arguments: map[string]any{"query": "a"}})
+			if err != nil {
+				answers <- answer{"protocol error: " + err.Error(), true}
+				return
+			}
+			answers <- answer{res.Content[0].(*mcpsdk.TextContent).Text, res.IsError}
+		}()
+	}
+	accepted := lim.SessionRunning + lim.SessionWaiting
+	want := fmt.Sprintf("too many requests in flight for this session (%d running, %d waiting); wait for answers before sending more", lim.SessionRunning, lim.SessionWaiting)
+	timeout := time.After(20 * time.Second)
+	for i := 0; i < calls-accepted; i++ {
+		select {
+		case a := <-answers:
+			if !a.isErr || !strings.Contains(a.text, want) {
+				close(release)
+				t.Fatalf("answer %d of the overflow: error %v, %q; want %q", i, a.isErr, a.text, want)
+			}
+		case <-timeout:
+			close(release)
+			t.Fatalf("only %d of the %d calls beyond the queue were refused; %d searches run at once", i, calls-accepted, running.Load())
+		}
+	}
+	for running.Load() < int32(lim.SessionRunning) {
+		select {
+		case <-timeout:
+			close(release)
+			t.Fatalf("%d searches run; want %d", running.Load(), lim.SessionRunning)
+		case <-time.After(time.Millisecond):
+		}
+	}
+	// A ping is no work and is answered while the session is full.
+	if err := cs.Ping(context.Background(), nil); err != nil {
+		close(release)
+		t.Fatalf("ping while the session is full: %v", err)
+	}
+	close(release)
+	for i := 0; i < accepted; i++ {
+		select {
+		case a := <-answers:
+			if a.isErr {
+				t.Fatalf("a queued call failed: %q", a.text)
+			}
+		case <-timeout:
+			t.Fatalf("%d of %d queued calls finished", i, accepted)
+		}
+	}
+	if m := most.Load(); m > int32(lim.SessionRunning) {
+		t.Fatalf("%d searches ran at once; want at most %d", m, lim.SessionRunning)
 	}
 }

@@ -102,6 +102,8 @@ const (
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Limits bound the requests in flight; zero means DefaultLimits.
+	Limits Limits
 }
 
 // instructions tell the model which tool to use when.
@@ -126,7 +128,11 @@ func New(b *Backend, opts Options) *mcpsdk.Server {
 	t := &tools{b: b, log: log}
 	t.register(s)
 	registerResources(s, t)
-	s.AddReceivingMiddleware(recoverPanics(log), friendlyArgumentErrors)
+	lim := opts.Limits
+	if lim == (Limits{}) {
+		lim = DefaultLimits()
+	}
+	s.AddReceivingMiddleware(newInFlight(lim).middleware, recoverPanics(log), friendlyArgumentErrors)
 	return s
 }
 
