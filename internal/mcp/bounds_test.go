@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -233,5 +235,113 @@ func TestInFlightRequestsAreBounded(t *testing.T) {
 	}
 	if m := most.Load(); m > int32(lim.SessionRunning) {
 		t.Fatalf("%d searches ran at once; want at most %d", m, lim.SessionRunning)
+	}
+}
+
+// hostileNote is a note made to be large in every part read-note lists:
+// many headings, many links, many tags and a huge frontmatter.
+func hostileNote() string {
+	var b strings.Builder
+	b.WriteString("---\ntitle: " + strings.Repeat("T", 100000) + "\nlist:\n")
+	for i := range 20000 {
+		fmt.Fprintf(&b, "  - item %d %s\n", i, strings.Repeat("v", 20))
+	}
+	b.WriteString("big: " + strings.Repeat("b", 300000) + "\n---\n")
+	for i := range 50000 {
+		fmt.Fprintf(&b, "## Heading %d #tag%d\n", i, i)
+	}
+	for i := range 100000 {
+		fmt.Fprintf(&b, "[[Note %d|%s]]\n", i, strings.Repeat("d", 10))
+	}
+	return b.String()
+}
+
+// answerBytes is the size of a tool answer: its structured content and its
+// text.
+func answerBytes(t *testing.T, res *mcpsdk.CallToolResult) int {
+	t.Helper()
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(data)
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			n += len(tc.Text)
+		}
+	}
+	return n
+}
+
+// maxAnswer is the bound on a tool answer (structured content and text)
+// over a hostile note, read with the default max_chars.
+const maxAnswer = 256 << 10
+
+// TestHostileNotesGiveSmallAnswers reads, walks and finds a note with
+// 50,000 headings, 100,000 links and a frontmatter of half a megabyte:
+// every answer stays under maxAnswer and says what it left out.
+func TestHostileNotesGiveSmallAnswers(t *testing.T) {
+	v := config.Vault{Name: "hostile", Path: t.TempDir()}
+	if err := os.WriteFile(filepath.Join(v.Path, "Hub.md"), []byte(hostileNote()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	huge := strings.Repeat("h", 100000)
+	b := &mcp.Backend{
+		Vaults: []config.Vault{v},
+		Backlinks: func(context.Context, string, string) ([]graph.Edge, error) {
+			var out []graph.Edge
+			for i := range 5000 {
+				out = append(out, graph.Edge{Source: fmt.Sprintf("Other %d.md", i), Line: i, Kind: "link", Context: huge})
+			}
+			return out, nil
+		},
+		Keyword: func(_ context.Context, q search.KeywordQuery) ([]search.Result, error) {
+			var out []search.Result
+			for i := range q.Limit {
+				out = append(out, search.Result{Vault: "hostile", Path: fmt.Sprintf("N%d.md", i), Title: huge, Heading: huge, Snippet: huge, Line: 1})
+			}
+			return out, nil
+		},
+	}
+	cs := connect(t, b)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{mcp.ToolReadNote, map[string]any{"path": "Hub.md"}},
+		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Hub.md"}},
+		{mcp.ToolSearchVault, map[string]any{"query": "hub", "limit": 100}},
+	} {
+		res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: tc.tool, Arguments: tc.args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", tc.tool, err, res)
+		}
+		t.Logf("%s: %d bytes", tc.tool, answerBytes(t, res))
+		if n := answerBytes(t, res); n > maxAnswer {
+			t.Errorf("%s answers with %d bytes; want at most %d", tc.tool, n, maxAnswer)
+		}
+	}
+	var note mcp.ReadNoteOutput
+	text, _ := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Hub.md"}, &note)
+	if len(note.Headings) == 0 || len(note.Links) == 0 || len(note.Backlinks) == 0 || len(note.Shortened) == 0 {
+		t.Fatalf("read-note lists %d headings, %d links, %d backlinks; shortened %q", len(note.Headings), len(note.Links), len(note.Backlinks), note.Shortened)
+	}
+	if !strings.Contains(text, "100000 links") || !strings.Contains(text, "50000 headings") {
+		t.Fatalf("read-note's text does not say how much was left out:\n%.2000s", text)
+	}
+	var g mcp.GraphOutput
+	call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Hub.md"}, &g)
+	if !g.Truncated {
+		t.Fatalf("the graph of 100000 links is not marked truncated")
+	}
+	// A resource read returns a note whole or not at all: this one is
+	// over the bound, and the error says how to read it instead.
+	_, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: mcp.NoteURI("hostile", "Hub.md")})
+	if err == nil || !strings.Contains(err.Error(), "read-note") || len(err.Error()) > 600 {
+		t.Fatalf("reading the hostile note as a resource: %v", err)
+	}
+	if _, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: "jarvis://hostile/" + strings.Repeat("x", 100000) + ".md"}); err == nil || len(err.Error()) > 600 {
+		t.Fatalf("reading a resource of a 100000-character URI: %.300v", err)
 	}
 }

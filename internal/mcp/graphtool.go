@@ -106,6 +106,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		if err != nil {
 			return nil, out, err
 		}
+		shortGraph(&out)
 		return renderGraph(out), out, nil
 	}
 	if in.Vault == "" {
@@ -123,13 +124,41 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	// The start note's own links come first, so that a cut never drops
 	// them for links among its neighbours.
 	out.Edges = startFirst(out.Edges, sub.Start.Path)
+	shortGraph(&out)
+	return renderGraph(out), out, nil
+}
+
+// shortGraph cuts a graph answer, from the index or from the disk, to
+// maxGraphEdges links and as many unresolved ones, and each title, tag
+// list and link text short.
+func shortGraph(out *GraphOutput) {
 	if len(out.Edges) > maxGraphEdges {
 		out.Edges, out.Truncated = out.Edges[:maxGraphEdges], true
 	}
 	if len(out.Unresolved) > maxGraphEdges {
 		out.Unresolved, out.Truncated = out.Unresolved[:maxGraphEdges], true
 	}
-	return renderGraph(out), out, nil
+	out.Start.Title = clip(out.Start.Title, maxTitleChars)
+	if len(out.Start.Others) > maxAlsoMatches {
+		out.Start.Others = out.Start.Others[:maxAlsoMatches]
+	}
+	for i := range out.Nodes {
+		n := &out.Nodes[i]
+		n.Title = clip(n.Title, maxTitleChars)
+		if len(n.Tags) > maxNodeTags {
+			n.Tags = n.Tags[:maxNodeTags]
+		}
+		for j, tg := range n.Tags {
+			n.Tags[j] = clip(tg, maxTitleChars)
+		}
+	}
+	for i := range out.Edges {
+		out.Edges[i].Text = clip(out.Edges[i].Text, maxTextChars)
+		out.Edges[i].Target = clip(out.Edges[i].Target, maxPathChars)
+	}
+	for i := range out.Unresolved {
+		out.Unresolved[i].Target = clip(out.Unresolved[i].Target, maxTextChars)
+	}
 }
 
 // maxGraphEdges bounds the links (and the unresolved links) a graph answer

@@ -160,8 +160,8 @@ func (f *inFlight) middleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		if !limitedMethods[method] {
 			return next(ctx, method, req)
 		}
-		if r, ok := req.(*mcpsdk.CallToolRequest); ok && r.Params != nil && len(r.Params.Arguments) > f.lim.ArgumentBytes {
-			return refuse(method, fmt.Errorf("the arguments are %d bytes long; jarvis's tools take at most %d (each tool's input schema gives the longest each argument may be): shorten them and call again", len(r.Params.Arguments), f.lim.ArgumentBytes))
+		if err := f.oversized(req); err != nil {
+			return refuse(method, err)
 		}
 		var session any
 		if req != nil {
@@ -177,6 +177,23 @@ func (f *inFlight) middleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		defer done()
 		return next(ctx, method, req)
 	}
+}
+
+// oversized refuses a request too large to be worth holding while it
+// waits: tool arguments over ArgumentBytes, a resource URI longer than any
+// note's.
+func (f *inFlight) oversized(req mcpsdk.Request) error {
+	switch r := req.(type) {
+	case *mcpsdk.CallToolRequest:
+		if r.Params != nil && len(r.Params.Arguments) > f.lim.ArgumentBytes {
+			return fmt.Errorf("the arguments are %d bytes long; jarvis's tools take at most %d (each tool's input schema gives the longest each argument may be): shorten them and call again", len(r.Params.Arguments), f.lim.ArgumentBytes)
+		}
+	case *mcpsdk.ReadResourceRequest:
+		if r.Params != nil && len(r.Params.URI) > maxResourceURIBytes {
+			return fmt.Errorf("the URI is %d bytes long; no note's is longer than %d: take note URIs from resources/list", len(r.Params.URI), maxResourceURIBytes)
+		}
+	}
+	return nil
 }
 
 // refuse answers a request refused before it ran: a tool call with a tool

@@ -93,6 +93,11 @@ func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRe
 		if err != nil {
 			return nil, mcpsdk.ResourceNotFoundError(uri)
 		}
+		// A resource is the note whole or nothing: cut, it would not be
+		// the note. read-note pages through a longer one.
+		if st.Size() > maxResourceBytes {
+			return nil, fmt.Errorf("note %s is %d KB, more than the %d KB a resource read returns; read it in pages with the read-note tool (offset and max_chars)", rel, st.Size()>>10, maxResourceBytes>>10)
+		}
 		data, warn, err := vault.ReadNote(v.Path, rel, st.Size())
 		if err != nil || warn != "" {
 			return nil, fmt.Errorf("read %s: %s%s", rel, warn, errText(err))
@@ -141,7 +146,7 @@ func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandle
 		}
 		for _, n := range notes {
 			res.Resources = append(res.Resources, &mcpsdk.Resource{
-				URI: NoteURI(n.Vault, n.Path), Name: n.Path, Title: n.Title, MIMEType: "text/markdown",
+				URI: NoteURI(n.Vault, n.Path), Name: n.Path, Title: clip(n.Title, maxTitleChars), MIMEType: "text/markdown",
 				Description: "note in vault " + n.Vault,
 			})
 		}

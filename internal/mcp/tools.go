@@ -323,13 +323,16 @@ func clamp(v, lo, hi, def int) int {
 	return max(lo, min(hi, v))
 }
 
-// cut keeps the first n results and says whether there were more.
+// cut keeps the first n results, their texts shortened, and says whether
+// there were more.
 func cut(rs []search.Result, n int) ([]search.Result, bool) {
 	if rs == nil {
 		rs = []search.Result{}
 	}
-	if len(rs) > n {
-		return rs[:n], true
+	more := len(rs) > n
+	if more {
+		rs = rs[:n]
 	}
-	return rs, false
+	shortResults(rs)
+	return rs, more
 }
