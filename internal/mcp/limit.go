@@ -75,6 +75,20 @@ type sessionLoad struct {
 }
 
 func newInFlight(lim Limits) *inFlight {
+	def := DefaultLimits()
+	or := func(v, def int) int {
+		if v > 0 {
+			return v
+		}
+		return def
+	}
+	lim = Limits{
+		SessionRunning: or(lim.SessionRunning, def.SessionRunning),
+		SessionWaiting: or(lim.SessionWaiting, def.SessionWaiting),
+		Running:        or(lim.Running, def.Running),
+		Waiting:        or(lim.Waiting, def.Waiting),
+		ArgumentBytes:  or(lim.ArgumentBytes, def.ArgumentBytes),
+	}
 	return &inFlight{lim: lim, global: make(chan struct{}, lim.Running), sessions: map[any]*sessionLoad{}}
 }
 

@@ -102,7 +102,8 @@ const (
 type Options struct {
 	Version string
 	Logger  *slog.Logger
-	// Limits bound the requests in flight; zero means DefaultLimits.
+	// Limits bound the requests in flight; a zero field takes its value
+	// from DefaultLimits.
 	Limits Limits
 }
 
@@ -128,11 +129,7 @@ func New(b *Backend, opts Options) *mcpsdk.Server {
 	t := &tools{b: b, log: log}
 	t.register(s)
 	registerResources(s, t)
-	lim := opts.Limits
-	if lim == (Limits{}) {
-		lim = DefaultLimits()
-	}
-	s.AddReceivingMiddleware(newInFlight(lim).middleware, recoverPanics(log), friendlyArgumentErrors)
+	s.AddReceivingMiddleware(newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors)
 	return s
 }
 
