@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -158,10 +161,53 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 }
 
 // TestInFlightRequestsAreBounded fires many tool calls at once on one
-// session whose searches block: no more than the session's share run at
-// once, the calls beyond its queue are refused at once with an error that
-// says what to do, and the rest all finish once the searches go on.
+// session whose searches block, over each transport: no more than the
+// session's share run at once, the calls beyond its queue are refused at
+// once with an error that says what to do, and the rest all finish once
+// the searches go on.
 func TestInFlightRequestsAreBounded(t *testing.T) {
+	t.Run("in memory", func(t *testing.T) { checkInFlight(t, connect) })
+	t.Run("stdio", func(t *testing.T) { checkInFlight(t, connectStdio) })
+	t.Run("streamable HTTP", func(t *testing.T) { checkInFlight(t, connectHTTP) })
+}
+
+// connectStdio serves b over pipes as `jarvis mcp` serves stdin and
+// stdout.
+func connectStdio(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
+	t.Helper()
+	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet()})
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	ss, err := server.Connect(context.Background(), mcp.StdioTransport(inR, outW), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcpsdk.IOTransport{Reader: outR, Writer: inW}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+// connectHTTP serves b over Streamable HTTP on a loopback port.
+func connectHTTP(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
+	t.Helper()
+	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet()})
+	srv := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, nil))
+	t.Cleanup(srv.Close)
+	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).
+		Connect(context.Background(), &mcpsdk.StreamableClientTransport{Endpoint: srv.URL, DisableStandaloneSSE: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
+}
+
+func checkInFlight(t *testing.T, connect func(*testing.T, *mcp.Backend) *mcpsdk.ClientSession) {
 	lim := mcp.DefaultLimits()
 	release := make(chan struct{})
 	var running, most atomic.Int32
@@ -273,6 +319,20 @@ func answerBytes(t *testing.T, res *mcpsdk.CallToolResult) int {
 	return n
 }
 
+// structured decodes a tool answer's structured content into out and
+// returns its text.
+func structured(t *testing.T, res *mcpsdk.CallToolResult, out any) string {
+	t.Helper()
+	data, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(data, out); err != nil {
+		t.Fatal(err)
+	}
+	return res.Content[0].(*mcpsdk.TextContent).Text
+}
+
 // maxAnswer is the bound on a tool answer (structured content and text)
 // over a hostile note, read with the default max_chars.
 const maxAnswer = 256 << 10
@@ -305,6 +365,7 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 	}
 	cs := connect(t, b)
 	ctx := context.Background()
+	answers := map[string]*mcpsdk.CallToolResult{}
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -317,13 +378,15 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 		if err != nil || res.IsError {
 			t.Fatalf("%s: %v %+v", tc.tool, err, res)
 		}
-		t.Logf("%s: %d bytes", tc.tool, answerBytes(t, res))
-		if n := answerBytes(t, res); n > maxAnswer {
+		n := answerBytes(t, res)
+		t.Logf("%s: %d bytes", tc.tool, n)
+		if n > maxAnswer {
 			t.Errorf("%s answers with %d bytes; want at most %d", tc.tool, n, maxAnswer)
 		}
+		answers[tc.tool] = res
 	}
 	var note mcp.ReadNoteOutput
-	text, _ := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Hub.md"}, &note)
+	text := structured(t, answers[mcp.ToolReadNote], &note)
 	if len(note.Headings) == 0 || len(note.Links) == 0 || len(note.Backlinks) == 0 || len(note.Shortened) == 0 {
 		t.Fatalf("read-note lists %d headings, %d links, %d backlinks; shortened %q", len(note.Headings), len(note.Links), len(note.Backlinks), note.Shortened)
 	}
@@ -331,7 +394,7 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 		t.Fatalf("read-note's text does not say how much was left out:\n%.2000s", text)
 	}
 	var g mcp.GraphOutput
-	call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Hub.md"}, &g)
+	structured(t, answers[mcp.ToolSearchGraph], &g)
 	if !g.Truncated {
 		t.Fatalf("the graph of 100000 links is not marked truncated")
 	}
