@@ -73,8 +73,8 @@ const (
 	maxFrontmatterBytes            = 32 << 10
 	maxFrontmatterItems            = 20 // of one list or mapping in the frontmatter
 	maxNodeTags                    = 10
-	maxResourceBytes               = 1 << 20 // a note read as a resource
-	maxResourceURIBytes            = 8 << 10
+	maxResourceBytes               = 1 << 20  // a note read as a resource
+	maxResourceURIBytes            = 16 << 10 // a 4096-byte path, every byte percent-encoded
 )
 
 // within keeps the first items while there are at most n of them and
