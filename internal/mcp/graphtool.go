@@ -52,9 +52,11 @@ func (t *tools) registerGraph(s *mcpsdk.Server) {
 Use it to find related notes, a topic's neighbourhood, or what depends on a note. Returns nodes with their depth and tags, the links between them with line numbers, and links that lead to missing notes.`,
 		Annotations: readOnly("Explore linked notes"),
 		InputSchema: inputSchema[GraphInput](func(p map[string]*jsonschema.Schema) {
-			textLength(p["query_note_path"], 1, 1000)
+			textLength(p["query_note_path"], 1, maxPathChars)
 			intRange(p["depth"], 1, graph.MaxDepth, 2)
+			textLength(p["direction"], 0, len("both"))
 			p["direction"].Enum = []any{"out", "in", "both"}
+			textLength(p["vault"], 0, maxNameChars)
 			p["direction"].Default = mustJSON("both")
 		}),
 	}, t.searchGraph)
@@ -81,7 +83,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		dir = graph.Both
 	}
 	if dir != graph.Out && dir != graph.In && dir != graph.Both {
-		return nil, out, fmt.Errorf("direction must be \"out\", \"in\" or \"both\"; got %q", in.Direction)
+		return nil, out, fmt.Errorf("direction must be \"out\", \"in\" or \"both\"; got %s", quoteArg(in.Direction))
 	}
 	var sub *graph.Subgraph
 	err := errUnavailable
@@ -91,6 +93,9 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	switch {
 	case err == nil:
 	case errors.Is(err, graph.ErrNoteNotFound), errors.Is(err, graph.ErrInvalidQuery):
+		if nf := shortNotFound(err); nf != nil {
+			return nil, out, nf
+		}
 		return nil, out, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), graph.ErrInvalidQuery.Error()+": "))
 	case ctx.Err() != nil:
 		return nil, out, ctx.Err()
@@ -102,6 +107,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		if err != nil {
 			return nil, out, err
 		}
+		shortGraph(&out)
 		return renderGraph(out), out, nil
 	}
 	if in.Vault == "" {
@@ -119,13 +125,41 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	// The start note's own links come first, so that a cut never drops
 	// them for links among its neighbours.
 	out.Edges = startFirst(out.Edges, sub.Start.Path)
+	shortGraph(&out)
+	return renderGraph(out), out, nil
+}
+
+// shortGraph cuts a graph answer, from the index or from the disk, to
+// maxGraphEdges links and as many unresolved ones, and each title, tag
+// list and link text short.
+func shortGraph(out *GraphOutput) {
 	if len(out.Edges) > maxGraphEdges {
 		out.Edges, out.Truncated = out.Edges[:maxGraphEdges], true
 	}
 	if len(out.Unresolved) > maxGraphEdges {
 		out.Unresolved, out.Truncated = out.Unresolved[:maxGraphEdges], true
 	}
-	return renderGraph(out), out, nil
+	out.Start.Title = clip(out.Start.Title, maxTitleChars)
+	if len(out.Start.Others) > maxAlsoMatches {
+		out.Start.Others = out.Start.Others[:maxAlsoMatches]
+	}
+	for i := range out.Nodes {
+		n := &out.Nodes[i]
+		n.Title = clip(n.Title, maxTitleChars)
+		if len(n.Tags) > maxNodeTags {
+			n.Tags = n.Tags[:maxNodeTags]
+		}
+		for j, tg := range n.Tags {
+			n.Tags[j] = clip(tg, maxTitleChars)
+		}
+	}
+	for i := range out.Edges {
+		out.Edges[i].Text = clip(out.Edges[i].Text, maxTextChars)
+		out.Edges[i].Target = clip(out.Edges[i].Target, maxPathChars)
+	}
+	for i := range out.Unresolved {
+		out.Unresolved[i].Target = clip(out.Unresolved[i].Target, maxTextChars)
+	}
 }
 
 // maxGraphEdges bounds the links (and the unresolved links) a graph answer
@@ -148,7 +182,7 @@ func oneVault(ref string, start graph.Match) error {
 	if len(where) == 1 {
 		return nil
 	}
-	return fmt.Errorf("%q matches notes in more than one vault: %s; pass vault to choose one", ref, strings.Join(where, ", "))
+	return fmt.Errorf("%s matches notes in more than one vault: %s; pass vault to choose one", quoteArg(ref), strings.Join(where, ", "))
 }
 
 // graphFromDisk answers without the index: it finds the start note by
@@ -222,7 +256,7 @@ func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref strin
 			}
 		}
 	}
-	return config.Vault{}, "", fmt.Errorf("no note %q was found on disk; give its vault-relative path, such as Folder/Note.md", ref)
+	return config.Vault{}, "", fmt.Errorf("no note %s was found on disk; give its vault-relative path, such as Folder/Note.md", quoteArg(ref))
 }
 
 func nonNil[T any](s []T) []T {
@@ -285,7 +319,7 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Unresolved)-i)
 				break
 			}
-			fmt.Fprintf(&b, "- `%s` line %d → %q\n", u.Source, u.Line, u.Target)
+			fmt.Fprintf(&b, "- `%s` line %d → %s\n", u.Source, u.Line, quoteArg(u.Target))
 		}
 	}
 	return textResult(b.String())

@@ -78,15 +78,15 @@ type ReadNoteOutput struct {
 	AlsoMatches []string `json:"also_matches,omitempty" jsonschema:"other notes whose title or name matches the path given as well; pass one's path to read it"`
 	// Warnings are problems found reading the note, such as frontmatter
 	// that is not valid YAML (which then shows as no frontmatter).
-	Warnings       []string `json:"warnings,omitempty" jsonschema:"problems found reading the note, such as invalid frontmatter YAML"`
+	Warnings []string `json:"warnings,omitempty" jsonschema:"problems found reading the note, such as invalid frontmatter YAML"`
+	// Shortened says what was left out of the lists and frontmatter, which
+	// are capped whatever the note holds.
+	Shortened      []string `json:"shortened,omitempty" jsonschema:"what this answer left out to stay small, such as the first 500 of 50000 headings"`
 	Degraded       bool     `json:"degraded"`
 	DegradedReason string   `json:"degraded_reason,omitempty"`
 }
 
-const (
-	defaultMaxChars = 20000
-	maxBacklinks    = 200
-)
+const defaultMaxChars = 20000
 
 func (t *tools) registerNotes(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
@@ -95,9 +95,10 @@ func (t *tools) registerNotes(s *mcpsdk.Server) {
 Pass the vault and path of a search result. Long notes come in pages: when next_offset is not 0, call again with offset=next_offset.`,
 		Annotations: readOnly("Read a note"),
 		InputSchema: inputSchema[ReadNoteInput](func(p map[string]*jsonschema.Schema) {
-			textLength(p["path"], 1, 1000)
-			lo := 0.0
-			p["offset"].Minimum = &lo
+			textLength(p["path"], 1, maxPathChars)
+			textLength(p["vault"], 0, maxNameChars)
+			textLength(p["heading"], 0, maxHeadingChars)
+			floatRange(p["offset"], 0, vault.MaxNoteSize)
 			intRange(p["max_chars"], 1000, 100000, defaultMaxChars)
 		}),
 	}, t.readNote)
@@ -119,7 +120,11 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if err != nil {
 		return nil, out, err
 	}
-	for _, o := range others {
+	for i, o := range others {
+		if i == maxAlsoMatches {
+			out.AlsoMatches = append(out.AlsoMatches, fmt.Sprintf("… and %d more", len(others)-i))
+			break
+		}
 		out.AlsoMatches = append(out.AlsoMatches, o.Path)
 	}
 	data, st, err := readNote(v, rel)
@@ -127,15 +132,32 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		return nil, out, err
 	}
 	note := t.parse(rel, data)
-	out.Warnings = note.Warnings
-	out.Vault, out.Path, out.Title = v.Name, rel, note.Title
+	for i, w := range note.Warnings {
+		if i == maxWarnings {
+			break
+		}
+		out.Warnings = append(out.Warnings, clip(w, maxTextChars))
+	}
+	out.Vault, out.Path, out.Title = v.Name, rel, clip(note.Title, maxTitleChars)
 	out.Size, out.Modified = st.Size(), st.ModTime().UTC().Format(time.RFC3339)
 	if note.Frontmatter != nil {
-		out.Frontmatter = note.Frontmatter
+		var short string
+		if out.Frontmatter, short = shortFrontmatter(note.Frontmatter); short != "" {
+			out.Shortened = append(out.Shortened, short)
+		}
 	}
-	out.Tags = nonNil(tagNames(note))
+	for _, tg := range tagNames(note) {
+		out.Tags = append(out.Tags, clip(tg, maxTextChars))
+	}
+	var dropped int
+	if out.Tags, dropped = within(out.Tags, maxTags, maxTagBytes, func(s string) int { return len(s) + 3 }); dropped > 0 {
+		out.Shortened = append(out.Shortened, leftOut(len(out.Tags), dropped, "tag"))
+	}
 	for _, h := range note.Headings {
-		out.Headings = append(out.Headings, HeadingItem{Level: h.Level, Text: h.Text, Line: h.Line})
+		out.Headings = append(out.Headings, HeadingItem{Level: h.Level, Text: clip(h.Text, maxTitleChars), Line: h.Line})
+	}
+	if out.Headings, dropped = within(out.Headings, maxHeadings, maxHeadingBytes, func(h HeadingItem) int { return len(h.Text) + 32 }); dropped > 0 {
+		out.Shortened = append(out.Shortened, leftOut(len(out.Headings), dropped, "heading"))
 	}
 	text := string(data)
 	if !utf8.ValidString(text) {
@@ -182,7 +204,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		}
 	}
 	for _, l := range note.Links {
-		item := LinkItem{Target: l.Target, Subpath: l.Subpath, Kind: string(l.Kind), Text: l.Display, Line: l.Line}
+		item := LinkItem{Target: clip(l.Target, maxTextChars), Subpath: clip(l.Subpath, maxTextChars), Kind: string(l.Kind), Text: clip(l.Display, maxTextChars), Line: l.Line}
 		k := at{l.Line, string(l.Kind)}
 		if q := targets[k]; len(q) > 0 {
 			item.Resolved, targets[k] = q[0], q[1:]
@@ -192,17 +214,25 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		}
 		out.Links = append(out.Links, item)
 	}
+	if out.Links, dropped = within(out.Links, maxLinks, maxLinkBytes, func(l LinkItem) int {
+		return len(l.Target) + len(l.Resolved) + len(l.Subpath) + len(l.Text) + 48
+	}); dropped > 0 {
+		out.Shortened = append(out.Shortened, leftOut(len(out.Links), dropped, "link"))
+	}
 	if t.b.Backlinks == nil {
 		reasons = append(reasons, "backlinks are unavailable")
 	} else if back, err := t.b.Backlinks(ctx, v.Name, rel); err == nil {
 		for _, e := range back {
-			if len(out.Backlinks) == maxBacklinks {
-				break
-			}
 			if e.Source == rel {
 				continue // the note's own [[#Heading]] links: not a note linking here
 			}
-			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: e.Context})
+			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: clip(e.Context, maxTextChars)})
+		}
+		// The text lists each source again: its size counts twice.
+		if out.Backlinks, dropped = within(out.Backlinks, maxBacklinks, maxBacklinkBytes, func(b BacklinkItem) int {
+			return 2*len(b.Source) + len(b.Context) + 48
+		}); dropped > 0 {
+			out.Shortened = append(out.Shortened, leftOut(len(out.Backlinks), dropped, "backlink"))
 		}
 	} else if !errors.Is(err, graph.ErrNoteNotFound) {
 		reasons = append(reasons, "backlinks are unavailable")
@@ -264,14 +294,13 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 				}
 			}
 		}
-		var nf *graph.NotFoundError
-		if errors.As(err, &nf) {
+		if nf := shortNotFound(err); nf != nil {
 			return config.Vault{}, "", nil, fmt.Errorf("%s; read-note takes the vault-relative path that search results give", nf.Error())
 		}
 	}
 	v, p, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
 	if err != nil {
-		return config.Vault{}, "", nil, fmt.Errorf("no note %q exists; search-vault with a few of its words finds its path", ref)
+		return config.Vault{}, "", nil, fmt.Errorf("no note %s exists; search-vault with a few of its words finds its path", quoteArg(ref))
 	}
 	return v, p, nil, nil
 }
@@ -330,16 +359,16 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 	for _, h := range headings {
 		k := headingKey(h.Text)
 		if slices.ContainsFunc(words, func(w string) bool { return strings.Contains(k, w) }) {
-			near = append(near, fmt.Sprintf("%q", h.Text))
+			near = append(near, quoteArg(h.Text))
 		} else {
-			rest = append(rest, fmt.Sprintf("%q", h.Text))
+			rest = append(rest, quoteArg(h.Text))
 		}
 	}
 	names := append(near, rest...)
 	if len(names) > 20 {
 		names = append(names[:20], fmt.Sprintf("and %d more", len(names)-20))
 	}
-	return "", fmt.Errorf("the note has no heading %q; its headings include %s", want, strings.Join(names, ", "))
+	return "", fmt.Errorf("the note has no heading %s; its headings include %s", quoteArg(want), strings.Join(names, ", "))
 }
 
 // longestRun is the length of the longest run of c in s.
@@ -415,6 +444,9 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 	b.WriteString("\n")
 	for _, w := range out.Warnings {
 		fmt.Fprintf(&b, "\n> Warning: %s.\n", w)
+	}
+	if len(out.Shortened) > 0 {
+		fmt.Fprintf(&b, "\n> Shortened to keep this answer small: %s.\n", strings.Join(out.Shortened, "; "))
 	}
 	if len(out.AlsoMatches) > 0 {
 		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to read it instead.\n", strings.Join(out.AlsoMatches, "`, `"))

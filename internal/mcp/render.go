@@ -16,7 +16,7 @@ func textResult(s string) *mcpsdk.CallToolResult {
 
 func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s for %q: ", kind, query)
+	fmt.Fprintf(&b, "%s for %s: ", kind, quoteArg(query))
 	switch n := len(out.Results); {
 	case n == 0:
 		b.WriteString("no notes found.\n")

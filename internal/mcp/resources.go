@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/url"
 	"strings"
@@ -94,6 +95,11 @@ func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRe
 		case err != nil:
 			return nil, err
 		}
+		// A resource is the note whole or nothing: cut, it would not be
+		// the note. read-note pages through a longer one.
+		if len(data) > maxResourceBytes {
+			return nil, fmt.Errorf("note %s is %d KB, more than the %d KB a resource read returns; read it in pages with the read-note tool (offset and max_chars)", quoteArg(rel), len(data)>>10, maxResourceBytes>>10)
+		}
 		return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: strings.ToValidUTF8(string(data), "\uFFFD")}}}, nil
 	}
 	return nil, mcpsdk.ResourceNotFoundError(uri)
@@ -131,7 +137,7 @@ func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandle
 		}
 		for _, n := range notes {
 			res.Resources = append(res.Resources, &mcpsdk.Resource{
-				URI: NoteURI(n.Vault, n.Path), Name: n.Path, Title: n.Title, MIMEType: "text/markdown",
+				URI: NoteURI(n.Vault, n.Path), Name: n.Path, Title: clip(n.Title, maxTitleChars), MIMEType: "text/markdown",
 				Description: "note in vault " + n.Vault,
 			})
 		}

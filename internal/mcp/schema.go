@@ -21,6 +21,18 @@ func inputSchema[T any](edit func(p map[string]*jsonschema.Schema)) *jsonschema.
 	return s
 }
 
+// The longest string arguments, in characters. Every string, array and
+// number of every tool's input is bounded, so that the SDK refuses an
+// oversized argument before a handler sees it: a query is a few key words
+// or one question, a path a vault-relative file path, a name a vault name
+// or a tag, a heading one heading or a path of them ("A > B").
+const (
+	maxQueryChars   = 1000
+	maxPathChars    = 1000
+	maxNameChars    = 200
+	maxHeadingChars = 1000
+)
+
 func intRange(p *jsonschema.Schema, lo, hi, def int) {
 	l, h := float64(lo), float64(hi)
 	p.Minimum, p.Maximum = &l, &h
@@ -31,8 +43,12 @@ func floatRange(p *jsonschema.Schema, lo, hi float64) {
 	p.Minimum, p.Maximum = &lo, &hi
 }
 
+// textLength bounds a string's length; a lo of 0 is left unstated.
 func textLength(p *jsonschema.Schema, lo, hi int) {
-	p.MinLength, p.MaxLength = &lo, &hi
+	p.MaxLength = &hi
+	if lo > 0 {
+		p.MinLength = &lo
+	}
 }
 
 func mustJSON(v any) json.RawMessage {

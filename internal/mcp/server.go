@@ -102,6 +102,9 @@ const (
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Limits bound the requests in flight; a zero field takes its value
+	// from DefaultLimits.
+	Limits Limits
 }
 
 // instructions tell the model which tool to use when.
@@ -126,7 +129,7 @@ func New(b *Backend, opts Options) *mcpsdk.Server {
 	t := &tools{b: b, log: log}
 	t.register(s)
 	registerResources(s, t)
-	s.AddReceivingMiddleware(recoverPanics(log), friendlyArgumentErrors)
+	s.AddReceivingMiddleware(newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors)
 	return s
 }
 
@@ -193,56 +196,82 @@ func friendlyArgumentErrors(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 }
 
 var (
-	schemaProperty = regexp.MustCompile(`/properties/([^/:]+)`)
-	schemaBound    = regexp.MustCompile(`(maximum|minimum|maxLength|minLength): (.+) is (?:greater|less|longer|shorter) than ([0-9.]+)`)
-	schemaLength   = regexp.MustCompile(`(maxLength|minLength): (?s:.*) contains (\d+) Unicode code points, (?:more|fewer|less) than (\d+)`)
-	schemaRequired = regexp.MustCompile(`missing properties: \[(.*)\]`)
-	schemaType     = regexp.MustCompile(`type: (.*) has type "?(\w+)"?, want "?(\w+)"?`)
+	schemaBound  = regexp.MustCompile(`^(-?[0-9/.e+-]+) is (?:greater|less) than ([0-9.]+)$`)
+	schemaLength = regexp.MustCompile(`contains (\d+) Unicode code points, (?:more|fewer|less) than (\d+)$`)
+	schemaType   = regexp.MustCompile(`has type "?(\w+)"?, want (?:one of )?\[?"?(\w+)"?`)
 )
 
 // explainSchemaError turns one of the SDK's validation messages into words:
 // "depth must be at most 5; got 9".
+//
+// The message is a chain of schema locations, then the keyword that failed
+// and what failed it: `validating "arguments": validating root: validating
+// /properties/depth: maximum: 9 is greater than 5.000000`. What failed it
+// may be the caller's value of any size and content, so the locations are
+// read from the front, only the end of the value is looked at, and nothing
+// of it is quoted longer than quoteArg allows.
 func explainSchemaError(msg string) string {
+	rest := strings.TrimPrefix(msg, `validating "arguments": `)
 	prop := "an argument"
-	if m := schemaProperty.FindAllStringSubmatch(msg, -1); len(m) > 0 {
-		prop = m[len(m)-1][1]
-	}
-	if m := schemaRequired.FindStringSubmatch(msg); m != nil {
-		return "missing required argument " + strings.ReplaceAll(m[1], `"`, "")
-	}
-	if m := schemaLength.FindStringSubmatch(msg); m != nil {
-		if m[1] == "maxLength" {
-			return fmt.Sprintf("%s must be at most %s characters long; it has %s", prop, m[3], m[2])
+	for strings.HasPrefix(rest, "validating ") {
+		loc, after, ok := strings.Cut(rest[len("validating "):], ": ")
+		if !ok {
+			break
 		}
-		return fmt.Sprintf("%s must be at least %s characters long", prop, m[3])
-	}
-	if m := schemaBound.FindStringSubmatch(msg); m != nil {
-		// The SDK prints the number as a fraction: 3/2 for 1.5.
-		got := m[2]
-		if r, ok := new(big.Rat).SetString(got); ok {
-			f, _ := r.Float64()
-			got = strconv.FormatFloat(f, 'g', -1, 64)
+		if _, p, ok := strings.Cut(loc, "/properties/"); ok {
+			prop, _, _ = strings.Cut(p, "/")
 		}
-		limit := strings.TrimRight(strings.TrimRight(m[3], "0"), ".")
-		switch m[1] {
-		case "maximum":
-			return fmt.Sprintf("%s must be at most %s; got %s", prop, limit, got)
-		case "minimum":
+		rest = after
+	}
+	keyword, detail, _ := strings.Cut(rest, ": ")
+	// The end of the detail holds the numbers; the value comes before.
+	tail := detail[max(0, len(detail)-120):]
+	switch keyword {
+	case "required":
+		names := strings.Trim(strings.TrimPrefix(detail, "missing properties: "), "[]")
+		return "missing required argument " + clip(strings.ReplaceAll(names, `"`, ""), maxQuoted)
+	case "maxLength", "minLength":
+		if m := schemaLength.FindStringSubmatch(tail); m != nil {
+			if keyword == "maxLength" {
+				return fmt.Sprintf("%s must be at most %s characters long; it has %s", prop, m[2], m[1])
+			}
+			return fmt.Sprintf("%s must be at least %s characters long", prop, m[2])
+		}
+	case "maximum", "minimum":
+		if m := schemaBound.FindStringSubmatch(detail); m != nil {
+			// The SDK prints the number as a fraction: 3/2 for 1.5.
+			got := m[1]
+			if r, ok := new(big.Rat).SetString(got); ok {
+				f, _ := r.Float64()
+				got = strconv.FormatFloat(f, 'g', -1, 64)
+			}
+			limit := strings.TrimRight(strings.TrimRight(m[2], "0"), ".")
+			if keyword == "maximum" {
+				return fmt.Sprintf("%s must be at most %s; got %s", prop, limit, got)
+			}
 			return fmt.Sprintf("%s must be at least %s; got %s", prop, limit, got)
-		case "maxLength":
-			return fmt.Sprintf("%s must be at most %s characters long", prop, limit)
-		default:
-			return fmt.Sprintf("%s must be at least %s characters long", prop, limit)
+		}
+	case "enum":
+		return prop + " is not one of the allowed values"
+	case "type":
+		if m := schemaType.FindStringSubmatch(tail); m != nil {
+			return fmt.Sprintf("%s must be %s, not %s", prop, withArticle(m[2]), withArticle(m[1]))
 		}
 	}
-	if strings.Contains(msg, "enum:") {
-		return prop + " is not one of the allowed values"
+	if names, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
+		return "there is no argument " + quoteArg(strings.Trim(names, `[]"`)) + " (unknown argument)"
 	}
-	if m := schemaType.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("%s must be a %s, not a %s", prop, m[3], m[2])
+	if prop != "an argument" {
+		return prop + ": " + clip(rest, maxQuoted)
 	}
-	if i := strings.LastIndex(msg, "validating "); i >= 0 {
-		msg = msg[i+len("validating "):]
+	return clip(rest, maxQuoted)
+}
+
+// withArticle puts "a" or "an" before a JSON type name: "an integer",
+// "a string".
+func withArticle(noun string) string {
+	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
+		return "an " + noun
 	}
-	return strings.TrimPrefix(msg, "/properties/")
+	return "a " + noun
 }

@@ -42,7 +42,10 @@ func startStdio(t testing.TB, b *mcp.Backend, transport func(io.ReadCloser, io.W
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
-	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet()})
+	// The server's own bound on requests running per session is lifted,
+	// so that these tests see the stdio transport's bound alone.
+	unbounded := mcp.Limits{SessionRunning: 1 << 10, SessionWaiting: 1 << 10, Running: 1 << 10, Waiting: 1 << 10}
+	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet(), Limits: unbounded})
 	done := make(chan struct{})
 	var runErr error
 	go func() {

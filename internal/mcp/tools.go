@@ -69,9 +69,12 @@ Use it when the user names something (a note, a person, a term, a phrase) or for
 Returns one result per note with the best matching passage (matches marked **like this**), its heading path and line; pass vault and path to read-note for the whole note.`,
 		Annotations: readOnly("Search notes by keyword"),
 		InputSchema: inputSchema[KeywordInput](func(p map[string]*jsonschema.Schema) {
-			textLength(p["query"], 1, 1000)
+			textLength(p["query"], 1, maxQueryChars)
 			intRange(p["limit"], 1, 100, 20)
 			p["search_content"].Default = mustJSON(true)
+			textLength(p["vault"], 0, maxNameChars)
+			textLength(p["path_prefix"], 0, maxPathChars)
+			textLength(p["tag"], 0, maxNameChars)
 		}),
 	}, t.searchVault)
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
@@ -82,9 +85,10 @@ Use it for "notes about ..." questions. Results are ranked by cosine similarity 
 If no embeddings exist yet, it answers with keyword search and says so in degraded_reason.`,
 		Annotations: readOnly("Search notes by meaning"),
 		InputSchema: inputSchema[SemanticInput](func(p map[string]*jsonschema.Schema) {
-			textLength(p["query"], 1, 1000)
+			textLength(p["query"], 1, maxQueryChars)
 			intRange(p["limit"], 1, 50, 10)
 			floatRange(p["similarity_threshold"], 0, 1)
+			textLength(p["vault"], 0, maxNameChars)
 		}),
 	}, t.searchSemantic)
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
@@ -93,8 +97,9 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 Each result lists the retrievers that found it (keyword, semantic).`,
 		Annotations: readOnly("Search notes (keyword and semantic)"),
 		InputSchema: inputSchema[CombinedInput](func(p map[string]*jsonschema.Schema) {
-			textLength(p["query"], 1, 1000)
+			textLength(p["query"], 1, maxQueryChars)
 			intRange(p["limit"], 1, 50, 10)
+			textLength(p["vault"], 0, maxNameChars)
 		}),
 	}, t.searchCombined)
 	t.registerGraph(s)
@@ -115,7 +120,7 @@ func (t *tools) checkVault(name string) error {
 		}
 		names = append(names, fmt.Sprintf("%q", v.Name))
 	}
-	return fmt.Errorf("there is no vault named %q; use one of %s, or leave vault empty for all of them", name, strings.Join(names, ", "))
+	return fmt.Errorf("there is no vault named %s; use one of %s, or leave vault empty for all of them", quoteArg(name), strings.Join(names, ", "))
 }
 
 // filter searches the vault named, or when none is, every vault served:
@@ -304,8 +309,8 @@ func checkQuery(q string) error {
 	if q == "" {
 		return errEmptyQuery
 	}
-	if n := len([]rune(q)); n > 1000 {
-		return fmt.Errorf("the query is %d characters long; keep it under 1000: use the key words or one question", n)
+	if n := len([]rune(q)); n > maxQueryChars {
+		return fmt.Errorf("the query is %d characters long; keep it under %d: use the key words or one question", n, maxQueryChars)
 	}
 	return nil
 }
@@ -318,13 +323,16 @@ func clamp(v, lo, hi, def int) int {
 	return max(lo, min(hi, v))
 }
 
-// cut keeps the first n results and says whether there were more.
+// cut keeps the first n results, their texts shortened, and says whether
+// there were more.
 func cut(rs []search.Result, n int) ([]search.Result, bool) {
 	if rs == nil {
 		rs = []search.Result{}
 	}
-	if len(rs) > n {
-		return rs[:n], true
+	more := len(rs) > n
+	if more {
+		rs = rs[:n]
 	}
-	return rs, false
+	shortResults(rs)
+	return rs, more
 }
