@@ -33,7 +33,8 @@ func fixFor(t *testing.T, stdout, name string) string {
 }
 
 // shellWords splits a command line as a POSIX shell does for the quoting
-// doctor prints: bare words, single quotes, and '\” for a quote inside.
+// doctor prints: bare words, and single quotes, with a quote inside written
+// as quote, backslash, quote, quote.
 func shellWords(t *testing.T, s string) []string {
 	t.Helper()
 	var words []string

@@ -144,7 +144,7 @@ func TestDoctorTellsPermissionsFromDamage(t *testing.T) {
 	}
 	files := names(t, dir)
 
-	doctor := func(wantCode int, wantDetail string) string {
+	doctor := func(t *testing.T, wantCode int, wantDetail string) string {
 		t.Helper()
 		code, stdout, _ := u.jarvis(append([]string{"doctor"}, flags...)...)
 		if code != wantCode || !strings.Contains(stdout, wantDetail) {
@@ -159,7 +159,7 @@ func TestDoctorTellsPermissionsFromDamage(t *testing.T) {
 	t.Run("folder not writable", func(t *testing.T) {
 		os.Chmod(dir, 0o555)
 		defer os.Chmod(dir, 0o755)
-		stdout := doctor(2, "is a folder you cannot create files in")
+		stdout := doctor(t, 2, "is a folder you cannot create files in")
 		fix := fixFor(t, stdout, "database access")
 		if want := "chmod u+rwx '" + dir + "'"; fix != want {
 			t.Fatalf("fix = %q; want %q", fix, want)
@@ -172,23 +172,23 @@ func TestDoctorTellsPermissionsFromDamage(t *testing.T) {
 			t.Fatalf("after --rebuild the folder holds %v; before %v", got, files)
 		}
 		u.sh(fix)
-		doctor(0, "healthy")
+		doctor(t, 0, "healthy")
 	})
 
 	t.Run("file read-only", func(t *testing.T) {
 		os.Chmod(db, 0o444)
 		defer os.Chmod(db, 0o644)
-		stdout := doctor(2, "is read-only for you")
+		stdout := doctor(t, 2, "is read-only for you")
 		fix := fixFor(t, stdout, "database access")
 		u.sh(fix)
-		doctor(0, "healthy")
+		doctor(t, 0, "healthy")
 	})
 
 	if u.exe != "" {
 		t.Run("file of another user", func(t *testing.T) {
 			os.Lchown(db, 0, 0)
 			defer os.Lchown(db, nobody, nobody)
-			stdout := doctor(2, "belongs to user id 0, not to you")
+			stdout := doctor(t, 2, "belongs to user id 0, not to you")
 			if fix := fixFor(t, stdout, "database access"); fix != "sudo chown $USER '"+db+"'" {
 				t.Fatalf("fix = %q", fix)
 			}
