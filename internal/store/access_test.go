@@ -266,3 +266,35 @@ func TestReadOnlyOpenReadsTheWAL(t *testing.T) {
 		t.Fatal("a shared read-only open reports a change")
 	}
 }
+
+// TestImmutableOpenNoticesAWriter opens a database with no -wal, as doctor
+// does (immutable), then lets a writer in: a damage found after that is
+// not to be believed, and ChangedSinceOpen says so.
+func TestImmutableOpenNoticesAWriter(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "j.db")
+	w, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	r, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	if r.ChangedSinceOpen() {
+		t.Fatal("changed before anyone wrote")
+	}
+	w, err = Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if _, err := w.ExecContext(ctx, `INSERT INTO vaults (name, path) VALUES ('fresh', '/x')`); err != nil {
+		t.Fatal(err)
+	}
+	if !r.ChangedSinceOpen() {
+		t.Fatal("a writer went unnoticed")
+	}
+}
