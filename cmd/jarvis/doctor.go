@@ -19,8 +19,11 @@ const perCheckTimeout = 30 * time.Second
 func runDoctor(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("doctor", "jarvis doctor [--vault PATH]... [--db FILE] [--json]",
 		`Run every health check and print each as ok, warn or fail, with a one-line
-fix for each problem. Doctor only looks: it never changes the database or
-the vaults.
+fix for each problem, or as skip when it could not be made (the check that
+found why says so). Fixes that name a jarvis command repeat the --vault,
+--db, --config and --embedder flags given here. Doctor only looks: it opens
+the database read-only, creates no file beside it, and never changes the
+database or the vaults.
 
 Exit status: 0 when healthy, 1 when degraded (warnings), 2 when broken.`, e)
 	var c common

@@ -202,7 +202,7 @@ func TestDoctor(t *testing.T) {
 		}
 		os.WriteFile(damaged, data, 0o644)
 		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", damaged)
-		if code != 2 || !strings.Contains(stdout, "fix: run `jarvis index --rebuild`") {
+		if code != 2 || !strings.Contains(stdout, "--rebuild`: it moves the file aside") {
 			t.Fatalf("exit %d:\n%s", code, stdout)
 		}
 		if _, err := os.Stat(damaged); err != nil {

@@ -16,6 +16,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
 // Environment variables jarvis reads.
@@ -90,6 +92,28 @@ type Config struct {
 	// FileVaults names the vaults the config file lists, chosen or not,
 	// for messages that tell which names --vault accepts.
 	FileVaults []string
+	// Flags are the command-line values this configuration was settled
+	// from, as given; fixes repeat them (see Invocation).
+	Flags Flags
+}
+
+// Invocation is the flags of this run as a fix repeats them: a command
+// named in a fix then works on the same vaults, database and embedder.
+func (c Config) Invocation() health.Invocation {
+	var inv health.Invocation
+	if c.Flags.ConfigFile != "" {
+		inv = append(inv, "--config", c.Flags.ConfigFile)
+	}
+	for _, v := range c.Flags.Vaults {
+		inv = append(inv, "--vault", v)
+	}
+	if c.Flags.DB != "" {
+		inv = append(inv, "--db", c.Flags.DB)
+	}
+	if c.Flags.Embedder != "" {
+		inv = append(inv, "--embedder", c.Flags.Embedder)
+	}
+	return inv
 }
 
 // Flags are the values given on the command line; empty means not given.
@@ -113,7 +137,7 @@ type fileFormat struct {
 // unreadable, or when a vault is misconfigured; it does not check that vault
 // folders exist, which doctor reports.
 func Load(flags Flags, getenv func(string) string) (Config, error) {
-	var cfg Config
+	cfg := Config{Flags: flags}
 	file, err := readConfigFile(flags.ConfigFile, getenv)
 	if err != nil {
 		return cfg, err

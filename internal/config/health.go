@@ -42,27 +42,28 @@ func Checks(cfg Config) []health.Check {
 }
 
 func vaultResult(v Vault) health.Result {
-	r := health.Result{Name: "vault " + v.Name}
+	r := health.Result{Name: "vault " + v.Name, Status: health.OK, Detail: v.Path}
+	if why, fix := v.Unreadable(); why != "" {
+		r.Status, r.Detail, r.Fix = health.Fail, why, fix
+	}
+	return r
+}
+
+// Unreadable says why the vault's folder cannot be read, and what to do,
+// or "" when it can. The vault check reports it; the checks that need the
+// folder say they were not made.
+func (v Vault) Unreadable() (why, fix string) {
 	st, err := os.Stat(v.Path)
 	switch {
 	case os.IsNotExist(err):
-		r.Status, r.Detail = health.Fail, fmt.Sprintf("%s does not exist", v.Path)
-		r.Fix = "check the path given with --vault, " + EnvVault + " or the config file"
-		return r
+		return fmt.Sprintf("%s does not exist", v.Path), "check the path given with --vault, " + EnvVault + " or the config file"
 	case err != nil:
-		r.Status, r.Detail = health.Fail, err.Error()
-		r.Fix = "check the permissions of the vault folder"
-		return r
+		return err.Error(), "check the permissions of the vault folder"
 	case !st.IsDir():
-		r.Status, r.Detail = health.Fail, fmt.Sprintf("%s is a file, not a folder", v.Path)
-		r.Fix = "give the vault's folder, the one that holds .obsidian/"
-		return r
+		return fmt.Sprintf("%s is a file, not a folder", v.Path), "give the vault's folder, the one that holds .obsidian/"
 	}
 	if _, err := os.ReadDir(v.Path); err != nil {
-		r.Status, r.Detail = health.Fail, fmt.Sprintf("%s cannot be read: %v", v.Path, err)
-		r.Fix = "check the permissions of the vault folder"
-		return r
+		return fmt.Sprintf("%s cannot be read: %v", v.Path, err), "check the permissions of the vault folder"
 	}
-	r.Status, r.Detail = health.OK, v.Path
-	return r
+	return "", ""
 }

@@ -6,6 +6,7 @@ package container
 import (
 	"context"
 	"log/slog"
+	"time"
 
 	"go.uber.org/dig"
 	"go.uber.org/fx"
@@ -66,18 +67,45 @@ var Indexing = fx.Module("index",
 	),
 )
 
+// checkStyle says how the health checks run. doctor looks once, and
+// thoroughly. The server answers health-status again and again, from
+// several clients at once: there the database gets PRAGMA quick_check
+// rather than the full integrity check, and every check that reads much
+// (the database, every file of a vault, every link, the embedder over the
+// network) runs once at a time and reuses a pass for reuseFor, saying how
+// old it is. A problem is never reused: the next call looks again.
+type checkStyle struct{ serving bool }
+
+// reuseFor is how long the server reuses a passed check.
+const reuseFor = 2 * time.Minute
+
+// slow applies the style to checks that read much.
+func (s checkStyle) slow(checks []health.Check) []health.Check {
+	if !s.serving {
+		return checks
+	}
+	out := make([]health.Check, len(checks))
+	for i, c := range checks {
+		out[i] = health.Reuse(c, reuseFor, nil)
+	}
+	return out
+}
+
 // Health collects the checks of every service into one ordered list.
 var Health = fx.Module("health",
 	fx.Provide(
 		fx.Annotate(func(cfg config.Config) []health.Check { return config.Checks(cfg) }, fx.ResultTags(checksGroup)),
-		fx.Annotate(store.Checks, fx.ResultTags(checksGroup)),
-		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check { return index.Checks(h, cfg.Vaults) },
-			fx.ResultTags(checksGroup)),
-		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check {
-			return graph.Checks(h, config.Names(cfg.Vaults))
+		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
+			return s.slow(store.Checks(h, cfg.Invocation(), store.CheckOptions{Quick: s.serving}))
 		}, fx.ResultTags(checksGroup)),
-		fx.Annotate(func(h *store.Handle, cfg config.Config, log *slog.Logger) []health.Check {
-			return search.Checks(h, embedderSource(cfg, log))
+		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
+			return s.slow(index.Checks(h, cfg.Vaults, cfg.Invocation()))
+		}, fx.ResultTags(checksGroup)),
+		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
+			return s.slow(graph.Checks(h, cfg.Vaults))
+		}, fx.ResultTags(checksGroup)),
+		fx.Annotate(func(h *store.Handle, cfg config.Config, log *slog.Logger, s checkStyle) []health.Check {
+			return s.slow(search.Checks(h, embedderSource(cfg, log), cfg.Invocation()))
 		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(cfg config.Config) []health.Check { return []health.Check{health.DiskSpace(cfg.DBPath)} },
 			fx.ResultTags(checksGroup)),
@@ -148,5 +176,5 @@ func NewDoctorApp(cfg config.Config, log *slog.Logger, deps *DoctorDeps) *fx.App
 }
 
 func doctorOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{NoMigrate: true}), Health)
+	return fx.Options(Base(cfg, log, store.Options{ReadOnly: true}), fx.Supply(checkStyle{}), Health)
 }

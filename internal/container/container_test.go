@@ -1,14 +1,19 @@
 package container
 
 import (
+	"context"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"go.uber.org/fx"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
 // TestGraphsValidate builds every command's dependency graph without running
@@ -56,6 +61,62 @@ func TestDoctorCollectsEveryCheck(t *testing.T) {
 	for i := range want {
 		if names[i] != want[i] {
 			t.Fatalf("checks = %v; want %v", names, want)
+		}
+	}
+}
+
+// TestServerReusesAQuickCheck runs health-status twice on the server's
+// graph: the database gets PRAGMA quick_check, and the second call hands
+// back the first pass saying how old it is; doctor's graph does the full
+// integrity check and reuses nothing.
+func TestServerReusesAQuickCheck(t *testing.T) {
+	ctx := context.Background()
+	vault := t.TempDir()
+	if err := os.WriteFile(filepath.Join(vault, "A.md"), []byte("# A\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{{Name: "v", Path: vault}}}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var ideps IndexDeps
+	iapp := NewIndexApp(cfg, log, &ideps)
+	if err := Err(iapp); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ideps.Indexer.Index(ctx, cfg.Vaults[0], nil); err != nil {
+		t.Fatal(err)
+	}
+	iapp.Stop(ctx)
+
+	database := func(rep health.Report) string {
+		for _, r := range rep.Checks {
+			if r.Name == "database" {
+				return r.Detail
+			}
+		}
+		t.Fatalf("no database check in %+v", rep)
+		return ""
+	}
+	var deps MCPDeps
+	app := NewMCPApp(cfg, log, &deps)
+	if err := Err(app); err != nil {
+		t.Fatal(err)
+	}
+	defer app.Stop(ctx)
+	first := database(deps.Backend.Health(ctx))
+	second := database(deps.Backend.Health(ctx))
+	if !strings.HasSuffix(first, "passes its quick check") || !strings.HasPrefix(second, first+" (checked ") {
+		t.Fatalf("first %q, then %q", first, second)
+	}
+
+	var ddeps DoctorDeps
+	dapp := NewDoctorApp(cfg, log, &ddeps)
+	if err := Err(dapp); err != nil {
+		t.Fatal(err)
+	}
+	defer dapp.Stop(ctx)
+	for range 2 {
+		if d := database(health.Run(ctx, ddeps.Checks, time.Minute)); !strings.HasSuffix(d, "passes its integrity check") {
+			t.Fatalf("doctor: %q", d)
 		}
 	}
 }

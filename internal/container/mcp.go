@@ -79,7 +79,7 @@ func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps) *fx.App {
 }
 
 func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Health,
+	return fx.Options(Base(cfg, log, store.Options{}), fx.Supply(checkStyle{serving: true}), Health,
 		fx.Provide(
 			embedderSource,
 			func(h *store.Handle, src search.EmbedderSource, log *slog.Logger) *services {

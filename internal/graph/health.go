@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -13,15 +14,20 @@ import (
 // vault lead nowhere, and the most linked of those targets. Unresolved links
 // are normal in Obsidian (links to notes not written yet), so they inform
 // rather than warn.
-func Checks(h *store.Handle, vaults []string) []health.Check {
+func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 	return []health.Check{{Name: "unresolved links", Order: 50, Run: func(ctx context.Context) []health.Result {
 		var out []health.Result
-		for _, name := range vaults {
+		for _, v := range vaults {
+			name := v.Name
 			r := health.Result{Name: "unresolved links " + name}
-			db, err := h.DB(ctx)
+			why, db, _, _, err := store.VaultReady(ctx, h, v)
 			if err != nil {
-				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: the database is not available", "see the database check above"
+				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
 				out = append(out, r)
+				continue
+			}
+			if why != "" {
+				out = append(out, health.NotChecked(r.Name, why), health.NotChecked("heading links "+name, why))
 				continue
 			}
 			targets, err := New(db).UnresolvedTargets(ctx, name, 0)

@@ -13,8 +13,12 @@ import (
 // Status of one check or of the whole report.
 type Status string
 
-// Check statuses, worst last.
+// Check statuses. Skip means the check could not be made, because
+// something it needs is missing (a vault folder, the database); the check
+// that found the cause reports it, so a skip leaves the overall status as
+// it is. Then OK, Warn and Fail, worst last.
 const (
+	Skip Status = "skip"
 	OK   Status = "ok"
 	Warn Status = "warn"
 	Fail Status = "fail"
@@ -75,9 +79,10 @@ func (r Report) ExitCode() int {
 }
 
 // Run runs every check in order, each with its own deadline, and sums up:
-// any fail makes the report broken, any warn degraded. A check that panics
-// or overruns is a fail of its own, not the end of the report. Nothing is
-// cached: every call looks afresh.
+// any fail makes the report broken, any warn degraded; ok and skip change
+// nothing. A check that panics or overruns is a fail of its own, not the
+// end of the report. Run itself keeps nothing between calls; a check
+// wrapped in Reuse may hand back a recent pass, saying how old it is.
 func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 	rep := Report{Status: Healthy, Checks: []Result{}}
 	for _, c := range checks {
@@ -119,4 +124,10 @@ func runOne(ctx context.Context, c Check, timeout time.Duration) []Result {
 		return []Result{{Name: c.Name, Status: Fail, Detail: fmt.Sprintf("check did not finish within %s", timeout),
 			Fix: "check that the disk holding the vault and database responds"}}
 	}
+}
+
+// NotChecked is the result of a check that could not be made, saying why;
+// the check that found the cause reports it.
+func NotChecked(name, why string) Result {
+	return Result{Name: name, Status: Skip, Detail: "not checked: " + why}
 }

@@ -3,6 +3,8 @@ package health
 import (
 	"context"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -74,5 +76,144 @@ func TestDiskSpace(t *testing.T) {
 	rs := DiskSpace(t.TempDir() + "/not/yet/created/j.db").Run(context.Background())
 	if len(rs) != 1 || rs[0].Status == Fail || !strings.Contains(rs[0].Detail, "free") {
 		t.Fatalf("disk space = %+v", rs)
+	}
+}
+
+func TestSkipLeavesTheStatusAlone(t *testing.T) {
+	rep := Run(context.Background(), []Check{
+		check("a", 0, Result{Status: OK}),
+		check("b", 0, NotChecked("b one", "the vault folder is missing")),
+	}, time.Second)
+	if rep.Status != Healthy || rep.Checks[1].Status != Skip || !strings.HasPrefix(rep.Checks[1].Detail, "not checked: ") {
+		t.Fatalf("report = %+v", rep)
+	}
+}
+
+func TestCommandQuotesForTheShell(t *testing.T) {
+	inv := Invocation{"--vault", "/home/me/My Notes", "--db", "/tmp/it's.db", "--vault", "work"}
+	got := inv.Command("index", "--rebuild")
+	want := "`jarvis index --vault '/home/me/My Notes' --db '/tmp/it'\\''s.db' --vault work --rebuild`"
+	if got != want {
+		t.Fatalf("Command = %s\nwant      %s", got, want)
+	}
+	if got := Invocation(nil).Command("index"); got != "`jarvis index`" {
+		t.Fatalf("no flags: %s", got)
+	}
+	if got := Quote(""); got != "''" {
+		t.Fatalf("Quote(\"\") = %s", got)
+	}
+}
+
+// clock is a settable time for Reuse.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
+
+func TestReuseKeepsOnlyPassesAndSaysHowOld(t *testing.T) {
+	ctx := context.Background()
+	clk := &clock{t: time.Unix(1000, 0)}
+	var runs atomic.Int32
+	status := OK
+	c := Reuse(Check{Name: "slow", Run: func(context.Context) []Result {
+		runs.Add(1)
+		return []Result{{Status: status, Detail: "quick check passed"}}
+	}}, 2*time.Minute, clk.now)
+
+	if rs := c.Run(ctx); rs[0].Detail != "quick check passed" || runs.Load() != 1 {
+		t.Fatalf("first call: %+v, %d runs", rs, runs.Load())
+	}
+	clk.add(90 * time.Second)
+	if rs := c.Run(ctx); rs[0].Detail != "quick check passed (checked 1m30s ago)" || runs.Load() != 1 {
+		t.Fatalf("within the time: %+v, %d runs", rs, runs.Load())
+	}
+	clk.add(31 * time.Second)
+	status = Fail
+	if rs := c.Run(ctx); rs[0].Status != Fail || runs.Load() != 2 {
+		t.Fatalf("after the time: %+v, %d runs", rs, runs.Load())
+	}
+	// A failure is never reused: every call looks again, at once.
+	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Detail != "quick check passed" || runs.Load() != 3 {
+		t.Fatalf("after a failure: %+v, %d runs", rs, runs.Load())
+	}
+	status = OK
+	if rs := c.Run(ctx); rs[0].Status != OK || runs.Load() != 4 {
+		t.Fatalf("fixed: %+v, %d runs", rs, runs.Load())
+	}
+}
+
+func TestReuseRunsOnceAtATime(t *testing.T) {
+	release := make(chan struct{})
+	var runs, running, most atomic.Int32
+	c := Reuse(Check{Name: "slow", Run: func(context.Context) []Result {
+		runs.Add(1)
+		n := running.Add(1)
+		if n > most.Load() {
+			most.Store(n)
+		}
+		<-release
+		running.Add(-1)
+		return []Result{{Status: Warn, Detail: "stale"}}
+	}}, time.Minute, nil)
+	var wg sync.WaitGroup
+	results := make([][]Result, 16)
+	for i := range results {
+		wg.Add(1)
+		go func() { defer wg.Done(); results[i] = c.Run(context.Background()) }()
+	}
+	for runs.Load() == 0 {
+		time.Sleep(time.Millisecond)
+	}
+	time.Sleep(20 * time.Millisecond) // let the others arrive and wait
+	close(release)
+	wg.Wait()
+	if most.Load() != 1 {
+		t.Fatalf("%d runs at once; want 1", most.Load())
+	}
+	for _, rs := range results {
+		if len(rs) != 1 || rs[0].Status != Warn {
+			t.Fatalf("a caller got %+v", rs)
+		}
+	}
+	// Callers that arrived while a run was under way shared it; the warning
+	// itself is not kept for later callers.
+	before := runs.Load()
+	c.Run(context.Background())
+	if runs.Load() != before+1 {
+		t.Fatal("a warning was reused")
+	}
+}
+
+func TestReuseServesTheLastPassWhileCheckingAgain(t *testing.T) {
+	ctx := context.Background()
+	clk := &clock{t: time.Unix(1000, 0)}
+	started, release := make(chan struct{}), make(chan struct{})
+	var runs atomic.Int32
+	c := Reuse(Check{Name: "slow", Run: func(context.Context) []Result {
+		if runs.Add(1) == 2 {
+			close(started)
+			<-release
+			return []Result{{Status: Fail, Detail: "damaged"}}
+		}
+		return []Result{{Status: OK, Detail: "passed"}}
+	}}, time.Minute, clk.now)
+	c.Run(ctx)
+	clk.add(2 * time.Minute)
+	done := make(chan []Result)
+	go func() { done <- c.Run(ctx) }() // checks again, and waits
+	<-started
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed (checked 2m0s ago)" || runs.Load() != 2 {
+		t.Fatalf("during the new check: %+v, %d runs", rs, runs.Load())
+	}
+	close(release)
+	if rs := <-done; rs[0].Status != Fail {
+		t.Fatalf("the caller that checked again got %+v", rs)
+	}
+	// The failure ends the reuse at once.
+	if rs := c.Run(ctx); rs[0].Status != OK || runs.Load() != 3 {
+		t.Fatalf("after the failure: %+v, %d runs", rs, runs.Load())
 	}
 }

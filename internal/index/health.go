@@ -2,10 +2,7 @@ package index
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -18,13 +15,13 @@ import (
 
 // Checks are the index's contributions to doctor: for each vault, whether
 // notes changed on disk since the last index run, and the problems indexing
-// met in single notes.
-func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
+// met in single notes. Fixes name jarvis commands through inv.
+func Checks(h *store.Handle, vaults []config.Vault, inv health.Invocation) []health.Check {
 	return []health.Check{
 		{Name: "index freshness", Order: 40, Run: func(ctx context.Context) []health.Result {
 			var out []health.Result
 			for _, v := range vaults {
-				out = append(out, freshness(ctx, h, v))
+				out = append(out, freshness(ctx, h, v, inv))
 			}
 			return out
 		}},
@@ -36,7 +33,7 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			return out
 		}},
 		{Name: "other vaults", Order: 42, Run: func(ctx context.Context) []health.Result {
-			return otherVaults(ctx, h, vaults)
+			return otherVaults(ctx, h, vaults, inv)
 		}},
 	}
 }
@@ -45,7 +42,7 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 // configured here: another configuration's (each MCP client may run
 // jarvis with its own), or one dropped from the config file, whose notes
 // then linger. Nothing when there are none.
-func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault) []health.Result {
+func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, inv health.Invocation) []health.Result {
 	db, err := h.DB(ctx)
 	if err != nil {
 		return nil // the database check says why
@@ -71,8 +68,8 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault) []
 			continue
 		}
 		out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
-			Detail: fmt.Sprintf("the database also holds vault %q (%d notes), not configured here: searches leave it out; if no other configuration uses it, `jarvis index --forget %s` drops it", name, notes, name),
-			Fix:    fmt.Sprintf("if no other configuration uses it, `jarvis index --forget %s` drops it", name)})
+			Detail: fmt.Sprintf("the database also holds vault %q (%d notes), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, notes, inv.Command("index", "--forget", name)),
+			Fix:    fmt.Sprintf("if no other configuration uses it, %s drops it", inv.Command("index", "--forget", name))})
 	}
 	if err := rows.Err(); err != nil {
 		return cannot(err)
@@ -80,35 +77,18 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault) []
 	return out
 }
 
-// vaultRow finds a vault in the database; ok is false when it was never
-// indexed.
-func vaultRow(ctx context.Context, db *store.DB, name string) (id int64, lastMS sql.NullInt64, ok bool, err error) {
-	err = db.QueryRowContext(ctx, `SELECT id, last_indexed_ms FROM vaults WHERE name = ?`, name).Scan(&id, &lastMS)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, lastMS, false, nil
-	}
-	return id, lastMS, err == nil, err
-}
-
-func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Result {
+func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.Invocation) health.Result {
 	r := health.Result{Name: "index freshness " + v.Name}
-	if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: the vault folder is missing", "see the vault check above"
-		return r
-	}
-	db, err := h.DB(ctx)
-	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: the database is not available", "see the database check above"
-		return r
-	}
-	id, last, ok, err := vaultRow(ctx, db, v.Name)
-	if err != nil {
+	why, db, id, last, err := store.VaultReady(ctx, h, v)
+	switch {
+	case err != nil:
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
 		return r
-	}
-	if !ok {
-		r.Status, r.Detail, r.Fix = health.Warn, "this vault has never been indexed", "run `jarvis index`"
+	case why == store.NeverIndexed:
+		r.Status, r.Detail, r.Fix = health.Warn, why, "run "+inv.Command("index")
 		return r
+	case why != "":
+		return health.NotChecked(r.Name, why)
 	}
 	files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
 	if err != nil {
@@ -145,7 +125,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Resu
 		if err == nil && parser != vault.ParserVersion {
 			r.Status = health.Warn
 			r.Detail = fmt.Sprintf("%d files indexed, none changed since the last index (%s), but read by an earlier version of jarvis", len(same), when)
-			r.Fix = "run `jarvis index`: it reads every note again"
+			r.Fix = "run " + inv.Command("index") + ": it reads every note again"
 			return r
 		}
 		r.Status = health.OK
@@ -155,16 +135,19 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault) health.Resu
 	r.Status = health.Warn
 	r.Detail = fmt.Sprintf("since the last index (%s): %d new, %d changed, %d deleted files (%s)",
 		when, added, changed, len(gone), strings.Join(examples, ", "))
-	r.Fix = "run `jarvis index`"
+	r.Fix = "run " + inv.Command("index")
 	return r
 }
 
 func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health.Result {
 	r := health.Result{Name: "index warnings " + v.Name}
-	db, err := h.DB(ctx)
-	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: the database is not available", "see the database check above"
+	why, db, _, _, err := store.VaultReady(ctx, h, v)
+	switch {
+	case err != nil:
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
 		return r
+	case why != "":
+		return health.NotChecked(r.Name, why)
 	}
 	rows, err := db.QueryContext(ctx, `SELECT w.path, w.message FROM warnings w JOIN vaults v ON v.id = w.vault_id
 		WHERE v.name = ? ORDER BY w.path`, v.Name)

@@ -19,13 +19,14 @@ const probeTimeout = 10 * time.Second
 // configured embedder can be built and reached, and whether every chunk has
 // a vector from it. Semantic search falls back to keyword search without
 // them, so each problem is a warning, never a failure.
-func Checks(h *store.Handle, src EmbedderSource) []health.Check {
+// Fixes name jarvis commands through inv.
+func Checks(h *store.Handle, src EmbedderSource, inv health.Invocation) []health.Check {
 	return []health.Check{{Name: "embedder", Order: 60, Run: func(ctx context.Context) []health.Result {
-		return []health.Result{embedderResult(ctx, h, src)}
+		return []health.Result{embedderResult(ctx, h, src, inv)}
 	}}}
 }
 
-func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) health.Result {
+func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, inv health.Invocation) health.Result {
 	name := src.Provider
 	if src.Model != "" {
 		name += " " + src.Model
@@ -37,7 +38,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) he
 	}
 	db, err := h.DB(ctx)
 	if err != nil {
-		return warn(name+": cannot tell whether notes have vectors: the database is not available", "see the database check above")
+		return health.NotChecked(r.Name, name+": whether notes have vectors: the database is not available (see the database check above)")
 	}
 	if src.Restore == nil {
 		return warn("no embedder configured: semantic search answers with keyword search", "set JARVIS_EMBEDDER or the embedder section of the config file")
@@ -46,13 +47,13 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) he
 	stored, err := v.stored(ctx)
 	if err != nil {
 		if strings.Contains(err.Error(), "no such table") {
-			return warn(name+": the database predates semantic search", "run `jarvis index`")
+			return warn(name+": the database predates semantic search", "run "+inv.Command("index"))
 		}
 		return warn(name+": cannot read stored vectors: "+err.Error(), "see the database check above")
 	}
 	emb, err := src.Restore(stored.state)
 	if err != nil {
-		return warn(fmt.Sprintf("%s cannot be used: %v", name, err), "run `jarvis index --reembed`, or check the embedder settings")
+		return warn(fmt.Sprintf("%s cannot be used: %v", name, err), "run "+inv.Command("index", "--reembed")+", or check the embedder settings")
 	}
 	if src.Fit == nil {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
@@ -77,7 +78,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) he
 	}
 	var chunks, covered int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
-		return warn(name+": cannot count chunks: "+err.Error(), "run `jarvis index`")
+		return warn(name+": cannot count chunks: "+err.Error(), "run "+inv.Command("index"))
 	}
 	if stored.id != 0 {
 		if covered, err = v.countCovered(ctx, stored.id); err != nil {
@@ -104,22 +105,22 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource) he
 		r.Status, r.Detail = health.OK, name+" ("+kind+"); nothing indexed yet"
 	case stored.id == 0 && len(others) > 0:
 		return warn(fmt.Sprintf("the embedder changed: vectors exist for %s, none for %s", strings.Join(others, ", "), name),
-			"run `jarvis index --reembed` to embed every note with "+name)
+			"run "+inv.Command("index", "--reembed")+" to embed every note with "+name)
 	case stored.id == 0:
-		return warn(name+": no note has a vector yet; semantic search answers with keyword search", "run `jarvis index`")
+		return warn(name+": no note has a vector yet; semantic search answers with keyword search", "run "+inv.Command("index"))
 	case emb.Dimension() != 0 && emb.Fingerprint() != stored.fingerprint:
 		return warn(fmt.Sprintf("%s now embeds as %s, its vectors were made as %s", name, emb.Fingerprint(), stored.fingerprint),
-			"run `jarvis index --reembed`")
+			"run "+inv.Command("index", "--reembed"))
 	case src.Stale != nil && src.Stale(emb, chunks):
-		return warn(name+": the vault changed much since its word statistics were taken", "run `jarvis index` (it refits them)")
+		return warn(name+": the vault changed much since its word statistics were taken", "run "+inv.Command("index")+" (it refits them)")
 	case covered < chunks:
-		return warn(fmt.Sprintf("%s: %d of %d chunks have no vector yet", name, chunks-covered, chunks), "run `jarvis index`")
+		return warn(fmt.Sprintf("%s: %d of %d chunks have no vector yet", name, chunks-covered, chunks), "run "+inv.Command("index"))
 	default:
 		r.Status = health.OK
 		r.Detail = fmt.Sprintf("%s (%s): all %d chunks have vectors", name, kind, chunks)
 	}
 	if len(others) > 0 {
-		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (`jarvis index --reembed` drops them)"
+		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (" + inv.Command("index", "--reembed") + " drops them)"
 	}
 	return r
 }

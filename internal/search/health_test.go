@@ -72,7 +72,7 @@ func TestEmbedderCheck(t *testing.T) {
 	t.Cleanup(func() { h.Close() })
 	check := func(src EmbedderSource) health.Result {
 		t.Helper()
-		return Checks(h, src)[0].Run(ctx)[0]
+		return Checks(h, src, nil)[0].Run(ctx)[0]
 	}
 
 	if r := check(LexicalSource()); r.Status != health.Warn || !strings.Contains(r.Detail, "no note has a vector yet") {

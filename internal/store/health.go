@@ -10,50 +10,94 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
-// Checks are the database's contributions to doctor: the file opens, passes
-// PRAGMA integrity_check, and has the schema this jarvis writes.
-func Checks(h *Handle) []health.Check {
+// CheckOptions say how the database check looks.
+type CheckOptions struct {
+	// Quick runs PRAGMA quick_check instead of the full integrity_check:
+	// it skips comparing every index with its table, which takes seconds
+	// and much memory on a large vault. The server's health-status uses
+	// it; doctor does the full check.
+	Quick bool
+}
+
+// Checks are the database's contributions to doctor: this user may read
+// and write the file and its folder, the file opens and passes its
+// integrity check, and has the schema this jarvis writes. Fixes name jarvis
+// commands through inv.
+func Checks(h *Handle, inv health.Invocation, opts CheckOptions) []health.Check {
 	return []health.Check{{Name: "database", Order: 30, Run: func(ctx context.Context) []health.Result {
-		db, err := h.DB(ctx)
-		switch {
-		case errors.Is(err, fs.ErrNotExist):
-			return []health.Result{{Status: health.Warn,
-				Detail: fmt.Sprintf("%s does not exist yet: nothing is indexed", h.Path()),
-				Fix:    "run `jarvis index` to build the index"}}
-		case errors.Is(err, ErrNotDatabase):
-			return []health.Result{{Status: health.Fail, Detail: err.Error(),
-				Fix: "run `jarvis index --rebuild`: it moves the file aside to a timestamped backup and starts a fresh index"}}
-		case err != nil:
-			return []health.Result{{Status: health.Fail, Detail: err.Error(),
-				Fix: "check the permissions of the database file and its folder, or choose another with --db"}}
-		}
-		out := []health.Result{}
-		problems, err := db.IntegrityCheck(ctx)
-		switch {
-		case err != nil:
-			out = append(out, health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %v", h.Path(), err),
-				Fix: "run `jarvis index --rebuild`: it moves the file aside to a timestamped backup and starts a fresh index"})
-		case len(problems) > 0:
-			if len(problems) > 3 {
-				problems = append(problems[:3], fmt.Sprintf("and %d more", len(problems)-3))
-			}
-			out = append(out, health.Result{Status: health.Fail,
-				Detail: fmt.Sprintf("%s fails its integrity check: %s", h.Path(), strings.Join(problems, "; ")),
-				Fix:    "run `jarvis index --rebuild`: it moves the file aside to a timestamped backup and starts a fresh index"})
-		default:
-			out = append(out, health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its integrity check", h.Path())})
-		}
-		out = append(out, schemaResult(ctx, db))
-		return out
+		return databaseResults(ctx, h, inv, opts)
 	}}}
 }
 
-func schemaResult(ctx context.Context, db *DB) health.Result {
+func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts CheckOptions) []health.Result {
+	problems := AccessProblems(h.Path(), h.opts.Probe)
+	fail := func(detail, fix string) []health.Result {
+		return []health.Result{{Status: health.Fail, Detail: detail, Fix: fix}}
+	}
+	rebuild := "run " + inv.Command("index", "--rebuild") + ": it moves the file aside to a timestamped backup and starts a fresh index"
+	if len(problems) > 0 {
+		// Never --rebuild for these: the file may well be sound.
+		rebuild = AccessFix(problems)
+	}
+	db, err := h.DB(ctx)
+	switch {
+	case errors.Is(err, fs.ErrNotExist) && len(problems) > 0:
+		return fail(fmt.Sprintf("%s does not exist yet, and it cannot be created: %s", h.Path(), describe(problems)), AccessFix(problems))
+	case errors.Is(err, fs.ErrNotExist):
+		return []health.Result{{Status: health.Warn,
+			Detail: fmt.Sprintf("%s does not exist yet: nothing is indexed", h.Path()),
+			Fix:    "run " + inv.Command("index") + " to build the index"}}
+	case errors.Is(err, ErrNotDatabase):
+		return fail(err.Error(), rebuild)
+	case len(problems) > 0 && err != nil:
+		return fail(fmt.Sprintf("%s cannot be used: %s", h.Path(), describe(problems)), AccessFix(problems))
+	case err != nil:
+		return fail(err.Error(), "check the permissions of the database file and its folder, or choose another with --db")
+	}
+
+	out := []health.Result{integrityResult(ctx, db, opts, rebuild, inv)}
+	if len(problems) > 0 {
+		out = append(out, health.Result{Name: "database access", Status: health.Fail,
+			Detail: fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
+			Fix:    AccessFix(problems)})
+	} else {
+		out = append(out, health.Result{Name: "database access", Status: health.OK,
+			Detail: "you may read and write the database and create files in its folder"})
+	}
+	return append(out, schemaResult(ctx, db, inv))
+}
+
+func integrityResult(ctx context.Context, db *DB, opts CheckOptions, rebuild string, inv health.Invocation) health.Result {
+	name, check := "integrity check", db.IntegrityCheck
+	if opts.Quick {
+		name, check = "quick check", db.QuickCheck
+	}
+	problems, err := check(ctx)
+	if (err != nil || len(problems) > 0) && db.ChangedSinceOpen() {
+		return health.Result{Status: health.Warn,
+			Detail: fmt.Sprintf("%s changed while its %s ran (another jarvis is writing to it), so the check proves nothing", db.Path, name),
+			Fix:    "run " + inv.Command("doctor") + " again"}
+	}
+	switch {
+	case err != nil:
+		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %v", db.Path, err), Fix: rebuild}
+	case len(problems) > 0:
+		if len(problems) > 3 {
+			problems = append(problems[:3], fmt.Sprintf("and %d more", len(problems)-3))
+		}
+		return health.Result{Status: health.Fail,
+			Detail: fmt.Sprintf("%s fails its %s: %s", db.Path, name, strings.Join(problems, "; ")),
+			Fix:    rebuild}
+	}
+	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its %s", db.Path, name)}
+}
+
+func schemaResult(ctx context.Context, db *DB, inv health.Invocation) health.Result {
 	r := health.Result{Name: "schema version"}
 	current, latest, err := db.Version(ctx)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Fail, err.Error(), "run `jarvis index --rebuild`"
+		r.Status, r.Detail, r.Fix = health.Fail, err.Error(), "run "+inv.Command("index", "--rebuild")
 	case current > latest:
 		r.Status = health.Fail
 		r.Detail = fmt.Sprintf("database is at version %d, written by a newer jarvis (this one knows %d)", current, latest)
@@ -61,7 +105,7 @@ func schemaResult(ctx context.Context, db *DB) health.Result {
 	case current < latest:
 		r.Status = health.Warn
 		r.Detail = fmt.Sprintf("database is at version %d; this jarvis uses %d", current, latest)
-		r.Fix = "run `jarvis index` to migrate it"
+		r.Fix = "run " + inv.Command("index") + " to migrate it"
 	default:
 		r.Status, r.Detail = health.OK, fmt.Sprintf("version %d, current", current)
 	}

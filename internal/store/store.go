@@ -20,6 +20,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/migrations"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Sentinel errors callers branch on.
@@ -40,13 +41,25 @@ type DB struct {
 	// lock held and starts waiting: a command can tell its user why it
 	// pauses.
 	OnWait func()
+
+	// opts are the options it was opened with.
+	opts Options
+	// immutable is set when a read-only open told SQLite that nothing
+	// changes the file (see openReadOnly); stamp is the file as it was then.
+	immutable bool
+	stamp     fileStamp
 }
 
 // Options change how Open treats the database.
 type Options struct {
-	// NoMigrate opens the database as it is, without applying migrations.
-	// doctor uses it so that looking never changes anything.
-	NoMigrate bool
+	// ReadOnly opens an existing database as it is: no migration, no
+	// write, and no file created beside it (-wal, -shm, -journal). doctor
+	// uses it so that looking never changes anything.
+	ReadOnly bool
+	// Probe tells what this process may do with the database's files, to
+	// tell a permission problem from a damaged database; nil asks the
+	// system.
+	Probe Probe
 }
 
 // dsn builds the connection string. Every pragma runs on every new pooled
@@ -84,51 +97,164 @@ func dsn(path string) string {
 
 // Open opens the database at path, creating it and its folder when missing,
 // and applies pending migrations. A file that is not a readable database is
-// reported with ErrNotDatabase and never modified.
+// reported with ErrNotDatabase and never modified; files this user may not
+// read or write are reported with ErrAccess.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("no database path given")
+	}
+	if opts.ReadOnly {
+		return openReadOnly(ctx, path, opts)
 	}
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
 			return nil, fmt.Errorf("database %s: %w: it is a directory", path, ErrNotDatabase)
 		}
 		if err := checkHeader(path, st.Size()); err != nil {
-			return nil, err
+			return nil, explainAccess(path, opts, err)
 		}
 		if err := checkReadOnly(ctx, path); err != nil {
-			return nil, err
+			return nil, explainAccess(path, opts, err)
 		}
 	} else if errors.Is(err, fs.ErrNotExist) {
-		if opts.NoMigrate {
-			return nil, fmt.Errorf("database %s: %w", path, fs.ErrNotExist)
-		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-			return nil, fmt.Errorf("create database folder: %w", err)
+			return nil, explainAccess(path, opts, fmt.Errorf("create database folder: %w", err))
 		}
 	} else {
-		return nil, fmt.Errorf("database %s: %w", path, err)
+		return nil, explainAccess(path, opts, fmt.Errorf("database %s: %w", path, err))
 	}
 
 	sqldb, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	db := &DB{DB: sqldb, Path: path}
+	db := &DB{DB: sqldb, Path: path, opts: opts}
 	if err := db.PingContext(ctx); err != nil {
 		sqldb.Close()
-		return nil, fmt.Errorf("database %s: %w: %v", path, ErrNotDatabase, err)
+		return nil, explainAccess(path, opts, sqliteError(path, err))
 	}
-	if !opts.NoMigrate {
-		if err := db.migrate(ctx); err != nil {
-			sqldb.Close()
-			return nil, err
-		}
-	} else if _, _, err := db.Version(ctx); err != nil {
+	if err := db.migrate(ctx); err != nil {
 		sqldb.Close()
-		return nil, err
+		return nil, explainAccess(path, opts, err)
 	}
 	return db, nil
+}
+
+// openReadOnly opens an existing database for reading without creating
+// anything beside it. SQLite in WAL mode makes -wal and -shm files even for
+// a read-only connection, unless told the file is immutable; that is safe
+// only while no -wal (or hot -journal) holds committed pages the main file
+// lacks. So: immutable when there is none; otherwise an ordinary read-only
+// connection, which uses the files that are already there.
+func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
+	st, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, fmt.Errorf("database %s: %w", path, fs.ErrNotExist)
+	case err != nil:
+		return nil, explainAccess(path, opts, fmt.Errorf("database %s: %w", path, err))
+	case st.IsDir():
+		return nil, fmt.Errorf("database %s: %w: it is a directory", path, ErrNotDatabase)
+	}
+	if err := checkHeader(path, st.Size()); err != nil {
+		return nil, explainAccess(path, opts, err)
+	}
+	immutable := !nonEmpty(path+"-wal") && !nonEmpty(path+"-journal")
+	q := url.Values{}
+	q.Set("mode", "ro")
+	if immutable {
+		q.Set("immutable", "1")
+	}
+	// A writer holding the lock makes a reader wait, as in dsn.
+	q.Add("_pragma", "busy_timeout(10000)")
+	// Belt and braces: even a statement that would write is refused.
+	q.Add("_pragma", "query_only(1)")
+	sqldb, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?"+q.Encode())
+	if err != nil {
+		return nil, fmt.Errorf("open database %s: %w", path, err)
+	}
+	db := &DB{DB: sqldb, Path: path, opts: opts, immutable: immutable, stamp: stampOf(path)}
+	if err := db.PingContext(ctx); err != nil {
+		sqldb.Close()
+		return nil, explainAccess(path, opts, sqliteError(path, err))
+	}
+	if _, _, err := db.Version(ctx); err != nil {
+		sqldb.Close()
+		return nil, explainAccess(path, opts, err)
+	}
+	return db, nil
+}
+
+// nonEmpty reports whether path exists and holds something.
+func nonEmpty(path string) bool {
+	st, err := os.Stat(path)
+	return err == nil && st.Size() > 0
+}
+
+// fileStamp is what tells that a file was changed.
+type fileStamp struct {
+	size    int64
+	modTime time.Time
+}
+
+func stampOf(path string) fileStamp {
+	st, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{st.Size(), st.ModTime()}
+}
+
+// ChangedSinceOpen reports whether another process may have written to a
+// database opened immutable since it was opened: then what was read may
+// mix old and new pages, and a damage found is not to be believed.
+func (db *DB) ChangedSinceOpen() bool {
+	if !db.immutable {
+		return false
+	}
+	return stampOf(db.Path) != db.stamp || nonEmpty(db.Path+"-wal") || nonEmpty(db.Path+"-journal")
+}
+
+// sqliteError names what SQLite said about the file at path: a file or
+// folder that cannot be opened or written is fs.ErrPermission, for
+// explainAccess to look at; anything else means the file is not a usable
+// database (ErrNotDatabase).
+func sqliteError(path string, err error) error {
+	var se interface{ Code() int }
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH:
+			return fmt.Errorf("database %s: %w: %v", path, fs.ErrPermission, err)
+		}
+	}
+	return fmt.Errorf("database %s: %w: %v", path, ErrNotDatabase, err)
+}
+
+// permissionOr marks an SQLite error that comes from a file or folder that
+// cannot be opened or written with fs.ErrPermission, and leaves any other
+// as it is.
+func permissionOr(err error) error {
+	if e := sqliteError("", err); errors.Is(e, fs.ErrPermission) {
+		return fmt.Errorf("%w: %w", fs.ErrPermission, err)
+	}
+	return err
+}
+
+// explainAccess turns a permission error into ErrAccess, with what is wrong
+// and how to fix it, when looking at the database's files finds the
+// problem. A permission problem is never reported as a damaged database:
+// --rebuild would move a sound index aside.
+func explainAccess(path string, opts Options, err error) error {
+	if err == nil {
+		return nil
+	}
+	if !errors.Is(err, fs.ErrPermission) {
+		return err
+	}
+	if problems := AccessProblems(path, opts.Probe); len(problems) > 0 {
+		return accessError(path, problems)
+	}
+	return err
 }
 
 // checkHeader refuses a non-empty file that does not start with the SQLite
@@ -234,13 +360,13 @@ func (db *DB) Version(ctx context.Context) (current, latest int, err error) {
 	err = db.QueryRowContext(ctx,
 		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&n)
 	if err != nil {
-		return 0, latest, fmt.Errorf("database %s: %w: %v", db.Path, ErrNotDatabase, err)
+		return 0, latest, sqliteError(db.Path, err)
 	}
 	if n == 0 {
 		return 0, latest, nil
 	}
 	if err := db.QueryRowContext(ctx, `SELECT coalesce(max(version), 0) FROM schema_migrations`).Scan(&current); err != nil {
-		return 0, latest, fmt.Errorf("database %s: %w: %v", db.Path, ErrNotDatabase, err)
+		return 0, latest, sqliteError(db.Path, err)
 	}
 	return current, latest, nil
 }
@@ -266,7 +392,7 @@ func (db *DB) migrate(ctx context.Context) error {
 		}
 	}
 	if _, err := db.ExecContext(ctx, createMigrationTable); err != nil {
-		return fmt.Errorf("database %s: %w: %v", db.Path, ErrNotDatabase, err)
+		return sqliteError(db.Path, err)
 	}
 	for _, m := range ms[current:] {
 		if err := db.apply(ctx, m); err != nil {
@@ -283,7 +409,7 @@ func (db *DB) checkForeignTables(ctx context.Context) error {
 	var n int
 	if err := db.QueryRowContext(ctx,
 		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&n); err != nil {
-		return fmt.Errorf("database %s: %w: %v", db.Path, ErrNotDatabase, err)
+		return sqliteError(db.Path, err)
 	}
 	if n > 0 {
 		return fmt.Errorf("database %s: %w: it holds %d tables that jarvis did not create", db.Path, ErrNotDatabase, n)
@@ -294,11 +420,11 @@ func (db *DB) checkForeignTables(ctx context.Context) error {
 func (db *DB) apply(ctx context.Context, m migration) error {
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		return fmt.Errorf("migration %s: %w", m.name, err)
+		return fmt.Errorf("migration %s: %w", m.name, permissionOr(err))
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, m.sql); err != nil {
-		return fmt.Errorf("migration %s: %w", m.name, err)
+		return fmt.Errorf("migration %s: %w", m.name, permissionOr(err))
 	}
 	if _, err := tx.ExecContext(ctx, `INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)`,
 		m.version, m.name, time.Now().UTC().Format(time.RFC3339)); err != nil {
@@ -313,7 +439,17 @@ func (db *DB) apply(ctx context.Context, m migration) error {
 // IntegrityCheck runs PRAGMA integrity_check and returns the problems it
 // lists, or nil when the database is sound.
 func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `PRAGMA integrity_check`)
+	return db.check(ctx, "integrity_check")
+}
+
+// QuickCheck runs PRAGMA quick_check: IntegrityCheck without comparing each
+// index with its table, in a fraction of the time and memory.
+func (db *DB) QuickCheck(ctx context.Context) ([]string, error) {
+	return db.check(ctx, "quick_check")
+}
+
+func (db *DB) check(ctx context.Context, pragma string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `PRAGMA `+pragma)
 	if err != nil {
 		return nil, fmt.Errorf("integrity check: %w", err)
 	}
@@ -336,12 +472,28 @@ func (db *DB) IntegrityCheck(ctx context.Context) ([]string, error) {
 
 // MoveAside renames the database file and its WAL and shared-memory files to
 // a timestamped backup next to it, so a fresh database can be started without
-// losing the old one. It returns the backup path of the main file.
+// losing the old one. It returns the backup path of the main file. It moves
+// nothing when a fresh database could not be made in its place: when this
+// user may not use the files or their folder (then the old file was most
+// likely sound, only out of reach), or a file cannot be created there.
 func MoveAside(path string, now time.Time) (string, error) {
+	return moveAside(path, now, nil)
+}
+
+func moveAside(path string, now time.Time, probe Probe) (string, error) {
 	backup := path + ".broken-" + now.UTC().Format("20060102T150405Z")
 	if _, err := os.Stat(path); err != nil {
 		return "", fmt.Errorf("move database aside: %w", err)
 	}
+	if problems := AccessProblems(path, probe); len(problems) > 0 {
+		return "", fmt.Errorf("left in place, as a fresh database could not be made: %w", accessError(path, problems))
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".jarvis-write-test-*")
+	if err != nil {
+		return "", fmt.Errorf("left in place, as a fresh database could not be made: %w", err)
+	}
+	f.Close()
+	os.Remove(f.Name())
 	for _, suffix := range []string{"", "-wal", "-shm"} {
 		err := os.Rename(path+suffix, backup+suffix)
 		if err != nil && !(suffix != "" && errors.Is(err, fs.ErrNotExist)) {

@@ -85,7 +85,7 @@ func TestOpenNeverTouchesAFileThatIsNotADatabase(t *testing.T) {
 			if err := os.WriteFile(path, content, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			for _, opts := range []Options{{}, {NoMigrate: true}} {
+			for _, opts := range []Options{{}, {ReadOnly: true}} {
 				db, err := Open(ctx, path, opts)
 				if err == nil {
 					db.Close()
@@ -103,13 +103,13 @@ func TestOpenNeverTouchesAFileThatIsNotADatabase(t *testing.T) {
 	}
 }
 
-func TestOpenNoMigrateDoesNotCreate(t *testing.T) {
+func TestOpenReadOnlyDoesNotCreate(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "missing.db")
-	if _, err := Open(context.Background(), path, Options{NoMigrate: true}); !errors.Is(err, fs.ErrNotExist) {
+	if _, err := Open(context.Background(), path, Options{ReadOnly: true}); !errors.Is(err, fs.ErrNotExist) {
 		t.Fatalf("err = %v; want not exist", err)
 	}
 	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("NoMigrate created the file: %v", err)
+		t.Fatalf("ReadOnly created the file: %v", err)
 	}
 }
 

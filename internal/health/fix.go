@@ -1,0 +1,35 @@
+package health
+
+import (
+	"runtime"
+	"strings"
+)
+
+// Invocation is the flags the user ran jarvis with that choose what it
+// works on (--config, --vault, --db, --embedder), as given. Fixes name
+// jarvis commands through it, so that a command pasted from a fix works on
+// the same vaults and database as the run that printed it.
+type Invocation []string
+
+// Command is the jarvis command line sub, with the user's flags and then
+// args, quoted for a shell and put in backquotes.
+func (inv Invocation) Command(sub string, args ...string) string {
+	words := append([]string{"jarvis", sub}, inv...)
+	words = append(words, args...)
+	for i, w := range words {
+		words[i] = Quote(w)
+	}
+	return "`" + strings.Join(words, " ") + "`"
+}
+
+// Quote makes s one word for the user's shell: as it is when that is safe,
+// otherwise in single quotes (POSIX shells) or double quotes (Windows).
+func Quote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_@%+=:,./-") == "" {
+		return s
+	}
+	if runtime.GOOS == "windows" {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

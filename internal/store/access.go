@@ -1,0 +1,183 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/health"
+)
+
+// ErrAccess means this user may not read or write the database's files or
+// its folder. The database itself may be sound: a fresh index would not
+// help, a change of permissions or owner would.
+var ErrAccess = errors.New("the database cannot be used by this user")
+
+// FileAccess is what this process may do with one file or folder.
+type FileAccess struct {
+	Exists bool
+	IsDir  bool
+	// Read and Write say whether this process may read and write it; for a
+	// folder, Write means it may create and remove files in it.
+	Read, Write bool
+	// Owner is the user id that owns it; -1 where the system has none
+	// (Windows).
+	Owner int
+}
+
+// Probe looks at one path. ProbeFile asks the system; a test running as
+// root, whom the system lets do anything, passes one of its own.
+type Probe func(path string) (FileAccess, error)
+
+// AccessProblem is one file or folder of the database that this user may
+// not use as jarvis needs to.
+type AccessProblem struct {
+	Path string
+	// Why is a sentence such as "cannot be written by you (owned by user 0)".
+	Why string
+	// Fix is the command that gives this user the access it lacks.
+	Fix string
+}
+
+func (p AccessProblem) String() string { return p.Path + " " + p.Why }
+
+// AccessProblems lists what keeps this user from using the database at
+// dbPath as jarvis does: reading and writing the file and its -wal, -shm
+// and .lock companions, and creating files in its folder (SQLite makes
+// the -wal and -shm there; --rebuild makes a fresh database there). For a
+// database not created yet, the nearest existing folder must be writable.
+// probe nil asks the system.
+func AccessProblems(dbPath string, probe Probe) []AccessProblem {
+	if probe == nil {
+		probe = ProbeFile
+	}
+	return accessProblems(dbPath, probe, currentUser())
+}
+
+func accessProblems(dbPath string, probe Probe, me int) []AccessProblem {
+	var out []AccessProblem
+	add := func(path string, fa FileAccess, err error) {
+		if p, ok := diagnose(path, fa, err, me); ok {
+			out = append(out, p)
+		}
+	}
+	fa, err := probe(dbPath)
+	if err == nil && !fa.Exists {
+		// Not created yet: the nearest folder that exists must let jarvis
+		// create the missing folders and the file.
+		dir := filepath.Dir(dbPath)
+		for {
+			d, derr := probe(dir)
+			if derr != nil || d.Exists {
+				add(dir, d, derr)
+				return out
+			}
+			parent := filepath.Dir(dir)
+			if parent == dir {
+				return out
+			}
+			dir = parent
+		}
+	}
+	dir := filepath.Dir(dbPath)
+	d, derr := probe(dir)
+	add(dir, d, derr)
+	add(dbPath, fa, err)
+	for _, suffix := range []string{"-wal", "-shm", ".lock"} {
+		if fa, err := probe(dbPath + suffix); err != nil || fa.Exists {
+			add(dbPath+suffix, fa, err)
+		}
+	}
+	return out
+}
+
+// diagnose decides whether one existing path keeps this user (uid me, or
+// -1 where the system has no user ids) from using it, and how to give the
+// access back: chmod when the user owns it, chown when someone else does
+// (typically root, after a `sudo jarvis index`).
+func diagnose(path string, fa FileAccess, err error, me int) (AccessProblem, bool) {
+	p := AccessProblem{Path: path}
+	if err != nil {
+		if !errors.Is(err, fs.ErrPermission) {
+			return p, false // not a question of permissions; opening says more
+		}
+		p.Why = "cannot be looked at by you: a folder above it cannot be searched"
+		p.Fix = "give yourself access to the folders above " + health.Quote(path) + ", or choose another --db"
+		return p, true
+	}
+	if !fa.Exists {
+		return p, false
+	}
+	if fa.IsDir && !fa.Write {
+		p.Why = "is a folder you cannot create files in"
+	} else if !fa.IsDir {
+		switch {
+		case !fa.Read && !fa.Write:
+			p.Why = "can be neither read nor written by you"
+		case !fa.Read:
+			p.Why = "cannot be read by you"
+		case !fa.Write:
+			p.Why = "is read-only for you"
+		default:
+			return p, false
+		}
+	} else {
+		return p, false
+	}
+	q := health.Quote(path)
+	switch {
+	case fa.Owner < 0:
+		p.Fix = "`attrib -r " + q + "`"
+	case me >= 0 && fa.Owner != me:
+		p.Why += fmt.Sprintf(" (it belongs to user id %d, not to you)", fa.Owner)
+		p.Fix = "`sudo chown $USER " + q + "`"
+	case fa.IsDir:
+		p.Fix = "`chmod u+rwx " + q + "`"
+	default:
+		p.Fix = "`chmod u+rw " + q + "`"
+	}
+	return p, true
+}
+
+// accessError is the error for problems found: ErrAccess, what is wrong
+// with each path, and the commands that fix them.
+func accessError(dbPath string, problems []AccessProblem) error {
+	return fmt.Errorf("database %s: %w: %s; fix: %s", dbPath, ErrAccess, describe(problems), AccessFix(problems))
+}
+
+func describe(problems []AccessProblem) string {
+	why := make([]string, len(problems))
+	for i, p := range problems {
+		why[i] = p.String()
+	}
+	return strings.Join(why, "; ")
+}
+
+// AccessFix is one line saying what to run for problems, or to choose
+// another database.
+func AccessFix(problems []AccessProblem) string {
+	var cmds []string
+	for _, p := range problems {
+		if !slices.Contains(cmds, p.Fix) {
+			cmds = append(cmds, p.Fix)
+		}
+	}
+	return "run " + strings.Join(cmds, " and ") + ", or choose another database with --db"
+}
+
+// statAccess fills in what os.Stat tells; the system-specific probes add
+// the rest.
+func statAccess(path string) (FileAccess, os.FileInfo, error) {
+	st, err := os.Stat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return FileAccess{Owner: -1}, nil, nil
+	}
+	if err != nil {
+		return FileAccess{Owner: -1}, nil, err
+	}
+	return FileAccess{Exists: true, IsDir: st.IsDir(), Owner: -1}, st, nil
+}

@@ -1,0 +1,36 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+)
+
+// NeverIndexed is why the checks of a vault not indexed yet have nothing to
+// look at.
+const NeverIndexed = "this vault has never been indexed"
+
+// VaultReady says why the index of vault v cannot be looked at, or "" when
+// it can: its folder cannot be read (what the database holds of it then
+// says nothing of the files), the database is not available, or the vault
+// was never indexed. When why is "", db is open and id and lastMS are the
+// vault's row; err is a failure to read that row.
+func VaultReady(ctx context.Context, h *Handle, v config.Vault) (why string, db *DB, id int64, lastMS sql.NullInt64, err error) {
+	if w, _ := v.Unreadable(); w != "" {
+		return w + " (see the vault check above)", nil, 0, lastMS, nil
+	}
+	db, err = h.DB(ctx)
+	if err != nil {
+		return "the database is not available (see the database check above)", nil, 0, lastMS, nil
+	}
+	err = db.QueryRowContext(ctx, `SELECT id, last_indexed_ms FROM vaults WHERE name = ?`, v.Name).Scan(&id, &lastMS)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return NeverIndexed, nil, 0, lastMS, nil
+	case err != nil:
+		return "", nil, 0, lastMS, err
+	}
+	return "", db, id, lastMS, nil
+}
