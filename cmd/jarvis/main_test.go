@@ -182,7 +182,7 @@ func TestDoctor(t *testing.T) {
 		content := []byte("this file was a database once\x00\x01\x02")
 		os.WriteFile(bad, content, 0o644)
 		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", bad)
-		if code != 2 || !strings.Contains(stdout, "not a usable jarvis database") || !strings.Contains(stdout, "jarvis index --rebuild") {
+		if code != 2 || !strings.Contains(stdout, "not a usable jarvis database") || !strings.Contains(stdout, "fix: run `jarvis index --vault "+vault+" --db "+bad+" --rebuild`") {
 			t.Fatalf("exit %d:\n%s", code, stdout)
 		}
 		if got, err := os.ReadFile(bad); err != nil || !bytes.Equal(got, content) {
