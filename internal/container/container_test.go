@@ -5,10 +5,12 @@ import (
 	"log/slog"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"go.uber.org/fx"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/embed"
 )
 
 // TestGraphsValidate builds every command's dependency graph without running
@@ -57,5 +59,28 @@ func TestDoctorCollectsEveryCheck(t *testing.T) {
 		if names[i] != want[i] {
 			t.Fatalf("checks = %v; want %v", names, want)
 		}
+	}
+}
+
+// TestRemoteSourceRunTimeout: the run limit of a remote embedder's syncs,
+// which `jarvis index` and the server's background syncs share, comes
+// from its configuration, with a default; the offline lexical embedder
+// needs none.
+func TestRemoteSourceRunTimeout(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, tt := range []struct {
+		name string
+		emb  config.Embedder
+		want time.Duration
+	}{
+		{"configured", config.Embedder{Provider: config.ProviderOllama, RunTimeout: "5s"}, 5 * time.Second},
+		{"default", config.Embedder{Provider: config.ProviderOpenAI}, embed.DefaultRunTimeout},
+		{"lexical", config.Embedder{Provider: config.ProviderLexical}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := embedderSource(config.Config{Embedder: tt.emb}, log).RunTimeout; got != tt.want {
+				t.Errorf("run timeout %v, want %v", got, tt.want)
+			}
+		})
 	}
 }
