@@ -558,7 +558,9 @@ func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, 
 	}
 	vecs, err := emb.Embed(embedCtx, texts)
 	if err != nil {
-		return rowID, fmt.Errorf("embed with %s: %w", emb.Fingerprint(), err)
+		// Provider and model, not the fingerprint: a remote embedder that
+		// never answered knows no dimension, and "/0" would mislead.
+		return rowID, fmt.Errorf("embed with %s/%s: %w", emb.Provider(), emb.Model(), err)
 	}
 	if len(vecs) != len(batch) {
 		return rowID, fmt.Errorf("embed with %s: %d vectors for %d texts", emb.Fingerprint(), len(vecs), len(batch))
