@@ -42,6 +42,10 @@ const configHelp = `Configuration (flags override environment, which overrides t
                       server such as LM Studio, llama.cpp, vLLM, LocalAI)
   JARVIS_EMBED_API_KEY  the key for an OpenAI-compatible server (or
                       OPENAI_API_KEY)
+  JARVIS_EMBED_TIMEOUT, JARVIS_EMBED_BATCH_TIMEOUT, JARVIS_EMBED_RUN_TIMEOUT
+                      time limits of a remote embedder: one request (ollama
+                      2m, openai 1m), one batch with its retries (3m), the
+                      embedding pass of one index run (1h)
 
 Config file (YAML; TOML takes the same keys):
   database: ~/.local/share/jarvis/jarvis.db   # optional
@@ -53,7 +57,9 @@ Config file (YAML; TOML takes the same keys):
     provider: ollama
     model: nomic-embed-text
     url: http://localhost:11434
-    timeout: 60s
+    timeout: 60s                     # one request
+    batch_timeout: 3m                # one batch, retries included
+    run_timeout: 1h                  # the embedding pass of one run
 
   A pattern without '/' matches a file or folder name at any depth. Hidden
   files and folders (.obsidian, .trash, .git) and node_modules are always

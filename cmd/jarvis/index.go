@@ -11,7 +11,9 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -24,22 +26,17 @@ type indexOutput struct {
 	Forgotten []forgotten `json:"forgotten,omitempty"`
 	// Embeddings is shown in the plain summary; the JSON keeps the shape
 	// the README documents.
-	Embeddings embedOutput `json:"-"`
-	DurationMS int64       `json:"duration_ms"`
+	Embeddings search.SyncResult `json:"-"`
+	// VectorsError is why vectors could not be brought up to date; the
+	// notes are indexed all the same and keyword search works. The run
+	// then exits with 3.
+	VectorsError string `json:"vectors_error,omitempty"`
+	DurationMS   int64  `json:"duration_ms"`
 }
 
 type forgotten struct {
 	Name  string `json:"name"`
 	Notes int    `json:"notes"`
-}
-
-// embedOutput says what the index run did to the vectors of semantic
-// search.
-type embedOutput struct {
-	search.SyncResult
-	// Error is why vectors could not be brought up to date; the notes are
-	// indexed all the same and keyword search works.
-	Error string `json:"error,omitempty"`
 }
 
 func runIndex(ctx context.Context, e *env, args []string) error {
@@ -51,7 +48,9 @@ An interrupted run (Ctrl-C, a crash, kill -9) leaves a consistent index,
 and the next run finishes the work.
 
 Exit status: 0 on success, 1 when indexing failed, 2 for a usage or
-configuration error, 130 when interrupted.`, e)
+configuration error, 3 when the notes were indexed but their vectors for
+semantic search could not be made (keyword search works; the message
+says why), 130 when interrupted.`, e)
 	var c common
 	c.register(fs)
 	rebuild := fs.Bool("rebuild", false, "start from an empty index; a database that cannot be opened is first moved aside to a timestamped backup")
@@ -117,23 +116,39 @@ configuration error, 130 when interrupted.`, e)
 		}
 		out.Vaults = append(out.Vaults, res)
 	}
+	var vectorsErr error
 	if !*noEmbed {
-		out.Embeddings.SyncResult, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: progressBar(e, "embedding chunks", "chunks", *asJSON)})
-	}
-	if err != nil {
-		if ctx.Err() != nil {
-			return ctx.Err()
+		out.Embeddings, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: progressBar(e, "embedding chunks", "chunks", *asJSON)})
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			out.VectorsError = err.Error()
+			vectorsErr = explainVectorsError(err)
 		}
-		out.Embeddings.Error = err.Error()
-		fmt.Fprintf(e.stderr, "jarvis: notes are indexed, but their vectors could not be made: %v\njarvis: semantic search answers with keyword search until `jarvis index` succeeds; `jarvis doctor` says more\n", err)
 	}
 	out.DurationMS = time.Since(start).Milliseconds()
 	if *asJSON {
-		enc := json.NewEncoder(e.stdout)
-		return enc.Encode(out)
+		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
+			return err
+		}
+		return vectorsErr
 	}
 	printIndexSummary(e.stdout, out, cfg.DBPath)
-	return nil
+	return vectorsErr
+}
+
+// explainVectorsError says what an index run whose vectors could not be
+// made did and did not do, and what to do about it.
+func explainVectorsError(err error) error {
+	slow := ""
+	if errors.Is(err, embed.ErrTimeout) || errors.Is(err, search.ErrRunTimeout) {
+		slow = fmt.Sprintf("; if it is only slow, raise batch_timeout or run_timeout under embedder: in the config file (or %s, %s)",
+			config.EnvEmbedBatchTimeout, config.EnvEmbedRunTimeout)
+	}
+	return fmt.Errorf("notes are indexed and keyword search works, but vectors for semantic search could not be made: %v; "+
+		"check that the embedding server runs and answers (`jarvis doctor` tries it)%s, or run `jarvis index --no-embed` to index without vectors; "+
+		"semantic search answers with keyword search until vectors are made: %w", err, slow, errNoVectors)
 }
 
 // prepareRebuild moves a database that cannot be opened aside, so that a
@@ -213,6 +228,9 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {
 	}
 	if em := out.Embeddings; em.Embedder != "" {
 		fmt.Fprintf(w, "vectors: %d of %d chunks (%d embedded now) with %s\n", em.Vectors, em.Chunks, em.Embedded, em.Embedder)
+	}
+	if out.VectorsError != "" {
+		fmt.Fprintf(w, "vectors: not brought up to date (%d chunks embedded now); the error says why\n", out.Embeddings.Embedded)
 	}
 	fmt.Fprintf(w, "indexed into %s in %s\n", dbPath, (time.Duration(out.DurationMS) * time.Millisecond).String())
 }

@@ -52,6 +52,10 @@ func (e *exitError) Unwrap() error { return e.err }
 // errUsage marks errors in how jarvis was called; they exit with 2.
 var errUsage = errors.New("usage")
 
+// errNoVectors marks an index run whose notes were indexed but whose
+// vectors for semantic search could not be made; it exits with 3.
+var errNoVectors = errors.New("no vectors")
+
 func commands() []command {
 	cs := []command{
 		{"index", "build or refresh the index of your vaults", runIndex},
@@ -111,6 +115,10 @@ func exitCode(e *env, err error) int {
 	if errors.Is(err, errUsage) {
 		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errUsage.Error()))
 		return 2
+	}
+	if errors.Is(err, errNoVectors) {
+		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errNoVectors.Error()))
+		return 3
 	}
 	if errors.Is(err, context.Canceled) {
 		fmt.Fprintln(e.stderr, "jarvis: interrupted; the index stays consistent and the next run finishes the work")

@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -27,19 +28,37 @@ import (
 // envHTTPToken is the bearer token `jarvis mcp --http` requires when set.
 const envHTTPToken = "JARVIS_HTTP_TOKEN"
 
+// minRemoteToken is the shortest token --allow-remote accepts: a token
+// that guards every note from the network must not be guessable. 16
+// characters of `openssl rand -hex 32` are 64 random bits.
+const minRemoteToken = 16
+
+// defaultSessionTimeout is how long an HTTP session may sit idle before
+// it is closed. A client that made no request for that long starts a new
+// session when its next one is answered 404, as the MCP specification
+// asks; an hour keeps a session through a pause in the conversation, and
+// bounds what abandoned sessions (about 13 KB each) hold.
+const defaultSessionTimeout = time.Hour
+
 // maxRequestBytes bounds an HTTP request body: tool arguments are small,
 // and a bound keeps a stray client from filling memory.
 const maxRequestBytes = 1 << 20
 
 func runMCP(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet("mcp", "jarvis mcp [--vault PATH]... [--db FILE] [--http 127.0.0.1:PORT] [--watch=false]",
+	fs := newFlagSet("mcp", "jarvis mcp [--vault PATH]... [--db FILE] [--http 127.0.0.1:PORT [--allow-remote] [--allow-origin URL]...] [--watch=false]",
 		`Serve your vaults to an AI assistant over the Model Context Protocol.
 
 By default jarvis speaks MCP over stdio, as Claude Desktop, Claude Code and
 Cursor start it: only JSON-RPC goes to stdout, logs go to stderr or
 --log-file. With --http it serves Streamable HTTP at /mcp instead, on a
 loopback address unless --allow-remote is given; set JARVIS_HTTP_TOKEN to
-require "Authorization: Bearer <token>".
+require "Authorization: Bearer <token>". --allow-remote requires a token of
+at least 16 characters, such as one made by
+  export JARVIS_HTTP_TOKEN=$(openssl rand -hex 32)
+Browser pages are let in only from the server's own origin and those given
+with --allow-origin; clients that send no Origin are not affected. A
+session idle for --session-timeout is closed, and the client's next
+request is answered 404 so that it starts a new one.
 
 The server answers at once. The index is brought up to date in the
 background (tools answer from what is indexed so far and say so), and a
@@ -47,7 +66,10 @@ file watcher keeps it current as notes change.`, e)
 	var c common
 	c.register(fs)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on `address` (such as 127.0.0.1:8765) instead of stdio")
-	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address (use JARVIS_HTTP_TOKEN with it)")
+	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address; requires JARVIS_HTTP_TOKEN")
+	var allowOrigins stringList
+	fs.Var(&allowOrigins, "allow-origin", "with --http, also let in browser pages from this `origin`, such as http://localhost:3000 (repeatable)")
+	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
 	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr")
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	if err := parse(fs, args); err != nil {
@@ -80,7 +102,11 @@ file watcher keeps it current as notes change.`, e)
 		}
 	}
 	var listener net.Listener
+	var httpOpts httpOptions
 	if *httpAddr != "" {
+		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), *allowRemote, allowOrigins, *sessionTimeout); err != nil {
+			return err
+		}
 		if listener, err = listen(*httpAddr, *allowRemote); err != nil {
 			return err
 		}
@@ -108,7 +134,7 @@ file watcher keeps it current as notes change.`, e)
 	defer func() { cancel(); <-background }()
 
 	if listener != nil {
-		return serveHTTP(ctx, server, listener, e.getenv(envHTTPToken), *allowRemote, log)
+		return serveHTTP(ctx, server, listener, httpOpts, log)
 	}
 	err = server.Run(ctx, mcp.StdioTransport(os.Stdin, os.Stdout))
 	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF)) {
@@ -155,6 +181,68 @@ func listen(addr string, allowRemote bool) (net.Listener, error) {
 	return l, nil
 }
 
+// httpOptions are how `jarvis mcp --http` lets requests in.
+type httpOptions struct {
+	token       string // required as a bearer token when not ""
+	allowRemote bool   // any Host header, on any address
+	// origins are the browser origins let in besides the server's own,
+	// normalised by parseOrigin.
+	origins        []string
+	sessionTimeout time.Duration // 0: sessions are never closed for idling
+}
+
+// newHTTPOptions checks the HTTP settings: --allow-remote needs a token
+// that is long enough, and every --allow-origin must be an origin.
+func newHTTPOptions(token string, allowRemote bool, origins []string, sessionTimeout time.Duration) (httpOptions, error) {
+	opts := httpOptions{token: token, allowRemote: allowRemote, sessionTimeout: sessionTimeout}
+	if allowRemote && token == "" {
+		return opts, fmt.Errorf("--allow-remote serves every note to whoever reaches the address, so it requires a token: "+
+			"set one with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
+	}
+	if allowRemote && len(token) < minRemoteToken {
+		return opts, fmt.Errorf("%s has %d characters; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
+			envHTTPToken, len(token), minRemoteToken, envHTTPToken, errUsage)
+	}
+	if sessionTimeout < 0 {
+		return opts, fmt.Errorf("--session-timeout %s: give a positive duration such as 30m, or 0 to never close idle sessions: %w", sessionTimeout, errUsage)
+	}
+	for _, o := range origins {
+		norm, ok := parseOrigin(o)
+		if !ok {
+			return opts, fmt.Errorf("--allow-origin %q is not an origin: give scheme://host[:port], such as http://localhost:3000: %w", o, errUsage)
+		}
+		opts.origins = append(opts.origins, norm)
+	}
+	return opts, nil
+}
+
+// parseOrigin normalises an Origin header or --allow-origin value to
+// "scheme://host[:port]" in lower case. "null", paths and anything that
+// is not http(s) are not origins a page of this server can have.
+func parseOrigin(s string) (string, bool) {
+	u, err := url.Parse(s)
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.User != nil ||
+		(u.Path != "" && u.Path != "/") || u.RawQuery != "" || u.Fragment != "" {
+		return "", false
+	}
+	return strings.ToLower(u.Scheme + "://" + u.Host), true
+}
+
+// ownOrigins are the origins of pages served from the listener itself:
+// its address, and localhost on its port when it is loopback (a page at
+// http://localhost:8765 may call http://127.0.0.1:8765).
+func ownOrigins(addr net.Addr) []string {
+	host, port, err := net.SplitHostPort(addr.String())
+	if err != nil {
+		return nil
+	}
+	out := []string{"http://" + net.JoinHostPort(host, port)}
+	if isLoopbackHost(host) {
+		out = append(out, "http://"+net.JoinHostPort("localhost", port))
+	}
+	return out
+}
+
 func isLoopbackHost(host string) bool {
 	if strings.EqualFold(host, "localhost") {
 		return true
@@ -164,11 +252,16 @@ func isLoopbackHost(host string) bool {
 }
 
 // serveHTTP serves Streamable HTTP at /mcp until ctx ends.
-func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, token string, allowRemote bool, log *slog.Logger) error {
+func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts httpOptions, log *slog.Logger) error {
 	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server },
-		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes})
+		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes, SessionTimeout: opts.sessionTimeout})
+	opts.origins = append(ownOrigins(l.Addr()), opts.origins...)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(h, token, allowRemote))
+	mux.Handle("/mcp", guard(h, opts))
+	if host, _, err := net.SplitHostPort(l.Addr().String()); err == nil && !isLoopbackHost(host) {
+		log.Warn("serving MCP to the network: whoever reaches this address and has the token can read every note of the served vaults",
+			"address", l.Addr().String())
+	}
 	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(l) }()
@@ -185,23 +278,24 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, token
 }
 
 // guard checks what the SDK does not: a browser page's Origin (a DNS
-// rebinding page on another site sends its own), and the bearer token.
-func guard(next http.Handler, token string, allowRemote bool) http.Handler {
+// rebinding page, or any page of another site or port, sends its own), the
+// Host header, and the bearer token. opts.origins holds the server's own
+// origins and those the user allowed.
+func guard(next http.Handler, opts httpOptions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if origin := r.Header.Get("Origin"); origin != "" && !allowRemote {
-			u, err := url.Parse(origin)
-			if err != nil || !isLoopbackHost(u.Hostname()) {
-				http.Error(w, "Forbidden: origin "+origin+" may not use this server", http.StatusForbidden)
-				return
-			}
+		// A request without Origin comes from a client that is not a
+		// browser page, which a token guards against if need be.
+		if origin := r.Header.Get("Origin"); origin != "" && !originAllowed(origin, r.Host, opts.origins) {
+			http.Error(w, "Forbidden: origin "+origin+" may not use this server; start it with --allow-origin "+origin+" to let that page in", http.StatusForbidden)
+			return
 		}
-		if !allowRemote && !isLoopbackHost(hostOnly(r.Host)) {
+		if !opts.allowRemote && !isLoopbackHost(hostOnly(r.Host)) {
 			http.Error(w, "Forbidden: invalid Host header "+r.Host, http.StatusForbidden)
 			return
 		}
-		if token != "" {
+		if opts.token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1 {
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(opts.token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="jarvis"`)
 				http.Error(w, "Unauthorized: send Authorization: Bearer <JARVIS_HTTP_TOKEN>", http.StatusUnauthorized)
 				return
@@ -209,6 +303,17 @@ func guard(next http.Handler, token string, allowRemote bool) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// originAllowed reports whether a page of origin may call the server: a
+// page of the host the request was sent to (same origin), or one of
+// allowed.
+func originAllowed(origin, host string, allowed []string) bool {
+	o, ok := parseOrigin(origin)
+	if !ok {
+		return false
+	}
+	return o == "http://"+strings.ToLower(host) || slices.Contains(allowed, o)
 }
 
 func hostOnly(hostport string) string {

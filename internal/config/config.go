@@ -30,6 +30,12 @@ const (
 	EnvEmbedModel  = "JARVIS_EMBED_MODEL"   // the embedding model
 	EnvEmbedURL    = "JARVIS_EMBED_URL"     // the embedding server's base URL
 	EnvEmbedAPIKey = "JARVIS_EMBED_API_KEY" // the key for an OpenAI-compatible server
+	// EnvEmbedTimeout, EnvEmbedBatchTimeout and EnvEmbedRunTimeout bound
+	// one request, one batch with its retries, and the embedding pass of
+	// one index run, as Go durations.
+	EnvEmbedTimeout      = "JARVIS_EMBED_TIMEOUT"
+	EnvEmbedBatchTimeout = "JARVIS_EMBED_BATCH_TIMEOUT"
+	EnvEmbedRunTimeout   = "JARVIS_EMBED_RUN_TIMEOUT"
 	// EnvOpenAIKey is read for the openai provider when JARVIS_EMBED_API_KEY
 	// is not set, as most OpenAI tools do.
 	EnvOpenAIKey = "OPENAI_API_KEY"
@@ -57,6 +63,12 @@ type Embedder struct {
 	APIKey string `yaml:"api_key" toml:"api_key" json:"-"`
 	// Timeout bounds each request to the server, as a Go duration ("30s").
 	Timeout string `yaml:"timeout" toml:"timeout" json:"timeout,omitempty"`
+	// BatchTimeout bounds one batch of texts, every attempt and the waits
+	// between them together ("3m").
+	BatchTimeout string `yaml:"batch_timeout" toml:"batch_timeout" json:"batch_timeout,omitempty"`
+	// RunTimeout bounds the embedding pass of one index run ("1h"); what
+	// was embedded before it ran out stays stored.
+	RunTimeout string `yaml:"run_timeout" toml:"run_timeout" json:"run_timeout,omitempty"`
 	// Source says where Provider came from, for doctor.
 	Source string `yaml:"-" toml:"-" json:"-"`
 }
@@ -230,7 +242,10 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 	for _, o := range []struct {
 		env string
 		dst *string
-	}{{EnvEmbedModel, &e.Model}, {EnvEmbedURL, &e.URL}, {EnvEmbedAPIKey, &e.APIKey}} {
+	}{
+		{EnvEmbedModel, &e.Model}, {EnvEmbedURL, &e.URL}, {EnvEmbedAPIKey, &e.APIKey},
+		{EnvEmbedTimeout, &e.Timeout}, {EnvEmbedBatchTimeout, &e.BatchTimeout}, {EnvEmbedRunTimeout, &e.RunTimeout},
+	} {
 		if v := getenv(o.env); v != "" {
 			*o.dst = v
 		}
@@ -247,9 +262,14 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 	default:
 		return e, fmt.Errorf("unknown embedder %q: use lexical (offline, the default), ollama or openai", e.Provider)
 	}
-	if e.Timeout != "" {
-		if _, err := time.ParseDuration(e.Timeout); err != nil {
-			return e, fmt.Errorf("embedder timeout %q is not a duration such as 30s", e.Timeout)
+	for _, d := range []struct{ key, value, example string }{
+		{"timeout", e.Timeout, "30s"}, {"batch_timeout", e.BatchTimeout, "3m"}, {"run_timeout", e.RunTimeout, "1h"},
+	} {
+		if d.value == "" {
+			continue
+		}
+		if _, err := time.ParseDuration(d.value); err != nil {
+			return e, fmt.Errorf("embedder %s %q is not a duration such as %s", d.key, d.value, d.example)
 		}
 	}
 	return e, nil
@@ -257,7 +277,23 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 
 // TimeoutDuration is the embedder's request timeout, or def when unset.
 func (e Embedder) TimeoutDuration(def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(e.Timeout); err == nil && d > 0 {
+	return durationOr(e.Timeout, def)
+}
+
+// BatchTimeoutDuration is the bound on one batch with its retries, or def
+// when unset.
+func (e Embedder) BatchTimeoutDuration(def time.Duration) time.Duration {
+	return durationOr(e.BatchTimeout, def)
+}
+
+// RunTimeoutDuration is the bound on the embedding pass of one index run,
+// or def when unset.
+func (e Embedder) RunTimeoutDuration(def time.Duration) time.Duration {
+	return durationOr(e.RunTimeout, def)
+}
+
+func durationOr(s string, def time.Duration) time.Duration {
+	if d, err := time.ParseDuration(s); err == nil && d > 0 {
 		return d
 	}
 	return def

@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fakeEnv is an environment for Load that holds only what a test sets.
@@ -162,5 +163,29 @@ func TestErrors(t *testing.T) {
 				t.Fatalf("err = %v; want it to contain %q", err, tt.want)
 			}
 		})
+	}
+}
+
+// TestEmbedderTimeouts: the embedder's three time limits come from the
+// config file, the environment overrides them, and a value that is not a
+// duration is refused with the key's name.
+func TestEmbedderTimeouts(t *testing.T) {
+	home := t.TempDir()
+	cfgFile := filepath.Join(home, "config.yaml")
+	write(t, cfgFile, "embedder:\n  provider: ollama\n  timeout: 30s\n  batch_timeout: 2m\n  run_timeout: 20m\n")
+	cfg, err := Load(Flags{ConfigFile: cfgFile}, fakeEnv(map[string]string{"HOME": home, EnvEmbedRunTimeout: "90s"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := cfg.Embedder
+	if e.TimeoutDuration(0) != 30*time.Second || e.BatchTimeoutDuration(0) != 2*time.Minute || e.RunTimeoutDuration(0) != 90*time.Second {
+		t.Errorf("timeouts %v, %v, %v; want 30s, 2m, 90s", e.TimeoutDuration(0), e.BatchTimeoutDuration(0), e.RunTimeoutDuration(0))
+	}
+	if d := (Embedder{}).BatchTimeoutDuration(time.Minute); d != time.Minute {
+		t.Errorf("unset batch timeout %v, want the default", d)
+	}
+	_, err = Load(Flags{ConfigFile: cfgFile}, fakeEnv(map[string]string{"HOME": home, EnvEmbedBatchTimeout: "soon"}))
+	if err == nil || !strings.Contains(err.Error(), `embedder batch_timeout "soon" is not a duration`) {
+		t.Fatalf("err = %v; want the bad batch_timeout named", err)
 	}
 }

@@ -13,6 +13,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
@@ -118,5 +119,28 @@ func TestServerReusesAQuickCheck(t *testing.T) {
 		if d := database(health.Run(ctx, ddeps.Checks, time.Minute)); !strings.HasSuffix(d, "passes its integrity check") {
 			t.Fatalf("doctor: %q", d)
 		}
+	}
+}
+
+// TestRemoteSourceRunTimeout: the run limit of a remote embedder's syncs,
+// which `jarvis index` and the server's background syncs share, comes
+// from its configuration, with a default; the offline lexical embedder
+// needs none.
+func TestRemoteSourceRunTimeout(t *testing.T) {
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for _, tt := range []struct {
+		name string
+		emb  config.Embedder
+		want time.Duration
+	}{
+		{"configured", config.Embedder{Provider: config.ProviderOllama, RunTimeout: "5s"}, 5 * time.Second},
+		{"default", config.Embedder{Provider: config.ProviderOpenAI}, embed.DefaultRunTimeout},
+		{"lexical", config.Embedder{Provider: config.ProviderLexical}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := embedderSource(config.Config{Embedder: tt.emb}, log).RunTimeout; got != tt.want {
+				t.Errorf("run timeout %v, want %v", got, tt.want)
+			}
+		})
 	}
 }

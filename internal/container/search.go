@@ -28,13 +28,15 @@ func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
 func remoteSource(e config.Embedder, log *slog.Logger) search.EmbedderSource {
 	cfg := embed.Config{Provider: e.Provider, Model: e.Model, BaseURL: e.URL, APIKey: e.APIKey}
 	cfg.Timeout = e.TimeoutDuration(0)
+	cfg.BatchTimeout = e.BatchTimeoutDuration(0)
 	model := e.Model
 	if model == "" {
 		model = embed.DefaultModel(e.Provider)
 	}
 	return search.EmbedderSource{
-		Provider: e.Provider,
-		Model:    model,
+		Provider:   e.Provider,
+		Model:      model,
+		RunTimeout: e.RunTimeoutDuration(embed.DefaultRunTimeout),
 		Restore: func([]byte) (embed.Embedder, error) {
 			emb, err := embed.NewRemote(cfg, nil)
 			if err != nil {

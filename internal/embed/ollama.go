@@ -30,6 +30,10 @@ type OllamaOptions struct {
 	BatchSize int
 	// Timeout bounds each request, retries apart.
 	Timeout time.Duration
+	// BatchTimeout bounds one batch, every attempt and the waits between
+	// them together; 0 takes DefaultBatchTimeout, or Timeout plus a
+	// minute when that is longer.
+	BatchTimeout time.Duration
 	// MaxRetries is how often a request that may succeed later (network
 	// error, 429, 5xx) is tried again; 0 takes DefaultMaxRetries, a
 	// negative value disables retries.
@@ -65,7 +69,7 @@ func NewOllama(opts OllamaOptions) (*Ollama, error) {
 		return nil, err
 	}
 	return &Ollama{r: newRemote(ProviderOllama, opts.Model, u.JoinPath("api", "embed").String(), "",
-		opts.BatchSize, opts.MaxRetries, opts.Timeout, opts.Client, ollamaProtocol{})}, nil
+		opts.BatchSize, opts.MaxRetries, opts.Timeout, opts.BatchTimeout, opts.Client, ollamaProtocol{})}, nil
 }
 
 // Fingerprint is "ollama/<model>/<dimension>"; the dimension is 0 until

@@ -35,6 +35,10 @@ type OpenAIOptions struct {
 	BatchSize int
 	// Timeout bounds each request, retries apart.
 	Timeout time.Duration
+	// BatchTimeout bounds one batch, every attempt and the waits between
+	// them together; 0 takes DefaultBatchTimeout, or Timeout plus a
+	// minute when that is longer.
+	BatchTimeout time.Duration
 	// MaxRetries is how often a request that may succeed later (network
 	// error, 429, 5xx) is tried again; 0 takes DefaultMaxRetries, a
 	// negative value disables retries.
@@ -74,7 +78,7 @@ func NewOpenAI(opts OpenAIOptions) (*OpenAI, error) {
 		u = u.JoinPath("v1", "embeddings")
 	}
 	return &OpenAI{r: newRemote(ProviderOpenAI, opts.Model, u.String(), opts.APIKey,
-		opts.BatchSize, opts.MaxRetries, opts.Timeout, opts.Client, openAIProtocol{})}, nil
+		opts.BatchSize, opts.MaxRetries, opts.Timeout, opts.BatchTimeout, opts.Client, openAIProtocol{})}, nil
 }
 
 // Fingerprint is "openai/<model>/<dimension>"; the dimension is 0 until

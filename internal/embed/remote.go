@@ -31,6 +31,17 @@ const (
 	// DefaultMaxRetries is how many times a failed request is tried again
 	// when it may succeed later (network errors, 429, 5xx).
 	DefaultMaxRetries = 3
+	// DefaultBatchTimeout bounds one batch, every attempt and the waits
+	// between them together. It leaves room for one attempt at Ollama's
+	// full request timeout (a cold model load) and a retry after it, and
+	// makes a server that accepts connections but never answers fail an
+	// index run in minutes rather than after every retry has run out.
+	DefaultBatchTimeout = 3 * time.Minute
+	// DefaultRunTimeout bounds the embedding pass of one index run. A
+	// laptop CPU embeds a few dozen chunks a second with a small model, so
+	// an hour covers the first pass over tens of thousands of notes; a run
+	// cut short keeps what it stored and the next run goes on.
+	DefaultRunTimeout = time.Hour
 	// retryBase is the wait before the first retry; each further retry
 	// doubles it, up to retryCap, and jitter spreads clients apart.
 	retryBase = 500 * time.Millisecond
@@ -54,6 +65,11 @@ var (
 	// ErrBadResponse means the server answered 2xx with something that is
 	// not the expected embeddings.
 	ErrBadResponse = errors.New("unexpected answer from embedding server")
+	// ErrTimeout means no vectors came back within the time allowed for
+	// a batch, every attempt together: a server that accepts connections
+	// and never answers, or answers errors until the time is up. It is
+	// also ErrUnreachable.
+	ErrTimeout = errors.New("embedding server did not answer in time")
 )
 
 // APIError is an error answer of an embedding server: its HTTP status and
@@ -87,6 +103,10 @@ type Config struct {
 	APIKey   string // openai only
 	// Timeout bounds each HTTP request, retries apart.
 	Timeout time.Duration
+	// BatchTimeout bounds one batch, its attempts and the waits between
+	// them together; 0 takes DefaultBatchTimeout, or Timeout plus a
+	// minute when that is longer.
+	BatchTimeout time.Duration
 	// BatchSize is the number of texts sent in one request.
 	BatchSize int
 	// MaxRetries is how often a request that may succeed later is tried
@@ -116,12 +136,12 @@ func NewRemote(cfg Config, client *http.Client) (Embedder, error) {
 	case ProviderOllama:
 		return NewOllama(OllamaOptions{
 			BaseURL: cfg.BaseURL, Model: cfg.Model, BatchSize: cfg.BatchSize,
-			Timeout: cfg.Timeout, MaxRetries: cfg.MaxRetries, Client: client,
+			Timeout: cfg.Timeout, BatchTimeout: cfg.BatchTimeout, MaxRetries: cfg.MaxRetries, Client: client,
 		})
 	case ProviderOpenAI:
 		return NewOpenAI(OpenAIOptions{
 			BaseURL: cfg.BaseURL, Model: cfg.Model, APIKey: cfg.APIKey, BatchSize: cfg.BatchSize,
-			Timeout: cfg.Timeout, MaxRetries: cfg.MaxRetries, Client: client,
+			Timeout: cfg.Timeout, BatchTimeout: cfg.BatchTimeout, MaxRetries: cfg.MaxRetries, Client: client,
 		})
 	case ProviderLexical:
 		return nil, errors.New("the lexical embedder is not remote: build it from its state with NewLexicalFromState")
@@ -149,18 +169,21 @@ type remote struct {
 	endpoint string // full URL of the embeddings endpoint
 	apiKey   string
 	batch    int
-	timeout  time.Duration
-	retries  int
-	client   *http.Client
-	proto    protocol
-	dim      atomic.Int64
+	timeout  time.Duration // one request
+	// batchTimeout bounds one batch: its attempts and the waits between
+	// them.
+	batchTimeout time.Duration
+	retries      int
+	client       *http.Client
+	proto        protocol
+	dim          atomic.Int64
 
 	// wait sleeps between attempts; tests replace it to record waits
 	// instead of sleeping.
 	wait func(ctx context.Context, d time.Duration) error
 }
 
-func newRemote(provider, model, endpoint, apiKey string, batch, retries int, timeout time.Duration, client *http.Client, proto protocol) *remote {
+func newRemote(provider, model, endpoint, apiKey string, batch, retries int, timeout, batchTimeout time.Duration, client *http.Client, proto protocol) *remote {
 	if client == nil {
 		client = http.DefaultClient
 	}
@@ -170,9 +193,14 @@ func newRemote(provider, model, endpoint, apiKey string, batch, retries int, tim
 	case retries < 0:
 		retries = 0
 	}
+	if batchTimeout <= 0 {
+		// A request timeout set longer than the default batch bound would
+		// otherwise never get a second attempt.
+		batchTimeout = max(DefaultBatchTimeout, timeout+time.Minute)
+	}
 	return &remote{
 		provider: provider, model: model, endpoint: endpoint, apiKey: apiKey,
-		batch: batch, timeout: timeout, retries: retries, client: client, proto: proto,
+		batch: batch, timeout: timeout, batchTimeout: batchTimeout, retries: retries, client: client, proto: proto,
 		wait: sleepCtx,
 	}
 }
@@ -241,7 +269,11 @@ func (r *remote) embed(ctx context.Context, texts []string) ([][]float32, error)
 // check embeds one short text without retrying: the cheapest proof that
 // the server answers and knows the model.
 func (r *remote) check(ctx context.Context) error {
+	began := time.Now()
 	_, err := r.attempt(ctx, []string{"jarvis"})
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return r.timedOut(ctx, began, 1, nil)
+	}
 	var re *retryableError
 	if errors.As(err, &re) {
 		return re.err
@@ -249,12 +281,19 @@ func (r *remote) check(ctx context.Context) error {
 	return err
 }
 
-// embedBatch sends one batch, trying again on errors that may pass.
+// embedBatch sends one batch, trying again on errors that may pass, until
+// the batch's time is up.
 func (r *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, error) {
+	began := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, r.batchTimeout)
+	defer cancel()
 	for try := 0; ; try++ {
 		vecs, err := r.attempt(ctx, texts)
 		if err == nil {
 			return vecs, nil
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return nil, r.timedOut(ctx, began, try+1, nil)
 		}
 		var re *retryableError
 		if !errors.As(err, &re) {
@@ -270,10 +309,70 @@ func (r *remote) embedBatch(ctx context.Context, texts []string) ([][]float32, e
 		if d <= 0 {
 			d = backoff(try)
 		}
+		if deadline, ok := ctx.Deadline(); ok && time.Now().Add(d).After(deadline) {
+			// The next attempt could not begin in time: say so now rather
+			// than wait for it.
+			return nil, r.timedOut(ctx, began, try+1, re.err)
+		}
 		if err := r.wait(ctx, d); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) {
+				return nil, r.timedOut(ctx, began, try+1, re.err)
+			}
 			return nil, fmt.Errorf("%s: %w (while waiting to retry after: %v)", r.provider, err, re.err)
 		}
 	}
+}
+
+// timedOut words a batch or check whose time ran out: ctx's deadline,
+// counted from began, is the time it had. last is the error of the last
+// attempt when the server answered one; nil when it did not answer.
+func (r *remote) timedOut(ctx context.Context, began time.Time, attempts int, last error) error {
+	within := time.Since(began)
+	if deadline, ok := ctx.Deadline(); ok {
+		within = deadline.Sub(began)
+	}
+	var u *unreachableError
+	if errors.As(last, &u) && u.noAnswer {
+		last = nil // "did not answer" says it already
+	}
+	return &TimeoutError{Provider: r.provider, Host: r.host(), Within: within.Round(time.Millisecond), Attempts: attempts, Last: last}
+}
+
+// TimeoutError is ErrTimeout with its circumstances: which server, how
+// long it was given, how often it was asked.
+type TimeoutError struct {
+	Provider string
+	Host     string // scheme://host:port of the server
+	Within   time.Duration
+	Attempts int
+	// Last is the error of the last attempt when the server answered with
+	// one (a 503), nil when it did not answer at all.
+	Last error
+}
+
+func (e *TimeoutError) Error() string {
+	attempts := "1 attempt"
+	if e.Attempts != 1 {
+		attempts = fmt.Sprintf("%d attempts", e.Attempts)
+	}
+	if e.Last != nil {
+		return fmt.Sprintf("%s: the embedder at %s gave no vectors within %s (%s; the last: %v)", e.Provider, e.Host, e.Within, attempts, e.Last)
+	}
+	return fmt.Sprintf("%s: the embedder at %s did not answer within %s (%s)", e.Provider, e.Host, e.Within, attempts)
+}
+
+// Is makes a TimeoutError match ErrTimeout, ErrUnreachable (no vectors
+// came back) and context.DeadlineExceeded (the time allowed ran out).
+func (e *TimeoutError) Is(target error) bool {
+	return target == ErrTimeout || target == ErrUnreachable || target == context.DeadlineExceeded
+}
+
+// host is the scheme and host of the endpoint, as messages name it.
+func (r *remote) host() string {
+	if u, err := url.Parse(r.endpoint); err == nil {
+		return u.Scheme + "://" + u.Host
+	}
+	return r.endpoint
 }
 
 // retryableError marks an attempt's error as worth another try, with the
@@ -397,15 +496,13 @@ func (r *remote) transportError(ctx context.Context, err error) error {
 		// The caller gave up; never retry.
 		return fmt.Errorf("%s: %w", r.provider, ctxErr)
 	}
-	host := r.endpoint
-	if u, perr := url.Parse(r.endpoint); perr == nil {
-		host = u.Scheme + "://" + u.Host
-	}
 	var why string
 	var dnsErr *net.DNSError
+	noAnswer := false
 	switch {
 	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
 		why = fmt.Sprintf("no answer within %s", r.timeout)
+		noAnswer = true
 	case errors.Is(err, syscall.ECONNREFUSED):
 		why = "connection refused"
 		if r.provider == ProviderOllama {
@@ -418,12 +515,15 @@ func (r *remote) transportError(ctx context.Context, err error) error {
 	default:
 		why = innermost(err).Error()
 	}
-	return &retryableError{err: &unreachableError{fmt.Sprintf("%s: cannot reach %s: %s", r.provider, host, why)}}
+	return &retryableError{err: &unreachableError{msg: fmt.Sprintf("%s: cannot reach %s: %s", r.provider, r.host(), why), noAnswer: noAnswer}}
 }
 
 // unreachableError is ErrUnreachable with its circumstances, worded
 // without repeating the sentinel's text.
-type unreachableError struct{ msg string }
+type unreachableError struct {
+	msg      string
+	noAnswer bool // the request timed out, rather than failed
+}
 
 func (e *unreachableError) Error() string        { return e.msg }
 func (e *unreachableError) Is(target error) bool { return target == ErrUnreachable }

@@ -523,3 +523,91 @@ func TestRemoteOnlyBlankTexts(t *testing.T) {
 		t.Errorf("probe sent %v", got)
 	}
 }
+
+// TestRemoteBatchTimeout: a server that accepts connections and never
+// answers fails a batch once the batch's time is up, every attempt and
+// wait together, whatever the request timeout and retries would allow.
+func TestRemoteBatchTimeout(t *testing.T) {
+	for _, tt := range []struct {
+		name    string
+		cfg     Config
+		attempt string
+	}{
+		{"one attempt longer than the batch", Config{Timeout: time.Minute, BatchTimeout: 300 * time.Millisecond}, "(1 attempt)"},
+		// 50 ms, a wait of 250-500 ms, 50 ms, then a wait of 500-1000 ms
+		// that would end past the second.
+		{"retries cut short", Config{Timeout: 50 * time.Millisecond, BatchTimeout: time.Second, MaxRetries: 10}, "(2 attempts)"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f := newFakeServer(t, ProviderOllama)
+			hang := fakeAnswer{hang: true}
+			f.setScript(hang, hang, hang, hang, hang, hang, hang, hang, hang, hang, hang)
+			e := remoteFor(t, f, tt.cfg, nil) // real waits between attempts
+			start := time.Now()
+			_, err := e.Embed(context.Background(), []string{"a"})
+			took := time.Since(start)
+			if !errors.Is(err, ErrTimeout) || !errors.Is(err, ErrUnreachable) {
+				t.Fatalf("error %v, want ErrTimeout and ErrUnreachable", err)
+			}
+			want := fmt.Sprintf("ollama: the embedder at %s did not answer within %s ", f.URL, tt.cfg.BatchTimeout)
+			if !strings.HasPrefix(err.Error(), want) || !strings.HasSuffix(err.Error(), tt.attempt) {
+				t.Errorf("error %q, want %q...%q", err, want, tt.attempt)
+			}
+			if took > tt.cfg.BatchTimeout+2*time.Second {
+				t.Errorf("took %v with a batch timeout of %v", took, tt.cfg.BatchTimeout)
+			}
+		})
+	}
+}
+
+// TestRemoteBatchTimeoutStopsBeforeALongWait: a Retry-After that would end
+// past the batch's time fails the batch at once, with the server's own
+// message.
+func TestRemoteBatchTimeoutStopsBeforeALongWait(t *testing.T) {
+	f := newFakeServer(t, ProviderOllama)
+	f.setScript(fakeAnswer{status: 503, header: map[string]string{"Retry-After": "30"}, body: `{"error":"server busy"}`})
+	e := remoteFor(t, f, Config{BatchTimeout: 2 * time.Second}, nil)
+	start := time.Now()
+	_, err := e.Embed(context.Background(), []string{"a"})
+	if !errors.Is(err, ErrTimeout) {
+		t.Fatalf("error %v, want ErrTimeout", err)
+	}
+	if want := "ollama: the embedder at " + f.URL + " gave no vectors within 2s (1 attempt; the last: ollama: server busy (HTTP 503))"; err.Error() != want {
+		t.Errorf("error\n%s\nwant\n%s", err, want)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v: it waited instead of giving up", d)
+	}
+}
+
+// TestRemoteBatchTimeoutDefault: the default batch bound leaves a long
+// request timeout room for a retry.
+func TestRemoteBatchTimeoutDefault(t *testing.T) {
+	f := newFakeServer(t, ProviderOllama)
+	for _, tt := range []struct {
+		cfg  Config
+		want time.Duration
+	}{
+		{Config{}, DefaultBatchTimeout},
+		{Config{Timeout: 5 * time.Minute}, 6 * time.Minute},
+		{Config{Timeout: 5 * time.Minute, BatchTimeout: time.Minute}, time.Minute},
+	} {
+		if got := remoteOf(remoteFor(t, f, tt.cfg, nil)).batchTimeout; got != tt.want {
+			t.Errorf("%+v: batch timeout %v, want %v", tt.cfg, got, tt.want)
+		}
+	}
+}
+
+// TestCheckHungServer: doctor's probe of a server that never answers says
+// it is unreachable, not that it answered an error.
+func TestCheckHungServer(t *testing.T) {
+	f := newFakeServer(t, ProviderOpenAI)
+	f.setScript(fakeAnswer{hang: true})
+	e := remoteFor(t, f, Config{}, nil)
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	err := e.(interface{ Check(context.Context) error }).Check(ctx)
+	if !errors.Is(err, ErrUnreachable) || !strings.Contains(err.Error(), "did not answer within") {
+		t.Fatalf("Check of a hung server: %v; want ErrUnreachable, worded", err)
+	}
+}

@@ -50,7 +50,33 @@ type EmbedderSource struct {
 	// corpus of n texts, so that the next sync fits again. A state that
 	// cannot be restored is always fitted again.
 	Stale func(emb embed.Embedder, n int) bool
+	// RunTimeout bounds the embedder's work in one Sync, every batch
+	// together; 0 sets no bound. Batches stored before it ran out stay
+	// stored.
+	RunTimeout time.Duration
 }
+
+// ErrRunTimeout means a Sync stopped embedding when its RunTimeout ran
+// out; what it stored before stays, and the next Sync goes on from there.
+var ErrRunTimeout = errors.New("embedding took longer than the run allows")
+
+// runTimeoutError is ErrRunTimeout with how far the run got.
+type runTimeoutError struct {
+	limit           time.Duration
+	embedded, total int
+	err             error // what the embedder said when stopped; may be nil
+}
+
+func (e *runTimeoutError) Error() string {
+	msg := fmt.Sprintf("embedding stopped at the run limit of %s with %d of %d texts embedded (the next run goes on from there)", e.limit, e.embedded, e.total)
+	if e.err != nil {
+		msg += ": " + e.err.Error()
+	}
+	return msg
+}
+
+func (e *runTimeoutError) Is(target error) bool { return target == ErrRunTimeout }
+func (e *runTimeoutError) Unwrap() error        { return e.err }
 
 // Vectors keeps chunk embeddings in SQLite, the source of truth, and serves
 // nearest-neighbour queries from chromem-go collections built from it, one
@@ -202,10 +228,18 @@ func (v *Vectors) lockedSync(ctx context.Context, opts SyncOptions) (SyncResult,
 		}
 		defer unlock()
 	}
-	res, got, err := v.sync(ctx, opts)
+	// The run's time counts from here: waiting for another process's
+	// writes is not the embedder's.
+	embedCtx := ctx
+	if v.src.RunTimeout > 0 {
+		var cancel context.CancelFunc
+		embedCtx, cancel = context.WithTimeout(ctx, v.src.RunTimeout)
+		defer cancel()
+	}
+	res, got, err := v.sync(ctx, embedCtx, opts)
 	if errors.Is(err, errEmbedderChanged) {
 		// Its old vectors are gone; embed everything with it as it is now.
-		res, got, err = v.sync(ctx, SyncOptions{Progress: opts.Progress})
+		res, got, err = v.sync(ctx, embedCtx, SyncOptions{Progress: opts.Progress})
 	}
 	return res, got, err
 }
@@ -215,7 +249,10 @@ func (v *Vectors) lockedSync(ctx context.Context, opts SyncOptions) (SyncResult,
 // build of the model. The stored vectors have been dropped.
 var errEmbedderChanged = errors.New("the embedder's vectors changed dimension")
 
-func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, synced, error) {
+// sync does the work of Sync. The embedder is called with embedCtx, which
+// ends at the run's time limit; everything else uses ctx, so that what was
+// embedded is still stored after the limit.
+func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncResult, synced, error) {
 	var res SyncResult
 	if opts.Reembed {
 		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
@@ -246,6 +283,9 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, synce
 			return res, synced{}, fmt.Errorf("read stored embedder: %w", err)
 		}
 	}
+	// outOfTime is the run's time limit ending, as against the caller
+	// giving up.
+	outOfTime := func() bool { return embedCtx.Err() != nil && ctx.Err() == nil }
 	var after int64 // chunk id the next batch starts after
 	for res.Embedded < total {
 		// Read one batch at a time, onwards from the last chunk read: the
@@ -261,7 +301,12 @@ func (v *Vectors) sync(ctx context.Context, opts SyncOptions) (SyncResult, synce
 		if len(batch) == 0 {
 			continue
 		}
-		if rowID, err = v.embedBatch(ctx, emb, rowID, stored, batch); err != nil {
+		if outOfTime() {
+			err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total}
+		} else if rowID, err = v.embedBatch(ctx, embedCtx, emb, rowID, stored, batch); err != nil && outOfTime() {
+			err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total, err: err}
+		}
+		if err != nil {
 			if !errors.Is(err, errEmbedderChanged) && rowID != 0 {
 				// The embedder failed (a server that is down): what is
 				// stored still serves, and the next sync goes on.
@@ -506,14 +551,16 @@ func (v *Vectors) missing(ctx context.Context, rowID, after int64, n int) ([]pen
 // the embedder's row first when it has none. stored is the fingerprint of
 // rowID: when the embedder's answer no longer matches it, the row and its
 // vectors are dropped and errEmbedderChanged returned.
-func (v *Vectors) embedBatch(ctx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, error) {
+func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, error) {
 	texts := make([]string, len(batch))
 	for i, p := range batch {
 		texts[i] = p.text
 	}
-	vecs, err := emb.Embed(ctx, texts)
+	vecs, err := emb.Embed(embedCtx, texts)
 	if err != nil {
-		return rowID, fmt.Errorf("embed with %s: %w", emb.Fingerprint(), err)
+		// Provider and model, not the fingerprint: a remote embedder that
+		// never answered knows no dimension, and "/0" would mislead.
+		return rowID, fmt.Errorf("embed with %s/%s: %w", emb.Provider(), emb.Model(), err)
 	}
 	if len(vecs) != len(batch) {
 		return rowID, fmt.Errorf("embed with %s: %d vectors for %d texts", emb.Fingerprint(), len(vecs), len(batch))

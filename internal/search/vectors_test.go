@@ -635,3 +635,59 @@ func TestSemanticSaysWhenTheEmbedderChangedDimension(t *testing.T) {
 		t.Fatalf("search with a changed embedder: %v; want ErrDimensionMismatch", err)
 	}
 }
+
+// stalling answers its first answers calls like letters, then never
+// answers until its caller gives up: a remote embedder that hangs.
+type stalling struct {
+	letters
+	answers int
+	calls   atomic.Int64
+}
+
+func (s *stalling) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	if s.calls.Add(1) > int64(s.answers) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("test: %w", ctx.Err())
+	}
+	return s.letters.Embed(ctx, texts)
+}
+
+// TestVectorsRunTimeoutKeepsWhatWasStored: an embedder that stops
+// answering midway ends the sync at its run limit, with ErrRunTimeout and
+// how far it got; the batches stored before stay, and the next sync embeds
+// only the rest.
+func TestVectorsRunTimeoutKeepsWhatWasStored(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	for _, name := range []string{"a", "b", "c", "d", "e", "f"} {
+		add(name+".md", "text of "+name)
+	}
+	hung := &stalling{letters: letters{model: "m"}, answers: 1}
+	src := EmbedderSource{Provider: "test", Model: "m", RunTimeout: 300 * time.Millisecond,
+		Restore: func([]byte) (embed.Embedder, error) { return hung, nil }}
+	v := NewVectors(db, src, quietLog())
+	v.BatchSize = 2
+	start := time.Now()
+	res, err := v.Sync(ctx, SyncOptions{})
+	if took := time.Since(start); took > src.RunTimeout+2*time.Second {
+		t.Errorf("sync took %v with a run limit of %v", took, src.RunTimeout)
+	}
+	if !errors.Is(err, ErrRunTimeout) {
+		t.Fatalf("sync = %v; want ErrRunTimeout", err)
+	}
+	if want := "embedding stopped at the run limit of 300ms with 2 of 6 texts embedded"; !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("error %q, want it to begin %q", err, want)
+	}
+	if res.Embedded != 2 {
+		t.Errorf("result says %d embedded; want 2", res.Embedded)
+	}
+	var stored int
+	if err := db.QueryRow(`SELECT count(*) FROM vectors`).Scan(&stored); err != nil || stored != 2 {
+		t.Fatalf("%d vectors stored (%v); the first batch must stay", stored, err)
+	}
+	ok := &letters{model: "m"}
+	src.Restore = func([]byte) (embed.Embedder, error) { return ok, nil }
+	if res, err := NewVectors(db, src, quietLog()).Sync(ctx, SyncOptions{}); err != nil || res.Embedded != 4 || res.Vectors != 6 {
+		t.Fatalf("next sync = %+v, %v; want the 4 missing embedded", res, err)
+	}
+}

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// syncBuffer is a bytes.Buffer that a running command writes while the
+// test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+var servingURL = regexp.MustCompile(`url=(http://\S+/mcp)`)
+
+// startHTTP runs `jarvis mcp --http 127.0.0.1:0` with args and vars on a
+// small vault until the test ends, and returns the URL it serves and its
+// log.
+func startHTTP(t *testing.T, vars map[string]string, args ...string) (string, *syncBuffer) {
+	t.Helper()
+	vault := t.TempDir()
+	sharedtest.WriteFile(t, vault, "Note.md", "# Note\nSome text.\n")
+	home := t.TempDir()
+	var stdout, stderr syncBuffer
+	e := &env{stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return vars[k]
+	}}
+	ctx, cancel := context.WithCancel(context.Background())
+	exited := make(chan struct{})
+	var code int
+	args = append([]string{"mcp", "--http", "127.0.0.1:0", "--vault", vault, "--db", t.TempDir() + "/j.db", "--watch=false"}, args...)
+	go func() { code = run(ctx, e, args); close(exited) }()
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case <-exited:
+		case <-time.After(10 * time.Second):
+			t.Error("jarvis mcp did not stop")
+		}
+	})
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if m := servingURL.FindStringSubmatch(stderr.String()); m != nil {
+			return m[1], &stderr
+		}
+		select {
+		case <-exited:
+			t.Fatalf("jarvis mcp exited with %d before serving: %s", code, stderr.String())
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+	t.Fatalf("jarvis mcp is not serving after 10s: %s", stderr.String())
+	return "", nil
+}
+
+const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+
+// post sends one JSON-RPC message to url with the given headers and
+// returns the response, its body read.
+func post(t *testing.T, url, body string, header map[string]string) (*http.Response, string) {
+	t.Helper()
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json, text/event-stream")
+	for k, v := range header {
+		req.Header.Set(k, v)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+// TestMCPAllowRemoteRequiresAToken: --allow-remote with no token, or one
+// too short to resist guessing, refuses to start with a usage error that
+// says how to make one; nothing is served meanwhile.
+func TestMCPAllowRemoteRequiresAToken(t *testing.T) {
+	vault := t.TempDir()
+	for _, tt := range []struct {
+		name, token, want string
+	}{
+		{"no token", "", "export JARVIS_HTTP_TOKEN=$(openssl rand -hex 32)"},
+		{"short token", "secret", "JARVIS_HTTP_TOKEN has 6 characters; with --allow-remote it needs at least 16"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			e := &env{stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
+				if k == envHTTPToken {
+					return tt.token
+				}
+				return ""
+			}}
+			// On loopback, so that a regression serves no network: the
+			// rule is --allow-remote's, whatever the address.
+			code := run(ctx, e, []string{"mcp", "--http", "127.0.0.1:0", "--allow-remote", "--vault", vault, "--db", t.TempDir() + "/j.db"})
+			if code != 2 || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
+			}
+			if ctx.Err() != nil {
+				t.Fatal("jarvis mcp served until the test gave up")
+			}
+		})
+	}
+}
+
+// TestMCPOrigins: browser pages are let in from the server's own origin
+// and those given with --allow-origin, and from nowhere else, not even
+// another port of the same machine; requests without Origin are let in.
+// With --allow-remote the same holds.
+func TestMCPOrigins(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	for _, mode := range []struct {
+		name string
+		vars map[string]string
+		args []string
+	}{
+		{"loopback", nil, []string{"--allow-origin", "http://App.example:3000"}},
+		{"allow-remote", map[string]string{envHTTPToken: token}, []string{"--allow-remote", "--allow-origin", "http://app.example:3000"}},
+	} {
+		t.Run(mode.name, func(t *testing.T) {
+			url, _ := startHTTP(t, mode.vars, mode.args...)
+			host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/mcp")
+			_, port, _ := net.SplitHostPort(host)
+			otherPort := "1"
+			if port == otherPort {
+				otherPort = "2"
+			}
+			for _, tt := range []struct {
+				origin string
+				want   int
+			}{
+				{"", http.StatusOK},
+				{"http://" + host, http.StatusOK},
+				{"http://localhost:" + port, http.StatusOK},
+				{"http://app.example:3000", http.StatusOK},
+				{"http://127.0.0.1:" + otherPort, http.StatusForbidden},
+				{"http://localhost:" + otherPort, http.StatusForbidden},
+				{"https://" + host, http.StatusForbidden},
+				{"http://evil.example", http.StatusForbidden},
+				{"null", http.StatusForbidden},
+			} {
+				header := map[string]string{"Authorization": "Bearer " + token}
+				if tt.origin != "" {
+					header["Origin"] = tt.origin
+				}
+				resp, body := post(t, url, initializeBody, header)
+				if resp.StatusCode != tt.want {
+					t.Errorf("Origin %q: HTTP %d, want %d: %s", tt.origin, resp.StatusCode, tt.want, body)
+				}
+			}
+		})
+	}
+}
+
+// TestMCPAllowOriginMustBeAnOrigin: a value of --allow-origin that no
+// browser sends as an Origin is refused at start.
+func TestMCPAllowOriginMustBeAnOrigin(t *testing.T) {
+	for _, bad := range []string{"localhost:3000", "http://app.example/page", "*", "null"} {
+		code, _, stderr := jarvis(t, nil, "mcp", "--http", "127.0.0.1:0", "--allow-origin", bad, "--vault", t.TempDir(), "--db", t.TempDir()+"/j.db")
+		if code != 2 || !strings.Contains(stderr, "is not an origin") {
+			t.Errorf("--allow-origin %q: exit %d, %q", bad, code, stderr)
+		}
+	}
+}
+
+// TestMCPSessionIdleTimeout: a session kept busy stays; once idle for
+// --session-timeout it is closed, and its next request is answered 404 so
+// that the client starts a new session.
+func TestMCPSessionIdleTimeout(t *testing.T) {
+	const idle = 500 * time.Millisecond
+	url, _ := startHTTP(t, nil, "--session-timeout", idle.String())
+	resp, body := post(t, url, initializeBody, nil)
+	id := resp.Header.Get("Mcp-Session-Id")
+	if resp.StatusCode != http.StatusOK || id == "" {
+		t.Fatalf("initialize: HTTP %d, session %q: %s", resp.StatusCode, id, body)
+	}
+	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
+	session := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18"}
+	// Busy for longer than the timeout: each request starts it again.
+	for end := time.Now().Add(idle + idle/2); time.Now().Before(end); time.Sleep(idle / 5) {
+		if resp, body := post(t, url, ping, session); resp.StatusCode != http.StatusOK {
+			t.Fatalf("ping of a busy session: HTTP %d: %s", resp.StatusCode, body)
+		}
+	}
+	// Idle well past the timeout; any request would start it again.
+	time.Sleep(3 * idle)
+	if resp, body := post(t, url, ping, session); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("ping after %v idle: HTTP %d, want 404: %s", 3*idle, resp.StatusCode, body)
+	}
+	if resp, body := post(t, url, initializeBody, nil); resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == id {
+		t.Fatalf("a new initialize after the timeout: HTTP %d: %s", resp.StatusCode, body)
+	}
+}
+
+// TestServeHTTPReapsIdleSessions: sessions closed for idling leave the
+// server, so that abandoned sessions hold no memory.
+func TestServeHTTPReapsIdleSessions(t *testing.T) {
+	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	go func() { done <- serveHTTP(ctx, server, l, httpOptions{sessionTimeout: time.Second}, log) }()
+	defer func() { cancel(); <-done }()
+
+	url := "http://" + l.Addr().String() + "/mcp"
+	sessions := func() int {
+		n := 0
+		for range server.Sessions() {
+			n++
+		}
+		return n
+	}
+	for i := range 3 {
+		if resp, body := post(t, url, initializeBody, nil); resp.StatusCode != http.StatusOK {
+			t.Fatalf("initialize %d: HTTP %d: %s", i, resp.StatusCode, body)
+		}
+	}
+	if n := sessions(); n != 3 {
+		t.Fatalf("%d sessions after three initializes, want 3", n)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for sessions() != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d sessions still open 10s after they went idle", sessions())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestServeHTTPWarnsWhenServingTheNetwork: a listener on an address
+// other than loopback is said in the log, at start.
+func TestServeHTTPWarnsWhenServingTheNetwork(t *testing.T) {
+	for _, tt := range []struct {
+		addr string
+		warn bool
+	}{{"0.0.0.0:8765", true}, {"192.168.1.20:8765", true}, {"127.0.0.1:8765", false}, {"[::1]:8765", false}} {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The listener says it is on tt.addr, and listens on loopback.
+		claimed, _ := net.ResolveTCPAddr("tcp", tt.addr)
+		var logged syncBuffer
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			done <- serveHTTP(ctx, mcpsdk.NewServer(&mcpsdk.Implementation{Name: "t", Version: "1"}, nil),
+				addrListener{l, claimed}, httpOptions{token: "0123456789abcdef"}, slog.New(slog.NewTextHandler(&logged, nil)))
+		}()
+		for start := time.Now(); !strings.Contains(logged.String(), "serving MCP over HTTP"); time.Sleep(10 * time.Millisecond) {
+			if time.Since(start) > 10*time.Second {
+				t.Fatalf("%s: not serving after 10s", tt.addr)
+			}
+		}
+		cancel()
+		<-done
+		if got := strings.Contains(logged.String(), "level=WARN msg=\"serving MCP to the network"); got != tt.warn {
+			t.Errorf("%s: warned %v, want %v:\n%s", tt.addr, got, tt.warn, logged.String())
+		}
+	}
+}
+
+// addrListener reports addr as its address.
+type addrListener struct {
+	net.Listener
+	addr net.Addr
+}
+
+func (l addrListener) Addr() net.Addr { return l.addr }
