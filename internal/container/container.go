@@ -6,7 +6,6 @@ package container
 import (
 	"context"
 	"log/slog"
-	"time"
 
 	"go.uber.org/dig"
 	"go.uber.org/fx"
@@ -72,21 +71,30 @@ var Indexing = fx.Module("index",
 // several clients at once: there the database gets PRAGMA quick_check
 // rather than the full integrity check, and every check that reads much
 // (the database, every file of a vault, every link, the embedder over the
-// network) runs once at a time and reuses a pass for reuseFor, saying how
-// old it is. A problem is never reused: the next call looks again.
-type checkStyle struct{ serving bool }
+// network) runs in the background through a health.Reuser, once at a time,
+// and a caller waits for it 300 ms at most, then hears the last
+// results with their age.
+type checkStyle struct {
+	serving bool
+	reuse   *health.Reuser // nil for doctor
+}
 
-// reuseFor is how long the server reuses a passed check.
-const reuseFor = 2 * time.Minute
+// serverChecks is the server's check style. Its Reuser stops with the
+// app, before the database it reads is closed (hooks stop in reverse).
+func serverChecks(lc fx.Lifecycle, _ *store.Handle) checkStyle {
+	u := health.NewReuser()
+	lc.Append(fx.StopHook(u.Close))
+	return checkStyle{serving: true, reuse: u}
+}
 
 // slow applies the style to checks that read much.
 func (s checkStyle) slow(checks []health.Check) []health.Check {
-	if !s.serving {
+	if s.reuse == nil {
 		return checks
 	}
 	out := make([]health.Check, len(checks))
 	for i, c := range checks {
-		out[i] = health.Reuse(c, reuseFor, nil)
+		out[i] = s.reuse.Wrap(c)
 	}
 	return out
 }

@@ -79,8 +79,9 @@ func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps) *fx.App {
 }
 
 func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), fx.Supply(checkStyle{serving: true}), Health,
+	return fx.Options(Base(cfg, log, store.Options{}), Health,
 		fx.Provide(
+			serverChecks,
 			embedderSource,
 			func(h *store.Handle, src search.EmbedderSource, log *slog.Logger) *services {
 				return &services{h: h, src: src, log: log, vaults: config.Names(cfg.Vaults)}

@@ -104,7 +104,7 @@ func TestCommandQuotesForTheShell(t *testing.T) {
 	}
 }
 
-// clock is a settable time for Reuse.
+// clock is a settable time for a Reuser.
 type clock struct {
 	mu sync.Mutex
 	t  time.Time
@@ -113,15 +113,28 @@ type clock struct {
 func (c *clock) now() time.Time      { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
 func (c *clock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unlock() }
 
-func TestReuseKeepsOnlyPassesAndSaysHowOld(t *testing.T) {
+// testReuser is a Reuser on clk that waits long for a check, so that a
+// fast check is always waited for.
+func testReuser(t *testing.T, clk *clock) *Reuser {
+	u := NewReuser()
+	u.Wait = 10 * time.Second
+	if clk != nil {
+		u.Now = clk.now
+	}
+	t.Cleanup(u.Close)
+	return u
+}
+
+func TestReuserKeepsPassesLongerThanProblems(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: time.Unix(1000, 0)}
 	var runs atomic.Int32
-	status := OK
-	c := Reuse(Check{Name: "slow", Run: func(context.Context) []Result {
+	var status atomic.Value
+	status.Store(OK)
+	c := testReuser(t, clk).Wrap(Check{Name: "slow", Run: func(context.Context) []Result {
 		runs.Add(1)
-		return []Result{{Status: status, Detail: "quick check passed"}}
-	}}, 2*time.Minute, clk.now)
+		return []Result{{Status: status.Load().(Status), Detail: "quick check passed"}}
+	}})
 
 	if rs := c.Run(ctx); rs[0].Detail != "quick check passed" || runs.Load() != 1 {
 		t.Fatalf("first call: %+v, %d runs", rs, runs.Load())
@@ -131,24 +144,26 @@ func TestReuseKeepsOnlyPassesAndSaysHowOld(t *testing.T) {
 		t.Fatalf("within the time: %+v, %d runs", rs, runs.Load())
 	}
 	clk.add(31 * time.Second)
-	status = Fail
+	status.Store(Fail)
 	if rs := c.Run(ctx); rs[0].Status != Fail || runs.Load() != 2 {
 		t.Fatalf("after the time: %+v, %d runs", rs, runs.Load())
 	}
-	// A failure is never reused: every call looks again, at once.
-	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Detail != "quick check passed" || runs.Load() != 3 {
-		t.Fatalf("after a failure: %+v, %d runs", rs, runs.Load())
+	// A failure is handed back for seconds, not minutes, saying how old.
+	clk.add(2 * time.Second)
+	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Detail != "quick check passed (checked 2s ago)" || runs.Load() != 2 {
+		t.Fatalf("just after a failure: %+v, %d runs", rs, runs.Load())
 	}
-	status = OK
-	if rs := c.Run(ctx); rs[0].Status != OK || runs.Load() != 4 {
+	clk.add(4 * time.Second)
+	status.Store(OK)
+	if rs := c.Run(ctx); rs[0].Status != OK || runs.Load() != 3 {
 		t.Fatalf("fixed: %+v, %d runs", rs, runs.Load())
 	}
 }
 
-func TestReuseRunsOnceAtATime(t *testing.T) {
+func TestReuserRunsOnceAtATime(t *testing.T) {
 	release := make(chan struct{})
 	var runs, running, most atomic.Int32
-	c := Reuse(Check{Name: "slow", Run: func(context.Context) []Result {
+	c := testReuser(t, nil).Wrap(Check{Name: "slow", Run: func(context.Context) []Result {
 		runs.Add(1)
 		n := running.Add(1)
 		if n > most.Load() {
@@ -157,12 +172,11 @@ func TestReuseRunsOnceAtATime(t *testing.T) {
 		<-release
 		running.Add(-1)
 		return []Result{{Status: Warn, Detail: "stale"}}
-	}}, time.Minute, nil)
+	}})
 	var wg sync.WaitGroup
 	results := make([][]Result, 16)
 	for i := range results {
-		wg.Add(1)
-		go func() { defer wg.Done(); results[i] = c.Run(context.Background()) }()
+		wg.Go(func() { results[i] = c.Run(context.Background()) })
 	}
 	for runs.Load() == 0 {
 		time.Sleep(time.Millisecond)
@@ -170,50 +184,50 @@ func TestReuseRunsOnceAtATime(t *testing.T) {
 	time.Sleep(20 * time.Millisecond) // let the others arrive and wait
 	close(release)
 	wg.Wait()
-	if most.Load() != 1 {
-		t.Fatalf("%d runs at once; want 1", most.Load())
+	if most.Load() != 1 || runs.Load() != 1 {
+		t.Fatalf("%d runs, %d at once; want 1", runs.Load(), most.Load())
 	}
 	for _, rs := range results {
 		if len(rs) != 1 || rs[0].Status != Warn {
 			t.Fatalf("a caller got %+v", rs)
 		}
 	}
-	// Callers that arrived while a run was under way shared it; the warning
-	// itself is not kept for later callers.
-	before := runs.Load()
-	c.Run(context.Background())
-	if runs.Load() != before+1 {
-		t.Fatal("a warning was reused")
-	}
 }
 
-func TestReuseServesTheLastPassWhileCheckingAgain(t *testing.T) {
+// TestReuserAnswersWithinWait: a caller never waits longer than Wait for
+// a slow check: before any result it hears "not checked yet", later it
+// gets the last results saying how old they are.
+func TestReuserAnswersWithinWait(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: time.Unix(1000, 0)}
-	started, release := make(chan struct{}), make(chan struct{})
+	u := testReuser(t, clk)
+	u.Wait = 20 * time.Millisecond
+	gate := make(chan struct{})
 	var runs atomic.Int32
-	c := Reuse(Check{Name: "slow", Run: func(context.Context) []Result {
-		if runs.Add(1) == 2 {
-			close(started)
-			<-release
-			return []Result{{Status: Fail, Detail: "damaged"}}
+	c := u.Wrap(Check{Name: "slow", Run: func(ctx context.Context) []Result {
+		runs.Add(1)
+		select {
+		case <-gate:
+		case <-ctx.Done():
 		}
 		return []Result{{Status: OK, Detail: "passed"}}
-	}}, time.Minute, clk.now)
-	c.Run(ctx)
-	clk.add(2 * time.Minute)
-	done := make(chan []Result)
-	go func() { done <- c.Run(ctx) }() // checks again, and waits
-	<-started
-	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed (checked 2m0s ago)" || runs.Load() != 2 {
-		t.Fatalf("during the new check: %+v, %d runs", rs, runs.Load())
+	}})
+	if rs := c.Run(ctx); rs[0].Status != Skip || !strings.Contains(rs[0].Detail, "not checked yet") {
+		t.Fatalf("before any result: %+v", rs)
 	}
-	close(release)
-	if rs := <-done; rs[0].Status != Fail {
-		t.Fatalf("the caller that checked again got %+v", rs)
+	gate <- struct{}{}
+	for runs.Load() == 1 {
+		if rs := c.Run(ctx); rs[0].Status == OK {
+			break
+		}
 	}
-	// The failure ends the reuse at once.
-	if rs := c.Run(ctx); rs[0].Status != OK || runs.Load() != 3 {
-		t.Fatalf("after the failure: %+v, %d runs", rs, runs.Load())
+	clk.add(3 * time.Minute)
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed (checked 3m0s ago; checking again)" || runs.Load() != 2 {
+		t.Fatalf("while checking again: %+v, %d runs", rs, runs.Load())
+	}
+	// Close ends the check under way and waits for it.
+	u.Close()
+	if n := runs.Load(); n != 2 {
+		t.Fatalf("%d runs", n)
 	}
 }

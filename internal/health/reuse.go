@@ -7,33 +7,72 @@ import (
 	"time"
 )
 
-// Reuse wraps a check that is too slow to run on every call of a busy
-// server (an integrity check, a scan of every file). It runs at most once
-// at a time. A pass (every result ok) is handed back for up to ttl, each
-// result saying how old it is; anything else is kept by no one, so the
-// next call checks again and a problem shows at once. Once a pass is older
-// than ttl the next caller checks again and waits for it; callers that
-// come while that check runs get the old pass, with its age, rather than
-// queue behind it; callers with no pass to get wait and share the new
-// results. now is the clock; nil means time.Now.
-func Reuse(c Check, ttl time.Duration, now func() time.Time) Check {
-	if now == nil {
-		now = time.Now
-	}
-	r := &reuse{check: c, ttl: ttl, now: now}
+// Reuser runs the slow checks of a busy server (an integrity check, a
+// scan of every file, a call to the embedder), which health-status may be
+// asked for by many clients at once. Each check runs at most once at a
+// time, in the background, and a caller waits for it only briefly: past
+// Wait it gets the last results, each saying how old it is, or "not
+// checked yet". A pass is handed back for Pass before the check runs
+// again; a warning or failure only for Problem, so that a problem is
+// looked at again within seconds and a fix shows as soon. The full,
+// uncached checks are `jarvis doctor`'s.
+type Reuser struct {
+	// Pass is how long a pass (every result ok) is handed back.
+	Pass time.Duration
+	// Problem is how long other results are handed back.
+	Problem time.Duration
+	// Wait is how long a caller waits for a check under way.
+	Wait time.Duration
+	// Timeout bounds one run of a check.
+	Timeout time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// NewReuser returns a Reuser with the server's settings: a pass is kept
+// two minutes, a problem five seconds, and a caller waits at most 300 ms,
+// so that health-status answers well within a second whatever the checks
+// cost at the vault's size.
+func NewReuser() *Reuser {
+	ctx, cancel := context.WithCancel(context.Background())
+	return &Reuser{Pass: 2 * time.Minute, Problem: 5 * time.Second, Wait: 300 * time.Millisecond, Timeout: time.Minute,
+		ctx: ctx, cancel: cancel}
+}
+
+// Close stops the checks under way and waits for them, so that none
+// outlives the database it reads.
+func (u *Reuser) Close() {
+	u.cancel()
+	u.wg.Wait()
+}
+
+// Wrap returns c run through u.
+func (u *Reuser) Wrap(c Check) Check {
+	r := &reused{u: u, check: c}
 	c.Run = r.run
 	return c
 }
 
-type reuse struct {
+func (u *Reuser) now() time.Time {
+	if u.Now != nil {
+		return u.Now()
+	}
+	return time.Now()
+}
+
+// reused is one check's last results and its run under way.
+type reused struct {
+	u     *Reuser
 	check Check
-	ttl   time.Duration
-	now   func() time.Time
 
 	mu     sync.Mutex
-	flight *flight
-	passed []Result // the last pass, nil when there is none to reuse
+	last   []Result // nil before the first run ends
 	at     time.Time
+	flight *flight
 }
 
 // flight is one run of the check, shared by everyone who waits for it.
@@ -42,46 +81,62 @@ type flight struct {
 	results []Result
 }
 
-func (r *reuse) run(ctx context.Context) []Result {
+func (r *reused) run(ctx context.Context) []Result {
 	r.mu.Lock()
-	if r.passed != nil {
-		if age := r.now().Sub(r.at); age < r.ttl || r.flight != nil {
+	if r.last != nil {
+		keep := r.u.Problem
+		if passes(r.last) {
+			keep = r.u.Pass
+		}
+		if age := r.u.now().Sub(r.at); age < keep {
+			last := r.last
 			r.mu.Unlock()
-			return aged(r.passed, age)
+			return aged(last, age, "")
 		}
 	}
-	f, leader := r.flight, false
-	if f == nil {
-		f, leader = &flight{done: make(chan struct{})}, true
-		r.flight = f
+	if r.flight == nil {
+		r.start()
 	}
+	f := r.flight
 	r.mu.Unlock()
 
-	if leader {
-		// A panic must not leave the waiters waiting; runOne reports it.
-		defer func() {
-			r.mu.Lock()
-			r.flight = nil
-			r.passed = nil
-			if passes(f.results) {
-				r.passed, r.at = f.results, r.now()
-			}
-			r.mu.Unlock()
-			close(f.done)
-		}()
-		f.results = r.check.Run(ctx)
-		return f.results
-	}
+	wait := time.NewTimer(r.u.Wait)
+	defer wait.Stop()
 	select {
 	case <-f.done:
-		if f.results == nil {
-			return []Result{{Name: r.check.Name, Status: Fail, Detail: "check crashed", Fix: "report this as a bug in jarvis"}}
-		}
 		return f.results
+	case <-wait.C:
 	case <-ctx.Done():
-		return []Result{{Name: r.check.Name, Status: Fail, Detail: "check did not finish: " + ctx.Err().Error(),
-			Fix: "check that the disk holding the vault and database responds"}}
 	}
+	r.mu.Lock()
+	last, at := r.last, r.at
+	r.mu.Unlock()
+	if last == nil {
+		return []Result{{Name: r.check.Name, Status: Skip,
+			Detail: "not checked yet: the check is under way; ask again in a few seconds (jarvis doctor runs every check in full)"}}
+	}
+	return aged(last, r.u.now().Sub(at), "; checking again")
+}
+
+// start runs the check in the background; r.mu is held.
+func (r *reused) start() {
+	f := &flight{done: make(chan struct{})}
+	r.flight = f
+	r.u.wg.Add(1)
+	go func() {
+		defer r.u.wg.Done()
+		ctx, cancel := context.WithTimeout(r.u.ctx, r.u.Timeout)
+		defer cancel()
+		results := runOne(ctx, r.check, r.u.Timeout)
+		r.mu.Lock()
+		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
+			r.last, r.at = results, r.u.now()
+		}
+		r.flight = nil
+		r.mu.Unlock()
+		f.results = results
+		close(f.done)
+	}()
 }
 
 func passes(rs []Result) bool {
@@ -96,11 +151,12 @@ func passes(rs []Result) bool {
 	return true
 }
 
-// aged copies rs, each detail ending with how long ago it was checked.
-func aged(rs []Result, age time.Duration) []Result {
+// aged copies rs, each detail ending with how long ago it was checked,
+// and more.
+func aged(rs []Result, age time.Duration, more string) []Result {
 	out := make([]Result, len(rs))
 	for i, r := range rs {
-		r.Detail = fmt.Sprintf("%s (checked %s ago)", r.Detail, age.Round(time.Second))
+		r.Detail = fmt.Sprintf("%s (checked %s ago%s)", r.Detail, age.Round(time.Second), more)
 		out[i] = r
 	}
 	return out
