@@ -308,3 +308,47 @@ type addrListener struct {
 }
 
 func (l addrListener) Addr() net.Addr { return l.addr }
+
+// TestMCPHTTPGuards: with a token set, a request without it or with
+// another is refused; a Host header naming another site (DNS rebinding)
+// and a body over the bound are refused too.
+func TestMCPHTTPGuards(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	url, _ := startHTTP(t, map[string]string{envHTTPToken: token})
+	auth := map[string]string{"Authorization": "Bearer " + token}
+	for _, tt := range []struct {
+		name   string
+		body   string
+		header map[string]string
+		want   int
+	}{
+		{"the token", initializeBody, auth, http.StatusOK},
+		{"no token", initializeBody, nil, http.StatusUnauthorized},
+		{"another token", initializeBody, map[string]string{"Authorization": "Bearer " + token + "x"}, http.StatusUnauthorized},
+		{"not bearer", initializeBody, map[string]string{"Authorization": token}, http.StatusUnauthorized},
+		{"another host", initializeBody, map[string]string{"Authorization": "Bearer " + token, "Host": "evil.example"}, http.StatusForbidden},
+		{"a body over 1 MB", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("a", maxRequestBytes) + `"}}`, auth, http.StatusRequestEntityTooLarge},
+	} {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(tt.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		req.Header.Set("Accept", "application/json, text/event-stream")
+		for k, v := range tt.header {
+			req.Header.Set(k, v)
+		}
+		if h, ok := tt.header["Host"]; ok {
+			req.Host = h
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
+		resp.Body.Close()
+		if resp.StatusCode != tt.want {
+			t.Errorf("%s: HTTP %d, want %d: %s", tt.name, resp.StatusCode, tt.want, body)
+		}
+	}
+}
