@@ -405,11 +405,13 @@ func (db *DB) migrate(ctx context.Context) error {
 
 // checkForeignTables refuses to migrate a database that holds tables but no
 // migration record: it belongs to something else, and writing into it could
-// destroy someone's data.
+// destroy someone's data. An empty schema_migrations is jarvis's own: a run
+// stopped between creating it and committing the first migration leaves
+// it so.
 func (db *DB) checkForeignTables(ctx context.Context) error {
 	var n int
 	if err := db.QueryRowContext(ctx,
-		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'`).Scan(&n); err != nil {
+		`SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name != 'schema_migrations'`).Scan(&n); err != nil {
 		return sqliteError(db.Path, err)
 	}
 	if n > 0 {

@@ -139,6 +139,31 @@ func TestOpenRefusesSomeoneElsesDatabase(t *testing.T) {
 	}
 }
 
+// TestOpenFinishesARunStoppedBeforeItsFirstMigration: a process killed
+// after creating the migration table and before committing the first
+// migration leaves that table alone, empty; it is jarvis's own, and the
+// next run migrates the file.
+func TestOpenFinishesARunStoppedBeforeItsFirstMigration(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "killed.db")
+	raw, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := raw.ExecContext(ctx, createMigrationTable); err != nil {
+		t.Fatal(err)
+	}
+	raw.Close()
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatalf("Open after a stopped first run: %v", err)
+	}
+	defer db.Close()
+	if current, latest, err := db.Version(ctx); err != nil || current != latest {
+		t.Fatalf("version %d of %d, %v", current, latest, err)
+	}
+}
+
 func TestMoveAside(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "jarvis.db")
