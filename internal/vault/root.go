@@ -44,6 +44,7 @@ const maxDepth = 128
 // a second open of the same name.
 type Root struct {
 	dir     string // the folder's real path, symbolic links resolved
+	final   string // the same as the system names it for an open file
 	exclude []string
 }
 
@@ -70,7 +71,7 @@ func OpenRoot(dir string, exclude []string) (*Root, error) {
 	if !st.IsDir() {
 		return nil, fmt.Errorf("vault folder %s is not a folder", dir)
 	}
-	return &Root{dir: real, exclude: exclude}, nil
+	return &Root{dir: real, final: finalPath(real), exclude: exclude}, nil
 }
 
 // Dir is the real path of the vault folder.
@@ -197,6 +198,9 @@ func (r *Root) linkTarget(dir []string, target string, rest []string) ([]string,
 	}
 	var out []string
 	for _, p := range strings.Split(joined, "/") {
+		if os.PathSeparator == '\\' && strings.Contains(p, ":") {
+			return nil, ErrOutside // a drive or a stream name on Windows
+		}
 		if p != "" && p != "." {
 			out = append(out, p)
 		}
@@ -207,7 +211,7 @@ func (r *Root) linkTarget(dir []string, target string, rest []string) ([]string,
 // underRoot is the vault-relative path of the real path p, or false when p
 // is not beneath the vault folder.
 func (r *Root) underRoot(p string) (string, bool) {
-	rel, err := filepath.Rel(r.dir, p)
+	rel, err := filepath.Rel(r.final, p)
 	if err != nil || !filepath.IsLocal(rel) {
 		return "", false
 	}

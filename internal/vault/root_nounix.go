@@ -59,7 +59,12 @@ walk:
 		if err != nil {
 			return nil, "", err
 		}
-		if where, ok := openedPath(f); ok {
+		where, known := openedPath(f)
+		if !known && mustKnowPath {
+			f.Close() // a junction cannot be told from a folder otherwise
+			return nil, "", &fs.PathError{Op: "open", Path: rel, Err: errors.New("the system cannot say where the opened file is")}
+		}
+		if known {
 			inside, ok := r.underRoot(where)
 			if !ok || LeftOut(inside, r.exclude) {
 				f.Close()

@@ -55,6 +55,10 @@ func linkVault(t testing.TB) (string, string) {
 }
 
 func TestRootOpenRefusesWhatTheVaultKeepsOut(t *testing.T) {
+	checkRefusals(t)
+}
+
+func checkRefusals(t *testing.T) {
 	root, _ := linkVault(t)
 	r, err := OpenRoot(root, []string{"Archive"})
 	if err != nil {
@@ -208,6 +212,10 @@ func swapSeconds(t *testing.T) time.Duration {
 // real entries and symbolic links to what the vault keeps out, while
 // readers open it: no read may return the kept-out text.
 func TestRootOpenSwapRace(t *testing.T) {
+	checkSwapRace(t, swapSeconds(t))
+}
+
+func checkSwapRace(t *testing.T, seconds time.Duration) {
 	root, outside := linkVault(t)
 	r, err := OpenRoot(root, []string{"Archive"})
 	if err != nil {
@@ -245,7 +253,7 @@ func TestRootOpenSwapRace(t *testing.T) {
 		}
 	})
 	var reads, opened, leaks atomic.Int64
-	deadline := time.Now().Add(swapSeconds(t))
+	deadline := time.Now().Add(seconds)
 	for range 4 {
 		wg.Go(func() {
 			for time.Now().Before(deadline) {

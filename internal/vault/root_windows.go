@@ -7,6 +7,26 @@ import (
 	"golang.org/x/sys/windows"
 )
 
+// mustKnowPath: on Windows a junction is not a symbolic link to Lstat, so
+// the opened handle's final path is the check that catches one, and an
+// open whose path cannot be read is refused.
+const mustKnowPath = true
+
+// finalPath is the vault folder as Windows names it for an open handle (a
+// mapped or subst drive named by what it maps), so that opened files'
+// final paths compare with it; the path itself when that cannot be read.
+func finalPath(dir string) string {
+	f, err := os.Open(dir)
+	if err != nil {
+		return dir
+	}
+	defer f.Close()
+	if p, ok := openedPath(f); ok {
+		return p
+	}
+	return dir
+}
+
 // openedPath is where the file open as f is, as Windows says.
 func openedPath(f *os.File) (string, bool) {
 	buf := make([]uint16, windows.MAX_LONG_PATH)

@@ -43,7 +43,7 @@ func IsNote(name string) bool {
 // Obsidian hides every dot-folder (.obsidian, .trash, .git) and node_modules
 // holds plugin sources that are not notes.
 func SkipDir(name string) bool {
-	return strings.HasPrefix(name, ".") || name == "node_modules"
+	return strings.HasPrefix(name, ".") || strings.EqualFold(name, "node_modules")
 }
 
 // Scan lists the notes and attachments of the vault at root, sorted by path.
@@ -85,9 +85,17 @@ func linkWarning(err error) string {
 // Excluded reports whether a vault-relative path matches an exclude glob.
 // A pattern without '/' matches a file or folder name at any depth. The
 // watcher uses it too, so that it ignores exactly what the index leaves out.
+//
+// Pattern and path are compared folded (FoldName: lower case, composed
+// Unicode), as the disks of macOS and Windows compare names: there
+// "archive/secret.md", or "Privé" typed decomposed, opens the folder
+// "Archive" or "Privé" that a case- or form-sensitive match would let
+// through. On a disk that tells them apart, the pattern then also covers
+// names that differ only so: leaving out too much, never too little.
 func Excluded(rel string, patterns []string) bool {
+	rel = FoldName(rel)
 	for _, pat := range patterns {
-		pat = strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/")
+		pat = FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
 		if pat == "" {
 			continue
 		}

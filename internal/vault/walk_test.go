@@ -146,7 +146,7 @@ func TestScanVaultBehindSymlink(t *testing.T) {
 }
 
 func TestLeftOut(t *testing.T) {
-	patterns := []string{"Plugins", "Bases/**", "big.md", "Archive/*/old"}
+	patterns := []string{"Plugins", "Bases/**", "big.md", "Archive/*/old", "Priv\u00e9"}
 	for rel, want := range map[string]bool{
 		"Note.md":                    false,
 		"Plugins/Canvas.md":          true, // a bare folder name at the top
@@ -160,6 +160,10 @@ func TestLeftOut(t *testing.T) {
 		"Folder/.hidden.md":          true,
 		"node_modules/pkg/README.md": true,
 		"Pluginsx/Canvas.md":         false,
+		"plugins/Canvas.md":          true, // as a case-insensitive disk opens it
+		"BASES/Formulas.md":          true,
+		"Sub/BIG.md":                 true,
+		"Prive\u0301/diary.md":       true, // the name typed decomposed
 	} {
 		if got := LeftOut(rel, patterns); got != want {
 			t.Errorf("LeftOut(%q) = %v; want %v", rel, got, want)
