@@ -40,6 +40,7 @@ type flight struct {
 
 	mu       sync.Mutex
 	calls    map[jsonrpc.ID]struct{} // the client's requests not answered yet
+	listens  map[jsonrpc.ID]struct{} // the client's open subscriptions/listen, which take no slot
 	awaiting map[jsonrpc.ID]struct{} // the server's requests the client has not answered
 	changed  chan struct{}           // closed and replaced at every change
 }
@@ -52,6 +53,7 @@ func newFlight(limit int, held func()) *flight {
 		done:     done,
 		close:    sync.OnceFunc(func() { close(done) }),
 		calls:    map[jsonrpc.ID]struct{}{},
+		listens:  map[jsonrpc.ID]struct{}{},
 		awaiting: map[jsonrpc.ID]struct{}{},
 		changed:  make(chan struct{}),
 	}
@@ -64,7 +66,7 @@ func newFlight(limit int, held func()) *flight {
 func (f *flight) admit(id jsonrpc.ID) bool {
 	for waited := false; ; waited = true {
 		f.mu.Lock()
-		if _, inUse := f.calls[id]; inUse {
+		if f.inUse(id) {
 			f.mu.Unlock()
 			return false
 		}
@@ -86,8 +88,35 @@ func (f *flight) admit(id jsonrpc.ID) bool {
 	}
 }
 
+// inUse reports whether id names a request of the client's not answered
+// yet; f.mu is held.
+func (f *flight) inUse(id jsonrpc.ID) bool {
+	_, call := f.calls[id]
+	_, listen := f.listens[id]
+	return call || listen
+}
+
+// listen records an open subscriptions/listen, which takes no slot (it
+// stays open as long as the client wants its notifications) but keeps its
+// id from being reused. It returns false when the id is in use. How many
+// a session may hold is the server's bound, not the transport's.
+func (f *flight) listen(id jsonrpc.ID) bool {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.inUse(id) {
+		return false
+	}
+	f.listens[id] = struct{}{}
+	return true
+}
+
 // answered frees the slot of the client's request id.
-func (f *flight) answered(id jsonrpc.ID) { f.update(f.calls, id, false) }
+func (f *flight) answered(id jsonrpc.ID) {
+	f.mu.Lock()
+	delete(f.listens, id)
+	f.mu.Unlock()
+	f.update(f.calls, id, false)
+}
 
 // asked records that the server sent the client request id.
 func (f *flight) asked(id jsonrpc.ID) { f.update(f.awaiting, id, true) }

@@ -56,6 +56,11 @@ var limitedMethods = map[string]bool{
 	"completion/complete": true,
 }
 
+// maxListens bounds the subscriptions/listen requests one session holds
+// open: each is a handler parked until the client cancels it, and a client
+// has use for one or two.
+const maxListens = 4
+
 // inFlight holds the requests running and waiting, per session and in
 // all. A session's entry exists only while it has requests in flight, so
 // that nothing is left behind when a session ends.
@@ -72,6 +77,7 @@ type inFlight struct {
 type sessionLoad struct {
 	slots            chan struct{} // one token per request holding the session's turn
 	running, waiting int
+	listens          int // open subscriptions/listen
 }
 
 func newInFlight(lim Limits) *inFlight {
@@ -146,7 +152,7 @@ func (f *inFlight) acquire(ctx context.Context, session any) (func(), error) {
 // forgetIdle drops the entry of a session with nothing in flight; f.mu is
 // held.
 func (f *inFlight) forgetIdle(session any, s *sessionLoad) {
-	if s.running == 0 && s.waiting == 0 {
+	if s.running == 0 && s.waiting == 0 && s.listens == 0 {
 		delete(f.sessions, session)
 	}
 }
@@ -171,6 +177,9 @@ func take(ctx context.Context, slots chan struct{}) error {
 // request is a protocol error.
 func (f *inFlight) middleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if method == methodListen {
+			return f.listen(ctx, method, req, next)
+		}
 		if !limitedMethods[method] {
 			return next(ctx, method, req)
 		}
@@ -191,6 +200,34 @@ func (f *inFlight) middleware(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		defer done()
 		return next(ctx, method, req)
 	}
+}
+
+// listen lets a session hold at most maxListens subscriptions open.
+func (f *inFlight) listen(ctx context.Context, method string, req mcpsdk.Request, next mcpsdk.MethodHandler) (mcpsdk.Result, error) {
+	var session any
+	if req != nil {
+		session = req.GetSession()
+	}
+	f.mu.Lock()
+	s := f.sessions[session]
+	if s == nil {
+		s = &sessionLoad{slots: make(chan struct{}, f.lim.SessionRunning)}
+		f.sessions[session] = s
+	}
+	if s.listens >= maxListens {
+		f.forgetIdle(session, s)
+		f.mu.Unlock()
+		return nil, fmt.Errorf("this session has %d subscriptions open, the most it may; cancel one before opening another", s.listens)
+	}
+	s.listens++
+	f.mu.Unlock()
+	defer func() {
+		f.mu.Lock()
+		s.listens--
+		f.forgetIdle(session, s)
+		f.mu.Unlock()
+	}()
+	return next(ctx, method, req)
 }
 
 // oversized refuses a request too large to be worth holding while it

@@ -145,13 +145,14 @@ func (r *jsonLines) Read(p []byte) (int, error) {
 func (r *jsonLines) track(msg jsonrpc.Message) []byte {
 	switch m := msg.(type) {
 	case *jsonrpc.Request:
+		admit := r.flight.admit
 		if m.Method == methodListen {
 			// A subscription stays open as long as the client wants
 			// its notifications; it is not work, and counted it would
-			// hold a slot for good.
-			return nil
+			// hold a slot for good. The server bounds how many are open.
+			admit = r.flight.listen
 		}
-		if m.IsCall() && !r.flight.admit(m.ID) {
+		if m.IsCall() && !admit(m.ID) {
 			// The SDK answers a reused id without any id, which no
 			// client can match; this answer has id null.
 			return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: id %v is in use by a request not answered yet; give each request its own id", m.ID.Raw()))

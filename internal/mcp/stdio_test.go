@@ -519,3 +519,38 @@ func TestStdioErrorsHaveCodes(t *testing.T) {
 		}
 	}
 }
+
+// TestStdioBoundsSubscriptions: a session holds at most four
+// subscriptions/listen open, the rest are refused, and an open one's id
+// cannot be reused by another request (the SDK would answer that with no
+// id, and the transport's slot would never free).
+func TestStdioBoundsSubscriptions(t *testing.T) {
+	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p.initialize()
+	for i := range 10 {
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"L%d","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}`, i))
+	}
+	refused := 0
+	for refused < 6 {
+		m := p.recv()
+		if m.Method != "" {
+			continue // an open subscription's acknowledgement
+		}
+		if m.Error == nil || m.Error.Code == 0 || !strings.Contains(m.Error.Message, "subscriptions open") {
+			t.Fatalf("answer to a listen beyond the bound: %+v", m)
+		}
+		refused++
+	}
+	p.send(`{"jsonrpc":"2.0","id":"L0","method":"tools/list"}`)
+	m := p.recv()
+	for m.Method != "" {
+		m = p.recv()
+	}
+	if m.Error == nil || m.Error.Code != -32600 || string(m.ID) != "null" {
+		t.Fatalf("a request reusing an open listen's id: %+v", m)
+	}
+	p.send(`{"jsonrpc":"2.0","id":"p","method":"ping"}`)
+	if m := p.recv(); string(m.ID) != `"p"` || m.Error != nil {
+		t.Fatalf("ping: %+v", m)
+	}
+}
