@@ -209,7 +209,7 @@ func newHTTPOptions(token string, allowRemote bool, origins []string, sessionTim
 		return opts, fmt.Errorf("--allow-remote serves every note to whoever reaches the address, so it requires a token: "+
 			"set one with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
 	}
-	if allowRemote && len(token) < minRemoteToken {
+	if allowRemote && len(strings.TrimSpace(token)) < minRemoteToken {
 		return opts, fmt.Errorf("%s has %d characters; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
 			envHTTPToken, len(token), minRemoteToken, envHTTPToken, errUsage)
 	}

@@ -218,7 +218,7 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 	}
 	cfg.Embedder = emb
 	for _, v := range cfg.Vaults {
-		if inside(cfg.DBPath, v.Path) {
+		if inside(cfg.DBPath, v.Path) || inside(resolved(cfg.DBPath), resolved(v.Path)) {
 			return cfg, fmt.Errorf("database %s is inside vault %q: keep it outside the vault, for example with --db %s",
 				cfg.DBPath, v.Name, filepath.Join(filepath.Dir(v.Path), v.Name+".jarvis.db"))
 		}
@@ -461,6 +461,23 @@ func absPath(p, base string) string {
 		return a
 	}
 	return filepath.Clean(p)
+}
+
+// resolved is p with symbolic links resolved as far as it exists: a
+// database not made yet is placed by the folder it will be made in.
+func resolved(p string) string {
+	var rest []string
+	for {
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(append([]string{real}, rest...)...)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return filepath.Join(append([]string{p}, rest...)...)
+		}
+		rest = append([]string{filepath.Base(p)}, rest...)
+		p = parent
+	}
 }
 
 // inside reports whether path lies within dir.

@@ -141,6 +141,12 @@ exclude = ["Templates"]
 
 func TestErrors(t *testing.T) {
 	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, "real", ".obsidian"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(home, "real"), filepath.Join(home, "link")); err != nil {
+		t.Fatal(err)
+	}
 	write(t, filepath.Join(home, "bad.yaml"), "vaults:\n  - name: x\n    pth: typo\n")
 	write(t, filepath.Join(home, "nopath.yaml"), "vaults:\n  - name: x\n")
 	write(t, filepath.Join(home, "bad.toml"), "vaults = 3\n")
@@ -154,6 +160,8 @@ func TestErrors(t *testing.T) {
 		{"vault without path", Flags{ConfigFile: filepath.Join(home, "nopath.yaml")}, "has no path"},
 		{"bad toml", Flags{ConfigFile: filepath.Join(home, "bad.toml")}, "bad.toml"},
 		{"database inside vault", Flags{Vaults: []string{filepath.Join(home, "v")}, DB: filepath.Join(home, "v", "j.db")}, "inside vault"},
+		{"database inside vault through a link", Flags{Vaults: []string{filepath.Join(home, "real")}, DB: filepath.Join(home, "link", "j.db")}, "inside vault"},
+		{"vault through a link holding the database", Flags{Vaults: []string{filepath.Join(home, "link")}, DB: filepath.Join(home, "real", ".obsidian", "new", "j.db")}, "inside vault"},
 		{"two vaults one name", Flags{Vaults: []string{filepath.Join(home, "a", "notes"), filepath.Join(home, "b", "notes")}}, "two vaults are named"},
 	}
 	for _, tt := range tests {

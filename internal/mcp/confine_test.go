@@ -172,6 +172,13 @@ func TestNoteNamesInEitherNormalForm(t *testing.T) {
 			if isErr || !strings.Contains(text, want) {
 				t.Errorf("indexed %v: read-note %q = %q; want the %s note", indexed, ask, text, want)
 			}
+			if !strings.HasSuffix(ask, ".md") {
+				continue
+			}
+			res, err := cs.ReadResource(context.Background(), &mcpsdk.ReadResourceParams{URI: mcp.NoteURI(v.Name, ask)})
+			if err != nil || !strings.Contains(res.Contents[0].Text, want) {
+				t.Errorf("indexed %v: resources/read %q: %v", indexed, ask, err)
+			}
 		}
 	}
 }

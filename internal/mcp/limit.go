@@ -5,7 +5,10 @@ import (
 	"fmt"
 	"runtime"
 	"sync"
+	"unicode"
+	"unicode/utf8"
 
+	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -230,18 +233,48 @@ func (f *inFlight) listen(ctx context.Context, method string, req mcpsdk.Request
 	return next(ctx, method, req)
 }
 
+// maxToolName is longer than any tool's name: a longer one is refused
+// before the SDK's "unknown tool" error quotes it whole.
+const maxToolName = 200
+
+// codeInvalidParams is JSON-RPC's code for arguments a method cannot take.
+const codeInvalidParams = -32602
+
+// printable reports whether s is valid UTF-8 without control characters.
+func printable(s string) bool {
+	if !utf8.ValidString(s) {
+		return false
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			return false
+		}
+	}
+	return true
+}
+
 // oversized refuses a request too large to be worth holding while it
 // waits: tool arguments over ArgumentBytes, a resource URI longer than any
 // note's.
 func (f *inFlight) oversized(req mcpsdk.Request) error {
 	switch r := req.(type) {
 	case *mcpsdk.CallToolRequest:
+		if r.Params != nil && len(r.Params.Name) > maxToolName {
+			return fmt.Errorf("no tool is named %s; tools/list names them", quoteArg(r.Params.Name))
+		}
 		if r.Params != nil && len(r.Params.Arguments) > f.lim.ArgumentBytes {
 			return fmt.Errorf("the arguments are %d bytes long; jarvis's tools take at most %d (each tool's input schema gives the longest each argument may be): shorten them and call again", len(r.Params.Arguments), f.lim.ArgumentBytes)
 		}
 	case *mcpsdk.ReadResourceRequest:
 		if r.Params != nil && len(r.Params.URI) > maxResourceURIBytes {
-			return fmt.Errorf("the URI is %d bytes long; no note's is longer than %d: take note URIs from resources/list", len(r.Params.URI), maxResourceURIBytes)
+			return &jsonrpc.Error{Code: codeInvalidParams, Message: fmt.Sprintf("the URI is %d bytes long; no note's is longer than %d: take note URIs from resources/list", len(r.Params.URI), maxResourceURIBytes)}
+		}
+		if r.Params != nil && !printable(r.Params.URI) {
+			// The SDK's "not found" error carries the URI as raw JSON
+			// quoted the Go way, which is not JSON for a control
+			// character: the answer could not be sent and the session
+			// ended.
+			return &jsonrpc.Error{Code: codeInvalidParams, Message: "the URI holds control characters or invalid UTF-8; take note URIs from resources/list (they are percent-encoded)"}
 		}
 	}
 	return nil

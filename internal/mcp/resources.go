@@ -88,7 +88,14 @@ func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRe
 		if !vault.IsNote(rel) {
 			return nil, mcpsdk.ResourceNotFoundError(uri)
 		}
-		data, _, err := readNote(v, rel)
+		// The path in either Unicode normal form, as read-note takes it.
+		var data []byte
+		var err error
+		for _, form := range vault.NameForms(rel) {
+			if data, _, err = readNote(v, form); !errors.Is(err, fs.ErrNotExist) {
+				break
+			}
+		}
 		switch {
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, errOutside), errors.Is(err, errExcluded), errors.Is(err, vault.ErrNotRegular):
 			return nil, mcpsdk.ResourceNotFoundError(uri)

@@ -554,3 +554,32 @@ func TestStdioBoundsSubscriptions(t *testing.T) {
 		t.Fatalf("ping: %+v", m)
 	}
 }
+
+// TestStdioSurvivesHostileResourceURIs: a resource URI or tool name the
+// SDK would quote into an answer it cannot send (a control character,
+// invalid UTF-8) or quote whole (a huge tool name) is refused with a short
+// error, and the session goes on.
+func TestStdioSurvivesHostileResourceURIs(t *testing.T) {
+	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p.initialize()
+	for i, line := range []string{
+		`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"jarvis://ex/a\u0001"}}`,
+		`{"jsonrpc":"2.0","id":2,"method":"resources/read","params":{"uri":"a\u0000"}}`,
+		`{"jsonrpc":"2.0","id":3,"method":"resources/read","params":{"uri":"jarvis://ex/\u007f.md"}}`,
+		"{\"jsonrpc\":\"2.0\",\"id\":4,\"method\":\"resources/read\",\"params\":{\"uri\":\"jarvis://ex/\xff.md\"}}",
+		`{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"` + strings.Repeat("x", 100000) + `","arguments":{}}}`,
+	} {
+		p.send(line)
+		m := p.recv()
+		if m.Error == nil && !strings.Contains(string(m.Result), `"isError":true`) {
+			t.Fatalf("line %d: answered %+v", i, m)
+		}
+		if len(m.Result) > 1000 || (m.Error != nil && (m.Error.Code == 0 || len(m.Error.Message) > 1000)) {
+			t.Fatalf("line %d: answer too long or without a code: %+v", i, m)
+		}
+		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"ping%d","method":"ping"}`, i))
+		if m := p.recv(); m.Error != nil || string(m.ID) != fmt.Sprintf(`"ping%d"`, i) {
+			t.Fatalf("line %d: ping after it: %+v", i, m)
+		}
+	}
+}
