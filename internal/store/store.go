@@ -64,6 +64,13 @@ type Options struct {
 
 // dsn builds the connection string. Every pragma runs on every new pooled
 // connection, so each one holds for all of them.
+// fileURI is path as an SQLite URI filename. '?' and '#' would end the
+// path and '%' start an escape, so each is escaped: a database under
+// "my#notes/" must not open "my".
+func fileURI(path string) string {
+	return "file:" + strings.NewReplacer("%", "%25", "?", "%3f", "#", "%23").Replace(filepath.ToSlash(path))
+}
+
 func dsn(path string) string {
 	q := url.Values{}
 	// WAL lets the MCP server keep answering reads while an index run writes.
@@ -93,7 +100,7 @@ func dsn(path string) string {
 	// Write transactions take the write lock when they begin, so two
 	// writers never deadlock upgrading a read lock.
 	q.Set("_txlock", "immediate")
-	return "file:" + filepath.ToSlash(path) + "?" + q.Encode()
+	return fileURI(path) + "?" + q.Encode()
 }
 
 // Open opens the database at path, creating it and its folder when missing,
@@ -170,7 +177,7 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 	q.Add("_pragma", "busy_timeout(10000)")
 	// Belt and braces: even a statement that would write is refused.
 	q.Add("_pragma", "query_only(1)")
-	sqldb, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?"+q.Encode())
+	sqldb, err := sql.Open("sqlite", fileURI(path)+"?"+q.Encode())
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
@@ -280,7 +287,7 @@ func checkHeader(path string, size int64) error {
 // before any pragma can write to it (switching to WAL rewrites the header): it
 // must be readable by SQLite, and if it holds tables, they must be jarvis's.
 func checkReadOnly(ctx context.Context, path string) error {
-	ro, err := sql.Open("sqlite", "file:"+filepath.ToSlash(path)+"?mode=ro&_pragma=busy_timeout(10000)")
+	ro, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return fmt.Errorf("database %s: %w: %v", path, ErrNotDatabase, err)
 	}

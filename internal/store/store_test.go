@@ -338,3 +338,32 @@ func TestInVaults(t *testing.T) {
 		}
 	}
 }
+
+// TestOpenPathsWithURICharacters: a database whose path holds '#', '?' or
+// '%' opens at that path, read-write and read-only, and nothing is made
+// beside it.
+func TestOpenPathsWithURICharacters(t *testing.T) {
+	ctx := context.Background()
+	dir := filepath.Join(t.TempDir(), "my#notes?x%41")
+	path := filepath.Join(dir, "j#1.db")
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	entries, _ := os.ReadDir(filepath.Dir(dir))
+	if len(entries) != 1 || entries[0].Name() != filepath.Base(dir) {
+		t.Fatalf("files beside the folder: %v", entries)
+	}
+	if _, err := os.Stat(path); err != nil {
+		t.Fatalf("the database is not where it was asked for: %v", err)
+	}
+	ro, err := Open(ctx, path, Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ro.Close()
+	if current, latest, err := ro.Version(ctx); err != nil || current != latest {
+		t.Fatalf("read-only open sees version %d of %d, %v", current, latest, err)
+	}
+}
