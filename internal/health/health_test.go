@@ -212,7 +212,7 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 		}
 		return []Result{{Status: OK, Detail: "passed"}}
 	}})
-	if rs := c.Run(ctx); rs[0].Status != Skip || !strings.Contains(rs[0].Detail, "not checked yet") {
+	if rs := c.Run(ctx); rs[0].Status != Warn || !strings.Contains(rs[0].Detail, "not checked yet") {
 		t.Fatalf("before any result: %+v", rs)
 	}
 	gate <- struct{}{}
@@ -229,5 +229,10 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 	u.Close()
 	if n := runs.Load(); n != 2 {
 		t.Fatalf("%d runs", n)
+	}
+	// and starts none after it.
+	clk.add(3 * time.Minute)
+	if rs := c.Run(ctx); rs[0].Status != Skip || runs.Load() != 2 {
+		t.Fatalf("after close: %+v, %d runs", rs, runs.Load())
 	}
 }

@@ -31,6 +31,8 @@ type Reuser struct {
 	ctx    context.Context
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
+	mu     sync.Mutex // orders wg.Add before Close's Wait
+	closed bool
 }
 
 // NewReuser returns a Reuser with the server's settings: a pass is kept
@@ -46,8 +48,22 @@ func NewReuser() *Reuser {
 // Close stops the checks under way and waits for them, so that none
 // outlives the database it reads.
 func (u *Reuser) Close() {
+	u.mu.Lock()
+	u.closed = true
 	u.cancel()
+	u.mu.Unlock()
 	u.wg.Wait()
+}
+
+// begin counts a check about to start, or says false once u is closed.
+func (u *Reuser) begin() bool {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	if u.closed {
+		return false
+	}
+	u.wg.Add(1)
+	return true
 }
 
 // Wrap returns c run through u.
@@ -95,6 +111,10 @@ func (r *reused) run(ctx context.Context) []Result {
 		}
 	}
 	if r.flight == nil {
+		if !r.u.begin() { // closed: the database may be gone
+			r.mu.Unlock()
+			return []Result{{Name: r.check.Name, Status: Skip, Detail: "not checked: the server is stopping"}}
+		}
 		r.start()
 	}
 	f := r.flight
@@ -112,25 +132,29 @@ func (r *reused) run(ctx context.Context) []Result {
 	last, at := r.last, r.at
 	r.mu.Unlock()
 	if last == nil {
-		return []Result{{Name: r.check.Name, Status: Skip,
-			Detail: "not checked yet: the check is under way; ask again in a few seconds (jarvis doctor runs every check in full)"}}
+		// A warning, not a skip: nothing was checked, and "healthy" would
+		// say otherwise.
+		return []Result{{Name: r.check.Name, Status: Warn,
+			Detail: "not checked yet: the check is under way",
+			Fix:    "ask again in a few seconds, or run jarvis doctor, which runs every check in full"}}
 	}
 	return aged(last, r.u.now().Sub(at), "; checking again")
 }
 
-// start runs the check in the background; r.mu is held.
+// start runs the check in the background; r.mu is held and the run is
+// counted in r.u.wg.
 func (r *reused) start() {
 	f := &flight{done: make(chan struct{})}
 	r.flight = f
-	r.u.wg.Add(1)
 	go func() {
 		defer r.u.wg.Done()
 		ctx, cancel := context.WithTimeout(r.u.ctx, r.u.Timeout)
 		defer cancel()
+		began := r.u.now() // results are as old as the look they took
 		results := runOne(ctx, r.check, r.u.Timeout)
 		r.mu.Lock()
 		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
-			r.last, r.at = results, r.u.now()
+			r.last, r.at = results, began
 		}
 		r.flight = nil
 		r.mu.Unlock()

@@ -79,6 +79,9 @@ func integrityResult(ctx context.Context, db *DB, opts CheckOptions, rebuild str
 			Fix:    "run " + inv.Command("doctor") + " again"}
 	}
 	switch {
+	case err != nil && ctx.Err() != nil:
+		// Stopped, not failed: it says nothing of the file.
+		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", name, db.Path, ctx.Err())}
 	case err != nil:
 		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %v", db.Path, err), Fix: rebuild}
 	case len(problems) > 0:
