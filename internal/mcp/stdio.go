@@ -168,12 +168,15 @@ func (r *jsonLines) track(msg jsonrpc.Message) []byte {
 // as not JSON.
 func (r *jsonLines) readLine() ([]byte, error) {
 	var line []byte
+	dropping := false
 	for {
 		part, err := r.in.ReadSlice('\n')
-		if len(line)+len(part) <= r.max {
+		switch {
+		case dropping:
+		case len(line)+len(part) <= r.max:
 			line = append(line, part...)
-		} else {
-			line = []byte("\x00") // not JSON, whatever came before
+		default:
+			line, dropping = []byte("\x00"), true // not JSON, whatever came before
 		}
 		if !errors.Is(err, bufio.ErrBufferFull) {
 			return line, err
@@ -206,12 +209,47 @@ func checkLine(line []byte) (jsonrpc.Message, []byte) {
 		// single error.
 		return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: batches are not supported; send each message on its own line")
 	}
+	if why := badID(line); why != "" {
+		return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: "+why)
+	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
 		id, why := explainInvalid(line, err)
 		return nil, errorReply(id, codeInvalidRequest, "Invalid Request: "+why)
 	}
 	return msg, nil
+}
+
+// maxExactID is the largest integer a float64 holds exactly, which is how
+// the SDK reads a numeric id.
+const maxExactID = 1 << 53
+
+// badID says what is wrong with an id the SDK reads but changes or drops:
+// a fraction or exponent (1.5 becomes 1), an integer too large to keep
+// (the answer would name another request), or null on a request (taken
+// for a notification, never answered). MCP ids are strings or integers.
+func badID(line []byte) string {
+	var m struct {
+		ID     json.RawMessage `json:"id"`
+		Method json.RawMessage `json:"method"`
+	}
+	if json.Unmarshal(line, &m) != nil {
+		return ""
+	}
+	id := string(m.ID)
+	switch {
+	case id == "null" && m.Method != nil:
+		return "a request's id must be a string or an integer, not null; a notification has no id at all"
+	case id == "" || (id[0] != '-' && (id[0] < '0' || id[0] > '9')):
+		return "" // a string, or no number: the SDK's decoder judges it
+	case strings.ContainsAny(id, ".eE"):
+		return "id " + quoteArg(id) + " is not an integer; give a string or an integer"
+	}
+	n, err := strconv.ParseInt(id, 10, 64)
+	if err != nil || n > maxExactID || n < -maxExactID {
+		return "id " + quoteArg(id) + " is too large to answer exactly; give a string or an integer of at most 15 digits"
+	}
+	return ""
 }
 
 // tooDeep reports whether line nests arrays and objects more than max
