@@ -204,7 +204,9 @@ func TestMCPAllowOriginMustBeAnOrigin(t *testing.T) {
 // --session-timeout it is closed, and its next request is answered 404 so
 // that the client starts a new session.
 func TestMCPSessionIdleTimeout(t *testing.T) {
-	const idle = 500 * time.Millisecond
+	// Long enough that a ping every idle/5 keeps the session open however
+	// slow a busy machine answers one (the race detector, 2 cores).
+	const idle = 2 * time.Second
 	url, _ := startHTTP(t, nil, "--session-timeout", idle.String())
 	resp, body := post(t, url, initializeBody, nil)
 	id := resp.Header.Get("Mcp-Session-Id")
@@ -220,9 +222,9 @@ func TestMCPSessionIdleTimeout(t *testing.T) {
 		}
 	}
 	// Idle well past the timeout; any request would start it again.
-	time.Sleep(3 * idle)
+	time.Sleep(2 * idle)
 	if resp, body := post(t, url, ping, session); resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("ping after %v idle: HTTP %d, want 404: %s", 3*idle, resp.StatusCode, body)
+		t.Fatalf("ping after %v idle: HTTP %d, want 404: %s", 2*idle, resp.StatusCode, body)
 	}
 	if resp, body := post(t, url, initializeBody, nil); resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == id {
 		t.Fatalf("a new initialize after the timeout: HTTP %d: %s", resp.StatusCode, body)

@@ -17,7 +17,10 @@ import (
 // one too, so every slot is freed. Notifications and the client's
 // responses take no slot.
 //
-// Waiting cannot deadlock. A running handler needs nothing more from the
+// Waiting cannot deadlock the server. (A client must read its answers as
+// it sends, as with any pipe: one that writes all its requests before
+// reading any waits for the server, which waits for room on stdout.) A
+// running handler needs nothing more from the
 // client unless the server has asked the client something (roots,
 // sampling, elicitation, a ping), and the client's answer would be in the
 // pipe behind the request being held. So while any request of the
