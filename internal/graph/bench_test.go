@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"syscall"
 	"testing"
 	"time"
 
@@ -52,12 +51,6 @@ type latencies struct {
 	d   []time.Duration
 	cpu time.Duration
 	t0  time.Time
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func (l *latencies) start() { l.t0 = time.Now() }
