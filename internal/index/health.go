@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -101,6 +102,15 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		return r
 	}
 	work, same, gone := plan(files, known, false)
+	// A file that could not be read is planned again every run (so it is
+	// read once it can be); running jarvis index does not fix it, and
+	// the index warnings check says what does.
+	unreadable, err := unreadablePaths(ctx, db, id)
+	if err != nil {
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+		return r
+	}
+	work = slices.DeleteFunc(work, func(j *job) bool { return j.old != nil && unreadable[j.file.Path] })
 	var added, changed int
 	var examples []string
 	for _, j := range work {
@@ -139,6 +149,24 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	return r
 }
 
+// unreadablePaths are the files of vault id whose last read failed.
+func unreadablePaths(ctx context.Context, db *store.DB, id int64) (map[string]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT path FROM warnings WHERE vault_id = ? AND message LIKE ? || '%'`, id, vault.CannotRead)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, err
+		}
+		out[p] = true
+	}
+	return out, rows.Err()
+}
+
 func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health.Result {
 	r := health.Result{Name: "index warnings " + v.Name}
 	why, db, _, _, err := store.VaultReady(ctx, h, v)
@@ -157,7 +185,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	}
 	defer rows.Close()
 	var n int
-	var first []string
+	var first, unreadable []string
 	for rows.Next() {
 		var p, m string
 		if err := rows.Scan(&p, &m); err != nil {
@@ -165,9 +193,26 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 			return r
 		}
 		n++
+		if strings.HasPrefix(m, vault.CannotRead) {
+			unreadable = append(unreadable, p)
+			if len(unreadable) <= 3 {
+				first = append([]string{p + ": " + m}, first...)
+			}
+			continue
+		}
 		if len(first) < 3 {
 			first = append(first, p+": "+m)
 		}
+	}
+	if len(first) > 3 {
+		first = first[:3]
+	}
+	if len(unreadable) > 0 {
+		// Only the user's access fixes these; jarvis cannot.
+		r.Status = health.Warn
+		r.Detail = fmt.Sprintf("%d files cannot be read, and are searched as they were last read or not at all: %s", len(unreadable), strings.Join(first, "; "))
+		r.Fix = fmt.Sprintf("let the user jarvis runs as read them, such as with `chmod u+r %s`; the next index run reads them", health.Quote(filepath.Join(v.Path, filepath.FromSlash(unreadable[0]))))
+		return r
 	}
 	if n == 0 {
 		r.Status, r.Detail = health.OK, "every file indexed without a problem"

@@ -294,7 +294,7 @@ func (ix *Indexer) prepare(root *vault.Root, j *job) {
 	}
 	data, _, warn, err := root.ReadNote(j.file.Path)
 	if err != nil {
-		j.warn = "cannot read: " + vault.ErrText(err)
+		j.warn = vault.CannotRead + vault.ErrText(err)
 		j.unreadable = true
 		j.note = vault.Note{Title: vault.TitleFromPath(j.file.Path)}
 		return

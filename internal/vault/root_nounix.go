@@ -93,7 +93,7 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 			if rel == "." {
 				return err
 			}
-			warnings = append(warnings, Warning{Path: rel, Message: "cannot read: " + ErrText(err)})
+			warnings = append(warnings, Warning{Path: rel, Message: CannotRead + ErrText(err)})
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -114,7 +114,7 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 		}
 		info, err := d.Info()
 		if err != nil {
-			warnings = append(warnings, Warning{Path: rel, Message: "cannot read: " + ErrText(err)})
+			warnings = append(warnings, Warning{Path: rel, Message: CannotRead + ErrText(err)})
 			return nil
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {

@@ -163,7 +163,7 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 		if rel == "" {
 			return err
 		}
-		s.warn(rel, "cannot read: "+ErrText(err))
+		s.warn(rel, CannotRead+ErrText(err))
 		return nil
 	}
 	defer f.Close()
@@ -178,7 +178,7 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 		var st unix.Stat_t
 		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
 			if !errors.Is(err, unix.ENOENT) { // gone since it was listed
-				s.warn(p, "cannot read: "+err.Error())
+				s.warn(p, CannotRead+err.Error())
 			}
 			continue
 		}
@@ -194,7 +194,7 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 			sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 			if err != nil {
 				if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ELOOP) && !errors.Is(err, unix.ENOTDIR) {
-					s.warn(p, "cannot read: "+err.Error())
+					s.warn(p, CannotRead+err.Error())
 				}
 				continue
 			}

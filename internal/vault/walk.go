@@ -28,6 +28,11 @@ type File struct {
 	Note bool
 }
 
+// CannotRead begins the warning of a file that could not be read (no
+// permission, gone, a hung disk): doctor tells these from problems in a
+// note's text, since only the user's access can fix them.
+const CannotRead = "cannot read: "
+
 // Warning is a problem with one file that did not stop the rest of the vault.
 type Warning struct {
 	Path    string
