@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/subtle"
 	"errors"
@@ -310,6 +311,27 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 				http.Error(w, "Unauthorized: send Authorization: Bearer <JARVIS_HTTP_TOKEN>", http.StatusUnauthorized)
 				return
 			}
+		}
+		if r.Method == http.MethodPost && r.Body != nil {
+			// Read here, bounded as the SDK bounds it, for the checks
+			// the SDK's transport does not make.
+			body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBytes+1))
+			r.Body.Close()
+			if err != nil {
+				http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
+				return
+			}
+			if len(body) > maxRequestBytes {
+				http.Error(w, fmt.Sprintf("Request Entity Too Large: bodies are capped at %d bytes", maxRequestBytes), http.StatusRequestEntityTooLarge)
+				return
+			}
+			if reply := mcp.CheckBody(body); reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(reply)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		next.ServeHTTP(w, r)
 	})

@@ -312,8 +312,9 @@ type addrListener struct {
 func (l addrListener) Addr() net.Addr { return l.addr }
 
 // TestMCPHTTPGuards: with a token set, a request without it or with
-// another is refused; a Host header naming another site (DNS rebinding)
-// and a body over the bound are refused too.
+// another is refused; a Host header naming another site (DNS rebinding),
+// a body over the bound, ids the SDK would change and JSON nested past
+// its decoder are refused too.
 func TestMCPHTTPGuards(t *testing.T) {
 	const token = "0123456789abcdef0123"
 	url, _ := startHTTP(t, map[string]string{envHTTPToken: token})
@@ -329,6 +330,9 @@ func TestMCPHTTPGuards(t *testing.T) {
 		{"another token", initializeBody, map[string]string{"Authorization": "Bearer " + token + "x"}, http.StatusUnauthorized},
 		{"not bearer", initializeBody, map[string]string{"Authorization": token}, http.StatusUnauthorized},
 		{"another host", initializeBody, map[string]string{"Authorization": "Bearer " + token, "Host": "evil.example"}, http.StatusForbidden},
+		{"a fraction id", `{"jsonrpc":"2.0","id":1.5,"method":"initialize","params":{}}`, auth, http.StatusBadRequest},
+		{"a 30-digit id", `{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"initialize","params":{}}`, auth, http.StatusBadRequest},
+		{"JSON 2,000 levels deep", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":` + strings.Repeat(`[`, 2000) + strings.Repeat(`]`, 2000) + `}`, auth, http.StatusBadRequest},
 		{"a body over 1 MB", `{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"` + strings.Repeat("a", maxRequestBytes) + `"}}`, auth, http.StatusRequestEntityTooLarge},
 	} {
 		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(tt.body))

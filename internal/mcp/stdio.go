@@ -252,6 +252,23 @@ func badID(line []byte) string {
 	return ""
 }
 
+// CheckBody returns the JSON-RPC error to answer an HTTP request body
+// with, or nil when the SDK may read it: the checks of a stdio line that
+// the SDK's HTTP transport does not make itself (nesting depth, ids it
+// would change or drop). Batches are left to the SDK there.
+func CheckBody(body []byte) []byte {
+	body = bytes.TrimSpace(body)
+	if tooDeep(body, maxDepth) {
+		return errorReply(nil, codeParseError, fmt.Sprintf("Parse error: JSON nested more than %d levels deep", maxDepth))
+	}
+	if len(body) > 0 && body[0] == '{' {
+		if why := badID(body); why != "" {
+			return errorReply(nil, codeInvalidRequest, "Invalid Request: "+why)
+		}
+	}
+	return nil
+}
+
 // tooDeep reports whether line nests arrays and objects more than max
 // levels deep, without decoding it.
 func tooDeep(line []byte, max int) bool {
