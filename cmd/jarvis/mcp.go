@@ -200,7 +200,16 @@ type httpOptions struct {
 	// normalised by parseOrigin.
 	origins        []string
 	sessionTimeout time.Duration // 0: sessions are never closed for idling
+	// maxSessions bounds the sessions open at once; 0 means
+	// defaultMaxSessions.
+	maxSessions int
 }
+
+// defaultMaxSessions bounds the HTTP sessions open at once. Each holds
+// about 12 KB until it idles out (an hour by default); a client keeps one,
+// and a few hundred cover every assistant a person runs, while a loop of
+// initializes cannot fill memory.
+const defaultMaxSessions = 256
 
 // newHTTPOptions checks the HTTP settings: --allow-remote needs a token
 // that is long enough, and every --allow-origin must be an origin.
@@ -268,7 +277,7 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes, SessionTimeout: opts.sessionTimeout})
 	opts.origins = append(ownOrigins(l.Addr()), opts.origins...)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(h, opts))
+	mux.Handle("/mcp", guard(limitSessions(h, server, opts.maxSessions), opts))
 	if host, _, err := net.SplitHostPort(l.Addr().String()); err == nil && !isLoopbackHost(host) {
 		log.Warn("serving MCP to the network: whoever reaches this address and has the token can read every note of the served vaults",
 			"address", l.Addr().String())
@@ -286,6 +295,28 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		_ = srv.Shutdown(sctx)
 		return nil
 	}
+}
+
+// limitSessions refuses a new session (a POST without Mcp-Session-Id)
+// while max are open, with 503 and a Retry-After: the client may try again
+// once idle ones have been closed.
+func limitSessions(next http.Handler, server *mcpsdk.Server, max int) http.Handler {
+	if max <= 0 {
+		max = defaultMaxSessions
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			n := 0
+			for range server.Sessions() {
+				if n++; n >= max {
+					w.Header().Set("Retry-After", "60")
+					http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open, the most this server keeps; close one, or wait for idle ones to be closed", max), http.StatusServiceUnavailable)
+					return
+				}
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // guard checks what the SDK does not: a browser page's Origin (a DNS

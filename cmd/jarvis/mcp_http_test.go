@@ -358,3 +358,49 @@ func TestMCPHTTPGuards(t *testing.T) {
 		}
 	}
 }
+
+// TestServeHTTPBoundsSessions: past the bound a new session is refused
+// with 503 and Retry-After, an open one keeps working, and once sessions
+// idle out new ones are taken again.
+func TestServeHTTPBoundsSessions(t *testing.T) {
+	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	go func() {
+		done <- serveHTTP(ctx, server, l, httpOptions{sessionTimeout: time.Second, maxSessions: 3}, log)
+	}()
+	defer func() { cancel(); <-done }()
+	url := "http://" + l.Addr().String() + "/mcp"
+	var last string
+	for i := range 3 {
+		resp, body := post(t, url, initializeBody, nil)
+		if resp.StatusCode != http.StatusOK {
+			t.Fatalf("initialize %d: HTTP %d: %s", i, resp.StatusCode, body)
+		}
+		last = resp.Header.Get("Mcp-Session-Id")
+	}
+	resp, body := post(t, url, initializeBody, nil)
+	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a fourth session: HTTP %d: %s", resp.StatusCode, body)
+	}
+	session := map[string]string{"Mcp-Session-Id": last, "Mcp-Protocol-Version": "2025-06-18"}
+	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, session); resp.StatusCode != http.StatusOK {
+		t.Fatalf("ping of an open session at the bound: HTTP %d: %s", resp.StatusCode, body)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		resp, body := post(t, url, initializeBody, nil)
+		if resp.StatusCode == http.StatusOK {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no new session 10s after the others went idle: HTTP %d: %s", resp.StatusCode, body)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
