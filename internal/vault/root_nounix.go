@@ -28,9 +28,6 @@ func (r *Root) open(parts []string) (*os.File, string, error) {
 walk:
 	for {
 		rel := strings.Join(parts, "/")
-		if LeftOut(rel, r.exclude) {
-			return nil, "", ErrLeftOut
-		}
 		for i := range parts {
 			prefix := filepath.FromSlash(strings.Join(parts[:i+1], "/"))
 			st, err := root.Lstat(prefix)
@@ -52,6 +49,9 @@ walk:
 			}
 			if len(parts) == 0 {
 				return nil, "", ErrNotRegular
+			}
+			if LeftOut(strings.Join(parts, "/"), r.exclude) {
+				return nil, "", ErrLeftOut // where the link leads is kept out
 			}
 			continue walk
 		}
@@ -102,14 +102,13 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 		if rel == "." {
 			return nil
 		}
-		name := d.Name()
 		if d.IsDir() {
-			if SkipDir(name) || Excluded(rel, r.exclude) || strings.Count(rel, "/")+1 >= maxDepth {
+			if KeptOut(rel, true, r.exclude) || strings.Count(rel, "/")+1 >= maxDepth {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if strings.HasPrefix(name, ".") || Excluded(rel, r.exclude) {
+		if KeptOut(rel, false, r.exclude) {
 			return nil
 		}
 		info, err := d.Info()

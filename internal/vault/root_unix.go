@@ -42,9 +42,6 @@ func (r *Root) open(parts []string) (*os.File, string, error) {
 walk:
 	for {
 		rel = strings.Join(parts, "/")
-		if LeftOut(rel, r.exclude) {
-			return nil, "", ErrLeftOut
-		}
 		dirFD := rootFD
 		closeDir := func() {
 			if dirFD != rootFD {
@@ -86,6 +83,9 @@ walk:
 			}
 			if len(parts) == 0 {
 				return nil, "", ErrNotRegular // a link to the vault folder itself
+			}
+			if LeftOut(strings.Join(parts, "/"), r.exclude) {
+				return nil, "", ErrLeftOut // where the link leads is kept out
 			}
 			continue walk
 		}
@@ -184,7 +184,7 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 		}
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFDIR:
-			if SkipDir(name) || Excluded(p, s.r.exclude) {
+			if KeptOut(p, true, s.r.exclude) {
 				continue
 			}
 			if depth+1 >= maxDepth {
@@ -202,12 +202,12 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 				return err
 			}
 		case unix.S_IFREG:
-			if strings.HasPrefix(name, ".") || Excluded(p, s.r.exclude) {
+			if KeptOut(p, false, s.r.exclude) {
 				continue
 			}
 			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: IsNote(name)})
 		case unix.S_IFLNK:
-			if strings.HasPrefix(name, ".") || Excluded(p, s.r.exclude) {
+			if KeptOut(p, false, s.r.exclude) {
 				continue
 			}
 			s.link(p)

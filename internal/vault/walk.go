@@ -117,6 +117,19 @@ func Excluded(rel string, patterns []string) bool {
 	return false
 }
 
+// KeptOut reports whether Scan leaves out the entry at the vault-relative
+// path rel itself, a folder when dir is true, leaving its parents aside:
+// a hidden name, node_modules for a folder, or an exclude pattern. It is
+// the one rule; LeftOut applies it to a path and every folder above, the
+// scans and the watcher to each entry they meet.
+func KeptOut(rel string, dir bool, patterns []string) bool {
+	name := path.Base(rel)
+	if dir {
+		return SkipDir(name) || Excluded(rel, patterns)
+	}
+	return strings.HasPrefix(name, ".") || Excluded(rel, patterns)
+}
+
 // LeftOut reports whether Scan leaves out the file at the vault-relative
 // path rel: the file or a folder above it is hidden, skipped or matches an
 // exclude pattern. Code that reads a file by path, rather than from a
@@ -124,11 +137,7 @@ func Excluded(rel string, patterns []string) bool {
 func LeftOut(rel string, patterns []string) bool {
 	parts := strings.Split(path.Clean(strings.ReplaceAll(rel, `\`, "/")), "/")
 	for i, part := range parts {
-		dir := i < len(parts)-1
-		if (dir && SkipDir(part)) || strings.HasPrefix(part, ".") || part == ".." {
-			return true
-		}
-		if Excluded(strings.Join(parts[:i+1], "/"), patterns) {
+		if part == ".." || KeptOut(strings.Join(parts[:i+1], "/"), i < len(parts)-1, patterns) {
 			return true
 		}
 	}

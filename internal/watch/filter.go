@@ -30,16 +30,16 @@ func tempFile(name string) bool {
 
 // skipFolder reports whether the indexer leaves out the folder at rel.
 func (f filter) skipFolder(rel string) bool {
-	return vault.SkipDir(path.Base(rel)) || vault.Excluded(rel, f.exclude)
+	return vault.KeptOut(rel, true, f.exclude)
 }
 
 // skipFile reports whether a change to the file at rel can be ignored. A
 // note is never a temp file, whatever its name.
 func (f filter) skipFile(rel string) bool {
-	name := path.Base(rel)
-	if strings.HasPrefix(name, ".") || vault.Excluded(rel, f.exclude) {
+	if vault.KeptOut(rel, false, f.exclude) {
 		return true
 	}
+	name := path.Base(rel)
 	return !vault.IsNote(name) && tempFile(name)
 }
 
