@@ -106,11 +106,7 @@ func newInFlight(lim Limits) *inFlight {
 // or the error that says why there is none (ctx's, when ctx ends first).
 func (f *inFlight) acquire(ctx context.Context, session any) (func(), error) {
 	f.mu.Lock()
-	s := f.sessions[session]
-	if s == nil {
-		s = &sessionLoad{slots: make(chan struct{}, f.lim.SessionRunning)}
-		f.sessions[session] = s
-	}
+	s := f.load(session)
 	var refused error
 	switch {
 	case s.running+s.waiting >= f.lim.SessionRunning+f.lim.SessionWaiting:
@@ -150,6 +146,16 @@ func (f *inFlight) acquire(ctx context.Context, session any) (func(), error) {
 		s.running--
 		f.forgetIdle(session, s)
 	}, nil
+}
+
+// load is session's entry, made when it has none; f.mu is held.
+func (f *inFlight) load(session any) *sessionLoad {
+	s := f.sessions[session]
+	if s == nil {
+		s = &sessionLoad{slots: make(chan struct{}, f.lim.SessionRunning)}
+		f.sessions[session] = s
+	}
+	return s
 }
 
 // forgetIdle drops the entry of a session with nothing in flight; f.mu is
@@ -212,11 +218,7 @@ func (f *inFlight) listen(ctx context.Context, method string, req mcpsdk.Request
 		session = req.GetSession()
 	}
 	f.mu.Lock()
-	s := f.sessions[session]
-	if s == nil {
-		s = &sessionLoad{slots: make(chan struct{}, f.lim.SessionRunning)}
-		f.sessions[session] = s
-	}
+	s := f.load(session)
 	if s.listens >= maxListens {
 		f.forgetIdle(session, s)
 		f.mu.Unlock()

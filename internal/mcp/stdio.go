@@ -196,8 +196,8 @@ func (r *jsonLines) Close() error {
 // reads before that decoder runs and fails on: depth, JSON syntax by
 // encoding/json's rules, and batches.
 func checkLine(line []byte) (jsonrpc.Message, []byte) {
-	if tooDeep(line, maxDepth) {
-		return nil, errorReply(nil, codeParseError, fmt.Sprintf("Parse error: JSON nested more than %d levels deep", maxDepth))
+	if reply := CheckBody(line); reply != nil {
+		return nil, reply
 	}
 	if !json.Valid(line) {
 		return nil, errorReply(nil, codeParseError, "Parse error: each line must be one JSON-RPC message")
@@ -208,9 +208,6 @@ func checkLine(line []byte) (jsonrpc.Message, []byte) {
 		// JSON-RPC 2.0 answers a batch that cannot be taken with a
 		// single error.
 		return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: batches are not supported; send each message on its own line")
-	}
-	if why := badID(line); why != "" {
-		return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: "+why)
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
