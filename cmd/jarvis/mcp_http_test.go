@@ -231,9 +231,10 @@ func TestMCPSessionIdleTimeout(t *testing.T) {
 	}
 }
 
-// TestServeHTTPReapsIdleSessions: sessions closed for idling leave the
-// server, so that abandoned sessions hold no memory.
-func TestServeHTTPReapsIdleSessions(t *testing.T) {
+// serveTest runs serveHTTP with opts for an empty server on a loopback
+// port until the test ends, and returns the server and its URL.
+func serveTest(t *testing.T, opts httpOptions) (*mcpsdk.Server, string) {
+	t.Helper()
 	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -242,10 +243,15 @@ func TestServeHTTPReapsIdleSessions(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() { done <- serveHTTP(ctx, server, l, httpOptions{sessionTimeout: time.Second}, log) }()
-	defer func() { cancel(); <-done }()
+	go func() { done <- serveHTTP(ctx, server, l, opts, log) }()
+	t.Cleanup(func() { cancel(); <-done })
+	return server, "http://" + l.Addr().String() + "/mcp"
+}
 
-	url := "http://" + l.Addr().String() + "/mcp"
+// TestServeHTTPReapsIdleSessions: sessions closed for idling leave the
+// server, so that abandoned sessions hold no memory.
+func TestServeHTTPReapsIdleSessions(t *testing.T) {
+	server, url := serveTest(t, httpOptions{sessionTimeout: time.Second})
 	sessions := func() int {
 		n := 0
 		for range server.Sessions() {
@@ -363,19 +369,7 @@ func TestMCPHTTPGuards(t *testing.T) {
 // with 503 and Retry-After, an open one keeps working, and once sessions
 // idle out new ones are taken again.
 func TestServeHTTPBoundsSessions(t *testing.T) {
-	server := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil)
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan error, 1)
-	log := slog.New(slog.NewTextHandler(io.Discard, nil))
-	go func() {
-		done <- serveHTTP(ctx, server, l, httpOptions{sessionTimeout: time.Second, maxSessions: 3}, log)
-	}()
-	defer func() { cancel(); <-done }()
-	url := "http://" + l.Addr().String() + "/mcp"
+	_, url := serveTest(t, httpOptions{sessionTimeout: time.Second, maxSessions: 3})
 	var last string
 	for i := range 3 {
 		resp, body := post(t, url, initializeBody, nil)
