@@ -98,6 +98,9 @@ func linkWarning(err error) string {
 // through. On a disk that tells them apart, the pattern then also covers
 // names that differ only so: leaving out too much, never too little.
 func Excluded(rel string, patterns []string) bool {
+	if len(patterns) == 0 {
+		return false // most vaults: no folding on every name scanned
+	}
 	rel = FoldName(rel)
 	for _, pat := range patterns {
 		pat = FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
