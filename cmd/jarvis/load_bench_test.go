@@ -28,6 +28,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
 )
@@ -407,7 +408,7 @@ func waitHTTPReady(b *testing.B, ctx context.Context, cs *mcpsdk.ClientSession) 
 	deadline := time.Now().Add(5 * time.Minute)
 	for time.Now().Before(deadline) {
 		var vaults mcp.ListVaultsOutput
-		if structured(b, ctx, cs, mcp.ToolListVaults, nil, &vaults) && vaults.Index.State == mcp.StateReady && len(vaults.Vaults) == 1 {
+		if structured(b, ctx, cs, mcp.ToolListVaults, nil, &vaults) && vaults.Index.State == index.StateReady && len(vaults.Vaults) == 1 {
 			var sem mcp.SearchOutput
 			if structured(b, ctx, cs, mcp.ToolSearchSemantic, map[string]any{"query": "notes"}, &sem) && !sem.Degraded {
 				return vaults.Vaults[0].Name, vaults.Vaults[0].Notes
@@ -448,7 +449,7 @@ func checkCaughtUp(b *testing.B, ctx context.Context, cs *mcpsdk.ClientSession, 
 		var vaults mcp.ListVaultsOutput
 		if structured(b, ctx, cs, mcp.ToolListVaults, nil, &vaults) && len(vaults.Vaults) == 1 {
 			got = vaults.Vaults[0].Notes
-			if got == want && vaults.Index.State == mcp.StateReady {
+			if got == want && vaults.Index.State == index.StateReady {
 				break
 			}
 		}

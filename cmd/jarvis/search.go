@@ -17,20 +17,16 @@ import (
 // searchOutput is what `jarvis search --json` prints.
 type searchOutput struct {
 	Query    string          `json:"query"`
-	Mode     string          `json:"mode"`
+	Mode     search.Mode     `json:"mode"`
 	Results  []search.Result `json:"results"`
 	Embedder string          `json:"embedder"` // empty in keyword mode
 	// Degraded says why the answer is less than the mode asked for, such
 	// as semantic search answering with keywords while no vectors exist.
-	Degraded string `json:"degraded"`
+	Degraded  string   `json:"degraded"`
+	Truncated bool     `json:"truncated"`
+	Empty     string   `json:"empty,omitempty"`
+	Notes     []string `json:"notes,omitempty"`
 }
-
-// Search modes.
-const (
-	modeKeyword  = "keyword"
-	modeSemantic = "semantic"
-	modeCombined = "combined"
-)
 
 func runSearch(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("search", `jarvis search "QUERY" [--mode keyword|semantic|combined] [--vault PATH]... [--json]`,
@@ -51,7 +47,7 @@ Exit status: 0 when the search ran (even with no results), 1 when it
 failed, 2 for a usage or configuration error.`, e)
 	var c common
 	c.register(fs)
-	mode := fs.String("mode", modeCombined, "`mode`: keyword, semantic or combined")
+	modeName := fs.String("mode", string(search.ModeCombined), "`mode`: keyword, semantic or combined")
 	limit := fs.Int("limit", 10, "the most `notes` shown (1 to 100)")
 	prefix := fs.String("path-prefix", "", "only notes whose path starts with `prefix`")
 	tag := fs.String("tag", "", "only notes with this `tag` or one nested under it")
@@ -67,17 +63,19 @@ failed, 2 for a usage or configuration error.`, e)
 	if query == "" {
 		return fmt.Errorf(`give the text to search for: jarvis search "QUERY": %w`, errUsage)
 	}
-	switch *mode {
-	case modeKeyword, modeSemantic, modeCombined:
-	default:
-		return fmt.Errorf("--mode %q: use keyword, semantic or combined: %w", *mode, errUsage)
+	if n := len([]rune(query)); n > search.MaxQueryChars {
+		return fmt.Errorf("the query is %d characters long; keep it under %d: %w", n, search.MaxQueryChars, errUsage)
 	}
-	if *namesOnly && *mode != modeKeyword {
+	mode, err := search.ParseMode(*modeName)
+	if err != nil {
+		return fmt.Errorf("--mode: %w: %w", err, errUsage)
+	}
+	if *namesOnly && mode != search.ModeKeyword {
 		// Names are matched by keyword; the default mode gives way.
 		if flagSet(fs, "mode") {
-			return fmt.Errorf("--names-only matches names by keyword; it cannot be used with --mode %s: %w", *mode, errUsage)
+			return fmt.Errorf("--names-only matches names by keyword; it cannot be used with --mode %s: %w", mode, errUsage)
 		}
-		*mode = modeKeyword
+		mode = search.ModeKeyword
 	}
 	if *limit < 1 || *limit > 100 {
 		return fmt.Errorf("--limit %d: give 1 to 100: %w", *limit, errUsage)
@@ -111,10 +109,10 @@ failed, 2 for a usage or configuration error.`, e)
 			}
 		}
 	}
-	out := searchOutput{Query: query, Mode: *mode, Results: []search.Result{}}
+	out := searchOutput{Query: query, Mode: mode, Results: []search.Result{}}
 	// Keyword search needs no vectors; loading them costs time and memory
 	// in proportion to the vault.
-	if *mode != modeKeyword {
+	if mode != search.ModeKeyword {
 		deps.Vectors.Serve()
 		if !*noRefresh {
 			if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
@@ -129,37 +127,16 @@ failed, 2 for a usage or configuration error.`, e)
 	}
 	// Only the configured vaults: the database may hold others.
 	filter := search.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
-
-	switch *mode {
-	case modeKeyword:
-		out.Results, err = deps.Keyword.Search(ctx, search.KeywordQuery{Text: query, Filter: filter, Limit: *limit, NamesOnly: *namesOnly})
-	case modeSemantic:
-		out.Results, err = deps.Semantic.Search(ctx, search.SemanticQuery{Text: query, Filter: filter, Limit: *limit, Threshold: *threshold})
-		if err != nil && ctx.Err() == nil && !errors.Is(err, search.ErrEmptyQuery) {
-			reason := "no vectors to search"
-			if !errors.Is(err, search.ErrNoVectors) {
-				reason = fmt.Sprintf("semantic search failed (%v)", err)
-			}
-			out.Degraded = joinNotes(out.Degraded, reason+"; answered by keyword search")
-			out.Results, err = deps.Keyword.Search(ctx, search.KeywordQuery{Text: query, Filter: filter, Limit: *limit})
-		}
-	case modeCombined:
-		var degraded string
-		out.Results, degraded, err = deps.Combined.Search(ctx, search.CombinedQuery{Text: query, Filter: filter, Limit: *limit})
-		out.Degraded = joinNotes(out.Degraded, degraded)
-	}
+	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
+		Threshold: *threshold, NamesOnly: *namesOnly})
 	if errors.Is(err, search.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}
 	if err != nil {
 		return fmt.Errorf("search: %w", err)
 	}
-	if out.Results == nil {
-		out.Results = []search.Result{}
-	}
-	if *mode != modeKeyword {
-		out.Embedder = deps.Semantic.Embedder()
-	}
+	out.Results, out.Embedder, out.Truncated, out.Empty, out.Notes = a.Results, a.Embedder, a.Truncated, a.Empty, a.Notes
+	out.Degraded = joinNotes(out.Degraded, a.Reason)
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(out)
 	}
@@ -201,8 +178,11 @@ func printResults(w io.Writer, out searchOutput, showVault bool) {
 	if out.Degraded != "" {
 		fmt.Fprintf(w, "note: %s\n\n", out.Degraded)
 	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(w, "note: %s\n\n", n)
+	}
 	if len(out.Results) == 0 {
-		fmt.Fprintf(w, "no notes match %q\n", out.Query)
+		fmt.Fprintln(w, out.Empty)
 		return
 	}
 	for i, r := range out.Results {
@@ -210,7 +190,7 @@ func printResults(w io.Writer, out searchOutput, showVault bool) {
 		if showVault {
 			where = r.Vault + ": " + r.Path
 		}
-		fmt.Fprintf(w, "%2d. %s  (%.3f", i+1, where, r.Score)
+		fmt.Fprintf(w, "%2d. %s  (%s", i+1, where, search.FormatScore(r.Score))
 		if len(r.Retrievers) > 0 {
 			fmt.Fprintf(w, "; %s", strings.Join(r.Retrievers, ", "))
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -44,13 +45,13 @@ func TestSearchCommand(t *testing.T) {
 		{help, "link to a heading in another note", "Linking notes and files/Internal links.md"},
 	} {
 		db := filepath.Join(t.TempDir(), "j.db")
-		for _, mode := range []string{modeKeyword, modeSemantic, modeCombined} {
-			out := searchJSON(t, "--vault", c.vault, "--db", db, "--mode", mode, c.query)
+		for _, mode := range []search.Mode{search.ModeKeyword, search.ModeSemantic, search.ModeCombined} {
+			out := searchJSON(t, "--vault", c.vault, "--db", db, "--mode", string(mode), c.query)
 			if out.Mode != mode || out.Degraded != "" || !slices.Contains(topPaths(out, 3), c.want) {
 				t.Errorf("%s search %q: mode %q, degraded %q, top 3 %v; want %s among them",
 					mode, c.query, out.Mode, out.Degraded, topPaths(out, 3), c.want)
 			}
-			if (mode == modeKeyword) != (out.Embedder == "") {
+			if (mode == search.ModeKeyword) != (out.Embedder == "") {
 				t.Errorf("%s search names embedder %q", mode, out.Embedder)
 			}
 		}
@@ -63,7 +64,7 @@ func TestSearchNamesOnly(t *testing.T) {
 	example, _ := filepath.Abs("../../examples/vault")
 	db := filepath.Join(t.TempDir(), "j.db")
 	out := searchJSON(t, "--vault", example, "--db", db, "--names-only", "french press")
-	if out.Mode != modeKeyword || len(out.Results) != 1 || out.Results[0].Path != "Methods/French press.md" {
+	if out.Mode != search.ModeKeyword || len(out.Results) != 1 || out.Results[0].Path != "Methods/French press.md" {
 		t.Fatalf("names-only search: mode %q, results %v", out.Mode, topPaths(out, 10))
 	}
 	if code, _, stderr := jarvis(t, nil, "search", "--vault", example, "--db", db, "--names-only", "--mode", "semantic", "french press"); code != 2 {
@@ -86,8 +87,8 @@ func TestSearchOnlyConfiguredVaults(t *testing.T) {
 	if code, _, stderr := jarvis(t, nil, "index", "--vault", other, "--db", db); code != 0 {
 		t.Fatalf("index the other vault: exit %d: %s", code, stderr)
 	}
-	for _, mode := range []string{modeKeyword, modeSemantic, modeCombined} {
-		out := searchJSON(t, "--vault", example, "--vault", third, "--db", db, "--mode", mode, "how fine to grind for pour over")
+	for _, mode := range []search.Mode{search.ModeKeyword, search.ModeSemantic, search.ModeCombined} {
+		out := searchJSON(t, "--vault", example, "--vault", third, "--db", db, "--mode", string(mode), "how fine to grind for pour over")
 		if len(out.Results) == 0 {
 			t.Fatalf("%s search found nothing in the configured vaults", mode)
 		}

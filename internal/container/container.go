@@ -50,17 +50,25 @@ func newHandle(lc fx.Lifecycle, cfg config.Config, opts store.Options) *store.Ha
 	return h
 }
 
-// openDB opens and migrates the database for the services that cannot work
+// openDB opens and migrates the database for the commands that cannot work
 // without it. Opening is quick (it never indexes); constructors get no
 // context, and the handle's own deadline-free open is what they run.
 func openDB(h *store.Handle) (*store.DB, error) {
 	return h.DB(context.Background())
 }
 
-// Indexing provides the parser and the indexer over an open database.
+// Opened gives the services the database, opened as the app is built: a
+// command that cannot open it stops there and says why.
+var Opened = fx.Provide(openDB, func(db *store.DB) store.Conn { return db })
+
+// OnFirstUse gives the services the database handle, which opens it on
+// the first call that needs it: the server starts, and answers what it
+// can, whatever state the database is in.
+var OnFirstUse = fx.Provide(func(h *store.Handle) store.Conn { return h })
+
+// Indexing provides the parser and the indexer.
 var Indexing = fx.Module("index",
 	fx.Provide(
-		openDB,
 		vault.NewParser,
 		index.New,
 	),
@@ -139,6 +147,7 @@ type SearchDeps struct {
 	DB       *store.DB
 	Indexer  *index.Indexer
 	Vectors  *search.Vectors
+	Search   *search.Service
 	Keyword  *search.Keyword
 	Semantic *search.Semantic
 	Combined *search.Combined
@@ -165,7 +174,7 @@ func NewIndexApp(cfg config.Config, log *slog.Logger, deps *IndexDeps) *fx.App {
 }
 
 func indexOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Indexing, Vectors)
+	return fx.Options(Base(cfg, log, store.Options{}), Opened, Indexing, Vectors)
 }
 
 // NewSearchApp builds the app of `jarvis search` and fills deps.
@@ -174,7 +183,7 @@ func NewSearchApp(cfg config.Config, log *slog.Logger, deps *SearchDeps) *fx.App
 }
 
 func searchOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Indexing, Vectors, Searching)
+	return fx.Options(Base(cfg, log, store.Options{}), Opened, Indexing, Vectors, Searching)
 }
 
 // NewDoctorApp builds the app of `jarvis doctor` and fills deps. It opens the

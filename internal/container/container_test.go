@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
 // TestGraphsValidate builds every command's dependency graph without running
@@ -29,6 +30,7 @@ func TestGraphsValidate(t *testing.T) {
 		"index":  fx.Options(indexOptions(cfg, log), fx.Populate(new(IndexDeps))),
 		"doctor": fx.Options(doctorOptions(cfg, log), fx.Populate(new(DoctorDeps))),
 		"search": fx.Options(searchOptions(cfg, log), fx.Populate(new(SearchDeps))),
+		"mcp":    fx.Options(mcpOptions(cfg, log), fx.Populate(new(MCPDeps))),
 	}
 	for name, opts := range graphs {
 		t.Run(name, func(t *testing.T) {
@@ -36,6 +38,47 @@ func TestGraphsValidate(t *testing.T) {
 				t.Fatal(err)
 			}
 		})
+	}
+}
+
+// TestServerStartsWithoutADatabase builds the server over a database that
+// cannot be opened (its folder is a file): every service is still there,
+// and search answers from the files, saying why.
+func TestServerStartsWithoutADatabase(t *testing.T) {
+	dir := t.TempDir()
+	blocker := filepath.Join(dir, "not-a-folder")
+	if err := os.WriteFile(blocker, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	vaultDir := filepath.Join(dir, "vault")
+	if err := os.MkdirAll(vaultDir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(vaultDir, "Espresso.md"), []byte("# Espresso\n\nPull a shot of espresso.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg := config.Config{DBPath: filepath.Join(blocker, "j.db"), Vaults: []config.Vault{{Name: "v", Path: vaultDir}}}
+	var deps MCPDeps
+	app := NewMCPApp(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &deps)
+	if err := Err(app); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if err := app.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	defer app.Stop(ctx)
+	for _, mode := range []search.Mode{search.ModeKeyword, search.ModeSemantic, search.ModeCombined} {
+		a, err := deps.Backend.Search.Search(ctx, search.Query{Mode: mode, Text: "espresso", Filter: search.Filter{Vaults: []string{"v"}}})
+		if err != nil {
+			t.Fatalf("%s: %v", mode, err)
+		}
+		if !a.Degraded || !strings.Contains(a.Reason, "index cannot be read") || len(a.Results) != 1 || a.Results[0].Path != "Espresso.md" {
+			t.Errorf("%s: %+v", mode, a)
+		}
+	}
+	if _, err := deps.Backend.Stats(ctx); err == nil {
+		t.Error("stats of a database that cannot be opened gave no error")
 	}
 }
 

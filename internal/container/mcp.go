@@ -2,9 +2,7 @@ package container
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
-	"sync"
 	"time"
 
 	"go.uber.org/fx"
@@ -20,49 +18,6 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
-// services are the database-backed services of the server, built on first
-// use: the server must start, and answer what it can from the files, even
-// when the database cannot be opened. A failed open is retried on the next
-// call, so a database fixed while the server runs is picked up.
-type services struct {
-	h      *store.Handle
-	src    search.EmbedderSource
-	log    *slog.Logger
-	vaults []string // the vaults served; the database may hold others
-
-	mu       sync.Mutex
-	ready    bool
-	db       *store.DB
-	indexer  *index.Indexer
-	vectors  *search.Vectors
-	keyword  *search.Keyword
-	semantic *search.Semantic
-	combined *search.Combined
-	graph    *graph.Graph
-}
-
-func (s *services) get(ctx context.Context) (*services, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.ready {
-		return s, nil
-	}
-	db, err := s.h.DB(ctx)
-	if err != nil {
-		return nil, fmt.Errorf("the index is unavailable: %w", err)
-	}
-	s.db = db
-	s.indexer = index.New(db, vault.NewParser(), s.log)
-	s.vectors = search.NewVectors(db, s.src, s.log)
-	s.vectors.Serve()
-	s.keyword = search.NewKeyword(db)
-	s.semantic = search.NewSemantic(s.vectors, db)
-	s.graph = graph.New(db).Within(s.vaults)
-	s.combined = newCombined(s.keyword, s.semantic, s.graph)
-	s.ready = true
-	return s, nil
-}
-
 // MCPDeps is what `jarvis mcp` works with.
 type MCPDeps struct {
 	fx.In
@@ -71,44 +26,42 @@ type MCPDeps struct {
 	Checks  []health.Check `name:"ordered"`
 }
 
-// NewMCPApp builds the app of `jarvis mcp` and fills deps. Building it
-// opens nothing: the database is opened by the first call that needs it,
-// so the server answers initialize at once.
+// NewMCPApp builds the app of `jarvis mcp` and fills deps. It is built
+// from the same modules as the other commands, over the database handle
+// rather than an open database: building it opens nothing, so the server
+// answers initialize at once, and a database that cannot be opened makes
+// each call that needs it fail and say why (and the tools fall back),
+// until it can be: every call tries again.
 func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps) *fx.App {
 	return fx.New(mcpOptions(cfg, log), fx.Populate(deps))
 }
 
 func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Health,
-		fx.Provide(
-			serverChecks,
-			embedderSource,
-			func(h *store.Handle, src search.EmbedderSource, log *slog.Logger) *services {
-				return &services{h: h, src: src, log: log, vaults: config.Names(cfg.Vaults)}
-			},
-			newLive,
-			newBackend,
-		),
-	)
+	return fx.Options(Base(cfg, log, store.Options{}), OnFirstUse, Health, Indexing, Vectors, Searching, Serving,
+		fx.Provide(serverChecks))
 }
 
-func newLive(cfg config.Config, s *services, log *slog.Logger) *live.Live {
+// Serving provides what the server adds: the background index and the
+// tools' backend.
+var Serving = fx.Module("serve",
+	fx.Provide(newLive, newBackend),
+)
+
+func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *search.Vectors, log *slog.Logger) *live.Live {
+	// The server keeps its collections in memory: every sync brings them
+	// in step.
+	vec.Serve()
 	var l *live.Live
 	l = live.New(cfg.Vaults,
 		func(ctx context.Context, v config.Vault, p index.Progress) (index.Result, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
+			if _, err := h.DB(ctx); err != nil {
 				l.MarkUnavailable(err)
 				return index.Result{}, err
 			}
-			return svc.indexer.Index(ctx, v, p)
+			return ix.Index(ctx, v, p)
 		},
 		func(ctx context.Context) error {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return err
-			}
-			_, err = svc.vectors.Sync(ctx, search.SyncOptions{})
+			_, err := vec.Sync(ctx, search.SyncOptions{})
 			return err
 		}, log)
 	return l
@@ -116,115 +69,45 @@ func newLive(cfg config.Config, s *services, log *slog.Logger) *live.Live {
 
 type backendIn struct {
 	fx.In
-	Cfg      config.Config
-	Services *services
-	Live     *live.Live
-	Checks   []health.Check `name:"ordered"`
+	Cfg     config.Config
+	Conn    store.Conn
+	Search  *search.Service
+	Vectors *search.Vectors
+	Graph   *graph.Graph
+	Parser  *vault.Parser
+	Live    *live.Live
+	Checks  []health.Check `name:"ordered"`
 }
 
 // perCheckTimeout bounds one health check run from the health-status tool.
 const perCheckTimeout = 10 * time.Second
 
 func newBackend(in backendIn) *mcp.Backend {
-	s, l := in.Services, in.Live
+	l, conn := in.Live, in.Conn
+	// While the first index pass runs, vectors are not missing but not
+	// loaded yet, and search says so.
+	in.Search.Busy = func() bool { return l.State().State == index.StateIndexing }
 	return &mcp.Backend{
 		Vaults: in.Cfg.Vaults,
-		Keyword: func(ctx context.Context, q search.KeywordQuery) ([]search.Result, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return svc.keyword.Search(ctx, q)
-		},
-		Semantic: func(ctx context.Context, q search.SemanticQuery) ([]search.Result, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return svc.semantic.Search(ctx, q)
-		},
+		Search: in.Search,
 		Embedder: func() string {
-			s.mu.Lock()
-			ready := s.ready
-			s.mu.Unlock()
-			if !ready {
-				return ""
+			if e := in.Vectors.Embedder(); e != nil {
+				return e.Fingerprint()
 			}
-			return s.semantic.Embedder()
+			return ""
 		},
-		Combined: func(ctx context.Context, q search.CombinedQuery) ([]search.Result, string, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, "", err
-			}
-			return svc.combined.Search(ctx, q)
-		},
-		FindNote: func(ctx context.Context, vaultName, ref string) (graph.Match, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return graph.Match{}, err
-			}
-			return svc.graph.FindNote(ctx, vaultName, ref)
-		},
-		Traverse: func(ctx context.Context, q graph.Query) (*graph.Subgraph, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return svc.graph.Traverse(ctx, q)
-		},
-		Backlinks: func(ctx context.Context, vaultName, path string) ([]graph.Edge, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return svc.graph.Backlinks(ctx, vaultName, path)
-		},
-		Outlinks: func(ctx context.Context, vaultName, path string) ([]graph.Edge, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			return svc.graph.Outlinks(ctx, vaultName, path)
-		},
-		Stats: func(ctx context.Context) ([]mcp.VaultStats, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			list, err := index.Stats(ctx, svc.db)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]mcp.VaultStats, len(list))
-			for i, v := range list {
-				out[i] = mcp.VaultStats{Name: v.Name, Notes: v.Notes, Attachments: v.Attachments, Links: v.Links,
-					UnresolvedLinks: v.UnresolvedLinks, Chunks: v.Chunks, LastIndexed: v.LastIndexed}
-			}
-			return out, nil
-		},
-		Notes: func(ctx context.Context, after mcp.NoteRef, n int) ([]mcp.NoteRef, error) {
-			svc, err := s.get(ctx)
-			if err != nil {
-				return nil, err
-			}
-			list, err := index.ListNotes(ctx, svc.db, after.Vault, after.Path, n)
-			if err != nil {
-				return nil, err
-			}
-			out := make([]mcp.NoteRef, len(list))
-			for i, nn := range list {
-				out[i] = mcp.NoteRef{Vault: nn.Vault, Path: nn.Path, Title: nn.Title}
-			}
-			return out, nil
+		FindNote:  in.Graph.FindNote,
+		Traverse:  in.Graph.Traverse,
+		Backlinks: in.Graph.Backlinks,
+		Outlinks:  in.Graph.Outlinks,
+		Stats:     func(ctx context.Context) ([]index.VaultStats, error) { return index.Stats(ctx, conn) },
+		Notes: func(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error) {
+			return index.ListNotes(ctx, conn, after.Vault, after.Path, n)
 		},
 		Health: func(ctx context.Context) health.Report {
 			return health.Run(ctx, in.Checks, perCheckTimeout)
 		},
-		State: func() mcp.IndexState {
-			st := l.State()
-			return mcp.IndexState{State: st.State, Done: st.Done, Total: st.Total, Vault: st.Vault, Error: st.Error, LastIndexed: st.LastIndexed}
-		},
-		Parse: vault.NewParser().Parse,
+		State: l.State,
+		Parse: in.Parser.Parse,
 	}
 }

@@ -52,7 +52,7 @@ func remoteSource(e config.Embedder, log *slog.Logger) search.EmbedderSource {
 var Vectors = fx.Module("vectors",
 	fx.Provide(
 		embedderSource,
-		func(db *store.DB, src search.EmbedderSource, log *slog.Logger) *search.Vectors {
+		func(db store.Conn, src search.EmbedderSource, log *slog.Logger) *search.Vectors {
 			return search.NewVectors(db, src, log)
 		},
 	),
@@ -62,12 +62,17 @@ var Vectors = fx.Module("vectors",
 var Searching = fx.Module("search",
 	fx.Provide(
 		// Lookups that name no vault stay within the configured ones.
-		func(db *store.DB, cfg config.Config) *graph.Graph {
+		func(db store.Conn, cfg config.Config) *graph.Graph {
 			return graph.New(db).Within(config.Names(cfg.Vaults))
 		},
-		func(db *store.DB) *search.Keyword { return search.NewKeyword(db) },
-		func(v *search.Vectors, db *store.DB) *search.Semantic { return search.NewSemantic(v, db) },
+		func(db store.Conn) *search.Keyword { return search.NewKeyword(db) },
+		func(v *search.Vectors, db store.Conn) *search.Semantic { return search.NewSemantic(v, db) },
 		newCombined,
+		// Files are scanned, when the index cannot be read, in the
+		// configured vaults.
+		func(kw *search.Keyword, sem *search.Semantic, cmb *search.Combined, cfg config.Config, log *slog.Logger) *search.Service {
+			return search.NewService(kw, sem, cmb, cfg.Vaults, log)
+		},
 	),
 )
 

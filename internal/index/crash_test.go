@@ -104,7 +104,7 @@ func TestKillDuringIndex(t *testing.T) {
 	}
 	fresh, _ := testIndexer(t, filepath.Join(t.TempDir(), "fresh.db"))
 	mustIndex(t, fresh, "gen", root)
-	if a, b := dump(t, resumed.db.DB), dump(t, fresh.db.DB); a != b {
+	if a, b := dump(t, resumed.db.(*store.DB).DB), dump(t, fresh.db.(*store.DB).DB); a != b {
 		t.Fatalf("database after kills differs from a clean index:\n%s", firstDiff(a, b))
 	}
 }

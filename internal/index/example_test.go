@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // TestExampleVault checks the vault shipped in examples/vault against the
@@ -56,7 +58,7 @@ func TestExampleVault(t *testing.T) {
 		t.Fatalf("result = %+v", res)
 	}
 	got := map[string][]string{}
-	rows, err := ix.db.Query(`SELECT s.path, l.kind, coalesce(t.path, '<unresolved>')
+	rows, err := ix.db.(*store.DB).Query(`SELECT s.path, l.kind, coalesce(t.path, '<unresolved>')
 		FROM links l JOIN files s ON s.id = l.source_id LEFT JOIN files t ON t.id = l.target_id
 		ORDER BY s.path, l.ord`)
 	if err != nil {

@@ -150,7 +150,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 }
 
 // unreadablePaths are the files of vault id whose last read failed.
-func unreadablePaths(ctx context.Context, db *store.DB, id int64) (map[string]bool, error) {
+func unreadablePaths(ctx context.Context, db store.Conn, id int64) (map[string]bool, error) {
 	rows, err := db.QueryContext(ctx, `SELECT path FROM warnings WHERE vault_id = ? AND message LIKE ? || '%'`, id, vault.CannotRead)
 	if err != nil {
 		return nil, err

@@ -74,7 +74,7 @@ type Progress func(done, total int)
 
 // Indexer writes vaults into the database.
 type Indexer struct {
-	db  *store.DB
+	db  store.Conn
 	log *slog.Logger
 	// parse turns a note's bytes into a Note; tests wrap it to count calls.
 	parse func(path string, src []byte) vault.Note
@@ -87,7 +87,7 @@ type Indexer struct {
 }
 
 // New returns an Indexer writing into db.
-func New(db *store.DB, parser *vault.Parser, log *slog.Logger) *Indexer {
+func New(db store.Conn, parser *vault.Parser, log *slog.Logger) *Indexer {
 	return &Indexer{db: db, parse: parser.Parse, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
 }
 
@@ -359,7 +359,7 @@ func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*ex
 	return loadFiles(ctx, ix.db, vaultID)
 }
 
-func loadFiles(ctx context.Context, db *store.DB, vaultID int64) (map[string]*existing, error) {
+func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*existing, error) {
 	rows, err := db.QueryContext(ctx,
 		`SELECT id, path, kind, size, mtime_ns, hash FROM files WHERE vault_id = ?`, vaultID)
 	if err != nil {

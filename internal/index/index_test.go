@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -29,7 +30,7 @@ func TestObsidianHelpEnglish(t *testing.T) {
 	if res.Notes != 173 || res.Attachments != 134 || res.Added != 173 || res.Warnings != 0 {
 		t.Fatalf("result = %+v; want 173 notes, 134 attachments, all added, no warnings", res)
 	}
-	db := ix.db.DB
+	db := ix.db.(*store.DB).DB
 
 	const (
 		internal = "Linking notes and files/Internal links.md"
@@ -135,7 +136,7 @@ func TestIncremental(t *testing.T) {
 	root := t.TempDir()
 	copyTree(t, src, root)
 	ix, parsed := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
-	db := ix.db.DB
+	db := ix.db.(*store.DB).DB
 
 	first := mustIndex(t, ix, "en", root)
 	if first.Added != 173 || first.AttachmentChanges.Added != 134 || parsed.Load() != 173 {
@@ -254,7 +255,7 @@ func TestIncremental(t *testing.T) {
 	t.Run("same result as a fresh index", func(t *testing.T) {
 		fresh, _ := testIndexer(t, filepath.Join(t.TempDir(), "fresh.db"))
 		mustIndex(t, fresh, "en", root)
-		if a, b := dump(t, db), dump(t, fresh.db.DB); a != b {
+		if a, b := dump(t, db), dump(t, fresh.db.(*store.DB).DB); a != b {
 			t.Fatalf("incremental index differs from a fresh one:\n%s", firstDiff(a, b))
 		}
 	})
@@ -288,7 +289,7 @@ func TestWholeHelpVault(t *testing.T) {
 	if res.Notes != mdCount || res.Notes < 1400 {
 		t.Fatalf("notes = %d; want all %d", res.Notes, mdCount)
 	}
-	db := ix.db.DB
+	db := ix.db.(*store.DB).DB
 
 	// Each script: a note's title as its file name, a heading and a tag as
 	// written in the file.
@@ -396,14 +397,14 @@ func TestNewParserReadsEveryNoteAgain(t *testing.T) {
 	root := exampleVault(t)
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
 	mustIndex(t, ix, "coffee", root)
-	if _, err := ix.db.Exec(`UPDATE vaults SET parser = '1'`); err != nil {
+	if _, err := ix.db.(*store.DB).Exec(`UPDATE vaults SET parser = '1'`); err != nil {
 		t.Fatal(err)
 	}
 	if res := mustIndex(t, ix, "coffee", root); res.Updated != 17 || res.Unchanged != 0 {
 		t.Fatalf("after a parser change: %+v; want all 17 notes read again", res)
 	}
 	var parser string
-	if err := ix.db.QueryRow(`SELECT parser FROM vaults`).Scan(&parser); err != nil || parser != vault.ParserVersion {
+	if err := ix.db.(*store.DB).QueryRow(`SELECT parser FROM vaults`).Scan(&parser); err != nil || parser != vault.ParserVersion {
 		t.Fatalf("parser = %q, %v; want %q", parser, err, vault.ParserVersion)
 	}
 	if res := mustIndex(t, ix, "coffee", root); res.Unchanged != 17 {
@@ -469,12 +470,12 @@ func TestForgetVault(t *testing.T) {
 		`SELECT count(*) FROM note_fts WHERE note_fts MATCH 'grind'`,
 	} {
 		var got, want int
-		if err := ix.db.QueryRow(q).Scan(&got); err != nil {
+		if err := ix.db.(*store.DB).QueryRow(q).Scan(&got); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 		fresh, _ := testIndexer(t, filepath.Join(t.TempDir(), "f.db"))
 		mustIndex(t, fresh, "coffee", root)
-		if err := fresh.db.QueryRow(q).Scan(&want); err != nil {
+		if err := fresh.db.(*store.DB).QueryRow(q).Scan(&want); err != nil {
 			t.Fatal(err)
 		}
 		if got != want {
@@ -504,7 +505,7 @@ func TestClearWaitsForOtherWriters(t *testing.T) {
 	}
 	unlock()
 	var n int
-	if err := b.db.QueryRow(`SELECT count(*) FROM files`).Scan(&n); err != nil || n == 0 {
+	if err := b.db.(*store.DB).QueryRow(`SELECT count(*) FROM files`).Scan(&n); err != nil || n == 0 {
 		t.Fatalf("%d files left, %v; a Clear that waited must have deleted nothing", n, err)
 	}
 }

@@ -46,7 +46,7 @@ func matches(t *testing.T, db *sql.DB, table, expr, path string) bool {
 func TestSearchRows(t *testing.T) {
 	root := exampleVault(t)
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
-	db := ix.db.DB
+	db := ix.db.(*store.DB).DB
 	mustIndex(t, ix, "coffee", root)
 
 	t.Run("first index", func(t *testing.T) {
@@ -200,11 +200,11 @@ func TestUpgradeFromVersion2(t *testing.T) {
 		`DROP VIEW note_text`, `DROP TABLE search_notes`,
 		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version >= 3`,
 	} {
-		if _, err := ix.db.Exec(q); err != nil {
+		if _, err := ix.db.(*store.DB).Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	ix.db.Close()
+	ix.db.(*store.DB).Close()
 
 	db, err := store.Open(context.Background(), path, store.Options{})
 	if err != nil {
@@ -218,7 +218,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	}
 	fresh, _ := testIndexer(t, filepath.Join(t.TempDir(), "fresh.db"))
 	mustIndex(t, fresh, "coffee", root)
-	if a, b := dump(t, db.DB), dump(t, fresh.db.DB); a != b {
+	if a, b := dump(t, db.DB), dump(t, fresh.db.(*store.DB).DB); a != b {
 		t.Fatalf("upgraded database differs from a fresh index:\n%s", firstDiff(a, b))
 	}
 }

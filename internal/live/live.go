@@ -14,23 +14,6 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 )
 
-// States of the index.
-const (
-	Ready       = "ready"
-	Indexing    = "indexing"
-	Failed      = "failed"
-	Unavailable = "unavailable"
-)
-
-// State is how far the index has got.
-type State struct {
-	State       string
-	Done, Total int
-	Vault       string
-	Error       string
-	LastIndexed time.Time
-}
-
 // IndexFunc brings one vault's index up to date, reporting progress.
 type IndexFunc func(ctx context.Context, v config.Vault, progress index.Progress) (index.Result, error)
 
@@ -47,7 +30,7 @@ type Live struct {
 	run sync.Mutex // one index pass at a time: SQLite has one writer
 
 	mu         sync.Mutex
-	state      State
+	state      index.State
 	syncFailed bool // the last vector sync failed; RetrySync tries again
 }
 
@@ -56,17 +39,17 @@ func New(vaults []config.Vault, idx IndexFunc, sync SyncFunc, log *slog.Logger) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Live{vaults: vaults, index: idx, sync: sync, log: log, state: State{State: Indexing}}
+	return &Live{vaults: vaults, index: idx, sync: sync, log: log, state: index.State{State: index.StateIndexing}}
 }
 
 // State returns the current state; safe from any goroutine.
-func (l *Live) State() State {
+func (l *Live) State() index.State {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.state
 }
 
-func (l *Live) set(f func(*State)) {
+func (l *Live) set(f func(*index.State)) {
 	l.mu.Lock()
 	f(&l.state)
 	l.mu.Unlock()
@@ -93,16 +76,16 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	defer l.run.Unlock()
 	began := time.Now()
 	for _, v := range vaults {
-		l.set(func(s *State) { s.State, s.Vault, s.Done, s.Total = Indexing, v.Name, 0, 0 })
+		l.set(func(s *index.State) { s.State, s.Vault, s.Done, s.Total = index.StateIndexing, v.Name, 0, 0 })
 		res, err := l.index(ctx, v, func(done, total int) {
-			l.set(func(s *State) { s.Done, s.Total = done, total })
+			l.set(func(s *index.State) { s.Done, s.Total = done, total })
 		})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			l.log.Warn("index run failed", "vault", v.Name, "err", err)
-			l.set(func(s *State) { s.State, s.Error = Failed, err.Error() })
+			l.set(func(s *index.State) { s.State, s.Error = index.StateFailed, err.Error() })
 			return err
 		}
 		if res.Added+res.Updated+res.Deleted > 0 {
@@ -112,8 +95,8 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	if err := l.syncVectors(ctx); err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
-	l.set(func(s *State) {
-		*s = State{State: Ready, LastIndexed: time.Now()}
+	l.set(func(s *index.State) {
+		*s = index.State{State: index.StateReady, LastIndexed: time.Now()}
 	})
 	l.log.Debug("index pass done", "vaults", len(vaults), "took", time.Since(began))
 	return nil
@@ -157,5 +140,5 @@ func (l *Live) RetrySync(ctx context.Context) {
 // MarkUnavailable records that the index cannot be used at all, such as a
 // database that does not open.
 func (l *Live) MarkUnavailable(err error) {
-	l.set(func(s *State) { s.State, s.Error = Unavailable, err.Error() })
+	l.set(func(s *index.State) { s.State, s.Error = index.StateUnavailable, err.Error() })
 }

@@ -32,7 +32,7 @@ func TestRetrySyncOnlyAfterAFailure(t *testing.T) {
 	if err := l.All(ctx); err != nil {
 		t.Fatalf("a pass whose sync failed: %v; want no error, the index is current", err)
 	}
-	if st := l.State(); st.State != Ready || indexed != 1 || synced != 1 {
+	if st := l.State(); st.State != index.StateReady || indexed != 1 || synced != 1 {
 		t.Fatalf("after the pass: %+v, %d index runs, %d syncs", st, indexed, synced)
 	}
 	l.RetrySync(ctx) // still failing

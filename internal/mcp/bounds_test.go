@@ -213,7 +213,7 @@ func checkInFlight(t *testing.T, connect func(*testing.T, *mcp.Backend) *mcpsdk.
 	lim := mcp.DefaultLimits()
 	release := make(chan struct{})
 	var running, most atomic.Int32
-	b := &mcp.Backend{Keyword: func(ctx context.Context, q search.KeywordQuery) ([]search.Result, error) {
+	b := &mcp.Backend{Search: mcp.SearchFunc(func(ctx context.Context, q search.Query) (search.Answer, error) {
 		n := running.Add(1)
 		defer running.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -221,10 +221,10 @@ func checkInFlight(t *testing.T, connect func(*testing.T, *mcp.Backend) *mcpsdk.
 		select {
 		case <-release:
 		case <-ctx.Done():
-			return nil, ctx.Err()
+			return search.Answer{}, ctx.Err()
 		}
-		return []search.Result{{Vault: "v", Path: "A.md", Title: "A"}}, nil
-	}}
+		return search.Answer{Results: []search.Result{{Vault: "v", Path: "A.md", Title: "A"}}}, nil
+	})}
 	cs := connect(t, b)
 	const calls = 200
 	type answer struct {
@@ -363,13 +363,13 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 			}
 			return out, nil
 		},
-		Keyword: func(_ context.Context, q search.KeywordQuery) ([]search.Result, error) {
+		Search: mcp.SearchFunc(func(_ context.Context, q search.Query) (search.Answer, error) {
 			var out []search.Result
 			for i := range q.Limit {
 				out = append(out, search.Result{Vault: "hostile", Path: fmt.Sprintf("N%d.md", i), Title: huge, Heading: huge, Snippet: huge, Line: 1})
 			}
-			return out, nil
-		},
+			return search.Answer{Results: out, Truncated: true}, nil
+		}),
 	}
 	cs := connect(t, b)
 	ctx := context.Background()

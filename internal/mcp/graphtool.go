@@ -13,6 +13,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -42,7 +43,7 @@ type GraphOutput struct {
 	Truncated      bool                   `json:"truncated" jsonschema:"true when the walk stopped at its node cap or the links were cut to the first 300"`
 	Degraded       bool                   `json:"degraded"`
 	DegradedReason string                 `json:"degraded_reason,omitempty"`
-	Index          IndexState             `json:"index"`
+	Index          index.State            `json:"index"`
 }
 
 func (t *tools) registerGraph(s *mcpsdk.Server) {

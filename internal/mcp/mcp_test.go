@@ -4,9 +4,7 @@ import (
 	"bufio"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -321,7 +319,7 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 2}, "similarity_threshold must be at most 1"},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 1.5}, "similarity_threshold must be at most 1; got 1.5"},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": -0.25}, "got -0.25"},
-		{mcp.ToolSearchSemantic, map[string]any{"query": strings.Repeat("long ", 300)}, "query must be at most 1000 characters"},
+		{mcp.ToolSearchSemantic, map[string]any{"query": strings.Repeat("long ", 2001)}, "query must be at most 10000 characters"},
 	} {
 		t.Run(tc.tool+" "+tc.want, func(t *testing.T) {
 			text, isErr := call(t, cs, tc.tool, tc.args, nil)
@@ -379,41 +377,16 @@ func TestFallbacksWithoutTheDatabase(t *testing.T) {
 }
 
 func TestSemanticFallsBackWithoutVectors(t *testing.T) {
-	b := &mcp.Backend{
-		Vaults:   []config.Vault{exampleVault(t)},
-		Semantic: func(context.Context, search.SemanticQuery) ([]search.Result, error) { return nil, search.ErrNoVectors },
-		Keyword: func(_ context.Context, q search.KeywordQuery) ([]search.Result, error) {
-			return []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}, nil
-		},
-	}
-	cs := connect(t, b)
+	// Nothing is indexed yet, and the server's first index pass has not
+	// run: the vectors are not missing but not loaded yet, and the answer
+	// says so.
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), false, exampleVault(t))
 	var out mcp.SearchOutput
-	text, _ := call(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "minerals"}, &out)
-	if !out.Degraded || !strings.Contains(out.DegradedReason, "no embeddings") || len(out.Results) != 1 || !strings.Contains(text, "Degraded") {
-		t.Fatalf("semantic without vectors: %+v\n%s", out, text)
-	}
-	// While the first index pass runs, the vectors are not missing but
-	// not loaded yet, and the answer says so.
-	b.State = func() mcp.IndexState { return mcp.IndexState{State: "indexing"} }
-	call(t, connect(t, b), mcp.ToolSearchSemantic, map[string]any{"query": "minerals"}, &out)
-	if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") {
-		t.Fatalf("semantic while indexing: %q", out.DegradedReason)
-	}
-	b.State = nil
-	b.Semantic = func(context.Context, search.SemanticQuery) ([]search.Result, error) {
-		return nil, fmt.Errorf("search vectors: %w", search.ErrDimensionMismatch)
-	}
-	call(t, connect(t, b), mcp.ToolSearchSemantic, map[string]any{"query": "minerals"}, &out)
-	if !out.Degraded || !strings.Contains(out.DegradedReason, "embedder changed") || strings.Contains(out.DegradedReason, "dimensions") {
-		t.Fatalf("semantic after the embedder changed dimension: %q", out.DegradedReason)
-	}
-	b.State = func() mcp.IndexState { return mcp.IndexState{State: "indexing"} }
-	b.Combined = func(context.Context, search.CombinedQuery) ([]search.Result, string, error) {
-		return []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}, search.DegradedNoVectors, nil
-	}
-	call(t, connect(t, b), mcp.ToolSearchCombined, map[string]any{"query": "minerals"}, &out)
-	if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") || strings.Contains(out.DegradedReason, "jarvis index") {
-		t.Fatalf("combined while indexing: %q", out.DegradedReason)
+	for _, tool := range []string{mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
+		text, _ := call(t, connect(t, b), tool, map[string]any{"query": "minerals"}, &out)
+		if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") || !strings.Contains(text, "Degraded") {
+			t.Fatalf("%s before the first index pass: %+v\n%s", tool, out, text)
+		}
 	}
 }
 
@@ -421,22 +394,22 @@ func TestPanicsBecomeToolErrors(t *testing.T) {
 	calls := 0
 	b := &mcp.Backend{
 		Vaults: []config.Vault{exampleVault(t)},
-		Keyword: func(context.Context, search.KeywordQuery) ([]search.Result, error) {
+		Search: mcp.SearchFunc(func(context.Context, search.Query) (search.Answer, error) {
 			calls++
 			if calls == 1 {
 				panic("boom")
 			}
-			return nil, errors.New("still broken")
-		},
+			return search.Answer{Results: []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}}, nil
+		}),
 	}
 	cs := connect(t, b)
 	text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "coffee"}, nil)
 	if !isErr || !strings.Contains(text, "internal error") {
 		t.Fatalf("panic gave error=%v %q", isErr, text)
 	}
-	// The server keeps serving; the next call falls back to the files.
+	// The server keeps serving.
 	var out mcp.SearchOutput
-	if _, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "coffee"}, &out); isErr || !out.Degraded {
+	if _, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "coffee"}, &out); isErr || len(out.Results) != 1 {
 		t.Fatalf("after the panic: error %v, %+v", isErr, out)
 	}
 }

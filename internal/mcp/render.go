@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
 // Every tool answers with structured content and with this Markdown
@@ -20,6 +22,9 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	switch n := len(out.Results); {
 	case n == 0:
 		b.WriteString("no notes found.\n")
+		if out.Empty != "" {
+			fmt.Fprintf(&b, "\n%s\n", out.Empty)
+		}
 	case out.Truncated:
 		fmt.Fprintf(&b, "the best %d notes (more matched).\n", n)
 	default:
@@ -27,6 +32,9 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	}
 	if out.Degraded {
 		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
+	}
+	for _, n := range out.Notes {
+		fmt.Fprintf(&b, "\n> Note: %s.\n", n)
 	}
 	if strings.HasPrefix(out.Embedder, "lexical/") && !out.Degraded {
 		b.WriteString("\n> Similarity here is lexical (shared words and word pieces), not meaning: if nothing fits, search again with words the notes would use.\n")
@@ -42,7 +50,7 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 		}
 		fmt.Fprintf(&b, "\n%d. **%s** (`%s`)", i+1, r.Title, where)
 		if r.Score != 0 {
-			fmt.Fprintf(&b, " score %.3f", r.Score)
+			fmt.Fprintf(&b, " score %s", search.FormatScore(r.Score))
 		}
 		if len(r.Retrievers) > 0 {
 			fmt.Fprintf(&b, " [%s]", strings.Join(r.Retrievers, ", "))

@@ -12,6 +12,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -125,7 +126,7 @@ func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandle
 			cursor = r.Params.Cursor
 		}
 		res := &mcpsdk.ListResourcesResult{Resources: []*mcpsdk.Resource{}}
-		var after NoteRef
+		var after index.NoteName
 		if cursor == "" {
 			res.Resources = append(res.Resources, &mcpsdk.Resource{URI: vaultsURI, Name: "vaults", Title: "Vaults", MIMEType: "application/json"})
 		} else {
@@ -154,13 +155,13 @@ func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandle
 
 // listNotes pages through notes from the index, or from the disk when the
 // index is unavailable.
-func (t *tools) listNotes(ctx context.Context, after NoteRef, n int) ([]NoteRef, error) {
+func (t *tools) listNotes(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error) {
 	if t.b.Notes != nil {
 		if notes, err := t.b.Notes(ctx, after, n); err == nil {
 			return notes, nil
 		}
 	}
-	var out []NoteRef
+	var out []index.NoteName
 	for _, v := range t.b.Vaults {
 		if v.Name < after.Vault {
 			continue
@@ -173,7 +174,7 @@ func (t *tools) listNotes(ctx context.Context, after NoteRef, n int) ([]NoteRef,
 			if !f.Note || (v.Name == after.Vault && f.Path <= after.Path) {
 				continue
 			}
-			out = append(out, NoteRef{Vault: v.Name, Path: f.Path, Title: vault.TitleFromPath(f.Path)})
+			out = append(out, index.NoteName{Vault: v.Name, Path: f.Path, Title: vault.TitleFromPath(f.Path)})
 			if len(out) == n {
 				return out, nil
 			}
@@ -182,18 +183,18 @@ func (t *tools) listNotes(ctx context.Context, after NoteRef, n int) ([]NoteRef,
 	return out, nil
 }
 
-func encodeCursor(n NoteRef) string {
+func encodeCursor(n index.NoteName) string {
 	return base64.RawURLEncoding.EncodeToString([]byte(n.Vault + "\x00" + n.Path))
 }
 
-func decodeCursor(c string) (NoteRef, error) {
+func decodeCursor(c string) (index.NoteName, error) {
 	b, err := base64.RawURLEncoding.DecodeString(c)
 	if err != nil {
-		return NoteRef{}, errors.New("invalid cursor: pass the nextCursor of the previous page")
+		return index.NoteName{}, errors.New("invalid cursor: pass the nextCursor of the previous page")
 	}
 	v, p, ok := strings.Cut(string(b), "\x00")
 	if !ok {
-		return NoteRef{}, errors.New("invalid cursor: pass the nextCursor of the previous page")
+		return index.NoteName{}, errors.New("invalid cursor: pass the nextCursor of the previous page")
 	}
-	return NoteRef{Vault: v, Path: p}, nil
+	return index.NoteName{Vault: v, Path: p}, nil
 }

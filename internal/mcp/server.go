@@ -6,14 +6,15 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"log/slog"
 	"math/big"
 	"regexp"
 	"runtime/debug"
 	"strconv"
 	"strings"
-	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -32,12 +33,11 @@ type Backend struct {
 	// nothing else.
 	Vaults []config.Vault
 
-	Keyword  func(ctx context.Context, q search.KeywordQuery) ([]search.Result, error)
-	Semantic func(ctx context.Context, q search.SemanticQuery) ([]search.Result, error)
+	// Search runs every mode of search, with its fallbacks.
+	Search Searcher
 	// Embedder is the fingerprint of the embedder semantic search uses, or
 	// "" when there is none.
 	Embedder func() string
-	Combined func(ctx context.Context, q search.CombinedQuery) ([]search.Result, string, error)
 
 	FindNote  func(ctx context.Context, vault, ref string) (graph.Match, error)
 	Traverse  func(ctx context.Context, q graph.Query) (*graph.Subgraph, error)
@@ -45,58 +45,36 @@ type Backend struct {
 	Outlinks  func(ctx context.Context, vault, path string) ([]graph.Edge, error)
 
 	// Stats reads what the index holds of each vault.
-	Stats func(ctx context.Context) ([]VaultStats, error)
+	Stats func(ctx context.Context) ([]index.VaultStats, error)
 	// Notes lists indexed notes for the resource list, after the cursor.
-	Notes func(ctx context.Context, after NoteRef, n int) ([]NoteRef, error)
+	Notes func(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error)
 	// Health runs every doctor check.
 	Health func(ctx context.Context) health.Report
 	// State says how fresh the index is; nil means nothing indexes in the
 	// background.
-	State func() IndexState
+	State func() index.State
 
 	// Parse reads a note's headings, links, tags and frontmatter straight
 	// from its text, so read-note works without the database.
 	Parse func(path string, src []byte) vault.Note
 }
 
-// VaultStats is what the index holds of one vault.
-type VaultStats struct {
-	Name            string
-	Notes           int
-	Attachments     int
-	Links           int
-	UnresolvedLinks int
-	Chunks          int
-	LastIndexed     time.Time // zero when never indexed
+// errUnavailable marks a backend function that is missing, so the tool
+// falls back.
+var errUnavailable = errors.New("unavailable")
+
+// Searcher is what the search tools ask: search.Service, or a fake.
+type Searcher interface {
+	Search(ctx context.Context, q search.Query) (search.Answer, error)
 }
 
-// NoteRef names one note.
-type NoteRef struct {
-	Vault, Path, Title string
-}
+// SearchFunc is a function as a Searcher.
+type SearchFunc func(ctx context.Context, q search.Query) (search.Answer, error)
 
-// IndexState is how far the background index has got.
-type IndexState struct {
-	// State is "ready", "indexing", "failed" or "unavailable".
-	State string `json:"state"`
-	// Done and Total count the files of the current run.
-	Done  int `json:"done,omitempty"`
-	Total int `json:"total,omitempty"`
-	// Vault is the vault being indexed.
-	Vault string `json:"vault,omitempty"`
-	// Error says why the last run failed.
-	Error string `json:"error,omitempty"`
-	// LastIndexed is when the last run finished.
-	LastIndexed time.Time `json:"last_indexed,omitzero"`
+// Search calls f.
+func (f SearchFunc) Search(ctx context.Context, q search.Query) (search.Answer, error) {
+	return f(ctx, q)
 }
-
-// Index states.
-const (
-	StateReady       = "ready"
-	StateIndexing    = "indexing"
-	StateFailed      = "failed"
-	StateUnavailable = "unavailable"
-)
 
 // Options configure the server.
 type Options struct {

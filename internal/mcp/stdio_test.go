@@ -257,7 +257,7 @@ func newGatedSearch(calls int) *gatedSearch {
 	return &gatedSearch{open: make(chan struct{}), entered: make(chan struct{}, calls)}
 }
 
-func (g *gatedSearch) keyword(ctx context.Context, _ search.KeywordQuery) ([]search.Result, error) {
+func (g *gatedSearch) Search(ctx context.Context, _ search.Query) (search.Answer, error) {
 	g.mu.Lock()
 	g.running++
 	g.most = max(g.most, g.running)
@@ -270,9 +270,9 @@ func (g *gatedSearch) keyword(ctx context.Context, _ search.KeywordQuery) ([]sea
 	g.entered <- struct{}{}
 	select {
 	case <-g.open:
-		return []search.Result{}, nil
+		return search.Answer{Results: []search.Result{}}, nil
 	case <-ctx.Done():
-		return nil, ctx.Err()
+		return search.Answer{}, ctx.Err()
 	}
 }
 
@@ -310,7 +310,7 @@ func TestStdioBoundsRequestsInFlight(t *testing.T) {
 	const total = 500
 	g := newGatedSearch(total)
 	held := make(chan struct{}, 1)
-	p := startStdio(t, &mcp.Backend{Keyword: g.keyword}, mcp.StdioTransportWith(mcp.StdioLimits{
+	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{
 		InFlight: mcp.MaxInFlight, Grace: waitLimit,
 		Held: func() {
 			select {
@@ -357,7 +357,7 @@ func TestStdioBoundsRequestsInFlight(t *testing.T) {
 // slot, so the session goes on answering.
 func TestStdioFreesSlotsOfCancelledAndFailedRequests(t *testing.T) {
 	g := newGatedSearch(2)
-	p := startStdio(t, &mcp.Backend{Keyword: g.keyword}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: 2, Grace: waitLimit}))
+	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: 2, Grace: waitLimit}))
 	p.initialize()
 	p.send(searchCall(1))
 	p.send(searchCall(2))
@@ -390,7 +390,7 @@ func TestStdioFreesSlotsOfCancelledAndFailedRequests(t *testing.T) {
 func TestStdioAnswersRequestsInFlightWhenStdinCloses(t *testing.T) {
 	g := newGatedSearch(5)
 	draining := make(chan struct{})
-	p := startStdio(t, &mcp.Backend{Keyword: g.keyword}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: waitLimit, Draining: func() { close(draining) }}))
+	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: waitLimit, Draining: func() { close(draining) }}))
 	p.initialize()
 	for id := range 5 {
 		p.send(searchCall(id))
@@ -420,7 +420,7 @@ func TestStdioAnswersRequestsInFlightWhenStdinCloses(t *testing.T) {
 // grace period does not keep the server from stopping.
 func TestStdioDrainIsBounded(t *testing.T) {
 	g := newGatedSearch(1)
-	p := startStdio(t, &mcp.Backend{Keyword: g.keyword}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: 10 * time.Millisecond}))
+	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: 10 * time.Millisecond}))
 	p.initialize()
 	p.send(searchCall(1))
 	g.await(t, 1)
@@ -467,9 +467,9 @@ func FuzzStdio(f *testing.F) {
 	sharedtest.CopyTree(f, src, dst)
 	b := &mcp.Backend{
 		Vaults: []config.Vault{{Name: "coffee", Path: dst}},
-		Keyword: func(context.Context, search.KeywordQuery) ([]search.Result, error) {
-			return []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}, nil
-		},
+		Search: mcp.SearchFunc(func(context.Context, search.Query) (search.Answer, error) {
+			return search.Answer{Results: []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}}, nil
+		}),
 	}
 	f.Fuzz(func(t *testing.T, line string) {
 		// No grace limit: a request whose slot is never freed keeps the

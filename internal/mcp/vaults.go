@@ -9,6 +9,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -31,14 +32,14 @@ type ListVaultsOutput struct {
 	Vaults         []VaultItem `json:"vaults"`
 	Degraded       bool        `json:"degraded"`
 	DegradedReason string      `json:"degraded_reason,omitempty"`
-	Index          IndexState  `json:"index"`
+	Index          index.State `json:"index"`
 }
 
 // HealthOutput is what health-status returns: the checks of jarvis doctor.
 type HealthOutput struct {
 	Status string          `json:"status" jsonschema:"healthy, degraded or broken"`
 	Checks []health.Result `json:"checks"`
-	Index  IndexState      `json:"index"`
+	Index  index.State     `json:"index"`
 }
 
 func (t *tools) registerVaults(s *mcpsdk.Server) {
@@ -63,12 +64,12 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 	if t.b.Embedder != nil {
 		embedder = t.b.Embedder()
 	}
-	var stats map[string]VaultStats
+	var stats map[string]index.VaultStats
 	var statsErr error = errUnavailable
 	if t.b.Stats != nil {
-		var list []VaultStats
+		var list []index.VaultStats
 		if list, statsErr = t.b.Stats(ctx); statsErr == nil {
-			stats = map[string]VaultStats{}
+			stats = map[string]index.VaultStats{}
 			for _, s := range list {
 				stats[s.Name] = s
 			}
@@ -82,20 +83,20 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			if !s.LastIndexed.IsZero() {
 				item.LastIndexed = s.LastIndexed.UTC().Format(time.RFC3339)
 			}
-			item.IndexState = StateReady
+			item.IndexState = index.StateReady
 			if item.LastIndexed == "" {
 				item.IndexState = "not indexed"
 			}
-			if st.State != StateReady && (st.Vault == v.Name || st.Vault == "") {
+			if st.State != index.StateReady && (st.Vault == v.Name || st.Vault == "") {
 				item.IndexState = st.State
 			}
 		} else {
 			// No index: count the files on disk so the answer is still useful.
-			item.IndexState = StateUnavailable
+			item.IndexState = index.StateUnavailable
 			if statsErr == nil {
 				item.IndexState = "not indexed"
-				if st.State == StateIndexing {
-					item.IndexState = StateIndexing
+				if st.State == index.StateIndexing {
+					item.IndexState = index.StateIndexing
 				}
 			}
 			files, _, err := vault.Scan(ctx, v.Path, v.Exclude)

@@ -100,38 +100,56 @@ const (
 // search is unavailable it answers from keywords alone and says why in
 // degraded; an error from keyword search is returned as is.
 func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Result, degraded string, err error) {
+	var semErr error
+	results, err = c.search(ctx, q, q.Text, &semErr)
+	switch {
+	case err != nil:
+		return nil, "", err
+	case c.semantic == nil:
+		degraded = "no embedder configured; ranked by keywords only"
+	case semErr != nil:
+		degraded = DegradedNoVectors
+		if !errors.Is(semErr, ErrNoVectors) {
+			degraded = "semantic search failed; ranked by keywords only"
+		}
+	}
+	return results, degraded, nil
+}
+
+// search fuses the keyword results for q with the semantic results for
+// semText (the part of the query the embedder takes). When semantic search
+// fails, its error is put in semErr and the keyword results alone are
+// ranked.
+func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, semErr *error) ([]Result, error) {
 	if q.Limit <= 0 {
 		q.Limit = 10
 	}
 	depth := max(q.Limit*max(c.Depth, 1), 30)
 	kw, err := c.keyword(ctx, q.Text, q.Filter, depth)
 	if err != nil {
-		return nil, "", err
+		return nil, err
 	}
 	var sem []Result
 	if c.semantic != nil {
-		sem, err = c.semantic(ctx, q.Text, q.Filter, depth)
+		sem, err = c.semantic(ctx, semText, q.Filter, depth)
 		switch {
-		case errors.Is(err, ErrNoVectors):
-			degraded = DegradedNoVectors
-			sem = nil
 		case errors.Is(err, ErrEmptyQuery):
-			return nil, "", err
+			return nil, err
 		case err != nil:
 			if ctx.Err() != nil {
-				return nil, "", err
+				return nil, err
 			}
-			degraded = fmt.Sprintf("semantic search failed (%v); ranked by keywords only", err)
+			*semErr = err
 			sem = nil
 		}
 	} else {
-		degraded = "no embedder configured; ranked by keywords only"
+		*semErr = ErrNoEmbedder
 	}
 
 	fused := c.fuse(kw, sem)
 	if c.linked != nil && c.LinkBoost > 0 && len(fused) > 1 {
 		if err := c.boostLinked(ctx, fused); err != nil {
-			return nil, "", err
+			return nil, err
 		}
 	}
 	slices.SortStableFunc(fused, func(a, b *candidate) int {
@@ -150,7 +168,7 @@ func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Resul
 		r.Retrievers = f.retrievers
 		out = append(out, r)
 	}
-	return out, degraded, nil
+	return out, nil
 }
 
 type resultKey struct{ vault, path string }

@@ -53,7 +53,7 @@ func TestCombinedFallsBackToKeywords(t *testing.T) {
 		want string
 	}{
 		{"no vectors", ErrNoVectors, "no vectors"},
-		{"embedder down", errors.New("connection refused"), "connection refused"},
+		{"embedder down", errors.New("connection refused"), "semantic search failed"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := NewCombined(kwFunc(fixed("a.md", "b.md"), nil), semFunc(nil, tc.err), nil)

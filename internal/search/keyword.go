@@ -10,8 +10,6 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
-
-	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // Querier is what keyword search needs of the database. *sql.DB, *sql.Conn,
@@ -84,6 +82,14 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 		limit = DefaultLimit
 	}
 	limit = min(limit, MaxLimit)
+	f, err := q.Filter.resolve(ctx, k.db)
+	if err != nil {
+		return nil, err
+	}
+	if f.matchesNothing() {
+		return []Result{}, nil
+	}
+	q.Filter = f
 	pq := parseQuery(q.Text)
 	if len(pq.terms) == 0 {
 		symbols := symbolWords(q.Text)
@@ -96,10 +102,7 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 		}
 		return res, nil
 	}
-	var (
-		res []Result
-		err error
-	)
+	var res []Result
 	if q.NamesOnly {
 		res, err = k.searchNames(ctx, q.Text, pq, q.Filter, limit)
 	} else {
@@ -544,51 +547,6 @@ func (k *Keyword) textWeights() string {
 func (k *Keyword) cjkWeights() string {
 	w := k.Weights
 	return fmt.Sprintf("%g, %g, %g, %g", w.Title, w.Aliases, w.Headings, w.Body)
-}
-
-// filterSQL turns a filter into a query listing the ids of the notes it
-// lets through, with its arguments; "" when the filter lets everything
-// through. Each condition is a range an index serves: a vault, a path
-// prefix, a tag and the tags nested under it ("tag/..."), without regard
-// to case.
-func filterSQL(f Filter) (query string, args []any) {
-	var tagQuery string
-	if t := strings.TrimPrefix(strings.TrimSpace(f.Tag), "#"); t != "" {
-		// Two queries, not an OR, so that each uses tags_tag; '0' follows
-		// '/', so the second range is every tag under t.
-		tagQuery = `SELECT file_id FROM tags WHERE tag = ? COLLATE NOCASE
-			UNION SELECT file_id FROM tags WHERE tag > ? COLLATE NOCASE AND tag < ? COLLATE NOCASE`
-		args = append(args, t, t+"/", t+"0")
-	}
-	var conds []string
-	var fileArgs []any
-	if cond, vargs := store.InVaults("f.vault_id", f.scope()); cond != "" {
-		conds = append(conds, cond)
-		fileArgs = append(fileArgs, vargs...)
-	}
-	if p := normalizePrefix(f.PathPrefix); p != "" {
-		// Every path starting with p sorts from p up to p followed by the
-		// last character there is.
-		conds = append(conds, "f.path >= ? AND f.path < ?")
-		fileArgs = append(fileArgs, p, p+string(utf8.MaxRune))
-	}
-	if len(conds) == 0 {
-		return tagQuery, args
-	}
-	if tagQuery != "" {
-		conds = append(conds, "f.id IN ("+tagQuery+")")
-	}
-	return `SELECT f.id FROM files f WHERE ` + strings.Join(conds, " AND "), append(fileArgs, args...)
-}
-
-// normalizePrefix writes a path prefix the way paths are stored: slashes,
-// no leading "./" or "/".
-func normalizePrefix(p string) string {
-	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
-	for strings.HasPrefix(p, "./") {
-		p = p[2:]
-	}
-	return strings.TrimLeft(p, "/")
 }
 
 // oneLine collapses a snippet's line breaks and runs of spaces.

@@ -55,6 +55,8 @@ type term struct {
 type parsedQuery struct {
 	terms []term
 	cjk   bool // some term is CJK: search note_cjk
+	// dropped counts the terms past maxTerms, left out.
+	dropped int
 }
 
 // parseQuery reads text by the grammar above. A query without any word
@@ -106,6 +108,7 @@ func parseQuery(text string) parsedQuery {
 	flush(quoted)
 	q.dropStopWords()
 	if len(q.terms) > maxTerms {
+		q.dropped = len(q.terms) - maxTerms
 		q.terms = q.terms[:maxTerms]
 	}
 	if n := len(q.terms); n > 0 && q.strict() {
@@ -116,6 +119,10 @@ func parseQuery(text string) parsedQuery {
 	}
 	return q
 }
+
+// keywordCut is how many terms of text keyword search leaves out, past
+// maxTerms.
+func keywordCut(text string) int { return parseQuery(text).dropped }
 
 // dropStopWords removes single stop words, unless nothing else is left:
 // "the who" still searches for The Who.

@@ -3,7 +3,10 @@
 // kind returns the same Result, one per note, best passage first.
 package search
 
-import "errors"
+import (
+	"errors"
+	"strconv"
+)
 
 // ErrEmptyQuery means the query has no text to search for. Every kind of
 // search returns it, so callers can ask for a query once.
@@ -29,26 +32,16 @@ type Result struct {
 	Retrievers []string `json:"retrievers,omitempty"`
 }
 
-// Filter narrows a search. Zero values mean no restriction.
-type Filter struct {
-	// Vault is a vault name; empty searches every vault in Vaults.
-	Vault string
-	// Vaults are the vaults a search without Vault may look in: those the
-	// caller serves. A database can hold vaults indexed by other runs;
-	// empty means every vault in it.
-	Vaults []string
-	// PathPrefix keeps notes whose vault-relative path starts with it
-	// ("Projects/" or "Projects").
-	PathPrefix string
-	// Tag keeps notes carrying the tag or one nested under it ("project"
-	// keeps "#project/alpha"), written with or without '#'.
-	Tag string
-}
-
-// scope is the vaults a filter allows, nil for every vault.
-func (f Filter) scope() []string {
-	if f.Vault != "" {
-		return []string{f.Vault}
+// FormatScore writes a score for reading: 12.35, 0.456, 2.1e-05. A match
+// never reads as 0.000, however small its score.
+func FormatScore(x float64) string {
+	switch {
+	case x >= 1 || x <= -1:
+		return strconv.FormatFloat(x, 'f', 2, 64)
+	case x >= 0.001 || x <= -0.001:
+		return strconv.FormatFloat(x, 'f', 3, 64)
+	case x == 0:
+		return "0"
 	}
-	return f.Vaults
+	return strconv.FormatFloat(x, 'g', 2, 64)
 }

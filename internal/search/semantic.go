@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
-
-	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // ErrDimensionMismatch means the embedder answers with vectors of another
@@ -78,11 +76,13 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 		// embedder given only punctuation): nothing is similar.
 		return []Result{}, nil
 	}
-	keep, err := s.filter(ctx, q.Filter)
-	if err != nil {
+	if q.Filter, err = q.Filter.resolve(ctx, s.db); err != nil {
 		return nil, err
 	}
-	best, err := s.bestPerNote(ctx, vecs[0], q, keep)
+	if q.Filter.matchesNothing() {
+		return []Result{}, nil
+	}
+	best, err := s.bestPerNote(ctx, vecs[0], q, q.Filter.keep())
 	if err != nil {
 		return nil, err
 	}
@@ -121,58 +121,6 @@ func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQ
 type noteKey struct {
 	vault  string
 	fileID int64
-}
-
-// filter returns which notes pass f's path and tag conditions, or nil when
-// f has none (vaults are handled by choosing collections).
-func (s *Semantic) filter(ctx context.Context, f Filter) (func(int64) bool, error) {
-	if f.PathPrefix == "" && f.Tag == "" {
-		return nil, nil
-	}
-	ids, err := matchingNotes(ctx, s.db, f)
-	if err != nil {
-		return nil, err
-	}
-	return func(id int64) bool { return ids[id] }, nil
-}
-
-// matchingNotes lists the notes that pass a filter's vault, path prefix and
-// tag conditions.
-func matchingNotes(ctx context.Context, db DB, f Filter) (map[int64]bool, error) {
-	q := `SELECT f.id FROM files f WHERE f.kind = 'note'`
-	var args []any
-	if cond, vargs := store.InVaults("f.vault_id", f.scope()); cond != "" {
-		q += ` AND ` + cond
-		args = append(args, vargs...)
-	}
-	if p := strings.TrimPrefix(strings.ReplaceAll(f.PathPrefix, `\`, "/"), "/"); p != "" {
-		q += ` AND f.path LIKE ? ESCAPE '\'`
-		args = append(args, likeEscape(p)+"%")
-	}
-	if t := strings.TrimPrefix(strings.TrimSpace(f.Tag), "#"); t != "" {
-		q += ` AND EXISTS (SELECT 1 FROM tags t WHERE t.file_id = f.id
-			AND (t.tag = ? COLLATE NOCASE OR t.tag LIKE ? ESCAPE '\'))`
-		args = append(args, t, likeEscape(t)+"/%")
-	}
-	rows, err := db.QueryContext(ctx, q, args...)
-	if err != nil {
-		return nil, fmt.Errorf("apply search filter: %w", err)
-	}
-	defer rows.Close()
-	ids := map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		if err := rows.Scan(&id); err != nil {
-			return nil, fmt.Errorf("apply search filter: %w", err)
-		}
-		ids[id] = true
-	}
-	return ids, rows.Err()
-}
-
-func likeEscape(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
 }
 
 // describe turns chunk hits into results with the note's path and title and

@@ -2,6 +2,9 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
 	"sync"
 )
 
@@ -14,6 +17,10 @@ type Handle struct {
 
 	mu sync.Mutex
 	db *DB
+	// fail and lastErr stand in for the database while it cannot be
+	// opened (see failing).
+	fail    *sql.DB
+	lastErr error
 }
 
 // NewHandle returns a Handle for the database at path. Nothing is opened yet.
@@ -43,10 +50,107 @@ func (h *Handle) DB(ctx context.Context) (*DB, error) {
 func (h *Handle) Close() error {
 	h.mu.Lock()
 	defer h.mu.Unlock()
+	if h.fail != nil {
+		h.fail.Close()
+		h.fail = nil
+	}
 	if h.db == nil {
 		return nil
 	}
 	err := h.db.Close()
 	h.db = nil
 	return err
+}
+
+// Conn is what services use of the database: an open *DB, or a *Handle,
+// which opens it on the first call. Over a Handle a service can be built
+// before the database is usable, and its calls fail, each saying why,
+// until it is.
+type Conn interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+	LockWriters(ctx context.Context) (func(), error)
+}
+
+var (
+	_ Conn = (*DB)(nil)
+	_ Conn = (*Handle)(nil)
+)
+
+// QueryContext runs a query on the database, opening it first if needed.
+func (h *Handle) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	db, err := h.DB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return db.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext runs a query for one row, opening the database first if
+// needed; when it cannot be opened, the row's Scan says why.
+func (h *Handle) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	db, err := h.DB(ctx)
+	if err != nil {
+		return h.failing(err).QueryRowContext(ctx, query, args...)
+	}
+	return db.QueryRowContext(ctx, query, args...)
+}
+
+// ExecContext runs a statement, opening the database first if needed.
+func (h *Handle) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	db, err := h.DB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return db.ExecContext(ctx, query, args...)
+}
+
+// BeginTx starts a transaction, opening the database first if needed.
+func (h *Handle) BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error) {
+	db, err := h.DB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return db.BeginTx(ctx, opts)
+}
+
+// LockWriters takes the database's writer lock (DB.LockWriters), opening
+// the database first if needed.
+func (h *Handle) LockWriters(ctx context.Context) (func(), error) {
+	db, err := h.DB(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return db.LockWriters(ctx)
+}
+
+// failing is a database whose every connection fails with the last error
+// opening the real one gave: the only way to hand back a *sql.Row that
+// carries an error.
+func (h *Handle) failing(err error) *sql.DB {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.lastErr = err
+	if h.fail == nil {
+		h.fail = sql.OpenDB(failConnector{h})
+	}
+	return h.fail
+}
+
+type failConnector struct{ h *Handle }
+
+func (c failConnector) Connect(context.Context) (driver.Conn, error) {
+	c.h.mu.Lock()
+	defer c.h.mu.Unlock()
+	return nil, c.h.lastErr
+}
+
+func (c failConnector) Driver() driver.Driver { return failDriver{} }
+
+type failDriver struct{}
+
+func (failDriver) Open(string) (driver.Conn, error) {
+	return nil, errors.New("the database is not open")
 }

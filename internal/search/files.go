@@ -1,30 +1,32 @@
-package mcp
+package search
 
 import (
 	"context"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
-	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // scanFiles is search without the index: it reads every note of the vaults
 // and keeps those holding every word of the query, ranked by how often the
-// words occur (in the name counting most). It is what the search tools fall
-// back to when the database cannot be used: slow on a large vault, but an
-// answer.
-func scanFiles(ctx context.Context, vaults []config.Vault, query string, f search.Filter, limit int, content bool) ([]search.Result, error) {
+// words occur (in the name counting most). It is what every mode falls back
+// to when the database cannot be used: slow on a large vault, but an
+// answer. The filter applies by the same rules as in the index (filter.go);
+// tags are read by the note parser.
+func scanFiles(ctx context.Context, vaults []config.Vault, query string, f Filter, limit int, content bool) ([]Result, error) {
 	words := scanWords(query)
 	if len(words) == 0 {
-		return []search.Result{}, nil
+		return []Result{}, nil
 	}
-	tag := strings.ToLower(strings.TrimPrefix(strings.TrimSpace(f.Tag), "#"))
-	prefix := strings.TrimPrefix(filepath.ToSlash(f.PathPrefix), "/")
-	var out []search.Result
+	tag := normalizeTag(f.Tag)
+	var parser *vault.Parser
+	if tag != "" {
+		parser = vault.NewParser()
+	}
+	var out []Result
 	for _, v := range vaults {
 		if f.Vault != "" && v.Name != f.Vault {
 			continue
@@ -41,7 +43,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f searc
 			continue
 		}
 		for _, file := range files {
-			if !file.Note || !strings.HasPrefix(strings.ToLower(file.Path), strings.ToLower(prefix)) {
+			if !file.Note || !HasPathPrefix(file.Path, f.PathPrefix) {
 				continue
 			}
 			if err := ctx.Err(); err != nil {
@@ -76,17 +78,17 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f searc
 				}
 				score += float64(min(n, 20))
 			}
-			if !all || (tag != "" && !hasTag(lower, tag)) {
+			if !all || (parser != nil && !noteHasTag(parser.Parse(file.Path, []byte(text)), tag)) {
 				continue
 			}
-			r := search.Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
+			r := Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
 			if content {
 				r.Line, r.Snippet = matchLine(text, words)
 			}
 			out = append(out, r)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b search.Result) int {
+	slices.SortStableFunc(out, func(a, b Result) int {
 		switch {
 		case a.Score > b.Score:
 			return -1
@@ -116,21 +118,24 @@ func scanWords(q string) []string {
 	return out
 }
 
-// hasTag is a rough test for a tag in a note's text (inline or in the
-// frontmatter), enough for the fallback.
-func hasTag(lower, tag string) bool {
-	return strings.Contains(lower, "#"+tag) || strings.Contains(lower, "- "+tag) || strings.Contains(lower, "tags: "+tag)
-}
-
 // matchLine returns the first line holding a query word, as the snippet.
 func matchLine(text string, words []string) (int, string) {
 	for i, line := range strings.Split(text, "\n") {
 		l := strings.ToLower(line)
 		for _, w := range words {
 			if strings.Contains(l, w) {
-				return i + 1, search.Excerpt(line, 200)
+				return i + 1, Excerpt(line, 200)
 			}
 		}
 	}
 	return 1, ""
+}
+
+// noteHasTag reports whether a parsed note passes a tag filter.
+func noteHasTag(n vault.Note, tag string) bool {
+	names := make([]string, len(n.Tags))
+	for i, t := range n.Tags {
+		names[i] = t.Name
+	}
+	return HasTag(names, tag)
 }

@@ -1,0 +1,278 @@
+package search
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Filter narrows a search. Zero values mean no restriction. Every mode,
+// and the scan of the files that stands in for the index when it is
+// unavailable, applies it by the rules below, implemented once here.
+//
+// Vaults: Vault names one; without it, every vault in Vaults; without
+// either, every vault in the database.
+//
+// Path prefix: the start of a note's vault-relative path, as text.
+//   - Written either way: "\" is "/", and a leading "./" or "/" and
+//     surrounding spaces mean nothing ("./Projects/" is "Projects/").
+//   - Without regard to case or Unicode form: "projects/" keeps
+//     "Projects/Plan.md", and "café/" keeps a folder macOS wrote as
+//     "cafe" and a combining accent.
+//   - A folder or a name: "Projects/" keeps the notes inside the folder
+//     Projects (and its subfolders); "Projects" also keeps "Projects.md"
+//     and "Projects 2024/...", as the text is a prefix of those paths too.
+//
+// Tag: the tag or one nested under it ("project" keeps "#project/alpha"),
+// with or without "#", without regard to case.
+type Filter struct {
+	// Vault is a vault name; empty searches every vault in Vaults.
+	Vault string
+	// Vaults are the vaults a search without Vault may look in: those the
+	// caller serves. A database can hold vaults indexed by other runs;
+	// empty means every vault in it.
+	Vaults []string
+	// PathPrefix keeps notes whose vault-relative path starts with it.
+	PathPrefix string
+	// Tag keeps notes carrying the tag or one nested under it.
+	Tag string
+
+	// set is the filter resolved against the database, once per search
+	// (see resolve); nil before.
+	set *noteSet
+}
+
+// scope is the vaults a filter allows, nil for every vault.
+func (f Filter) scope() []string {
+	if f.Vault != "" {
+		return []string{f.Vault}
+	}
+	return f.Vaults
+}
+
+// normalizePrefix writes a path prefix the way paths are stored: slashes,
+// no leading "./" or "/", no surrounding spaces.
+func normalizePrefix(p string) string {
+	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+	for {
+		switch {
+		case strings.HasPrefix(p, "./"):
+			p = p[2:]
+		case strings.HasPrefix(p, "/"):
+			p = p[1:]
+		default:
+			return p
+		}
+	}
+}
+
+// normalizeTag is a tag as tags are stored: without "#".
+func normalizeTag(t string) string {
+	return strings.TrimPrefix(strings.TrimSpace(t), "#")
+}
+
+// HasPathPrefix reports whether a vault-relative path passes a path
+// prefix by the rules of Filter. An empty prefix passes every path.
+func HasPathPrefix(path, prefix string) bool {
+	p := vault.FoldName(normalizePrefix(prefix))
+	return strings.HasPrefix(vault.FoldName(path), p)
+}
+
+// HasTag reports whether a note with the given tags (without "#") passes
+// a tag filter by the rules of Filter. An empty tag passes every note.
+func HasTag(tags []string, tag string) bool {
+	t := strings.ToLower(normalizeTag(tag))
+	if t == "" {
+		return true
+	}
+	for _, have := range tags {
+		h := strings.ToLower(normalizeTag(have))
+		if h == t || strings.HasPrefix(h, t+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// describeFilter says what a filter keeps, for a sentence about an empty
+// answer: `under "Projects/" tagged #idea`.
+func describeFilter(f Filter) string {
+	var parts []string
+	if p := normalizePrefix(f.PathPrefix); p != "" {
+		parts = append(parts, fmt.Sprintf("whose path starts with %q", p))
+	}
+	if t := normalizeTag(f.Tag); t != "" {
+		parts = append(parts, "tagged #"+t)
+	}
+	if f.Vault != "" {
+		parts = append(parts, fmt.Sprintf("in vault %q", f.Vault))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// noteSet is a filter resolved against the database: every note, none,
+// or those a query lists.
+type noteSet struct {
+	all  bool // every note in the database passes
+	none bool // no note passes
+	// sql lists the ids of the notes that pass, with args; set unless all
+	// or none.
+	sql  string
+	args []any
+	// ids are the notes that pass when a path or tag condition was
+	// checked here; nil when the set is a vault condition alone.
+	ids map[int64]bool
+}
+
+// resolve reads which notes pass f, once per search. A filter naming
+// every vault in the database, and no path or tag, keeps every note and
+// costs the searches nothing.
+func (f Filter) resolve(ctx context.Context, db Querier) (Filter, error) {
+	if f.set != nil {
+		return f, nil
+	}
+	set, err := f.notes(ctx, db)
+	if err != nil {
+		return f, fmt.Errorf("apply the search filter: %w", err)
+	}
+	f.set = &set
+	return f, nil
+}
+
+func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
+	scope := f.scope()
+	if len(scope) > 0 {
+		all, err := coversDatabase(ctx, db, scope)
+		if err != nil {
+			return noteSet{}, err
+		}
+		if all {
+			scope = nil
+		}
+	}
+	prefix, tag := normalizePrefix(f.PathPrefix), normalizeTag(f.Tag)
+	vaultCond, vaultArgs := store.InVaults("f.vault_id", scope)
+	if prefix == "" && tag == "" {
+		if vaultCond == "" {
+			return noteSet{all: true}, nil
+		}
+		return noteSet{sql: `SELECT f.id FROM files f WHERE ` + vaultCond, args: vaultArgs}, nil
+	}
+	q := `SELECT f.id, f.path FROM files f WHERE f.kind = 'note'`
+	var args []any
+	if vaultCond != "" {
+		q += ` AND ` + vaultCond
+		args = append(args, vaultArgs...)
+	}
+	if prefix != "" {
+		// LIKE narrows the notes by the prefix's ASCII start, without
+		// regard to ASCII case; HasPathPrefix decides, with Unicode.
+		q += ` AND f.path LIKE ? ESCAPE '\'`
+		args = append(args, likePrefix(prefix))
+	}
+	if tag != "" {
+		// Two conditions, not an OR, so that each uses tags_tag; '0'
+		// follows '/', so the second range is every tag under tag.
+		q += ` AND f.id IN (SELECT file_id FROM tags WHERE tag = ? COLLATE NOCASE
+			UNION SELECT file_id FROM tags WHERE tag > ? COLLATE NOCASE AND tag < ? COLLATE NOCASE)`
+		args = append(args, tag, tag+"/", tag+"0")
+	}
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return noteSet{}, err
+	}
+	defer rows.Close()
+	ids := map[int64]bool{}
+	var list []int64
+	for rows.Next() {
+		var id int64
+		var path string
+		if err := rows.Scan(&id, &path); err != nil {
+			return noteSet{}, err
+		}
+		if HasPathPrefix(path, prefix) {
+			ids[id] = true
+			list = append(list, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return noteSet{}, err
+	}
+	if len(ids) == 0 {
+		return noteSet{none: true, ids: ids}, nil
+	}
+	js, err := json.Marshal(list)
+	if err != nil {
+		return noteSet{}, err
+	}
+	return noteSet{sql: `SELECT value FROM json_each(?)`, args: []any{string(js)}, ids: ids}, nil
+}
+
+// coversDatabase reports whether the named vaults are every vault the
+// database holds, so that a search within them needs no vault condition.
+func coversDatabase(ctx context.Context, db Querier, names []string) (bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT name FROM vaults`)
+	if err != nil {
+		return false, err
+	}
+	defer rows.Close()
+	want := map[string]bool{}
+	for _, n := range names {
+		want[n] = true
+	}
+	for rows.Next() {
+		var name string
+		if err := rows.Scan(&name); err != nil {
+			return false, err
+		}
+		if !want[name] {
+			return false, nil
+		}
+	}
+	return true, rows.Err()
+}
+
+// likePrefix is a LIKE pattern for the paths that may start with prefix:
+// its ASCII start, escaped, then anything. LIKE folds ASCII case only, so
+// the pattern stops at the first other character and HasPathPrefix checks
+// the rest.
+func likePrefix(prefix string) string {
+	end := len(prefix)
+	for i, r := range prefix {
+		if r >= utf8.RuneSelf {
+			end = i
+			break
+		}
+	}
+	return store.EscapeLike(prefix[:end]) + "%"
+}
+
+// filterSQL is a query listing the ids of the notes a resolved filter lets
+// through, with its arguments; "" when it lets every note through.
+func filterSQL(f Filter) (query string, args []any) {
+	if f.set == nil || f.set.all {
+		return "", nil
+	}
+	if f.set.none {
+		return `SELECT 0 WHERE 0`, nil
+	}
+	return f.set.sql, f.set.args
+}
+
+// keep is the test semantic search applies to each chunk's note: nil when
+// the vaults chosen are the whole condition.
+func (f Filter) keep() func(int64) bool {
+	if f.set == nil || f.set.ids == nil {
+		return nil
+	}
+	ids := f.set.ids
+	return func(id int64) bool { return ids[id] }
+}
+
+// matchesNothing reports whether a resolved filter lets no note through.
+func (f Filter) matchesNothing() bool { return f.set != nil && f.set.none }

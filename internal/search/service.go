@@ -1,0 +1,319 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+)
+
+// Mode is a kind of search.
+type Mode string
+
+// The modes of search.
+const (
+	// ModeKeyword ranks notes by their words with BM25 (keyword.go).
+	ModeKeyword Mode = "keyword"
+	// ModeSemantic ranks notes by the similarity of their best passage to
+	// the query, as the embedder measures it (semantic.go).
+	ModeSemantic Mode = "semantic"
+	// ModeCombined fuses both (combined.go).
+	ModeCombined Mode = "combined"
+)
+
+// ParseMode reads a mode's name; "" is combined.
+func ParseMode(s string) (Mode, error) {
+	switch m := Mode(strings.ToLower(strings.TrimSpace(s))); m {
+	case "":
+		return ModeCombined, nil
+	case ModeKeyword, ModeSemantic, ModeCombined:
+		return m, nil
+	}
+	return "", fmt.Errorf("there is no search mode %q: use keyword, semantic or combined", s)
+}
+
+// MaxQueryChars bounds a query in every mode, tool and command: room for a
+// question a model pastes with its context, not for a whole document.
+const MaxQueryChars = 10000
+
+// SemanticQueryChars is how much of a query is embedded: about 500 tokens,
+// the window of the small sentence encoders. The rest is searched by
+// keyword only, and the answer says so.
+const SemanticQueryChars = 2000
+
+// ErrQueryTooLong means a query is longer than MaxQueryChars.
+var ErrQueryTooLong = fmt.Errorf("the query is longer than %d characters", MaxQueryChars)
+
+// Query is one search.
+type Query struct {
+	Mode Mode // combined when empty
+	Text string
+	// Limit is the most notes returned: DefaultLimit when 0, at most
+	// MaxLimit.
+	Limit  int
+	Filter Filter
+	// Threshold, in semantic mode, leaves out notes whose best passage is
+	// less similar than this (0 to 1), before Limit applies.
+	Threshold float64
+	// NamesOnly, in keyword mode, matches note titles, aliases and paths,
+	// not their text.
+	NamesOnly bool
+}
+
+// Answer is what a search found, and how.
+type Answer struct {
+	Results []Result `json:"results"`
+	// Truncated is set when more notes matched than Limit.
+	Truncated bool `json:"truncated"`
+	// Degraded is set when part of the search was unavailable and the
+	// answer came from a fallback; Reason says what and what was used.
+	Degraded bool   `json:"degraded"`
+	Reason   string `json:"degraded_reason,omitempty"`
+	// Embedder is the fingerprint of the embedder that measured similarity;
+	// empty when none did.
+	Embedder string `json:"embedder,omitempty"`
+	// Vectors is how many passages semantic ranking compared the query
+	// with: what of the index the answer covered.
+	Vectors int `json:"vectors_searched,omitempty"`
+	// Empty, when there are no results, says why in a sentence.
+	Empty string `json:"empty,omitempty"`
+	// Notes say what else the reader should know, such as a query cut to
+	// what a search could take.
+	Notes []string `json:"notes,omitempty"`
+}
+
+// Service is the one entry point of search: it runs each mode, applies
+// the filter, and owns the fallback policy. When semantic search cannot
+// run (no vectors yet, the embedder down or changed) it answers with
+// keywords; when the index cannot be read it scans the note files; and it
+// says so, in one wording, in Answer.Reason.
+type Service struct {
+	keyword  *Keyword
+	semantic *Semantic
+	combined *Combined
+	files    []config.Vault // scanned when the index cannot be read
+	log      *slog.Logger
+
+	// Busy, when set, reports whether the index is being brought up to
+	// date, during which vectors may not be loaded yet.
+	Busy func() bool
+}
+
+// NewService returns the search service. files are the vaults scanned
+// when the index cannot be read.
+func NewService(kw *Keyword, sem *Semantic, cmb *Combined, files []config.Vault, log *slog.Logger) *Service {
+	return &Service{keyword: kw, semantic: sem, combined: cmb, files: files, log: log}
+}
+
+// Why semantic search could not run, and the reasons an answer gives.
+const (
+	reasonNoVectors = "semantic search has no vectors yet (run `jarvis index` to make them)"
+	reasonLoading   = "the index is being brought up to date, and the vectors are loaded or made when that finishes"
+	reasonChanged   = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
+	reasonEmbedder  = "the embedder could not embed the query (health-status says why)"
+	reasonNoIndex   = "the index cannot be read (health-status says why)"
+
+	fellBackToKeywords = "answered with keyword search instead"
+	fellBackToFiles    = "searched the note files on disk for the words instead (slower, ranked by word counts)"
+)
+
+// Search runs q. Errors are only those a caller must act on: ErrEmptyQuery,
+// ErrQueryTooLong, and the context's own; everything else degrades the
+// answer and says why.
+func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
+	text := strings.TrimSpace(q.Text)
+	if text == "" {
+		return Answer{}, ErrEmptyQuery
+	}
+	if utf8.RuneCountInString(text) > MaxQueryChars {
+		return Answer{}, ErrQueryTooLong
+	}
+	q.Text = text
+	if q.Mode == "" {
+		q.Mode = ModeCombined
+	}
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit)
+	q.Limit = limit + 1 // one more tells whether there were more
+	// The filter is read once for every retriever. When the index cannot
+	// be read, the retrievers fail too, and the file scan applies it.
+	if f, err := q.Filter.resolve(ctx, s.keyword.db); err == nil {
+		if f.matchesNothing() {
+			return noNotes(f), nil
+		}
+		q.Filter = f
+	} else if ctx.Err() != nil {
+		return Answer{}, ctx.Err()
+	}
+
+	var a Answer
+	var err error
+	switch q.Mode {
+	case ModeKeyword:
+		a, err = s.byKeyword(ctx, q, "")
+	case ModeSemantic:
+		a, err = s.bySemantic(ctx, q)
+	case ModeCombined:
+		a, err = s.byBoth(ctx, q)
+	default:
+		return Answer{}, fmt.Errorf("there is no search mode %q: use keyword, semantic or combined", q.Mode)
+	}
+	if err != nil {
+		return Answer{}, err
+	}
+	if a.Results == nil {
+		a.Results = []Result{}
+	}
+	if len(a.Results) > limit {
+		a.Results, a.Truncated = a.Results[:limit], true
+	}
+	if n := keywordCut(text); n > 0 && (q.Mode != ModeSemantic || a.Degraded) {
+		a.Notes = append(a.Notes, fmt.Sprintf("keyword search used the first %d words of the query and left out %d more", maxTerms, n))
+	}
+	if len(a.Results) == 0 {
+		a.Empty = emptiness(q, a)
+	}
+	return a, nil
+}
+
+// byKeyword answers by keywords, or from the files when the index cannot
+// be read; why says what led here ("" when keywords were asked for).
+func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, error) {
+	res, err := s.keyword.Search(ctx, KeywordQuery{Text: q.Text, Filter: q.Filter, Limit: q.Limit, NamesOnly: q.NamesOnly})
+	if err == nil {
+		a := Answer{Results: res}
+		if why != "" {
+			a.Degraded, a.Reason = true, why+"; "+fellBackToKeywords
+		}
+		return a, nil
+	}
+	if stop(ctx, err) {
+		return Answer{}, err
+	}
+	s.log.Warn("keyword search failed; scanning the note files", "err", err)
+	res, err = scanFiles(ctx, s.files, q.Text, q.Filter, q.Limit, !q.NamesOnly)
+	if err != nil {
+		return Answer{}, err
+	}
+	reason := reasonNoIndex + "; " + fellBackToFiles
+	if why != "" {
+		reason = why + ", and " + reason
+	}
+	return Answer{Results: res, Degraded: true, Reason: reason}, nil
+}
+
+// bySemantic answers by similarity, or by keywords when semantic search
+// cannot run.
+func (s *Service) bySemantic(ctx context.Context, q Query) (Answer, error) {
+	text, cut := semanticText(q.Text)
+	res, err := s.semantic.Search(ctx, SemanticQuery{Text: text, Filter: q.Filter, Limit: q.Limit, Threshold: q.Threshold})
+	if err != nil {
+		if stop(ctx, err) {
+			return Answer{}, err
+		}
+		return s.byKeyword(ctx, q, s.semanticFailed(err))
+	}
+	a := Answer{Results: res, Embedder: s.semantic.Embedder(), Vectors: s.semantic.vec.Count()}
+	if cut > 0 {
+		a.Notes = append(a.Notes, semanticCutNote(cut))
+	}
+	return a, nil
+}
+
+// byBoth fuses keyword and semantic results; without semantic search it
+// answers by keywords and says why.
+func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
+	text, cut := semanticText(q.Text)
+	var semErr error
+	res, err := s.combined.search(ctx, CombinedQuery{Text: q.Text, Filter: q.Filter, Limit: q.Limit}, text, &semErr)
+	if err != nil {
+		if stop(ctx, err) {
+			return Answer{}, err
+		}
+		return s.byKeyword(ctx, q, "")
+	}
+	a := Answer{Results: res}
+	if semErr != nil {
+		a.Degraded, a.Reason = true, s.semanticFailed(semErr)+"; ranked by keywords only"
+		return a, nil
+	}
+	a.Embedder, a.Vectors = s.semantic.Embedder(), s.semantic.vec.Count()
+	if cut > 0 {
+		a.Notes = append(a.Notes, semanticCutNote(cut))
+	}
+	return a, nil
+}
+
+// semanticFailed is why semantic search could not run, in the answer's
+// words; the error itself goes to the log, not to the reader.
+func (s *Service) semanticFailed(err error) string {
+	switch {
+	case errors.Is(err, ErrNoVectors), errors.Is(err, ErrNoEmbedder):
+		if s.Busy != nil && s.Busy() {
+			return reasonLoading
+		}
+		return reasonNoVectors
+	case errors.Is(err, ErrDimensionMismatch):
+		return reasonChanged
+	}
+	s.log.Warn("semantic search failed; answering with keywords", "err", err)
+	return reasonEmbedder
+}
+
+// stop reports whether an error ends the search instead of degrading it:
+// the caller's own cancellation, or a query with nothing to search for.
+func stop(ctx context.Context, err error) bool {
+	return ctx.Err() != nil || errors.Is(err, ErrEmptyQuery)
+}
+
+// semanticText is the part of a query that is embedded, cut at a word
+// boundary, and how many characters were left out.
+func semanticText(text string) (string, int) {
+	n := utf8.RuneCountInString(text)
+	if n <= SemanticQueryChars {
+		return text, 0
+	}
+	cut := Excerpt(text, SemanticQueryChars)
+	cut = strings.TrimSuffix(cut, "…")
+	return cut, n - utf8.RuneCountInString(cut)
+}
+
+func semanticCutNote(cut int) string {
+	return fmt.Sprintf("semantic search compared the first %d characters of the query (%d more were searched by keyword only)", SemanticQueryChars, cut)
+}
+
+// emptiness says why an answer has no results.
+func emptiness(q Query, a Answer) string {
+	var b strings.Builder
+	b.WriteString("Nothing in the notes matches this query")
+	if d := describeFilter(q.Filter); d != "" {
+		b.WriteString(" among the notes " + d)
+	}
+	mode := q.Mode
+	if a.Degraded {
+		mode = ModeKeyword
+	}
+	switch mode {
+	case ModeKeyword:
+		b.WriteString(": no note holds its words.")
+	case ModeSemantic:
+		b.WriteString(": no passage is similar enough to it.")
+	default:
+		b.WriteString(": no note holds its words and no passage is similar enough to it.")
+	}
+	b.WriteString(" The vaults may not cover this topic; searching again with other words, or fewer, may find related notes.")
+	return b.String()
+}
+
+// noNotes is the answer when the filter itself keeps no note.
+func noNotes(f Filter) Answer {
+	return Answer{Results: []Result{}, Empty: "No notes are " + describeFilter(f) +
+		": nothing was searched. Check the filter: vault names come from list-vaults, and paths start at the vault's top folder."}
+}
