@@ -1,7 +1,6 @@
 package container
 
 import (
-	"context"
 	"fmt"
 	"log/slog"
 
@@ -79,32 +78,5 @@ var Searching = fx.Module("search",
 // newCombined fuses keyword and semantic search, with the link graph for
 // the link boost.
 func newCombined(kw *search.Keyword, sem *search.Semantic, g *graph.Graph) *search.Combined {
-	return search.NewCombined(
-		func(ctx context.Context, text string, f search.Filter, limit int) ([]search.Result, error) {
-			return kw.Search(ctx, search.KeywordQuery{Text: text, Filter: f, Limit: limit})
-		},
-		func(ctx context.Context, text string, f search.Filter, limit int) ([]search.Result, error) {
-			return sem.Search(ctx, search.SemanticQuery{Text: text, Filter: f, Limit: limit})
-		},
-		func(ctx context.Context, vault, path string) ([]string, error) {
-			out, err := g.Outlinks(ctx, vault, path)
-			if err != nil {
-				return nil, err
-			}
-			in, err := g.Backlinks(ctx, vault, path)
-			if err != nil {
-				return nil, err
-			}
-			var paths []string
-			for _, e := range out {
-				if e.Resolved {
-					paths = append(paths, e.Target)
-				}
-			}
-			for _, e := range in {
-				paths = append(paths, e.Source)
-			}
-			return paths, nil
-		},
-	)
+	return search.NewCombinedOver(kw, sem, g.Neighbours)
 }

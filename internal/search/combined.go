@@ -273,3 +273,19 @@ func (c *Combined) boostLinked(ctx context.Context, fused []*candidate) error {
 	}
 	return nil
 }
+
+// NewCombinedOver returns combined search over keyword and semantic
+// search themselves; linked may be nil to turn the link boost off.
+func NewCombinedOver(kw *Keyword, sem *Semantic, linked LinkedFunc) *Combined {
+	return NewCombined(kw.candidates, sem.candidates, linked)
+}
+
+// candidates is keyword search as combined search asks it.
+func (k *Keyword) candidates(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
+	return k.Search(ctx, KeywordQuery{Text: text, Filter: f, Limit: limit})
+}
+
+// candidates is semantic search as combined search asks it.
+func (s *Semantic) candidates(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
+	return s.Search(ctx, SemanticQuery{Text: text, Filter: f, Limit: limit})
+}

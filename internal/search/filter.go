@@ -7,6 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -240,8 +242,10 @@ func coversDatabase(ctx context.Context, db Querier, names []string) (bool, erro
 // likePrefix is a LIKE pattern for the paths that may start with prefix:
 // its ASCII start, escaped, then anything. LIKE folds ASCII case only, so
 // the pattern stops at the first other character and HasPathPrefix checks
-// the rest.
+// the rest. The prefix is composed first: a decomposed "U" and diaeresis
+// must not leave a "U" that "Ü" does not start with.
 func likePrefix(prefix string) string {
+	prefix = norm.NFC.String(prefix)
 	end := len(prefix)
 	for i, r := range prefix {
 		if r >= utf8.RuneSelf {
