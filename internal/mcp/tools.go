@@ -155,9 +155,9 @@ func freshness(st index.State) string {
 		}
 		return "The index is being built: results cover what is indexed so far."
 	case index.StateFailed:
-		return "The last index run failed (" + st.Error + "): results may be out of date. health-status says more."
+		return "The last index run failed: results may be out of date. health-status says why and how to fix it."
 	case index.StateUnavailable:
-		return "The index is unavailable (" + st.Error + ")."
+		return "The index cannot be used: answers come from the note files. health-status says why and how to fix it."
 	}
 	return ""
 }
