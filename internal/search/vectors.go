@@ -181,6 +181,17 @@ func (v *Vectors) restore(s storedEmbedder) (embed.Embedder, error) {
 	return v.src.Restore(s.state)
 }
 
+// withVector is the condition that chunk c has a vector under the
+// embedders row given as its one parameter.
+const withVector = `EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)`
+
+// storedFingerprint reads the fingerprint stored in embedders row id.
+func (v *Vectors) storedFingerprint(ctx context.Context, id int64) (string, error) {
+	var fp string
+	err := v.db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders WHERE id = ?`, id).Scan(&fp)
+	return fp, err
+}
+
 // placeholders returns "?, ?, ?" for n parameters.
 func placeholders(n int) string {
 	if n <= 0 {

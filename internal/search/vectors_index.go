@@ -49,38 +49,14 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	v.mu.RLock()
 	rowID := v.rowID
 	v.mu.RUnlock()
-	type row struct {
-		id, file int64
-		vault    string
-		hash     string
-	}
-	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, va.name, c.hash
-		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults va ON va.id = f.vault_id
-		WHERE EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)`, rowID)
+	current, err := v.withVectors(ctx, rowID)
 	if err != nil {
 		return fmt.Errorf("load vectors: %w", err)
 	}
-	current := map[string]map[int64]chunkRef{}
-	for rows.Next() {
-		var r row
-		if err := rows.Scan(&r.id, &r.file, &r.vault, &r.hash); err != nil {
-			rows.Close()
-			return fmt.Errorf("load vectors: %w", err)
-		}
-		if current[r.vault] == nil {
-			current[r.vault] = map[int64]chunkRef{}
-		}
-		current[r.vault][r.id] = chunkRef{fileID: r.file, hash: r.hash}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("load vectors: %w", err)
-	}
-
 	// The stored row's fingerprint, not the embedder's own: a remote
 	// embedder's names no dimension until it has answered once.
-	var storedFP string
-	if err := v.db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders WHERE id = ?`, rowID).Scan(&storedFP); err != nil && !errors.Is(err, sql.ErrNoRows) {
+	storedFP, err := v.storedFingerprint(ctx, rowID)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("load vectors: %w", err)
 	}
 
@@ -89,25 +65,20 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	if v.rowID != rowID {
 		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
 	}
-	if key := fmt.Sprintf("%d %s", rowID, storedFP); v.loaded != key {
-		// Another embedder, or the same one refitted: its vectors differ
-		// from those in memory even where a chunk's hash does not.
-		for name := range v.cols {
-			if err := v.mem.DeleteCollection(name); err != nil {
-				return fmt.Errorf("drop vectors of vault %q: %w", name, err)
-			}
-			delete(v.cols, name)
-		}
-		v.loaded = key
-	}
+	// Another embedder, or the same one refitted, has vectors that differ
+	// from those in memory even where a chunk's hash does not: every
+	// collection goes. Otherwise only those of vaults with no vectors left.
+	key := fmt.Sprintf("%d %s", rowID, storedFP)
 	for name := range v.cols {
-		if _, ok := current[name]; !ok {
-			if err := v.mem.DeleteCollection(name); err != nil {
-				return fmt.Errorf("drop vectors of vault %q: %w", name, err)
-			}
-			delete(v.cols, name)
+		if _, ok := current[name]; ok && v.loaded == key {
+			continue
 		}
+		if err := v.mem.DeleteCollection(name); err != nil {
+			return fmt.Errorf("drop vectors of vault %q: %w", name, err)
+		}
+		delete(v.cols, name)
 	}
+	v.loaded = key
 	for name, want := range current {
 		col := v.cols[name]
 		if col == nil {
@@ -142,52 +113,81 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	return nil
 }
 
-// addDocs reads the vectors of the given chunks and adds them to col.
+// withVectors lists, by vault, the chunks that have a vector under the
+// embedders row rowID.
+func (v *Vectors) withVectors(ctx context.Context, rowID int64) (map[string]map[int64]chunkRef, error) {
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, va.name, c.hash
+		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults va ON va.id = f.vault_id
+		WHERE `+withVector, rowID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	current := map[string]map[int64]chunkRef{}
+	for rows.Next() {
+		var id int64
+		var vault string
+		var ref chunkRef
+		if err := rows.Scan(&id, &ref.fileID, &vault, &ref.hash); err != nil {
+			return nil, err
+		}
+		if current[vault] == nil {
+			current[vault] = map[int64]chunkRef{}
+		}
+		current[vault][id] = ref
+	}
+	return current, rows.Err()
+}
+
+// addDocs reads the vectors of the given chunks and adds them to col, a
+// page of chunks per query.
 func (v *Vectors) addDocs(ctx context.Context, col *collection, rowID int64, ids []int64, want map[int64]chunkRef) error {
 	const page = 500
 	for start := 0; start < len(ids); start += page {
-		part := ids[start:min(start+page, len(ids))]
-		args := make([]any, 0, len(part)+1)
-		args = append(args, rowID)
-		for _, id := range part {
-			args = append(args, id)
+		if err := v.addPage(ctx, col, rowID, ids[start:min(start+page, len(ids))], want); err != nil {
+			return err
 		}
-		rows, err := v.db.QueryContext(ctx, `SELECT c.id, x.vector FROM chunks c
-			JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
-			WHERE c.id IN (`+placeholders(len(part))+`)`, args...)
+	}
+	return nil
+}
+
+func (v *Vectors) addPage(ctx context.Context, col *collection, rowID int64, ids []int64, want map[int64]chunkRef) error {
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, rowID)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, x.vector FROM chunks c
+		JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
+		WHERE c.id IN (`+placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return fmt.Errorf("read vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return fmt.Errorf("read vectors: %w", err)
+		}
+		vec, err := decodeVector(blob)
 		if err != nil {
-			return fmt.Errorf("read vectors: %w", err)
+			return fmt.Errorf("vector of chunk %d: %w", id, err)
 		}
-		for rows.Next() {
-			var id int64
-			var blob []byte
-			if err := rows.Scan(&id, &blob); err != nil {
-				rows.Close()
-				return fmt.Errorf("read vectors: %w", err)
-			}
-			vec, err := decodeVector(blob)
-			if err != nil {
-				rows.Close()
-				return fmt.Errorf("vector of chunk %d: %w", id, err)
-			}
-			// Scaled here, chromem-go keeps this slice rather than a
-			// normalised copy, and the sparse scan reads the same memory.
-			vec = unitLength(vec)
-			doc := chromem.Document{ID: strconv.FormatInt(id, 10), Embedding: vec}
-			if err := col.c.AddDocument(ctx, doc); err != nil {
-				rows.Close()
-				return fmt.Errorf("add vector of chunk %d: %w", id, err)
-			}
-			if err := col.flat.add(id, vec); err != nil {
-				rows.Close()
-				return err
-			}
-			col.chunks[id] = want[id]
+		// Scaled here, chromem-go keeps this slice rather than a
+		// normalised copy, and the sparse scan reads the same memory.
+		vec = unitLength(vec)
+		doc := chromem.Document{ID: strconv.FormatInt(id, 10), Embedding: vec}
+		if err := col.c.AddDocument(ctx, doc); err != nil {
+			return fmt.Errorf("add vector of chunk %d: %w", id, err)
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return fmt.Errorf("read vectors: %w", err)
+		if err := col.flat.add(id, vec); err != nil {
+			return err
 		}
+		col.chunks[id] = want[id]
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read vectors: %w", err)
 	}
 	return nil
 }
@@ -293,8 +293,8 @@ func chromemQuery(ctx context.Context, col *collection, name string, query []flo
 			if err != nil {
 				continue
 			}
-			ref, ok := col.chunks[id]
-			if !ok || r.Similarity < minSim || (keep != nil && !keep(ref.fileID)) {
+			ref, ok := col.kept(id, r.Similarity, keep, minSim)
+			if !ok {
 				continue
 			}
 			hits = append(hits, hit{vault: name, chunk: id, fileID: ref.fileID, sim: r.Similarity})
@@ -317,11 +317,8 @@ func chromemQuery(ctx context.Context, col *collection, name string, query []flo
 // every chunk of the collection itself.
 func scanCollection(col *collection, name string, q sparseQuery, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
 	top, err := col.flat.nearest(q, n, func(id int64, sim float32) bool {
-		if sim < minSim {
-			return false
-		}
-		ref, ok := col.chunks[id]
-		return ok && (keep == nil || keep(ref.fileID))
+		_, ok := col.kept(id, sim, keep, minSim)
+		return ok
 	})
 	if err != nil {
 		return nil, err
@@ -331,6 +328,16 @@ func scanCollection(col *collection, name string, q sparseQuery, n int, keep fun
 		hits[i] = hit{vault: name, chunk: s.id, fileID: col.chunks[s.id].fileID, sim: s.sim}
 	}
 	return hits, nil
+}
+
+// kept says whether a chunk found with similarity sim is an answer: it is
+// still in col, reaches minSim, and its note passes keep (nil keeps all).
+func (col *collection) kept(id int64, sim float32, keep func(fileID int64) bool, minSim float32) (chunkRef, bool) {
+	if sim < minSim {
+		return chunkRef{}, false
+	}
+	ref, ok := col.chunks[id]
+	return ref, ok && (keep == nil || keep(ref.fileID))
 }
 
 func sortHits(h []hit) {

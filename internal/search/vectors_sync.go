@@ -139,7 +139,7 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	// only then can it be checked against the vectors stored for it.
 	var stored string
 	if rowID != 0 {
-		if err := v.db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders WHERE id = ?`, rowID).Scan(&stored); err != nil {
+		if stored, err = v.storedFingerprint(ctx, rowID); err != nil {
 			return res, synced{}, fmt.Errorf("read stored embedder: %w", err)
 		}
 	}
@@ -217,19 +217,19 @@ type pending struct {
 }
 
 func (v *Vectors) countChunks(ctx context.Context) (int, error) {
-	var n int
-	if err := v.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&n); err != nil {
-		return 0, fmt.Errorf("count chunks: %w", err)
-	}
-	return n, nil
+	return v.count(ctx, "count chunks", `SELECT count(*) FROM chunks`)
 }
 
+// countCovered counts the chunks with a vector under rowID.
 func (v *Vectors) countCovered(ctx context.Context, rowID int64) (int, error) {
+	return v.count(ctx, "count vectors", `SELECT count(*) FROM chunks c WHERE `+withVector, rowID)
+}
+
+// count runs a query for one number; doing names it in the error.
+func (v *Vectors) count(ctx context.Context, doing, query string, args ...any) (int, error) {
 	var n int
-	err := v.db.QueryRowContext(ctx, `SELECT count(*) FROM chunks c
-		WHERE EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)`, rowID).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count vectors: %w", err)
+	if err := v.db.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("%s: %w", doing, err)
 	}
 	return n, nil
 }
@@ -271,7 +271,7 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 				return nil, 0, fmt.Errorf("drop old vectors: %w", err)
 			}
 		case s.id != 0:
-			if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders WHERE id = ?`, s.id); err != nil {
+			if err := v.dropEmbedder(ctx, s.id); err != nil {
 				return nil, 0, fmt.Errorf("drop old vectors: %w", err)
 			}
 		}
@@ -286,12 +286,19 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 		// incomparable with its answers.
 		v.log.Warn("embedder changed since its vectors were stored; embedding again",
 			"was", s.fingerprint, "now", emb.Fingerprint())
-		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders WHERE id = ?`, s.id); err != nil {
+		if err := v.dropEmbedder(ctx, s.id); err != nil {
 			return nil, 0, fmt.Errorf("drop stale vectors: %w", err)
 		}
 		s.id = 0
 	}
 	return emb, s.id, nil
+}
+
+// dropEmbedder deletes embedders row id, and with it every vector stored
+// under it.
+func (v *Vectors) dropEmbedder(ctx context.Context, id int64) error {
+	_, err := v.db.ExecContext(ctx, `DELETE FROM embedders WHERE id = ?`, id)
+	return err
 }
 
 func (v *Vectors) insertEmbedder(ctx context.Context, emb embed.Embedder, state []byte) (int64, error) {
@@ -331,13 +338,7 @@ func (v *Vectors) corpus(ctx context.Context) iter.Seq[string] {
 
 // countMissing counts the distinct chunk texts with no vector under rowID.
 func (v *Vectors) countMissing(ctx context.Context, rowID int64) (int, error) {
-	var n int
-	err := v.db.QueryRowContext(ctx, `SELECT count(DISTINCT c.hash) FROM chunks c
-		WHERE NOT EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)`, rowID).Scan(&n)
-	if err != nil {
-		return 0, fmt.Errorf("count chunks to embed: %w", err)
-	}
-	return n, nil
+	return v.count(ctx, "count chunks to embed", `SELECT count(DISTINCT c.hash) FROM chunks c WHERE NOT `+withVector, rowID)
 }
 
 // missing lists up to n distinct chunk texts with no vector under rowID,
@@ -346,7 +347,7 @@ func (v *Vectors) countMissing(ctx context.Context, rowID int64) (int, error) {
 func (v *Vectors) missing(ctx context.Context, rowID, after int64, n int) ([]pending, int64, error) {
 	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.hash, f.title, c.heading, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id
-		WHERE c.id > ? AND NOT EXISTS (SELECT 1 FROM vectors x WHERE x.embedder_id = ? AND x.hash = c.hash)
+		WHERE c.id > ? AND NOT `+withVector+`
 		ORDER BY c.id LIMIT ?`, after, rowID, n)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
@@ -393,7 +394,7 @@ func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, 
 	if rowID != 0 && stored != "" && emb.Fingerprint() != stored {
 		v.log.Warn("embedder changed since its vectors were stored; embedding every chunk again",
 			"was", stored, "now", emb.Fingerprint())
-		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders WHERE id = ?`, rowID); err != nil {
+		if err := v.dropEmbedder(ctx, rowID); err != nil {
 			return rowID, fmt.Errorf("drop stale vectors: %w", err)
 		}
 		return 0, errEmbedderChanged
