@@ -7,11 +7,11 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -104,34 +104,57 @@ type candidate struct {
 	// alias is one alias of the file, or empty: a file with several
 	// aliases is as many candidates.
 	alias string
-	// The path, title and alias lower-cased once: every file of a vault
-	// may be compared, by matchRule and by suggest.
-	lowPath, lowTitle, lowAlias string
+	// The path, title, name and alias folded once: every file of a vault
+	// may be compared, by choose and by suggest.
+	lowPath, lowTitle, lowName, lowAlias string
 }
 
 func (c *candidate) fold() {
 	c.lowPath = vault.FoldName(c.Path)
 	c.lowTitle = vault.FoldName(c.Title)
-	c.lowAlias = vault.FoldName(strings.TrimSpace(c.alias))
+	c.lowName = vault.NameKey(c.Path)
+	c.lowAlias = vault.AliasKey(c.alias)
+}
+
+// reference is what FindNote looks for: the reference as cleanRef leaves
+// it, the keys a title is compared by, and the link target it reads as.
+type reference struct {
+	text   string
+	titles [2]string // folded, as written and without ".md"
+	target vault.Target
+}
+
+func newReference(q string) reference {
+	f := vault.FoldName(q)
+	return reference{text: q, titles: [2]string{f, strings.TrimSuffix(f, ".md")}, target: vault.ParseTarget(q)}
 }
 
 // FindNote finds the file a caller means by ref: a vault-relative path (with
-// or without ".md"), a title, a file name, or a frontmatter alias, compared
-// without regard to case and preferred in that order. A reference written
-// as a wikilink ("[[Pour over#Steps|pour over]]") is accepted and stands
-// for its target. An empty vault searches every vault.
+// or without ".md"), a frontmatter title, a file name or partial path, or a
+// frontmatter alias, preferred in that order. A reference written as a
+// wikilink ("[[Pour over#Steps|pour over]]") is accepted and stands for its
+// target. An empty vault searches every vault.
+//
+// Paths, names and aliases are matched by the rules of link resolution
+// (vault.Target, vault.Named, vault.TieBreak), so that a reference finds the
+// file a [[reference]] written in a note at the vault root links to. Two
+// things are FindNote's own: a path from the vault root comes first even for
+// a bare name, and a title set in frontmatter beats a file name, as a caller
+// may know a note by either. (A title that is only the file name is the
+// file name.)
 //
 // When several files match by the same rule, FindNote picks the one link
-// resolution would (shortest path, then alphabetical order, then vault name)
-// and lists the rest in Match.Others rather than failing, so a caller gets
-// an answer in one call and can see that it had a choice. When nothing
-// matches the error is a *NotFoundError with suggestions.
+// resolution would (vault.TieBreak, then vault name) and lists the rest in
+// Match.Others rather than failing, so a caller gets an answer in one call
+// and can see that it had a choice. When nothing matches the error is a
+// *NotFoundError with suggestions.
 func (g *Graph) FindNote(ctx context.Context, vaultName, ref string) (Match, error) {
 	q := cleanRef(ref)
 	if q == "" {
 		return Match{}, fmt.Errorf("%w: no note given; pass a path, title or alias", ErrInvalidQuery)
 	}
-	if m, ok, err := g.quickFind(ctx, vaultName, q); err != nil || ok {
+	r := newReference(q)
+	if m, ok, err := g.quickFind(ctx, vaultName, r); err != nil || ok {
 		return m, err
 	}
 	// SQLite folds only ASCII letters, so a reference that differs from a
@@ -141,62 +164,83 @@ func (g *Graph) FindNote(ctx context.Context, vaultName, ref string) (Match, err
 	if err != nil {
 		return Match{}, err
 	}
-	if m, ok := choose(all, q); ok {
+	if m, ok := choose(all, r, rules); ok {
 		return m, nil
 	}
 	return Match{}, g.notFound(ctx, vaultName, ref, q, all, vaults)
 }
 
-// quickFind tries, in turn, the exact path, then paths and titles without
-// regard to case, then file names and aliases, stopping at the first that
+// quickFind tries, in turn, the exact path, then paths, titles and file
+// names without regard to case, then aliases, stopping at the first that
 // finds anything: each later step is only wanted when the earlier, more
-// specific ones find nothing. It misses only references that differ from a
-// file by the case of a letter outside ASCII, which SQLite does not fold.
-func (g *Graph) quickFind(ctx context.Context, vaultName, q string) (Match, bool, error) {
-	bare := strings.TrimSuffix(q, ".md")
-	like := "%/" + escapeLike(q)
+// specific ones find nothing. SQL only narrows the files down; choose
+// applies the rules. It misses only references that differ from a file by
+// the case of a letter outside ASCII, which SQLite does not fold.
+func (g *Graph) quickFind(ctx context.Context, vaultName string, r reference) (Match, bool, error) {
 	// The exact path in each Unicode normal form it may be stored in.
 	var exact []any
-	for _, form := range vault.NameForms(q) {
-		exact = append(exact, form, form+".md")
+	for _, p := range vault.PathForms(r.target.Path()) {
+		exact = append(exact, p)
 	}
+	// Paths, titles, and paths that end with the name (or partial path),
+	// with or without ".md": a few more than the name rule keeps
+	// ("Ethiopia Guji.md" for "Guji").
+	scan := `f.title COLLATE NOCASE IN (?, ?) OR f.path COLLATE NOCASE IN (` + placeholders(len(exact)) + `)`
+	scanArgs := append([]any{r.text, strings.TrimSuffix(r.text, ".md")}, exact...)
+	if r.target.Path() != "" {
+		for _, form := range vault.NameForms(r.target.Stem()) {
+			e := "%" + store.EscapeLike(form)
+			scan += ` OR f.path LIKE ? ESCAPE '\' OR f.path LIKE ? ESCAPE '\'`
+			scanArgs = append(scanArgs, e, e+".md")
+		}
+	}
+	// Each step reads every file its rules could match, but for names that
+	// differ in the case of letters beyond ASCII.
 	steps := []struct {
-		where string
-		args  []any
+		from, where string
+		args        []any
+		rules       []rule
 	}{
 		// An index probe: the common case of a caller passing back a path
 		// it was given.
-		{`f.path IN (?` + strings.Repeat(`, ?`, len(exact)-1) + `)`, exact},
-		// A scan of files: there is no index on titles.
-		{`(f.title COLLATE NOCASE IN (?, ?) OR f.path COLLATE NOCASE IN (?, ?))`, []any{q, bare, q, q + ".md"}},
-		{`(f.path LIKE ? ESCAPE '\' OR f.path LIKE ? ESCAPE '\')`, []any{like, like + ".md"}},
+		{fromFiles, `f.path IN (` + placeholders(len(exact)) + `)`, exact, rules[:1]},
+		// A scan of files: there is no index on titles, and a file's name
+		// is the end of its path.
+		{fromFiles, `(` + scan + `)`, scanArgs, rules[:3]},
+		// A scan of aliases, which most references never need.
+		{fromAliases, `trim(a.alias) = ? COLLATE NOCASE`, []any{r.target.Stem()}, rules[3:]},
 	}
-	for i, st := range steps {
-		cands, err := g.candidates(ctx, vaultName, st.where, st.args, i == len(steps)-1, bare)
+	for _, st := range steps {
+		cands, err := g.candidates(ctx, vaultName, st.from, st.where, st.args)
 		if err != nil {
-			return Match{}, false, fmt.Errorf("find note %q: %w", q, err)
+			return Match{}, false, fmt.Errorf("find note %q: %w", r.text, err)
 		}
-		if m, ok := choose(cands, q); ok {
+		if m, ok := choose(cands, r, st.rules); ok {
 			return m, true, nil
 		}
 	}
 	return Match{}, false, nil
 }
 
-// candidates reads the files of the vault (every vault when vaultName is
-// empty) that meet where, and with aliases also those with the alias
-// given. Vault names are looked up for the matches only.
-func (g *Graph) candidates(ctx context.Context, vaultName, where string, args []any, aliases bool, alias string) ([]candidate, error) {
+// placeholders returns "?, ?, ?" for n > 0 parameters.
+func placeholders(n int) string {
+	return "?" + strings.Repeat(", ?", n-1)
+}
+
+// The two sources of candidates, as the end of a SELECT of fileColumns:
+// files f, and the aliases a of files f, a candidate per alias.
+const (
+	fromFiles   = `'' FROM files f`
+	fromAliases = `a.alias FROM aliases a JOIN files f ON f.id = a.file_id`
+)
+
+// candidates reads the candidates from one of fromFiles and fromAliases
+// that meet where, of the files of the vault (every vault when vaultName is
+// empty). Vault names are looked up for the matches only.
+func (g *Graph) candidates(ctx context.Context, vaultName, from, where string, args []any) ([]candidate, error) {
 	cond, scopeArgs := g.inScope("f", vaultName)
-	args = append(args, scopeArgs...)
-	query := `SELECT ` + fileColumns + `, '' FROM files f WHERE ` + where + ` AND ` + cond
-	if aliases {
-		query += ` UNION ALL SELECT ` + fileColumns + `, a.alias FROM aliases a JOIN files f ON f.id = a.file_id
-			WHERE trim(a.alias) = ? COLLATE NOCASE AND ` + cond
-		args = append(args, alias)
-		args = append(args, scopeArgs...)
-	}
-	rows, err := g.db.QueryContext(ctx, query, args...)
+	query := `SELECT ` + fileColumns + `, ` + from + ` WHERE ` + where + ` AND ` + cond
+	rows, err := g.db.QueryContext(ctx, query, slices.Concat(args, scopeArgs)...)
 	if err != nil {
 		return nil, err
 	}
@@ -238,11 +282,6 @@ func scanCandidates(rows *sql.Rows) ([]candidate, error) {
 		out = append(out, c)
 	}
 	return out, rows.Err()
-}
-
-func escapeLike(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
 }
 
 // allFiles loads every file of the vault (every vault when vaultName is
@@ -333,67 +372,51 @@ func (g *Graph) vaultNames(ctx context.Context) (map[int64]string, error) {
 	return names, rows.Err()
 }
 
-// refForms are the forms of a lower-cased reference that matchRule
-// compares, built once per reference rather than once per file.
-type refForms struct {
-	q, md, bare, slashQ, slashMD string
+// rule is one way a reference matches files: it keeps those of cands it
+// matches.
+type rule struct {
+	by      MatchedBy
+	matches func(r reference, cands []candidate) []candidate
 }
 
-func newRefForms(q string) refForms {
-	q = vault.FoldName(q)
-	return refForms{q: q, md: q + ".md", bare: strings.TrimSuffix(q, ".md"), slashQ: "/" + q, slashMD: "/" + q + ".md"}
+// rules are FindNote's rules in its order of preference. All but the title
+// are link resolution's.
+var rules = []rule{
+	{ByPath, func(r reference, cands []candidate) []candidate {
+		return keep(cands, func(c *candidate) bool { return r.target.IsPath(c.Path) })
+	}},
+	{ByTitle, func(r reference, cands []candidate) []candidate { return keep(cands, r.titled) }},
+	{ByName, func(r reference, cands []candidate) []candidate {
+		return vault.Named(r.target, cands, func(c candidate) string { return c.Path })
+	}},
+	{ByAlias, func(r reference, cands []candidate) []candidate {
+		return keep(cands, func(c *candidate) bool { return c.alias != "" && r.target.IsAlias(c.alias) })
+	}},
 }
 
-// matchRule says by which rule c matches the reference, or false. The rules
-// mirror link resolution: a bare name matches a note's file name without
-// ".md" and an attachment's with its extension; a name with folders
-// matches the end of a path.
-func matchRule(c *candidate, f refForms) (MatchedBy, bool) {
-	lp := c.lowPath
-	switch {
-	case lp == f.q || lp == f.md:
-		return ByPath, true
-	case c.lowTitle != "" && (c.lowTitle == f.q || c.lowTitle == f.bare):
-		return ByTitle, true
-	case strings.HasSuffix(lp, f.slashQ) || strings.HasSuffix(lp, f.slashMD):
-		return ByName, true
-	case c.lowAlias != "" && c.lowAlias == f.bare:
-		return ByAlias, true
-	}
-	return "", false
-}
-
-var ruleOrder = map[MatchedBy]int{ByPath: 0, ByTitle: 1, ByName: 2, ByAlias: 3}
-
-// choose picks from cands the file q means: the best rule first, then the
-// tie-break of link resolution (shortest path, alphabetical), then the vault
-// name. The other files that matched by the same rule become Others.
-func choose(cands []candidate, q string) (Match, bool) {
-	f := newRefForms(q)
-	best := -1
+// choose picks from cands the file r means: the first rule of try that any
+// file matches, then among the files it matches the one link
+// resolution would choose, then the vault name. The other files that
+// matched by the same rule become Others. cands must hold every file the
+// rules could match.
+func choose(cands []candidate, r reference, try []rule) (Match, bool) {
 	var hits []candidate
-	for _, c := range cands {
-		by, ok := matchRule(&c, f)
-		if !ok {
-			continue
+	var by MatchedBy
+	for _, ru := range try {
+		if hits, by = ru.matches(r, cands), ru.by; len(hits) > 0 {
+			break
 		}
-		r := ruleOrder[by]
-		if best >= 0 && r > best {
-			continue
-		}
-		if r < best || best < 0 {
-			best, hits = r, hits[:0]
-		}
-		c.By = by
-		hits = append(hits, c)
 	}
 	if len(hits) == 0 {
 		return Match{}, false
 	}
 	slices.SortFunc(hits, func(a, b candidate) int {
-		return cmp.Or(cmp.Compare(len(a.Path), len(b.Path)), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Vault, b.Vault))
+		// "": a reference has no note of its own, and ranks as one at the
+		// root would.
+		return cmp.Or(vault.TieBreak("", a.Path, b.Path), cmp.Compare(a.Vault, b.Vault))
 	})
 	m := hits[0].Match
+	m.By = by
 	for _, h := range hits[1:] {
 		// A note with two matching aliases appears twice.
 		if h.id == m.id || slices.ContainsFunc(m.Others, func(r Ref) bool { return r == h.Ref }) {
@@ -404,13 +427,31 @@ func choose(cands []candidate, q string) (Match, bool) {
 	return m, true
 }
 
+// titled reports whether c's frontmatter title is the reference, with or
+// without ".md". A title that is only the file name is left to the name
+// rule, which knows about folders and attachments.
+func (r reference) titled(c *candidate) bool {
+	return c.lowTitle != "" && c.lowTitle != c.lowName && (c.lowTitle == r.titles[0] || c.lowTitle == r.titles[1])
+}
+
+// keep returns the candidates that match.
+func keep(cands []candidate, match func(*candidate) bool) []candidate {
+	var out []candidate
+	for i := range cands {
+		if match(&cands[i]) {
+			out = append(out, cands[i])
+		}
+	}
+	return out
+}
+
 // notFound builds the error for a reference nothing matched in all, the
 // files searched. When other vaults exist, a file there matching the
 // reference is the best suggestion there is.
 func (g *Graph) notFound(ctx context.Context, vaultName, ref, q string, all []candidate, vaults int) error {
 	e := &NotFoundError{Ref: ref, Vault: vaultName}
 	if vaultName != "" && vaults > 1 {
-		m, ok, err := g.quickFind(ctx, "", q)
+		m, ok, err := g.quickFind(ctx, "", newReference(q))
 		if err != nil {
 			return err
 		}
@@ -456,10 +497,9 @@ func suggest(all []candidate, q string, limit int) []Ref {
 		}
 	}
 	for _, c := range all {
-		name := strings.TrimSuffix(path.Base(c.lowPath), ".md")
 		consider(c.Ref, c.lowTitle, true)
-		if name != c.lowTitle {
-			consider(c.Ref, name, true)
+		if c.lowName != c.lowTitle {
+			consider(c.Ref, c.lowName, true)
 		}
 		consider(c.Ref, c.lowAlias, true)
 		if strings.Contains(c.lowPath, "/") {

@@ -3,6 +3,7 @@ package graph_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 func TestFindNote(t *testing.T) {
@@ -39,10 +41,11 @@ func TestFindNote(t *testing.T) {
 		{"methods/POUR OVER", "Methods/Pour over.md", graph.ByPath, nil},
 		{"/Methods/Pour over.md", "Methods/Pour over.md", graph.ByPath, nil},
 		{`Methods\Pour over`, "Methods/Pour over.md", graph.ByPath, nil},
-		{"Pour over", "Methods/Pour over.md", graph.ByTitle, nil},
-		{"  pour OVER ", "Methods/Pour over.md", graph.ByTitle, nil},
-		{"Pour over.md", "Methods/Pour over.md", graph.ByTitle, nil},
-		{"[[Pour over#Steps|the recipe]]", "Methods/Pour over.md", graph.ByTitle, nil},
+		// Its title is its file name: found by the name, as [[Pour over]] is.
+		{"Pour over", "Methods/Pour over.md", graph.ByName, nil},
+		{"  pour OVER ", "Methods/Pour over.md", graph.ByName, nil},
+		{"Pour over.md", "Methods/Pour over.md", graph.ByName, nil},
+		{"[[Pour over#Steps|the recipe]]", "Methods/Pour over.md", graph.ByName, nil},
 		{"v60", "Methods/Pour over.md", graph.ByAlias, nil},
 		{"Hand Drip", "Methods/Pour over.md", graph.ByAlias, nil},
 		{"Coffee to water ratio", "Brewing ratios.md", graph.ByAlias, nil},
@@ -54,12 +57,16 @@ func TestFindNote(t *testing.T) {
 		{"Projects/plan", "Projects/Plan.md", graph.ByPath, nil},
 		{"water", "Water.md", graph.ByPath, nil},
 		{"Guji", "Origins/Guji.md", graph.ByName, nil},
-		{"Deep/../Guji", "", "", nil},
+		// Read as a link's target is: "Deep/.." leaves nothing.
+		{"Deep/../Guji", "Origins/Guji.md", graph.ByName, nil},
+		{"..", "", "", nil},
+		{"Pour_over", "", "", nil}, // "_" is no wildcard
+		{"Pour%", "", "", nil},
 		{"über", "Über.md", graph.ByPath, nil},
 		{"ДОКЕР", "Докер.md", graph.ByPath, nil},
-		// Two notes titled Index: the shorter path, and the other named.
-		{"Index", "Beans/Index.md", graph.ByTitle, []string{"Methods/Index.md"}},
-		{"index.md", "Beans/Index.md", graph.ByTitle, []string{"Methods/Index.md"}},
+		// Two notes named Index: the shorter path, and the other named.
+		{"Index", "Beans/Index.md", graph.ByName, []string{"Methods/Index.md"}},
+		{"index.md", "Beans/Index.md", graph.ByName, []string{"Methods/Index.md"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.ref, func(t *testing.T) {
@@ -178,5 +185,139 @@ func TestFindNoteAcrossVaults(t *testing.T) {
 	if !errors.Is(err, graph.ErrVaultNotFound) || !errors.Is(err, graph.ErrNoteNotFound) ||
 		!strings.Contains(err.Error(), `indexed vaults: "coffee", "tea"`) {
 		t.Fatalf("unknown vault: %v", err)
+	}
+}
+
+// TestFindNoteAsLinks: a reference finds the note that the same text
+// written as a [[link]] in a note at the vault root leads to, both decided
+// by vault's rules of link resolution.
+func TestFindNoteAsLinks(t *testing.T) {
+	const (
+		cafeNFD   = "Cafe\u0301"                     // as macOS writes it
+		bruleeNFC = "Cr\u00e8me br\u00fbl\u00e9e"    // as a keyboard types it
+		bruleeNFD = "Cre\u0300me bru\u0302le\u0301e" // the same, decomposed
+	)
+	files := map[string]string{
+		"Three laws of motion.md": "",
+		cafeNFD + ".md":           "",
+		bruleeNFC + ".md":         "",
+		"Über.md":                 "",
+		"Index.md":                "",
+		"Projects/Index.md":       "",
+		// A title of its own, so that only the others are found by title
+		// in SQL: the name rule must still see all three.
+		"Areas/Plan.md":              "---\ntitle: Area plan\n---\n",
+		"Projects/Plan.md":           "",
+		"Projects/Deep/Plan.md":      "",
+		"Bravo/Same.md":              "",
+		"Alpha/Same.md":              "",
+		"Attachments/image.png":      "png",
+		"Notes/image.png.md":         "",
+		"Release notes/v1.2.md":      "",
+		"日本語/ノート.md":                 "",
+		"Origins/Guji.md":            "",
+		"Quarters/Q3.md":             "---\naliases: [Roadmap, Plan]\n---\n",
+		"A long note at the root.md": "---\naliases: [Shared alias]\n---\n",
+		"B/S.md":                     "---\naliases: [Shared alias]\n---\n",
+	}
+	refs := []string{
+		"three LAWS of motion",     // case
+		"Three laws of motion.md",  // with .md
+		"caf\u00e9",                // composed, the file decomposed
+		"CAFE\u0301",               // decomposed and upper case
+		strings.ToLower(bruleeNFD), // decomposed, the file composed
+		"über",                     // case beyond ASCII
+		"Index",                    // at the root and in a folder: the root
+		"Projects/Index",           // a path
+		"Plan",                     // in three folders: the shortest; beats an alias
+		"Plan.md",                  //
+		"Deep/Plan",                // a partial path
+		"/Projects/Plan.md",        // a leading slash
+		"projects/deep/PLAN",       // case in folders
+		"Same",                     // same length: alphabetical
+		"image.png",                // the attachment, not the note
+		"image.png.md",             // the note named like it
+		"v1.2",                     // a dot in a note's name
+		"roadmap",                  // an alias
+		"Shared alias",             // two notes' alias: the one at the root
+		"Q3",                       // the name, not the alias
+		"ノート",                      //
+		"Deep/../Guji",             // dots inside a path
+		"Nowhere",                  // nothing, either way
+		"Projects/Nowhere",         //
+	}
+	var home strings.Builder
+	for _, r := range refs {
+		fmt.Fprintf(&home, "[[%s]]\n", r)
+	}
+	files["Home.md"] = home.String()
+	root := t.TempDir()
+	for rel, content := range files {
+		sharedtest.WriteFile(t, root, rel, content)
+	}
+	g := graph.New(indexVault(t, "v", root))
+	ctx := context.Background()
+	links, err := g.Outlinks(ctx, "v", "Home.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(links) != len(refs) {
+		t.Fatalf("%d links in Home.md; want %d", len(links), len(refs))
+	}
+	for i, ref := range refs {
+		link := links[i]
+		if link.Line != i+1 {
+			t.Fatalf("link %d is on line %d", i, link.Line)
+		}
+		t.Run(ref, func(t *testing.T) {
+			m, err := g.FindNote(ctx, "v", ref)
+			switch {
+			case !link.Resolved:
+				if !errors.Is(err, graph.ErrNoteNotFound) {
+					t.Fatalf("[[%s]] is unresolved; FindNote = %s, %v", ref, m.Path, err)
+				}
+			case err != nil:
+				t.Fatalf("[[%s]] leads to %s; FindNote: %v", ref, link.Target, err)
+			case m.Path != link.Target:
+				t.Fatalf("[[%s]] leads to %s; FindNote finds %s by %s", ref, link.Target, m.Path, m.By)
+			}
+		})
+	}
+
+	// Spot checks, so that the two cannot agree on something wrong.
+	want := map[string]string{
+		"caf\u00e9":                cafeNFD + ".md",
+		strings.ToLower(bruleeNFD): bruleeNFC + ".md",
+		"Index":                    "Index.md",
+		"Plan":                     "Areas/Plan.md",
+		"Same":                     "Alpha/Same.md",
+		"image.png":                "Attachments/image.png",
+		"Shared alias":             "A long note at the root.md",
+		"Q3":                       "Quarters/Q3.md",
+	}
+	for i, ref := range refs {
+		if w, ok := want[ref]; ok && links[i].Target != w {
+			t.Errorf("[[%s]] leads to %s; want %s", ref, links[i].Target, w)
+		}
+	}
+}
+
+// TestFindNoteTitleBeatsName: what FindNote adds to link resolution. A
+// title set in frontmatter beats another note's file name, since a caller
+// may know a note by its title; a link goes by file names only.
+func TestFindNoteTitleBeatsName(t *testing.T) {
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "Projects/Plan.md", "")
+	sharedtest.WriteFile(t, root, "Plan B.md", "---\ntitle: Plan\n---\n")
+	sharedtest.WriteFile(t, root, "Home.md", "[[Plan]]\n")
+	g := graph.New(indexVault(t, "v", root))
+	ctx := context.Background()
+	links, err := g.Outlinks(ctx, "v", "Home.md")
+	if err != nil || len(links) != 1 || links[0].Target != "Projects/Plan.md" {
+		t.Fatalf("[[Plan]] = %+v, %v; want Projects/Plan.md", links, err)
+	}
+	m, err := g.FindNote(ctx, "v", "Plan")
+	if err != nil || m.Path != "Plan B.md" || m.By != graph.ByTitle {
+		t.Fatalf("FindNote(Plan) = %s by %s, %v; want Plan B.md by title", m.Path, m.By, err)
 	}
 }

@@ -488,7 +488,7 @@ func TestTraverseHelpVault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if sg.Start.Path != "Linking notes and files/Aliases.md" || sg.Start.By != graph.ByTitle {
+	if sg.Start.Path != "Linking notes and files/Aliases.md" || sg.Start.By != graph.ByName {
 		t.Fatalf("start = %+v", sg.Start)
 	}
 	want := []string{"0 Linking notes and files/Aliases.md", "1 Editing and formatting/Properties.md",

@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -27,23 +28,45 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 	if err != nil {
 		return "", false, nil // the vault check and list-vaults say why
 	}
-	for _, form := range vault.NameForms(rel) {
-		for _, cand := range []string{form, form + ".md"} {
-			if !vault.IsNote(cand) {
-				continue
-			}
-			_, _, err := root.Stat(cand)
-			switch {
-			case err == nil:
-				return cand, true, nil
-			case errors.Is(err, vault.ErrOutside):
-				return "", false, errOutside
-			case errors.Is(err, vault.ErrLeftOut):
-				return "", false, errExcluded
-			}
+	for _, cand := range vault.PathForms(rel) {
+		if !vault.IsNote(cand) {
+			continue
+		}
+		_, _, err := root.Stat(cand)
+		switch {
+		case err == nil:
+			return cand, true, nil
+		case errors.Is(err, vault.ErrOutside):
+			return "", false, errOutside
+		case errors.Is(err, vault.ErrLeftOut):
+			return "", false, errExcluded
 		}
 	}
 	return "", false, nil
+}
+
+// resolveOnDisk finds the note ref names without the index: in the files
+// of each vault (the one named, or every one in turn), by the rules of
+// link resolution, as a [[ref]] in a note at the vault root would. The
+// index also knows aliases and titles; this knows paths and file names.
+func resolveOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref string) (config.Vault, string, bool) {
+	for _, v := range vaults {
+		if vaultName != "" && v.Name != vaultName {
+			continue
+		}
+		files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+		if err != nil {
+			continue
+		}
+		paths := make([]string, len(files))
+		for i, f := range files {
+			paths[i] = f.Path
+		}
+		if p, ok := vault.NewResolver(paths, nil).Resolve("", ref, false); ok && vault.IsNote(p) {
+			return v, p, true
+		}
+	}
+	return config.Vault{}, "", false
 }
 
 // readNote reads the note at rel in vault v, with the metadata of the file

@@ -249,8 +249,8 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 }
 
 // locate finds the vault and path of a note: an exact vault-relative path
-// first, then the index's lookup by title or alias, then a file name on
-// disk.
+// first, then the index's lookup (graph.FindNote), then the files on disk
+// by the same rules of link resolution.
 func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault, string, []graph.Ref, error) {
 	rel := strings.TrimPrefix(strings.ReplaceAll(ref, `\`, "/"), "/")
 	var found []config.Vault
@@ -298,8 +298,8 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 			return config.Vault{}, "", nil, fmt.Errorf("%s; read-note takes the vault-relative path that search results give", nf.Error())
 		}
 	}
-	v, p, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
-	if err != nil {
+	v, p, ok := resolveOnDisk(ctx, t.b.Vaults, vaultName, ref)
+	if !ok {
 		return config.Vault{}, "", nil, fmt.Errorf("no note %s exists; search-vault with a few of its words finds its path", quoteArg(ref))
 	}
 	return v, p, nil, nil

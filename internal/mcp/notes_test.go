@@ -2,10 +2,13 @@ package mcp
 
 import (
 	"bufio"
+	"context"
 	"io"
 	"strings"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -83,6 +86,42 @@ func TestPageEnd(t *testing.T) {
 		runes := []rune(c.text)
 		if got := string(runes[c.offset:pageEnd(runes, c.offset, c.max)]); got != c.want {
 			t.Errorf("page of %q (max %d) = %q; want %q", c.text, c.max, got, c.want)
+		}
+	}
+}
+
+// TestLocateWithoutTheIndex: with no index, read-note finds a note in the
+// files on disk by the rules of link resolution, as [[ref]] in a note at
+// the vault root would.
+func TestLocateWithoutTheIndex(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"Index.md", "Projects/Index.md", "Areas/Plan.md", "Projects/Plan.md",
+		"Projects/Deep/Plan.md", "Attachments/image.png", "Notes/image.png.md", "Cafe\u0301.md"} {
+		sharedtest.WriteFile(t, root, p, "# "+p+"\n")
+	}
+	tl := &tools{b: &Backend{Vaults: []config.Vault{{Name: "v", Path: root}}}}
+	tests := []struct {
+		ref, want string // want "" for not found
+	}{
+		{"Index", "Index.md"},                   // the root before a folder
+		{"projects/index", "Projects/Index.md"}, // a path, in another case
+		{"Plan", "Areas/Plan.md"},               // the shortest of three
+		{"Deep/Plan", "Projects/Deep/Plan.md"},  // a partial path
+		{"Other/Plan", ""},                      // a folder that is not there
+		{"image.png.md", "Notes/image.png.md"},  // the note named like an attachment
+		{"image.png", ""},                       // the attachment, which read-note does not read
+		{"caf\u00e9", "Cafe\u0301.md"},          // the other Unicode normal form
+	}
+	for _, tt := range tests {
+		_, got, _, err := tl.locate(context.Background(), "", tt.ref)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("locate(%q) = %q; want not found", tt.ref, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("locate(%q) = %q, %v; want %q", tt.ref, got, err, tt.want)
 		}
 	}
 }

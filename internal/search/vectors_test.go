@@ -10,7 +10,6 @@ import (
 	"math"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -180,48 +179,6 @@ func TestVectorsSyncEmbedsOnlyChangedChunks(t *testing.T) {
 	res, err = v.Sync(ctx, SyncOptions{Reembed: true})
 	if err != nil || res.Embedded != 4 {
 		t.Fatalf("reembed = %+v, %v; want 4 embedded", res, err)
-	}
-}
-
-func TestVectorsDeletedNoteLeavesTheCollection(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	a := add("a.md", "alpha")
-	add("b.md", "beta")
-	add("c.md", "gamma")
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`DELETE FROM files WHERE id = ?`, a); err != nil {
-		t.Fatal(err)
-	}
-	if err := v.Refresh(ctx); err != nil {
-		t.Fatal(err)
-	}
-	// Only a.md's chunk goes: chromem-go would drop the whole collection
-	// if Delete were called with no ids or an empty filter.
-	if v.Count() != 2 {
-		t.Fatalf("%d vectors after deleting one of three notes; want 2", v.Count())
-	}
-	if err := deleteDocs(ctx, v.cols["v"].c, nil); err != nil || v.Count() != 2 {
-		t.Fatalf("deleting no ids changed the collection: %d left, %v", v.Count(), err)
-	}
-}
-
-func TestVectorsCollectionsNeverEmbedThemselves(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	add("a.md", "alpha")
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	// A text query would make chromem-go call its default embedder (the
-	// OpenAI API) if the collection had none.
-	_, err := v.cols["v"].c.Query(ctx, "alpha", 1, nil, nil)
-	if err == nil || !strings.Contains(err.Error(), "embedded by jarvis") {
-		t.Fatalf("text query on a collection = %v; want jarvis's refusal", err)
 	}
 }
 
@@ -457,65 +414,6 @@ func servingVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
 	return v
 }
 
-// TestVectorsInMemoryFollowARefit refits the lexical statistics while the
-// store serves: the vectors held in memory must then be the new ones, not
-// those made with the old statistics, which share their chunks' hashes.
-func TestVectorsInMemoryFollowARefit(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	add("a.md", "alpha beta gamma", "delta epsilon")
-	stale := false
-	src := LexicalSource()
-	src.Stale = func(embed.Embedder, int) bool { return stale }
-	v := servingVectors(db, src, quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	add("b.md", "gamma gamma zeta", "eta theta alpha")
-	stale = true
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	memoryMatchesStore(t, v, db, 4)
-}
-
-// memoryMatchesStore checks that v holds, for each of the want chunks, the
-// vector stored for it under the embedder in use.
-func memoryMatchesStore(t *testing.T, v *Vectors, db DB, want int) {
-	t.Helper()
-	stored := map[int64][]float32{}
-	rows, err := db.QueryContext(context.Background(), `SELECT c.id, x.vector FROM chunks c
-		JOIN vectors x ON x.hash = c.hash AND x.embedder_id = ?`, v.rowID)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer rows.Close()
-	for rows.Next() {
-		var id int64
-		var blob []byte
-		if err := rows.Scan(&id, &blob); err != nil {
-			t.Fatal(err)
-		}
-		stored[id], _ = decodeVector(blob)
-	}
-	n := 0
-	for _, col := range v.cols {
-		for i, id := range col.flat.ids {
-			n++
-			if !slices.Equal(col.flat.vecs[i], stored[id]) {
-				t.Errorf("chunk %d: the vector in memory is not the one stored for embedder %d", id, v.rowID)
-			}
-			doc, err := col.c.GetByID(context.Background(), strconv.FormatInt(id, 10))
-			if err != nil || !slices.Equal(doc.Embedding, stored[id]) {
-				t.Errorf("chunk %d: chromem-go holds another vector (%v)", id, err)
-			}
-		}
-	}
-	if n != want || len(stored) != want {
-		t.Fatalf("%d vectors in memory, %d stored; want %d", n, len(stored), want)
-	}
-}
-
 // remoteLike is an embedder that, as the remote ones do, knows its
 // dimension only once it has answered.
 type remoteLike struct {
@@ -571,34 +469,6 @@ func TestVectorsRemoteEmbedderChangingDimension(t *testing.T) {
 	if _, err := NewSemantic(v, db).Search(ctx, SemanticQuery{Text: "delta"}); err != nil {
 		t.Fatalf("search after the change: %v", err)
 	}
-}
-
-// TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs: a remote embedder is
-// built anew for each sync and names no dimension until it answers. An
-// edit must still only add its chunk to memory, not reload every vector.
-func TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	add("a.md", "alpha", "beta gamma")
-	src := EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) {
-		return &remoteLike{dim: 4}, nil
-	}}
-	if _, err := NewVectors(db, src, quietLog()).Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	v := NewVectors(db, src, quietLog())
-	if err := v.Load(ctx); err != nil { // a server starting: its embedder has not answered yet
-		t.Fatal(err)
-	}
-	before := v.cols["v"]
-	add("b.md", "delta")
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if v.cols["v"] != before {
-		t.Fatal("one new note made the store reload every vector")
-	}
-	memoryMatchesStore(t, v, db, 3)
 }
 
 // TestVectorsSyncWaitsForOtherWriters: a sync takes the database's writer

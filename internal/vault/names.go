@@ -26,3 +26,25 @@ func NameForms(s string) []string {
 	}
 	return forms
 }
+
+// PathForms are the paths a file named by p may have on disk: each of
+// NameForms, as written and with ".md" added. A lookup by exact path tries
+// each, in that order.
+func PathForms(p string) []string {
+	var out []string
+	for _, f := range NameForms(p) {
+		out = append(out, f, f+".md")
+	}
+	return out
+}
+
+// NameKey is the key a file is found by when a link gives only its name:
+// its file name, without ".md" for a note, folded.
+func NameKey(p string) string {
+	return FoldName(TitleFromPath(p))
+}
+
+// AliasKey is the key a note is found by through one of its aliases.
+func AliasKey(alias string) string {
+	return FoldName(strings.TrimSpace(alias))
+}

@@ -1,8 +1,9 @@
 package vault
 
 import (
+	"cmp"
 	"path"
-	"sort"
+	"slices"
 	"strings"
 )
 
@@ -20,17 +21,20 @@ import (
 //     by file name with extension.
 //  6. Failing all that, the target matches a note's frontmatter alias.
 //
-// All comparisons ignore case. When several files match at one step, the one
-// in the source note's folder wins, then the shortest path, then the first in
-// alphabetical order.
+// All comparisons ignore case and Unicode normal form (FoldName). When
+// several files match at one step, TieBreak chooses.
+//
+// Rules 3 to 6 are also Target's methods and Named, so that code finding a
+// file some other way (graph.FindNote, which looks files up in SQLite)
+// follows the same rules rather than a copy of them.
 //
 // A Resolver is built once from the whole vault and is safe for concurrent
 // use; it is cheap enough to rebuild whenever files are added or removed.
 type Resolver struct {
 	paths   []string         // every file's vault-relative path
-	byPath  map[string]int   // lower-cased path -> index
-	byName  map[string][]int // lower-cased note name without .md, or attachment name with extension
-	byAlias map[string][]int // lower-cased alias -> notes
+	byPath  map[string]int   // FoldName(path) -> index
+	byName  map[string][]int // NameKey -> files
+	byAlias map[string][]int // AliasKey -> notes
 }
 
 // NewResolver indexes files (vault-relative paths, notes ending in ".md") and
@@ -47,10 +51,10 @@ func NewResolver(files []string, aliases map[string][]string) *Resolver {
 		if _, dup := r.byPath[lp]; !dup {
 			r.byPath[lp] = i
 		}
-		r.byName[nameKey(p)] = append(r.byName[nameKey(p)], i)
+		k := NameKey(p)
+		r.byName[k] = append(r.byName[k], i)
 		for _, a := range aliases[p] {
-			k := FoldName(strings.TrimSpace(a))
-			if k != "" {
+			if k := AliasKey(a); k != "" {
 				r.byAlias[k] = append(r.byAlias[k], i)
 			}
 		}
@@ -58,112 +62,198 @@ func NewResolver(files []string, aliases map[string][]string) *Resolver {
 	return r
 }
 
-// nameKey is the key a file is found by when a link gives only its name.
-func nameKey(p string) string {
-	base := path.Base(p)
-	if IsNote(base) {
-		base = base[:len(base)-len(".md")]
-	}
-	return FoldName(base)
-}
-
 // Resolve returns the path of the file that a link with the given target,
 // written in the note at source, points to. markdown is true for Markdown
 // links, whose targets are relative to the source note's folder.
 func (r *Resolver) Resolve(source, target string, markdown bool) (string, bool) {
-	t := strings.TrimSpace(strings.ReplaceAll(target, `\`, "/"))
+	t := trimTarget(target)
 	if t == "" {
 		return source, true
 	}
-	dir := path.Dir(source)
 	relative := strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../")
 	if relative || markdown {
-		if i, ok := r.exact(path.Join(dir, t)); ok {
+		if i, ok := r.exact(ParseTarget(path.Join(path.Dir(source), t))); ok {
 			return r.paths[i], true
 		}
 		if relative {
 			return "", false
 		}
 	}
-	t = strings.TrimPrefix(path.Clean("/"+t), "/")
-	if t == "" || t == "." {
+	tg := ParseTarget(t)
+	if tg.path == "" {
 		return "", false
 	}
-	hasDir := strings.Contains(t, "/")
-	if hasDir {
-		if i, ok := r.exact(t); ok {
+	if tg.hasDir {
+		if i, ok := r.exact(tg); ok {
 			return r.paths[i], true
 		}
 	}
-
-	cands := r.byName[nameKey(t)]
-	switch {
-	case hasDir:
-		suffix := "/" + FoldName(t)
-		cands = r.filter(cands, func(p string) bool {
-			lp := "/" + FoldName(p)
-			return strings.HasSuffix(lp, suffix) || strings.HasSuffix(lp, suffix+".md")
-		})
-	case !IsNote(t) && path.Ext(t) != "":
-		// "[[image.png]]" means the attachment; a note whose own name ends
-		// in ".png" is found only when no such attachment exists.
-		att := r.filter(cands, func(p string) bool { return !IsNote(p) && FoldName(path.Base(p)) == FoldName(t) })
-		if len(att) > 0 {
-			cands = att
-		} else {
-			cands = r.filter(cands, IsNote)
-		}
-	}
-	if i, ok := r.best(cands, dir); ok {
+	// byName holds the files with the target's NameKey already.
+	at := func(i int) string { return r.paths[i] }
+	if i, ok := r.best(narrow(tg, r.byName[tg.name], at), source); ok {
 		return r.paths[i], true
 	}
-	if i, ok := r.best(r.byAlias[FoldName(strings.TrimSuffix(t, ".md"))], dir); ok {
+	if i, ok := r.best(r.byAlias[AliasKey(tg.stem)], source); ok {
 		return r.paths[i], true
 	}
 	return "", false
 }
 
 // exact finds a file by its full path, as written or with ".md" added.
-func (r *Resolver) exact(p string) (int, bool) {
-	p = strings.TrimPrefix(path.Clean("/"+p), "/")
-	lp := FoldName(p)
-	if i, ok := r.byPath[lp]; ok {
-		return i, true
-	}
-	i, ok := r.byPath[lp+".md"]
-	return i, ok
-}
-
-func (r *Resolver) filter(cands []int, keep func(string) bool) []int {
-	var out []int
-	for _, c := range cands {
-		if keep(r.paths[c]) {
-			out = append(out, c)
+func (r *Resolver) exact(t Target) (int, bool) {
+	for _, k := range t.pathKeys() {
+		if i, ok := r.byPath[k]; ok {
+			return i, true
 		}
 	}
-	return out
+	return 0, false
 }
 
-// best applies the tie-break: the source note's folder first, then the
-// shortest path, then alphabetical order.
-func (r *Resolver) best(cands []int, dir string) (int, bool) {
+// best applies TieBreak to files that match a link from source equally well.
+func (r *Resolver) best(cands []int, source string) (int, bool) {
 	if len(cands) == 0 {
 		return 0, false
 	}
-	if len(cands) == 1 {
-		return cands[0], true
+	dir := path.Dir(source)
+	return slices.MinFunc(cands, func(a, b int) int { return tieBreak(dir, r.paths[a], r.paths[b]) }), true
+}
+
+// TieBreak orders files that match a link from the note at source equally
+// well, the one the link leads to first: a file in the source note's folder,
+// then the shorter path, then the first in alphabetical order. An empty
+// source, a reference with no note of its own, ranks like a note at the
+// vault root.
+func TieBreak(source, a, b string) int {
+	return tieBreak(path.Dir(source), a, b)
+}
+
+func tieBreak(dir, a, b string) int {
+	if ia, ib := path.Dir(a) == dir, path.Dir(b) == dir; ia != ib {
+		if ia {
+			return -1
+		}
+		return 1
 	}
-	sorted := append([]int(nil), cands...)
-	sort.Slice(sorted, func(a, b int) bool {
-		pa, pb := r.paths[sorted[a]], r.paths[sorted[b]]
-		ia, ib := path.Dir(pa) == dir, path.Dir(pb) == dir
-		if ia != ib {
-			return ia
+	return cmp.Or(cmp.Compare(len(a), len(b)), cmp.Compare(a, b))
+}
+
+// Target is a link target, or a reference to a note typed by someone, made
+// ready for rules 3 to 6: cleaned to a path from the vault root, with the
+// keys each rule compares.
+type Target struct {
+	path   string // from the vault root, "" when nothing is left
+	stem   string // path without a note's ".md"
+	key    string // FoldName(path)
+	name   string // NameKey(path)
+	hasDir bool
+	// preferAttachment is a bare name ending in an extension other than
+	// ".md": "[[image.png]]" means the attachment, and a note whose own
+	// name ends in ".png" is found only when no such attachment exists.
+	preferAttachment bool
+}
+
+// trimTarget is a target as written, without surrounding spaces and with
+// Windows separators turned into slashes.
+func trimTarget(s string) string {
+	return strings.TrimSpace(strings.ReplaceAll(s, `\`, "/"))
+}
+
+// ParseTarget reads a link target as a path from the vault root: spaces
+// around it go, backslashes are slashes, a leading slash means the root and
+// "a/../b" is "b". Nothing is left of a target such as "/" or "..".
+func ParseTarget(target string) Target {
+	p := strings.TrimPrefix(path.Clean("/"+trimTarget(target)), "/")
+	if p == "" {
+		return Target{}
+	}
+	stem := p
+	if IsNote(p) {
+		stem = p[:len(p)-len(".md")]
+	}
+	hasDir := strings.Contains(p, "/")
+	return Target{
+		path:             p,
+		stem:             stem,
+		key:              FoldName(p),
+		name:             NameKey(p),
+		hasDir:           hasDir,
+		preferAttachment: !hasDir && !IsNote(p) && path.Ext(p) != "",
+	}
+}
+
+// Path is the target as a path from the vault root; "" when nothing is
+// left of it.
+func (t Target) Path() string { return t.path }
+
+// Stem is Path without a note's ".md": the text a file's path ends with
+// when the target names the file by name, and the text of an alias.
+func (t Target) Stem() string { return t.stem }
+
+func (t Target) pathKeys() [2]string { return [2]string{t.key, t.key + ".md"} }
+
+// IsPath reports whether the file at p is the one the target names by its
+// path from the vault root, as written or with ".md" added (rule 3).
+func (t Target) IsPath(p string) bool {
+	if t.path == "" {
+		return false
+	}
+	keys := t.pathKeys()
+	return slices.Contains(keys[:], FoldName(p))
+}
+
+// IsAlias reports whether a note with the given alias is one the target
+// names by alias (rule 6).
+func (t Target) IsAlias(alias string) bool {
+	k := AliasKey(alias)
+	return k != "" && k == AliasKey(t.stem)
+}
+
+// Named keeps the files among cands that the target names by file name or
+// partial path (rules 4 and 5); pathOf gives a candidate's path. A bare
+// name ending in an extension other than ".md" keeps only attachments when
+// any match.
+func Named[T any](t Target, cands []T, pathOf func(T) string) []T {
+	if t.path == "" {
+		return nil
+	}
+	var same []T
+	for _, c := range cands {
+		if NameKey(pathOf(c)) == t.name {
+			same = append(same, c)
 		}
-		if len(pa) != len(pb) {
-			return len(pa) < len(pb)
+	}
+	return narrow(t, same, pathOf)
+}
+
+// narrow is Named for candidates that all have the target's NameKey: those
+// of a target with folders must have paths that end with it, and a bare
+// name's preference for attachments applies.
+func narrow[T any](t Target, cands []T, pathOf func(T) string) []T {
+	if !t.hasDir && !t.preferAttachment {
+		return cands
+	}
+	var notes, attachments []T
+	for _, c := range cands {
+		switch p := pathOf(c); {
+		case t.hasDir && !t.endsPath(p):
+		case IsNote(p):
+			notes = append(notes, c)
+		default:
+			attachments = append(attachments, c)
 		}
-		return pa < pb
-	})
-	return sorted[0], true
+	}
+	switch {
+	case t.preferAttachment && len(attachments) > 0:
+		return attachments
+	case t.preferAttachment:
+		return notes
+	}
+	return append(notes, attachments...)
+}
+
+// endsPath reports whether the path p ends with the target's, as written or
+// with ".md" added.
+func (t Target) endsPath(p string) bool {
+	lp, suffix := "/"+FoldName(p), "/"+t.key
+	return strings.HasSuffix(lp, suffix) || strings.HasSuffix(lp, suffix+".md")
 }

@@ -1,0 +1,364 @@
+package search
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+
+	"github.com/philippgille/chromem-go"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed"
+)
+
+// Serve makes the store keep vectors in memory for queries: every later
+// Sync brings the collections in step. Load does it too.
+func (v *Vectors) Serve() {
+	v.mu.Lock()
+	v.serving = true
+	v.mu.Unlock()
+}
+
+// Load builds the in-memory collections from the vectors stored for the
+// configured embedder, without embedding anything. With no stored vectors,
+// semantic search stays unavailable and says so.
+func (v *Vectors) Load(ctx context.Context) error {
+	s, err := v.stored(ctx)
+	if err != nil {
+		return err
+	}
+	if v.src.Restore == nil {
+		return ErrNoEmbedder
+	}
+	emb, err := v.restore(s)
+	if err != nil {
+		return fmt.Errorf("%w: %v", ErrNoEmbedder, err)
+	}
+	v.mu.Lock()
+	v.embedder, v.rowID, v.serving = emb, s.id, true
+	v.mu.Unlock()
+	return v.Refresh(ctx)
+}
+
+// Refresh brings the in-memory collections in step with the database:
+// vectors of new chunks are added, those of deleted chunks removed. Only
+// the difference is read, so a refresh after a small edit is cheap.
+func (v *Vectors) Refresh(ctx context.Context) error {
+	v.mu.RLock()
+	rowID := v.rowID
+	v.mu.RUnlock()
+	current, err := v.withVectors(ctx, rowID)
+	if err != nil {
+		return fmt.Errorf("load vectors: %w", err)
+	}
+	// The stored row's fingerprint, not the embedder's own: a remote
+	// embedder's names no dimension until it has answered once.
+	storedFP, err := v.storedFingerprint(ctx, rowID)
+	if err != nil && !errors.Is(err, sql.ErrNoRows) {
+		return fmt.Errorf("load vectors: %w", err)
+	}
+
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.rowID != rowID {
+		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
+	}
+	// Another embedder, or the same one refitted, has vectors that differ
+	// from those in memory even where a chunk's hash does not: every
+	// collection goes. Otherwise only those of vaults with no vectors left.
+	key := fmt.Sprintf("%d %s", rowID, storedFP)
+	for name := range v.cols {
+		if _, ok := current[name]; ok && v.loaded == key {
+			continue
+		}
+		if err := v.mem.DeleteCollection(name); err != nil {
+			return fmt.Errorf("drop vectors of vault %q: %w", name, err)
+		}
+		delete(v.cols, name)
+	}
+	v.loaded = key
+	for name, want := range current {
+		col := v.cols[name]
+		if col == nil {
+			c, err := v.mem.CreateCollection(name, nil, refuseToEmbed)
+			if err != nil {
+				return fmt.Errorf("vectors of vault %q: %w", name, err)
+			}
+			col = &collection{c: c, chunks: map[int64]chunkRef{}, flat: newFlat()}
+			v.cols[name] = col
+		}
+		var gone []string
+		for id, ref := range col.chunks {
+			if w, ok := want[id]; !ok || w.hash != ref.hash {
+				gone = append(gone, strconv.FormatInt(id, 10))
+				delete(col.chunks, id)
+				col.flat.remove(id)
+			}
+		}
+		if err := deleteDocs(ctx, col.c, gone); err != nil {
+			return fmt.Errorf("vectors of vault %q: %w", name, err)
+		}
+		var add []int64
+		for id := range want {
+			if _, ok := col.chunks[id]; !ok {
+				add = append(add, id)
+			}
+		}
+		if err := v.addDocs(ctx, col, rowID, add, want); err != nil {
+			return fmt.Errorf("vectors of vault %q: %w", name, err)
+		}
+	}
+	return nil
+}
+
+// withVectors lists, by vault, the chunks that have a vector under the
+// embedders row rowID.
+func (v *Vectors) withVectors(ctx context.Context, rowID int64) (map[string]map[int64]chunkRef, error) {
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, va.name, c.hash
+		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults va ON va.id = f.vault_id
+		WHERE `+withVector, rowID)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	current := map[string]map[int64]chunkRef{}
+	for rows.Next() {
+		var id int64
+		var vault string
+		var ref chunkRef
+		if err := rows.Scan(&id, &ref.fileID, &vault, &ref.hash); err != nil {
+			return nil, err
+		}
+		if current[vault] == nil {
+			current[vault] = map[int64]chunkRef{}
+		}
+		current[vault][id] = ref
+	}
+	return current, rows.Err()
+}
+
+// addDocs reads the vectors of the given chunks and adds them to col, a
+// page of chunks per query.
+func (v *Vectors) addDocs(ctx context.Context, col *collection, rowID int64, ids []int64, want map[int64]chunkRef) error {
+	const page = 500
+	for start := 0; start < len(ids); start += page {
+		if err := v.addPage(ctx, col, rowID, ids[start:min(start+page, len(ids))], want); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (v *Vectors) addPage(ctx context.Context, col *collection, rowID int64, ids []int64, want map[int64]chunkRef) error {
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, rowID)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, x.vector FROM chunks c
+		JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
+		WHERE c.id IN (`+placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return fmt.Errorf("read vectors: %w", err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			return fmt.Errorf("read vectors: %w", err)
+		}
+		vec, err := decodeVector(blob)
+		if err != nil {
+			return fmt.Errorf("vector of chunk %d: %w", id, err)
+		}
+		// Scaled here, chromem-go keeps this slice rather than a
+		// normalised copy, and the sparse scan reads the same memory.
+		vec = unitLength(vec)
+		doc := chromem.Document{ID: strconv.FormatInt(id, 10), Embedding: vec}
+		if err := col.c.AddDocument(ctx, doc); err != nil {
+			return fmt.Errorf("add vector of chunk %d: %w", id, err)
+		}
+		if err := col.flat.add(id, vec); err != nil {
+			return err
+		}
+		col.chunks[id] = want[id]
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read vectors: %w", err)
+	}
+	return nil
+}
+
+// refuseToEmbed is every collection's embedding function. chromem-go falls
+// back to calling OpenAI when a collection has none; jarvis embeds queries
+// and documents itself and must never send a note anywhere by accident.
+func refuseToEmbed(context.Context, string) ([]float32, error) {
+	return nil, errors.New("vectors are embedded by jarvis before they reach the collection")
+}
+
+// deleteDocs removes documents by id. chromem-go's Delete removes every
+// document when it is given no ids, or an empty non-nil filter; this never
+// calls it with either.
+func deleteDocs(ctx context.Context, c *chromem.Collection, ids []string) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	return c.Delete(ctx, nil, nil, ids...)
+}
+
+// Embedder returns the embedder vectors are loaded for, or nil.
+func (v *Vectors) Embedder() embed.Embedder {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.embedder
+}
+
+// Count is how many chunk vectors are loaded, over every vault.
+func (v *Vectors) Count() int {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	n := 0
+	for _, col := range v.cols {
+		n += col.c.Count()
+	}
+	return n
+}
+
+// hit is one chunk found by a vector query.
+type hit struct {
+	vault  string
+	chunk  int64
+	fileID int64
+	sim    float32
+}
+
+// nearest returns the chunks most similar to query in the given vaults (all
+// when names is empty), best first, ties broken by chunk id so the order
+// never changes between runs. keep filters by note; n bounds the result
+// before filtering only as a first guess: the query widens until n kept
+// chunks are found or every chunk has been considered.
+func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, n int, keep func(fileID int64) bool, minSim float32) ([]hit, error) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	var out []hit
+	for name, col := range v.cols {
+		if len(names) > 0 && !slices.Contains(names, name) {
+			continue
+		}
+		if col.flat.dim != 0 && len(query) != col.flat.dim {
+			return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), col.flat.dim)
+		}
+		hits, err := queryCollection(ctx, col, name, query, n, keep, minSim)
+		if err != nil {
+			return nil, fmt.Errorf("search vectors of vault %q: %w", name, err)
+		}
+		out = append(out, hits...)
+	}
+	sortHits(out)
+	return out, nil
+}
+
+// queryCollection asks one collection for its best n chunks that pass keep
+// and reach minSim: by the sparse scan when the query allows it, else
+// through chromem-go.
+func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+	total := col.c.Count()
+	if total == 0 || n <= 0 {
+		return nil, nil
+	}
+	if sq, ok := sparseOf(query); ok {
+		return scanCollection(col, name, sq, n, keep, minSim)
+	}
+	return chromemQuery(ctx, col, name, query, n, keep, minSim)
+}
+
+// chromemQuery answers queryCollection through chromem-go. chromem-go
+// refuses n above its document count and returns equal scores in no fixed
+// order; this clamps n and widens the query while the last score it got
+// ties with the cut-off or too few chunks passed keep.
+func chromemQuery(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+	total := col.c.Count()
+	ask := min(n, total)
+	for {
+		res, err := col.c.QueryEmbedding(ctx, query, ask, nil, nil)
+		if err != nil {
+			return nil, err
+		}
+		var hits []hit
+		for _, r := range res {
+			id, err := strconv.ParseInt(r.ID, 10, 64)
+			if err != nil {
+				continue
+			}
+			ref, ok := col.kept(id, r.Similarity, keep, minSim)
+			if !ok {
+				continue
+			}
+			hits = append(hits, hit{vault: name, chunk: id, fileID: ref.fileID, sim: r.Similarity})
+		}
+		sortHits(hits)
+		done := ask >= total || len(res) == 0 || res[len(res)-1].Similarity < minSim
+		if !done && len(hits) >= n {
+			// Enough kept; stop unless the n-th ties with the last score
+			// seen, when an equal chunk may have been left out.
+			done = hits[n-1].sim > res[len(res)-1].Similarity
+		}
+		if done {
+			return hits, nil
+		}
+		ask = min(ask*4, total)
+	}
+}
+
+// scanCollection answers queryCollection for a sparse query by scoring
+// every chunk of the collection itself.
+func scanCollection(col *collection, name string, q sparseQuery, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+	top, err := col.flat.nearest(q, n, func(id int64, sim float32) bool {
+		_, ok := col.kept(id, sim, keep, minSim)
+		return ok
+	})
+	if err != nil {
+		return nil, err
+	}
+	hits := make([]hit, len(top))
+	for i, s := range top {
+		hits[i] = hit{vault: name, chunk: s.id, fileID: col.chunks[s.id].fileID, sim: s.sim}
+	}
+	return hits, nil
+}
+
+// kept says whether a chunk found with similarity sim is an answer: it is
+// still in col, reaches minSim, and its note passes keep (nil keeps all).
+func (col *collection) kept(id int64, sim float32, keep func(fileID int64) bool, minSim float32) (chunkRef, bool) {
+	if sim < minSim {
+		return chunkRef{}, false
+	}
+	ref, ok := col.chunks[id]
+	return ref, ok && (keep == nil || keep(ref.fileID))
+}
+
+func sortHits(h []hit) {
+	slices.SortFunc(h, func(a, b hit) int {
+		if a.sim != b.sim {
+			if a.sim > b.sim {
+				return -1
+			}
+			return 1
+		}
+		switch {
+		case a.vault != b.vault:
+			if a.vault < b.vault {
+				return -1
+			}
+			return 1
+		case a.chunk < b.chunk:
+			return -1
+		case a.chunk > b.chunk:
+			return 1
+		}
+		return 0
+	})
+}

@@ -1,0 +1,426 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"iter"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// ErrRunTimeout means a Sync stopped embedding when its RunTimeout ran
+// out; what it stored before stays, and the next Sync goes on from there.
+var ErrRunTimeout = errors.New("embedding took longer than the run allows")
+
+// runTimeoutError is ErrRunTimeout with how far the run got.
+type runTimeoutError struct {
+	limit           time.Duration
+	embedded, total int
+	err             error // what the embedder said when stopped; may be nil
+}
+
+func (e *runTimeoutError) Error() string {
+	msg := fmt.Sprintf("embedding stopped at the run limit of %s with %d of %d texts embedded (the next run goes on from there)", e.limit, e.embedded, e.total)
+	if e.err != nil {
+		msg += ": " + e.err.Error()
+	}
+	return msg
+}
+
+func (e *runTimeoutError) Is(target error) bool { return target == ErrRunTimeout }
+func (e *runTimeoutError) Unwrap() error        { return e.err }
+
+// SyncOptions change what Sync does.
+type SyncOptions struct {
+	// Reembed drops every stored vector and embeds all chunks again; the
+	// lexical embedder is fitted again on the current text first.
+	Reembed bool
+	// Progress is told how many of the chunks that need vectors are done.
+	Progress func(done, total int)
+}
+
+// SyncResult says what a Sync did.
+type SyncResult struct {
+	Embedder string `json:"embedder"` // the fingerprint
+	Embedded int    `json:"embedded"` // texts embedded in this run
+	Vectors  int    `json:"vectors"`  // chunks with a vector now
+	Chunks   int    `json:"chunks"`   // chunks in the database
+}
+
+// Sync embeds every chunk that has no vector from the configured embedder,
+// removes vectors no chunk uses, and brings the in-memory collections in
+// step. Each batch commits on its own, so an interrupted run keeps what it
+// embedded and the next run continues.
+func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
+	res, got, err := v.lockedSync(ctx, opts)
+	if got.emb != nil {
+		// Memory is brought in step after the writer lock is given back:
+		// loading writes nothing, and other processes need not wait on it.
+		// After a failed embedding, what is stored still serves.
+		if aerr := v.adopt(ctx, got.emb, got.rowID); aerr != nil {
+			if err != nil {
+				v.log.Warn("load stored vectors", "err", aerr)
+			} else {
+				err = aerr
+			}
+		}
+	}
+	return res, err
+}
+
+// synced is the embedder a sync used and the embedders row its vectors
+// are stored under; emb is nil when there is nothing to serve.
+type synced struct {
+	emb   embed.Embedder
+	rowID int64
+}
+
+// lockedSync runs sync under the database's writer lock, once more when
+// the embedder turned out to have changed.
+func (v *Vectors) lockedSync(ctx context.Context, opts SyncOptions) (SyncResult, synced, error) {
+	if l, ok := v.db.(writerLocker); ok {
+		unlock, err := l.LockWriters(ctx)
+		if err != nil {
+			return SyncResult{}, synced{}, err
+		}
+		defer unlock()
+	}
+	// The run's time counts from here: waiting for another process's
+	// writes is not the embedder's.
+	embedCtx := ctx
+	if v.src.RunTimeout > 0 {
+		var cancel context.CancelFunc
+		embedCtx, cancel = context.WithTimeout(ctx, v.src.RunTimeout)
+		defer cancel()
+	}
+	res, got, err := v.sync(ctx, embedCtx, opts)
+	if errors.Is(err, errEmbedderChanged) {
+		// Its old vectors are gone; embed everything with it as it is now.
+		res, got, err = v.sync(ctx, embedCtx, SyncOptions{Progress: opts.Progress})
+	}
+	return res, got, err
+}
+
+// errEmbedderChanged means a remote embedder answered with vectors of
+// another dimension than those stored for it: the server now runs another
+// build of the model. The stored vectors have been dropped.
+var errEmbedderChanged = errors.New("the embedder's vectors changed dimension")
+
+// sync does the work of Sync. The embedder is called with embedCtx, which
+// ends at the run's time limit; everything else uses ctx, so that what was
+// embedded is still stored after the limit.
+func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncResult, synced, error) {
+	var res SyncResult
+	if opts.Reembed {
+		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
+			return res, synced{}, fmt.Errorf("drop stored vectors: %w", err)
+		}
+	}
+	chunks, err := v.countChunks(ctx)
+	if err != nil {
+		return res, synced{}, err
+	}
+	res.Chunks = chunks
+	emb, rowID, err := v.prepareEmbedder(ctx, chunks)
+	if err != nil {
+		return res, synced{}, err
+	}
+	total, err := v.countMissing(ctx, rowID)
+	if err != nil {
+		return res, synced{}, err
+	}
+	if opts.Progress != nil && total > 0 {
+		opts.Progress(0, total)
+	}
+	// A remote embedder learns its dimension from its first answer, so
+	// only then can it be checked against the vectors stored for it.
+	var stored string
+	if rowID != 0 {
+		if stored, err = v.storedFingerprint(ctx, rowID); err != nil {
+			return res, synced{}, fmt.Errorf("read stored embedder: %w", err)
+		}
+	}
+	// outOfTime is the run's time limit ending, as against the caller
+	// giving up.
+	outOfTime := func() bool { return embedCtx.Err() != nil && ctx.Err() == nil }
+	var after int64 // chunk id the next batch starts after
+	for res.Embedded < total {
+		// Read one batch at a time, onwards from the last chunk read: the
+		// texts of a large vault would otherwise all sit in memory at once.
+		batch, last, err := v.missing(ctx, rowID, after, v.BatchSize)
+		if err != nil {
+			return res, synced{}, err
+		}
+		if last == 0 {
+			break
+		}
+		after = last
+		if len(batch) == 0 {
+			continue
+		}
+		if outOfTime() {
+			err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total}
+		} else if rowID, err = v.embedBatch(ctx, embedCtx, emb, rowID, stored, batch); err != nil && outOfTime() {
+			err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total, err: err}
+		}
+		if err != nil {
+			if !errors.Is(err, errEmbedderChanged) && rowID != 0 {
+				// The embedder failed (a server that is down): what is
+				// stored still serves, and the next sync goes on.
+				return res, synced{emb, rowID}, err
+			}
+			return res, synced{}, err
+		}
+		res.Embedded += len(batch)
+		if opts.Progress != nil {
+			opts.Progress(min(res.Embedded, total), total)
+		}
+	}
+	if rowID != 0 {
+		if _, err := v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?
+			AND hash NOT IN (SELECT hash FROM chunks)`, rowID); err != nil {
+			return res, synced{}, fmt.Errorf("remove unused vectors: %w", err)
+		}
+	}
+	res.Embedder = emb.Fingerprint()
+	res.Vectors, err = v.countCovered(ctx, rowID)
+	return res, synced{emb, rowID}, err
+}
+
+// adopt makes emb, with the vectors of row rowID, the embedder queries
+// use, and brings memory in step when the store serves queries; `jarvis
+// index` stores vectors and is done.
+func (v *Vectors) adopt(ctx context.Context, emb embed.Embedder, rowID int64) error {
+	v.mu.Lock()
+	v.embedder, v.rowID = emb, rowID
+	serving := v.serving
+	v.mu.Unlock()
+	if serving {
+		return v.Refresh(ctx)
+	}
+	return nil
+}
+
+// writerLocker is a database that keeps writers in several processes
+// apart (store.DB): two jarvis servers on one database would otherwise
+// both embed the same chunks, or refit the embedder under each other.
+type writerLocker interface {
+	LockWriters(ctx context.Context) (func(), error)
+}
+
+// pending is one distinct text that needs a vector.
+type pending struct {
+	hash, text string
+}
+
+func (v *Vectors) countChunks(ctx context.Context) (int, error) {
+	return v.count(ctx, "count chunks", `SELECT count(*) FROM chunks`)
+}
+
+// countCovered counts the chunks with a vector under rowID.
+func (v *Vectors) countCovered(ctx context.Context, rowID int64) (int, error) {
+	return v.count(ctx, "count vectors", `SELECT count(*) FROM chunks c WHERE `+withVector, rowID)
+}
+
+// count runs a query for one number; doing names it in the error.
+func (v *Vectors) count(ctx context.Context, doing, query string, args ...any) (int, error) {
+	var n int
+	if err := v.db.QueryRowContext(ctx, query, args...).Scan(&n); err != nil {
+		return 0, fmt.Errorf("%s: %w", doing, err)
+	}
+	return n, nil
+}
+
+// prepareEmbedder returns the embedder to sync with and its embedders row
+// (0 when the row is made on the first stored batch, as remote embedders
+// learn their dimension from their first answer).
+func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedder, int64, error) {
+	if v.src.Restore == nil {
+		return nil, 0, ErrNoEmbedder
+	}
+	s, err := v.stored(ctx)
+	if err != nil {
+		return nil, 0, err
+	}
+	var emb embed.Embedder
+	var restoreErr error
+	if s.id != 0 || v.src.Fit == nil {
+		emb, restoreErr = v.restore(s)
+	}
+	if v.src.Fit != nil && (s.id == 0 || restoreErr != nil || (v.src.Stale != nil && v.src.Stale(emb, chunks))) {
+		emb, state, err := v.src.Fit(ctx, v.corpus(ctx))
+		if err != nil {
+			return nil, 0, fmt.Errorf("fit %s embedder: %w", v.src.Provider, err)
+		}
+		if s.id != 0 {
+			v.log.Info("embedder statistics refitted: the vault changed too much since they were taken",
+				"provider", v.src.Provider, "chunks", chunks)
+		}
+		id, err := v.insertEmbedder(ctx, emb, state)
+		if err != nil {
+			return nil, 0, err
+		}
+		switch {
+		case s.id == id:
+			// The new statistics fingerprint as the old ones did; the
+			// vectors made with the old ones must still go.
+			if _, err := v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?`, id); err != nil {
+				return nil, 0, fmt.Errorf("drop old vectors: %w", err)
+			}
+		case s.id != 0:
+			if err := v.dropEmbedder(ctx, s.id); err != nil {
+				return nil, 0, fmt.Errorf("drop old vectors: %w", err)
+			}
+		}
+		return emb, id, nil
+	}
+	if restoreErr != nil {
+		return nil, 0, fmt.Errorf("%w: %v", ErrNoEmbedder, restoreErr)
+	}
+	if s.id != 0 && emb.Dimension() != 0 && emb.Fingerprint() != s.fingerprint {
+		// The same provider and model now embed differently (a new
+		// dimension, another server build): the stored vectors are
+		// incomparable with its answers.
+		v.log.Warn("embedder changed since its vectors were stored; embedding again",
+			"was", s.fingerprint, "now", emb.Fingerprint())
+		if err := v.dropEmbedder(ctx, s.id); err != nil {
+			return nil, 0, fmt.Errorf("drop stale vectors: %w", err)
+		}
+		s.id = 0
+	}
+	return emb, s.id, nil
+}
+
+// dropEmbedder deletes embedders row id, and with it every vector stored
+// under it.
+func (v *Vectors) dropEmbedder(ctx context.Context, id int64) error {
+	_, err := v.db.ExecContext(ctx, `DELETE FROM embedders WHERE id = ?`, id)
+	return err
+}
+
+func (v *Vectors) insertEmbedder(ctx context.Context, emb embed.Embedder, state []byte) (int64, error) {
+	var id int64
+	err := v.db.QueryRowContext(ctx, `INSERT INTO embedders (fingerprint, provider, model, dimension, state, created_ms)
+		VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (fingerprint) DO UPDATE SET state = excluded.state
+		RETURNING id`,
+		emb.Fingerprint(), v.src.Provider, v.src.Model, emb.Dimension(), state, time.Now().UnixMilli()).Scan(&id)
+	if err != nil {
+		return 0, fmt.Errorf("record embedder %s: %w", emb.Fingerprint(), err)
+	}
+	return id, nil
+}
+
+// corpus yields the embed text of every chunk, for fitting.
+func (v *Vectors) corpus(ctx context.Context) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		rows, err := v.db.QueryContext(ctx, `SELECT f.title, c.heading, c.text FROM chunks c JOIN files f ON f.id = c.file_id`)
+		if err != nil {
+			v.log.Warn("read chunks to fit the embedder", "err", err)
+			return
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var title, heading, text string
+			if err := rows.Scan(&title, &heading, &text); err != nil {
+				v.log.Warn("read chunks to fit the embedder", "err", err)
+				return
+			}
+			if !yield(vault.EmbedText(title, heading, text)) {
+				return
+			}
+		}
+	}
+}
+
+// countMissing counts the distinct chunk texts with no vector under rowID.
+func (v *Vectors) countMissing(ctx context.Context, rowID int64) (int, error) {
+	return v.count(ctx, "count chunks to embed", `SELECT count(DISTINCT c.hash) FROM chunks c WHERE NOT `+withVector, rowID)
+}
+
+// missing lists up to n distinct chunk texts with no vector under rowID,
+// from chunks after the given id, and the id of the last chunk it read (0
+// when there were none).
+func (v *Vectors) missing(ctx context.Context, rowID, after int64, n int) ([]pending, int64, error) {
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.hash, f.title, c.heading, c.text
+		FROM chunks c JOIN files f ON f.id = c.file_id
+		WHERE c.id > ? AND NOT `+withVector+`
+		ORDER BY c.id LIMIT ?`, after, rowID, n)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	var out []pending
+	var last int64
+	for rows.Next() {
+		var hash, title, heading, text string
+		if err := rows.Scan(&last, &hash, &title, &heading, &text); err != nil {
+			return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
+		}
+		if seen[hash] {
+			continue // the same text twice in this batch: one vector serves both
+		}
+		seen[hash] = true
+		out = append(out, pending{hash: hash, text: vault.EmbedText(title, heading, text)})
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
+	}
+	return out, last, nil
+}
+
+// embedBatch embeds one batch and stores it in one transaction, creating
+// the embedder's row first when it has none. stored is the fingerprint of
+// rowID: when the embedder's answer no longer matches it, the row and its
+// vectors are dropped and errEmbedderChanged returned.
+func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, error) {
+	texts := make([]string, len(batch))
+	for i, p := range batch {
+		texts[i] = p.text
+	}
+	vecs, err := emb.Embed(embedCtx, texts)
+	if err != nil {
+		// Provider and model, not the fingerprint: a remote embedder that
+		// never answered knows no dimension, and "/0" would mislead.
+		return rowID, fmt.Errorf("embed with %s/%s: %w", emb.Provider(), emb.Model(), err)
+	}
+	if len(vecs) != len(batch) {
+		return rowID, fmt.Errorf("embed with %s: %d vectors for %d texts", emb.Fingerprint(), len(vecs), len(batch))
+	}
+	if rowID != 0 && stored != "" && emb.Fingerprint() != stored {
+		v.log.Warn("embedder changed since its vectors were stored; embedding every chunk again",
+			"was", stored, "now", emb.Fingerprint())
+		if err := v.dropEmbedder(ctx, rowID); err != nil {
+			return rowID, fmt.Errorf("drop stale vectors: %w", err)
+		}
+		return 0, errEmbedderChanged
+	}
+	if rowID == 0 {
+		if rowID, err = v.insertEmbedder(ctx, emb, nil); err != nil {
+			return 0, err
+		}
+	}
+	tx, err := v.db.BeginTx(ctx, nil)
+	if err != nil {
+		return rowID, fmt.Errorf("store vectors: %w", err)
+	}
+	defer tx.Rollback()
+	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors (embedder_id, hash, vector) VALUES (?, ?, ?)`)
+	if err != nil {
+		return rowID, fmt.Errorf("store vectors: %w", err)
+	}
+	defer stmt.Close()
+	for i, p := range batch {
+		if _, err := stmt.ExecContext(ctx, rowID, p.hash, encodeVector(vecs[i])); err != nil {
+			return rowID, fmt.Errorf("store vectors: %w", err)
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return rowID, fmt.Errorf("store vectors: %w", err)
+	}
+	return rowID, nil
+}
