@@ -19,11 +19,3 @@ func InVaults(col string, names []string) (string, []any) {
 	}
 	return col + " IN (SELECT id FROM vaults WHERE name IN (?" + strings.Repeat(", ?", len(names)-1) + "))", args
 }
-
-// EscapeLike escapes s for a LIKE pattern written with ESCAPE '\': its %,
-// _ and \ match themselves.
-func EscapeLike(s string) string {
-	return likeEscaper.Replace(s)
-}
-
-var likeEscaper = strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
