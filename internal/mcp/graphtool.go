@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -235,11 +234,11 @@ func tagNames(n vault.Note) []string {
 	return out
 }
 
-// findOnDisk locates a note without the index: by vault-relative path
-// (with or without .md), else by file name, case-insensitively.
+// findOnDisk locates a note without the index: by its vault-relative
+// path, else by the rules of link resolution (resolveOnDisk), as read-note
+// does.
 func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref string) (config.Vault, string, error) {
 	rel := strings.TrimPrefix(filepath.ToSlash(ref), "/")
-	want := vault.FoldName(strings.TrimSuffix(path.Base(rel), ".md"))
 	for _, v := range vaults {
 		if vaultName != "" && v.Name != vaultName {
 			continue
@@ -247,15 +246,9 @@ func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref strin
 		if p, ok, err := notePath(v, rel); err == nil && ok {
 			return v, p, nil
 		}
-		files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
-		if err != nil {
-			continue
-		}
-		for _, f := range files {
-			if f.Note && vault.FoldName(vault.TitleFromPath(f.Path)) == want {
-				return v, f.Path, nil
-			}
-		}
+	}
+	if v, p, ok := resolveOnDisk(ctx, vaults, vaultName, ref); ok {
+		return v, p, nil
 	}
 	return config.Vault{}, "", fmt.Errorf("no note %s was found on disk; give its vault-relative path, such as Folder/Note.md", quoteArg(ref))
 }
