@@ -124,6 +124,10 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 	if pq.cjk {
 		table, weights = "note_cjk", k.cjkWeights()
 	}
+	pq, err := k.wholeWord(ctx, table, pq, limit)
+	if err != nil {
+		return nil, err
+	}
 	loose := pq.matchAny()
 	match := loose
 	if pq.strict() {
@@ -157,6 +161,45 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 		return nil, err
 	}
 	return k.withHeadings(ctx, hits)
+}
+
+// wholeWord drops the prefix match of pq's last word when the word on its
+// own matches at least limit notes of table: counting stops there, so the
+// check costs a few dozen microseconds however common the word is.
+func (k *Keyword) wholeWord(ctx context.Context, table string, pq parsedQuery, limit int) (parsedQuery, error) {
+	w := pq.prefixWord()
+	if w == "" {
+		return pq, nil
+	}
+	var n int
+	err := queryRow(ctx, k.db, `SELECT count(*) FROM (SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT ?)`,
+		[]any{ftsString(w), limit}, &n)
+	if err != nil {
+		return pq, err
+	}
+	if n >= limit {
+		return pq.withoutPrefix(), nil
+	}
+	return pq, nil
+}
+
+// queryRow runs a query returning one row and scans it into dest.
+func queryRow(ctx context.Context, db Querier, query string, args []any, dest ...any) error {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	return rows.Close()
 }
 
 // withHeadings returns the hits as results, each with the heading path in
