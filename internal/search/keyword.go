@@ -70,7 +70,7 @@ const snippetTokens = 24
 // Search runs q. It returns ErrEmptyQuery when the text is blank, and no
 // results (and no error) when the text holds nothing to search for, such
 // as "*"; a query of emoji or other symbols only looks for them verbatim. Results are one per note, best first. Each holds the
-// passage FTS5 finds with most of the query's words as its snippet, the
+// passage with most of the query's words (chosen as FTS5's snippet() would) as its snippet, the
 // heading path of the chunk it is in, and as its line the line of the
 // first matched word, where a reader would start; a note that matched by
 // name only gets its title as snippet and its first chunk.
