@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -69,7 +68,7 @@ const snippetTokens = 24
 // Search runs q. It returns ErrEmptyQuery when the text is blank, and no
 // results (and no error) when the text holds nothing to search for, such
 // as "*"; a query of emoji or other symbols only looks for them verbatim. Results are one per note, best first. Each holds the
-// passage FTS5 finds with most of the query's words as its snippet, the
+// passage with most of the query's words (chosen as FTS5's snippet() would) as its snippet, the
 // heading path of the chunk it is in, and as its line the line of the
 // first matched word, where a reader would start; a note that matched by
 // name only gets its title as snippet and its first chunk.
@@ -128,6 +127,10 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 	if pq.cjk {
 		table, weights = "note_cjk", k.cjkWeights()
 	}
+	pq, err := k.wholeWord(ctx, table, pq, limit)
+	if err != nil {
+		return nil, err
+	}
 	loose := pq.matchAny()
 	match := loose
 	if pq.strict() {
@@ -155,12 +158,51 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 	if table == "note_cjk" {
 		err = k.cjkPassages(ctx, pq, hits)
 	} else {
-		err = k.passages(ctx, loose, hits)
+		err = k.passages(ctx, pq, hits)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return k.withHeadings(ctx, hits)
+}
+
+// wholeWord drops the prefix match of pq's last word when the word on its
+// own matches at least limit notes of table: counting stops there, so the
+// check costs a few dozen microseconds however common the word is.
+func (k *Keyword) wholeWord(ctx context.Context, table string, pq parsedQuery, limit int) (parsedQuery, error) {
+	w := pq.prefixWord()
+	if w == "" {
+		return pq, nil
+	}
+	var n int
+	err := queryRow(ctx, k.db, `SELECT count(*) FROM (SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT ?)`,
+		[]any{ftsString(w), limit}, &n)
+	if err != nil {
+		return pq, err
+	}
+	if n >= limit {
+		return pq.withoutPrefix(), nil
+	}
+	return pq, nil
+}
+
+// queryRow runs a query returning one row and scans it into dest.
+func queryRow(ctx context.Context, db Querier, query string, args []any, dest ...any) error {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		return sql.ErrNoRows
+	}
+	if err := rows.Scan(dest...); err != nil {
+		return err
+	}
+	return rows.Close()
 }
 
 // withHeadings returns the hits as results, each with the heading path in
@@ -238,63 +280,34 @@ func (k *Keyword) describe(ctx context.Context, hits []keywordHit) error {
 	return rows.Err()
 }
 
-// Markers snippet() puts around matched words, so that the passage can be
-// found again in the note's text: control characters never typed in a
-// note, turned into ** once found.
+// Markers put around matched words while a passage is cut, so that the
+// note's own ** can be told from them: control characters never typed in
+// a note, turned into ** at the end.
 const (
 	markOpen  = "\x02"
 	markClose = "\x03"
 )
 
-// passages sets each hit's snippet, heading and line from the fragment of
-// its text that FTS5's snippet() picks, the one holding most query terms.
-// match is the loose expression, which every hit matches and which marks
-// every term.
-func (k *Keyword) passages(ctx context.Context, match string, hits []keywordHit) error {
+// passages sets each hit's snippet and line from its text: the passage
+// holding most of the query's words (see snippet.go), marked where each
+// term of a loose match of pq occurs. A note whose text holds none of them
+// (it matched by name) gets its title, marked, as snippet when that holds
+// one, else the start of its text, and its first chunk's line.
+func (k *Keyword) passages(ctx context.Context, pq parsedQuery, hits []keywordHit) error {
 	if len(hits) == 0 {
 		return nil
 	}
+	m := newMarker(pq)
 	ids, byID := hitIDs(hits)
-	lo, hi := hits[0].id, hits[0].id
-	for _, h := range hits {
-		lo, hi = min(lo, h.id), max(hi, h.id)
-	}
-	// The rowid range lets FTS5 run the MATCH once for all hits; "+rowid"
-	// keeps the list from being used as ten separate lookups, each of
-	// which would read every doclist of the query again.
-	rows, err := k.db.QueryContext(ctx, `SELECT rowid,
-			snippet(note_fts, 3, '`+markOpen+`', '`+markClose+`', '…', `+strconv.Itoa(snippetTokens)+`),
-			highlight(note_fts, 0, '**', '**')
-		FROM note_fts WHERE note_fts MATCH ? AND rowid BETWEEN ? AND ? AND +rowid IN (`+placeholders(len(ids))+`)`,
-		append([]any{match, lo, hi}, ids...)...)
-	if err != nil {
-		return err
-	}
-	fragments := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var fragment, title sql.NullString
-		if err := rows.Scan(&id, &fragment, &title); err != nil {
-			rows.Close()
-			return err
-		}
-		fragments[id] = fragment.String
-		byID[id].res.Snippet = oneLine(title.String) // until a passage is found
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
+	for _, h := range byID {
+		h.res.Snippet, _ = m.marked(h.res.Title) // until a passage is found
 	}
 	return k.eachChunkList(ctx, ids, func(id int64, chunks []storedChunk) {
 		h := byID[id]
-		frag := fragments[id]
-		if line, ok := locate(chunks, frag); ok {
-			h.res.Line = line // its heading path is set by withHeadings
-		}
-		// The note's own bold markers go, so that ** marks only matches.
-		frag = strings.ReplaceAll(frag, "**", "")
-		if s := oneLine(strings.NewReplacer(markOpen, "**", markClose, "**").Replace(frag)); s != "" {
-			h.res.Snippet = s
+		p := m.passageOf(chunks)
+		h.res.Line = p.line // its heading path is set by withHeadings
+		if p.found || p.snippet != "" && !strings.Contains(h.res.Snippet, "**") {
+			h.res.Snippet = p.snippet
 		}
 	})
 }
@@ -337,44 +350,6 @@ func (k *Keyword) eachChunkList(ctx context.Context, ids []any, fn func(id int64
 		fn(cur, chunks)
 	}
 	return nil
-}
-
-// locate finds the first marked word of a snippet fragment in the note's
-// chunks and returns its line. The fragment is a
-// slice of the chunks joined with line breaks, as note_text joins them, so
-// the text from the fragment's start to the end of that word is found
-// verbatim, in one chunk or across the break between two. Without a
-// marked word (only the note's name matched) it is the first chunk's.
-func locate(chunks []storedChunk, fragment string) (int, bool) {
-	if len(chunks) == 0 {
-		return 0, false
-	}
-	open := strings.Index(fragment, markOpen)
-	if open < 0 {
-		return chunks[0].line, true
-	}
-	head := strings.TrimPrefix(fragment[:open], "…")
-	word, _, _ := strings.Cut(fragment[open+len(markOpen):], markClose)
-	head = strings.NewReplacer(markOpen, "", markClose, "").Replace(head)
-	// Search from the word back: the text before it may begin in the
-	// chunk before.
-	for _, lead := range []string{head, lastLine(head), ""} {
-		for _, c := range chunks {
-			if i := strings.Index(c.text, lead+word); i >= 0 {
-				at := i + len(lead)
-				return c.line + strings.Count(c.text[:at], "\n"), true
-			}
-		}
-	}
-	return chunks[0].line, true
-}
-
-// lastLine is what follows the last line break of s, or s.
-func lastLine(s string) string {
-	if i := strings.LastIndexByte(s, '\n'); i >= 0 {
-		return s[i+1:]
-	}
-	return s
 }
 
 // cjkPassages picks each hit's passage for a Chinese or Japanese query:

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -320,5 +321,37 @@ func TestSnippetMarksOnlyMatches(t *testing.T) {
 	}
 	if got := oneLine("| a | b |\n|---------|:------:|"); got != "| a | b | |---|:---:|" {
 		t.Fatalf("oneLine kept a table ruler: %q", got)
+	}
+}
+
+// TestWholeWordSkipsPrefix: the last word of a short query matches as a
+// prefix too, unless it matches as many notes as asked for on its own.
+func TestWholeWordSkipsPrefix(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"a.md": "The pipe leaks.", "b.md": "A pipe bends.", "c.md": "Pipe fittings.",
+		"d.md": "The deployment pipeline.", "e.md": "Pipelines everywhere.",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k, _ := indexedKeyword(t, "v", dir)
+	for _, tt := range []struct {
+		limit int
+		want  []string
+	}{
+		{3, []string{"a.md", "b.md", "c.md"}},
+		{10, []string{"a.md", "b.md", "c.md", "d.md", "e.md"}},
+	} {
+		rs, err := k.Search(context.Background(), KeywordQuery{Text: "pipe", Limit: tt.limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := paths(rs)
+		slices.Sort(got)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("limit %d: %v; want %v", tt.limit, got, tt.want)
+		}
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -27,8 +28,11 @@ import (
 // dropping stop words, every term must match (a short keyword query means
 // all of its words), and the last word also matches as a prefix when it
 // has at least minPrefix characters, so a query typed halfway ("canv")
-// finds its word; if that finds fewer notes than asked for, notes matching
-// any term follow. With more terms, as in a question written out in full,
+// finds its word, unless the word on its own already matches as many
+// notes as asked for: then it was typed in full, and matching every word
+// it begins would cost a search on a large vault more than the rest of it
+// (Keyword.wholeWord). If that finds fewer notes than asked for, notes
+// matching any term follow. With more terms, as in a question written out in full,
 // notes matching any term are ranked by BM25, which rewards notes matching
 // more of the rarer terms; words joined by punctuation then count as
 // separate words, and no word is a prefix (on Cranfield each of these two
@@ -123,6 +127,24 @@ func parseQuery(text string) parsedQuery {
 // keywordCut is how many terms of text keyword search leaves out, past
 // maxTerms.
 func keywordCut(text string) int { return parseQuery(text).dropped }
+
+// prefixWord is the word the last term matches as a prefix too, "" when
+// it matches none.
+func (q parsedQuery) prefixWord() string {
+	if n := len(q.terms); n > 0 && q.terms[n-1].prefix {
+		return q.terms[n-1].words[0]
+	}
+	return ""
+}
+
+// withoutPrefix is q with its last word matched as a whole word only.
+func (q parsedQuery) withoutPrefix() parsedQuery {
+	if n := len(q.terms); n > 0 && q.terms[n-1].prefix {
+		q.terms = slices.Clone(q.terms)
+		q.terms[n-1].prefix = false
+	}
+	return q
+}
 
 // dropStopWords removes single stop words, unless nothing else is left:
 // "the who" still searches for The Who.
