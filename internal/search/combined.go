@@ -282,7 +282,7 @@ func NewCombinedOver(kw *Keyword, sem *Semantic, linked LinkedFunc) *Combined {
 
 // candidates is keyword search as combined search asks it.
 func (k *Keyword) candidates(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
-	return k.Search(ctx, KeywordQuery{Text: text, Filter: f, Limit: limit})
+	return k.Search(ctx, KeywordQuery{Text: text, Filter: f, Limit: limit, Bare: true})
 }
 
 // candidates is semantic search as combined search asks it.

@@ -54,6 +54,10 @@ type KeywordQuery struct {
 	Limit int
 	// NamesOnly matches note titles, aliases and paths, not their text.
 	NamesOnly bool
+	// Bare ranks without reading passages: each result's snippet is its
+	// title and its line 1, until Passages fills them in. Combined search
+	// ranks many candidates and shows few.
+	Bare bool
 }
 
 // Result limits shared by keyword searches.
@@ -105,7 +109,7 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 	if q.NamesOnly {
 		res, err = k.searchNames(ctx, q.Text, pq, q.Filter, limit)
 	} else {
-		res, err = k.searchText(ctx, q.Text, pq, q.Filter, limit)
+		res, err = k.searchText(ctx, q.Text, pq, q.Filter, limit, q.Bare)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("keyword search: %w", err)
@@ -122,7 +126,7 @@ type keywordHit struct {
 
 // searchText searches the names, headings and text of notes: note_fts, or
 // note_cjk for a query with Chinese or Japanese.
-func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Filter, limit int) ([]Result, error) {
+func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Filter, limit int, bare bool) ([]Result, error) {
 	table, weights := "note_fts", k.textWeights()
 	if pq.cjk {
 		table, weights = "note_cjk", k.cjkWeights()
@@ -155,15 +159,79 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 		return nil, err
 	}
 	exactNamesFirst(q, hits)
-	if table == "note_cjk" {
-		err = k.cjkPassages(ctx, pq, hits)
-	} else {
-		err = k.passages(ctx, pq, hits)
+	if bare {
+		for i := range hits {
+			hits[i].res.Snippet = hits[i].res.Title
+		}
+		return results(hits), nil
 	}
-	if err != nil {
+	if err := k.notePassages(ctx, pq, hits); err != nil {
 		return nil, err
 	}
 	return k.withHeadings(ctx, hits)
+}
+
+// notePassages sets each hit's snippet and line from its best passage.
+func (k *Keyword) notePassages(ctx context.Context, pq parsedQuery, hits []keywordHit) error {
+	if pq.cjk {
+		return k.cjkPassages(ctx, pq, hits)
+	}
+	return k.passages(ctx, pq, hits)
+}
+
+// Passages reads the best passage for text of each result a Bare search
+// returned, and sets its snippet, line and heading path, as a search that
+// was not bare would have. Results of notes no longer indexed are left as
+// they are.
+func (k *Keyword) Passages(ctx context.Context, text string, rs []Result) error {
+	pq := parseQuery(text)
+	if len(pq.terms) == 0 || len(rs) == 0 {
+		return nil
+	}
+	conds := make([]string, len(rs))
+	args := make([]any, 0, 2*len(rs))
+	for i, r := range rs {
+		conds[i] = "(v.name = ? AND f.path = ?)"
+		args = append(args, r.Vault, r.Path)
+	}
+	rows, err := k.db.QueryContext(ctx, `SELECT f.id, v.name, f.path FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE `+strings.Join(conds, " OR "), args...)
+	if err != nil {
+		return fmt.Errorf("keyword passages: %w", err)
+	}
+	ids := map[resultKey]int64{}
+	for rows.Next() {
+		var id int64
+		var key resultKey
+		if err := rows.Scan(&id, &key.vault, &key.path); err != nil {
+			rows.Close()
+			return fmt.Errorf("keyword passages: %w", err)
+		}
+		ids[key] = id
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("keyword passages: %w", err)
+	}
+	var hits []keywordHit
+	var at []int // the index in rs of each hit
+	for i, r := range rs {
+		if id, ok := ids[resultKey{r.Vault, r.Path}]; ok {
+			hits = append(hits, keywordHit{id: id, res: r})
+			at = append(at, i)
+		}
+	}
+	if err := k.notePassages(ctx, pq, hits); err != nil {
+		return fmt.Errorf("keyword passages: %w", err)
+	}
+	filled, err := k.withHeadings(ctx, hits)
+	if err != nil {
+		return fmt.Errorf("keyword passages: %w", err)
+	}
+	for j, i := range at {
+		rs[i].Snippet, rs[i].Line, rs[i].Heading = filled[j].Snippet, filled[j].Line, filled[j].Heading
+	}
+	return nil
 }
 
 // wholeWord drops the prefix match of pq's last word when the word on its

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -239,6 +240,12 @@ func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 		}
 		return s.byKeyword(ctx, q, "")
 	}
+	if err := s.keywordPassages(ctx, q, res); err != nil {
+		if stop(ctx, err) {
+			return Answer{}, err
+		}
+		s.log.Warn("read keyword passages", "err", err)
+	}
 	a := Answer{Results: res}
 	if semErr != nil {
 		a.Degraded, a.Reason = true, s.semanticFailed(semErr)+"; ranked by keywords only"
@@ -249,6 +256,32 @@ func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 		a.Notes = append(a.Notes, semanticCutNote(cut))
 	}
 	return a, nil
+}
+
+// keywordPassages reads the passages of the combined results that
+// keyword search ranked bare, within the limit: the notes shown, not every
+// candidate. A note semantic search also found keeps the keyword passage,
+// whose matches are marked.
+func (s *Service) keywordPassages(ctx context.Context, q Query, res []Result) error {
+	shown := res[:min(len(res), q.Limit)]
+	var kw []Result
+	var at []int
+	for i, r := range shown {
+		if slices.Contains(r.Retrievers, RetrieverKeyword) {
+			kw = append(kw, r)
+			at = append(at, i)
+		}
+	}
+	if len(kw) == 0 {
+		return nil
+	}
+	if err := s.keyword.Passages(ctx, q.Text, kw); err != nil {
+		return err
+	}
+	for j, i := range at {
+		shown[i].Snippet, shown[i].Line, shown[i].Heading = kw[j].Snippet, kw[j].Line, kw[j].Heading
+	}
+	return nil
 }
 
 // semanticFailed is why semantic search could not run, in the answer's

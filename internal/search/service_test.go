@@ -207,3 +207,37 @@ func TestFormatScore(t *testing.T) {
 		}
 	}
 }
+
+// TestCombinedShowsKeywordPassages: combined search ranks keyword
+// candidates without their passages, then reads the passages of the notes
+// it shows, marked as keyword search marks them.
+func TestCombinedShowsKeywordPassages(t *testing.T) {
+	svc, _ := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
+	ctx := context.Background()
+	kw, err := svc.Search(ctx, Query{Mode: ModeKeyword, Text: "bloom"})
+	if err != nil || len(kw.Results) == 0 {
+		t.Fatalf("keyword: %+v %v", kw, err)
+	}
+	cmb, err := svc.Search(ctx, Query{Mode: ModeCombined, Text: "bloom"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	byPath := map[string]Result{}
+	for _, r := range kw.Results {
+		byPath[r.Path] = r
+	}
+	checked := 0
+	for _, r := range cmb.Results {
+		want, ok := byPath[r.Path]
+		if !ok {
+			continue
+		}
+		checked++
+		if r.Snippet != want.Snippet || r.Line != want.Line || r.Heading != want.Heading || !strings.Contains(r.Snippet, "**") {
+			t.Errorf("%s: combined passage %q (line %d, %q); keyword's %q (line %d, %q)", r.Path, r.Snippet, r.Line, r.Heading, want.Snippet, want.Line, want.Heading)
+		}
+	}
+	if checked == 0 {
+		t.Fatal("combined search found none of keyword search's notes")
+	}
+}
