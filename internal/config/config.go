@@ -101,6 +101,8 @@ type Config struct {
 	DBSource    string
 	// Embedder is the embedder for semantic search.
 	Embedder Embedder
+	// Search tunes ranking.
+	Search Search
 	// FileVaults names the vaults the config file lists, chosen or not,
 	// for messages that tell which names --vault accepts.
 	FileVaults []string
@@ -142,6 +144,30 @@ type fileFormat struct {
 	Database string   `yaml:"database" toml:"database"`
 	Vaults   []Vault  `yaml:"vaults" toml:"vaults"`
 	Embedder Embedder `yaml:"embedder" toml:"embedder"`
+	Search   Search   `yaml:"search" toml:"search"`
+}
+
+// Search tunes ranking. A setting left out takes the default for the kind
+// of embedder in use (lexical or neural), which docs/benchmarks.md
+// explains.
+type Search struct {
+	// SemanticWeight is the weight of semantic scores against keyword
+	// scores (which weigh 1) in combined search, 0 to 10.
+	SemanticWeight *float64 `yaml:"semantic_weight" toml:"semantic_weight" json:"semantic_weight,omitempty"`
+	// SimilarityFloor is the similarity, 0 to 1, below which a passage
+	// is not a semantic match at all.
+	SimilarityFloor *float64 `yaml:"similarity_floor" toml:"similarity_floor" json:"similarity_floor,omitempty"`
+}
+
+// check refuses settings out of range, naming the setting.
+func (s Search) check() error {
+	if w := s.SemanticWeight; w != nil && (*w < 0 || *w > 10 || *w != *w) {
+		return fmt.Errorf("search.semantic_weight is %v: give 0 to 10 (0 ranks combined search by keywords alone)", *w)
+	}
+	if f := s.SimilarityFloor; f != nil && (*f < 0 || *f > 1 || *f != *f) {
+		return fmt.Errorf("search.similarity_floor is %v: give 0 to 1", *f)
+	}
+	return nil
 }
 
 // Load settles the configuration from flags, the environment (through
@@ -217,6 +243,10 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		return cfg, err
 	}
 	cfg.Embedder = emb
+	if err := file.Search.check(); err != nil {
+		return cfg, fmt.Errorf("config file %s: %w", file.path, err)
+	}
+	cfg.Search = file.Search
 	for _, v := range cfg.Vaults {
 		if inside(cfg.DBPath, v.Path) || inside(resolved(cfg.DBPath), resolved(v.Path)) {
 			return cfg, fmt.Errorf("database %s is inside vault %q: keep it outside the vault, for example with --db %s",

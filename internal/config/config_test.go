@@ -197,3 +197,31 @@ func TestEmbedderTimeouts(t *testing.T) {
 		t.Fatalf("err = %v; want the bad batch_timeout named", err)
 	}
 }
+
+func TestSearchSettings(t *testing.T) {
+	home := t.TempDir()
+	env := fakeEnv(map[string]string{"HOME": home})
+	yamlFile := filepath.Join(home, "config.yaml")
+	write(t, yamlFile, "search:\n  semantic_weight: 0.5\n  similarity_floor: 0.25\n")
+	cfg, err := Load(Flags{ConfigFile: yamlFile}, env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := cfg.Search; s.SemanticWeight == nil || *s.SemanticWeight != 0.5 || s.SimilarityFloor == nil || *s.SimilarityFloor != 0.25 {
+		t.Errorf("search settings %+v", s)
+	}
+	tomlFile := filepath.Join(home, "config.toml")
+	write(t, tomlFile, "[search]\nsemantic_weight = 0.7\n")
+	if cfg, err := Load(Flags{ConfigFile: tomlFile}, env); err != nil || cfg.Search.SemanticWeight == nil || *cfg.Search.SemanticWeight != 0.7 || cfg.Search.SimilarityFloor != nil {
+		t.Errorf("TOML search settings %+v, %v", cfg.Search, err)
+	}
+	if cfg, err := Load(Flags{}, env); err != nil || cfg.Search.SemanticWeight != nil {
+		t.Errorf("no config file: search settings %+v, %v", cfg.Search, err)
+	}
+	for _, bad := range []string{"search:\n  semantic_weight: -1\n", "search:\n  similarity_floor: 1.5\n"} {
+		write(t, yamlFile, bad)
+		if _, err := Load(Flags{ConfigFile: yamlFile}, env); err == nil || !strings.Contains(err.Error(), "search.") {
+			t.Errorf("%q: err = %v; want the setting named", bad, err)
+		}
+	}
+}
