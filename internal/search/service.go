@@ -67,24 +67,24 @@ type Query struct {
 
 // Answer is what a search found, and how.
 type Answer struct {
-	Results []Result `json:"results"`
+	Results []Result
 	// Truncated is set when more notes matched than Limit.
-	Truncated bool `json:"truncated"`
+	Truncated bool
 	// Degraded is set when part of the search was unavailable and the
 	// answer came from a fallback; Reason says what and what was used.
-	Degraded bool   `json:"degraded"`
-	Reason   string `json:"degraded_reason,omitempty"`
+	Degraded bool
+	Reason   string
 	// Embedder is the fingerprint of the embedder that measured similarity;
 	// empty when none did.
-	Embedder string `json:"embedder,omitempty"`
+	Embedder string
 	// Vectors is how many passages semantic ranking compared the query
 	// with: what of the index the answer covered.
-	Vectors int `json:"vectors_searched,omitempty"`
+	Vectors int
 	// Empty, when there are no results, says why in a sentence.
-	Empty string `json:"empty,omitempty"`
+	Empty string
 	// Notes say what else the reader should know, such as a query cut to
 	// what a search could take.
-	Notes []string `json:"notes,omitempty"`
+	Notes []string
 }
 
 // Service is the one entry point of search: it runs each mode, applies
