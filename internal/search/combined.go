@@ -125,27 +125,10 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 		q.Limit = 10
 	}
 	depth := max(q.Limit*max(c.Depth, 1), 30)
-	kw, err := c.keyword(ctx, q.Text, q.Filter, depth)
+	kw, sem, err := c.retrieve(ctx, q, semText, depth, semErr)
 	if err != nil {
 		return nil, err
 	}
-	var sem []Result
-	if c.semantic != nil {
-		sem, err = c.semantic(ctx, semText, q.Filter, depth)
-		switch {
-		case errors.Is(err, ErrEmptyQuery):
-			return nil, err
-		case err != nil:
-			if ctx.Err() != nil {
-				return nil, err
-			}
-			*semErr = err
-			sem = nil
-		}
-	} else {
-		*semErr = ErrNoEmbedder
-	}
-
 	fused := c.fuse(kw, sem)
 	if c.linked != nil && c.LinkBoost > 0 && len(fused) > 1 {
 		if err := c.boostLinked(ctx, fused); err != nil {
@@ -272,6 +255,39 @@ func (c *Combined) boostLinked(ctx context.Context, fused []*candidate) error {
 		}
 	}
 	return nil
+}
+
+// retrieve runs both retrievers at once: each waits on its own work (the
+// full-text index, the vector scan), and on two processors the answer
+// comes in the time of the slower. A semantic failure is put in semErr and
+// leaves the keyword list alone.
+func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string, depth int, semErr *error) (kw, sem []Result, err error) {
+	if c.semantic == nil {
+		*semErr = ErrNoEmbedder
+		kw, err = c.keyword(ctx, q.Text, q.Filter, depth)
+		return kw, nil, err
+	}
+	var sErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		sem, sErr = c.semantic(ctx, semText, q.Filter, depth)
+	}()
+	kw, err = c.keyword(ctx, q.Text, q.Filter, depth)
+	<-done
+	switch {
+	case err != nil:
+		return nil, nil, err
+	case errors.Is(sErr, ErrEmptyQuery):
+		return nil, nil, sErr
+	case sErr != nil:
+		if ctx.Err() != nil {
+			return nil, nil, sErr
+		}
+		*semErr = sErr
+		sem = nil
+	}
+	return kw, sem, nil
 }
 
 // NewCombinedOver returns combined search over keyword and semantic
