@@ -66,7 +66,7 @@ func dump(t testing.TB, db *sql.DB) string {
 		`SELECT name, resolve_pending FROM vaults ORDER BY name`,
 		`SELECT f.path, c.ord, c.heading, c.start_line, c.end_line, c.hash
 			FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord`,
-		`SELECT f.path, n.title, n.aliases, n.headings, n.path, n.tags, n.cjk
+		`SELECT f.path, n.title, n.aliases, n.headings, n.path, n.tags, n.cjk, n.anchors
 			FROM search_notes n JOIN files f ON f.id = n.file_id ORDER BY f.path`,
 		`SELECT (SELECT count(*) FROM note_fts_docsize), (SELECT count(*) FROM name_fts_docsize),
 			(SELECT count(*) FROM note_cjk_docsize), (SELECT count(*) FROM search_notes)`,

@@ -415,7 +415,7 @@ func (ix *Indexer) Clear(ctx context.Context) error {
 		return fmt.Errorf("clear index: %w", err)
 	}
 	defer tx.Rollback()
-	for _, table := range []string{"links", "external_links", "aliases", "tags", "headings", "blocks", "warnings", "files", "vaults"} {
+	for _, table := range []string{"links", "external_links", "aliases", "tags", "headings", "blocks", "warnings", "files", "vaults", "anchors_pending"} {
 		if _, err := tx.ExecContext(ctx, "DELETE FROM "+table); err != nil {
 			return fmt.Errorf("clear index: %w", err)
 		}

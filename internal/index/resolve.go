@@ -25,7 +25,8 @@ func (ix *Indexer) resolveIfPending(ctx context.Context, vaultID int64) error {
 	return ix.ResolveLinks(ctx, vaultID)
 }
 
-// ResolveLinks resolves every link of one vault against its current files.
+// ResolveLinks resolves every link of one vault against its current files,
+// then writes the search rows that waited for the links (writeSearchNotes).
 func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
 	began := time.Now()
 	paths, ids, err := ix.loadPaths(ctx, vaultID)
@@ -85,6 +86,10 @@ func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
 			return fmt.Errorf("resolve links: %w", err)
 		}
 	}
+	inserted, rewritten, err := writeSearchNotes(ctx, tx, vaultID)
+	if err != nil {
+		return fmt.Errorf("resolve links: %w", err)
+	}
 	if _, err := tx.ExecContext(ctx, `UPDATE vaults SET resolve_pending = 0 WHERE id = ?`, vaultID); err != nil {
 		return fmt.Errorf("resolve links: %w", err)
 	}
@@ -92,6 +97,7 @@ func (ix *Indexer) ResolveLinks(ctx context.Context, vaultID int64) error {
 		return fmt.Errorf("resolve links: %w", err)
 	}
 	ix.log.Debug("links resolved", "vault_id", vaultID, "changed", len(changes),
+		"search_rows", inserted, "anchors_rewritten", rewritten,
 		"compute", computed.Sub(began), "write", time.Since(computed))
 	return nil
 }

@@ -326,7 +326,7 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 		s.search.replaced = append(s.search.replaced, id)
 	}
 	if j.file.Note {
-		s.search.add(id, j.file.Path, n)
+		s.search.add(id, n)
 	}
 	warns := n.Warnings
 	if j.warn != "" {
@@ -341,64 +341,56 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 	return nil
 }
 
-// searchRows gathers the chunks and full-text rows of a batch (see
-// migrations/0003_fts.sql) and writes them at its end, each table in as
-// few statements as possible: FTS5 moves what it holds in memory to a new
-// segment on disk at the start of nearly every statement that follows, so
-// rows written note by note among the batch's other statements would leave
-// thousands of tiny segments to merge. Written this way, each full-text
-// table gets a segment or two per batch.
+// searchRows gathers the chunks and note_cjk rows of a batch and writes
+// them at its end, each table in as few statements as possible: FTS5 moves
+// what it holds in memory to a new segment on disk at the start of nearly
+// every statement that follows, so rows written note by note among the
+// batch's other statements would leave thousands of tiny segments to
+// merge. Written this way, each full-text table gets a segment or two per
+// batch. A note's search_notes row, and with it its note_fts and name_fts
+// rows, is written by the pass that ends the run (writeSearchNotes), once
+// the links to it are all stored.
 type searchRows struct {
 	chunks   *bulkInsert
 	replaced []int64 // files whose old rows go first
-	notes    []searchNote
+	notes    []batchNote
 }
 
-// searchNote is a search_notes row, and the chunks of its note.
-type searchNote struct {
-	ID       int64  `json:"id"`
-	Title    string `json:"title"`
-	Aliases  string `json:"aliases"`
-	Headings string `json:"headings"`
-	Path     string `json:"path"`
-	Tags     string `json:"tags"`
-	CJK      string `json:"cjk"`
-
-	chunks []vault.Chunk
+// batchNote is what a batch writes of one note: its chunks, and the names
+// and headings that decide whether it needs a note_cjk row.
+type batchNote struct {
+	id                       int64
+	title, aliases, headings string
+	chunks                   []vault.Chunk
 }
 
 // add queues the rows of note n, stored as file id.
-func (r *searchRows) add(id int64, path string, n *vault.Note) {
-	sn := searchNote{ID: id, Title: n.Title, Aliases: strings.Join(n.Aliases, "\n"),
-		Path: strings.TrimSuffix(path, ".md"), chunks: n.Chunks}
+func (r *searchRows) add(id int64, n *vault.Note) {
 	headings := make([]string, len(n.Headings))
 	for i, h := range n.Headings {
 		headings[i] = h.Text
 	}
-	sn.Headings = strings.Join(headings, "\n")
-	tags := make([]string, len(n.Tags))
-	for i, t := range n.Tags {
-		tags[i] = t.Name
-	}
-	sn.Tags = strings.Join(tags, " ")
-	if names := sn.Title + "\n" + sn.Aliases; vault.HasCJK(names) {
-		sn.CJK = vault.CJKPairs(names)
-	}
-	r.notes = append(r.notes, sn)
+	r.notes = append(r.notes, batchNote{id: id, title: n.Title, aliases: strings.Join(n.Aliases, "\n"),
+		headings: strings.Join(headings, "\n"), chunks: n.Chunks})
 }
 
 // write replaces the rows of the queued notes and empties the queue.
 func (r *searchRows) write(ctx context.Context, tx *sql.Tx) error {
 	defer func() { r.replaced, r.notes = r.replaced[:0], r.notes[:0] }()
 	if len(r.replaced) > 0 {
-		// search_notes first: its delete trigger reads the chunks.
+		// search_notes first: its delete trigger reads the chunks. Its
+		// note_cjk row goes too; a note whose run was cut off before the
+		// last pass has a note_cjk row and no search_notes row.
 		slices.Sort(r.replaced)
 		ids := jsonArray(r.replaced)
-		if _, err := tx.ExecContext(ctx, `DELETE FROM search_notes WHERE file_id IN (SELECT value FROM json_each(?))`, ids); err != nil {
-			return fmt.Errorf("replace search rows: %w", err)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))`, ids); err != nil {
-			return fmt.Errorf("replace chunks: %w", err)
+		for _, q := range []string{
+			`DELETE FROM search_notes WHERE file_id IN (SELECT value FROM json_each(?))`,
+			`DELETE FROM note_cjk WHERE rowid IN (SELECT value FROM json_each(?))`,
+			`DELETE FROM chunks WHERE file_id IN (SELECT value FROM json_each(?))`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, ids); err != nil {
+				return fmt.Errorf("replace search rows: %w", err)
+			}
 		}
 	}
 	if len(r.notes) == 0 {
@@ -406,20 +398,20 @@ func (r *searchRows) write(ctx context.Context, tx *sql.Tx) error {
 	}
 
 	// File order: each full-text table then sees rising rowids.
-	slices.SortFunc(r.notes, func(a, b searchNote) int { return cmp.Compare(a.ID, b.ID) })
+	slices.SortFunc(r.notes, func(a, b batchNote) int { return cmp.Compare(a.id, b.id) })
 	var cjk []cjkRow
 	for _, n := range r.notes {
 		var body []string
 		for i, c := range n.chunks {
-			hash := vault.TextHash(c.EmbedText(n.Title))
-			if err := r.chunks.add(ctx, n.ID, i, c.HeadingPath(), c.StartLine, c.EndLine, c.Text, hash); err != nil {
+			hash := vault.TextHash(c.EmbedText(n.title))
+			if err := r.chunks.add(ctx, n.id, i, c.HeadingPath(), c.StartLine, c.EndLine, c.Text, hash); err != nil {
 				return fmt.Errorf("write chunks: %w", err)
 			}
 			body = append(body, c.Text)
 		}
-		if n.CJK != "" || vault.HasCJK(n.Headings) || slices.ContainsFunc(body, vault.HasCJK) {
-			cjk = append(cjk, cjkRow{ID: n.ID, Title: vault.CJKPairs(n.Title), Aliases: vault.CJKPairs(n.Aliases),
-				Headings: vault.CJKPairs(n.Headings), Body: vault.CJKPairs(strings.Join(body, "\n"))})
+		if vault.HasCJK(n.title+"\n"+n.aliases) || vault.HasCJK(n.headings) || slices.ContainsFunc(body, vault.HasCJK) {
+			cjk = append(cjk, cjkRow{ID: n.id, Title: vault.CJKPairs(n.title), Aliases: vault.CJKPairs(n.aliases),
+				Headings: vault.CJKPairs(n.headings), Body: vault.CJKPairs(strings.Join(body, "\n"))})
 		}
 	}
 	if err := r.chunks.flush(ctx); err != nil {
@@ -435,17 +427,6 @@ func (r *searchRows) write(ctx context.Context, tx *sql.Tx) error {
 			FROM json_each(?)`, rows); err != nil {
 			return fmt.Errorf("write search rows: %w", err)
 		}
-	}
-	// After the chunks: the insert trigger indexes them with the note.
-	notes, err := json.Marshal(r.notes)
-	if err != nil {
-		return fmt.Errorf("write search rows: %w", err)
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO search_notes (file_id, title, aliases, headings, path, tags, cjk)
-		SELECT value ->> 'id', value ->> 'title', value ->> 'aliases', value ->> 'headings', value ->> 'path',
-			value ->> 'tags', value ->> 'cjk'
-		FROM json_each(?) ORDER BY key`, notes); err != nil {
-		return fmt.Errorf("write search rows: %w", err)
 	}
 	return nil
 }

@@ -19,15 +19,17 @@ type Querier interface {
 
 // KeywordWeights weigh a match in each field of a note against a match in
 // its text, in FTS5's BM25. Names say best what a note is about; a heading
-// names a section; path and tags classify.
+// names a section; path and tags classify; anchors, the words other notes
+// link to it with and the lines around those links, describe it much as
+// its own text does.
 type KeywordWeights struct {
-	Title, Aliases, Headings, Body, Path, Tags float64
+	Title, Aliases, Headings, Body, Path, Tags, Anchors float64
 }
 
 // DefaultKeywordWeights are the weights keyword search uses unless told
 // otherwise: the best nDCG@10 on Cranfield (title against body) among the
 // weights that keep named notes first on the Obsidian Help vault.
-var DefaultKeywordWeights = KeywordWeights{Title: 8, Aliases: 8, Headings: 3, Body: 1, Path: 2, Tags: 2}
+var DefaultKeywordWeights = KeywordWeights{Title: 8, Aliases: 8, Headings: 3, Body: 1, Path: 2, Tags: 2, Anchors: 1}
 
 // Keyword finds notes by their words, with SQLite FTS5 over the note and
 // name tables the indexer keeps (migrations/0003_fts.sql). It is safe for
@@ -583,7 +585,7 @@ func normalizeName(s string) string {
 // textWeights are the bm25() arguments for note_fts, in column order.
 func (k *Keyword) textWeights() string {
 	w := k.Weights
-	return fmt.Sprintf("%g, %g, %g, %g, %g, %g", w.Title, w.Aliases, w.Headings, w.Body, w.Path, w.Tags)
+	return fmt.Sprintf("%g, %g, %g, %g, %g, %g, %g", w.Title, w.Aliases, w.Headings, w.Body, w.Path, w.Tags, w.Anchors)
 }
 
 // cjkWeights are the bm25() arguments for note_cjk, in column order.
