@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // TestAnchorText follows a note's anchor text, the words other notes link
@@ -14,7 +16,7 @@ import (
 func TestAnchorText(t *testing.T) {
 	root := exampleVault(t)
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
-	db := ix.db.DB
+	db := ix.db.(*store.DB).DB
 	mustIndex(t, ix, "coffee", root)
 	linking := filepath.Join(root, "Methods", "French press.md")
 	original, err := os.ReadFile(linking)
@@ -138,14 +140,14 @@ func TestUpgradeToAnchors(t *testing.T) {
 		`DROP TRIGGER links_anchors_update`,
 		`DELETE FROM schema_migrations WHERE version >= 6`,
 	} {
-		if _, err := ix.db.Exec(q); err != nil {
+		if _, err := ix.db.(*store.DB).Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
 	}
-	ix.db.Close()
+	ix.db.(*store.DB).Close()
 
 	upgraded, parsed := testIndexer(t, path)
-	db := upgraded.db.DB
+	db := upgraded.db.(*store.DB).DB
 	checkSearchTables(t, db)
 	if !matches(t, db, "note_fts", "{body} : bloom", "Methods/Pour over.md") {
 		t.Error("after the migration, the note's own words do not find it")
@@ -162,7 +164,7 @@ func TestUpgradeToAnchors(t *testing.T) {
 	}
 	fresh, _ := testIndexer(t, filepath.Join(t.TempDir(), "fresh.db"))
 	mustIndex(t, fresh, "coffee", root)
-	if a, b := dump(t, db), dump(t, fresh.db.DB); a != b {
+	if a, b := dump(t, db), dump(t, fresh.db.(*store.DB).DB); a != b {
 		t.Fatalf("upgraded database differs from a fresh index:\n%s", firstDiff(a, b))
 	}
 }
