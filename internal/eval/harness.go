@@ -42,7 +42,7 @@ func RunGraded(ctx context.Context, qs []Graded, rank Ranker) (Scores, error) {
 		}
 		s.NDCG10 += NDCG(got, q.Gains, 10)
 		s.Recall10 += Recall(got, q.Gains, 10)
-		deep, err := rank(ctx, q.Text, 100)
+		deep, err := rank(ctx, q.Text, 100) // search.MaxLimit
 		if err != nil {
 			return s, fmt.Errorf("query %q: %w", q.Text, err)
 		}

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
+	"math"
 	"slices"
 )
 
@@ -24,43 +26,61 @@ type SemanticFunc func(ctx context.Context, text string, f Filter, limit int) ([
 // vault-relative paths in the same vault.
 type LinkedFunc func(ctx context.Context, vault, path string) ([]string, error)
 
-// Combined merges keyword and semantic results into one ranking. By
-// default it sums each note's scores, each list's divided by its best
-// (convex fusion); reciprocal-rank fusion is the alternative. Both were
-// measured on Cranfield and the Obsidian Help query set
-// (docs/benchmarks.md): with the lexical embedder, whose ranking agrees
-// with keyword search more often than a neural one would, rank fusion let
-// the weaker list pull good keyword hits down, while a light semantic
-// weight in the score sum beat keyword search alone on both sets. Notes
-// linked to the best hits can be lifted too (LinkBoost).
+// EmbedderKind sorts embedders by how their similarities behave. A lexical
+// embedder (the built-in one: shared words and word pieces) agrees with
+// keyword search more often than not and gives unrelated text a
+// similarity of 0.1 to 0.2 from hashing alone; a neural one (Ollama,
+// OpenAI) finds paraphrases keyword search misses, on a scale that
+// depends on the model.
+type EmbedderKind string
+
+// Embedder kinds.
+const (
+	KindLexical EmbedderKind = "lexical"
+	KindNeural  EmbedderKind = "neural"
+)
+
+// Combined merges keyword and semantic results into one ranking: each
+// note's scores in the two lists, standardised within each list, summed
+// with a weight per list (see fuse). Both retrievers return a fixed
+// number of candidates (Candidates) whatever the limit, so that asking for
+// 10 results gives the first 10 of what asking for 100 gives. The
+// alternatives measured (docs/benchmarks.md, "Ranking") were scores
+// divided by each list's best, as before, min-max scaling and
+// reciprocal-rank fusion. Notes linked to the best hits can be lifted too
+// (LinkBoost).
 type Combined struct {
 	keyword  KeywordFunc
 	semantic SemanticFunc
 	linked   LinkedFunc // nil: no link boost
 
-	// KeywordWeight and SemanticWeight scale each retriever's fusion
-	// terms.
-	KeywordWeight, SemanticWeight float64
-	// Convex, when set, fuses by a weighted sum of scores instead of
-	// ranks: each list's scores are divided by its best score (BM25 and
-	// cosine have different scales) and summed with KeywordWeight and
-	// SemanticWeight.
+	// KeywordWeight scales the keyword list's terms.
+	KeywordWeight float64
+	// SemanticWeights scale the semantic list's terms, by the kind of
+	// embedder behind it (Kind).
+	SemanticWeights map[EmbedderKind]float64
+	// Kind reports the kind of embedder semantic search uses; nil, or an
+	// unknown kind, is taken as KindLexical.
+	Kind func() EmbedderKind
+	// Convex, when set, fuses by a weighted sum of standardised scores
+	// instead of ranks (see fuse).
 	Convex bool
-	// RRFK damps the weight of top ranks in the fusion: a note's fused
-	// score is the sum over retrievers of 1/(RRFK + rank). 60 is the value
-	// of the original paper and works across collections without tuning.
+	// RRFK damps the weight of top ranks in rank fusion: a note's fused
+	// score is the sum over retrievers of weight/(RRFK + rank). 60 is the
+	// value of the original paper and works across collections without
+	// tuning.
 	RRFK float64
 	// LinkBoost is added to a candidate for each of the top LinkSeeds
 	// results it is linked with: as is in convex fusion, scaled like a
-	// rank-1 term in rank fusion. A note that
-	// the best hits link to is more likely what the user means among
-	// candidates that scored alike. 0 turns the boost off.
+	// rank-1 term in rank fusion. A note that the best hits link to is
+	// more likely what the user means among candidates that scored alike.
+	// 0 turns the boost off.
 	LinkBoost float64
 	// LinkSeeds is how many of the best fused results spread the boost.
 	LinkSeeds int
-	// Depth is how many candidates each retriever contributes, as a
-	// multiple of the limit.
-	Depth int
+	// Candidates is how many results each retriever contributes to the
+	// fusion, whatever the limit (more only when the limit is higher).
+	Candidates int
 }
 
 // DefaultLinkBoost is off: on the Obsidian Help query set, whose notes
@@ -69,16 +89,42 @@ type Combined struct {
 // links. docs/benchmarks.md has the figures.
 const DefaultLinkBoost = 0
 
-// DefaultSemanticWeight is the weight of semantic scores against keyword
-// scores (1) in convex fusion, the best of those measured.
-const DefaultSemanticWeight = 0.3
+// DefaultCandidates is how many results each retriever contributes:
+// MaxLimit, so that every limit ranks the same candidates.
+const DefaultCandidates = MaxLimit
+
+// DefaultSemanticWeights are the weights of semantic scores against
+// keyword scores (1), by kind of embedder. Lexical 0.3: the weight of the
+// earlier fusion, kept; 0.2 to 0.5 measured within 0.005 of each other on
+// Cranfield (docs/benchmarks.md, "Ranking"), since the lexical embedder
+// mostly agrees with keyword search. Neural 1, equal weight: the usual
+// starting point of fusing BM25 with a dense retriever (Bruch et al., "An
+// Analysis of Fusion Functions for Hybrid Retrieval", 2023), as a neural
+// embedder's ranking is good in its own right and errs differently from
+// keywords'. No neural model runs here, so that weight is reasoned, not
+// measured; set it per model once one can be (config wiring to come).
+var DefaultSemanticWeights = map[EmbedderKind]float64{KindLexical: 0.3, KindNeural: 1}
 
 // NewCombined returns combined search over the given retrievers. linked
 // may be nil to turn the link boost off.
 func NewCombined(keyword KeywordFunc, semantic SemanticFunc, linked LinkedFunc) *Combined {
 	return &Combined{keyword: keyword, semantic: semantic, linked: linked,
-		Convex: true, RRFK: 60, LinkBoost: DefaultLinkBoost, LinkSeeds: 3, Depth: 3,
-		KeywordWeight: 1, SemanticWeight: DefaultSemanticWeight}
+		Convex: true, RRFK: 60, LinkBoost: DefaultLinkBoost, LinkSeeds: 3, Candidates: DefaultCandidates,
+		KeywordWeight: 1, SemanticWeights: maps.Clone(DefaultSemanticWeights)}
+}
+
+// semanticWeight is the weight of the semantic list for the embedder in
+// use.
+func (c *Combined) semanticWeight() float64 {
+	kind := KindLexical
+	if c.Kind != nil {
+		kind = c.Kind()
+	}
+	w, ok := c.SemanticWeights[kind]
+	if !ok {
+		w = c.SemanticWeights[KindLexical]
+	}
+	return w
 }
 
 // CombinedQuery is one combined search.
@@ -124,7 +170,7 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 	if q.Limit <= 0 {
 		q.Limit = 10
 	}
-	depth := max(q.Limit*max(c.Depth, 1), 30)
+	depth := max(c.Candidates, q.Limit)
 	kw, sem, err := c.retrieve(ctx, q, semText, depth, semErr)
 	if err != nil {
 		return nil, err
@@ -179,17 +225,32 @@ type candidate struct {
 	retrievers []string
 }
 
-// fuse sums 1/(k + rank) over the lists each note appears in. The keyword
-// result supplies the snippet when there is one: its matches are marked.
+// fuse sums each note's terms over both lists, each weighted by its
+// list's weight. In score fusion (Convex) a term is the note's score
+// standardised within its list: minus the list's mean, over its standard
+// deviation (z-scores, Montague and Aslam, "Relevance Score Normalization
+// for Metasearch", 2001). That puts BM25 and cosine on one scale, and
+// rewards a note by how far it stands out from the other candidates
+// rather than by how close it comes to the list's best: a note both lists
+// found weakly sits near or below both means, and does not outrank one a
+// single list put far ahead. A note missing from a list scores as that
+// list's last candidate, the most it could have scored there. In rank
+// fusion a term is 1/(RRFK + rank), and a missing note has none. The
+// keyword result supplies the snippet when there is one: its matches are
+// marked.
 func (c *Combined) fuse(kw, sem []Result) []*candidate {
 	byKey := map[resultKey]*candidate{}
 	var order []*candidate
-	add := func(list []Result, name string, w float64) {
-		top := 0.0
-		for _, r := range list {
-			top = max(top, r.Score)
-		}
-		for rank, r := range list {
+	type list struct {
+		results []Result
+		name    string
+		weight  float64
+		z       []float64 // standardised scores, by rank
+	}
+	lists := []*list{{kw, RetrieverKeyword, c.KeywordWeight, nil}, {sem, RetrieverSemantic, c.semanticWeight(), nil}}
+	for _, l := range lists {
+		l.z = standardise(l.results)
+		for rank, r := range l.results {
 			k := resultKey{r.Vault, r.Path}
 			cand := byKey[k]
 			if cand == nil {
@@ -198,18 +259,54 @@ func (c *Combined) fuse(kw, sem []Result) []*candidate {
 				order = append(order, cand)
 			}
 			if c.Convex {
-				if top > 0 {
-					cand.score += w * max(r.Score, 0) / top
-				}
+				cand.score += l.weight * l.z[rank]
 			} else {
-				cand.score += w / (c.RRFK + float64(rank+1))
+				cand.score += l.weight / (c.RRFK + float64(rank+1))
 			}
-			cand.retrievers = append(cand.retrievers, name)
+			cand.retrievers = append(cand.retrievers, l.name)
 		}
 	}
-	add(kw, RetrieverKeyword, c.KeywordWeight)
-	add(sem, RetrieverSemantic, c.SemanticWeight)
+	if c.Convex {
+		for _, l := range lists {
+			if len(l.z) == 0 {
+				continue
+			}
+			last := l.z[len(l.z)-1]
+			for _, cand := range order {
+				if !slices.Contains(cand.retrievers, l.name) {
+					cand.score += l.weight * last
+				}
+			}
+		}
+	}
 	return order
+}
+
+// standardise returns the z-scores of a list's scores: 0 for every one
+// when they do not vary (a list of one, or all tied), which leaves the
+// list no say in the order.
+func standardise(rs []Result) []float64 {
+	z := make([]float64, len(rs))
+	if len(rs) < 2 {
+		return z
+	}
+	mean := 0.0
+	for _, r := range rs {
+		mean += r.Score
+	}
+	mean /= float64(len(rs))
+	variance := 0.0
+	for _, r := range rs {
+		variance += (r.Score - mean) * (r.Score - mean)
+	}
+	sd := math.Sqrt(variance / float64(len(rs)))
+	if sd == 0 {
+		return z
+	}
+	for i, r := range rs {
+		z[i] = (r.Score - mean) / sd
+	}
+	return z
 }
 
 // boostLinked adds LinkBoost/(k+1) to each candidate for every one of the

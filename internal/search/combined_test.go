@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"errors"
+	"fmt"
+	"math"
 	"strings"
 	"testing"
 )
@@ -25,7 +27,7 @@ func semFunc(rs []Result, err error) SemanticFunc {
 
 func TestCombinedFusesRanks(t *testing.T) {
 	c := NewCombined(kwFunc(fixed("a.md", "b.md", "c.md"), nil), semFunc(fixed("c.md", "d.md", "a.md"), nil), nil)
-	c.Convex, c.SemanticWeight = false, 1
+	c.Convex, c.SemanticWeights[KindLexical] = false, 1
 	res, degraded, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 10})
 	if err != nil || degraded != "" {
 		t.Fatalf("err %v, degraded %q", err, degraded)
@@ -83,7 +85,7 @@ func TestCombinedLinkBoost(t *testing.T) {
 		return nil, nil
 	}
 	c := NewCombined(kw, sem, linked)
-	c.Convex, c.SemanticWeight, c.LinkBoost = false, 1, 0.25
+	c.Convex, c.SemanticWeights[KindLexical], c.LinkBoost = false, 1, 0.25
 	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -101,26 +103,95 @@ func TestCombinedLinkBoost(t *testing.T) {
 	}
 }
 
-func TestCombinedConvexFusion(t *testing.T) {
-	scored := func(pairs ...any) []Result {
-		var out []Result
-		for i := 0; i < len(pairs); i += 2 {
-			out = append(out, Result{Vault: "v", Path: pairs[i].(string), Score: pairs[i+1].(float64)})
-		}
-		return out
+func withScores(pairs ...any) []Result {
+	var out []Result
+	for i := 0; i < len(pairs); i += 2 {
+		out = append(out, Result{Vault: "v", Path: pairs[i].(string), Score: pairs[i+1].(float64)})
 	}
-	// Keyword: a 10, b 5. Semantic: b 0.9, c 0.8. With weight 0.5:
-	// a = 1, b = 0.5 + 0.5 = 1 (tie, by path), c = 0.5*0.8/0.9.
-	c := NewCombined(kwFunc(scored("a.md", 10.0, "b.md", 5.0), nil), semFunc(scored("b.md", 0.9, "c.md", 0.8), nil), nil)
-	c.SemanticWeight = 0.5
+	return out
+}
+
+func TestCombinedConvexFusion(t *testing.T) {
+	// Keyword: a 10, b 5, x 0 (z: 1.22, 0, -1.22; missing notes take
+	// -1.22). Semantic: b 0.9, c 0.8, y 0.1 (z: 0.86, 0.57, -1.43;
+	// missing -1.43). With weight 0.5:
+	// a = 1.22 - 0.72 = 0.51, b = 0 + 0.43 = 0.43, c = -1.22 + 0.29;
+	// x and y tie at -1.22 - 0.72, broken by path.
+	c := NewCombined(kwFunc(withScores("a.md", 10.0, "b.md", 5.0, "x.md", 0.0), nil),
+		semFunc(withScores("b.md", 0.9, "c.md", 0.8, "y.md", 0.1), nil), nil)
+	c.SemanticWeights[KindLexical] = 0.5
 	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(paths(res), ","); got != "a.md,b.md,c.md" {
+	if got := strings.Join(paths(res), ","); got != "a.md,b.md,c.md,x.md,y.md" {
 		t.Fatalf("order %s", got)
 	}
-	if d := res[2].Score - 0.5*0.8/0.9; d > 1e-9 || d < -1e-9 {
+	za, zmissing := 5/math.Sqrt(50.0/3), -5/math.Sqrt(50.0/3)
+	mean := 0.6
+	sd := math.Sqrt((0.09 + 0.04 + 0.25) / 3)
+	want := za + 0.5*(0.1-mean)/sd
+	if d := res[0].Score - want; math.Abs(d) > 1e-9 {
+		t.Fatalf("a.md score %v; want %v", res[0].Score, want)
+	}
+	if d := res[2].Score - (zmissing + 0.5*(0.8-mean)/sd); math.Abs(d) > 1e-9 {
 		t.Fatalf("c.md score %v", res[2].Score)
+	}
+}
+
+// TestCombinedSingleRetrieverNotBuried: a note one retriever puts far
+// ahead of its other candidates outranks notes both retrievers found
+// near the bottom of their lists.
+func TestCombinedSingleRetrieverNotBuried(t *testing.T) {
+	var kw, sem []any
+	for i := range 20 {
+		p := fmt.Sprintf("weak%02d.md", i)
+		kw = append(kw, p, 1.0+float64(i%3)*0.1)
+		sem = append(sem, p, 0.25+float64(i%2)*0.01)
+	}
+	kw = append([]any{"keyword-only.md", 9.0}, kw...)
+	sem = append([]any{"semantic-only.md", 0.7}, sem...)
+	c := NewCombined(kwFunc(withScores(kw...), nil), semFunc(withScores(sem...), nil), nil)
+	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(paths(res[:2]), ","); got != "keyword-only.md,semantic-only.md" {
+		t.Fatalf("top two %s (%v); want the notes each list put far ahead", got, paths(res))
+	}
+}
+
+// TestCombinedDepthIgnoresLimit: both retrievers are asked for the same
+// number of candidates whatever the limit, so a smaller limit returns the
+// start of a larger one's ranking.
+func TestCombinedDepthIgnoresLimit(t *testing.T) {
+	var asked []int
+	var kw, sem []any
+	for i := range 150 {
+		kw = append(kw, fmt.Sprintf("k%03d.md", i), float64(150-i))
+		sem = append(sem, fmt.Sprintf("k%03d.md", (i*7)%150), 1-float64(i)/200)
+	}
+	list := func(all []Result) func(context.Context, string, Filter, int) ([]Result, error) {
+		return func(_ context.Context, _ string, _ Filter, n int) ([]Result, error) {
+			asked = append(asked, n)
+			return all[:min(n, len(all))], nil
+		}
+	}
+	c := NewCombined(list(withScores(kw...)), list(withScores(sem...)), nil)
+	short, _, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	long, _, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(paths(short), ","), strings.Join(paths(long[:10]), ","); got != want {
+		t.Fatalf("limit 10: %s; the first 10 of limit 100: %s", got, want)
+	}
+	for _, n := range asked {
+		if n != DefaultCandidates {
+			t.Fatalf("retrievers asked for %v candidates; want %d every time", asked, DefaultCandidates)
+		}
 	}
 }

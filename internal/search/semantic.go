@@ -4,8 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed"
 )
 
 // ErrDimensionMismatch means the embedder answers with vectors of another
@@ -22,11 +25,45 @@ var ErrNoVectors = errors.New("no vectors to search")
 type Semantic struct {
 	vec *Vectors
 	db  DB
+	// Floors are the least similarity a chunk needs to be a result at
+	// all, by kind of embedder: below it a chunk is no more like the query
+	// than text it has nothing in common with, and a query about nothing
+	// in the vault finds nothing. DefaultSimilarityFloors when built with
+	// NewSemantic.
+	Floors map[EmbedderKind]float64
 }
+
+// DefaultSimilarityFloors are the similarity floors of semantic search.
+//
+// Lexical 0.18: the median similarity of the STS-B sentence pairs people
+// rated unrelated (0 of 5) is 0.178; a chunk no more like the query than
+// that is not a result. On the Obsidian Help vault, invented words
+// ("florbizzle quantamax") and subjects the vault lacks ("kubernetes pod
+// autoscaling") reach 0.10 to 0.17 with their best chunk, from hashing
+// collisions and shared letter runs alone, while the best chunk of 90% of
+// the 60 real queries is above 0.19. The margins are thin (on the example
+// vault a real question reaches 0.184 and a missing subject asked in full
+// 0.170): the lexical embedder's scale leaves little room between weak
+// matches and noise. docs/benchmarks.md, "Ranking", has the figures.
+//
+// Neural 0, no floor: where unrelated text lands differs from model to
+// model (about 0.1 for OpenAI's text-embedding-3, 0.3 to 0.5 for several
+// Ollama models), and none can be measured here. Set a floor per model
+// (config wiring to come).
+var DefaultSimilarityFloors = map[EmbedderKind]float64{KindLexical: 0.18, KindNeural: 0}
 
 // NewSemantic returns semantic search over vec, reading note details from db.
 func NewSemantic(vec *Vectors, db DB) *Semantic {
-	return &Semantic{vec: vec, db: db}
+	return &Semantic{vec: vec, db: db, Floors: maps.Clone(DefaultSimilarityFloors)}
+}
+
+// Kind is the kind of embedder queries are embedded with: KindLexical for
+// the built-in embedder (or none), KindNeural for any other.
+func (s *Semantic) Kind() EmbedderKind {
+	if e := s.vec.Embedder(); e != nil && e.Provider() != embed.ProviderLexical {
+		return KindNeural
+	}
+	return KindLexical
 }
 
 // SemanticQuery is one semantic search.
@@ -82,7 +119,22 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	if q.Filter.matchesNothing() {
 		return []Result{}, nil
 	}
-	best, err := s.bestPerNote(ctx, vecs[0], q, q.Filter.keep())
+	keep := q.Filter.keep()
+	// The floor applies before the limit, as a threshold does.
+	if kind := s.Kind(); kind == KindLexical && len(parseQuery(text).terms) == 0 {
+		// Symbols alone: the lexical embedder knows a symbol only as
+		// itself, and its similarity to anything else is hashing noise,
+		// which with so few features can beat the floor (an emoji in no
+		// note of the Obsidian Help vault reaches 0.32) while a note
+		// holding the symbol may not reach it. Holding one of them is
+		// what qualifies a note, and similarity orders those that do.
+		if keep, err = s.holdingSymbols(ctx, text, keep); err != nil {
+			return nil, err
+		}
+	} else {
+		q.Threshold = max(q.Threshold, s.Floors[kind])
+	}
+	best, err := s.bestPerNote(ctx, vecs[0], q, keep)
 	if err != nil {
 		return nil, err
 	}
@@ -116,6 +168,38 @@ func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQ
 		}
 		n *= 4
 	}
+}
+
+// holdingSymbols narrows keep to the notes whose text holds one of the
+// symbols of query.
+func (s *Semantic) holdingSymbols(ctx context.Context, query string, keep func(int64) bool) (func(int64) bool, error) {
+	symbols := symbolWords(query)
+	if len(symbols) == 0 {
+		return func(int64) bool { return false }, nil
+	}
+	conds := make([]string, len(symbols))
+	args := make([]any, len(symbols))
+	for i, sym := range symbols {
+		conds[i] = `instr(text, ?) > 0`
+		args[i] = sym
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT DISTINCT file_id FROM chunks WHERE `+strings.Join(conds, " OR "), args...)
+	if err != nil {
+		return nil, fmt.Errorf("find notes holding %q: %w", symbols, err)
+	}
+	defer rows.Close()
+	ids := map[int64]bool{}
+	for rows.Next() {
+		var id int64
+		if err := rows.Scan(&id); err != nil {
+			return nil, fmt.Errorf("find notes holding %q: %w", symbols, err)
+		}
+		ids[id] = true
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("find notes holding %q: %w", symbols, err)
+	}
+	return func(id int64) bool { return ids[id] && (keep == nil || keep(id)) }, nil
 }
 
 type noteKey struct {

@@ -1,0 +1,103 @@
+package search
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNothingFoundIsNothing: a query about nothing in the vault (invented
+// words, an emoji no note holds, a subject the vault lacks) finds no note
+// in any mode, rather than the least unlike ones. A query about something
+// in the vault still finds it in every mode.
+func TestNothingFoundIsNothing(t *testing.T) {
+	ctx := context.Background()
+	k, db := indexedKeyword(t, "coffee", exampleVault())
+	v := servingVectors(db, LexicalSource(), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sem := NewSemantic(v, db)
+	c := NewCombined(
+		func(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
+			return k.Search(ctx, KeywordQuery{Text: text, Filter: f, Limit: limit})
+		},
+		func(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
+			return sem.Search(ctx, SemanticQuery{Text: text, Filter: f, Limit: limit})
+		}, nil)
+	modes := map[string]func(q string) ([]Result, error){
+		"keyword": func(q string) ([]Result, error) { return k.Search(ctx, KeywordQuery{Text: q}) },
+		"semantic": func(q string) ([]Result, error) {
+			return sem.Search(ctx, SemanticQuery{Text: q})
+		},
+		"combined": func(q string) ([]Result, error) {
+			rs, degraded, err := c.Search(ctx, CombinedQuery{Text: q})
+			if err == nil && degraded != "" {
+				t.Errorf("combined search degraded: %s", degraded)
+			}
+			return rs, err
+		},
+	}
+	for _, tc := range []struct {
+		name, query string
+		want        string // a note the query must find; "" for none at all
+	}{
+		{"invented words", "florbizzle quantamax", ""},
+		{"more invented words", "zorglub wibbleflap snarfblatt", ""},
+		{"an emoji in no note", "🦄", ""},
+		{"a subject the vault lacks", "kubernetes pod autoscaling", ""},
+		{"a subject the vault lacks, asked in full", "how do I configure kubernetes pod autoscaling for my cluster", ""},
+		{"a subject the vault has", "pour over grind size", "Methods/Pour over.md"},
+	} {
+		for name, search := range modes {
+			t.Run(tc.name+"/"+name, func(t *testing.T) {
+				rs, err := search(tc.query)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if tc.want == "" {
+					if len(rs) > 0 {
+						t.Fatalf("%d results, want none: %v (first score %.3f)", len(rs), paths(rs), rs[0].Score)
+					}
+					return
+				}
+				if !containsString(paths(rs), tc.want) {
+					t.Fatalf("results %v; want %s among them", paths(rs), tc.want)
+				}
+			})
+		}
+	}
+}
+
+// TestSemanticSymbolsFindOnlyTheirNotes: with the lexical embedder, a
+// query of symbols alone finds the notes holding them and no other.
+func TestSemanticSymbolsFindOnlyTheirNotes(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"Unicorns.md": "# Unicorns\n\n🦄 sightings, noted as they come.\n",
+		"Horses.md":   "# Horses\n\nA horse is not a unicorn, whatever the stories say.\n",
+		"Stars.md":    "# Stars\n\n⭐ marks the evenings worth remembering.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, db := indexedKeyword(t, "v", root)
+	v := servingVectors(db, LexicalSource(), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	sem := NewSemantic(v, db)
+	for query, want := range map[string]string{"🦄": "Unicorns.md", "⭐": "Stars.md", "🐙": ""} {
+		rs, err := sem.Search(ctx, SemanticQuery{Text: query})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(paths(rs), ","); got != want {
+			t.Errorf("%s: %q; want %q", query, got, want)
+		}
+	}
+}
