@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/search"
@@ -96,6 +97,23 @@ func TestSearchOnlyConfiguredVaults(t *testing.T) {
 			if r.Path == "Grind elsewhere.md" {
 				t.Errorf("%s search found %s of vault %q, which is not configured", mode, r.Path, r.Vault)
 			}
+		}
+	}
+}
+
+// TestSearchNothingMatches prints a sentence saying so, in every mode,
+// for words no note holds, and exits 0: the search ran.
+func TestSearchNothingMatches(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	for _, mode := range []search.Mode{search.ModeKeyword, search.ModeSemantic, search.ModeCombined} {
+		code, stdout, stderr := jarvis(t, nil, "search", "--vault", example, "--db", db, "--mode", string(mode), "florbizzle quantamax")
+		if code != 0 || !strings.Contains(stdout, "Nothing in the notes matches") {
+			t.Errorf("%s search for invented words: exit %d\n%s%s", mode, code, stdout, stderr)
+		}
+		out := searchJSON(t, "--vault", example, "--db", db, "--mode", string(mode), "🦄")
+		if len(out.Results) != 0 || out.Empty == "" {
+			t.Errorf("%s search for an emoji in no note: %v, empty %q", mode, topPaths(out, 10), out.Empty)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"fmt"
 	"io"
 	"log/slog"
 	"os"
@@ -669,5 +670,30 @@ func TestReadNoteSaysWhenANameIsAmbiguous(t *testing.T) {
 	}
 	if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "French press"}, nil); !isErr || !strings.Contains(text, "pass vault") {
 		t.Fatalf("a title in two vaults, no vault given: %q", text)
+	}
+}
+
+// TestNothingMatchesSaysSo asks every search tool for invented words, an
+// emoji in no note and a topic the vault lacks: each answers with no
+// results and a sentence saying so, not with the least bad notes.
+func TestNothingMatchesSaysSo(t *testing.T) {
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t))
+	cs := connect(t, b)
+	for _, q := range []string{
+		"florbizzle quantamax zorptic",
+		"🦄",
+		"parliamentary election results",
+	} {
+		for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
+			var out mcp.SearchOutput
+			text, isErr := call(t, cs, tool, map[string]any{"query": q}, &out)
+			if isErr || len(out.Results) != 0 || out.Degraded || !strings.Contains(out.Empty, "Nothing in the notes matches") || !strings.Contains(text, out.Empty) {
+				var got []string
+				for _, r := range out.Results {
+					got = append(got, fmt.Sprintf("%s %.3f", r.Path, r.Score))
+				}
+				t.Errorf("%s %q: error %v, results %v, empty %q", tool, q, isErr, got, out.Empty)
+			}
+		}
 	}
 }
