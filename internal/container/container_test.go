@@ -187,3 +187,27 @@ func TestRemoteSourceRunTimeout(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchSettingsReachSearch: the config file's search section sets
+// the fusion weight and the floor of every kind of embedder.
+func TestSearchSettingsReachSearch(t *testing.T) {
+	w, f := 0.6, 0.3
+	cfg := config.Config{
+		DBPath: filepath.Join(t.TempDir(), "j.db"),
+		Vaults: []config.Vault{{Name: "v", Path: t.TempDir()}},
+		Search: config.Search{SemanticWeight: &w, SimilarityFloor: &f},
+	}
+	var deps SearchDeps
+	app := NewSearchApp(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &deps)
+	if err := Err(app); err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []search.EmbedderKind{search.KindLexical, search.KindNeural} {
+		if deps.Combined.SemanticWeights[kind] != w || deps.Semantic.Floors[kind] != f {
+			t.Errorf("%s: weight %v, floor %v; want %v, %v", kind, deps.Combined.SemanticWeights[kind], deps.Semantic.Floors[kind], w, f)
+		}
+	}
+	if search.DefaultSemanticWeights[search.KindLexical] == w {
+		t.Fatal("the test weight is the default; choose another")
+	}
+}

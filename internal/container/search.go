@@ -65,7 +65,7 @@ var Searching = fx.Module("search",
 			return graph.New(db).Within(config.Names(cfg.Vaults))
 		},
 		func(db store.Conn) *search.Keyword { return search.NewKeyword(db) },
-		func(v *search.Vectors, db store.Conn) *search.Semantic { return search.NewSemantic(v, db) },
+		newSemantic,
 		newCombined,
 		// Files are scanned, when the index cannot be read, in the
 		// configured vaults.
@@ -75,8 +75,27 @@ var Searching = fx.Module("search",
 	),
 )
 
+// newSemantic is semantic search with the configured similarity floor,
+// if any, in place of the default of every kind of embedder.
+func newSemantic(v *search.Vectors, db store.Conn, cfg config.Config) *search.Semantic {
+	sem := search.NewSemantic(v, db)
+	if f := cfg.Search.SimilarityFloor; f != nil {
+		for kind := range sem.Floors {
+			sem.Floors[kind] = *f
+		}
+	}
+	return sem
+}
+
 // newCombined fuses keyword and semantic search, with the link graph for
-// the link boost.
-func newCombined(kw *search.Keyword, sem *search.Semantic, g *graph.Graph) *search.Combined {
-	return search.NewCombinedOver(kw, sem, g.Neighbours)
+// the link boost, and the configured semantic weight, if any, in place of
+// the default of every kind of embedder.
+func newCombined(kw *search.Keyword, sem *search.Semantic, g *graph.Graph, cfg config.Config) *search.Combined {
+	c := search.NewCombinedOver(kw, sem, g.Neighbours)
+	if w := cfg.Search.SemanticWeight; w != nil {
+		for kind := range c.SemanticWeights {
+			c.SemanticWeights[kind] = *w
+		}
+	}
+	return c
 }

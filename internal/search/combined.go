@@ -390,7 +390,9 @@ func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string
 // NewCombinedOver returns combined search over keyword and semantic
 // search themselves; linked may be nil to turn the link boost off.
 func NewCombinedOver(kw *Keyword, sem *Semantic, linked LinkedFunc) *Combined {
-	return NewCombined(kw.candidates, sem.candidates, linked)
+	c := NewCombined(kw.candidates, sem.candidates, linked)
+	c.Kind = sem.Kind
+	return c
 }
 
 // candidates is keyword search as combined search asks it.
