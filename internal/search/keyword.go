@@ -42,11 +42,14 @@ type Keyword struct {
 	// Weights are the BM25 field weights; DefaultKeywordWeights when built
 	// with NewKeyword.
 	Weights KeywordWeights
+	// Feedback is the pseudo-relevance feedback loose queries get
+	// (feedback.go); DefaultFeedback when built with NewKeyword.
+	Feedback Feedback
 }
 
 // NewKeyword returns keyword search over db.
 func NewKeyword(db Querier) *Keyword {
-	return &Keyword{db: db, Weights: DefaultKeywordWeights}
+	return &Keyword{db: db, Weights: DefaultKeywordWeights, Feedback: DefaultFeedback}
 }
 
 // KeywordQuery is one keyword search. The query grammar, and which words
@@ -132,9 +135,19 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 	if pq.strict() {
 		match = pq.matchAll()
 	}
-	hits, err := k.rank(ctx, table, weights, match, f, limit, nil)
+	first, marked := limit, loose
+	expand := k.expands(pq, table)
+	if expand {
+		first = max(limit, k.Feedback.Docs)
+	}
+	hits, err := k.rank(ctx, table, weights, match, f, first, nil)
 	if err != nil {
 		return nil, err
+	}
+	if expand {
+		if hits, marked, err = k.feedback(ctx, pq, weights, loose, f, limit, hits); err != nil {
+			return nil, err
+		}
 	}
 	if len(hits) < limit && match != loose {
 		seen := map[int64]bool{}
@@ -154,7 +167,7 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 	if table == "note_cjk" {
 		err = k.cjkPassages(ctx, pq, hits)
 	} else {
-		err = k.passages(ctx, loose, hits)
+		err = k.passages(ctx, marked, hits)
 	}
 	if err != nil {
 		return nil, err
