@@ -39,11 +39,14 @@ type Keyword struct {
 	// Weights are the BM25 field weights; DefaultKeywordWeights when built
 	// with NewKeyword.
 	Weights KeywordWeights
+	// Feedback is the pseudo-relevance feedback loose queries get
+	// (feedback.go); DefaultFeedback when built with NewKeyword.
+	Feedback Feedback
 }
 
 // NewKeyword returns keyword search over db.
 func NewKeyword(db Querier) *Keyword {
-	return &Keyword{db: db, Weights: DefaultKeywordWeights}
+	return &Keyword{db: db, Weights: DefaultKeywordWeights, Feedback: DefaultFeedback}
 }
 
 // KeywordQuery is one keyword search. The query grammar, and which words
@@ -142,9 +145,19 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 	if pq.strict() {
 		match = pq.matchAll()
 	}
-	hits, err := k.rank(ctx, table, weights, match, f, limit, nil)
+	first, marked := limit, pq
+	expand := k.expands(pq, table)
+	if expand {
+		first = max(limit, k.Feedback.Docs)
+	}
+	hits, err := k.rank(ctx, table, weights, match, f, first, nil)
 	if err != nil {
 		return nil, err
+	}
+	if expand {
+		if hits, marked, err = k.feedback(ctx, pq, weights, f, limit, hits); err != nil {
+			return nil, err
+		}
 	}
 	if len(hits) < limit && match != loose {
 		seen := map[int64]bool{}
@@ -167,7 +180,7 @@ func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Fi
 		}
 		return results(hits), nil
 	}
-	if err := k.notePassages(ctx, pq, hits); err != nil {
+	if err := k.notePassages(ctx, marked, hits); err != nil {
 		return nil, err
 	}
 	return k.withHeadings(ctx, hits)
