@@ -74,6 +74,8 @@ func FuzzKeywordQuery(f *testing.F) {
 	for _, s := range []string{
 		"canvas", `"unbalanced`, "C++", "AND OR NOT", "-", "*", "NEAR(", "col:term", "🚀", "喫茶店", "東京 茶", `a "b c" d`,
 		"x\"y", "{title}: x", "^x", "x*", "(x OR y) AND NOT z", "\x00", "\xff", "ｶﾀｶﾅ", "e\u0301",
+		// Long enough for pseudo-relevance feedback.
+		"how fine should I grind for a pour over with the gooseneck kettle", `"bloom" water* NEAR(grind kettle) scale: timer 🚀`,
 	} {
 		f.Add(s, false)
 		f.Add(s, true)
