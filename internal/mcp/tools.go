@@ -109,8 +109,8 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 	}, t.searchSemantic)
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchCombined,
-		Description: `Keyword and semantic search together: each one's scores are scaled to its best hit and summed, so a note both find ranks high. A good default for questions.
-Each result lists the retrievers that found it (keyword, semantic).`,
+		Description: `Keyword and semantic search together: each gives its best 100 candidates, each list's scores are standardised and summed (semantic weighted by the kind of embedder), so a note both find ranks high and a note one finds far ahead of the rest is not buried. A good default for questions.
+Each result lists the retrievers that found it (keyword, semantic); its score, 0 to 1, is how far it stands out from the other candidates (0.5 is average).`,
 		Annotations: readOnly("Search notes (keyword and semantic)"),
 		InputSchema: inputSchema[CombinedInput](func(p map[string]*jsonschema.Schema) {
 			textLength(p["query"], 1, search.MaxQueryChars)
