@@ -196,43 +196,18 @@ func (k *Keyword) notePassages(ctx context.Context, pq parsedQuery, hits []keywo
 
 // Passages reads the best passage for text of each result a Bare search
 // returned, and sets its snippet, line and heading path, as a search that
-// was not bare would have. Results of notes no longer indexed are left as
-// they are.
+// was not bare would have. Results that did not come from this index are
+// left as they are.
 func (k *Keyword) Passages(ctx context.Context, text string, rs []Result) error {
 	pq := parseQuery(text)
 	if len(pq.terms) == 0 || len(rs) == 0 {
 		return nil
 	}
-	conds := make([]string, len(rs))
-	args := make([]any, 0, 2*len(rs))
-	for i, r := range rs {
-		conds[i] = "(v.name = ? AND f.path = ?)"
-		args = append(args, r.Vault, r.Path)
-	}
-	rows, err := k.db.QueryContext(ctx, `SELECT f.id, v.name, f.path FROM files f JOIN vaults v ON v.id = f.vault_id
-		WHERE `+strings.Join(conds, " OR "), args...)
-	if err != nil {
-		return fmt.Errorf("keyword passages: %w", err)
-	}
-	ids := map[resultKey]int64{}
-	for rows.Next() {
-		var id int64
-		var key resultKey
-		if err := rows.Scan(&id, &key.vault, &key.path); err != nil {
-			rows.Close()
-			return fmt.Errorf("keyword passages: %w", err)
-		}
-		ids[key] = id
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("keyword passages: %w", err)
-	}
 	var hits []keywordHit
 	var at []int // the index in rs of each hit
 	for i, r := range rs {
-		if id, ok := ids[resultKey{r.Vault, r.Path}]; ok {
-			hits = append(hits, keywordHit{id: id, res: r})
+		if r.file != 0 {
+			hits = append(hits, keywordHit{id: r.file, res: r})
 			at = append(at, i)
 		}
 	}
@@ -358,7 +333,7 @@ func (k *Keyword) describe(ctx context.Context, hits []keywordHit) error {
 			return err
 		}
 		h := byID[id]
-		h.res.Vault, h.res.Path, h.res.Title, h.aliases = r.Vault, r.Path, r.Title, aliases
+		h.res.Vault, h.res.Path, h.res.Title, h.aliases, h.res.file = r.Vault, r.Path, r.Title, aliases, id
 	}
 	return rows.Err()
 }

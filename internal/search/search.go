@@ -30,6 +30,10 @@ type Result struct {
 	// Retrievers names the searches that found the note ("keyword",
 	// "semantic", "graph"); set by combined search.
 	Retrievers []string `json:"retrievers,omitempty"`
+
+	// file is the note's id in the index, so that a later step (the
+	// passages of combined results) need not look it up; 0 when unknown.
+	file int64
 }
 
 // FormatScore writes a score for reading: 12.35, 0.456, 2.1e-05. A match

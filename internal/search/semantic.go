@@ -245,7 +245,7 @@ func (s *Semantic) describe(ctx context.Context, hits []hit) ([]Result, error) {
 		if !ok {
 			continue // the note was re-indexed since the vectors were loaded
 		}
-		r.Score = float64(h.sim)
+		r.Score, r.file = float64(h.sim), h.fileID
 		out = append(out, r)
 		files = append(files, h.fileID)
 	}
