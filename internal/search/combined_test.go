@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -165,7 +166,10 @@ func TestCombinedSingleRetrieverNotBuried(t *testing.T) {
 // number of candidates whatever the limit, so a smaller limit returns the
 // start of a larger one's ranking.
 func TestCombinedDepthIgnoresLimit(t *testing.T) {
-	var asked []int
+	var (
+		mu    sync.Mutex // the retrievers run at once
+		asked []int
+	)
 	var kw, sem []any
 	for i := range 150 {
 		kw = append(kw, fmt.Sprintf("k%03d.md", i), float64(150-i))
@@ -173,7 +177,9 @@ func TestCombinedDepthIgnoresLimit(t *testing.T) {
 	}
 	list := func(all []Result) func(context.Context, string, Filter, int) ([]Result, error) {
 		return func(_ context.Context, _ string, _ Filter, n int) ([]Result, error) {
+			mu.Lock()
 			asked = append(asked, n)
+			mu.Unlock()
 			return all[:min(n, len(all))], nil
 		}
 	}
