@@ -97,7 +97,7 @@ Returns one result per note with the best matching passage (matches marked **lik
 		Name: ToolSearchSemantic,
 		Description: `Semantic search: notes whose passages are closest to a description or question, as the configured embedder measures closeness.
 With a neural embedder (ollama, openai) that is meaning, even in other words. With the default lexical embedder it is shared words and word pieces (grinder ~ grind), not meaning: when nothing fits, search again with words the notes would use; the embedder field says which is in use.
-Use it for "notes about ..." questions. Results are ranked by cosine similarity (0 to 1) of each note's best passage; a passage below the embedder's floor (0.18 for lexical) is no match, so a subject the notes lack finds nothing and says so. similarity_threshold drops weaker matches before the limit is applied (lexical matches run about 0.18 to 0.6).
+Use it for "notes about ..." questions. Results are ranked by cosine similarity (0 to 1) of each note's best passage; a passage below the embedder's floor (by default 0.18 for lexical) is no match, so a subject the notes lack finds nothing and says so. similarity_threshold drops weaker matches before the limit is applied (lexical matches run about 0.18 to 0.6).
 If no embeddings exist yet, it answers with keyword search and says so in degraded_reason.`,
 		Annotations: readOnly("Search notes by meaning"),
 		InputSchema: inputSchema[SemanticInput](func(p map[string]*jsonschema.Schema) {
