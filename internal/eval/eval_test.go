@@ -77,9 +77,9 @@ func rankers(deps container.SearchDeps) map[string]Ranker {
 			return paths(rs), err
 		},
 		"combined": func(ctx context.Context, q string, limit int) ([]string, error) {
-			rs, degraded, err := deps.Combined.Search(ctx, search.CombinedQuery{Text: q, Limit: limit})
-			if err == nil && degraded != "" {
-				err = fmt.Errorf("combined search degraded: %s", degraded)
+			rs, semErr, err := deps.Combined.Search(ctx, search.CombinedQuery{Text: q, Limit: limit})
+			if err == nil && semErr != nil {
+				err = fmt.Errorf("combined search without semantic search: %w", semErr)
 			}
 			return paths(rs), err
 		},

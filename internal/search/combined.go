@@ -9,11 +9,6 @@ import (
 	"slices"
 )
 
-// DegradedNoVectors is why combined search ranked by keywords alone when
-// semantic search had no vectors. A server still loading them says so
-// instead.
-const DegradedNoVectors = "semantic search has no vectors yet (run `jarvis index`); ranked by keywords only"
-
 // KeywordFunc runs a keyword search; combined search calls it for its
 // keyword candidates.
 type KeywordFunc func(ctx context.Context, text string, f Filter, limit int) ([]Result, error)
@@ -143,23 +138,15 @@ const (
 )
 
 // Search runs both retrievers and fuses their results. When semantic
-// search is unavailable it answers from keywords alone and says why in
-// degraded; an error from keyword search is returned as is.
-func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Result, degraded string, err error) {
-	var semErr error
+// search cannot run, the keyword results alone are ranked and its error is
+// returned as semErr, for the caller to say why (Service does, for every
+// mode in one place); an error from keyword search is returned as err.
+func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Result, semErr, err error) {
 	results, err = c.search(ctx, q, q.Text, &semErr)
-	switch {
-	case err != nil:
-		return nil, "", err
-	case c.semantic == nil:
-		degraded = "no embedder configured; ranked by keywords only"
-	case semErr != nil:
-		degraded = DegradedNoVectors
-		if !errors.Is(semErr, ErrNoVectors) {
-			degraded = "semantic search failed; ranked by keywords only"
-		}
+	if err != nil {
+		return nil, nil, err
 	}
-	return results, degraded, nil
+	return results, semErr, nil
 }
 
 // search fuses the keyword results for q with the semantic results for

@@ -29,9 +29,9 @@ func semFunc(rs []Result, err error) SemanticFunc {
 func TestCombinedFusesRanks(t *testing.T) {
 	c := NewCombined(kwFunc(fixed("a.md", "b.md", "c.md"), nil), semFunc(fixed("c.md", "d.md", "a.md"), nil), nil)
 	c.Convex, c.SemanticWeights[KindLexical] = false, 1
-	res, degraded, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 10})
-	if err != nil || degraded != "" {
-		t.Fatalf("err %v, degraded %q", err, degraded)
+	res, semErr, err := c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 10})
+	if err != nil || semErr != nil {
+		t.Fatalf("err %v, semantic %v", err, semErr)
 	}
 	// a: 1/61 + 1/63, c: 1/63 + 1/61 (tie, broken by path), b: 1/62, d: 1/62.
 	want := []string{"a.md", "c.md", "b.md", "d.md"}
@@ -56,16 +56,16 @@ func TestCombinedFallsBackToKeywords(t *testing.T) {
 		want string
 	}{
 		{"no vectors", ErrNoVectors, "no vectors"},
-		{"embedder down", errors.New("connection refused"), "semantic search failed"},
+		{"embedder down", errors.New("connection refused"), "connection refused"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := NewCombined(kwFunc(fixed("a.md", "b.md"), nil), semFunc(nil, tc.err), nil)
-			res, degraded, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
+			res, semErr, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if !strings.Contains(degraded, tc.want) || len(res) != 2 || res[0].Path != "a.md" {
-				t.Fatalf("results %v, degraded %q", paths(res), degraded)
+			if semErr == nil || !strings.Contains(semErr.Error(), tc.want) || len(res) != 2 || res[0].Path != "a.md" {
+				t.Fatalf("results %v, semantic %v", paths(res), semErr)
 			}
 		})
 	}
