@@ -298,21 +298,5 @@ func (k *Keyword) rankWeighted(ctx context.Context, weights string, terms []weig
 	}
 	b.WriteString(` GROUP BY id ORDER BY total, id LIMIT ?`)
 	args = append(args, limit)
-	rows, err := k.db.QueryContext(ctx, b.String(), args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var hits []keywordHit
-	for rows.Next() {
-		var h keywordHit
-		var score float64
-		if err := rows.Scan(&h.id, &score); err != nil {
-			return nil, err
-		}
-		h.res.Score = -score // FTS5's BM25 is negative, lower better
-		h.res.Line = 1
-		hits = append(hits, h)
-	}
-	return hits, rows.Err()
+	return k.hits(ctx, b.String(), args, limit, nil)
 }

@@ -290,6 +290,12 @@ func (k *Keyword) rank(ctx context.Context, table, weights, match string, f Filt
 		WHERE ` + table + ` MATCH ?` + where + ` ORDER BY score, m.rowid LIMIT ?`
 	args = append([]any{match}, args...)
 	args = append(args, limit+len(skip))
+	return k.hits(ctx, query, args, limit, skip)
+}
+
+// hits runs a ranking query whose rows are a note's id and its bm25()
+// score, and returns up to limit notes, skipping those in skip.
+func (k *Keyword) hits(ctx context.Context, query string, args []any, limit int, skip map[int64]bool) ([]keywordHit, error) {
 	rows, err := k.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err
