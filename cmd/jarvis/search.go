@@ -63,8 +63,8 @@ failed, 2 for a usage or configuration error.`, e)
 	if query == "" {
 		return fmt.Errorf(`give the text to search for: jarvis search "QUERY": %w`, errUsage)
 	}
-	if n := len([]rune(query)); n > search.MaxQueryChars {
-		return fmt.Errorf("the query is %d characters long; keep it under %d: %w", n, search.MaxQueryChars, errUsage)
+	if err := search.CheckQuery(query); errors.Is(err, search.ErrQueryTooLong) {
+		return fmt.Errorf("%w: %w", err, errUsage)
 	}
 	mode, err := search.ParseMode(*modeName)
 	if err != nil {

@@ -196,7 +196,7 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 	case errors.Is(err, search.ErrEmptyQuery):
 		return nil, out, errEmptyQuery
 	case errors.Is(err, search.ErrQueryTooLong):
-		return nil, out, fmt.Errorf("the query is %d characters long; keep it under %d: the key words, or the question without the text around it", len([]rune(q.Text)), search.MaxQueryChars)
+		return nil, out, fmt.Errorf("%v: give the key words, or the question without the text around it", err)
 	case ctx.Err() != nil:
 		return nil, out, ctx.Err()
 	case err != nil:

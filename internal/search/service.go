@@ -47,8 +47,22 @@ const MaxQueryChars = 10000
 // keyword only, and the answer says so.
 const SemanticQueryChars = 2000
 
-// ErrQueryTooLong means a query is longer than MaxQueryChars.
-var ErrQueryTooLong = fmt.Errorf("the query is longer than %d characters", MaxQueryChars)
+// ErrQueryTooLong means a query is longer than MaxQueryChars; CheckQuery's
+// error wraps it with the query's length.
+var ErrQueryTooLong = errors.New("the query is too long")
+
+// CheckQuery refuses a query that every mode would refuse: ErrEmptyQuery
+// for blank text, ErrQueryTooLong (saying how long, and the limit) past
+// MaxQueryChars. A command can check before it does any other work.
+func CheckQuery(text string) error {
+	if strings.TrimSpace(text) == "" {
+		return ErrEmptyQuery
+	}
+	if n := utf8.RuneCountInString(text); n > MaxQueryChars {
+		return fmt.Errorf("%w: it is %d characters long; keep it under %d", ErrQueryTooLong, n, MaxQueryChars)
+	}
+	return nil
+}
 
 // Query is one search.
 type Query struct {
@@ -127,13 +141,10 @@ const (
 // ErrQueryTooLong, and the context's own; everything else degrades the
 // answer and says why.
 func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
+	if err := CheckQuery(q.Text); err != nil {
+		return Answer{}, err
+	}
 	text := strings.TrimSpace(q.Text)
-	if text == "" {
-		return Answer{}, ErrEmptyQuery
-	}
-	if utf8.RuneCountInString(text) > MaxQueryChars {
-		return Answer{}, ErrQueryTooLong
-	}
 	q.Text = text
 	if q.Mode == "" {
 		q.Mode = ModeCombined
