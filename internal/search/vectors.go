@@ -72,6 +72,8 @@ type Vectors struct {
 	loaded string
 	mem    *chromem.DB
 	cols   map[string]*collection // by vault name
+	// chunkTotal is how many chunks the database held when last counted.
+	chunkTotal int
 }
 
 // collection is one vault's vectors in memory, with what chromem-go does

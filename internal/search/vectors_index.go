@@ -36,8 +36,12 @@ func (v *Vectors) Load(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("%w: %v", ErrNoEmbedder, err)
 	}
+	chunks, err := v.countChunks(ctx)
+	if err != nil {
+		return err
+	}
 	v.mu.Lock()
-	v.embedder, v.rowID, v.serving = emb, s.id, true
+	v.embedder, v.rowID, v.serving, v.chunkTotal = emb, s.id, true, chunks
 	v.mu.Unlock()
 	return v.Refresh(ctx)
 }
@@ -68,7 +72,7 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	// Another embedder, or the same one refitted, has vectors that differ
 	// from those in memory even where a chunk's hash does not: every
 	// collection goes. Otherwise only those of vaults with no vectors left.
-	key := fmt.Sprintf("%d %s", rowID, storedFP)
+	key := loadedKey(rowID, storedFP)
 	for name := range v.cols {
 		if _, ok := current[name]; ok && v.loaded == key {
 			continue
@@ -80,14 +84,9 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	}
 	v.loaded = key
 	for name, want := range current {
-		col := v.cols[name]
-		if col == nil {
-			c, err := v.mem.CreateCollection(name, nil, refuseToEmbed)
-			if err != nil {
-				return fmt.Errorf("vectors of vault %q: %w", name, err)
-			}
-			col = &collection{c: c, chunks: map[int64]chunkRef{}, flat: newFlat()}
-			v.cols[name] = col
+		col, err := v.collectionLocked(name)
+		if err != nil {
+			return err
 		}
 		var gone []string
 		for id, ref := range col.chunks {
@@ -111,6 +110,122 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// loadedKey names the vectors of embedders row rowID stored under
+// fingerprint fp (a deleted row's id can be given to the next one).
+func loadedKey(rowID int64, fp string) string { return fmt.Sprintf("%d %s", rowID, fp) }
+
+// absorb adds the vectors of one stored batch to the collections when the
+// store serves queries, so that search uses them before the run ends. The
+// first batch of an embedder new to memory loads everything stored for it
+// instead.
+func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, batch []pending, vecs [][]float32) error {
+	key := loadedKey(rowID, emb.Fingerprint())
+	v.mu.RLock()
+	serving, current := v.serving, v.rowID == rowID && v.loaded == key
+	v.mu.RUnlock()
+	if !serving {
+		return nil
+	}
+	if !current {
+		v.mu.Lock()
+		v.embedder, v.rowID = emb, rowID
+		v.mu.Unlock()
+		return v.Refresh(ctx)
+	}
+	byHash := make(map[string][]float32, len(batch))
+	args := make([]any, len(batch))
+	for i, p := range batch {
+		byHash[p.hash] = unitLength(vecs[i])
+		args[i] = p.hash
+	}
+	type arrival struct {
+		vault string
+		id    int64
+		ref   chunkRef
+	}
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, va.name, c.hash
+		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults va ON va.id = f.vault_id
+		WHERE c.hash IN (`+placeholders(len(args))+`)`, args...)
+	if err != nil {
+		return fmt.Errorf("read chunks of new vectors: %w", err)
+	}
+	defer rows.Close()
+	var in []arrival
+	for rows.Next() {
+		var a arrival
+		if err := rows.Scan(&a.id, &a.ref.fileID, &a.vault, &a.ref.hash); err != nil {
+			return fmt.Errorf("read chunks of new vectors: %w", err)
+		}
+		in = append(in, a)
+	}
+	if err := rows.Err(); err != nil {
+		return fmt.Errorf("read chunks of new vectors: %w", err)
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.rowID != rowID || v.loaded != key {
+		return nil // replaced meanwhile; whoever replaced it loads its own
+	}
+	for _, a := range in {
+		col, err := v.collectionLocked(a.vault)
+		if err != nil {
+			return err
+		}
+		if had, ok := col.chunks[a.id]; ok {
+			if had.hash == a.ref.hash {
+				continue
+			}
+			if err := deleteDocs(ctx, col.c, []string{strconv.FormatInt(a.id, 10)}); err != nil {
+				return err
+			}
+			col.flat.remove(a.id)
+		}
+		vec := byHash[a.ref.hash]
+		if err := col.c.AddDocument(ctx, chromem.Document{ID: strconv.FormatInt(a.id, 10), Embedding: vec}); err != nil {
+			return fmt.Errorf("add vector of chunk %d: %w", a.id, err)
+		}
+		if err := col.flat.add(a.id, vec); err != nil {
+			return err
+		}
+		col.chunks[a.id] = a.ref
+	}
+	return nil
+}
+
+// collectionLocked returns the collection of vault name, made when it has
+// none yet; v.mu is held for writing.
+func (v *Vectors) collectionLocked(name string) (*collection, error) {
+	if col := v.cols[name]; col != nil {
+		return col, nil
+	}
+	c, err := v.mem.CreateCollection(name, nil, refuseToEmbed)
+	if err != nil {
+		return nil, fmt.Errorf("vectors of vault %q: %w", name, err)
+	}
+	col := &collection{c: c, chunks: map[int64]chunkRef{}, flat: newFlat()}
+	v.cols[name] = col
+	return col, nil
+}
+
+// setChunks records how many chunks the database holds, for Coverage.
+func (v *Vectors) setChunks(n int) {
+	v.mu.Lock()
+	v.chunkTotal = n
+	v.mu.Unlock()
+}
+
+// Coverage is how many chunks have a vector in memory and how many chunks
+// the database held when last counted: while a neural embedder works
+// through a vault, search answers from the first and says so.
+func (v *Vectors) Coverage() (vectors, chunks int) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	for _, col := range v.cols {
+		vectors += len(col.chunks)
+	}
+	return vectors, max(v.chunkTotal, vectors)
 }
 
 // withVectors lists, by vault, the chunks that have a vector under the

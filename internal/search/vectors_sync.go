@@ -39,7 +39,12 @@ type SyncOptions struct {
 	// lexical embedder is fitted again on the current text first.
 	Reembed bool
 	// Progress is told how many of the chunks that need vectors are done.
+	// total grows when the plan is made again after a change.
 	Progress func(done, total int)
+	// Replan, when it delivers, makes Sync plan again before its next
+	// batch: chunks added since (an edit while serving) are newest and go
+	// first, rather than after everything planned before them.
+	Replan <-chan struct{}
 }
 
 // SyncResult says what a Sync did.
@@ -51,11 +56,17 @@ type SyncResult struct {
 }
 
 // Sync embeds every chunk that has no vector from the configured embedder,
-// removes vectors no chunk uses, and brings the in-memory collections in
-// step. Each batch commits on its own, so an interrupted run keeps what it
-// embedded and the next run continues.
+// newest notes first, removes vectors no chunk uses, and brings the
+// in-memory collections in step. Each batch commits on its own and, when
+// the store serves queries, joins the collections at once: an interrupted
+// run keeps what it embedded, the next run goes on from there, and search
+// answers from the vectors made so far while the rest are being made.
+//
+// The writer lock is held a slice of time at a time (holdWriters), never
+// for the whole run: with a neural embedder a large vault takes minutes,
+// and an index run, here or in another process, must not wait for it.
 func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error) {
-	res, got, err := v.lockedSync(ctx, opts)
+	res, got, err := v.run(ctx, opts)
 	if got.emb != nil {
 		// Memory is brought in step after the writer lock is given back:
 		// loading writes nothing, and other processes need not wait on it.
@@ -78,18 +89,27 @@ type synced struct {
 	rowID int64
 }
 
-// lockedSync runs sync under the database's writer lock, once more when
-// the embedder turned out to have changed.
-func (v *Vectors) lockedSync(ctx context.Context, opts SyncOptions) (SyncResult, synced, error) {
+// holdWriters is how long a sync keeps the writer lock before giving
+// others a turn, and yieldWriters how long it then waits before taking it
+// again: longer than a waiting writer's poll (store's lockPoll), so that
+// the waiter gets it.
+const (
+	holdWriters  = time.Second
+	yieldWriters = 75 * time.Millisecond
+)
+
+// lockWriters takes the database's writer lock when it has one: another
+// jarvis (one per MCP client, all on the default database) would otherwise
+// embed the same chunks, or refit the embedder under this one.
+func (v *Vectors) lockWriters(ctx context.Context) (func(), error) {
 	if l, ok := v.db.(writerLocker); ok {
-		unlock, err := l.LockWriters(ctx)
-		if err != nil {
-			return SyncResult{}, synced{}, err
-		}
-		defer unlock()
+		return l.LockWriters(ctx)
 	}
-	// The run's time counts from here: waiting for another process's
-	// writes is not the embedder's.
+	return func() {}, nil
+}
+
+// run syncs once more when the embedder turned out to have changed.
+func (v *Vectors) run(ctx context.Context, opts SyncOptions) (SyncResult, synced, error) {
 	embedCtx := ctx
 	if v.src.RunTimeout > 0 {
 		var cancel context.CancelFunc
@@ -99,7 +119,8 @@ func (v *Vectors) lockedSync(ctx context.Context, opts SyncOptions) (SyncResult,
 	res, got, err := v.sync(ctx, embedCtx, opts)
 	if errors.Is(err, errEmbedderChanged) {
 		// Its old vectors are gone; embed everything with it as it is now.
-		res, got, err = v.sync(ctx, embedCtx, SyncOptions{Progress: opts.Progress})
+		opts.Reembed = false
+		res, got, err = v.sync(ctx, embedCtx, opts)
 	}
 	return res, got, err
 }
@@ -114,24 +135,11 @@ var errEmbedderChanged = errors.New("the embedder's vectors changed dimension")
 // embedded is still stored after the limit.
 func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncResult, synced, error) {
 	var res SyncResult
-	if opts.Reembed {
-		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
-			return res, synced{}, fmt.Errorf("drop stored vectors: %w", err)
-		}
-	}
-	chunks, err := v.countChunks(ctx)
+	emb, rowID, plan, err := v.prepare(ctx, opts.Reembed, &res)
 	if err != nil {
 		return res, synced{}, err
 	}
-	res.Chunks = chunks
-	emb, rowID, err := v.prepareEmbedder(ctx, chunks)
-	if err != nil {
-		return res, synced{}, err
-	}
-	total, err := v.countMissing(ctx, rowID)
-	if err != nil {
-		return res, synced{}, err
-	}
+	total := len(plan)
 	if opts.Progress != nil && total > 0 {
 		opts.Progress(0, total)
 	}
@@ -146,26 +154,63 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	// outOfTime is the run's time limit ending, as against the caller
 	// giving up.
 	outOfTime := func() bool { return embedCtx.Err() != nil && ctx.Err() == nil }
-	var after int64 // chunk id the next batch starts after
-	for res.Embedded < total {
-		// Read one batch at a time, onwards from the last chunk read: the
-		// texts of a large vault would otherwise all sit in memory at once.
-		batch, last, err := v.missing(ctx, rowID, after, v.BatchSize)
-		if err != nil {
-			return res, synced{}, err
-		}
-		if last == 0 {
-			break
-		}
-		after = last
-		if len(batch) == 0 {
+	replan := false
+	for len(plan) > 0 || replan {
+		if replan {
+			replan = false
+			if plan, err = v.plan(ctx, rowID); err != nil {
+				return res, synced{emb, rowID}, err
+			}
+			total = res.Embedded + len(plan)
+			if opts.Progress != nil {
+				opts.Progress(res.Embedded, total)
+			}
 			continue
 		}
-		if outOfTime() {
-			err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total}
-		} else if rowID, err = v.embedBatch(ctx, embedCtx, emb, rowID, stored, batch); err != nil && outOfTime() {
-			err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total, err: err}
+		unlock, err := v.lockWriters(ctx)
+		if err != nil {
+			return res, synced{emb, rowID}, err
 		}
+		began := time.Now()
+		for len(plan) > 0 && time.Since(began) < holdWriters {
+			select {
+			case <-opts.Replan:
+				replan = true
+			default:
+			}
+			if replan {
+				break
+			}
+			ids := plan[:min(v.BatchSize, len(plan))]
+			plan = plan[len(ids):]
+			var batch []pending
+			if batch, err = v.stillMissing(ctx, rowID, ids); err != nil {
+				break
+			}
+			if len(batch) == 0 {
+				continue
+			}
+			var vecs [][]float32
+			if outOfTime() {
+				err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total}
+			} else if rowID, vecs, err = v.embedBatch(ctx, embedCtx, emb, rowID, stored, batch); err != nil && outOfTime() {
+				err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total, err: err}
+			}
+			if err != nil {
+				break
+			}
+			if stored == "" {
+				stored = emb.Fingerprint()
+			}
+			res.Embedded += len(batch)
+			if aerr := v.absorb(ctx, emb, rowID, batch, vecs); aerr != nil {
+				v.log.Warn("add new vectors to memory", "err", aerr)
+			}
+			if opts.Progress != nil {
+				opts.Progress(min(res.Embedded, total), total)
+			}
+		}
+		unlock()
 		if err != nil {
 			if !errors.Is(err, errEmbedderChanged) && rowID != 0 {
 				// The embedder failed (a server that is down): what is
@@ -174,20 +219,54 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 			}
 			return res, synced{}, err
 		}
-		res.Embedded += len(batch)
-		if opts.Progress != nil {
-			opts.Progress(min(res.Embedded, total), total)
+		if len(plan) > 0 && !replan {
+			select {
+			case <-ctx.Done():
+				return res, synced{emb, rowID}, ctx.Err()
+			case <-time.After(yieldWriters):
+			}
 		}
 	}
 	if rowID != 0 {
-		if _, err := v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?
-			AND hash NOT IN (SELECT hash FROM chunks)`, rowID); err != nil {
+		unlock, err := v.lockWriters(ctx)
+		if err != nil {
+			return res, synced{emb, rowID}, err
+		}
+		_, err = v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?
+			AND hash NOT IN (SELECT hash FROM chunks)`, rowID)
+		unlock()
+		if err != nil {
 			return res, synced{}, fmt.Errorf("remove unused vectors: %w", err)
 		}
 	}
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
 	return res, synced{emb, rowID}, err
+}
+
+// prepare, under the writer lock, drops every vector when asked to, picks
+// (or fits) the embedder and plans which chunks to embed.
+func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (embed.Embedder, int64, []int64, error) {
+	unlock, err := v.lockWriters(ctx)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	defer unlock()
+	if reembed {
+		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
+			return nil, 0, nil, fmt.Errorf("drop stored vectors: %w", err)
+		}
+	}
+	if res.Chunks, err = v.countChunks(ctx); err != nil {
+		return nil, 0, nil, err
+	}
+	emb, rowID, err := v.prepareEmbedder(ctx, res.Chunks)
+	if err != nil {
+		return nil, 0, nil, err
+	}
+	v.setChunks(res.Chunks)
+	plan, err := v.plan(ctx, rowID)
+	return emb, rowID, plan, err
 }
 
 // adopt makes emb, with the vectors of row rowID, the embedder queries
@@ -336,48 +415,75 @@ func (v *Vectors) corpus(ctx context.Context) iter.Seq[string] {
 	}
 }
 
-// countMissing counts the distinct chunk texts with no vector under rowID.
-func (v *Vectors) countMissing(ctx context.Context, rowID int64) (int, error) {
-	return v.count(ctx, "count chunks to embed", `SELECT count(DISTINCT c.hash) FROM chunks c WHERE NOT `+withVector, rowID)
+// plan lists the chunks with no vector under rowID, one per distinct
+// text, newest notes first: the note just written is the one most likely
+// to be asked about.
+func (v *Vectors) plan(ctx context.Context, rowID int64) ([]int64, error) {
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.hash FROM chunks c JOIN files f ON f.id = c.file_id
+		WHERE NOT `+withVector+` ORDER BY f.mtime_ns DESC, c.id`, rowID)
+	if err != nil {
+		return nil, fmt.Errorf("list chunks to embed: %w", err)
+	}
+	defer rows.Close()
+	seen := map[string]bool{}
+	var ids []int64
+	for rows.Next() {
+		var id int64
+		var hash string
+		if err := rows.Scan(&id, &hash); err != nil {
+			return nil, fmt.Errorf("list chunks to embed: %w", err)
+		}
+		if !seen[hash] {
+			seen[hash] = true
+			ids = append(ids, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("list chunks to embed: %w", err)
+	}
+	return ids, nil
 }
 
-// missing lists up to n distinct chunk texts with no vector under rowID,
-// from chunks after the given id, and the id of the last chunk it read (0
-// when there were none).
-func (v *Vectors) missing(ctx context.Context, rowID, after int64, n int) ([]pending, int64, error) {
-	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.hash, f.title, c.heading, c.text
+// stillMissing reads the texts of the given chunks that still have no
+// vector under rowID, one per distinct text: since the plan was made,
+// another process may have embedded some, or an index run deleted them.
+func (v *Vectors) stillMissing(ctx context.Context, rowID int64, ids []int64) ([]pending, error) {
+	args := make([]any, 0, len(ids)+1)
+	args = append(args, rowID)
+	for _, id := range ids {
+		args = append(args, id)
+	}
+	rows, err := v.db.QueryContext(ctx, `SELECT c.hash, f.title, c.heading, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id
-		WHERE c.id > ? AND NOT `+withVector+`
-		ORDER BY c.id LIMIT ?`, after, rowID, n)
+		WHERE NOT `+withVector+` AND c.id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
-		return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
+		return nil, fmt.Errorf("read chunks to embed: %w", err)
 	}
 	defer rows.Close()
 	seen := map[string]bool{}
 	var out []pending
-	var last int64
 	for rows.Next() {
 		var hash, title, heading, text string
-		if err := rows.Scan(&last, &hash, &title, &heading, &text); err != nil {
-			return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
+		if err := rows.Scan(&hash, &title, &heading, &text); err != nil {
+			return nil, fmt.Errorf("read chunks to embed: %w", err)
 		}
 		if seen[hash] {
-			continue // the same text twice in this batch: one vector serves both
+			continue // the same text twice: one vector serves both
 		}
 		seen[hash] = true
 		out = append(out, pending{hash: hash, text: vault.EmbedText(title, heading, text)})
 	}
 	if err := rows.Err(); err != nil {
-		return nil, 0, fmt.Errorf("list chunks to embed: %w", err)
+		return nil, fmt.Errorf("read chunks to embed: %w", err)
 	}
-	return out, last, nil
+	return out, nil
 }
 
 // embedBatch embeds one batch and stores it in one transaction, creating
 // the embedder's row first when it has none. stored is the fingerprint of
 // rowID: when the embedder's answer no longer matches it, the row and its
 // vectors are dropped and errEmbedderChanged returned.
-func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, error) {
+func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, [][]float32, error) {
 	texts := make([]string, len(batch))
 	for i, p := range batch {
 		texts[i] = p.text
@@ -386,41 +492,41 @@ func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, 
 	if err != nil {
 		// Provider and model, not the fingerprint: a remote embedder that
 		// never answered knows no dimension, and "/0" would mislead.
-		return rowID, fmt.Errorf("embed with %s/%s: %w", emb.Provider(), emb.Model(), err)
+		return rowID, nil, fmt.Errorf("embed with %s/%s: %w", emb.Provider(), emb.Model(), err)
 	}
 	if len(vecs) != len(batch) {
-		return rowID, fmt.Errorf("embed with %s: %d vectors for %d texts", emb.Fingerprint(), len(vecs), len(batch))
+		return rowID, nil, fmt.Errorf("embed with %s: %d vectors for %d texts", emb.Fingerprint(), len(vecs), len(batch))
 	}
 	if rowID != 0 && stored != "" && emb.Fingerprint() != stored {
 		v.log.Warn("embedder changed since its vectors were stored; embedding every chunk again",
 			"was", stored, "now", emb.Fingerprint())
 		if err := v.dropEmbedder(ctx, rowID); err != nil {
-			return rowID, fmt.Errorf("drop stale vectors: %w", err)
+			return rowID, nil, fmt.Errorf("drop stale vectors: %w", err)
 		}
-		return 0, errEmbedderChanged
+		return 0, nil, errEmbedderChanged
 	}
 	if rowID == 0 {
 		if rowID, err = v.insertEmbedder(ctx, emb, nil); err != nil {
-			return 0, err
+			return 0, nil, err
 		}
 	}
 	tx, err := v.db.BeginTx(ctx, nil)
 	if err != nil {
-		return rowID, fmt.Errorf("store vectors: %w", err)
+		return rowID, nil, fmt.Errorf("store vectors: %w", err)
 	}
 	defer tx.Rollback()
 	stmt, err := tx.PrepareContext(ctx, `INSERT OR REPLACE INTO vectors (embedder_id, hash, vector) VALUES (?, ?, ?)`)
 	if err != nil {
-		return rowID, fmt.Errorf("store vectors: %w", err)
+		return rowID, nil, fmt.Errorf("store vectors: %w", err)
 	}
 	defer stmt.Close()
 	for i, p := range batch {
 		if _, err := stmt.ExecContext(ctx, rowID, p.hash, encodeVector(vecs[i])); err != nil {
-			return rowID, fmt.Errorf("store vectors: %w", err)
+			return rowID, nil, fmt.Errorf("store vectors: %w", err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		return rowID, fmt.Errorf("store vectors: %w", err)
+		return rowID, nil, fmt.Errorf("store vectors: %w", err)
 	}
-	return rowID, nil
+	return rowID, vecs, nil
 }
