@@ -47,6 +47,31 @@ func isCJK(r rune) bool {
 	return false
 }
 
+// Hangul syllables decompose by arithmetic (Unicode's "Hangul Syllable
+// Decomposition"), which the norm package's per-character tables leave out.
+const (
+	hangulBase  = 0xAC00
+	hangulCount = 11172 // 19 leading consonants × 21 vowels × 28 trailing consonants (one is none)
+	jamoL       = 0x1100
+	jamoV       = 0x1161
+	jamoT       = 0x11A7
+)
+
+// decomposeHangul returns the conjoining jamo of a Hangul syllable: leading
+// consonant, vowel, and trailing consonant or 0.
+func decomposeHangul(r rune) (l, v, t rune, ok bool) {
+	s := r - hangulBase
+	if s < 0 || s >= hangulCount {
+		return 0, 0, 0, false
+	}
+	l = jamoL + s/(21*28)
+	v = jamoV + s%(21*28)/28
+	if ts := s % 28; ts != 0 {
+		t = jamoT + ts
+	}
+	return l, v, t, true
+}
+
 // asciiTables fills the per-byte tables of the text pass for the
 // tokenizer's cleaning and lowercasing.
 func (t *Tokenizer) asciiTables() {

@@ -196,10 +196,9 @@ func (t *Tokenizer) VocabSize() int { return len(t.tokens) }
 // DefaultMaxLen.
 func (t *Tokenizer) MaxLen() int { return t.maxLen }
 
-// scratch holds the buffers one Encode call reuses.
+// scratch holds the buffer one Encode call reuses.
 type scratch struct {
 	word []byte
-	nfd  []byte
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -291,11 +290,22 @@ func (t *Tokenizer) encode(text string, ids []int32, limit int) []int32 {
 			e.flush()
 		}
 		if t.stripAccents {
-			sc.nfd = norm.NFD.AppendString(sc.nfd[:0], raw)
-			for _, d := range string(sc.nfd) {
-				if !unicode.Is(unicode.Mn, d) {
-					t.emitLower(&e, d)
+			// The canonical decomposition (NFD) of the character, less its
+			// combining marks.
+			if d := norm.NFD.PropertiesString(raw).Decomposition(); d != nil {
+				for _, c := range string(d) {
+					if !unicode.Is(unicode.Mn, c) {
+						t.emitLower(&e, c)
+					}
 				}
+			} else if l, v, tt, ok := decomposeHangul(r); ok {
+				e.emit(l)
+				e.emit(v)
+				if tt != 0 {
+					e.emit(tt)
+				}
+			} else if !unicode.Is(unicode.Mn, r) {
+				t.emitLower(&e, r)
 			}
 		} else {
 			t.emitLower(&e, r)
