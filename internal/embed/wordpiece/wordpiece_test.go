@@ -584,3 +584,27 @@ func FuzzEncode(f *testing.F) {
 		}
 	})
 }
+
+// TestConcurrentEncode shares one tokenizer between goroutines; run with
+// -race it checks that encoding does not write shared state.
+func TestConcurrentEncode(t *testing.T) {
+	_, tok, _ := tokenizers(t)
+	texts := []string{"Hello, world!", "Café 日本 👍", strings.Repeat("unaffable ", 50)}
+	want := make([][]int32, len(texts))
+	for i, s := range texts {
+		want[i] = tok.Encode(s)
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 200 {
+				k := (g + i) % len(texts)
+				if got := tok.Encode(texts[k]); !slices.Equal(got, want[k]) {
+					t.Errorf("Encode(%q) = %v concurrently; want %v", texts[k], got, want[k])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+}
