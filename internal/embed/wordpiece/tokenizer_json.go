@@ -41,7 +41,10 @@ type tokenizerJSON struct {
 //
 // Every entry of added_tokens (for BERT: [PAD], [UNK], [CLS], [SEP],
 // [MASK]) is matched literally in the text before normalisation and encoded
-// as its id, as the tokenizers library does. The ids of [CLS], [SEP] and the
+// as its id, as the tokenizers library does for tokens marked
+// "normalized": false; this package matches them that way whatever the
+// flag says. lstrip and rstrip change nothing here, since whitespace never
+// reaches a token; single_word is honoured. The ids of [CLS], [SEP] and the
 // others come from the vocabulary, not from the post_processor.
 func FromTokenizerJSON(data []byte) (*Tokenizer, error) {
 	t, err := fromTokenizerJSON(data)

@@ -12,6 +12,13 @@
 // Special tokens written literally in the input (for example "[MASK]") are
 // encoded as their own ids, as the Hugging Face tokenizers do for their added
 // tokens; everything else is normalised and split.
+//
+// Where Google's original BERT code and the Hugging Face tokenizers library
+// (which sentence-transformers and model2vec use) disagree, this package
+// follows the library: every Unicode White_Space character splits words
+// (U+2028 included), and lowercasing is per character. Bytes that are not
+// UTF-8 read as U+FFFD, which cleaning drops. Character categories are those
+// of the Unicode version of the Go release.
 package wordpiece
 
 import (
