@@ -399,6 +399,9 @@ func keepIndexed(ctx context.Context, deps container.MCPDeps, vaults []config.Va
 			log.Warn("cannot watch the vaults; the index is refreshed at start only", "err", err)
 		}
 	}
+	// Vectors are made by a worker of their own, so that neither the
+	// first pass nor an edit waits for a neural embedder.
+	defer deps.Live.EmbedInBackground(ctx)()
 	if err := deps.Live.All(ctx); err != nil && ctx.Err() == nil {
 		log.Warn("first index pass failed; tools answer from what is there", "err", err)
 	}

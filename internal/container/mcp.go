@@ -60,8 +60,8 @@ func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *search.
 			}
 			return ix.Index(ctx, v, p)
 		},
-		func(ctx context.Context) error {
-			_, err := vec.Sync(ctx, search.SyncOptions{})
+		func(ctx context.Context, replan <-chan struct{}, progress func(done, total int)) error {
+			_, err := vec.Sync(ctx, search.SyncOptions{Replan: replan, Progress: progress})
 			return err
 		}, log)
 	return l

@@ -16,7 +16,33 @@ type State struct {
 	Error string `json:"error,omitempty"`
 	// LastIndexed is when the last run finished.
 	LastIndexed time.Time `json:"last_indexed,omitzero"`
+	// Embedding is how far making vectors for semantic search has got; it
+	// runs after indexing, in the background while the server answers.
+	Embedding Embedding `json:"embedding,omitzero"`
 }
+
+// Embedding is the progress of making vectors for semantic search.
+type Embedding struct {
+	// State is EmbedRunning, EmbedDone or EmbedFailed; empty before the
+	// first sync.
+	State string `json:"state,omitempty"`
+	// Done and Total count distinct chunk texts this run embeds.
+	Done  int `json:"done,omitempty"`
+	Total int `json:"total,omitempty"`
+	// PerSecond is the measured throughput, texts a second.
+	PerSecond float64 `json:"per_second,omitempty"`
+	// ETASeconds is the time left at that rate.
+	ETASeconds int `json:"eta_seconds,omitempty"`
+	// Error says why the last sync failed.
+	Error string `json:"error,omitempty"`
+}
+
+// The states of embedding.
+const (
+	EmbedRunning = "embedding"
+	EmbedDone    = "done"
+	EmbedFailed  = "failed"
+)
 
 // The states of the index.
 const (

@@ -17,8 +17,10 @@ import (
 // IndexFunc brings one vault's index up to date, reporting progress.
 type IndexFunc func(ctx context.Context, v config.Vault, progress index.Progress) (index.Result, error)
 
-// SyncFunc brings the vectors of semantic search in step with the index.
-type SyncFunc func(ctx context.Context) error
+// SyncFunc brings the vectors of semantic search in step with the index,
+// telling progress how far it has got. When replan delivers, it plans its
+// work again before going on (notes changed meanwhile go first).
+type SyncFunc func(ctx context.Context, replan <-chan struct{}, progress func(done, total int)) error
 
 // Live runs index passes one at a time and records their state.
 type Live struct {
@@ -32,6 +34,11 @@ type Live struct {
 	mu         sync.Mutex
 	state      index.State
 	syncFailed bool // the last vector sync failed; RetrySync tries again
+	// background is set while EmbedInBackground runs: passes then hand
+	// the vector sync to it through kick instead of running it themselves.
+	background bool
+	kick       chan struct{}
+	rate       rate
 }
 
 // New returns a Live over the given vaults. sync may be nil.
@@ -39,7 +46,8 @@ func New(vaults []config.Vault, idx IndexFunc, sync SyncFunc, log *slog.Logger) 
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Live{vaults: vaults, index: idx, sync: sync, log: log, state: index.State{State: index.StateIndexing}}
+	return &Live{vaults: vaults, index: idx, sync: sync, log: log, state: index.State{State: index.StateIndexing},
+		kick: make(chan struct{}, 1)}
 }
 
 // State returns the current state; safe from any goroutine.
@@ -92,12 +100,22 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 			l.log.Info("index updated", "vault", v.Name, "added", res.Added, "updated", res.Updated, "deleted", res.Deleted)
 		}
 	}
-	if err := l.syncVectors(ctx); err != nil && ctx.Err() != nil {
-		return ctx.Err()
+	l.mu.Lock()
+	background := l.background
+	l.mu.Unlock()
+	if background {
+		l.set(func(s *index.State) {
+			*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
+		})
+		l.requestSync()
+	} else {
+		if err := l.syncVectors(ctx); err != nil && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		l.set(func(s *index.State) {
+			*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
+		})
 	}
-	l.set(func(s *index.State) {
-		*s = index.State{State: index.StateReady, LastIndexed: time.Now()}
-	})
 	l.log.Debug("index pass done", "vaults", len(vaults), "took", time.Since(began))
 	return nil
 }
@@ -109,14 +127,122 @@ func (l *Live) syncVectors(ctx context.Context) error {
 	if l.sync == nil {
 		return nil
 	}
-	err := l.sync(ctx)
+	began := time.Now()
+	l.rate.start(began)
+	err := l.sync(ctx, l.kick, l.progress)
 	if err != nil && ctx.Err() == nil {
 		l.log.Warn("vectors not brought up to date", "err", err)
 	}
 	l.mu.Lock()
 	l.syncFailed = err != nil && ctx.Err() == nil
+	e := &l.state.Embedding
+	switch {
+	case ctx.Err() != nil:
+	case err != nil:
+		e.State, e.Error, e.ETASeconds = index.EmbedFailed, err.Error(), 0
+	case e.State != "":
+		e.State, e.Error, e.Done, e.ETASeconds = index.EmbedDone, "", e.Total, 0
+	}
 	l.mu.Unlock()
+	if err == nil && l.rate.done > 0 {
+		l.log.Info("vectors made", "texts", l.rate.done, "took", time.Since(began).Round(time.Millisecond))
+	}
 	return err
+}
+
+// progress records how far the running sync has got, with its throughput
+// and the time left at that rate.
+func (l *Live) progress(done, total int) {
+	now := time.Now()
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.rate.observe(now, done)
+	e := &l.state.Embedding
+	e.State, e.Done, e.Total, e.Error = index.EmbedRunning, done, total, ""
+	e.PerSecond = l.rate.perSecond()
+	e.ETASeconds = 0
+	if e.PerSecond > 0 && total > done {
+		e.ETASeconds = int(float64(total-done)/e.PerSecond + 0.5)
+	}
+}
+
+// rate measures a sync's throughput over the last minute or so, so that an
+// ETA follows the embedder's current speed rather than its first batch's.
+type rate struct {
+	t0    time.Time // start of the window
+	done0 int       // texts done at t0
+	last  time.Time
+	done  int
+	// prev is the rate of the window before, blended in while the
+	// current one is young.
+	prev float64
+}
+
+// rateWindow is how long a window of rate measures before it starts
+// again.
+const rateWindow = time.Minute
+
+func (r *rate) start(now time.Time) { *r = rate{t0: now, last: now} }
+
+func (r *rate) observe(now time.Time, done int) {
+	if done < r.done { // a new plan counted again from zero
+		r.done0 -= r.done - done
+	}
+	r.last, r.done = now, done
+	if now.Sub(r.t0) > rateWindow {
+		r.prev = r.perSecond()
+		r.t0, r.done0 = now, done
+	}
+}
+
+func (r *rate) perSecond() float64 {
+	el := r.last.Sub(r.t0).Seconds()
+	if el <= 0 {
+		return r.prev
+	}
+	cur := float64(r.done-r.done0) / el
+	if r.prev > 0 && el < rateWindow.Seconds()/2 {
+		return (r.prev + cur) / 2
+	}
+	return cur
+}
+
+// requestSync asks the background worker for a sync, or, when one is
+// running, to plan again so that what just changed goes first.
+func (l *Live) requestSync() {
+	select {
+	case l.kick <- struct{}{}:
+	default: // one is already asked for
+	}
+}
+
+// EmbedInBackground starts a worker that runs vector syncs until ctx
+// ends, one whenever a pass asks for one (or RetrySync does), so that
+// indexing never waits for embedding: with a neural embedder a large vault
+// takes minutes, and the server answers meanwhile from the vectors made so
+// far. It returns a function that waits for the worker to stop.
+func (l *Live) EmbedInBackground(ctx context.Context) (wait func()) {
+	l.mu.Lock()
+	l.background = true
+	l.mu.Unlock()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			l.mu.Lock()
+			l.background = false
+			l.mu.Unlock()
+		}()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-l.kick:
+				l.syncVectors(ctx)
+			}
+		}
+	}()
+	return func() { <-done }
 }
 
 // RetrySync syncs the vectors again if the last sync failed, such as while
@@ -125,9 +251,13 @@ func (l *Live) syncVectors(ctx context.Context) error {
 // the embedder is back, without waiting for the next edit.
 func (l *Live) RetrySync(ctx context.Context) {
 	l.mu.Lock()
-	failed := l.syncFailed
+	failed, background := l.syncFailed, l.background
 	l.mu.Unlock()
 	if !failed {
+		return
+	}
+	if background {
+		l.requestSync()
 		return
 	}
 	l.run.Lock()

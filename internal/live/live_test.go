@@ -21,7 +21,7 @@ func TestRetrySyncOnlyAfterAFailure(t *testing.T) {
 			indexed++
 			return index.Result{}, nil
 		},
-		func(context.Context) error {
+		func(context.Context, <-chan struct{}, func(int, int)) error {
 			synced++
 			if failing {
 				return errors.New("embedder down")

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -68,8 +69,10 @@ type SearchOutput struct {
 	Truncated      bool     `json:"truncated" jsonschema:"true when more notes matched than were returned"`
 	Notes          []string `json:"notes,omitempty" jsonschema:"what else to know about this answer, such as a query cut to what a search could take"`
 	// VectorsSearched is how many passages semantic ranking compared.
-	VectorsSearched int         `json:"vectors_searched,omitempty" jsonschema:"how many passages semantic ranking compared with the query"`
-	Index           index.State `json:"index" jsonschema:"how fresh the index searched was"`
+	VectorsSearched int `json:"vectors_searched,omitempty" jsonschema:"how many passages semantic ranking compared with the query"`
+	// Passages is how many passages the index holds.
+	Passages int         `json:"passages,omitempty" jsonschema:"how many passages the index holds; more than vectors_searched while vectors are still being made, when semantic ranking covered only part of the vaults"`
+	Index    index.State `json:"index" jsonschema:"how fresh the index searched was, and how far making vectors has got"`
 }
 
 // filterSchema bounds the filters' strings.
@@ -162,6 +165,37 @@ func freshness(st index.State) string {
 	return ""
 }
 
+// embedding says how far making vectors has got, or "" when nothing is
+// under way and nothing failed.
+func embedding(e index.Embedding) string {
+	switch e.State {
+	case index.EmbedRunning:
+		msg := fmt.Sprintf("Vectors for semantic search are being made: %d of %d passages done", e.Done, e.Total)
+		if e.PerSecond > 0 {
+			msg += fmt.Sprintf(", %.0f a second", e.PerSecond)
+		}
+		if e.ETASeconds > 0 {
+			msg += ", about " + roughDuration(time.Duration(e.ETASeconds)*time.Second) + " left"
+		}
+		return msg + ". Semantic search answers from those made so far."
+	case index.EmbedFailed:
+		return "Making vectors for semantic search failed: semantic search answers from those made before. health-status says why and how to fix it."
+	}
+	return ""
+}
+
+// roughDuration says d as a person would: "40 s", "3 min", "2 h 5 min".
+func roughDuration(d time.Duration) string {
+	switch {
+	case d < time.Minute:
+		return fmt.Sprintf("%d s", int(d.Seconds()+0.5))
+	case d < time.Hour:
+		return fmt.Sprintf("%d min", int(d.Minutes()+0.5))
+	}
+	h := int(d.Hours())
+	return fmt.Sprintf("%d h %d min", h, int((d-time.Duration(h)*time.Hour).Minutes()+0.5))
+}
+
 func (t *tools) searchVault(ctx context.Context, _ *mcpsdk.CallToolRequest, in KeywordInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
 	q := search.Query{Mode: search.ModeKeyword, Text: in.Query, Limit: clamp(in.Limit, 1, 100, 20), NamesOnly: !in.SearchContent}
 	return t.search(ctx, "Keyword search", q, in.Filters)
@@ -204,7 +238,8 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, errors.New("the search failed; health-status says what is wrong")
 	}
 	out.Results, out.Truncated, out.Empty, out.Notes = a.Results, a.Truncated, a.Empty, a.Notes
-	out.Embedder, out.Degraded, out.DegradedReason, out.VectorsSearched = a.Embedder, a.Degraded, a.Reason, a.Vectors
+	out.Embedder, out.Degraded, out.DegradedReason = a.Embedder, a.Degraded, a.Reason
+	out.VectorsSearched, out.Passages = a.Vectors, a.Chunks
 	shortResults(out.Results)
 	return renderSearch(kind, q.Text, out), out, nil
 }

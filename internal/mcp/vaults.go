@@ -134,6 +134,9 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}
+	if e := embedding(out.Index.Embedding); e != "" {
+		fmt.Fprintf(&b, "\n> %s\n", e)
+	}
 	b.WriteString("\n")
 	for _, c := range out.Checks {
 		fmt.Fprintf(&b, "- %s %s: %s\n", c.Status, c.Name, c.Detail)
@@ -152,6 +155,9 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 	}
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
+	}
+	if e := embedding(out.Index.Embedding); e != "" {
+		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {
 		fmt.Fprintf(&b, "\n- **%s** (`%s`): %d notes, %d attachments, %d links (%d unresolved), %d passages; index %s",

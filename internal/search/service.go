@@ -93,8 +93,9 @@ type Answer struct {
 	// empty when none did.
 	Embedder string
 	// Vectors is how many passages semantic ranking compared the query
-	// with: what of the index the answer covered.
-	Vectors int
+	// with, of the Chunks the index holds: while vectors are still being
+	// made, semantic ranking covers only part of the vaults.
+	Vectors, Chunks int
 	// Empty, when there are no results, says why in a sentence.
 	Empty string
 	// Notes say what else the reader should know, such as a query cut to
@@ -233,7 +234,8 @@ func (s *Service) bySemantic(ctx context.Context, q Query) (Answer, error) {
 		}
 		return s.byKeyword(ctx, q, s.semanticFailed(err))
 	}
-	a := Answer{Results: res, Embedder: s.semantic.Embedder(), Vectors: s.semantic.vec.Count()}
+	a := Answer{Results: res}
+	s.covered(&a, "results come from those alone")
 	if cut > 0 {
 		a.Notes = append(a.Notes, semanticCutNote(cut))
 	}
@@ -268,11 +270,23 @@ func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 		a.Degraded, a.Reason = true, s.semanticFailed(semErr)+"; ranked by keywords only"
 		return a, nil
 	}
-	a.Embedder, a.Vectors = s.semantic.Embedder(), s.semantic.vec.Count()
+	s.covered(&a, "the others are found by keywords only")
 	if cut > 0 {
 		a.Notes = append(a.Notes, semanticCutNote(cut))
 	}
 	return a, nil
+}
+
+// covered records the embedder and how much of the index semantic ranking
+// compared, with a note when that was not all of it; rest says what that
+// means for the answer's mode.
+func (s *Service) covered(a *Answer, rest string) {
+	a.Embedder = s.semantic.Embedder()
+	a.Vectors, a.Chunks = s.semantic.vec.Coverage()
+	if a.Vectors < a.Chunks {
+		a.Notes = append(a.Notes, fmt.Sprintf("vectors are still being made: semantic ranking compared %d of %d passages (%d%%); %s",
+			a.Vectors, a.Chunks, a.Vectors*100/a.Chunks, rest))
+	}
 }
 
 // standing turns a fused score, a sum of z-scores that can be negative and
