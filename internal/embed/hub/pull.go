@@ -376,8 +376,8 @@ func (d *download) fetch(ctx context.Context, part string, f plannedFile, base i
 		return err
 	}
 	defer resp.Body.Close()
-	if c := resp.Header.Get("X-Repo-Commit"); c != "" && d.commit == "" {
-		d.commit = c
+	if d.commit == "" {
+		d.commit = repoCommit(resp)
 	}
 	flags := os.O_WRONLY | os.O_CREATE
 	switch {
@@ -413,6 +413,21 @@ func (d *download) fetch(ctx context.Context, part string, f plannedFile, base i
 		return &transientError{fmt.Errorf("the hub sent %d of %d bytes of %s", have+n, f.Size, f.Path)}
 	}
 	return nil
+}
+
+// repoCommit is the commit the hub says it served, from the response or
+// from the redirect that led to it (the file storage does not repeat it).
+func repoCommit(resp *http.Response) string {
+	for r := resp; r != nil; {
+		if c := r.Header.Get("X-Repo-Commit"); c != "" {
+			return c
+		}
+		if r.Request == nil {
+			break
+		}
+		r = r.Request.Response
+	}
+	return ""
 }
 
 // rangeStart is the first byte of a Content-Range of the form
