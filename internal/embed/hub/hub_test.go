@@ -1,6 +1,7 @@
 package hub
 
 import (
+	"context"
 	"errors"
 	"net"
 	"os"
@@ -10,9 +11,34 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed/hub/hubtest"
 )
 
 const potionRev = "bf8b056651a2c21b8d2565580b8569da283cab23"
+
+// testClient is a client of the fake hub h with time limits short enough
+// for tests.
+func testClient(h *hubtest.Hub) *Client {
+	c := NewClient(func(k string) string {
+		if k == EnvEndpoint {
+			return h.URL
+		}
+		return ""
+	})
+	c.HeaderTimeout = 2 * time.Second
+	c.StallTimeout = 2 * time.Second
+	c.RetryWait = time.Millisecond
+	return c
+}
+
+// pullCtx bounds a test's pull so that a hang fails the test instead of
+// the whole run.
+func pullCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	t.Cleanup(cancel)
+	return ctx
+}
 
 func TestHubCatalogue(t *testing.T) {
 	sha := regexp.MustCompile(`^[0-9a-f]{40}$`)
@@ -52,10 +78,10 @@ func TestHubCatalogue(t *testing.T) {
 }
 
 func TestHubPullListRemove(t *testing.T) {
-	h := newFakeHub(t)
-	h.add("minishlab/potion-base-8M", potionRev, model2vecFiles()...)
+	h := hubtest.New(t)
+	h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
 	dir := t.TempDir()
-	c := h.client()
+	c := testClient(h)
 
 	var last [2]int64
 	calls := 0
@@ -73,17 +99,17 @@ func TestHubPullListRemove(t *testing.T) {
 	if res.Path != folder || res.AlreadyInstalled {
 		t.Fatalf("result %+v", res)
 	}
-	if calls == 0 || last[0] != last[1] || last[1] != 20_000+int64(len(model2vecFiles()[1].data)+len(model2vecFiles()[4].data)) {
+	if calls == 0 || last[0] != last[1] || last[1] != 20_000+int64(len(hubtest.Model2VecFiles()[1].Data)+len(hubtest.Model2VecFiles()[4].Data)) {
 		t.Errorf("last progress %v after %d calls", last, calls)
 	}
-	for _, f := range model2vecFiles() {
-		got, err := os.ReadFile(filepath.Join(folder, filepath.FromSlash(f.path)))
-		wanted := f.path == "config.json" || f.path == "model.safetensors" || f.path == "tokenizer.json"
+	for _, f := range hubtest.Model2VecFiles() {
+		got, err := os.ReadFile(filepath.Join(folder, filepath.FromSlash(f.Path)))
+		wanted := f.Path == "config.json" || f.Path == "model.safetensors" || f.Path == "tokenizer.json"
 		switch {
-		case wanted && (err != nil || string(got) != string(f.data)):
-			t.Errorf("%s not installed as served: %v", f.path, err)
+		case wanted && (err != nil || string(got) != string(f.Data)):
+			t.Errorf("%s not installed as served: %v", f.Path, err)
 		case !wanted && err == nil:
-			t.Errorf("%s was downloaded, though no embedder reads it", f.path)
+			t.Errorf("%s was downloaded, though no embedder reads it", f.Path)
 		}
 	}
 	if _, err := os.Stat(filepath.Join(dir, stagingDir)); !errors.Is(err, os.ErrNotExist) {
@@ -114,10 +140,10 @@ func TestHubPullListRemove(t *testing.T) {
 		}
 	}
 
-	before := h.requestCount()
+	before := h.Requests()
 	again, err := c.Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{})
-	if err != nil || !again.AlreadyInstalled || h.requestCount() != before {
-		t.Fatalf("second pull: %+v, %v, %d requests", again, err, h.requestCount()-before)
+	if err != nil || !again.AlreadyInstalled || h.Requests() != before {
+		t.Fatalf("second pull: %+v, %v, %d requests", again, err, h.Requests()-before)
 	}
 
 	removed, err := Remove(dir, "potion-base-8M")
@@ -139,21 +165,20 @@ func TestHubPullListRemove(t *testing.T) {
 }
 
 func TestHubEndpointAndToken(t *testing.T) {
-	h := newFakeHub(t)
-	h.add("minishlab/potion-base-8M", potionRev, model2vecFiles()...)
-	h.gated["minishlab/potion-base-8M"] = true
-	h.token = "hf_secret"
-	env := map[string]string{EnvEndpoint: h.srv.URL + "/", EnvToken: "hf_secret"}
+	h := hubtest.New(t)
+	h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
+	h.Gate("minishlab/potion-base-8M", "hf_secret")
+	env := map[string]string{EnvEndpoint: h.URL + "/", EnvToken: "hf_secret"}
 	c := NewClient(func(k string) string { return env[k] })
-	if c.Endpoint != h.srv.URL {
-		t.Fatalf("endpoint %q, want %q", c.Endpoint, h.srv.URL)
+	if c.Endpoint != h.URL {
+		t.Fatalf("endpoint %q, want %q", c.Endpoint, h.URL)
 	}
 	c.RetryWait = time.Millisecond
 	if _, err := c.Pull(pullCtx(t), t.TempDir(), "potion-base-8M", PullOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if len(h.authSeen) == 0 || h.authSeen[0] != "Bearer hf_secret" {
-		t.Fatalf("Authorization sent: %q", h.authSeen)
+	if len(h.Authorizations()) == 0 || h.Authorizations()[0] != "Bearer hf_secret" {
+		t.Fatalf("Authorization sent: %q", h.Authorizations())
 	}
 	if d := NewClient(func(string) string { return "" }); d.Endpoint != DefaultEndpoint || d.Token != "" {
 		t.Fatalf("default client %q %q", d.Endpoint, d.Token)
@@ -162,14 +187,14 @@ func TestHubEndpointAndToken(t *testing.T) {
 
 func TestHubResumesCutDownload(t *testing.T) {
 	const cut = 7_000
-	size := int64(len(model2vecFiles()[2].data))
+	size := int64(len(hubtest.Model2VecFiles()[2].Data))
 
 	t.Run("second pull", func(t *testing.T) {
-		h := newFakeHub(t)
-		h.add("minishlab/potion-base-8M", potionRev, model2vecFiles()...)
-		h.cutAfter["model.safetensors"] = cut
+		h := hubtest.New(t)
+		h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
+		h.CutAfter("model.safetensors", cut)
 		dir := t.TempDir()
-		c := h.client()
+		c := testClient(h)
 		c.Retries = 0
 		_, err := c.Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{})
 		if err == nil || !strings.Contains(err.Error(), "run the pull again to resume") {
@@ -186,45 +211,45 @@ func TestHubResumesCutDownload(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := h.servedBytes("model.safetensors"); got != size {
+		if got := h.Served("model.safetensors"); got != size {
 			t.Errorf("served %d bytes of a %d-byte file: the bytes before the cut came twice", got, size)
 		}
-		if !slices.Contains(h.ranges, "model.safetensors=bytes=7000-") {
-			t.Errorf("no resuming Range request: %q", h.ranges)
+		if !slices.Contains(h.Ranges(), "model.safetensors=bytes=7000-") {
+			t.Errorf("no resuming Range request: %q", h.Ranges())
 		}
 		// config.json came whole before the cut; only the rest comes now.
-		if res.Downloaded != size-cut+int64(len(model2vecFiles()[4].data)) {
+		if res.Downloaded != size-cut+int64(len(hubtest.Model2VecFiles()[4].Data)) {
 			t.Errorf("second pull downloaded %d bytes", res.Downloaded)
 		}
 	})
 
 	t.Run("retry within one pull", func(t *testing.T) {
-		h := newFakeHub(t)
-		h.add("minishlab/potion-base-8M", potionRev, model2vecFiles()...)
-		h.cutAfter["model.safetensors"] = cut
+		h := hubtest.New(t)
+		h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
+		h.CutAfter("model.safetensors", cut)
 		dir := t.TempDir()
-		if _, err := h.client().Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{}); err != nil {
+		if _, err := testClient(h).Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		if got := h.servedBytes("model.safetensors"); got != size {
+		if got := h.Served("model.safetensors"); got != size {
 			t.Errorf("served %d bytes of a %d-byte file", got, size)
 		}
-		if !slices.Contains(h.ranges, "model.safetensors=bytes=7000-") {
-			t.Errorf("no resuming Range request: %q", h.ranges)
+		if !slices.Contains(h.Ranges(), "model.safetensors=bytes=7000-") {
+			t.Errorf("no resuming Range request: %q", h.Ranges())
 		}
 		got, _ := os.ReadFile(filepath.Join(dir, "minishlab--potion-base-8M", "model.safetensors"))
-		if string(got) != string(model2vecFiles()[2].data) {
+		if string(got) != string(hubtest.Model2VecFiles()[2].Data) {
 			t.Error("resumed file differs from the served one")
 		}
 	})
 }
 
 func TestHubWrongHashInstallsNothing(t *testing.T) {
-	h := newFakeHub(t)
-	h.add("minishlab/potion-base-8M", potionRev, model2vecFiles()...)
-	h.corrupt["model.safetensors"] = true
+	h := hubtest.New(t)
+	h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
+	h.Corrupt("model.safetensors", true)
 	dir := t.TempDir()
-	_, err := h.client().Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{})
+	_, err := testClient(h).Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{})
 	if !errors.Is(err, ErrHash) || !strings.Contains(err.Error(), "nothing was installed") {
 		t.Fatalf("err = %v", err)
 	}
@@ -234,18 +259,18 @@ func TestHubWrongHashInstallsNothing(t *testing.T) {
 	}
 
 	// A corrupt small file, checked by its git blob id, is refused too.
-	h.corrupt = map[string]bool{"tokenizer.json": true}
-	if _, err := h.client().Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{}); !errors.Is(err, ErrHash) {
+	h.Corrupt("model.safetensors", false)
+	h.Corrupt("tokenizer.json", true)
+	if _, err := testClient(h).Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{}); !errors.Is(err, ErrHash) {
 		t.Fatalf("corrupt tokenizer.json: %v", err)
 	}
 }
 
 func TestHubErrors(t *testing.T) {
-	h := newFakeHub(t)
-	h.add("minishlab/potion-base-8M", potionRev, model2vecFiles()...)
-	h.add("someone/gated-model", "main", bertFiles()...)
-	h.gated["someone/gated-model"] = true
-	h.token = "right"
+	h := hubtest.New(t)
+	h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
+	h.Add("someone/gated-model", "main", hubtest.BERTFiles()...)
+	h.Gate("someone/gated-model", "right")
 
 	cases := []struct {
 		name, model, rev string
@@ -254,7 +279,7 @@ func TestHubErrors(t *testing.T) {
 		says             []string
 	}{
 		{name: "repository not found", model: "nobody/nothing", want: ErrNotFound,
-			says: []string{"model nobody/nothing at revision main not found on the hub at " + h.srv.URL, "check the name", EnvToken}},
+			says: []string{"model nobody/nothing at revision main not found on the hub at " + h.URL, "check the name", EnvToken}},
 		{name: "revision not found", model: "potion-base-8M", rev: "v9", want: ErrNotFound,
 			says: []string{"revision v9 not found", "check the revision"}},
 		{name: "gated without token", model: "someone/gated-model", want: ErrAccess,
@@ -265,7 +290,7 @@ func TestHubErrors(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			c := h.client()
+			c := testClient(h)
 			c.Token = tc.token
 			dir := t.TempDir()
 			_, err := c.Pull(pullCtx(t), dir, tc.model, PullOptions{Revision: tc.rev})
@@ -286,9 +311,9 @@ func TestHubErrors(t *testing.T) {
 
 func TestHubTimeouts(t *testing.T) {
 	t.Run("never answers", func(t *testing.T) {
-		h := newFakeHub(t)
-		h.silent = true
-		c := h.client()
+		h := hubtest.New(t)
+		h.Silent(true)
+		c := testClient(h)
 		c.HeaderTimeout = 300 * time.Millisecond
 		start := time.Now()
 		_, err := c.Pull(pullCtx(t), t.TempDir(), "potion-base-8M", PullOptions{})
@@ -300,10 +325,10 @@ func TestHubTimeouts(t *testing.T) {
 		}
 	})
 	t.Run("stalls mid-file", func(t *testing.T) {
-		h := newFakeHub(t)
-		h.add("minishlab/potion-base-8M", potionRev, model2vecFiles()...)
-		h.stall = true
-		c := h.client()
+		h := hubtest.New(t)
+		h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
+		h.Stall(true)
+		c := testClient(h)
 		c.StallTimeout = 300 * time.Millisecond
 		c.Retries = 1
 		start := time.Now()
@@ -344,24 +369,24 @@ func TestHubOffline(t *testing.T) {
 }
 
 func TestHubOtherRepositories(t *testing.T) {
-	h := newFakeHub(t)
-	h.add("someone/tiny-bert", "main", bertFiles()...)
-	h.commits["main"] = strings.Repeat("ab", 20)
-	h.add("someone/onnx-only", "main",
-		fakeFile{path: "config.json", data: []byte(`{"model_type":"bert"}`)},
-		fakeFile{path: "onnx/model.onnx", data: randomBytes(5, 100), lfs: true},
-		fakeFile{path: "pytorch_model.bin", data: randomBytes(6, 100), lfs: true})
-	h.add("someone/gpt", "main",
-		fakeFile{path: "config.json", data: []byte(`{"model_type":"gpt2"}`)},
-		fakeFile{path: "model.safetensors", data: randomBytes(7, 100), lfs: true},
-		fakeFile{path: "tokenizer.json", data: []byte(`{}`)})
-	h.add("someone/static", "v1",
-		fakeFile{path: "modules.json", data: []byte(`[{"idx":0,"name":"0","path":"0_StaticEmbedding","type":"sentence_transformers.models.StaticEmbedding"}]`)},
-		fakeFile{path: "config_sentence_transformers.json", data: []byte(`{}`)},
-		fakeFile{path: "0_StaticEmbedding/model.safetensors", data: randomBytes(8, 4_000), lfs: true},
-		fakeFile{path: "0_StaticEmbedding/tokenizer.json", data: []byte(`{"model":{"type":"WordPiece"}}`)})
+	h := hubtest.New(t)
+	h.Add("someone/tiny-bert", "main", hubtest.BERTFiles()...)
+	h.SetCommit("main", strings.Repeat("ab", 20))
+	h.Add("someone/onnx-only", "main",
+		hubtest.File{Path: "config.json", Data: []byte(`{"model_type":"bert"}`)},
+		hubtest.File{Path: "onnx/model.onnx", Data: hubtest.RandomBytes(5, 100), LFS: true},
+		hubtest.File{Path: "pytorch_model.bin", Data: hubtest.RandomBytes(6, 100), LFS: true})
+	h.Add("someone/gpt", "main",
+		hubtest.File{Path: "config.json", Data: []byte(`{"model_type":"gpt2"}`)},
+		hubtest.File{Path: "model.safetensors", Data: hubtest.RandomBytes(7, 100), LFS: true},
+		hubtest.File{Path: "tokenizer.json", Data: []byte(`{}`)})
+	h.Add("someone/static", "v1",
+		hubtest.File{Path: "modules.json", Data: []byte(`[{"idx":0,"name":"0","path":"0_StaticEmbedding","type":"sentence_transformers.models.StaticEmbedding"}]`)},
+		hubtest.File{Path: "config_sentence_transformers.json", Data: []byte(`{}`)},
+		hubtest.File{Path: "0_StaticEmbedding/model.safetensors", Data: hubtest.RandomBytes(8, 4_000), LFS: true},
+		hubtest.File{Path: "0_StaticEmbedding/tokenizer.json", Data: []byte(`{"model":{"type":"WordPiece"}}`)})
 	dir := t.TempDir()
-	c := h.client()
+	c := testClient(h)
 
 	res, err := c.Pull(pullCtx(t), dir, "someone/tiny-bert", PullOptions{})
 	if err != nil {
@@ -408,14 +433,14 @@ func TestHubOtherRepositories(t *testing.T) {
 // person copying them by hand would.
 func writeModel2Vec(t *testing.T, dir string) {
 	t.Helper()
-	for _, f := range model2vecFiles() {
-		if f.path == "onnx/model.onnx" {
+	for _, f := range hubtest.Model2VecFiles() {
+		if f.Path == "onnx/model.onnx" {
 			continue
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, f.path), f.data, 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, f.Path), f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -429,10 +454,10 @@ func TestHubResolve(t *testing.T) {
 	if err := os.MkdirAll(byHand, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range bertFiles() {
-		p := filepath.Join(byHand, filepath.FromSlash(f.path))
+	for _, f := range hubtest.BERTFiles() {
+		p := filepath.Join(byHand, filepath.FromSlash(f.Path))
 		_ = os.MkdirAll(filepath.Dir(p), 0o755)
-		if err := os.WriteFile(p, f.data, 0o644); err != nil {
+		if err := os.WriteFile(p, f.Data, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
