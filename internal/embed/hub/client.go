@@ -91,6 +91,29 @@ var (
 	errStalled  = errors.New("stalled")
 )
 
+// kindError is a complete message that errors.Is also matches to one of
+// the sentinels above, without the sentinel's words appended to it.
+type kindError struct {
+	msg     string
+	kind    error
+	wrapped error
+}
+
+func (e *kindError) Error() string { return e.msg }
+
+func (e *kindError) Unwrap() []error {
+	if e.wrapped != nil {
+		return []error{e.kind, e.wrapped}
+	}
+	return []error{e.kind}
+}
+
+// errorf formats a message as fmt.Errorf does and marks it as of kind.
+func errorf(kind error, format string, args ...any) error {
+	err := fmt.Errorf(format, args...)
+	return &kindError{msg: err.Error(), kind: kind, wrapped: errors.Unwrap(err)}
+}
+
 // transientError marks a failure worth another try: the connection broke
 // mid-body, the body stalled, or the hub answered 5xx or 429.
 type transientError struct{ err error }
@@ -134,9 +157,9 @@ func (c *Client) get(ctx context.Context, u string, header http.Header) (*http.R
 		case ctx.Err() != nil:
 			return nil, ctx.Err()
 		case errors.Is(context.Cause(rctx), errNoAnswer):
-			return nil, fmt.Errorf("the hub at %s did not answer within %s: %w", c.Endpoint, c.HeaderTimeout, ErrTimeout)
+			return nil, errorf(ErrTimeout, "the hub at %s did not answer within %s", c.Endpoint, c.HeaderTimeout)
 		case isDialError(err):
-			return nil, fmt.Errorf("cannot reach the hub at %s: %v: %w", c.Endpoint, unwrapURLError(err), ErrOffline)
+			return nil, errorf(ErrOffline, "cannot reach the hub at %s: %v", c.Endpoint, unwrapURLError(err))
 		}
 		return nil, &transientError{fmt.Errorf("request %s: %w", u, err)}
 	}
@@ -183,7 +206,7 @@ func (g *stallGuard) Read(p []byte) (int, error) {
 		case g.ctx.Err() != nil:
 			err = g.ctx.Err()
 		case errors.Is(context.Cause(g.rctx), errStalled):
-			err = &transientError{fmt.Errorf("the hub at %s sent nothing for %s: %w", g.endpoint, g.limit, ErrTimeout)}
+			err = &transientError{errorf(ErrTimeout, "the hub at %s sent nothing for %s", g.endpoint, g.limit)}
 		default:
 			err = &transientError{fmt.Errorf("download cut off: %w", err)}
 		}
@@ -199,14 +222,15 @@ func (g *stallGuard) Close() error {
 }
 
 // statusError turns a response that is not a success into an error for
-// what (a sentence naming the model, and the file when there is one).
+// what (a sentence naming the model, and the file when there is one) of
+// repo.
 // 401 and 403 are ErrAccess unless the hub says the repository does not
 // exist (it answers 401 for those when no token is sent); 404 is
 // ErrNotFound; 429 and 5xx are transient.
-func (c *Client) statusError(resp *http.Response, what, retryHint string) error {
+func (c *Client) statusError(resp *http.Response, what, repo string) error {
 	code := resp.Header.Get("X-Error-Code")
 	msg := hubMessage(resp)
-	u := resp.Request.URL.String()
+	page := c.Endpoint + "/" + repo
 	switch {
 	case code == "RepoNotFound" || code == "RevisionNotFound" || code == "EntryNotFound" || resp.StatusCode == http.StatusNotFound:
 		hint := "check the name"
@@ -216,18 +240,18 @@ func (c *Client) statusError(resp *http.Response, what, retryHint string) error 
 		if resp.StatusCode == http.StatusUnauthorized && c.Token == "" {
 			hint += "; if it is private or gated, set " + EnvToken + " to a token that can read it"
 		}
-		return fmt.Errorf("%s not found on the hub at %s; %s%s: %w", what, u, hint, msg, ErrNotFound)
+		return errorf(ErrNotFound, "%s not found on the hub at %s; %s%s", what, page, hint, msg)
 	case resp.StatusCode == http.StatusUnauthorized || resp.StatusCode == http.StatusForbidden:
 		tokenHint := "set " + EnvToken + " to a Hugging Face access token"
 		if c.Token != "" {
 			tokenHint = "check that the token in " + EnvToken + " can read it"
 		}
-		return fmt.Errorf("the hub refused access to %s (HTTP %d)%s: the model may be gated or private; accept its terms on its page at %s, then %s: %w",
-			what, resp.StatusCode, msg, c.Endpoint, tokenHint, ErrAccess)
+		return errorf(ErrAccess, "the hub refused access to %s (HTTP %d)%s: the model may be gated or private; accept its terms on its page at %s, then %s",
+			what, resp.StatusCode, msg, page, tokenHint)
 	case resp.StatusCode == http.StatusTooManyRequests || resp.StatusCode >= 500:
-		return &transientError{fmt.Errorf("the hub answered %s for %s%s%s", resp.Status, what, msg, retryHint)}
+		return &transientError{fmt.Errorf("the hub answered %s for %s%s", resp.Status, what, msg)}
 	}
-	return fmt.Errorf("the hub answered %s for %s at %s%s", resp.Status, what, u, msg)
+	return fmt.Errorf("the hub answered %s for %s at %s%s", resp.Status, what, resp.Request.URL, msg)
 }
 
 // hubMessage is the hub's own explanation of an error, when it gave one.
@@ -266,7 +290,7 @@ func (c *Client) listFiles(ctx context.Context, repo, rev, what string) ([]treeE
 		if page > 1000 {
 			return nil, fmt.Errorf("list files of %s: the listing does not end", what)
 		}
-		entries, link, err := c.listPage(ctx, next, what)
+		entries, link, err := c.listPage(ctx, next, repo, what)
 		if err != nil {
 			return nil, err
 		}
@@ -280,7 +304,7 @@ func (c *Client) listFiles(ctx context.Context, repo, rev, what string) ([]treeE
 	return files, nil
 }
 
-func (c *Client) listPage(ctx context.Context, u, what string) ([]treeEntry, string, error) {
+func (c *Client) listPage(ctx context.Context, u, repo, what string) ([]treeEntry, string, error) {
 	var lastErr error
 	for attempt := 0; attempt <= c.Retries; attempt++ {
 		if attempt > 0 {
@@ -296,7 +320,7 @@ func (c *Client) listPage(ctx context.Context, u, what string) ([]treeEntry, str
 			lastErr = err
 			continue
 		}
-		entries, link, err := c.readPage(resp, what)
+		entries, link, err := c.readPage(resp, repo, what)
 		if err == nil || !isTransient(err) {
 			return entries, link, err
 		}
@@ -305,10 +329,10 @@ func (c *Client) listPage(ctx context.Context, u, what string) ([]treeEntry, str
 	return nil, "", fmt.Errorf("list files of %s: %w", what, lastErr)
 }
 
-func (c *Client) readPage(resp *http.Response, what string) ([]treeEntry, string, error) {
+func (c *Client) readPage(resp *http.Response, repo, what string) ([]treeEntry, string, error) {
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, "", c.statusError(resp, what, "")
+		return nil, "", c.statusError(resp, what, repo)
 	}
 	var entries []treeEntry
 	if err := json.NewDecoder(resp.Body).Decode(&entries); err != nil {

@@ -231,7 +231,7 @@ func findInstalled(dir, name string) (Installed, bool) {
 // command that installs it.
 func Resolve(dir, nameOrPath string) (string, error) {
 	if nameOrPath == "" {
-		return "", fmt.Errorf("no model given: %w", ErrUnknownModel)
+		return "", errorf(ErrUnknownModel, "no model given")
 	}
 	if explicitPath(nameOrPath) {
 		return modelFolder(nameOrPath)
@@ -243,15 +243,15 @@ func Resolve(dir, nameOrPath string) (string, error) {
 		return modelFolder(nameOrPath)
 	}
 	if m, ok := Lookup(nameOrPath); ok {
-		return "", fmt.Errorf("model %s is not installed: run `jarvis model pull %s` (it downloads about %d MB into %s): %w",
-			m.Name, m.Name, (m.Size+mb/2)/mb, dir, ErrNotInstalled)
+		return "", errorf(ErrNotInstalled, "model %s is not installed: run `jarvis model pull %s` (it downloads about %d MB into %s)",
+			m.Name, m.Name, (m.Size+mb/2)/mb, dir)
 	}
 	if isRepoName(nameOrPath) {
-		return "", fmt.Errorf("model %s is not installed: run `jarvis model pull %s`, or put its files in %s: %w",
-			nameOrPath, nameOrPath, filepath.Join(dir, folderName(nameOrPath)), ErrNotInstalled)
+		return "", errorf(ErrNotInstalled, "model %s is not installed: run `jarvis model pull %s`, or put its files in %s",
+			nameOrPath, nameOrPath, filepath.Join(dir, folderName(nameOrPath)))
 	}
-	return "", fmt.Errorf("%q is not a model jarvis knows (`jarvis model list` shows them), a Hugging Face repository as owner/name, or a model folder: %w",
-		nameOrPath, ErrUnknownModel)
+	return "", errorf(ErrUnknownModel, "%q is not a model jarvis knows (`jarvis model list` shows them), a Hugging Face repository as owner/name, or a model folder",
+		nameOrPath)
 }
 
 // explicitPath reports whether s can only be meant as a path.
@@ -273,7 +273,7 @@ func modelFolder(p string) (string, error) {
 		return "", fmt.Errorf("model folder %s: %w", abs, err)
 	}
 	if !st.IsDir() {
-		return "", fmt.Errorf("model folder %s is a file; give the folder that holds the model's files: %w", abs, ErrUnknownModel)
+		return "", errorf(ErrUnknownModel, "model folder %s is a file; give the folder that holds the model's files", abs)
 	}
 	if _, err := LayoutOf(abs); err != nil {
 		return "", err
@@ -287,7 +287,7 @@ func modelFolder(p string) (string, error) {
 func Remove(dir, name string) (string, error) {
 	in, ok := findInstalled(dir, name)
 	if !ok {
-		return "", fmt.Errorf("model %s is not installed in %s (`jarvis model list` shows what is): %w", name, dir, ErrNotInstalled)
+		return "", errorf(ErrNotInstalled, "model %s is not installed in %s (`jarvis model list` shows what is)", name, dir)
 	}
 	if err := os.RemoveAll(in.Path); err != nil {
 		return "", fmt.Errorf("remove model %s: %w", name, err)
@@ -306,7 +306,7 @@ func Remove(dir, name string) (string, error) {
 func SetDefault(dir, name string) error {
 	name = strings.TrimSpace(name)
 	if name == "" || strings.ContainsAny(name, "\n\r") {
-		return fmt.Errorf("default model %q: %w", name, ErrUnknownModel)
+		return errorf(ErrUnknownModel, "default model %q is not a model name", name)
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("create models folder: %w", err)

@@ -72,7 +72,7 @@ func (l Layout) Kind() Kind {
 func (l Layout) Files(have []string) ([]string, error) {
 	rule, ok := rules[l]
 	if !ok {
-		return nil, fmt.Errorf("layout %q: %w", l, ErrUnsupported)
+		return nil, errorf(ErrUnsupported, "layout %q is not one jarvis runs", l)
 	}
 	present := make(map[string]bool, len(have))
 	for _, p := range have {
@@ -87,7 +87,7 @@ func (l Layout) Files(have []string) ([]string, error) {
 			}
 		}
 		if len(files) == n {
-			return nil, fmt.Errorf("a %s model needs %s, which is missing: %w", l, strings.Join(alts, " or "), ErrUnsupported)
+			return nil, errorf(ErrUnsupported, "a %s model needs %s, which is missing", l, strings.Join(alts, " or "))
 		}
 	}
 	for _, o := range rule.optional {
@@ -124,16 +124,16 @@ func DetectLayout(have []string, config []byte) (Layout, error) {
 		}
 		if len(other) > 0 {
 			slices.Sort(other)
-			return "", fmt.Errorf("it has no model.safetensors, only %s, which jarvis does not read: %w", strings.Join(other, ", "), ErrUnsupported)
+			return "", errorf(ErrUnsupported, "it has no model.safetensors, only %s, which jarvis does not read", strings.Join(other, ", "))
 		}
-		return "", fmt.Errorf("it has no model.safetensors: %w", ErrUnsupported)
+		return "", errorf(ErrUnsupported, "it has no model.safetensors")
 	}
 	if config == nil {
-		return "", fmt.Errorf("it has model.safetensors but no config.json saying what model it is: %w", ErrUnsupported)
+		return "", errorf(ErrUnsupported, "it has model.safetensors but no config.json saying what model it is")
 	}
 	var c modelConfig
 	if err := json.Unmarshal(config, &c); err != nil {
-		return "", fmt.Errorf("its config.json cannot be read: %v: %w", err, ErrUnsupported)
+		return "", errorf(ErrUnsupported, "its config.json cannot be read: %v", err)
 	}
 	var l Layout
 	switch {
@@ -146,7 +146,7 @@ func DetectLayout(have []string, config []byte) (Layout, error) {
 		if kind == "" {
 			kind = "not named"
 		}
-		return "", fmt.Errorf("its model type is %s; jarvis runs BERT encoders and static models (model2vec, sentence-transformers StaticEmbedding): %w", kind, ErrUnsupported)
+		return "", errorf(ErrUnsupported, "its model type is %s; jarvis runs BERT encoders and static models (model2vec, sentence-transformers StaticEmbedding)", kind)
 	}
 	_, err := l.Files(have)
 	return l, err

@@ -67,7 +67,7 @@ const planFile = ".plan.json"
 func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (PullResult, error) {
 	known, isKnown := Lookup(name)
 	if !isKnown && !isRepoName(name) {
-		return PullResult{}, fmt.Errorf("%q is not a model jarvis knows (`jarvis model list` shows them) nor a Hugging Face repository as owner/name: %w", name, ErrUnknownModel)
+		return PullResult{}, errorf(ErrUnknownModel, "%q is not a model jarvis knows (`jarvis model list` shows them) nor a Hugging Face repository as owner/name", name)
 	}
 	repo, display := name, name
 	if isKnown {
@@ -106,7 +106,7 @@ func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (
 	if !isKnown {
 		var config []byte
 		if _, ok := byPath["config.json"]; ok && !slices.Contains(paths, "0_StaticEmbedding/model.safetensors") {
-			config, err = c.fetchSmall(ctx, c.fileURL(repo, rev, "config.json"), what+" (config.json)")
+			config, err = c.fetchSmall(ctx, repo, rev, "config.json", what)
 			if err != nil {
 				return PullResult{}, c.explain(err, display, repo, rev, folder, "")
 			}
@@ -183,12 +183,13 @@ func (c *Client) explain(err error, display, repo, rev, folder string, layout La
 		}
 		files = strings.Join(names, ", ")
 	}
-	return fmt.Errorf("%w. To install %s by hand, download %s of %s (revision %s) from a machine that can reach the hub and put them in %s; "+
-		"or put the model's folder anywhere and give its path wherever a model name goes", err, display, files, repo, rev, folder)
+	return errorf(ErrOffline, "%v. To install %s by hand, download %s of %s (revision %s) from a machine that can reach the hub and put them in %s; "+
+		"or put the model's folder anywhere and give its path wherever a model name goes (--embedder /path/to/folder)", err, display, files, repo, rev, folder)
 }
 
 // fetchSmall downloads a small file (a config) into memory.
-func (c *Client) fetchSmall(ctx context.Context, u, what string) ([]byte, error) {
+func (c *Client) fetchSmall(ctx context.Context, repo, rev, p, what string) ([]byte, error) {
+	u := c.fileURL(repo, rev, p)
 	var lastErr error
 	for attempt := 0; attempt <= c.Retries; attempt++ {
 		if attempt > 0 {
@@ -207,7 +208,7 @@ func (c *Client) fetchSmall(ctx context.Context, u, what string) ([]byte, error)
 		b, err := func() ([]byte, error) {
 			defer resp.Body.Close()
 			if resp.StatusCode != http.StatusOK {
-				return nil, c.statusError(resp, what, "")
+				return nil, c.statusError(resp, what+" (file "+p+")", repo)
 			}
 			return io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		}()
@@ -395,7 +396,7 @@ func (d *download) fetch(ctx context.Context, part string, f plannedFile, base i
 		_ = os.Remove(part)
 		return &transientError{fmt.Errorf("the hub resumed %s at the wrong place; starting it over", f.Path)}
 	default:
-		return d.c.statusError(resp, fmt.Sprintf("%s (file %s)", d.what, f.Path), "")
+		return d.c.statusError(resp, fmt.Sprintf("%s (file %s)", d.what, f.Path), d.repo)
 	}
 	out, err := os.OpenFile(part, flags, 0o644)
 	if err != nil {
@@ -477,7 +478,7 @@ func verify(p string, f plannedFile) error {
 		return err
 	}
 	if st.Size() != f.Size {
-		return fmt.Errorf("got %d bytes, the hub lists %d: %w", st.Size(), f.Size, ErrHash)
+		return errorf(ErrHash, "got %d bytes, the hub lists %d", st.Size(), f.Size)
 	}
 	var h hash.Hash
 	want := f.SHA256
@@ -492,7 +493,7 @@ func verify(p string, f plannedFile) error {
 		return err
 	}
 	if got := hex.EncodeToString(h.Sum(nil)); !strings.EqualFold(got, want) {
-		return fmt.Errorf("its hash is %s, the hub lists %s: %w", got, want, ErrHash)
+		return errorf(ErrHash, "its hash is %s, the hub lists %s", got, want)
 	}
 	return nil
 }
