@@ -32,6 +32,18 @@ func testClient(h *hubtest.Hub) *Client {
 	return c
 }
 
+// subfolders lists the folders in dir: installed models and staging.
+func subfolders(dir string) []string {
+	entries, _ := os.ReadDir(dir)
+	var names []string
+	for _, e := range entries {
+		if e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	return names
+}
+
 // pullCtx bounds a test's pull so that a hang fails the test instead of
 // the whole run.
 func pullCtx(t *testing.T) context.Context {
@@ -253,9 +265,8 @@ func TestHubWrongHashInstallsNothing(t *testing.T) {
 	if !errors.Is(err, ErrHash) || !strings.Contains(err.Error(), "nothing was installed") {
 		t.Fatalf("err = %v", err)
 	}
-	entries, _ := os.ReadDir(dir)
-	if len(entries) != 0 {
-		t.Fatalf("models folder holds %v after a bad download", entries)
+	if folders := subfolders(dir); len(folders) != 0 {
+		t.Fatalf("models folder holds %v after a bad download", folders)
 	}
 
 	// A corrupt small file, checked by its git blob id, is refused too.
@@ -263,6 +274,24 @@ func TestHubWrongHashInstallsNothing(t *testing.T) {
 	h.Corrupt("tokenizer.json", true)
 	if _, err := testClient(h).Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{}); !errors.Is(err, ErrHash) {
 		t.Fatalf("corrupt tokenizer.json: %v", err)
+	}
+}
+
+func TestHubOnePullAtATime(t *testing.T) {
+	h := hubtest.New(t)
+	h.Add("minishlab/potion-base-8M", potionRev, hubtest.Model2VecFiles()...)
+	dir := t.TempDir()
+	unlock, err := lockModels(dir, "another")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = testClient(h).Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{})
+	if !errors.Is(err, ErrBusy) || !strings.Contains(err.Error(), "another jarvis is pulling") {
+		t.Fatalf("pull while another holds the lock: %v", err)
+	}
+	unlock()
+	if _, err := testClient(h).Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{}); err != nil {
+		t.Fatalf("pull after the other finished: %v", err)
 	}
 }
 
@@ -302,8 +331,8 @@ func TestHubErrors(t *testing.T) {
 					t.Errorf("error %q does not say %q", err, s)
 				}
 			}
-			if entries, _ := os.ReadDir(dir); len(entries) != 0 {
-				t.Errorf("models folder holds %v", entries)
+			if folders := subfolders(dir); len(folders) != 0 {
+				t.Errorf("models folder holds %v", folders)
 			}
 		})
 	}

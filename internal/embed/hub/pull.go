@@ -139,6 +139,11 @@ func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (
 		return PullResult{Installed: in, AlreadyInstalled: true}, nil
 	}
 
+	unlock, err := lockModels(dir, display)
+	if err != nil {
+		return PullResult{}, err
+	}
+	defer unlock()
 	staging := filepath.Join(dir, stagingDir, folderName(repo))
 	if err := prepareStaging(staging, plan); err != nil {
 		return PullResult{}, err
@@ -167,6 +172,34 @@ func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (
 		return PullResult{Downloaded: d.downloaded}, err
 	}
 	return PullResult{Installed: Installed{Path: folder, Manifest: m}, Downloaded: d.downloaded}, nil
+}
+
+// lockFileName is the file in the models folder that one pull at a time
+// holds a lock on, so two pulls never write the same staging folder.
+const lockFileName = ".pull.lock"
+
+// ErrBusy means another process is pulling into the same models folder.
+var ErrBusy = errors.New("models folder busy")
+
+// lockModels takes the models folder's pull lock, or fails at once with
+// ErrBusy when another process holds it.
+func lockModels(dir, display string) (func(), error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("create models folder: %w", err)
+	}
+	f, err := os.OpenFile(filepath.Join(dir, lockFileName), os.O_RDWR|os.O_CREATE, 0o644)
+	if err != nil {
+		return nil, fmt.Errorf("lock models folder: %w", err)
+	}
+	ok, err := lockFile(f)
+	if err != nil || !ok {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("lock models folder: %w", err)
+		}
+		return nil, errorf(ErrBusy, "another jarvis is pulling a model into %s; pull %s again when it has finished", dir, display)
+	}
+	return func() { f.Close() }, nil
 }
 
 // explain adds to an error what the person can do about it: when the hub
