@@ -242,6 +242,18 @@ func Resolve(dir, nameOrPath string) (string, error) {
 	if st, err := os.Stat(nameOrPath); err == nil && st.IsDir() {
 		return modelFolder(nameOrPath)
 	}
+	repo := nameOrPath
+	if m, ok := Lookup(nameOrPath); ok {
+		repo = m.Repo
+	}
+	if isRepoName(repo) {
+		// A folder there that is not a model (files missing, copied by
+		// hand) is reported as such, not as a model never installed.
+		if _, err := os.Stat(filepath.Join(dir, folderName(repo))); err == nil {
+			_, err := modelFolder(filepath.Join(dir, folderName(repo)))
+			return "", err
+		}
+	}
 	if m, ok := Lookup(nameOrPath); ok {
 		return "", errorf(ErrNotInstalled, "model %s is not installed: run `jarvis model pull %s` (it downloads about %d MB into %s)",
 			m.Name, m.Name, (m.Size+mb/2)/mb, dir)

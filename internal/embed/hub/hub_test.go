@@ -490,6 +490,13 @@ func TestHubResolve(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	halfCopied := filepath.Join(dir, "intfloat--e5-small-v2")
+	if err := os.MkdirAll(halfCopied, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(halfCopied, "config.json"), []byte(`{"model_type":"bert"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	notAModel := t.TempDir()
 	if err := os.WriteFile(filepath.Join(notAModel, "pytorch_model.bin"), []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
@@ -506,7 +513,8 @@ func TestHubResolve(t *testing.T) {
 		{name: "existing folder without ./", give: "my model", want: elsewhere},
 		{name: "placed by hand, by name", give: "all-MiniLM-L6-v2", want: byHand},
 		{name: "placed by hand, by repo", give: "sentence-transformers/all-MiniLM-L6-v2", want: byHand},
-		{name: "known, not installed", give: "e5-small-v2", err: ErrNotInstalled, says: "run `jarvis model pull e5-small-v2`"},
+		{name: "known, not installed", give: "bge-small-en-v1.5", err: ErrNotInstalled, says: "run `jarvis model pull bge-small-en-v1.5`"},
+		{name: "copied by hand, files missing", give: "e5-small-v2", err: ErrUnsupported, says: filepath.Join(dir, "intfloat--e5-small-v2") + ": it has no model.safetensors"},
 		{name: "repo, not installed", give: "someone/thing", err: ErrNotInstalled, says: filepath.Join(dir, "someone--thing")},
 		{name: "not a model folder", give: notAModel, err: ErrUnsupported, says: "pytorch_model.bin"},
 		{name: "missing path", give: "./nowhere", err: os.ErrNotExist},
