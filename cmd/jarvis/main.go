@@ -62,6 +62,7 @@ func commands() []command {
 		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor},
 		{"search", "search your vaults from the terminal", runSearch},
 		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP},
+		{"model", "download, list and remove embedding models that run inside jarvis", runModel},
 		{"version", "print the version", runVersion},
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
