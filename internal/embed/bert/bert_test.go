@@ -109,6 +109,15 @@ func TestMatchesReference(t *testing.T) {
 	}
 }
 
+// TestParallelPathsMatchReference repeats the reference check with every
+// parallel step forced on, since the tiny models fall below the thresholds.
+func TestParallelPathsMatchReference(t *testing.T) {
+	attn, rows := parallelAttentionWork, parallelRowsWork
+	parallelAttentionWork, parallelRowsWork = 0, 0
+	defer func() { parallelAttentionWork, parallelRowsWork = attn, rows }()
+	TestMatchesReference(t)
+}
+
 // TestPoolingChoicesDiffer checks that the reference models' pooling and
 // normalisation settings change the output the way they should.
 func TestPoolingChoicesDiffer(t *testing.T) {

@@ -33,6 +33,15 @@ type attnUnit struct {
 	off, n, head int
 }
 
+// Thresholds of work below which a step stays on one goroutine: attention
+// is counted in multiply-adds of q·kᵀ over the batch, row-wise steps in
+// elements. Variables so that tests can force the parallel paths on tiny
+// models.
+var (
+	parallelAttentionWork = 1 << 20
+	parallelRowsWork      = 1 << 15
+)
+
 // scratchPool recycles scratch between calls, so that a steady stream of
 // similar batches allocates almost nothing.
 type scratchPool struct{ p sync.Pool }
@@ -71,7 +80,7 @@ func (sp *scratchPool) get(m *Model, batch [][]int32, total int) *scratch {
 	workers := 1
 	// Attention runs on several goroutines only when there is enough of it
 	// to pay for them (a short query is quicker on one).
-	if work*h >= 1<<20 {
+	if work*h >= parallelAttentionWork {
 		workers = min(runtime.GOMAXPROCS(0), len(s.units))
 	}
 	if cap(s.heads) < workers {
@@ -121,14 +130,12 @@ func (m *Model) forward(ctx context.Context, s *scratch, batch [][]int32) error 
 		linalg.Linear(s.qkv, s.x, ly.qkvW, ly.qkvB, total, h, 3*h)
 		m.attention(s)
 		linalg.Linear(s.tmp, s.ctx, ly.attnOutW, ly.attnOutB, total, h, h)
-		addInto(s.tmp, s.x)
-		layerNorm(s.x, s.tmp, ly.attnLNW, ly.attnLNB, total, h, m.eps)
+		m.addNorm(s.x, s.tmp, ly.attnLNW, ly.attnLNB, total)
 
 		linalg.Linear(s.inter, s.x, ly.interW, ly.interB, total, h, inter)
-		m.act(s.inter)
+		parallelRows(total, inter, func(lo, hi int) { m.act(s.inter[lo*inter : hi*inter]) })
 		linalg.Linear(s.tmp, s.inter, ly.outW, ly.outB, total, inter, h)
-		addInto(s.tmp, s.x)
-		layerNorm(s.x, s.tmp, ly.outLNW, ly.outLNB, total, h, m.eps)
+		m.addNorm(s.x, s.tmp, ly.outLNW, ly.outLNB, total)
 	}
 	return nil
 }
@@ -209,11 +216,37 @@ func softmaxScaled(row []float32, scale float32) {
 	}
 }
 
-func addInto(dst, src []float32) {
-	src = src[:len(dst)]
-	for i := range dst {
-		dst[i] += src[i]
+// addNorm sets x = LayerNorm(y + x), the residual step closing each
+// sub-layer; y is clobbered.
+func (m *Model) addNorm(x, y, w, b []float32, rows int) {
+	h := m.cfg.HiddenSize
+	parallelRows(rows, h, func(lo, hi int) {
+		ys, xs := y[lo*h:hi*h], x[lo*h:hi*h]
+		for i := range ys {
+			ys[i] += xs[i]
+		}
+		layerNorm(xs, ys, w, b, hi-lo, h, m.eps)
+	})
+}
+
+// parallelRows runs fn over [0, rows) split into one contiguous range per
+// core, when rows×width elements are enough to repay the goroutines.
+func parallelRows(rows, width int, fn func(lo, hi int)) {
+	workers := min(runtime.GOMAXPROCS(0), rows)
+	if workers <= 1 || rows*width < parallelRowsWork {
+		fn(0, rows)
+		return
 	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		lo, hi := rows*w/workers, rows*(w+1)/workers
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			fn(lo, hi)
+		}()
+	}
+	wg.Wait()
 }
 
 // layerNorm normalises each of rows rows of x (width n) to zero mean and
