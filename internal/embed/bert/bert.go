@@ -274,24 +274,26 @@ func (m *Model) Embed(ctx context.Context, batch [][]int32) ([][]float32, error)
 	}
 	h := m.cfg.HiddenSize
 	flat := make([]float32, len(batch)*h)
+	sum := make([]float64, h)
 	off := 0
 	for i, seq := range batch {
 		v := flat[i*h : (i+1)*h : (i+1)*h]
-		m.pool(v, s.x[off*h:(off+len(seq))*h], len(seq))
+		m.pool(v, sum, s.x[off*h:(off+len(seq))*h], len(seq))
 		off += len(seq)
 		out[i] = v
 	}
 	return out, nil
 }
 
-// pool combines one sequence's n token states (n×h) into dst.
-func (m *Model) pool(dst, states []float32, n int) {
+// pool combines one sequence's n token states (n×h) into dst, using sum
+// (h values) as scratch.
+func (m *Model) pool(dst []float32, sum []float64, states []float32, n int) {
 	h := m.cfg.HiddenSize
 	switch m.pooling {
 	case PoolCLS:
 		copy(dst, states[:h])
 	default:
-		sum := make([]float64, h)
+		clear(sum)
 		for t := 0; t < n; t++ {
 			for j, v := range states[t*h : (t+1)*h] {
 				sum[j] += float64(v)
