@@ -13,6 +13,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed/safetensors"
@@ -83,7 +84,13 @@ func Load(dir string) (*Model, error) {
 	if err := cfg.check(); err != nil {
 		return nil, fmt.Errorf("load bert model %s: %w", dir, err)
 	}
-	f, err := safetensors.Open(filepath.Join(l.transformerDir, "model.safetensors"))
+	weights := filepath.Join(l.transformerDir, "model.safetensors")
+	if _, err := os.Stat(weights); errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(filepath.Join(l.transformerDir, "pytorch_model.bin")); err == nil {
+			return nil, fmt.Errorf("load bert model %s: %w: weights only as pytorch_model.bin; model.safetensors is required", dir, ErrUnsupported)
+		}
+	}
+	f, err := safetensors.Open(weights)
 	if err != nil {
 		return nil, fmt.Errorf("load bert model %s: %w", dir, err)
 	}

@@ -269,6 +269,7 @@ func TestLoadRefusesUnsupported(t *testing.T) {
 		name        string
 		edits       map[string]func(map[string]any)
 		remove      string
+		add         string
 		modules     string
 		want        string
 		unsupported bool
@@ -284,6 +285,7 @@ func TestLoadRefusesUnsupported(t *testing.T) {
 		{name: "two poolings", edits: map[string]func(map[string]any){"1_Pooling/config.json": set("pooling_mode_cls_token", true)}, want: "pooling_mode_cls_token", unsupported: true},
 		{name: "dense module", modules: `[{"path":"","type":"sentence_transformers.models.Transformer"},{"path":"1_Pooling","type":"sentence_transformers.models.Pooling"},{"path":"2_Dense","type":"sentence_transformers.models.Dense"}]`, want: "Dense", unsupported: true},
 		{name: "no weights", remove: "model.safetensors", want: "model.safetensors"},
+		{name: "pickle weights", remove: "model.safetensors", add: "pytorch_model.bin", want: "pytorch_model.bin", unsupported: true},
 		{name: "no modules.json", remove: "modules.json", want: "modules.json"},
 		{name: "missing layer", edits: map[string]func(map[string]any){"config.json": set("num_hidden_layers", 3)}, want: "encoder.layer.2."},
 		{name: "wrong width", edits: map[string]func(map[string]any){"config.json": set("intermediate_size", 65)}, want: "intermediate.dense.weight"},
@@ -293,6 +295,11 @@ func TestLoadRefusesUnsupported(t *testing.T) {
 			dir := writeModelDir(t, from, c.edits)
 			if c.remove != "" {
 				if err := os.Remove(filepath.Join(dir, c.remove)); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if c.add != "" {
+				if err := os.WriteFile(filepath.Join(dir, c.add), []byte("not read"), 0o644); err != nil {
 					t.Fatal(err)
 				}
 			}
