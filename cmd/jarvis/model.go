@@ -13,6 +13,7 @@ import (
 
 	"github.com/schollz/progressbar/v3"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 )
 
@@ -147,7 +148,22 @@ interrupted.`, e)
 	} else {
 		fmt.Fprintf(e.stdout, "installed %s (%s at %s, %s) in %s\n", res.Name, res.Repo, commit, formatSize(res.Size), res.Path)
 	}
-	fmt.Fprintf(e.stdout, "use it with --embedder %s or JARVIS_EMBEDDER=%s\n", res.Name, res.Name)
+	provider, source, cerr := config.ConfiguredEmbedder(e.getenv)
+	switch {
+	case cerr == nil && source == "":
+		// Nothing chosen: the model just pulled becomes the one used, so
+		// that pull then index is all it takes.
+		if err := hub.SetDefault(dir, res.Name); err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "no embedder was configured, so jarvis now uses %s for semantic search;\n", res.Name)
+		fmt.Fprintf(e.stdout, "run `jarvis index` to make its vectors (choose another with --embedder or JARVIS_EMBEDDER)\n")
+	default:
+		if cerr == nil {
+			fmt.Fprintf(e.stdout, "the embedder stays %s (from %s); ", provider, source)
+		}
+		fmt.Fprintf(e.stdout, "use this model with --embedder %s or JARVIS_EMBEDDER=%s\n", res.Name, res.Name)
+	}
 	return nil
 }
 

@@ -55,10 +55,13 @@ func TestModelPullListRemove(t *testing.T) {
 		t.Fatalf("pull: exit %d: %s", code, stderr)
 	}
 	for _, s := range []string{"installed potion-base-8M (minishlab/potion-base-8M at bf8b056651a2", folder,
-		"--embedder potion-base-8M", "JARVIS_EMBEDDER=potion-base-8M"} {
+		"no embedder was configured, so jarvis now uses potion-base-8M", "jarvis index"} {
 		if !strings.Contains(stdout, s) {
 			t.Errorf("pull output does not say %q:\n%s", s, stdout)
 		}
+	}
+	if name, ok := hub.Default(dir); !ok || name != "potion-base-8M" {
+		t.Errorf("after a pull with no embedder configured the default model is %q, %v", name, ok)
 	}
 	if stderr != "" {
 		t.Errorf("pull wrote to stderr, which is no terminal: %q", stderr)
@@ -201,5 +204,26 @@ func TestModelPullProgress(t *testing.T) {
 	}
 	if strings.Contains(out.String(), "downloading") || !strings.Contains(out.String(), "installed potion-base-8M") {
 		t.Errorf("stdout %q", out.String())
+	}
+}
+
+// TestModelPullKeepsAConfiguredEmbedder: a pull never changes the embedder
+// the user chose; it says how to use the new model instead.
+func TestModelPullKeepsAConfiguredEmbedder(t *testing.T) {
+	h := hubtest.New(t)
+	h.Add("minishlab/potion-base-8M", potionRevision, hubtest.Model2VecFiles()...)
+	vars, dir := modelEnv(t, h)
+	vars["JARVIS_EMBEDDER"] = "lexical"
+	code, stdout, stderr := jarvis(t, vars, "model", "pull", "potion-base-8M")
+	if code != 0 {
+		t.Fatalf("pull: exit %d: %s", code, stderr)
+	}
+	for _, s := range []string{"the embedder stays lexical (from env JARVIS_EMBEDDER)", "--embedder potion-base-8M", "JARVIS_EMBEDDER=potion-base-8M"} {
+		if !strings.Contains(stdout, s) {
+			t.Errorf("pull output does not say %q:\n%s", s, stdout)
+		}
+	}
+	if name, ok := hub.Default(dir); ok {
+		t.Errorf("a pull with an embedder configured made %q the default", name)
 	}
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
 
+	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
@@ -26,7 +27,7 @@ const (
 	EnvDB     = "JARVIS_DB"     // the database file
 	EnvConfig = "JARVIS_CONFIG" // the config file
 
-	EnvEmbedder    = "JARVIS_EMBEDDER"      // lexical, ollama or openai
+	EnvEmbedder    = "JARVIS_EMBEDDER"      // lexical, ollama, openai, or a local model's name or folder
 	EnvEmbedModel  = "JARVIS_EMBED_MODEL"   // the embedding model
 	EnvEmbedURL    = "JARVIS_EMBED_URL"     // the embedding server's base URL
 	EnvEmbedAPIKey = "JARVIS_EMBED_API_KEY" // the key for an OpenAI-compatible server
@@ -46,12 +47,17 @@ const (
 	ProviderLexical = "lexical"
 	ProviderOllama  = "ollama"
 	ProviderOpenAI  = "openai"
+	// ProviderLocal runs a model on this machine: Model is a name
+	// `jarvis model list` shows, owner/name, or the model's folder.
+	ProviderLocal = "local"
 )
 
 // Embedder says which embedder turns notes into vectors for semantic search.
 // The zero value is the lexical embedder, which needs no server.
 type Embedder struct {
-	// Provider is lexical (the default), ollama or openai.
+	// Provider is lexical (the default), ollama, openai or local. A local
+	// model's name or folder given as the provider stands for local with
+	// that model.
 	Provider string `yaml:"provider" toml:"provider" json:"provider"`
 	// Model is the model name; ollama defaults to nomic-embed-text, openai to
 	// text-embedding-3-small.
@@ -69,6 +75,11 @@ type Embedder struct {
 	// RunTimeout bounds the embedding pass of one index run ("1h"); what
 	// was embedded before it ran out stays stored.
 	RunTimeout string `yaml:"run_timeout" toml:"run_timeout" json:"run_timeout,omitempty"`
+	// QueryPrefix and PassagePrefix, when set, replace the text a local
+	// model puts before queries and passages (e5 wants "query: " and
+	// "passage: "; the known models' prefixes are built in).
+	QueryPrefix   *string `yaml:"query_prefix" toml:"query_prefix" json:"query_prefix,omitempty"`
+	PassagePrefix *string `yaml:"passage_prefix" toml:"passage_prefix" json:"passage_prefix,omitempty"`
 	// Source says where Provider came from, for doctor.
 	Source string `yaml:"-" toml:"-" json:"-"`
 }
@@ -280,17 +291,35 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 			*o.dst = v
 		}
 	}
-	e.Provider = strings.ToLower(strings.TrimSpace(e.Provider))
+	given := strings.TrimSpace(e.Provider)
+	e.Provider = strings.ToLower(given)
 	switch e.Provider {
 	case "":
 		e.Provider = ProviderLexical
+		if dir, err := hub.Dir(getenv); err == nil {
+			// A model pulled while no embedder was configured is the one
+			// used, until one is configured.
+			if name, ok := hub.Default(dir); ok {
+				e.Provider, e.Model, e.Source = ProviderLocal, name, "the model pulled last (jarvis model pull)"
+			}
+		}
 	case ProviderLexical, ProviderOllama:
 	case ProviderOpenAI:
 		if e.APIKey == "" {
 			e.APIKey = getenv(EnvOpenAIKey)
 		}
+	case ProviderLocal:
+		if e.Model == "" {
+			return e, errors.New("embedder local needs a model: a name from `jarvis model list`, owner/name, or a model folder")
+		}
 	default:
-		return e, fmt.Errorf("unknown embedder %q: use lexical (offline, the default), ollama or openai", e.Provider)
+		if !looksLikeModel(given, getenv) {
+			return e, fmt.Errorf("unknown embedder %q: use lexical (offline, the default), ollama, openai, or a local model: a name from `jarvis model list`, owner/name, or a model folder", given)
+		}
+		e.Provider, e.Model = ProviderLocal, given
+	}
+	if e.Provider == ProviderLocal && !filepath.IsAbs(e.Model) && isPath(e.Model) {
+		e.Model = absPath(expandHome(e.Model, getenv), "")
 	}
 	for _, d := range []struct{ key, value, example string }{
 		{"timeout", e.Timeout, "30s"}, {"batch_timeout", e.BatchTimeout, "3m"}, {"run_timeout", e.RunTimeout, "1h"},
@@ -303,6 +332,49 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 		}
 	}
 	return e, nil
+}
+
+// ConfiguredEmbedder says which embedder the config file (the default one,
+// or JARVIS_CONFIG's) and the environment choose, and where that comes
+// from; source is "" when none is chosen and the default applies. It needs
+// no vault, for commands such as `jarvis model pull` that use none.
+func ConfiguredEmbedder(getenv func(string) string) (provider, source string, err error) {
+	file, err := readConfigFile("", getenv)
+	if err != nil {
+		return "", "", err
+	}
+	switch {
+	case getenv(EnvEmbedder) != "":
+		return getenv(EnvEmbedder), "env " + EnvEmbedder, nil
+	case file.Embedder.Provider != "":
+		return file.Embedder.Provider, "config file " + file.path, nil
+	}
+	return "", "", nil
+}
+
+// looksLikeModel reports whether an embedder given by name is a local
+// model rather than a misspelt provider: a known or installed model's
+// name, owner/name, or a folder.
+func looksLikeModel(name string, getenv func(string) string) bool {
+	if _, ok := hub.Lookup(name); ok || isPath(name) {
+		return true
+	}
+	if strings.Count(name, "/") == 1 && !strings.HasPrefix(name, "/") && !strings.HasSuffix(name, "/") {
+		return true // owner/name on the hub
+	}
+	if dir, err := hub.Dir(getenv); err == nil {
+		if _, err := hub.Resolve(dir, name); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// isPath reports whether s is written as a folder path rather than a
+// model name.
+func isPath(s string) bool {
+	return filepath.IsAbs(s) || strings.HasPrefix(s, "./") || strings.HasPrefix(s, "../") || strings.HasPrefix(s, "~") ||
+		strings.HasPrefix(s, `.\`) || strings.HasPrefix(s, `..\`) || strings.Count(s, "/") > 1 || strings.Contains(s, `\`)
 }
 
 // TimeoutDuration is the embedder's request timeout, or def when unset.

@@ -3,11 +3,14 @@ package container
 import (
 	"fmt"
 	"log/slog"
+	"os"
+	"sync"
 
 	"go.uber.org/fx"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -16,10 +19,47 @@ import (
 // embedderSource turns the embedder configuration into what the vector
 // store builds embedders from.
 func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
-	if cfg.Embedder.Provider != config.ProviderLexical && cfg.Embedder.Provider != "" {
-		return remoteSource(cfg.Embedder, log)
+	switch cfg.Embedder.Provider {
+	case config.ProviderLexical, "":
+		return search.LexicalSource()
+	case config.ProviderLocal:
+		return localSource(cfg.Embedder, os.Getenv)
 	}
-	return search.LexicalSource()
+	return remoteSource(cfg.Embedder, log)
+}
+
+// localSource runs a model from the models folder, or from the folder
+// given. The model is loaded once, when first needed, and shared by every
+// search and sync of the process; a failed load is tried again next time
+// (the model may have been pulled meanwhile).
+func localSource(e config.Embedder, getenv func(string) string) search.EmbedderSource {
+	var mu sync.Mutex
+	var loaded *embed.Local
+	return search.EmbedderSource{
+		Provider: config.ProviderLocal,
+		Model:    e.Model,
+		Restore: func([]byte) (embed.Embedder, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			if loaded != nil {
+				return loaded, nil
+			}
+			dir, err := hub.Dir(getenv)
+			if err != nil {
+				return nil, err
+			}
+			path, err := hub.Resolve(dir, e.Model)
+			if err != nil {
+				return nil, err
+			}
+			l, err := embed.NewLocal(path, embed.LocalOptions{Name: e.Model, QueryPrefix: e.QueryPrefix, PassagePrefix: e.PassagePrefix})
+			if err != nil {
+				return nil, err
+			}
+			loaded = l
+			return l, nil
+		},
+	}
 }
 
 // remoteSource builds an Ollama or OpenAI-compatible embedder; it learns

@@ -2,7 +2,10 @@
 // local or remote, satisfies Embedder and passes the same contract tests.
 package embed
 
-import "context"
+import (
+	"context"
+	"fmt"
+)
 
 // Embedder turns texts into L2-normalised vectors of a fixed dimension, so
 // that a dot product is a cosine similarity in [-1, 1].
@@ -25,4 +28,27 @@ type Embedder interface {
 	// deadline and cancellation: a cancelled call returns an error
 	// wrapping ctx.Err().
 	Embed(ctx context.Context, texts []string) ([][]float32, error)
+}
+
+// QueryEmbedder is an Embedder that embeds a search query differently from
+// the passages it is compared with, as models trained with a query prefix
+// (e5's "query: ", bge's instruction) want.
+type QueryEmbedder interface {
+	EmbedQuery(ctx context.Context, text string) ([]float32, error)
+}
+
+// Query embeds a search query with e: through EmbedQuery when e has one,
+// else as a passage.
+func Query(ctx context.Context, e Embedder, text string) ([]float32, error) {
+	if q, ok := e.(QueryEmbedder); ok {
+		return q.EmbedQuery(ctx, text)
+	}
+	vecs, err := e.Embed(ctx, []string{text})
+	if err != nil {
+		return nil, err
+	}
+	if len(vecs) != 1 {
+		return nil, fmt.Errorf("%d vectors for one query", len(vecs))
+	}
+	return vecs[0], nil
 }

@@ -104,11 +104,11 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	if s.vec.Count() == 0 {
 		return nil, ErrNoVectors
 	}
-	vecs, err := emb.Embed(ctx, []string{text})
+	qv, err := embed.Query(ctx, emb, text)
 	if err != nil {
 		return nil, fmt.Errorf("embed the query: %w", err)
 	}
-	if len(vecs) != 1 || len(vecs[0]) == 0 || isZero(vecs[0]) {
+	if len(qv) == 0 || isZero(qv) {
 		// Nothing of the query is known to the embedder (a lexical
 		// embedder given only punctuation): nothing is similar.
 		return []Result{}, nil
@@ -134,7 +134,7 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	} else {
 		q.Threshold = max(q.Threshold, s.Floors[kind])
 	}
-	best, err := s.bestPerNote(ctx, vecs[0], q, keep)
+	best, err := s.bestPerNote(ctx, qv, q, keep)
 	if err != nil {
 		return nil, err
 	}
