@@ -236,6 +236,12 @@ func envInt(b *testing.B, name string, def int) int {
 // with a home of its own under dir, so that no config file, database or
 // remote embedder of the machine's user comes into play.
 func isolatedEnv(dir string) []string {
+	return append(cleanEnv(dir), "JARVIS_EMBEDDER=lexical")
+}
+
+// cleanEnv is this process's environment without the user's jarvis
+// settings: HOME and the XDG folders in dir, no JARVIS_* variables.
+func cleanEnv(dir string) []string {
 	home := filepath.Join(dir, "home")
 	var env []string
 	for _, kv := range os.Environ() {
@@ -246,7 +252,7 @@ func isolatedEnv(dir string) []string {
 		env = append(env, kv)
 	}
 	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
-		"XDG_DATA_HOME="+filepath.Join(home, "data"), "JARVIS_EMBEDDER=lexical")
+		"XDG_DATA_HOME="+filepath.Join(home, "data"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
 }
 
 // readVault lists the vault's notes (vault-relative, with /) and the words

@@ -82,6 +82,10 @@ type Embedder struct {
 	PassagePrefix *string `yaml:"passage_prefix" toml:"passage_prefix" json:"passage_prefix,omitempty"`
 	// Source says where Provider came from, for doctor.
 	Source string `yaml:"-" toml:"-" json:"-"`
+	// ModelsDir is the models folder local models are looked up in
+	// (JARVIS_MODELS, or one in the user's cache folder); "" when there
+	// is none.
+	ModelsDir string `yaml:"-" toml:"-" json:"-"`
 }
 
 // ErrNoVault means no vault was configured anywhere.
@@ -291,15 +295,18 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 			*o.dst = v
 		}
 	}
+	if dir, err := hub.Dir(getenv); err == nil {
+		e.ModelsDir = dir
+	}
 	given := strings.TrimSpace(e.Provider)
 	e.Provider = strings.ToLower(given)
 	switch e.Provider {
 	case "":
 		e.Provider = ProviderLexical
-		if dir, err := hub.Dir(getenv); err == nil {
+		if e.ModelsDir != "" {
 			// A model pulled while no embedder was configured is the one
 			// used, until one is configured.
-			if name, ok := hub.Default(dir); ok {
+			if name, ok := hub.Default(e.ModelsDir); ok {
 				e.Provider, e.Model, e.Source = ProviderLocal, name, "the model pulled last (jarvis model pull)"
 			}
 		}
@@ -313,7 +320,7 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 			return e, errors.New("embedder local needs a model: a name from `jarvis model list`, owner/name, or a model folder")
 		}
 	default:
-		if !looksLikeModel(given, getenv) {
+		if !looksLikeModel(given, e.ModelsDir) {
 			return e, fmt.Errorf("unknown embedder %q: use lexical (offline, the default), ollama, openai, or a local model: a name from `jarvis model list`, owner/name, or a model folder", given)
 		}
 		e.Provider, e.Model = ProviderLocal, given
@@ -355,15 +362,15 @@ func ConfiguredEmbedder(getenv func(string) string) (provider, source string, er
 // looksLikeModel reports whether an embedder given by name is a local
 // model rather than a misspelt provider: a known or installed model's
 // name, owner/name, or a folder.
-func looksLikeModel(name string, getenv func(string) string) bool {
+func looksLikeModel(name, modelsDir string) bool {
 	if _, ok := hub.Lookup(name); ok || isPath(name) {
 		return true
 	}
 	if strings.Count(name, "/") == 1 && !strings.HasPrefix(name, "/") && !strings.HasSuffix(name, "/") {
 		return true // owner/name on the hub
 	}
-	if dir, err := hub.Dir(getenv); err == nil {
-		if _, err := hub.Resolve(dir, name); err == nil {
+	if modelsDir != "" {
+		if _, err := hub.Resolve(modelsDir, name); err == nil {
 			return true
 		}
 	}

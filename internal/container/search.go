@@ -3,7 +3,6 @@ package container
 import (
 	"fmt"
 	"log/slog"
-	"os"
 	"sync"
 
 	"go.uber.org/fx"
@@ -23,7 +22,7 @@ func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
 	case config.ProviderLexical, "":
 		return search.LexicalSource()
 	case config.ProviderLocal:
-		return localSource(cfg.Embedder, os.Getenv)
+		return localSource(cfg.Embedder)
 	}
 	return remoteSource(cfg.Embedder, log)
 }
@@ -32,7 +31,7 @@ func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
 // given. The model is loaded once, when first needed, and shared by every
 // search and sync of the process; a failed load is tried again next time
 // (the model may have been pulled meanwhile).
-func localSource(e config.Embedder, getenv func(string) string) search.EmbedderSource {
+func localSource(e config.Embedder) search.EmbedderSource {
 	var mu sync.Mutex
 	var loaded *embed.Local
 	return search.EmbedderSource{
@@ -44,11 +43,7 @@ func localSource(e config.Embedder, getenv func(string) string) search.EmbedderS
 			if loaded != nil {
 				return loaded, nil
 			}
-			dir, err := hub.Dir(getenv)
-			if err != nil {
-				return nil, err
-			}
-			path, err := hub.Resolve(dir, e.Model)
+			path, err := hub.Resolve(e.ModelsDir, e.Model)
 			if err != nil {
 				return nil, err
 			}

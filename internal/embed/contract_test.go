@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed/embedtest"
 )
 
 // contractBatch is the batch size the remote embedders get in the
@@ -29,16 +31,16 @@ func implementations(t *testing.T) map[string]func(t *testing.T) Embedder {
 			return l
 		},
 		"local transformer": func(t *testing.T) Embedder {
-			return newLocal(t, tinyBERT(t, "mean_norm_f32"), LocalOptions{Name: "tiny-bert", BatchSize: 3})
+			return newLocal(t, embedtest.TinyBERT(t, "mean_norm_f32"), LocalOptions{Name: "tiny-bert", BatchSize: 3})
 		},
 		"local transformer, CLS pooling": func(t *testing.T) Embedder {
-			return newLocal(t, tinyBERT(t, "cls_raw_f32"), LocalOptions{Name: "tiny-bert-cls"})
+			return newLocal(t, embedtest.TinyBERT(t, "cls_raw_f32"), LocalOptions{Name: "tiny-bert-cls"})
 		},
 		"local model2vec": func(t *testing.T) Embedder {
-			return newLocal(t, tinyStatic(t, "m2v_f32", ""), LocalOptions{Name: "tiny-m2v"})
+			return newLocal(t, embedtest.TinyStatic(t, "m2v_f32", ""), LocalOptions{Name: "tiny-m2v"})
 		},
 		"local static sentence-transformers": func(t *testing.T) Embedder {
-			return newLocal(t, tinyStatic(t, "st_raw_f16", "0_StaticEmbedding"), LocalOptions{Name: "tiny-st"})
+			return newLocal(t, embedtest.TinyStatic(t, "st_raw_f16", "0_StaticEmbedding"), LocalOptions{Name: "tiny-st"})
 		},
 		"ollama": func(t *testing.T) Embedder {
 			return remoteFor(t, newFakeServer(t, ProviderOllama), Config{BatchSize: contractBatch}, nil)

@@ -3,7 +3,6 @@ package embed
 import (
 	"context"
 	"encoding/json"
-	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -12,123 +11,9 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed/bert"
+	"github.com/jarvis-mcp/jarvis/internal/embed/embedtest"
 	"github.com/jarvis-mcp/jarvis/internal/embed/static"
 )
-
-// letterVocab is a WordPiece vocabulary of n tokens in which every
-// lowercase ASCII word has pieces (its letters), so that any English text
-// embeds to something: the tiny reference models have random words.
-func letterVocab(n int) []string {
-	v := []string{"[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"}
-	for c := 'a'; c <= 'z'; c++ {
-		v = append(v, string(c))
-	}
-	for c := 'a'; c <= 'z'; c++ {
-		v = append(v, "##"+string(c))
-	}
-	for c := '0'; c <= '9'; c++ {
-		v = append(v, string(c))
-	}
-	v = append(v, strings.Split(". , ! ? ( ) - ' : ; / =", " ")...)
-	for _, w := range []string{"the", "and", "links", "note", "notes", "back", "##links", "search", "vault", "of", "in", "to"} {
-		if len(v) < n {
-			v = append(v, w)
-		}
-	}
-	for i := 0; len(v) < n; i++ {
-		v = append(v, fmt.Sprintf("[unused%d]", i))
-	}
-	if len(v) > n {
-		panic(fmt.Sprintf("a letter vocabulary needs %d tokens; the model has %d", len(v), n))
-	}
-	return v
-}
-
-// copyDir copies the reference model in testdata/src into a temporary
-// folder.
-func copyDir(t testing.TB, src string) string {
-	t.Helper()
-	dst := filepath.Join(t.TempDir(), filepath.Base(src))
-	err := filepath.WalkDir(src, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(src, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(dst, rel), 0o755)
-		}
-		if d.Name() == "reference.json" {
-			return nil
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(dst, rel), data, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return dst
-}
-
-// tinyBERT is a reference BERT model with a vocab.txt of letters.
-func tinyBERT(t testing.TB, variant string) string {
-	t.Helper()
-	dir := copyDir(t, filepath.Join("testdata", "bert", variant))
-	enc, err := moduleDir(dir, "Transformer")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg struct {
-		VocabSize int `json:"vocab_size"`
-	}
-	readJSONFile(t, filepath.Join(enc, "config.json"), &cfg)
-	vocab := strings.Join(letterVocab(cfg.VocabSize), "\n") + "\n"
-	if err := os.WriteFile(filepath.Join(enc, "vocab.txt"), []byte(vocab), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(enc, "tokenizer_config.json"), []byte(`{"do_lower_case": true}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-// tinyStatic is a reference static model whose tokenizer.json (at tok,
-// relative to the model folder) has its vocabulary replaced by letters.
-func tinyStatic(t testing.TB, variant, tok string) string {
-	t.Helper()
-	dir := copyDir(t, filepath.Join("testdata", "static", variant))
-	path := filepath.Join(dir, tok, "tokenizer.json")
-	var doc map[string]any
-	readJSONFile(t, path, &doc)
-	model := doc["model"].(map[string]any)
-	old := model["vocab"].(map[string]any)
-	vocab := map[string]int{}
-	for i, w := range letterVocab(len(old)) {
-		vocab[w] = i
-	}
-	model["vocab"] = vocab
-	data, err := json.Marshal(doc)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
-}
-
-func readJSONFile(t testing.TB, path string, v any) {
-	t.Helper()
-	data, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := json.Unmarshal(data, v); err != nil {
-		t.Fatal(err)
-	}
-}
 
 func newLocal(t testing.TB, dir string, opts LocalOptions) *Local {
 	t.Helper()
@@ -145,7 +30,7 @@ func TestLocalIsTheModel(t *testing.T) {
 	ctx := context.Background()
 	text := "Links and backlinks of the note."
 	t.Run("transformer", func(t *testing.T) {
-		dir := tinyBERT(t, "mean_norm_f32")
+		dir := embedtest.TinyBERT(t, "mean_norm_f32")
 		l := newLocal(t, dir, LocalOptions{Name: "tiny"})
 		enc, err := bert.Load(dir)
 		if err != nil {
@@ -166,7 +51,7 @@ func TestLocalIsTheModel(t *testing.T) {
 		}
 	})
 	t.Run("static", func(t *testing.T) {
-		dir := tinyStatic(t, "m2v_f32", "")
+		dir := embedtest.TinyStatic(t, "m2v_f32", "")
 		l := newLocal(t, dir, LocalOptions{Name: "tiny"})
 		m, err := static.Load(dir)
 		if err != nil {
@@ -186,7 +71,7 @@ func TestLocalIsTheModel(t *testing.T) {
 // window and the windows' vectors averaged by their token counts.
 func TestLocalWindows(t *testing.T) {
 	ctx := context.Background()
-	dir := tinyBERT(t, "mean_norm_f32")
+	dir := embedtest.TinyBERT(t, "mean_norm_f32")
 	l := newLocal(t, dir, LocalOptions{})
 	words := strings.Repeat("the vault of notes and links to search in a note ", 8)
 	ids := l.tok.Encode(words)
@@ -225,7 +110,7 @@ func TestLocalWindows(t *testing.T) {
 // passage prefix is part of the fingerprint, as it changes every vector.
 func TestLocalPrefixes(t *testing.T) {
 	ctx := context.Background()
-	dir := tinyBERT(t, "mean_norm_f32")
+	dir := embedtest.TinyBERT(t, "mean_norm_f32")
 	q, p := "query: ", "passage: "
 	l := newLocal(t, dir, LocalOptions{QueryPrefix: &q, PassagePrefix: &p})
 	plain := newLocal(t, dir, LocalOptions{})
@@ -255,7 +140,7 @@ func TestLocalPrefixes(t *testing.T) {
 // TestLocalFingerprintNamesTheWeights: other weights in the same folder
 // under the same name are another embedder, so a change re-embeds.
 func TestLocalFingerprintNamesTheWeights(t *testing.T) {
-	dir := tinyBERT(t, "mean_norm_f32")
+	dir := embedtest.TinyBERT(t, "mean_norm_f32")
 	before := newLocal(t, dir, LocalOptions{Name: "tiny"}).Fingerprint()
 	if !strings.Contains(before, "tiny") || !strings.HasPrefix(before, ProviderLocal+"/") {
 		t.Fatalf("fingerprint %q does not name the provider and model", before)
@@ -277,10 +162,10 @@ func TestLocalFingerprintNamesTheWeights(t *testing.T) {
 // TestLocalRefusesWhatItCannotRun: a folder that is not a supported model
 // is refused with a message naming what is wrong.
 func TestLocalRefusesWhatItCannotRun(t *testing.T) {
-	dir := tinyBERT(t, "mean_norm_f32")
+	dir := embedtest.TinyBERT(t, "mean_norm_f32")
 	cfg := filepath.Join(dir, "config.json")
 	var doc map[string]any
-	readJSONFile(t, cfg, &doc)
+	embedtest.ReadJSON(t, cfg, &doc)
 	doc["model_type"] = "roberta"
 	data, _ := json.Marshal(doc)
 	if err := os.WriteFile(cfg, data, 0o644); err != nil {
