@@ -2,11 +2,16 @@ package main
 
 import (
 	"context"
+	"encoding/json"
+	"fmt"
 	"io/fs"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -109,5 +114,137 @@ func TestLocalModelFromPullToSearch(t *testing.T) {
 	}
 	if !strings.HasPrefix(out.Embedder, "local/jarvis-test/tiny-bert/") {
 		t.Fatalf("search-semantic's embedder is %q; want the pulled model named", out.Embedder)
+	}
+}
+
+// slowStub is an Ollama stand-in that takes delay over every request and
+// records every text it was asked to embed.
+type slowStub struct {
+	*httptest.Server
+	delay time.Duration
+	mu    sync.Mutex
+	texts map[string]int
+}
+
+func newSlowStub(t *testing.T, delay time.Duration) *slowStub {
+	t.Helper()
+	s := &slowStub{delay: delay, texts: map[string]int{}}
+	s.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		select {
+		case <-time.After(s.delay):
+		case <-r.Context().Done():
+			return
+		}
+		vecs := make([][]float32, len(req.Input))
+		s.mu.Lock()
+		for i, text := range req.Input {
+			s.texts[text]++
+			vecs[i] = []float32{float32(len(text) % 7), 1, float32(strings.Count(text, "e"))}
+		}
+		s.mu.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(map[string]any{"embeddings": vecs})
+	}))
+	t.Cleanup(s.Close)
+	return s
+}
+
+// passages counts the texts embedded, queries (which hold "query") left
+// out, and the most times any one was.
+func (s *slowStub) passages() (n, most int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for text, k := range s.texts {
+		if strings.Contains(text, "query") {
+			continue
+		}
+		n++
+		most = max(most, k)
+	}
+	return n, most
+}
+
+// TestServerEmbedsInTheBackground: `jarvis mcp` on a vault with no vectors
+// and a slow embedder answers at once, from the vectors made so far and
+// saying how much of the vault that covers; list-vaults shows progress
+// advancing; killed in the middle and started again, it goes on from
+// where it was without embedding any passage twice.
+func TestServerEmbedsInTheBackground(t *testing.T) {
+	stub := newSlowStub(t, 250*time.Millisecond)
+	root := t.TempDir()
+	vault := filepath.Join(root, "vault")
+	const notes = 700
+	for i := range notes {
+		sharedtest.WriteFile(t, vault, fmt.Sprintf("n%03d.md", i), fmt.Sprintf("# Note %d\nThe kettle note number %d, with steep tea and coffee beans.\n", i, i))
+	}
+	db := filepath.Join(root, "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index --no-embed: exit %d: %s", code, stderr)
+	}
+	env := append(cleanEnv(root), "JARVIS_EMBEDDER=ollama", "JARVIS_EMBED_URL="+stub.URL)
+	args := []string{"--vault", vault, "--db", db, "--watch=false"}
+
+	cs, cmd := serve(t, env, args...)
+	started := time.Now()
+	var out mcp.SearchOutput
+	if !callTool(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "query tea"}, &out) {
+		t.Fatal("search-semantic failed while embedding")
+	}
+	if took := time.Since(started); took > 10*time.Second {
+		t.Errorf("the first search took %v; the server must not wait for embedding", took)
+	}
+	if out.VectorsSearched >= out.Passages && out.Passages > 0 {
+		t.Fatalf("the first answer covered %d of %d passages; embedding cannot be done yet", out.VectorsSearched, out.Passages)
+	}
+
+	// Progress advances, and answers come from the vectors made so far.
+	var seen []int
+	var partial mcp.SearchOutput
+	eventually(t, "embedding progress and a partial answer", func() bool {
+		var lv mcp.ListVaultsOutput
+		callTool(t, cs, mcp.ToolListVaults, nil, &lv)
+		if e := lv.Index.Embedding; e.State == "embedding" && (len(seen) == 0 || seen[len(seen)-1] != e.Done) {
+			seen = append(seen, e.Done)
+		}
+		callTool(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "query kettle"}, &partial)
+		return len(seen) >= 2 && partial.VectorsSearched > 0
+	})
+	if partial.Degraded || partial.VectorsSearched >= partial.Passages {
+		t.Fatalf("mid-way: degraded %v, %d of %d passages", partial.Degraded, partial.VectorsSearched, partial.Passages)
+	}
+	if !strings.Contains(strings.Join(partial.Notes, " "), "still being made") {
+		t.Errorf("a partial answer does not say so: notes %q", partial.Notes)
+	}
+
+	// Killed mid-way: what was stored stays, and a restart goes on.
+	if err := cmd.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	stored := countVectors(t, db)
+	if stored == 0 || stored >= notes {
+		t.Fatalf("%d vectors stored when killed; want some of %d", stored, notes)
+	}
+	cs, _ = serve(t, env, args...)
+	eventually(t, "embedding to finish after the restart", func() bool {
+		var lv mcp.ListVaultsOutput
+		callTool(t, cs, mcp.ToolListVaults, nil, &lv)
+		return lv.Index.Embedding.State == "done"
+	})
+	if n := countVectors(t, db); n != notes {
+		t.Fatalf("%d vectors after the restart finished; want %d", n, notes)
+	}
+	if n, most := stub.passages(); n != notes || most != 1 {
+		t.Fatalf("%d passages embedded, one of them %d times; want each of %d once", n, most, notes)
+	}
+	if !callTool(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "query tea"}, &out) || out.VectorsSearched != notes || len(out.Notes) != 0 {
+		t.Fatalf("after embedding: %d passages compared, notes %q", out.VectorsSearched, out.Notes)
 	}
 }

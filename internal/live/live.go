@@ -140,7 +140,7 @@ func (l *Live) syncVectors(ctx context.Context) error {
 	case ctx.Err() != nil:
 	case err != nil:
 		e.State, e.Error, e.ETASeconds = index.EmbedFailed, err.Error(), 0
-	case e.State != "":
+	default:
 		e.State, e.Error, e.Done, e.ETASeconds = index.EmbedDone, "", e.Total, 0
 	}
 	l.mu.Unlock()
