@@ -239,6 +239,16 @@ func (l *Local) Kind() string { return l.kind }
 // Dir is the model's folder.
 func (l *Local) Dir() string { return l.dir }
 
+// BatchHint is how many passages to give Embed at once so that a call
+// takes a second or two: a transformer's windows cost tens of milliseconds
+// each, and a sync holds the writer lock for a batch.
+func (l *Local) BatchHint() int {
+	if l.kind == KindTransformer {
+		return 2 * l.batch
+	}
+	return 0
+}
+
 // Embed embeds passages, with the model's passage prefix.
 func (l *Local) Embed(ctx context.Context, texts []string) ([][]float32, error) {
 	return l.embed(ctx, texts, l.passPrefix)

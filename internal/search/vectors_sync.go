@@ -181,7 +181,7 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 			if replan {
 				break
 			}
-			ids := plan[:min(v.BatchSize, len(plan))]
+			ids := plan[:min(batchFor(emb, v.BatchSize), len(plan))]
 			plan = plan[len(ids):]
 			var batch []pending
 			if batch, err = v.stillMissing(ctx, rowID, ids); err != nil {
@@ -242,6 +242,15 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
 	return res, synced{emb, rowID}, err
+}
+
+// batchFor is the batch size for emb: n, or less when the embedder says
+// a batch of n would take it long (a transformer on the CPU).
+func batchFor(emb embed.Embedder, n int) int {
+	if h, ok := emb.(interface{ BatchHint() int }); ok && h.BatchHint() > 0 {
+		return min(n, h.BatchHint())
+	}
+	return n
 }
 
 // prepare, under the writer lock, drops every vector when asked to, picks
