@@ -206,6 +206,9 @@ func progressBar(e *env, desc, unit string, quiet bool) func(done, total int) {
 				progressbar.OptionClearOnFinish(),
 			)
 		}
+		if bar.GetMax() != total {
+			bar.ChangeMax(total) // the plan grew
+		}
 		_ = bar.Set(done)
 		if done >= total {
 			_ = bar.Finish()

@@ -248,3 +248,45 @@ func TestServerEmbedsInTheBackground(t *testing.T) {
 		t.Fatalf("after embedding: %d passages compared, notes %q", out.VectorsSearched, out.Notes)
 	}
 }
+
+// TestDoctorOnLocalModels: doctor tells a model never pulled from one whose
+// files were damaged since, and gives the command that fixes each.
+func TestDoctorOnLocalModels(t *testing.T) {
+	h := hubtest.New(t)
+	h.Add("jarvis-test/tiny-bert", "main", repoFiles(t, embedtest.TinyBERT(t, "mean_norm_f32"))...)
+	root := t.TempDir()
+	models := filepath.Join(root, "models")
+	vault := t.TempDir()
+	sharedtest.WriteFile(t, vault, "Tea.md", "# Tea\nSteep green tea for two minutes.\n")
+	db := filepath.Join(root, "j.db")
+
+	missing := map[string]string{hub.EnvModels: models, "JARVIS_EMBEDDER": "all-MiniLM-L6-v2"}
+	_, stdout, _ := jarvis(t, missing, "doctor", "--vault", vault, "--db", db)
+	if line := lineOf(t, stdout, "embedder"); !strings.Contains(stdout, "jarvis model pull all-MiniLM-L6-v2") {
+		t.Errorf("doctor with a model never pulled does not say to pull it:\n%s\n%s", line, stdout)
+	}
+
+	vars := map[string]string{hub.EnvModels: models, hub.EnvEndpoint: h.URL}
+	if code, _, stderr := jarvis(t, vars, "model", "pull", "jarvis-test/tiny-bert"); code != 0 {
+		t.Fatalf("pull: %s", stderr)
+	}
+	if code, _, stderr := jarvis(t, vars, "index", "--vault", vault, "--db", db); code != 0 {
+		t.Fatalf("index: %s", stderr)
+	}
+	_, stdout, _ = jarvis(t, vars, "doctor", "--vault", vault, "--db", db)
+	if line := lineOf(t, stdout, "embedder"); !strings.Contains(line, "all 1 chunks have vectors") || !strings.Contains(line, "local jarvis-test/tiny-bert") {
+		t.Errorf("doctor on a healthy local model: %s", line)
+	}
+	weights := filepath.Join(models, "jarvis-test--tiny-bert", "model.safetensors")
+	data, err := os.ReadFile(weights)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(weights, data[:len(data)-10], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stdout, _ = jarvis(t, vars, "doctor", "--vault", vault, "--db", db)
+	if !strings.Contains(stdout, "jarvis model rm jarvis-test/tiny-bert") || !strings.Contains(stdout, "jarvis model pull jarvis-test/tiny-bert") {
+		t.Errorf("doctor on damaged model files does not say to pull again:\n%s", stdout)
+	}
+}

@@ -1,6 +1,7 @@
 package container
 
 import (
+	"errors"
 	"fmt"
 	"log/slog"
 	"sync"
@@ -49,6 +50,11 @@ func localSource(e config.Embedder) search.EmbedderSource {
 			}
 			l, err := embed.NewLocal(path, embed.LocalOptions{Name: e.Model, QueryPrefix: e.QueryPrefix, PassagePrefix: e.PassagePrefix})
 			if err != nil {
+				// A pulled model that no longer loads is most likely
+				// damaged since; say so when its files show it.
+				if verr := hub.Verify(path); verr != nil && !errors.Is(verr, hub.ErrNotInstalled) {
+					return nil, fmt.Errorf("its files changed since it was pulled: %w", verr)
+				}
 				return nil, err
 			}
 			loaded = l

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -36,6 +37,13 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		r.Status, r.Detail, r.Fix = health.Warn, detail, fix
 		return r
 	}
+	if src.Provider == embed.ProviderLocal && src.Restore != nil {
+		// A local model is checked whether or not there is an index yet:
+		// it needs no database to load.
+		if _, err := src.Restore(nil); err != nil {
+			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), localFix(src.Model, err))
+		}
+	}
 	db, err := h.DB(ctx)
 	if err != nil {
 		return health.NotChecked(r.Name, name+": whether notes have vectors: the database is not available (see the database check above)")
@@ -53,7 +61,15 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	emb, err := src.Restore(stored.state)
 	if err != nil {
+		if src.Provider == embed.ProviderLocal {
+			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), localFix(src.Model, err))
+		}
 		return warn(fmt.Sprintf("%s cannot be used: %v", name, err), "run "+inv.Command("index", "--reembed")+", or check the embedder settings")
+	}
+	if l, ok := emb.(interface{ Dir() string }); ok {
+		if err := hub.Verify(l.Dir()); err != nil && !errors.Is(err, hub.ErrNotInstalled) {
+			return warn(fmt.Sprintf("%s: %v; its vectors would be wrong", name, err), localFix(src.Model, err))
+		}
 	}
 	if src.Fit == nil {
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
@@ -98,7 +114,8 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	kind := "neural similarity"
 	if src.Fit != nil {
-		kind = "lexical similarity (shared words and word pieces), not neural"
+		kind = "lexical similarity (shared words and word pieces), not neural; " +
+			"for search by meaning, pull a local model: `jarvis model pull potion-base-8M` (fast, 30 MB) or `jarvis model pull all-MiniLM-L6-v2` (better, 90 MB)"
 	}
 	switch {
 	case chunks == 0:
@@ -123,6 +140,18 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (" + inv.Command("index", "--reembed") + " drops them)"
 	}
 	return r
+}
+
+// localFix says how to get a local model that cannot be loaded or whose
+// files are damaged.
+func localFix(model string, err error) string {
+	if errors.Is(err, hub.ErrHash) {
+		return fmt.Sprintf("run `jarvis model rm %s` and `jarvis model pull %s` to download it again", model, model)
+	}
+	if strings.ContainsAny(model, `/\`) && !hub.IsRepoName(model) {
+		return "check that " + model + " holds a supported model (`jarvis model list` shows the known ones), or pull one with `jarvis model pull NAME`"
+	}
+	return "run `jarvis model pull " + model + "` (or, offline, put the model's files in the folder `jarvis model list` names)"
 }
 
 func remoteFix(provider string) string {

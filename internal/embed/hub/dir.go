@@ -355,3 +355,25 @@ func writeFileAtomic(p string, data []byte) error {
 	}
 	return nil
 }
+
+// Verify checks an installed model's files against the sizes and hashes
+// its manifest recorded when it was pulled, so that a file changed or cut
+// short since is found before it gives wrong vectors. A folder put there
+// by hand has no manifest and nothing to check against; Verify says so
+// with ErrNotInstalled.
+func Verify(modelDir string) error {
+	man, err := ReadManifest(modelDir)
+	if err != nil {
+		return errorf(ErrNotInstalled, "%s has no manifest to check its files against (it was not pulled with jarvis model pull)", modelDir)
+	}
+	for _, f := range man.Files {
+		p := filepath.Join(modelDir, filepath.FromSlash(f.Path))
+		if err := verify(p, plannedFile{Path: f.Path, Size: f.Size, SHA256: f.SHA256, GitSHA1: f.GitSHA1}); err != nil {
+			return fmt.Errorf("model file %s: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// IsRepoName reports whether s is written as a hub repository, owner/name.
+func IsRepoName(s string) bool { return isRepoName(s) }
