@@ -34,7 +34,9 @@ const configHelp = `Configuration (flags override environment, which overrides t
                       Linux and macOS, ';' on Windows)
   JARVIS_DB           the database file
   JARVIS_CONFIG       the config file
-  JARVIS_EMBEDDER     lexical (default, offline), ollama or openai
+  JARVIS_EMBEDDER     lexical (default, offline), ollama, openai, or a local
+                      model: a name from 'jarvis model list', owner/name, or
+                      a model folder
   JARVIS_EMBED_MODEL  the embedding model (ollama: nomic-embed-text;
                       openai: text-embedding-3-small)
   JARVIS_EMBED_URL    the embedding server (ollama: http://localhost:11434;
@@ -46,6 +48,8 @@ const configHelp = `Configuration (flags override environment, which overrides t
                       time limits of a remote embedder: one request (ollama
                       2m, openai 1m), one batch with its retries (3m), the
                       embedding pass of one index run (1h)
+  JARVIS_MODELS       the folder local models are pulled into (default:
+                      jarvis/models in the user cache folder)
 
 Config file (YAML; TOML takes the same keys):
   database: ~/.local/share/jarvis/jarvis.db   # optional
@@ -60,6 +64,8 @@ Config file (YAML; TOML takes the same keys):
     timeout: 60s                     # one request
     batch_timeout: 3m                # one batch, retries included
     run_timeout: 1h                  # the embedding pass of one run
+  # or a model jarvis runs itself (jarvis model pull NAME first):
+  # embedder: {provider: local, model: bge-small-en-v1.5}
 
   A pattern without '/' matches a file or folder name at any depth. Hidden
   files and folders (.obsidian, .trash, .git) and node_modules are always
@@ -85,7 +91,7 @@ func (c *common) register(fs *flag.FlagSet) {
 	fs.Var(&c.vaults, "vault", "vault folder or configured vault `name` (repeatable)")
 	fs.StringVar(&c.db, "db", "", "SQLite database `file`")
 	fs.StringVar(&c.config, "config", "", "config `file` (YAML or TOML)")
-	fs.StringVar(&c.embedder, "embedder", "", "embedding `provider` for semantic search: lexical (default), ollama or openai")
+	fs.StringVar(&c.embedder, "embedder", "", "embedding `provider` for semantic search: lexical (default), ollama, openai, or a local model's name or folder")
 	fs.BoolVar(&c.verbose, "verbose", false, "log details to stderr")
 	fs.BoolVar(&c.verbose, "v", false, "short for --verbose")
 }

@@ -59,7 +59,7 @@ func printModelOverview(w io.Writer) {
 
 Download embedding models that jarvis runs itself, on this machine with no
 server, and list or remove them. NAME is a model from 'jarvis model list'
-(pinned to a tested commit), or any Hugging Face repository as owner/name
+(pinned to a known commit), or any Hugging Face repository as owner/name
 whose files are in a layout jarvis runs (BERT, or a static model2vec or
 sentence-transformers model, with model.safetensors).
 

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 )
 
 // fakeEnv is an environment for Load that holds only what a test sets.
@@ -223,5 +225,60 @@ func TestSearchSettings(t *testing.T) {
 		if _, err := Load(Flags{ConfigFile: yamlFile}, env); err == nil || !strings.Contains(err.Error(), "search.") {
 			t.Errorf("%q: err = %v; want the setting named", bad, err)
 		}
+	}
+}
+
+// TestLocalModelEmbedders: a local model is chosen by name, owner/name or
+// folder, wherever a provider goes; a misspelt provider is still an error;
+// a model pulled while nothing is configured is the one used, and never
+// over one that is configured.
+func TestLocalModelEmbedders(t *testing.T) {
+	home := t.TempDir()
+	vault := filepath.Join(home, "v")
+	models := filepath.Join(home, "models")
+	load := func(flag string, vars map[string]string) (Embedder, error) {
+		t.Helper()
+		env := map[string]string{"HOME": home, hub.EnvModels: models}
+		for k, v := range vars {
+			env[k] = v
+		}
+		cfg, err := Load(Flags{Vaults: []string{vault}, Embedder: flag}, fakeEnv(env))
+		return cfg.Embedder, err
+	}
+	for _, tt := range []struct {
+		flag, model string
+	}{
+		{"potion-base-8M", "potion-base-8M"},
+		{"BAAI/bge-small-en-v1.5", "BAAI/bge-small-en-v1.5"},
+		{filepath.Join(home, "my-model"), filepath.Join(home, "my-model")},
+	} {
+		e, err := load(tt.flag, nil)
+		if err != nil {
+			t.Fatalf("--embedder %s: %v", tt.flag, err)
+		}
+		if e.Provider != ProviderLocal || e.Model != tt.model || e.ModelsDir != models {
+			t.Errorf("--embedder %s: provider %q, model %q, models folder %q", tt.flag, e.Provider, e.Model, e.ModelsDir)
+		}
+	}
+	if _, err := load("olama", nil); err == nil || !strings.Contains(err.Error(), `unknown embedder "olama"`) || !strings.Contains(err.Error(), "jarvis model list") {
+		t.Errorf("a misspelt provider: %v", err)
+	}
+	if _, err := load("local", nil); err == nil || !strings.Contains(err.Error(), "needs a model") {
+		t.Errorf("local without a model: %v", err)
+	}
+	if e, err := load("local", map[string]string{EnvEmbedModel: "e5-small-v2"}); err != nil || e.Model != "e5-small-v2" {
+		t.Errorf("local with JARVIS_EMBED_MODEL: %+v, %v", e, err)
+	}
+
+	// The model pulled last, with nothing configured.
+	if err := hub.SetDefault(models, "potion-base-8M"); err != nil {
+		t.Fatal(err)
+	}
+	e, err := load("", nil)
+	if err != nil || e.Provider != ProviderLocal || e.Model != "potion-base-8M" || !strings.Contains(e.Source, "pulled") {
+		t.Errorf("nothing configured after a pull: %+v, %v", e, err)
+	}
+	if e, err := load("", map[string]string{EnvEmbedder: "lexical"}); err != nil || e.Provider != ProviderLexical {
+		t.Errorf("lexical configured after a pull: %+v, %v", e, err)
 	}
 }
