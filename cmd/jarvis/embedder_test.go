@@ -58,7 +58,7 @@ func newOllamaStub(t *testing.T) *ollamaStub {
 	return s
 }
 
-func countVectors(t *testing.T, db string) int {
+func countVectors(t testing.TB, db string) int {
 	t.Helper()
 	raw := openRaw(t, db)
 	defer raw.Close()

@@ -301,7 +301,7 @@ func TestHelp(t *testing.T) {
 	}
 }
 
-func openRaw(t *testing.T, path string) *sql.DB {
+func openRaw(t testing.TB, path string) *sql.DB {
 	t.Helper()
 	db, err := sql.Open("sqlite", path)
 	if err != nil {

@@ -41,15 +41,18 @@ func startServer(b *testing.B, vaultDir, db string) (*mcpsdk.ClientSession, *exe
 
 func waitReady(b *testing.B, cs *mcpsdk.ClientSession) {
 	b.Helper()
-	deadline := time.Now().Add(5 * time.Minute)
+	deadline := time.Now().Add(3 * time.Hour)
 	for time.Now().Before(deadline) {
 		res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: mcp.ToolListVaults})
 		if err != nil {
 			b.Fatal(err)
 		}
 		if m, ok := res.StructuredContent.(map[string]any); ok {
+			// Ready, and the vectors made: embedding runs after indexing.
 			if idx, ok := m["index"].(map[string]any); ok && idx["state"] == "ready" {
-				return
+				if e, ok := idx["embedding"].(map[string]any); ok && (e["state"] == "done" || e["state"] == "failed") {
+					return
+				}
 			}
 		}
 		time.Sleep(200 * time.Millisecond)

@@ -191,3 +191,34 @@ func closeTo(t *testing.T, got, want []float32, tol float64) {
 		}
 	}
 }
+
+// TestLocalWithRealVocabularies: models with the known models' real
+// tokenizers (bert-base-uncased's vocab.txt, potion-base-8M's
+// tokenizer.json) and random weights load and embed through the whole
+// path, in the folder layouts the hub serves.
+func TestLocalWithRealVocabularies(t *testing.T) {
+	ctx := context.Background()
+	small := embedtest.Shape{Layers: 1, Hidden: 32, Heads: 4, Intermediate: 64, MaxPositions: 64, MaxSeqLen: 64}
+	for name, dir := range map[string]string{
+		"transformer": embedtest.RandomBERT(t, small),
+		"static":      embedtest.RandomStatic(t, 16),
+	} {
+		l, err := NewLocal(dir, LocalOptions{Name: name})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		ids := l.tok.Encode("Linking notes together with wikilinks")
+		if len(ids) < 5 || slices.Contains(ids, l.tok.UNK()) {
+			t.Errorf("%s: the real vocabulary gave %v", name, l.tok.Tokens("Linking notes together with wikilinks"))
+		}
+		vecs, err := l.Embed(ctx, []string{"Linking notes together with wikilinks", strings.Repeat("a long note about many things ", 40)})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		for i, v := range vecs {
+			if n := norm(v); math.Abs(float64(n)-1) > 1e-5 {
+				t.Errorf("%s: vector %d has norm %v", name, i, n)
+			}
+		}
+	}
+}
