@@ -10,7 +10,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed/bert"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
@@ -271,21 +274,29 @@ type piece struct {
 
 func (l *Local) embed(ctx context.Context, texts []string, prefix string) ([][]float32, error) {
 	out := make([][]float32, len(texts))
-	var pieces []piece
-	for i, t := range texts {
-		if err := ctx.Err(); err != nil {
-			return nil, err
+	ids := make([][]int32, len(texts))
+	eachText(len(texts), func(i int) {
+		if strings.TrimSpace(texts[i]) == "" {
+			return // the zero vector: similar to nothing
 		}
-		out[i] = make([]float32, l.dim)
-		if strings.TrimSpace(t) == "" {
-			continue // the zero vector: similar to nothing
-		}
-		ids := l.tok.Encode(prefix + t)
+		ids[i] = l.tok.Encode(prefix + texts[i])
 		if l.kind == KindStatic {
-			ids = l.dropUnknown(ids)
+			ids[i] = l.dropUnknown(ids[i])
 		}
-		for start := 0; start < len(ids); start += l.windowOr(len(ids)) {
-			pieces = append(pieces, piece{text: i, ids: ids[start:min(start+l.windowOr(len(ids)), len(ids))]})
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if l.kind == KindStatic {
+		// Pooling is cheap; each text is pooled where it is.
+		eachText(len(texts), func(i int) { out[i] = l.pooled(ids[i]) })
+		return out, nil
+	}
+	var pieces []piece
+	for i := range texts {
+		out[i] = make([]float32, l.dim)
+		for start := 0; start < len(ids[i]); start += l.window {
+			pieces = append(pieces, piece{text: i, ids: ids[i][start:min(start+l.window, len(ids[i]))]})
 		}
 	}
 	vecs, err := l.run(ctx, pieces)
@@ -304,12 +315,47 @@ func (l *Local) embed(ctx context.Context, texts []string, prefix string) ([][]f
 	return out, nil
 }
 
-// windowOr is the window length, or n when the model has no limit.
-func (l *Local) windowOr(n int) int {
-	if l.window <= 0 {
-		return max(n, 1)
+// pooled is a static model's vector for one text's ids, window by window
+// when there are more than the model takes at once.
+func (l *Local) pooled(ids []int32) []float32 {
+	w := l.window
+	if w <= 0 || len(ids) <= w {
+		v := l.table.Pool(ids)
+		normalize(v)
+		return v
 	}
-	return l.window
+	out := make([]float32, l.dim)
+	for start := 0; start < len(ids); start += w {
+		win := ids[start:min(start+w, len(ids))]
+		v := l.table.Pool(win)
+		for j, x := range v {
+			out[j] += float32(len(win)) * x
+		}
+	}
+	normalize(out)
+	return out
+}
+
+// eachText calls f for 0..n-1, over every processor when n is large
+// enough to be worth it.
+func eachText(n int, f func(i int)) {
+	workers := min(runtime.GOMAXPROCS(0), n/8)
+	if workers <= 1 {
+		for i := range n {
+			f(i)
+		}
+		return
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for i := int(next.Add(1) - 1); i < n; i = int(next.Add(1) - 1) {
+				f(i)
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // dropUnknown removes the unknown token where the static format drops it,
@@ -328,15 +374,9 @@ func (l *Local) dropUnknown(ids []int32) []int32 {
 	return kept
 }
 
-// run embeds each window as the model embeds a text.
+// run embeds each window as the encoder embeds a text.
 func (l *Local) run(ctx context.Context, pieces []piece) ([][]float32, error) {
 	out := make([][]float32, len(pieces))
-	if l.kind == KindStatic {
-		for i, p := range pieces {
-			out[i] = l.table.Pool(p.ids)
-		}
-		return out, nil
-	}
 	for start := 0; start < len(pieces); start += l.batch {
 		end := min(start+l.batch, len(pieces))
 		batch := make([][]int32, end-start)
