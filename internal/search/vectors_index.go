@@ -134,6 +134,9 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 		v.mu.Unlock()
 		return v.Refresh(ctx)
 	}
+	if len(batch) == 0 {
+		return nil
+	}
 	byHash := make(map[string][]float32, len(batch))
 	args := make([]any, len(batch))
 	for i, p := range batch {

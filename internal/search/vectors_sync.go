@@ -139,6 +139,13 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	if err != nil {
 		return res, synced{}, err
 	}
+	if rowID != 0 && len(plan) > 0 {
+		// What is stored serves while the rest is made: a neural
+		// embedder's first batch can take seconds.
+		if err := v.absorb(ctx, emb, rowID, nil, nil); err != nil {
+			v.log.Warn("load stored vectors", "err", err)
+		}
+	}
 	total := len(plan)
 	if opts.Progress != nil && total > 0 {
 		opts.Progress(0, total)
