@@ -1,7 +1,9 @@
 // Package eval measures how well jarvis finds the right notes: on the
 // Cranfield collection, whose relevance judgements no one here wrote, and
 // on a query set written for the Obsidian Help vault. Its tests fail when
-// a figure drops below the one recorded in testdata/baseline.json.
+// a figure drops below the one recorded in testdata/baseline.json. Local
+// models named in JARVIS_EVAL_MODEL are measured on the same sets and on
+// STS-B, and reported without a baseline (see TestEvalModels).
 package eval
 
 import (

@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -31,11 +32,20 @@ const baselineFile = "testdata/baseline.json"
 // (lexical) embedder, wired exactly as `jarvis search` is.
 func stack(t *testing.T, vaults ...config.Vault) container.SearchDeps {
 	t.Helper()
-	cfg := config.Config{
+	deps, _, _ := openStack(t, config.Config{
 		DBPath:   filepath.Join(t.TempDir(), "eval.db"),
 		Vaults:   vaults,
 		Embedder: config.Embedder{Provider: config.ProviderLexical},
-	}
+	})
+	return deps
+}
+
+// openStack builds the search services of cfg as `jarvis search` does,
+// indexes its vaults and embeds every chunk that has no vector yet. It
+// returns what the embedding did and a function that stops the app, which
+// the test's cleanup calls too; a later stack may then reuse the database.
+func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, search.SyncResult, func()) {
+	t.Helper()
 	var deps container.SearchDeps
 	app := container.NewSearchApp(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &deps)
 	if err := container.Err(app); err != nil {
@@ -45,17 +55,19 @@ func stack(t *testing.T, vaults ...config.Vault) container.SearchDeps {
 	if err := app.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { app.Stop(context.Background()) })
-	for _, v := range vaults {
+	stop := sync.OnceFunc(func() { app.Stop(context.Background()) })
+	t.Cleanup(stop)
+	for _, v := range cfg.Vaults {
 		if _, err := deps.Indexer.Index(ctx, v, nil); err != nil {
 			t.Fatal(err)
 		}
 	}
 	deps.Vectors.Serve()
-	if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
+	res, err := deps.Vectors.Sync(ctx, search.SyncOptions{})
+	if err != nil {
 		t.Fatal(err)
 	}
-	return deps
+	return deps, res, stop
 }
 
 // rankers are the three search modes as the eval calls them.

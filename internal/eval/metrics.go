@@ -61,3 +61,54 @@ func ReciprocalRank(ranked []string, relevant map[string]int) float64 {
 	}
 	return 0
 }
+
+// Spearman is the rank correlation of x and y: the Pearson correlation of
+// their ranks, equal values sharing the mean of the ranks they span. It is
+// NaN when either has fewer than two distinct values.
+func Spearman(x, y []float64) float64 {
+	if len(x) != len(y) {
+		panic("eval.Spearman: x and y differ in length")
+	}
+	rx, ry := fractionalRanks(x), fractionalRanks(y)
+	n := float64(len(x))
+	var sx, sy float64
+	for i := range rx {
+		sx += rx[i]
+		sy += ry[i]
+	}
+	mx, my := sx/n, sy/n
+	var cov, vx, vy float64
+	for i := range rx {
+		dx, dy := rx[i]-mx, ry[i]-my
+		cov += dx * dy
+		vx += dx * dx
+		vy += dy * dy
+	}
+	if vx == 0 || vy == 0 {
+		return math.NaN()
+	}
+	return cov / math.Sqrt(vx*vy)
+}
+
+// fractionalRanks ranks v from 1, ties taking the mean of their ranks.
+func fractionalRanks(v []float64) []float64 {
+	order := make([]int, len(v))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool { return v[order[a]] < v[order[b]] })
+	ranks := make([]float64, len(v))
+	for lo := 0; lo < len(order); {
+		hi := lo + 1
+		for hi < len(order) && v[order[hi]] == v[order[lo]] {
+			hi++
+		}
+		// Positions lo..hi-1 hold ranks lo+1..hi; their mean is (lo+1+hi)/2.
+		mean := float64(lo+1+hi) / 2
+		for _, i := range order[lo:hi] {
+			ranks[i] = mean
+		}
+		lo = hi
+	}
+	return ranks
+}
