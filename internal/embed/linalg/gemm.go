@@ -1,0 +1,281 @@
+package linalg
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Every micro-kernel computes one tile of mr rows by nr columns of the
+// output. The packed layouts below are built for that tile, whichever
+// kernel runs it.
+const (
+	mr = 6
+	nr = 16
+)
+
+// Cache blocking. A kc-step slice of one packed B panel (kc×nr floats,
+// 16 KiB at kc = 256) stays in L1 while every mr-row tile of an A block
+// streams past it; the A block (mcMax×kc floats, 192 KiB) stays in L2.
+const (
+	kcMax = 256
+	mcMax = 32 * mr
+)
+
+// minFlopsPerWorker is the least work worth handing to another goroutine:
+// below it, starting and joining one costs more than it saves.
+const minFlopsPerWorker = 1 << 19
+
+// microKernel sets the mr×nr tile
+//
+//	c[r*ldc+j] = init[r*ldi+j] + Σ_q a[q*mr+r]·b[q*nr+j]
+//
+// for r < mr, j < nr and q < kc, where a and b hold kc packed steps of an
+// A micro-panel and a B panel. A nil init starts the sums at zero; ldi = 0
+// starts every row from the same nr values (a bias).
+type microKernel func(kc int, a, b, c []float32, ldc int, init []float32, ldi int)
+
+// product is one call's c = a·B + bias, where B is k×n and given either as
+// w (n×k, B = wᵀ, Linear's weights), as b (k×n, MatMul's right operand) or
+// already packed into panels (Weights). a is m×k and c is m×n, both with
+// rows stored contiguously.
+type product struct {
+	m, n, k int
+	a, c    []float32
+	bias    []float32
+	w       []float32
+	b       []float32
+	packed  []float32
+}
+
+// workspace is one goroutine's scratch space for packing, kept in a pool
+// so that a steady stream of calls allocates nothing.
+type workspace struct {
+	a    []float32
+	b    []float32
+	tile [mr * nr]float32
+	init [mr * nr]float32
+}
+
+var workspaces = sync.Pool{New: func() any {
+	return &workspace{a: make([]float32, mcMax*kcMax)}
+}}
+
+// panelCount is the number of nr-wide column panels n columns take.
+func panelCount(n int) int { return (n + nr - 1) / nr }
+
+// packPanels lays panels [j0, j1) of B out in dst, each as k steps of nr
+// consecutive values (step q of panel j holds B[q][j*nr : j*nr+nr]),
+// zero-padded past column n.
+func (p *product) packPanels(dst []float32, j0, j1 int) {
+	for j := j0; j < j1; j++ {
+		d := dst[(j-j0)*p.k*nr:][:p.k*nr]
+		c0 := j * nr
+		cols := min(nr, p.n-c0)
+		if cols < nr {
+			clear(d)
+		}
+		if p.w != nil {
+			packPanelTransposed(d, p.w, p.k, c0, cols)
+		} else {
+			for q := 0; q < p.k; q++ {
+				copy(d[q*nr:q*nr+cols], p.b[q*p.n+c0:][:cols])
+			}
+		}
+	}
+}
+
+// packPanelTransposed fills one panel from rows c0..c0+cols of w (each k
+// long), so that d[q*nr+t] = w[(c0+t)*k+q]. It walks k in chunks so that
+// the panel lines being written stay in L1 while the rows are read.
+func packPanelTransposed(d, w []float32, k, c0, cols int) {
+	const chunk = 64
+	for q0 := 0; q0 < k; q0 += chunk {
+		qn := min(chunk, k-q0)
+		dd := d[q0*nr:][:qn*nr]
+		for t := 0; t < cols; t++ {
+			src := w[(c0+t)*k+q0:][:qn]
+			for q, v := range src {
+				dd[q*nr+t] = v
+			}
+		}
+	}
+}
+
+// packA lays rows [i0, i0+mb) and columns [p0, p0+kb) of a (row stride
+// lda) out as micro-panels of mr rows: element (r, q) of micro-panel t
+// lands at t*kb*mr + q*mr + r. Rows past mb are zero.
+func packA(dst, a []float32, lda, i0, mb, p0, kb int) {
+	for t := 0; t*mr < mb; t++ {
+		d := dst[t*kb*mr:][:kb*mr]
+		rows := min(mr, mb-t*mr)
+		for r := 0; r < rows; r++ {
+			src := a[(i0+t*mr+r)*lda+p0:][:kb]
+			for q, v := range src {
+				d[q*mr+r] = v
+			}
+		}
+		for r := rows; r < mr; r++ {
+			for q := 0; q < kb; q++ {
+				d[q*mr+r] = 0
+			}
+		}
+	}
+}
+
+// kStep splits k into near-equal blocks of at most kcMax.
+func kStep(k int) int {
+	blocks := (k + kcMax - 1) / kcMax
+	return (k + blocks - 1) / blocks
+}
+
+// run computes rows [r0, r1) and column panels [j0, j1) of c on the
+// calling goroutine. pb holds packed panels from panel pbFirst on, or is
+// nil, and then run packs the panels it needs into ws.
+func (p *product) run(kern microKernel, ws *workspace, r0, r1, j0, j1 int, pb []float32, pbFirst int) {
+	k, n := p.k, p.n
+	if pb == nil {
+		need := (j1 - j0) * k * nr
+		if cap(ws.b) < need {
+			ws.b = make([]float32, need)
+		}
+		pb = ws.b[:need]
+		p.packPanels(pb, j0, j1)
+		pbFirst = j0
+	}
+	kc := kStep(k)
+	for pc := 0; pc < k; pc += kc {
+		kb := min(kc, k-pc)
+		for ic := r0; ic < r1; ic += mcMax {
+			mb := min(mcMax, r1-ic)
+			packA(ws.a, p.a, k, ic, mb, pc, kb)
+			for j := j0; j < j1; j++ {
+				bp := pb[(j-pbFirst)*k*nr+pc*nr:][:kb*nr]
+				c0 := j * nr
+				cols := min(nr, n-c0)
+				for ir := 0; ir < mb; ir += mr {
+					ap := ws.a[ir*kb:][:kb*mr]
+					row := ic + ir
+					rows := min(mr, mb-ir)
+					if rows == mr && cols == nr {
+						cc := p.c[row*n+c0:]
+						var init []float32
+						ldi := 0
+						if pc > 0 {
+							init, ldi = cc, n
+						} else if p.bias != nil {
+							init = p.bias[c0 : c0+nr]
+						}
+						kern(kb, ap, bp, cc, n, init, ldi)
+						continue
+					}
+					p.edgeTile(kern, ws, kb, ap, bp, row, rows, c0, cols, pc > 0)
+				}
+			}
+		}
+	}
+}
+
+// edgeTile runs a tile that sticks out past the last row or column of c
+// through the workspace's full-size tile, and copies back the part that
+// exists.
+func (p *product) edgeTile(kern microKernel, ws *workspace, kb int, ap, bp []float32, row, rows, c0, cols int, accumulate bool) {
+	n := p.n
+	var init []float32
+	ldi := 0
+	switch {
+	case accumulate:
+		init, ldi = ws.init[:], nr
+		for r := 0; r < rows; r++ {
+			copy(init[r*nr:r*nr+cols], p.c[(row+r)*n+c0:][:cols])
+		}
+	case p.bias != nil:
+		init = ws.init[:nr]
+		clear(init)
+		copy(init, p.bias[c0:c0+cols])
+	}
+	t := ws.tile[:]
+	kern(kb, ap, bp, t, nr, init, ldi)
+	for r := 0; r < rows; r++ {
+		copy(p.c[(row+r)*n+c0:][:cols], t[r*nr:r*nr+cols])
+	}
+}
+
+// do computes the whole product with kern, on as many goroutines as the
+// work and GOMAXPROCS allow.
+func (p *product) do(kern microKernel) {
+	m, n, k := p.m, p.n, p.k
+	if m == 0 || n == 0 {
+		return
+	}
+	if k == 0 {
+		for r := 0; r < m; r++ {
+			if p.bias != nil {
+				copy(p.c[r*n:(r+1)*n], p.bias)
+			} else {
+				clear(p.c[r*n : (r+1)*n])
+			}
+		}
+		return
+	}
+	panels := panelCount(n)
+	tiles := (m + mr - 1) / mr
+	workers := runtime.GOMAXPROCS(0)
+	if flops := 2 * m * n * k; flops/minFlopsPerWorker < workers {
+		workers = max(1, flops/minFlopsPerWorker)
+	}
+	if workers == 1 || (panels < workers && tiles < workers) {
+		ws := workspaces.Get().(*workspace)
+		p.run(kern, ws, 0, m, 0, panels, p.packed, 0)
+		workspaces.Put(ws)
+		return
+	}
+	p.split(kern, workers)
+}
+
+// split runs the product on workers goroutines, the calling one included.
+// It takes p by value so that only a product that is split escapes to the
+// heap.
+func (p product) split(kern microKernel, workers int) {
+	m, n, k := p.m, p.n, p.k
+	panels := panelCount(n)
+	tiles := (m + mr - 1) / mr
+	ws := workspaces.Get().(*workspace)
+	defer workspaces.Put(ws)
+	var wg sync.WaitGroup
+	if panels >= 4*workers || tiles < workers {
+		// Split the columns: each goroutine packs only its own panels.
+		workers = min(workers, panels)
+		for w := 1; w < workers; w++ {
+			j0, j1 := w*panels/workers, (w+1)*panels/workers
+			wg.Go(func() {
+				ws := workspaces.Get().(*workspace)
+				p.run(kern, ws, 0, m, j0, j1, p.packed, 0)
+				workspaces.Put(ws)
+			})
+		}
+		p.run(kern, ws, 0, m, 0, panels/workers, p.packed, 0)
+		wg.Wait()
+		return
+	}
+
+	// Split the rows, at tile boundaries, over one shared packing of B.
+	pb := p.packed
+	if pb == nil {
+		need := panels * k * nr
+		if cap(ws.b) < need {
+			ws.b = make([]float32, need)
+		}
+		pb = ws.b[:need]
+		p.packPanels(pb, 0, panels)
+	}
+	for w := 1; w < workers; w++ {
+		r0, r1 := w*tiles/workers*mr, min(m, (w+1)*tiles/workers*mr)
+		wg.Go(func() {
+			ws := workspaces.Get().(*workspace)
+			p.run(kern, ws, r0, r1, 0, panels, pb, 0)
+			workspaces.Put(ws)
+		})
+	}
+	p.run(kern, ws, 0, tiles/workers*mr, 0, panels, pb, 0)
+	wg.Wait()
+}

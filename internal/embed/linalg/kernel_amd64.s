@@ -1,0 +1,123 @@
+//go:build amd64 && !purego
+
+#include "textflag.h"
+
+// One step of the 6×16 tile: two YMM loads of the B panel, then for each
+// of the six A values of the step a broadcast and two FMAs into that
+// row's pair of accumulators (Y0..Y11). ao and bo are byte offsets from
+// SI (A) and DI (B).
+#define STEP(ao, bo) \
+	VMOVUPS bo(DI), Y12; \
+	VMOVUPS bo+32(DI), Y13; \
+	VBROADCASTSS ao(SI), Y14; \
+	VFMADD231PS Y12, Y14, Y0; \
+	VFMADD231PS Y13, Y14, Y1; \
+	VBROADCASTSS ao+4(SI), Y15; \
+	VFMADD231PS Y12, Y15, Y2; \
+	VFMADD231PS Y13, Y15, Y3; \
+	VBROADCASTSS ao+8(SI), Y14; \
+	VFMADD231PS Y12, Y14, Y4; \
+	VFMADD231PS Y13, Y14, Y5; \
+	VBROADCASTSS ao+12(SI), Y15; \
+	VFMADD231PS Y12, Y15, Y6; \
+	VFMADD231PS Y13, Y15, Y7; \
+	VBROADCASTSS ao+16(SI), Y14; \
+	VFMADD231PS Y12, Y14, Y8; \
+	VFMADD231PS Y13, Y14, Y9; \
+	VBROADCASTSS ao+20(SI), Y15; \
+	VFMADD231PS Y12, Y15, Y10; \
+	VFMADD231PS Y13, Y15, Y11
+
+// func kernel6x16AVX2(kc int, a, b, c *float32, ldc int, init *float32, ldi int)
+TEXT ·kernel6x16AVX2(SB), NOSPLIT, $0-56
+	MOVQ kc+0(FP), CX
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DI
+	MOVQ c+24(FP), DX
+	MOVQ ldc+32(FP), R8
+	MOVQ init+40(FP), R9
+	MOVQ ldi+48(FP), R10
+	SHLQ $2, R8
+	SHLQ $2, R10
+
+	TESTQ R9, R9
+	JZ    zero
+
+	// Rows 0..2 of init from R9, rows 3..5 from R11 = R9 + 3·ldi.
+	LEAQ    (R10)(R10*2), R11
+	ADDQ    R9, R11
+	VMOVUPS (R9), Y0
+	VMOVUPS 32(R9), Y1
+	VMOVUPS (R9)(R10*1), Y2
+	VMOVUPS 32(R9)(R10*1), Y3
+	VMOVUPS (R9)(R10*2), Y4
+	VMOVUPS 32(R9)(R10*2), Y5
+	VMOVUPS (R11), Y6
+	VMOVUPS 32(R11), Y7
+	VMOVUPS (R11)(R10*1), Y8
+	VMOVUPS 32(R11)(R10*1), Y9
+	VMOVUPS (R11)(R10*2), Y10
+	VMOVUPS 32(R11)(R10*2), Y11
+	JMP     steps
+
+zero:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	VXORPS Y8, Y8, Y8
+	VXORPS Y9, Y9, Y9
+	VXORPS Y10, Y10, Y10
+	VXORPS Y11, Y11, Y11
+
+steps:
+	// BX counts groups of four steps, CX the one to three left over.
+	MOVQ CX, BX
+	SHRQ $2, BX
+	ANDQ $3, CX
+	TESTQ BX, BX
+	JZ    tail
+
+loop4:
+	STEP(0, 0)
+	STEP(24, 64)
+	STEP(48, 128)
+	STEP(72, 192)
+	ADDQ $96, SI
+	ADDQ $256, DI
+	DECQ BX
+	JNZ  loop4
+
+tail:
+	TESTQ CX, CX
+	JZ    store
+
+loop1:
+	STEP(0, 0)
+	ADDQ $24, SI
+	ADDQ $64, DI
+	DECQ CX
+	JNZ  loop1
+
+store:
+	// Rows 0..2 of c at DX, rows 3..5 at R11 = DX + 3·ldc.
+	LEAQ    (R8)(R8*2), R11
+	ADDQ    DX, R11
+	VMOVUPS Y0, (DX)
+	VMOVUPS Y1, 32(DX)
+	VMOVUPS Y2, (DX)(R8*1)
+	VMOVUPS Y3, 32(DX)(R8*1)
+	VMOVUPS Y4, (DX)(R8*2)
+	VMOVUPS Y5, 32(DX)(R8*2)
+	VMOVUPS Y6, (R11)
+	VMOVUPS Y7, 32(R11)
+	VMOVUPS Y8, (R11)(R8*1)
+	VMOVUPS Y9, 32(R11)(R8*1)
+	VMOVUPS Y10, (R11)(R8*2)
+	VMOVUPS Y11, 32(R11)(R8*2)
+	VZEROUPPER
+	RET
