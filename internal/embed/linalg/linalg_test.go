@@ -162,7 +162,7 @@ func TestMatMulMatchesReference(t *testing.T) {
 // TestSmallProductsExactly checks values worked out by hand: with small
 // integers every product and sum is exact in float32, so no tolerance.
 func TestSmallProductsExactly(t *testing.T) {
-	x := []float32{1, 2, 3, 4, 5, 6} // 2×3
+	x := []float32{1, 2, 3, 4, 5, 6}  // 2×3
 	w := []float32{1, 0, -1, 2, 1, 0} // 2×3: y = x·wᵀ
 	b := []float32{10, -10}
 	y := make([]float32, 4)
