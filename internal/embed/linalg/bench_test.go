@@ -95,13 +95,13 @@ func BenchmarkAttention(b *testing.B) {
 func BenchmarkKernel(b *testing.B) {
 	rng := rand.New(rand.NewPCG(3, 3))
 	const kc = 256
-	a := randomMatrix(rng, kc*mr)
+	a := randomMatrix(rng, mr*kc)
 	bp := randomMatrix(rng, kc*nr)
 	c := make([]float32, mr*nr)
 	for name, kern := range kernels() {
 		b.Run(name, func(b *testing.B) {
 			for b.Loop() {
-				kern(kc, a, bp, c, nr, c, nr)
+				kern(kc, a, kc, bp, c, nr, c, nr)
 			}
 			reportGFLOPS(b, 2*kc*mr*nr)
 		})

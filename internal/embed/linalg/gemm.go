@@ -14,8 +14,10 @@ const (
 )
 
 // Cache blocking. A kc-step slice of one packed B panel (kc×nr floats,
-// 16 KiB at kc = 256) stays in L1 while every mr-row tile of an A block
-// streams past it; the A block (mcMax×kc floats, 192 KiB) stays in L2.
+// 16 KiB at kc = 256) stays in L1 while every mr-row tile of a block of A
+// streams past it; that block (mcMax rows by kc, 192 KiB) stays in L2
+// while the panels go by. A is read where it lies, not packed: only B's
+// columns need gathering into panels.
 const (
 	kcMax = 256
 	mcMax = 32 * mr
@@ -27,12 +29,12 @@ const minFlopsPerWorker = 1 << 19
 
 // microKernel sets the mr×nr tile
 //
-//	c[r*ldc+j] = init[r*ldi+j] + Σ_q a[q*mr+r]·b[q*nr+j]
+//	c[r*ldc+j] = init[r*ldi+j] + Σ_q a[r*lda+q]·b[q*nr+j]
 //
-// for r < mr, j < nr and q < kc, where a and b hold kc packed steps of an
-// A micro-panel and a B panel. A nil init starts the sums at zero; ldi = 0
-// starts every row from the same nr values (a bias).
-type microKernel func(kc int, a, b, c []float32, ldc int, init []float32, ldi int)
+// for r < mr, j < nr and q < kc, where a holds mr rows of A (row stride
+// lda) and b holds kc steps of a packed B panel. A nil init starts the
+// sums at zero; ldi = 0 starts every row from the same nr values (a bias).
+type microKernel func(kc int, a []float32, lda int, b, c []float32, ldc int, init []float32, ldi int)
 
 // product is one call's c = a·B + bias, where B is k×n and given either as
 // w (n×k, B = wᵀ, Linear's weights), as b (k×n, MatMul's right operand) or
@@ -47,17 +49,18 @@ type product struct {
 	packed  []float32
 }
 
-// workspace is one goroutine's scratch space for packing, kept in a pool
-// so that a steady stream of calls allocates nothing.
+// workspace is one goroutine's scratch space, kept in a pool so that a
+// steady stream of calls allocates nothing: packed B panels, the last rows
+// of A padded to a whole tile, and a tile for the edges of c.
 type workspace struct {
-	a    []float32
+	a    [mr * kcMax]float32
 	b    []float32
 	tile [mr * nr]float32
 	init [mr * nr]float32
 }
 
 var workspaces = sync.Pool{New: func() any {
-	return &workspace{a: make([]float32, mcMax*kcMax)}
+	return new(workspace)
 }}
 
 // panelCount is the number of nr-wide column panels n columns take.
@@ -101,27 +104,6 @@ func packPanelTransposed(d, w []float32, k, c0, cols int) {
 	}
 }
 
-// packA lays rows [i0, i0+mb) and columns [p0, p0+kb) of a (row stride
-// lda) out as micro-panels of mr rows: element (r, q) of micro-panel t
-// lands at t*kb*mr + q*mr + r. Rows past mb are zero.
-func packA(dst, a []float32, lda, i0, mb, p0, kb int) {
-	for t := 0; t*mr < mb; t++ {
-		d := dst[t*kb*mr:][:kb*mr]
-		rows := min(mr, mb-t*mr)
-		for r := 0; r < rows; r++ {
-			src := a[(i0+t*mr+r)*lda+p0:][:kb]
-			for q, v := range src {
-				d[q*mr+r] = v
-			}
-		}
-		for r := rows; r < mr; r++ {
-			for q := 0; q < kb; q++ {
-				d[q*mr+r] = 0
-			}
-		}
-	}
-}
-
 // kStep splits k into near-equal blocks of at most kcMax.
 func kStep(k int) int {
 	blocks := (k + kcMax - 1) / kcMax
@@ -147,15 +129,17 @@ func (p *product) run(kern microKernel, ws *workspace, r0, r1, j0, j1 int, pb []
 		kb := min(kc, k-pc)
 		for ic := r0; ic < r1; ic += mcMax {
 			mb := min(mcMax, r1-ic)
-			packA(ws.a, p.a, k, ic, mb, pc, kb)
 			for j := j0; j < j1; j++ {
 				bp := pb[(j-pbFirst)*k*nr+pc*nr:][:kb*nr]
 				c0 := j * nr
 				cols := min(nr, n-c0)
 				for ir := 0; ir < mb; ir += mr {
-					ap := ws.a[ir*kb:][:kb*mr]
 					row := ic + ir
 					rows := min(mr, mb-ir)
+					ap, lda := p.a[row*k+pc:], k
+					if rows < mr {
+						ap, lda = ws.padRows(p.a, k, row, rows, pc, kb), kb
+					}
 					if rows == mr && cols == nr {
 						cc := p.c[row*n+c0:]
 						var init []float32
@@ -165,20 +149,33 @@ func (p *product) run(kern microKernel, ws *workspace, r0, r1, j0, j1 int, pb []
 						} else if p.bias != nil {
 							init = p.bias[c0 : c0+nr]
 						}
-						kern(kb, ap, bp, cc, n, init, ldi)
+						kern(kb, ap, lda, bp, cc, n, init, ldi)
 						continue
 					}
-					p.edgeTile(kern, ws, kb, ap, bp, row, rows, c0, cols, pc > 0)
+					p.edgeTile(kern, ws, kb, ap, lda, bp, row, rows, c0, cols, pc > 0)
 				}
 			}
 		}
 	}
 }
 
+// padRows copies columns [p0, p0+kb) of the last rows of a (row stride
+// lda), from row on, into a whole tile's worth of rows, zero past them,
+// so that the kernel never reads past the end of a. It returns the copy,
+// whose row stride is kb.
+func (ws *workspace) padRows(a []float32, lda, row, rows, p0, kb int) []float32 {
+	d := ws.a[:mr*kb]
+	for r := 0; r < rows; r++ {
+		copy(d[r*kb:(r+1)*kb], a[(row+r)*lda+p0:][:kb])
+	}
+	clear(d[rows*kb:])
+	return d
+}
+
 // edgeTile runs a tile that sticks out past the last row or column of c
 // through the workspace's full-size tile, and copies back the part that
 // exists.
-func (p *product) edgeTile(kern microKernel, ws *workspace, kb int, ap, bp []float32, row, rows, c0, cols int, accumulate bool) {
+func (p *product) edgeTile(kern microKernel, ws *workspace, kb int, ap []float32, lda int, bp []float32, row, rows, c0, cols int, accumulate bool) {
 	n := p.n
 	var init []float32
 	ldi := 0
@@ -194,7 +191,7 @@ func (p *product) edgeTile(kern microKernel, ws *workspace, kb int, ap, bp []flo
 		copy(init, p.bias[c0:c0+cols])
 	}
 	t := ws.tile[:]
-	kern(kb, ap, bp, t, nr, init, ldi)
+	kern(kb, ap, lda, bp, t, nr, init, ldi)
 	for r := 0; r < rows; r++ {
 		copy(p.c[(row+r)*n+c0:][:cols], t[r*nr:r*nr+cols])
 	}

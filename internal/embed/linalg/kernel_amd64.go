@@ -17,8 +17,8 @@ func init() {
 
 // kernelAVX2 checks the slices the assembly is about to read and write,
 // so a bad shape panics in Go instead of touching memory it should not.
-func kernelAVX2(kc int, a, b, c []float32, ldc int, init []float32, ldi int) {
-	_ = a[kc*mr-1]
+func kernelAVX2(kc int, a []float32, lda int, b, c []float32, ldc int, init []float32, ldi int) {
+	_ = a[(mr-1)*lda+kc-1]
 	_ = b[kc*nr-1]
 	_ = c[(mr-1)*ldc+nr-1]
 	var ip *float32
@@ -26,10 +26,10 @@ func kernelAVX2(kc int, a, b, c []float32, ldc int, init []float32, ldi int) {
 		_ = init[(mr-1)*ldi+nr-1]
 		ip = &init[0]
 	}
-	kernel6x16AVX2(kc, &a[0], &b[0], &c[0], ldc, ip, ldi)
+	kernel6x16AVX2(kc, &a[0], lda, &b[0], &c[0], ldc, ip, ldi)
 }
 
 // kernel6x16AVX2 is the microKernel contract on raw pointers, with kc >= 1.
 //
 //go:noescape
-func kernel6x16AVX2(kc int, a, b, c *float32, ldc int, init *float32, ldi int)
+func kernel6x16AVX2(kc int, a *float32, lda int, b, c *float32, ldc int, init *float32, ldi int)

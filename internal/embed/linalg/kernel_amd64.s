@@ -3,42 +3,47 @@
 #include "textflag.h"
 
 // One step of the 6×16 tile: two YMM loads of the B panel, then for each
-// of the six A values of the step a broadcast and two FMAs into that
-// row's pair of accumulators (Y0..Y11). ao and bo are byte offsets from
-// SI (A) and DI (B).
+// of the six rows of A a broadcast of its value for this step and two FMAs
+// into that row's pair of accumulators (Y0..Y11). Rows 0..2 of A are at
+// SI, SI+R12 and SI+2·R12, rows 3..5 at R13, R13+R12 and R13+2·R12; ao and
+// bo are the step's byte offsets into A's rows and into the B panel (DI).
 #define STEP(ao, bo) \
 	VMOVUPS bo(DI), Y12; \
 	VMOVUPS bo+32(DI), Y13; \
 	VBROADCASTSS ao(SI), Y14; \
 	VFMADD231PS Y12, Y14, Y0; \
 	VFMADD231PS Y13, Y14, Y1; \
-	VBROADCASTSS ao+4(SI), Y15; \
+	VBROADCASTSS ao(SI)(R12*1), Y15; \
 	VFMADD231PS Y12, Y15, Y2; \
 	VFMADD231PS Y13, Y15, Y3; \
-	VBROADCASTSS ao+8(SI), Y14; \
+	VBROADCASTSS ao(SI)(R12*2), Y14; \
 	VFMADD231PS Y12, Y14, Y4; \
 	VFMADD231PS Y13, Y14, Y5; \
-	VBROADCASTSS ao+12(SI), Y15; \
+	VBROADCASTSS ao(R13), Y15; \
 	VFMADD231PS Y12, Y15, Y6; \
 	VFMADD231PS Y13, Y15, Y7; \
-	VBROADCASTSS ao+16(SI), Y14; \
+	VBROADCASTSS ao(R13)(R12*1), Y14; \
 	VFMADD231PS Y12, Y14, Y8; \
 	VFMADD231PS Y13, Y14, Y9; \
-	VBROADCASTSS ao+20(SI), Y15; \
+	VBROADCASTSS ao(R13)(R12*2), Y15; \
 	VFMADD231PS Y12, Y15, Y10; \
 	VFMADD231PS Y13, Y15, Y11
 
-// func kernel6x16AVX2(kc int, a, b, c *float32, ldc int, init *float32, ldi int)
-TEXT ·kernel6x16AVX2(SB), NOSPLIT, $0-56
+// func kernel6x16AVX2(kc int, a *float32, lda int, b, c *float32, ldc int, init *float32, ldi int)
+TEXT ·kernel6x16AVX2(SB), NOSPLIT, $0-64
 	MOVQ kc+0(FP), CX
 	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DI
-	MOVQ c+24(FP), DX
-	MOVQ ldc+32(FP), R8
-	MOVQ init+40(FP), R9
-	MOVQ ldi+48(FP), R10
+	MOVQ lda+16(FP), R12
+	MOVQ b+24(FP), DI
+	MOVQ c+32(FP), DX
+	MOVQ ldc+40(FP), R8
+	MOVQ init+48(FP), R9
+	MOVQ ldi+56(FP), R10
+	SHLQ $2, R12
 	SHLQ $2, R8
 	SHLQ $2, R10
+	LEAQ (R12)(R12*2), R13
+	ADDQ SI, R13
 
 	TESTQ R9, R9
 	JZ    zero
@@ -84,10 +89,11 @@ steps:
 
 loop4:
 	STEP(0, 0)
-	STEP(24, 64)
-	STEP(48, 128)
-	STEP(72, 192)
-	ADDQ $96, SI
+	STEP(4, 64)
+	STEP(8, 128)
+	STEP(12, 192)
+	ADDQ $16, SI
+	ADDQ $16, R13
 	ADDQ $256, DI
 	DECQ BX
 	JNZ  loop4
@@ -98,7 +104,8 @@ tail:
 
 loop1:
 	STEP(0, 0)
-	ADDQ $24, SI
+	ADDQ $4, SI
+	ADDQ $4, R13
 	ADDQ $64, DI
 	DECQ CX
 	JNZ  loop1

@@ -2,9 +2,10 @@ package linalg
 
 // kernelGo is the portable microKernel. It walks the mr×nr tile in 2×4
 // blocks, few enough sums to stay in registers on every architecture Go
-// targets, and streams the packed panels (which sit in L1) once per block.
-func kernelGo(kc int, a, b, c []float32, ldc int, init []float32, ldi int) {
-	a = a[:kc*mr]
+// targets, and streams its rows of A and the packed B panel (which sit in L1) once per
+// block.
+func kernelGo(kc int, a []float32, lda int, b, c []float32, ldc int, init []float32, ldi int) {
+	_ = a[(mr-1)*lda+kc-1]
 	b = b[:kc*nr]
 	_ = c[(mr-1)*ldc+nr-1]
 	if init != nil {
@@ -19,11 +20,10 @@ func kernelGo(kc int, a, b, c []float32, ldc int, init []float32, ldi int) {
 				s00, s01, s02, s03 = i0[0], i0[1], i0[2], i0[3]
 				s10, s11, s12, s13 = i1[0], i1[1], i1[2], i1[3]
 			}
-			aa, bb := a[r:], b[j:]
-			for q := 0; q < kc; q++ {
-				av := aa[q*mr : q*mr+2]
+			a0s, a1s, bb := a[r*lda:][:kc], a[(r+1)*lda:][:kc], b[j:]
+			for q, a0 := range a0s {
+				a1 := a1s[q]
 				bv := bb[q*nr : q*nr+4]
-				a0, a1 := av[0], av[1]
 				b0, b1, b2, b3 := bv[0], bv[1], bv[2], bv[3]
 				s00 += a0 * b0
 				s01 += a0 * b1
