@@ -107,3 +107,17 @@ func BenchmarkKernel(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPackTransposed measures gathering Linear's weights into panels,
+// the part of a call on raw weights that a Weights does once.
+func BenchmarkPackTransposed(b *testing.B) {
+	rng := rand.New(rand.NewPCG(4, 4))
+	const out, in = 1536, 384
+	w := randomMatrix(rng, out*in)
+	p := product{n: out, k: in, w: w}
+	dst := make([]float32, panelCount(out)*in*nr)
+	for b.Loop() {
+		p.packPanels(dst, 0, panelCount(out))
+	}
+	b.ReportMetric(float64(out*in)*float64(b.N)/b.Elapsed().Seconds()/1e9, "Gfloats/s")
+}

@@ -88,16 +88,31 @@ func (p *product) packPanels(dst []float32, j0, j1 int) {
 }
 
 // packPanelTransposed fills one panel from rows c0..c0+cols of w (each k
-// long), so that d[q*nr+t] = w[(c0+t)*k+q]. It walks k in chunks so that
-// the panel lines being written stay in L1 while the rows are read.
+// long), so that d[q*nr+t] = w[(c0+t)*k+q]. It takes the rows four at a
+// time, writing four neighbours of each step together, and walks k in
+// chunks so that the panel lines being written stay in L1.
 func packPanelTransposed(d, w []float32, k, c0, cols int) {
+	if cols == nr && fastTranspose != nil {
+		fastTranspose(d, w, k, c0)
+		return
+	}
 	const chunk = 64
 	for q0 := 0; q0 < k; q0 += chunk {
 		qn := min(chunk, k-q0)
 		dd := d[q0*nr:][:qn*nr]
-		for t := 0; t < cols; t++ {
-			src := w[(c0+t)*k+q0:][:qn]
-			for q, v := range src {
+		t := 0
+		for ; t+4 <= cols; t += 4 {
+			w0 := w[(c0+t)*k+q0:][:qn]
+			w1 := w[(c0+t+1)*k+q0:][:qn]
+			w2 := w[(c0+t+2)*k+q0:][:qn]
+			w3 := w[(c0+t+3)*k+q0:][:qn]
+			for q, v := range w0 {
+				o := dd[q*nr+t : q*nr+t+4 : q*nr+t+4]
+				o[0], o[1], o[2], o[3] = v, w1[q], w2[q], w3[q]
+			}
+		}
+		for ; t < cols; t++ {
+			for q, v := range w[(c0+t)*k+q0:][:qn] {
 				dd[q*nr+t] = v
 			}
 		}

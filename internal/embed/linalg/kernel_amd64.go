@@ -9,9 +9,14 @@ import "golang.org/x/sys/cpu"
 // which cpu.X86.HasAVX2 already accounts for), the portable one otherwise.
 var fastKernel microKernel = kernelGo
 
+// fastTranspose, when set, packs a whole panel of Linear's weights; see
+// packPanelTransposed.
+var fastTranspose func(d, w []float32, k, c0 int)
+
 func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		fastKernel = kernelAVX2
+		fastTranspose = transposePanelAVX2
 	}
 }
 
@@ -33,3 +38,31 @@ func kernelAVX2(kc int, a []float32, lda int, b, c []float32, ldc int, init []fl
 //
 //go:noescape
 func kernel6x16AVX2(kc int, a *float32, lda int, b, c *float32, ldc int, init *float32, ldi int)
+
+// transposePanelAVX2 does what packPanelTransposed does for a whole panel
+// (nr rows of w from c0), eight by eight rows and steps at a time. It goes
+// down k in chunks so that the panel lines it writes half of in the first
+// pass are still in L1 for the second.
+func transposePanelAVX2(d, w []float32, k, c0 int) {
+	const chunk = 128
+	d = d[:k*nr]
+	w = w[c0*k : (c0+nr)*k]
+	whole := k / 8 * 8
+	for q0 := 0; q0 < whole; q0 += chunk {
+		blocks := min(chunk, whole-q0) / 8
+		for t := 0; t < nr; t += 8 {
+			transpose8AVX2(&d[q0*nr+t], &w[t*k+q0], k, blocks)
+		}
+	}
+	for q := whole; q < k; q++ {
+		for t := range nr {
+			d[q*nr+t] = w[t*k+q]
+		}
+	}
+}
+
+// transpose8AVX2 transposes blocks 8×8 blocks from src (row stride lds)
+// into dst (row stride nr), going along src's rows and down dst.
+//
+//go:noescape
+func transpose8AVX2(dst, src *float32, lds int, blocks int)

@@ -128,3 +128,83 @@ store:
 	VMOVUPS Y11, 32(R11)(R8*2)
 	VZEROUPPER
 	RET
+
+// func transpose8AVX2(dst, src *float32, lds int, blocks int)
+//
+// For each of blocks: takes 8 rows of 8 values from src (row stride lds
+// values) and writes them transposed as 8 rows of 8 values at dst with row
+// stride 16 values (one packed B step each). Then src moves 8 values along
+// its rows and dst 8 steps down the panel.
+TEXT ·transpose8AVX2(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ src+8(FP), SI
+	MOVQ lds+16(FP), R8
+	MOVQ blocks+24(FP), CX
+	SHLQ $2, R8
+	TESTQ CX, CX
+	JZ    done
+
+	// Rows 0..2 at SI, 3..5 at R9 = SI + 3·lds, 6..7 at R10 = SI + 6·lds.
+	LEAQ (R8)(R8*2), R9
+	ADDQ SI, R9
+	LEAQ (R8)(R8*2), R10
+	LEAQ (SI)(R10*2), R10
+
+block:
+	VMOVUPS (SI), Y0
+	VMOVUPS (SI)(R8*1), Y1
+	VMOVUPS (SI)(R8*2), Y2
+	VMOVUPS (R9), Y3
+	VMOVUPS (R9)(R8*1), Y4
+	VMOVUPS (R9)(R8*2), Y5
+	VMOVUPS (R10), Y6
+	VMOVUPS (R10)(R8*1), Y7
+
+	// Interleave pairs of rows, then pairs of pairs: each 128-bit lane of
+	// Y0..Y7 then holds one column of four rows (columns j and j+4 of
+	// rows 0..3 in Y0..Y3, of rows 4..7 in Y4..Y7).
+	VUNPCKLPS Y1, Y0, Y8
+	VUNPCKHPS Y1, Y0, Y9
+	VUNPCKLPS Y3, Y2, Y10
+	VUNPCKHPS Y3, Y2, Y11
+	VUNPCKLPS Y5, Y4, Y12
+	VUNPCKHPS Y5, Y4, Y13
+	VUNPCKLPS Y7, Y6, Y14
+	VUNPCKHPS Y7, Y6, Y15
+	VSHUFPS   $0x44, Y10, Y8, Y0
+	VSHUFPS   $0xEE, Y10, Y8, Y1
+	VSHUFPS   $0x44, Y11, Y9, Y2
+	VSHUFPS   $0xEE, Y11, Y9, Y3
+	VSHUFPS   $0x44, Y14, Y12, Y4
+	VSHUFPS   $0xEE, Y14, Y12, Y5
+	VSHUFPS   $0x44, Y15, Y13, Y6
+	VSHUFPS   $0xEE, Y15, Y13, Y7
+
+	// Join the halves: column j is the low lanes, column j+4 the high.
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x20, Y5, Y1, Y9
+	VPERM2F128 $0x20, Y6, Y2, Y10
+	VPERM2F128 $0x20, Y7, Y3, Y11
+	VPERM2F128 $0x31, Y4, Y0, Y12
+	VPERM2F128 $0x31, Y5, Y1, Y13
+	VPERM2F128 $0x31, Y6, Y2, Y14
+	VPERM2F128 $0x31, Y7, Y3, Y15
+	VMOVUPS    Y8, (DI)
+	VMOVUPS    Y9, 64(DI)
+	VMOVUPS    Y10, 128(DI)
+	VMOVUPS    Y11, 192(DI)
+	VMOVUPS    Y12, 256(DI)
+	VMOVUPS    Y13, 320(DI)
+	VMOVUPS    Y14, 384(DI)
+	VMOVUPS    Y15, 448(DI)
+
+	ADDQ $32, SI
+	ADDQ $32, R9
+	ADDQ $32, R10
+	ADDQ $512, DI
+	DECQ CX
+	JNZ  block
+	VZEROUPPER
+
+done:
+	RET

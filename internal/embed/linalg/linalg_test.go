@@ -309,3 +309,39 @@ func TestSerialProductsDoNotAllocate(t *testing.T) {
 		t.Errorf("Weights.Linear allocates %v times a call", n)
 	}
 }
+
+// TestPackPanelTransposed checks the packed layout itself, for every way
+// of packing a panel this build has, against the definition
+// d[q*nr+t] = w[(c0+t)*k+q].
+func TestPackPanelTransposed(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	for _, k := range []int{1, 7, 8, 9, 63, 64, 65, 129, 384, 1536} {
+		const out, c0 = 40, 16
+		w := randomMatrix(rng, out*k)
+		packs := map[string]func(d []float32){
+			"go": func(d []float32) {
+				saved := fastTranspose
+				fastTranspose = nil
+				defer func() { fastTranspose = saved }()
+				packPanelTransposed(d, w, k, c0, nr)
+			},
+			"fast": func(d []float32) { packPanelTransposed(d, w, k, c0, nr) },
+			"edge": func(d []float32) { packPanelTransposed(d, w, k, c0, nr-1) },
+		}
+		for name, pack := range packs {
+			d := make([]float32, k*nr)
+			pack(d)
+			cols := nr
+			if name == "edge" {
+				cols = nr - 1
+			}
+			for q := 0; q < k; q++ {
+				for c := 0; c < cols; c++ {
+					if got, want := d[q*nr+c], w[(c0+c)*k+q]; got != want {
+						t.Fatalf("%s, k = %d: step %d column %d is %g, want %g", name, k, q, c, got, want)
+					}
+				}
+			}
+		}
+	}
+}
