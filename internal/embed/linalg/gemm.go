@@ -140,10 +140,10 @@ func (p *product) run(kern microKernel, ws *workspace, r0, r1, j0, j1 int, pb []
 		pbFirst = j0
 	}
 	kc := kStep(k)
-	for pc := 0; pc < k; pc += kc {
-		kb := min(kc, k-pc)
-		for ic := r0; ic < r1; ic += mcMax {
-			mb := min(mcMax, r1-ic)
+	for ic := r0; ic < r1; ic += mcMax {
+		mb := min(mcMax, r1-ic)
+		for pc := 0; pc < k; pc += kc {
+			kb := min(kc, k-pc)
 			for j := j0; j < j1; j++ {
 				bp := pb[(j-pbFirst)*k*nr+pc*nr:][:kb*nr]
 				c0 := j * nr

@@ -2,13 +2,20 @@
 // on. Matrices are row-major slices; shapes are passed explicitly and are
 // the caller's to get right: a slice shorter than its shape says panics.
 //
-// Linear and MatMul are cache-blocked products over packed panels, with a
-// register-tiled micro-kernel: AVX2/FMA assembly on amd64 CPUs that have
-// both, portable Go everywhere else. Large products are split over
-// GOMAXPROCS goroutines; small ones run on the calling goroutine. Results
-// agree with the plain definitions up to float32 rounding (sums are
-// accumulated in a different order, and with fused multiply-adds where
-// the CPU has them), not bit for bit.
+// Linear and MatMul are cache-blocked products: the right-hand operand is
+// gathered into panels 16 columns wide, and a register-tiled micro-kernel
+// computes the output 6 rows by 16 columns at a time. The kernel is AVX2
+// and FMA assembly on amd64 CPUs that have both (Intel since Haswell, AMD
+// since Excavator and every Zen), checked once at start-up; other amd64
+// CPUs, every other architecture, and builds with the purego tag run a
+// portable Go kernel on the same layout, about a twentieth as fast. Large
+// products are split over GOMAXPROCS goroutines; small ones run on the
+// calling goroutine. Results agree with the plain definitions up to
+// float32 rounding (sums are accumulated in another order, and with fused
+// multiply-adds where the CPU has them), not bit for bit.
+//
+// Weights packs a weight matrix once for repeated Linear calls, which
+// saves the per-call gathering; it pays most when rows is small.
 //
 // Outputs must not overlap inputs: the functions panic if they do.
 package linalg
