@@ -3,6 +3,7 @@ package linalg
 import (
 	"runtime"
 	"sync"
+	"sync/atomic"
 )
 
 // Every micro-kernel computes one tile of mr rows by nr columns of the
@@ -235,7 +236,7 @@ func (p *product) do(kern microKernel) {
 	if flops := 2 * m * n * k; flops/minFlopsPerWorker < workers {
 		workers = max(1, flops/minFlopsPerWorker)
 	}
-	if workers == 1 || (panels < workers && tiles < workers) {
+	if workers == 1 || tiles*panels == 1 {
 		ws := workspaces.Get().(*workspace)
 		p.run(kern, ws, 0, m, 0, panels, p.packed, 0)
 		workspaces.Put(ws)
@@ -244,6 +245,12 @@ func (p *product) do(kern microKernel) {
 	p.split(kern, workers)
 }
 
+// unitsPerWorker is how many pieces split cuts a product into for each
+// goroutine. Goroutines take pieces as they come free, so one that starts
+// late (waking an idle thread can take longer than a small product) or
+// shares its core with another process just takes fewer pieces.
+const unitsPerWorker = 4
+
 // split runs the product on workers goroutines, the calling one included.
 // It takes p by value so that only a product that is split escapes to the
 // heap.
@@ -251,43 +258,61 @@ func (p product) split(kern microKernel, workers int) {
 	m, n, k := p.m, p.n, p.k
 	panels := panelCount(n)
 	tiles := (m + mr - 1) / mr
+	want := unitsPerWorker * workers
 	ws := workspaces.Get().(*workspace)
 	defer workspaces.Put(ws)
-	var wg sync.WaitGroup
-	if panels >= 4*workers || tiles < workers {
-		// Split the columns: each goroutine packs only its own panels.
-		workers = min(workers, panels)
-		for w := 1; w < workers; w++ {
-			j0, j1 := w*panels/workers, (w+1)*panels/workers
-			wg.Go(func() {
-				ws := workspaces.Get().(*workspace)
-				p.run(kern, ws, 0, m, j0, j1, p.packed, 0)
-				workspaces.Put(ws)
-			})
-		}
-		p.run(kern, ws, 0, m, 0, panels/workers, p.packed, 0)
-		wg.Wait()
-		return
-	}
 
-	// Split the rows, at tile boundaries, over one shared packing of B.
+	// A piece is a block of rows (whole tiles) by a group of panels.
+	// Cutting the rows makes each piece read all of B, cutting the columns
+	// all of A, so the larger operand is cut first.
+	var rowBlocks, panelGroups int
 	pb := p.packed
-	if pb == nil {
-		need := panels * k * nr
-		if cap(ws.b) < need {
-			ws.b = make([]float32, need)
+	if pb == nil && m < n {
+		// More weights than inputs, still to be gathered: cut the columns
+		// only, and let each piece gather its own panels.
+		rowBlocks, panelGroups = 1, min(panels, want)
+	} else {
+		if pb == nil {
+			need := panels * k * nr
+			if cap(ws.b) < need {
+				ws.b = make([]float32, need)
+			}
+			pb = ws.b[:need]
+			p.packPanels(pb, 0, panels)
 		}
-		pb = ws.b[:need]
-		p.packPanels(pb, 0, panels)
+		if m >= n {
+			rowBlocks = min(tiles, want)
+			panelGroups = min(panels, (want+rowBlocks-1)/rowBlocks)
+		} else {
+			panelGroups = min(panels, want)
+			rowBlocks = min(tiles, (want+panelGroups-1)/panelGroups)
+		}
 	}
-	for w := 1; w < workers; w++ {
-		r0, r1 := w*tiles/workers*mr, min(m, (w+1)*tiles/workers*mr)
+	rowStep := (tiles + rowBlocks - 1) / rowBlocks * mr
+	panelStep := (panels + panelGroups - 1) / panelGroups
+	rowUnits := (m + rowStep - 1) / rowStep
+	units := rowUnits * ((panels + panelStep - 1) / panelStep)
+
+	var next atomic.Int64
+	work := func(ws *workspace) {
+		for {
+			u := int(next.Add(1) - 1)
+			if u >= units {
+				return
+			}
+			r0 := u % rowUnits * rowStep
+			j0 := u / rowUnits * panelStep
+			p.run(kern, ws, r0, min(m, r0+rowStep), j0, min(panels, j0+panelStep), pb, 0)
+		}
+	}
+	var wg sync.WaitGroup
+	for range min(workers, units) - 1 {
 		wg.Go(func() {
 			ws := workspaces.Get().(*workspace)
-			p.run(kern, ws, r0, r1, 0, panels, pb, 0)
+			work(ws)
 			workspaces.Put(ws)
 		})
 	}
-	p.run(kern, ws, 0, tiles/workers*mr, 0, panels, pb, 0)
+	work(ws)
 	wg.Wait()
 }

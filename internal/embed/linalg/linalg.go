@@ -8,11 +8,12 @@
 // and FMA assembly on amd64 CPUs that have both (Intel since Haswell, AMD
 // since Excavator and every Zen), checked once at start-up; other amd64
 // CPUs, every other architecture, and builds with the purego tag run a
-// portable Go kernel on the same layout, about a twentieth as fast. Large
-// products are split over GOMAXPROCS goroutines; small ones run on the
-// calling goroutine. Results agree with the plain definitions up to
-// float32 rounding (sums are accumulated in another order, and with fused
-// multiply-adds where the CPU has them), not bit for bit.
+// portable Go kernel on the same layout (on amd64, about a twentieth of
+// the assembly's speed). Large products are split over GOMAXPROCS
+// goroutines; small ones run on the calling goroutine. Results agree with
+// the plain definitions up to float32 rounding (sums are accumulated in
+// another order, and with fused multiply-adds where the CPU has them), not
+// bit for bit.
 //
 // Weights packs a weight matrix once for repeated Linear calls, which
 // saves the per-call gathering; it pays most when rows is small.
