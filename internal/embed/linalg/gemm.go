@@ -293,7 +293,12 @@ func (p product) split(kern microKernel, workers int) {
 	rowUnits := (m + rowStep - 1) / rowStep
 	units := rowUnits * ((panels + panelStep - 1) / panelStep)
 
-	var next atomic.Int64
+	// Pieces are claimed from next and counted off in done; whoever
+	// finishes the last one closes finished. The caller waits for that,
+	// not for the other goroutines: one that is only scheduled after all
+	// the pieces are gone finds nothing to do and touches nothing.
+	var next, done atomic.Int64
+	finished := make(chan struct{})
 	work := func(ws *workspace) {
 		for {
 			u := int(next.Add(1) - 1)
@@ -303,16 +308,18 @@ func (p product) split(kern microKernel, workers int) {
 			r0 := u % rowUnits * rowStep
 			j0 := u / rowUnits * panelStep
 			p.run(kern, ws, r0, min(m, r0+rowStep), j0, min(panels, j0+panelStep), pb, 0)
+			if int(done.Add(1)) == units {
+				close(finished)
+			}
 		}
 	}
-	var wg sync.WaitGroup
 	for range min(workers, units) - 1 {
-		wg.Go(func() {
+		go func() {
 			ws := workspaces.Get().(*workspace)
 			work(ws)
 			workspaces.Put(ws)
-		})
+		}()
 	}
 	work(ws)
-	wg.Wait()
+	<-finished
 }
