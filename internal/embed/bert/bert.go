@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/jarvis-mcp/jarvis/internal/embed/linalg"
 	"math"
 	"os"
 	"path/filepath"
@@ -21,13 +22,18 @@ import (
 
 // layer holds one encoder layer's weights, PyTorch layout (out × in).
 type layer struct {
-	qkvW, qkvB     []float32 // query, key and value stacked: 3h × h
-	attnOutW       []float32 // h × h
+	// The weight matrices are packed once, at load, into the layout the
+	// kernels read, rather than at every call.
+	qkvW           *linalg.Weights // query, key and value stacked: 3h × h
+	qkvB           []float32
+	attnOutW       *linalg.Weights // h × h
 	attnOutB       []float32
 	attnLNW        []float32
 	attnLNB        []float32
-	interW, interB []float32 // intermediate × h
-	outW, outB     []float32 // h × intermediate
+	interW         *linalg.Weights // intermediate × h
+	interB         []float32
+	outW           *linalg.Weights // h × intermediate
+	outB           []float32
 	outLNW, outLNB []float32
 }
 
@@ -156,19 +162,22 @@ func newModel(cfg Config, src tensorSource, l layout) (*Model, error) {
 		qb := r.vector(p+"attention.self.query.bias", h)
 		kb := r.vector(p+"attention.self.key.bias", h)
 		vb := r.vector(p+"attention.self.value.bias", h)
-		ly.qkvW = concat(q, k, v)
 		ly.qkvB = concat(qb, kb, vb)
-		ly.attnOutW = r.matrix(p+"attention.output.dense.weight", h, h)
+		attnOut := r.matrix(p+"attention.output.dense.weight", h, h)
 		ly.attnOutB = r.vector(p+"attention.output.dense.bias", h)
 		ly.attnLNW, ly.attnLNB = r.layerNorm(p+"attention.output.LayerNorm", h)
-		ly.interW = r.matrix(p+"intermediate.dense.weight", inter, h)
+		interW := r.matrix(p+"intermediate.dense.weight", inter, h)
 		ly.interB = r.vector(p+"intermediate.dense.bias", inter)
-		ly.outW = r.matrix(p+"output.dense.weight", h, inter)
+		outW := r.matrix(p+"output.dense.weight", h, inter)
 		ly.outB = r.vector(p+"output.dense.bias", h)
 		ly.outLNW, ly.outLNB = r.layerNorm(p+"output.LayerNorm", h)
 		if r.err != nil {
 			return nil, r.err
 		}
+		ly.qkvW = linalg.Pack(concat(q, k, v), 3*h, h)
+		ly.attnOutW = linalg.Pack(attnOut, h, h)
+		ly.interW = linalg.Pack(interW, inter, h)
+		ly.outW = linalg.Pack(outW, h, inter)
 	}
 	return m, nil
 }

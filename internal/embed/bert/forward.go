@@ -127,14 +127,14 @@ func (m *Model) forward(ctx context.Context, s *scratch, batch [][]int32) error 
 			return err
 		}
 		ly := &m.layers[i]
-		linalg.Linear(s.qkv, s.x, ly.qkvW, ly.qkvB, total, h, 3*h)
+		ly.qkvW.Linear(s.qkv, s.x, ly.qkvB, total)
 		m.attention(s)
-		linalg.Linear(s.tmp, s.ctx, ly.attnOutW, ly.attnOutB, total, h, h)
+		ly.attnOutW.Linear(s.tmp, s.ctx, ly.attnOutB, total)
 		m.addNorm(s.x, s.tmp, ly.attnLNW, ly.attnLNB, total)
 
-		linalg.Linear(s.inter, s.x, ly.interW, ly.interB, total, h, inter)
+		ly.interW.Linear(s.inter, s.x, ly.interB, total)
 		parallelRows(total, inter, func(lo, hi int) { m.act(s.inter[lo*inter : hi*inter]) })
-		linalg.Linear(s.tmp, s.inter, ly.outW, ly.outB, total, inter, h)
+		ly.outW.Linear(s.tmp, s.inter, ly.outB, total)
 		m.addNorm(s.x, s.tmp, ly.outLNW, ly.outLNB, total)
 	}
 	return nil
