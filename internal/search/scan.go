@@ -128,10 +128,7 @@ func (f *flat) nearest(q sparseQuery, n int, accept func(id int64, sim float32) 
 	if q.dim != f.dim {
 		return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, q.dim, f.dim)
 	}
-	parts := 1
-	if len(f.ids) >= parallelFrom {
-		parts = min(runtime.GOMAXPROCS(0), len(f.ids)/(parallelFrom/2))
-	}
+	parts := scanParts(len(f.ids))
 	tops := make([][]scored, parts)
 	var wg sync.WaitGroup
 	size := (len(f.ids) + parts - 1) / parts
@@ -144,7 +141,21 @@ func (f *flat) nearest(q sparseQuery, n int, accept func(id int64, sim float32) 
 	for _, t := range tops {
 		out = append(out, t...)
 	}
-	slices.SortFunc(out, func(a, b scored) int {
+	sortScored(out)
+	return out[:min(n, len(out))], nil
+}
+
+// scanParts is how many goroutines scan a collection of n slots.
+func scanParts(n int) int {
+	if n < parallelFrom {
+		return 1
+	}
+	return min(runtime.GOMAXPROCS(0), n/(parallelFrom/2))
+}
+
+// sortScored sorts best first, by better.
+func sortScored(s []scored) {
+	slices.SortFunc(s, func(a, b scored) int {
 		if better(a, b) {
 			return -1
 		}
@@ -153,7 +164,6 @@ func (f *flat) nearest(q sparseQuery, n int, accept func(id int64, sim float32) 
 		}
 		return 0
 	})
-	return out[:min(n, len(out))], nil
 }
 
 // scan scores slots lo to hi and keeps the best n that pass accept in a

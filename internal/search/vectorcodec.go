@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // encodeVector stores a vector as little-endian float32s.
@@ -33,10 +34,16 @@ func unitLength(v []float32) []float32 {
 }
 
 func decodeVector(b []byte) ([]float32, error) {
+	return decodeVectorInto(nil, b)
+}
+
+// decodeVectorInto decodes b into dst when it has room, else into a new
+// slice, and returns the vector.
+func decodeVectorInto(dst []float32, b []byte) ([]float32, error) {
 	if len(b)%4 != 0 || len(b) == 0 {
 		return nil, fmt.Errorf("stored vector has %d bytes, not a whole number of float32s", len(b))
 	}
-	v := make([]float32, len(b)/4)
+	v := slices.Grow(dst[:0], len(b)/4)[:len(b)/4]
 	for i := range v {
 		v[i] = math.Float32frombits(binary.LittleEndian.Uint32(b[4*i:]))
 	}

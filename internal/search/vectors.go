@@ -52,8 +52,10 @@ type EmbedderSource struct {
 }
 
 // Vectors keeps chunk embeddings in SQLite, the source of truth, and serves
-// nearest-neighbour queries from chromem-go collections built from it, one
-// per vault. Stored vectors are loaded, never embedded again.
+// nearest-neighbour queries from collections built from it, one per vault:
+// the lexical embedder's vectors in chromem-go, a neural embedder's in a
+// compact index of their own (denseIndex). Stored vectors are loaded, never
+// embedded again.
 type Vectors struct {
 	db  DB
 	src EmbedderSource
@@ -76,12 +78,16 @@ type Vectors struct {
 	chunkTotal int
 }
 
-// collection is one vault's vectors in memory, with what chromem-go does
-// not keep for us: which note each chunk belongs to.
+// collection is one vault's vectors in memory, with which note each chunk
+// belongs to. The lexical embedder's vectors live in chromem-go and, as the
+// same slices, in flat for the sparse scan; a neural embedder's live only
+// in dense, two bytes a dimension, as a float32 copy in chromem-go would
+// more than double what they take (dense.go says why).
 type collection struct {
-	c      *chromem.Collection
-	chunks map[int64]chunkRef // by chunk id
-	flat   *flat              // the same vectors, for the sparse scan
+	c      *chromem.Collection // lexical; nil for dense vectors
+	chunks map[int64]chunkRef  // by chunk id
+	flat   *flat               // lexical; nil for dense vectors
+	dense  *denseIndex         // dense vectors; nil for lexical
 }
 
 type chunkRef struct {

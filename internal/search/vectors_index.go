@@ -73,8 +73,12 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	// from those in memory even where a chunk's hash does not: every
 	// collection goes. Otherwise only those of vaults with no vectors left.
 	key := loadedKey(rowID, storedFP)
-	for name := range v.cols {
+	for name, col := range v.cols {
 		if _, ok := current[name]; ok && v.loaded == key {
+			continue
+		}
+		if col.c == nil {
+			delete(v.cols, name)
 			continue
 		}
 		if err := v.mem.DeleteCollection(name); err != nil {
@@ -88,15 +92,13 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		var gone []string
+		var gone []int64
 		for id, ref := range col.chunks {
 			if w, ok := want[id]; !ok || w.hash != ref.hash {
-				gone = append(gone, strconv.FormatInt(id, 10))
-				delete(col.chunks, id)
-				col.flat.remove(id)
+				gone = append(gone, id)
 			}
 		}
-		if err := deleteDocs(ctx, col.c, gone); err != nil {
+		if err := col.drop(ctx, gone); err != nil {
 			return fmt.Errorf("vectors of vault %q: %w", name, err)
 		}
 		var add []int64
@@ -180,21 +182,73 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 			if had.hash == a.ref.hash {
 				continue
 			}
-			if err := deleteDocs(ctx, col.c, []string{strconv.FormatInt(a.id, 10)}); err != nil {
+			if err := col.drop(ctx, []int64{a.id}); err != nil {
 				return err
 			}
-			col.flat.remove(a.id)
 		}
-		vec := byHash[a.ref.hash]
-		if err := col.c.AddDocument(ctx, chromem.Document{ID: strconv.FormatInt(a.id, 10), Embedding: vec}); err != nil {
-			return fmt.Errorf("add vector of chunk %d: %w", a.id, err)
-		}
-		if err := col.flat.add(a.id, vec); err != nil {
+		if err := col.put(ctx, a.id, a.ref, byHash[a.ref.hash]); err != nil {
 			return err
 		}
-		col.chunks[a.id] = a.ref
 	}
 	return nil
+}
+
+// put adds the vector of chunk id, of unit length, to col. chromem-go and
+// the sparse scan keep vec itself; the dense index keeps a compact copy,
+// so the caller may reuse vec.
+func (col *collection) put(ctx context.Context, id int64, ref chunkRef, vec []float32) error {
+	if col.dense != nil {
+		if err := col.dense.add(id, ref.fileID, vec); err != nil {
+			return err
+		}
+		col.chunks[id] = ref
+		return nil
+	}
+	if err := col.c.AddDocument(ctx, chromem.Document{ID: strconv.FormatInt(id, 10), Embedding: vec}); err != nil {
+		return fmt.Errorf("add vector of chunk %d: %w", id, err)
+	}
+	if err := col.flat.add(id, vec); err != nil {
+		return err
+	}
+	col.chunks[id] = ref
+	return nil
+}
+
+// drop removes the vectors of the given chunks from col.
+func (col *collection) drop(ctx context.Context, ids []int64) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	docs := make([]string, 0, len(ids))
+	for _, id := range ids {
+		delete(col.chunks, id)
+		if col.dense != nil {
+			col.dense.remove(id)
+			continue
+		}
+		col.flat.remove(id)
+		docs = append(docs, strconv.FormatInt(id, 10))
+	}
+	if col.c == nil {
+		return nil
+	}
+	return deleteDocs(ctx, col.c, docs)
+}
+
+// count is how many vectors col holds.
+func (col *collection) count() int {
+	if col.dense != nil {
+		return col.dense.len()
+	}
+	return col.c.Count()
+}
+
+// dim is the dimension of col's vectors, 0 when it holds none.
+func (col *collection) dim() int {
+	if col.dense != nil {
+		return col.dense.dim
+	}
+	return col.flat.dim
 }
 
 // collectionLocked returns the collection of vault name, made when it has
@@ -203,11 +257,19 @@ func (v *Vectors) collectionLocked(name string) (*collection, error) {
 	if col := v.cols[name]; col != nil {
 		return col, nil
 	}
-	c, err := v.mem.CreateCollection(name, nil, refuseToEmbed)
-	if err != nil {
-		return nil, fmt.Errorf("vectors of vault %q: %w", name, err)
+	col := &collection{chunks: map[int64]chunkRef{}}
+	if v.src.Provider == embed.ProviderLexical {
+		c, err := v.mem.CreateCollection(name, nil, refuseToEmbed)
+		if err != nil {
+			return nil, fmt.Errorf("vectors of vault %q: %w", name, err)
+		}
+		col.c, col.flat = c, newFlat()
+	} else {
+		// Every other embedder's vectors are dense: the sparse scan
+		// would skip nothing, and chromem-go's float32 copy is what the
+		// dense index exists to avoid.
+		col.dense = newDenseIndex()
 	}
-	col := &collection{c: c, chunks: map[int64]chunkRef{}, flat: newFlat()}
 	v.cols[name] = col
 	return col, nil
 }
@@ -282,27 +344,29 @@ func (v *Vectors) addPage(ctx context.Context, col *collection, rowID int64, ids
 		return fmt.Errorf("read vectors: %w", err)
 	}
 	defer rows.Close()
+	var scratch []float32 // the dense index copies what it keeps
 	for rows.Next() {
 		var id int64
-		var blob []byte
+		var blob sql.RawBytes
 		if err := rows.Scan(&id, &blob); err != nil {
 			return fmt.Errorf("read vectors: %w", err)
 		}
-		vec, err := decodeVector(blob)
+		var vec []float32
+		if col.dense != nil {
+			scratch, err = decodeVectorInto(scratch, blob)
+			vec = scratch
+		} else {
+			// Scaled here, chromem-go keeps this slice rather than a
+			// normalised copy, and the sparse scan reads the same memory.
+			vec, err = decodeVector(blob)
+			vec = unitLength(vec)
+		}
 		if err != nil {
 			return fmt.Errorf("vector of chunk %d: %w", id, err)
 		}
-		// Scaled here, chromem-go keeps this slice rather than a
-		// normalised copy, and the sparse scan reads the same memory.
-		vec = unitLength(vec)
-		doc := chromem.Document{ID: strconv.FormatInt(id, 10), Embedding: vec}
-		if err := col.c.AddDocument(ctx, doc); err != nil {
-			return fmt.Errorf("add vector of chunk %d: %w", id, err)
-		}
-		if err := col.flat.add(id, vec); err != nil {
+		if err := col.put(ctx, id, want[id], vec); err != nil {
 			return err
 		}
-		col.chunks[id] = want[id]
 	}
 	if err := rows.Err(); err != nil {
 		return fmt.Errorf("read vectors: %w", err)
@@ -340,7 +404,7 @@ func (v *Vectors) Count() int {
 	defer v.mu.RUnlock()
 	n := 0
 	for _, col := range v.cols {
-		n += col.c.Count()
+		n += col.count()
 	}
 	return n
 }
@@ -366,8 +430,8 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 		if len(names) > 0 && !slices.Contains(names, name) {
 			continue
 		}
-		if col.flat.dim != 0 && len(query) != col.flat.dim {
-			return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), col.flat.dim)
+		if d := col.dim(); d != 0 && len(query) != d {
+			return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), d)
 		}
 		hits, err := queryCollection(ctx, col, name, query, n, keep, minSim)
 		if err != nil {
@@ -380,12 +444,15 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 }
 
 // queryCollection asks one collection for its best n chunks that pass keep
-// and reach minSim: by the sparse scan when the query allows it, else
-// through chromem-go.
+// and reach minSim: from the dense index when it holds them, else by the
+// sparse scan when the query allows it, else through chromem-go.
 func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
-	total := col.c.Count()
-	if total == 0 || n <= 0 {
+	if col.count() == 0 || n <= 0 {
 		return nil, nil
+	}
+	if col.dense != nil {
+		top, err := col.dense.nearest(query, n, keep, minSim)
+		return col.hits(name, top), err
 	}
 	if sq, ok := sparseOf(query); ok {
 		return scanCollection(col, name, sq, n, keep, minSim)
@@ -438,14 +505,16 @@ func scanCollection(col *collection, name string, q sparseQuery, n int, keep fun
 		_, ok := col.kept(id, sim, keep, minSim)
 		return ok
 	})
-	if err != nil {
-		return nil, err
-	}
+	return col.hits(name, top), err
+}
+
+// hits names the chunks of vault name found by a scan of col.
+func (col *collection) hits(name string, top []scored) []hit {
 	hits := make([]hit, len(top))
 	for i, s := range top {
 		hits[i] = hit{vault: name, chunk: s.id, fileID: col.chunks[s.id].fileID, sim: s.sim}
 	}
-	return hits, nil
+	return hits
 }
 
 // kept says whether a chunk found with similarity sim is an answer: it is

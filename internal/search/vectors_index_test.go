@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,28 +12,42 @@ import (
 )
 
 func TestVectorsDeletedNoteLeavesTheCollection(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	a := add("a.md", "alpha")
-	add("b.md", "beta")
-	add("c.md", "gamma")
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.Exec(`DELETE FROM files WHERE id = ?`, a); err != nil {
-		t.Fatal(err)
-	}
-	if err := v.Refresh(ctx); err != nil {
-		t.Fatal(err)
-	}
-	// Only a.md's chunk goes: chromem-go would drop the whole collection
-	// if Delete were called with no ids or an empty filter.
-	if v.Count() != 2 {
-		t.Fatalf("%d vectors after deleting one of three notes; want 2", v.Count())
-	}
-	if err := deleteDocs(ctx, v.cols["v"].c, nil); err != nil || v.Count() != 2 {
-		t.Fatalf("deleting no ids changed the collection: %d left, %v", v.Count(), err)
+	for _, c := range []struct {
+		name string
+		src  EmbedderSource
+	}{{"lexical", LexicalSource()}, {"dense", sourceFor(&letters{model: "m"})}} {
+		t.Run(c.name, func(t *testing.T) {
+			ctx := context.Background()
+			db, add := testDB(t)
+			a := add("a.md", "alpha")
+			add("b.md", "beta")
+			add("c.md", "gamma")
+			v := servingVectors(db, c.src, quietLog())
+			if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := db.Exec(`DELETE FROM files WHERE id = ?`, a); err != nil {
+				t.Fatal(err)
+			}
+			if err := v.Refresh(ctx); err != nil {
+				t.Fatal(err)
+			}
+			if v.Count() != 2 {
+				t.Fatalf("%d vectors after deleting one of three notes; want 2", v.Count())
+			}
+			if got, _ := v.Coverage(); got != 2 {
+				t.Fatalf("coverage counts %d vectors; want 2", got)
+			}
+			memoryMatchesStore(t, v, db, 2)
+			// Only a.md's chunk goes: chromem-go would drop the whole
+			// collection if Delete were called with no ids or an empty
+			// filter.
+			if col := v.cols["v"]; col.c != nil {
+				if err := deleteDocs(ctx, col.c, nil); err != nil || v.Count() != 2 {
+					t.Fatalf("deleting no ids changed the collection: %d left, %v", v.Count(), err)
+				}
+			}
+		})
 	}
 }
 
@@ -40,7 +55,7 @@ func TestVectorsCollectionsNeverEmbedThemselves(t *testing.T) {
 	ctx := context.Background()
 	db, add := testDB(t)
 	add("a.md", "alpha")
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, LexicalSource(), quietLog()) // only its vectors go to chromem-go
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -95,6 +110,10 @@ func memoryMatchesStore(t *testing.T, v *Vectors, db DB, want int) {
 	}
 	n := 0
 	for _, col := range v.cols {
+		if col.dense != nil {
+			n += denseMatches(t, col.dense, stored)
+			continue
+		}
 		for i, id := range col.flat.ids {
 			n++
 			if !slices.Equal(col.flat.vecs[i], stored[id]) {
@@ -137,4 +156,26 @@ func TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs(t *testing.T) {
 		t.Fatal("one new note made the store reload every vector")
 	}
 	memoryMatchesStore(t, v, db, 3)
+}
+
+// denseMatches checks that each vector in d is the one stored for its
+// chunk, to within the fine bytes' precision, and returns how many d holds.
+func denseMatches(t *testing.T, d *denseIndex, stored map[int64][]float32) int {
+	t.Helper()
+	for i, id := range d.ids {
+		want := unitLength(slices.Clone(stored[id]))
+		if len(want) != d.dim {
+			t.Errorf("chunk %d: %d dimensions in memory, %d stored", id, d.dim, len(want))
+			continue
+		}
+		coarse, fine := d.vector(i)
+		for k, x := range want {
+			got := float64(d.scales[i]) * (float64(coarse[k]) + float64(fine[k])/256)
+			if math.Abs(got-float64(x)) > float64(d.scales[i])/256 {
+				t.Errorf("chunk %d, dimension %d: %v in memory, %v stored for embedder", id, k, got, x)
+				break
+			}
+		}
+	}
+	return d.len()
 }
