@@ -17,8 +17,18 @@ func init() {
 	if cpu.X86.HasAVX2 && cpu.X86.HasFMA {
 		fastKernel = kernelAVX2
 		fastTranspose = transposePanelAVX2
+		addScaled = func(y []float32, a float32, x []float32) {
+			if len(x) > 0 {
+				axpyAVX2(&y[0], &x[0], len(x), a)
+			}
+		}
 	}
 }
+
+// axpyAVX2 adds a·x[i] to y[i] for i < n.
+//
+//go:noescape
+func axpyAVX2(y, x *float32, n int, a float32)
 
 // kernelAVX2 checks the slices the assembly is about to read and write,
 // so a bad shape panics in Go instead of touching memory it should not.

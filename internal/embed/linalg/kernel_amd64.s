@@ -208,3 +208,58 @@ block:
 
 done:
 	RET
+
+// func axpyAVX2(y, x *float32, n int, a float32)
+// y[i] += a·x[i] for i < n: four YMM registers a step, then one, then
+// single values.
+TEXT ·axpyAVX2(SB), NOSPLIT, $0-28
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS a+24(FP), Y0
+
+axpy32:
+	CMPQ CX, $32
+	JL   axpy8
+	VMOVUPS (SI), Y1
+	VMOVUPS 32(SI), Y2
+	VMOVUPS 64(SI), Y3
+	VMOVUPS 96(SI), Y4
+	VFMADD213PS (DI), Y0, Y1
+	VFMADD213PS 32(DI), Y0, Y2
+	VFMADD213PS 64(DI), Y0, Y3
+	VFMADD213PS 96(DI), Y0, Y4
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y2, 32(DI)
+	VMOVUPS Y3, 64(DI)
+	VMOVUPS Y4, 96(DI)
+	ADDQ $128, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  axpy32
+
+axpy8:
+	CMPQ CX, $8
+	JL   axpy1
+	VMOVUPS (SI), Y1
+	VFMADD213PS (DI), Y0, Y1
+	VMOVUPS Y1, (DI)
+	ADDQ $32, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  axpy8
+
+axpy1:
+	CMPQ CX, $0
+	JE   axpydone
+	VMOVSS (SI), X1
+	VFMADD213SS (DI), X0, X1
+	VMOVSS X1, (DI)
+	ADDQ $4, SI
+	ADDQ $4, DI
+	DECQ CX
+	JMP  axpy1
+
+axpydone:
+	VZEROUPPER
+	RET

@@ -136,3 +136,30 @@ func overlap(a, b []float32) bool {
 	b0 := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
 	return a0 < b0+uintptr(len(b))*size && b0 < a0+uintptr(len(a))*size
 }
+
+// AddScaled adds a·x to y, element by element: y[i] += a·x[i] for every i
+// of x. y must be at least as long as x.
+func AddScaled(y []float32, a float32, x []float32) {
+	if len(y) < len(x) {
+		panic(fmt.Sprintf("linalg.AddScaled: y has %d values, x %d", len(y), len(x)))
+	}
+	addScaled(y[:len(x)], a, x)
+}
+
+// addScaled is AddScaled on slices of equal length: the assembly where
+// the CPU has it (see fastKernel), else addScaledGo.
+var addScaled = addScaledGo
+
+func addScaledGo(y []float32, a float32, x []float32) {
+	y = y[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		y[i] += a * x[i]
+		y[i+1] += a * x[i+1]
+		y[i+2] += a * x[i+2]
+		y[i+3] += a * x[i+3]
+	}
+	for ; i < len(x); i++ {
+		y[i] += a * x[i]
+	}
+}

@@ -346,3 +346,42 @@ func TestPackPanelTransposed(t *testing.T) {
 		}
 	}
 }
+
+// TestAddScaled: the fast path adds a·x to y as the plain loop does, for
+// lengths around every step of the assembly (32, 8 and single values),
+// and leaves y past len(x) alone.
+func TestAddScaled(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 31, 32, 33, 40, 63, 64, 65, 256, 257} {
+		x := make([]float32, n)
+		y := make([]float32, n+3)
+		for i := range x {
+			x[i] = float32(i%13) - 6.5
+		}
+		for i := range y {
+			y[i] = float32(i%5) * 0.25
+		}
+		want := append([]float32(nil), y...)
+		for i := range x {
+			want[i] += 1.75 * x[i]
+		}
+		AddScaled(y, 1.75, x)
+		for i := range y {
+			if diff := y[i] - want[i]; diff > 1e-6 || diff < -1e-6 {
+				t.Fatalf("n=%d: y[%d] = %v, want %v", n, i, y[i], want[i])
+			}
+		}
+		got := append([]float32(nil), want[:n]...)
+		addScaledGo(got, 0, x)
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("n=%d: adding 0·x changed y[%d]", n, i)
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("AddScaled into a shorter y did not panic")
+		}
+	}()
+	AddScaled(make([]float32, 2), 1, make([]float32, 3))
+}
