@@ -281,6 +281,9 @@ type treeEntry struct {
 	} `json:"lfs"`
 }
 
+// maxListPage bounds one page of a file listing, in bytes.
+const maxListPage = 8 << 20
+
 // listFiles lists every file of repo at rev, following the hub's
 // pagination (a Link header with rel="next").
 func (c *Client) listFiles(ctx context.Context, repo, rev, what string) ([]treeEntry, error) {
@@ -335,7 +338,9 @@ func (c *Client) readPage(resp *http.Response, repo, what string) ([]treeEntry, 
 		return nil, "", c.statusError(resp, what, repo)
 	}
 	var entries []treeEntry
-	if err := json.NewDecoder(resp.Body).Decode(&entries); err != nil {
+	// A page of the real hub is a few kilobytes; a listing that goes on
+	// for megabytes is not one to trust.
+	if err := json.NewDecoder(io.LimitReader(resp.Body, maxListPage)).Decode(&entries); err != nil {
 		if isTransient(err) {
 			return nil, "", err
 		}
@@ -346,6 +351,11 @@ func (c *Client) readPage(resp *http.Response, repo, what string) ([]treeEntry, 
 		ref, err := resp.Request.URL.Parse(link)
 		if err != nil {
 			return nil, "", fmt.Errorf("the hub's file list of %s links to a bad next page %q", what, link)
+		}
+		// The token goes with every page: the next one must be on the
+		// host the listing came from.
+		if ref.Scheme != resp.Request.URL.Scheme || ref.Host != resp.Request.URL.Host {
+			return nil, "", fmt.Errorf("the hub's file list of %s links its next page to another host (%s)", what, ref.Host)
 		}
 		next = ref.String()
 	}

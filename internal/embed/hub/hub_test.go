@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"net"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -625,5 +627,45 @@ func TestHubDetectLayout(t *testing.T) {
 				t.Fatalf("DetectLayout = %q, %v; want %q", got, err, tc.want)
 			}
 		})
+	}
+}
+
+// TestHostileListings: a hub (or something posing as one) that lists a
+// file of absurd size, or sends the next page of its listing, and with it
+// the token, to another host, is refused before anything is written.
+func TestHostileListings(t *testing.T) {
+	other := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		t.Errorf("the listing's next page was fetched from another host, with Authorization %q", r.Header.Get("Authorization"))
+	}))
+	defer other.Close()
+	var hub *httptest.Server
+	hub = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case strings.Contains(r.URL.Path, "/api/models/someone/next-elsewhere/"):
+			w.Header().Set("Link", "<"+other.URL+"/api/page2>; rel=\"next\"")
+			w.Write([]byte(`[{"type":"file","path":"config.json","size":2,"oid":"x"}]`))
+		case strings.Contains(r.URL.Path, "/api/models/someone/huge/"):
+			w.Write([]byte(`[{"type":"file","path":"config.json","size":2,"oid":"aa"},
+				{"type":"file","path":"model.safetensors","size":9000000000000,"oid":"bb","lfs":{"oid":"cc","size":9000000000000}},
+				{"type":"file","path":"tokenizer.json","size":2,"oid":"dd"}]`))
+		case strings.HasSuffix(r.URL.Path, "/config.json"):
+			w.Write([]byte(`{"model_type":"model2vec"}`))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer hub.Close()
+	env := map[string]string{EnvEndpoint: hub.URL, EnvToken: "hf_secret"}
+	c := NewClient(func(k string) string { return env[k] })
+	c.RetryWait = time.Millisecond
+	dir := t.TempDir()
+	if _, err := c.Pull(pullCtx(t), dir, "someone/next-elsewhere", PullOptions{}); err == nil || !strings.Contains(err.Error(), "another host") {
+		t.Errorf("a listing whose next page is on another host: %v", err)
+	}
+	if _, err := c.Pull(pullCtx(t), dir, "someone/huge", PullOptions{}); err == nil || !strings.Contains(err.Error(), "jarvis runs models up to") {
+		t.Errorf("a listing of a 9 TB file: %v", err)
+	}
+	if got := subfolders(dir); len(got) != 0 {
+		t.Errorf("refused pulls left %v", got)
 	}
 }

@@ -132,7 +132,13 @@ func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (
 		if plan[i].SHA256 == "" && plan[i].GitSHA1 == "" {
 			return PullResult{}, fmt.Errorf("the hub lists no hash for %s of %s, so its download cannot be checked", p, repo)
 		}
+		if plan[i].Size < 0 || plan[i].Size > maxModelBytes {
+			return PullResult{}, fmt.Errorf("the hub lists %s of %s as %d bytes; jarvis runs models up to %d GB", p, repo, plan[i].Size, maxModelBytes>>30)
+		}
 		total += plan[i].Size
+	}
+	if total > maxModelBytes {
+		return PullResult{}, fmt.Errorf("%s needs %d bytes of files; jarvis runs models up to %d GB", repo, total, maxModelBytes>>30)
 	}
 
 	if in, ok := readInstalled(folder); ok && !in.ByHand && sameFiles(in.Files, plan) {
@@ -497,6 +503,11 @@ func (cr *countingReader) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// maxModelBytes bounds what one pull downloads: the models jarvis runs on
+// a CPU are well under it, and a listing claiming more is refused before a
+// byte is written.
+const maxModelBytes = 8 << 30
 
 // verify checks the file at p against f's size and hash: the sha256 of the
 // content for LFS files, the git blob id for the others.

@@ -608,3 +608,28 @@ func TestConcurrentEncode(t *testing.T) {
 	}
 	wg.Wait()
 }
+
+// FuzzTokenizerJSON feeds FromTokenizerJSON arbitrary files, as a model
+// folder from anywhere may hold: it returns a tokenizer or an error, never
+// panics, and a tokenizer it returns encodes text to ids it has.
+func FuzzTokenizerJSON(f *testing.F) {
+	f.Add([]byte(`{"model":{"type":"WordPiece","unk_token":"[UNK]","vocab":{"[UNK]":0,"[CLS]":1,"[SEP]":2,"a":3,"##b":4}},"normalizer":{"type":"BertNormalizer","lowercase":true},"pre_tokenizer":{"type":"BertPreTokenizer"}}`))
+	f.Add([]byte(`{"model":{"type":"WordPiece","vocab":{"[UNK]":5}},"added_tokens":[{"id":9,"content":"[MASK]"}],"truncation":{"max_length":-3}}`))
+	f.Add([]byte(`{"model":{"type":"BPE"}}`))
+	f.Add([]byte(`{"model":{"type":"WordPiece","continuing_subword_prefix":"","max_input_chars_per_word":-1,"vocab":{"":0,"[UNK]":1}}}`))
+	f.Add([]byte(`null`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		tok, err := FromTokenizerJSON(data)
+		if err != nil {
+			return
+		}
+		for _, s := range []string{"", "Hello, world!", "a ab b", "日本 👍 [MASK]"} {
+			for _, id := range tok.Encode(s) {
+				if id < 0 || int(id) >= tok.VocabSize() {
+					t.Fatalf("Encode(%q): id %d out of range of %d", s, id, tok.VocabSize())
+				}
+			}
+			tok.EncodeWithSpecial(s, 8)
+		}
+	})
+}
