@@ -48,16 +48,19 @@ func (c *Config) check() error {
 	if c.LayerNormEps == 0 {
 		c.LayerNormEps = 1e-12 // BertConfig's default
 	}
+	// The bounds are far beyond any encoder jarvis runs on a CPU; they
+	// keep a hostile config.json from asking for memory before a single
+	// weight is read.
 	for _, f := range []struct {
-		name string
-		v    int
+		name     string
+		v, limit int
 	}{
-		{"hidden_size", c.HiddenSize}, {"num_hidden_layers", c.NumHiddenLayers},
-		{"num_attention_heads", c.NumAttentionHeads}, {"intermediate_size", c.IntermediateSize},
-		{"max_position_embeddings", c.MaxPositionEmbeddings},
+		{"hidden_size", c.HiddenSize, 1 << 14}, {"num_hidden_layers", c.NumHiddenLayers, 256},
+		{"num_attention_heads", c.NumAttentionHeads, 1 << 10}, {"intermediate_size", c.IntermediateSize, 1 << 16},
+		{"max_position_embeddings", c.MaxPositionEmbeddings, 1 << 16},
 	} {
-		if f.v <= 0 {
-			return fmt.Errorf("config.json %s is %d, want a positive number", f.name, f.v)
+		if f.v <= 0 || f.v > f.limit {
+			return fmt.Errorf("config.json %s is %d, want a number from 1 to %d", f.name, f.v, f.limit)
 		}
 	}
 	if c.HiddenSize%c.NumAttentionHeads != 0 {
