@@ -180,7 +180,7 @@ func (s *slowStub) passages(reset bool) (n, most int) {
 // advancing; killed in the middle and started again, it goes on from
 // where it was without embedding any passage twice.
 func TestServerEmbedsInTheBackground(t *testing.T) {
-	stub := newSlowStub(t, 250*time.Millisecond)
+	stub := newSlowStub(t, 400*time.Millisecond)
 	root := t.TempDir()
 	vault := filepath.Join(root, "vault")
 	const notes = 700
@@ -224,6 +224,12 @@ func TestServerEmbedsInTheBackground(t *testing.T) {
 	}
 	if !strings.Contains(strings.Join(partial.Notes, " "), "still being made") {
 		t.Errorf("a partial answer does not say so: notes %q", partial.Notes)
+	}
+
+	// doctor, another process, sees the vectors being made and how fast.
+	_, stdout, _ := jarvis(t, map[string]string{"JARVIS_EMBEDDER": "ollama", "JARVIS_EMBED_URL": stub.URL}, "doctor", "--vault", vault, "--db", db)
+	if line := lineOf(t, stdout, "embedder"); !strings.Contains(line, "vectors are being made") || !strings.Contains(line, "left") {
+		t.Errorf("doctor while the server embeds: %s", line)
 	}
 
 	// Killed mid-way: what was stored stays, and a restart goes on.
