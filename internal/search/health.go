@@ -131,12 +131,12 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	case src.Stale != nil && src.Stale(emb, chunks):
 		return warn(name+": the vault changed much since its word statistics were taken", "run "+inv.Command("index")+" (it refits them)")
 	case covered < chunks:
-		if rate := embeddingRate(ctx, v, stored.id, covered); rate > 0 {
+		if p, ok := v.storedProgress(ctx, stored.id); ok && time.Since(p.Updated) < progressFresh && p.Done < p.Total && p.PerSecond > 0 {
 			// Another jarvis (a server) is making them: say how fast.
-			left := time.Duration(float64(chunks-covered) / rate * float64(time.Second))
+			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
 			r.Status = health.OK
 			r.Detail = fmt.Sprintf("%s (%s): vectors are being made, %d of %d chunks so far, %.0f a second, about %s left",
-				name, kind, covered, chunks, rate, left.Round(time.Second))
+				name, kind, covered, chunks, p.PerSecond, left.Round(time.Second))
 			return r
 		}
 		return warn(fmt.Sprintf("%s: %d of %d chunks have no vector yet", name, chunks-covered, chunks), "run "+inv.Command("index"))
@@ -150,27 +150,9 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	return r
 }
 
-// rateWindow is how long doctor watches the vectors grow when some are
-// missing, to tell a server making them from nobody making them.
-var rateWindow = 2 * time.Second
-
-// embeddingRate counts the chunks with a vector under rowID again after
-// rateWindow and returns how many were added a second; 0 when none were
-// (or they could not be counted).
-func embeddingRate(ctx context.Context, v *Vectors, rowID int64, before int) float64 {
-	t := time.NewTimer(rateWindow)
-	defer t.Stop()
-	select {
-	case <-ctx.Done():
-		return 0
-	case <-t.C:
-	}
-	after, err := v.countCovered(ctx, rowID)
-	if err != nil || after <= before {
-		return 0
-	}
-	return float64(after-before) / rateWindow.Seconds()
-}
+// progressFresh is how recently a sync must have stored a batch for
+// doctor to take it as still running.
+const progressFresh = time.Minute
 
 // localFix says how to get a local model that cannot be loaded or whose
 // files are damaged.

@@ -161,6 +161,7 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	// outOfTime is the run's time limit ending, as against the caller
 	// giving up.
 	outOfTime := func() bool { return embedCtx.Err() != nil && ctx.Err() == nil }
+	started := time.Now()
 	replan := false
 	for len(plan) > 0 || replan {
 		if replan {
@@ -210,6 +211,7 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 				stored = emb.Fingerprint()
 			}
 			res.Embedded += len(batch)
+			v.recordProgress(ctx, rowID, res.Embedded, total, started)
 			if aerr := v.absorb(ctx, emb, rowID, batch, vecs); aerr != nil {
 				v.log.Warn("add new vectors to memory", "err", aerr)
 			}
@@ -249,6 +251,38 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
 	return res, synced{emb, rowID}, err
+}
+
+// recordProgress stores how far this sync has got, for other processes
+// to report (doctor); a failure to store it costs the sync nothing.
+func (v *Vectors) recordProgress(ctx context.Context, rowID int64, done, total int, started time.Time) {
+	rate := float64(done) / max(time.Since(started).Seconds(), 1e-3)
+	_, err := v.db.ExecContext(ctx, `INSERT INTO embedding_progress (embedder_id, done, total, per_second, updated_ms)
+		VALUES (?, ?, ?, ?, ?) ON CONFLICT (embedder_id) DO UPDATE SET done = excluded.done, total = excluded.total,
+		per_second = excluded.per_second, updated_ms = excluded.updated_ms`, rowID, done, total, rate, time.Now().UnixMilli())
+	if err != nil {
+		v.log.Debug("record embedding progress", "err", err)
+	}
+}
+
+// Progress is what the sync making an embedder's vectors last recorded.
+type Progress struct {
+	Done, Total int
+	PerSecond   float64
+	Updated     time.Time
+}
+
+// storedProgress reads the progress recorded for embedders row rowID; ok
+// is false when there is none.
+func (v *Vectors) storedProgress(ctx context.Context, rowID int64) (p Progress, ok bool) {
+	var ms int64
+	err := v.db.QueryRowContext(ctx, `SELECT done, total, per_second, updated_ms FROM embedding_progress WHERE embedder_id = ?`, rowID).
+		Scan(&p.Done, &p.Total, &p.PerSecond, &ms)
+	if err != nil {
+		return Progress{}, false
+	}
+	p.Updated = time.UnixMilli(ms)
+	return p, true
 }
 
 // batchFor is the batch size for emb: n, or less when the embedder says
