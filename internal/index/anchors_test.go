@@ -138,6 +138,7 @@ func TestUpgradeToAnchors(t *testing.T) {
 		END`,
 		`DROP TABLE anchors_pending`, `DROP TRIGGER links_anchors_insert`, `DROP TRIGGER links_anchors_delete`,
 		`DROP TRIGGER links_anchors_update`,
+		`DROP TABLE embedding_progress`, // 0007
 		`DELETE FROM schema_migrations WHERE version >= 6`,
 	} {
 		if _, err := ix.db.(*store.DB).Exec(q); err != nil {

@@ -191,7 +191,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	mustIndex(t, ix, "coffee", root)
 	// Back to version 2: what 0003 made goes, chunks were never written,
 	// vectors are the WITHOUT ROWID table 0004 replaces, and vaults have no
-	// parser version (0005); what 0006 added goes too.
+	// parser version (0005); what 0006 and 0007 added goes too.
 	for _, q := range []string{
 		`ALTER TABLE vaults DROP COLUMN parser`,
 		`DROP TABLE vectors`,
@@ -202,6 +202,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 		`DROP VIEW note_text`, `DROP TABLE search_notes`,
 		`DROP TABLE anchors_pending`, `DROP TRIGGER links_anchors_insert`, `DROP TRIGGER links_anchors_delete`,
 		`DROP TRIGGER links_anchors_update`,
+		`DROP TABLE embedding_progress`, // 0007
 		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version >= 3`,
 	} {
 		if _, err := ix.db.(*store.DB).Exec(q); err != nil {
