@@ -304,3 +304,43 @@ func TestDoctorOnLocalModels(t *testing.T) {
 		t.Errorf("doctor on damaged model files does not say to pull again:\n%s", stdout)
 	}
 }
+
+// TestEditWhileEmbeddingGoesFirst: a note written while the server works
+// through a long backlog of vectors gets its own within seconds, before
+// the backlog is done.
+func TestEditWhileEmbeddingGoesFirst(t *testing.T) {
+	stub := newSlowStub(t, 300*time.Millisecond)
+	root := t.TempDir()
+	vault := filepath.Join(root, "vault")
+	const notes = 1500
+	for i := range notes {
+		sharedtest.WriteFile(t, vault, fmt.Sprintf("n%04d.md", i), fmt.Sprintf("# Note %d\nThe kettle note number %d.\n", i, i))
+	}
+	db := filepath.Join(root, "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index --no-embed: exit %d: %s", code, stderr)
+	}
+	env := append(cleanEnv(root), "JARVIS_EMBEDDER=ollama", "JARVIS_EMBED_URL="+stub.URL)
+	cs, _ := serve(t, env, "--vault", vault, "--db", db)
+	eventually(t, "embedding to start", func() bool {
+		var lv mcp.ListVaultsOutput
+		callTool(t, cs, mcp.ToolListVaults, nil, &lv)
+		return lv.Index.Embedding.Done > 0
+	})
+	sharedtest.WriteFile(t, vault, "Fresh.md", "# Fresh\nA zebra and a quokka walk into the vault.\n")
+	written := time.Now()
+	hasVector := func() bool {
+		raw := openRaw(t, db)
+		defer raw.Close()
+		var n int
+		_ = raw.QueryRow(`SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id
+			WHERE f.path = 'Fresh.md' AND EXISTS (SELECT 1 FROM vectors x WHERE x.hash = c.hash)`).Scan(&n)
+		return n > 0
+	}
+	eventually(t, "the new note's vector", hasVector)
+	took := time.Since(written)
+	if n := countVectors(t, db); n >= notes {
+		t.Fatalf("the new note got its vector only after the whole backlog (%d vectors)", n)
+	}
+	t.Logf("the edited note had its vector %v after it was written, with %d of %d older passages done", took.Round(100*time.Millisecond), countVectors(t, db)-1, notes)
+}
