@@ -82,10 +82,13 @@ func NewLocal(dir string, opts LocalOptions) (*Local, error) {
 		l.batch = 16
 	}
 	man, manErr := hub.ReadManifest(dir)
-	if manErr == nil {
+	switch m, known := hub.Lookup(filepath.Base(dir)); {
+	case manErr == nil:
 		l.queryPrefix, l.passPrefix = man.QueryPrefix, man.PassagePrefix
-	} else if m, ok := hub.Lookup(filepath.Base(dir)); ok {
+	case known:
 		l.queryPrefix, l.passPrefix = m.QueryPrefix, m.PassagePrefix
+	default:
+		l.queryPrefix, l.passPrefix = savedPrompts(dir)
 	}
 	if opts.QueryPrefix != nil {
 		l.queryPrefix = *opts.QueryPrefix
@@ -141,6 +144,27 @@ func NewLocal(dir string, opts LocalOptions) (*Local, error) {
 		l.fingerprint += "/p" + hex.EncodeToString(sum[:4])
 	}
 	return l, nil
+}
+
+// savedPrompts are the query and passage prompts a sentence-transformers
+// model saved with itself (config_sentence_transformers.json's "prompts"),
+// for models the catalogue does not know.
+func savedPrompts(dir string) (query, passage string) {
+	raw, err := os.ReadFile(filepath.Join(dir, "config_sentence_transformers.json"))
+	if err != nil {
+		return "", ""
+	}
+	var cfg struct {
+		Prompts map[string]string `json:"prompts"`
+	}
+	if json.Unmarshal(raw, &cfg) != nil {
+		return "", ""
+	}
+	passage = cfg.Prompts["document"]
+	if passage == "" {
+		passage = cfg.Prompts["passage"]
+	}
+	return cfg.Prompts["query"], passage
 }
 
 // localKind says whether dir holds a static model or a transformer: by

@@ -222,3 +222,17 @@ func TestLocalWithRealVocabularies(t *testing.T) {
 		}
 	}
 }
+
+// TestLocalSavedPrompts: a model the catalogue does not know takes its
+// prefixes from the prompts sentence-transformers saved with it.
+func TestLocalSavedPrompts(t *testing.T) {
+	dir := embedtest.TinyBERT(t, "mean_norm_f32")
+	if err := os.WriteFile(filepath.Join(dir, "config_sentence_transformers.json"),
+		[]byte(`{"prompts": {"query": "Represent the question: ", "document": "doc: "}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	l := newLocal(t, dir, LocalOptions{})
+	if l.queryPrefix != "Represent the question: " || l.passPrefix != "doc: " {
+		t.Fatalf("prefixes %q and %q", l.queryPrefix, l.passPrefix)
+	}
+}
