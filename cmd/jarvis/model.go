@@ -148,6 +148,9 @@ interrupted.`, e)
 	} else {
 		fmt.Fprintf(e.stdout, "installed %s (%s at %s, %s) in %s\n", res.Name, res.Repo, commit, formatSize(res.Size), res.Path)
 	}
+	if res.Note != "" {
+		fmt.Fprintf(e.stdout, "note: %s\n", res.Note)
+	}
 	provider, source, cerr := config.ConfiguredEmbedder(e.getenv)
 	switch {
 	case cerr == nil && source == "":

@@ -669,3 +669,23 @@ func TestHostileListings(t *testing.T) {
 		t.Errorf("refused pulls left %v", got)
 	}
 }
+
+// TestHubPinnedCommitGone: when the commit the catalogue pins is not on
+// the hub (a mirror keeping only branches, a rewritten repository), pull
+// installs the current main, checked against its hashes, and says so; a
+// revision asked for by name is never swapped.
+func TestHubPinnedCommitGone(t *testing.T) {
+	h := hubtest.New(t)
+	h.Add("minishlab/potion-base-8M", "main", hubtest.Model2VecFiles()...)
+	dir := t.TempDir()
+	res, err := testClient(h).Pull(pullCtx(t), dir, "potion-base-8M", PullOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(res.Note, "installed its current main instead") || res.Revision != "main" {
+		t.Errorf("note %q, revision %q", res.Note, res.Revision)
+	}
+	if _, err := testClient(h).Pull(pullCtx(t), t.TempDir(), "potion-base-8M", PullOptions{Revision: potionRev}); !errors.Is(err, ErrNotFound) {
+		t.Errorf("a revision asked for that is not there: %v; want ErrNotFound", err)
+	}
+}

@@ -40,6 +40,8 @@ type PullResult struct {
 	// Downloaded is how many bytes came over the network in this pull; a
 	// resumed download counts only what was missing.
 	Downloaded int64
+	// Note says what the pull did other than asked, for the user.
+	Note string
 }
 
 // commitSHA matches a full commit id, the only kind of revision that
@@ -91,6 +93,16 @@ func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (
 	}
 
 	tree, err := c.listFiles(ctx, repo, rev, what)
+	var note string
+	if isKnown && opts.Revision == "" && errors.Is(err, ErrNotFound) {
+		// The catalogue's commit is gone from the hub (a repository
+		// rewritten, or a mirror that keeps only the branch): the current
+		// main, its files checked against the hub's hashes as ever, is
+		// better than no model.
+		note = fmt.Sprintf("the hub has no commit %s of %s, the one jarvis pins; installed its current main instead", shortCommit(known.Revision), repo)
+		rev, what = "main", what+" at revision main"
+		tree, err = c.listFiles(ctx, repo, rev, what)
+	}
 	if err != nil {
 		return PullResult{}, c.explain(err, display, repo, rev, folder, known.Layout)
 	}
@@ -142,7 +154,7 @@ func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (
 	}
 
 	if in, ok := readInstalled(folder); ok && !in.ByHand && sameFiles(in.Files, plan) {
-		return PullResult{Installed: in, AlreadyInstalled: true}, nil
+		return PullResult{Installed: in, AlreadyInstalled: true, Note: note}, nil
 	}
 
 	unlock, err := lockModels(dir, display)
@@ -177,7 +189,7 @@ func (c *Client) Pull(ctx context.Context, dir, name string, opts PullOptions) (
 	if err := install(dir, staging, folder, m); err != nil {
 		return PullResult{Downloaded: d.downloaded}, err
 	}
-	return PullResult{Installed: Installed{Path: folder, Manifest: m}, Downloaded: d.downloaded}, nil
+	return PullResult{Installed: Installed{Path: folder, Manifest: m}, Downloaded: d.downloaded, Note: note}, nil
 }
 
 // lockFileName is the file in the models folder that one pull at a time
@@ -541,3 +553,5 @@ func verify(p string, f plannedFile) error {
 	}
 	return nil
 }
+
+func shortCommit(c string) string { return c[:min(len(c), 12)] }
