@@ -86,7 +86,10 @@ func newBackend(in backendIn) *mcp.Backend {
 	l, conn := in.Live, in.Conn
 	// While the first index pass runs, vectors are not missing but not
 	// loaded yet, and search says so.
-	in.Search.Busy = func() bool { return l.State().State == index.StateIndexing }
+	in.Search.Busy = func() bool {
+		st := l.State()
+		return st.State == index.StateIndexing || st.Embedding.State == index.EmbedRunning
+	}
 	return &mcp.Backend{
 		Vaults: in.Cfg.Vaults,
 		Search: in.Search,

@@ -129,7 +129,7 @@ func NewService(kw *Keyword, sem *Semantic, cmb *Combined, files []config.Vault,
 // Why semantic search could not run, and the reasons an answer gives.
 const (
 	reasonNoVectors = "semantic search has no vectors yet (run `jarvis index` to make them)"
-	reasonLoading   = "the index is being brought up to date, and the vectors are loaded or made when that finishes"
+	reasonLoading   = "the index is being brought up to date and its vectors made (list-vaults shows how far); semantic search joins in as soon as the first are stored"
 	reasonChanged   = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
 	reasonEmbedder  = "the embedder could not embed the query (health-status says why)"
 	reasonNoIndex   = "the index cannot be read (health-status says why)"
