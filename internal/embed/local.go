@@ -39,7 +39,7 @@ type LocalOptions struct {
 	// QueryPrefix and PassagePrefix, when set, replace the prefixes the
 	// model's manifest or the catalogue give (e5's "query: ").
 	QueryPrefix, PassagePrefix *string
-	// BatchSize is how many windows a transformer runs at once; 0 is 8.
+	// BatchSize is how many windows a transformer runs at once; 0 is 4.
 	BatchSize int
 }
 
@@ -79,7 +79,7 @@ func NewLocal(dir string, opts LocalOptions) (*Local, error) {
 		l.name = dir
 	}
 	if l.batch <= 0 {
-		l.batch = 8
+		l.batch = 4
 	}
 	man, manErr := hub.ReadManifest(dir)
 	switch m, known := hub.Lookup(filepath.Base(dir)); {
