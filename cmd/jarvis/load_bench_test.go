@@ -239,22 +239,6 @@ func isolatedEnv(dir string) []string {
 	return append(cleanEnv(dir), "JARVIS_EMBEDDER=lexical")
 }
 
-// cleanEnv is this process's environment without the user's jarvis
-// settings: HOME and the XDG folders in dir, no JARVIS_* variables.
-func cleanEnv(dir string) []string {
-	home := filepath.Join(dir, "home")
-	var env []string
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "JARVIS_") || strings.HasPrefix(k, "XDG_") || k == "HOME" || k == "OPENAI_API_KEY" {
-			continue
-		}
-		env = append(env, kv)
-	}
-	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
-		"XDG_DATA_HOME="+filepath.Join(home, "data"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
-}
-
 // readVault lists the vault's notes (vault-relative, with /) and the words
 // queries are made of: those of 4 to 14 letters in a sample of notes.
 func readVault(b *testing.B, root string) (paths, words []string) {

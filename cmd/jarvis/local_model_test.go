@@ -24,6 +24,22 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
+// cleanEnv is this process's environment without the user's jarvis
+// settings: HOME and the XDG folders in dir, no JARVIS_* variables.
+func cleanEnv(dir string) []string {
+	home := filepath.Join(dir, "home")
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "JARVIS_") || strings.HasPrefix(k, "XDG_") || k == "HOME" || k == "OPENAI_API_KEY" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return append(env, "HOME="+home, "XDG_CONFIG_HOME="+filepath.Join(home, "config"),
+		"XDG_DATA_HOME="+filepath.Join(home, "data"), "XDG_CACHE_HOME="+filepath.Join(home, "cache"))
+}
+
 // repoFiles are the files of a model folder as a fake hub serves them,
 // the weights through LFS as on the real hub.
 func repoFiles(t *testing.T, dir string) []hubtest.File {
