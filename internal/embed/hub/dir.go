@@ -368,7 +368,7 @@ func Verify(modelDir string) error {
 	}
 	for _, f := range man.Files {
 		p := filepath.Join(modelDir, filepath.FromSlash(f.Path))
-		if err := verify(p, plannedFile{Path: f.Path, Size: f.Size, SHA256: f.SHA256, GitSHA1: f.GitSHA1}); err != nil {
+		if err := verify(p, plannedFile(f)); err != nil {
 			return fmt.Errorf("model file %s: %w", p, err)
 		}
 	}

@@ -638,8 +638,7 @@ func TestHostileListings(t *testing.T) {
 		t.Errorf("the listing's next page was fetched from another host, with Authorization %q", r.Header.Get("Authorization"))
 	}))
 	defer other.Close()
-	var hub *httptest.Server
-	hub = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	hub := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch {
 		case strings.Contains(r.URL.Path, "/api/models/someone/next-elsewhere/"):
 			w.Header().Set("Link", "<"+other.URL+"/api/page2>; rel=\"next\"")
