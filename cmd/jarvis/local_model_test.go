@@ -252,7 +252,10 @@ func TestServerEmbedsInTheBackground(t *testing.T) {
 	if err := cmd.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	_ = cmd.Wait()
+	cs.Close() // the transport waits for the process, once
+	if cmd.ProcessState == nil {
+		t.Fatal("the killed server was not waited for")
+	}
 	stored := countVectors(t, db)
 	if stored == 0 || stored >= notes {
 		t.Fatalf("%d vectors stored when killed; want some of %d", stored, notes)
