@@ -363,3 +363,37 @@ func TestEditWhileEmbeddingGoesFirst(t *testing.T) {
 	}
 	t.Logf("the edited note had its vector %v after it was written, with %d of %d older passages done", took.Round(100*time.Millisecond), countVectors(t, db)-1, notes)
 }
+
+// TestServerWithAModelNotPulled: a configured local model that is not on
+// this machine leaves every tool working; semantic search answers by
+// keywords saying the embedder is not available, and health-status gives
+// the pull command.
+func TestServerWithAModelNotPulled(t *testing.T) {
+	root := t.TempDir()
+	vault := filepath.Join(root, "vault")
+	sharedtest.WriteFile(t, vault, "Tea.md", "# Tea\nSteep green tea for two minutes.\n")
+	env := append(cleanEnv(root), "JARVIS_EMBEDDER=potion-base-8M", hub.EnvModels+"="+filepath.Join(root, "models"))
+	cs, _ := serve(t, env, "--vault", vault, "--db", filepath.Join(root, "j.db"), "--watch=false")
+	var out mcp.SearchOutput
+	eventually(t, "the first index pass", func() bool {
+		var lv mcp.ListVaultsOutput
+		callTool(t, cs, mcp.ToolListVaults, nil, &lv)
+		return lv.Index.State == "ready" && lv.Index.Embedding.State == "failed"
+	})
+	if !callTool(t, cs, mcp.ToolSearchSemantic, map[string]any{"query": "green tea"}, &out) {
+		t.Fatal("search-semantic failed")
+	}
+	if !out.Degraded || !strings.Contains(out.DegradedReason, "embedder is not available") || len(out.Results) == 0 {
+		t.Fatalf("degraded %v (%q), %d results", out.Degraded, out.DegradedReason, len(out.Results))
+	}
+	eventually(t, "health-status to name the fix", func() bool {
+		var hs mcp.HealthOutput
+		callTool(t, cs, mcp.ToolHealthStatus, nil, &hs)
+		for _, c := range hs.Checks {
+			if c.Name == "embedder" && strings.Contains(c.Fix, "jarvis model pull potion-base-8M") {
+				return true
+			}
+		}
+		return false
+	})
+}

@@ -99,6 +99,9 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	}
 	emb := s.vec.Embedder()
 	if emb == nil {
+		if err := s.vec.EmbedderErr(); err != nil {
+			return nil, err
+		}
 		return nil, ErrNoVectors
 	}
 	if s.vec.Count() == 0 {

@@ -132,7 +132,10 @@ const (
 	reasonLoading   = "the index is being brought up to date and its vectors made (list-vaults shows how far); semantic search joins in as soon as the first are stored"
 	reasonChanged   = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
 	reasonEmbedder  = "the embedder could not embed the query (health-status says why)"
-	reasonNoIndex   = "the index cannot be read (health-status says why)"
+	// reasonNoEmbedder: the embedder could not be built, such as a local
+	// model not pulled yet.
+	reasonNoEmbedder = "the embedder is not available (health-status or `jarvis doctor` says why and how to fix it)"
+	reasonNoIndex    = "the index cannot be read (health-status says why)"
 
 	fellBackToKeywords = "answered with keyword search instead"
 	fellBackToFiles    = "searched the note files on disk for the words instead (slower, ranked by word counts)"
@@ -327,7 +330,10 @@ func (s *Service) keywordPassages(ctx context.Context, q Query, res []Result) er
 // words; the error itself goes to the log, not to the reader.
 func (s *Service) semanticFailed(err error) string {
 	switch {
-	case errors.Is(err, ErrNoVectors), errors.Is(err, ErrNoEmbedder):
+	case errors.Is(err, ErrNoEmbedder):
+		s.log.Debug("no embedder; answering with keywords", "err", err)
+		return reasonNoEmbedder
+	case errors.Is(err, ErrNoVectors):
 		if s.Busy != nil && s.Busy() {
 			return reasonLoading
 		}

@@ -76,6 +76,8 @@ type Vectors struct {
 	cols   map[string]*collection // by vault name
 	// chunkTotal is how many chunks the database held when last counted.
 	chunkTotal int
+	// embedderErr is why the embedder could not be built, until one is.
+	embedderErr error
 }
 
 // collection is one vault's vectors in memory, with which note each chunk

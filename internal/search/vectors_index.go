@@ -34,7 +34,9 @@ func (v *Vectors) Load(ctx context.Context) error {
 	}
 	emb, err := v.restore(s)
 	if err != nil {
-		return fmt.Errorf("%w: %v", ErrNoEmbedder, err)
+		err = fmt.Errorf("%w: %v", ErrNoEmbedder, err)
+		v.setEmbedderErr(err)
+		return err
 	}
 	chunks, err := v.countChunks(ctx)
 	if err != nil {
@@ -389,6 +391,22 @@ func deleteDocs(ctx context.Context, c *chromem.Collection, ids []string) error 
 		return nil
 	}
 	return c.Delete(ctx, nil, nil, ids...)
+}
+
+// setEmbedderErr records why the configured embedder could not be built,
+// for searches to say.
+func (v *Vectors) setEmbedderErr(err error) {
+	v.mu.Lock()
+	v.embedderErr = err
+	v.mu.Unlock()
+}
+
+// EmbedderErr is why the configured embedder could not be built (a local
+// model not pulled, a damaged one), or nil.
+func (v *Vectors) EmbedderErr() error {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.embedderErr
 }
 
 // Embedder returns the embedder vectors are loaded for, or nil.

@@ -324,7 +324,7 @@ func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (e
 // index` stores vectors and is done.
 func (v *Vectors) adopt(ctx context.Context, emb embed.Embedder, rowID int64) error {
 	v.mu.Lock()
-	v.embedder, v.rowID = emb, rowID
+	v.embedder, v.rowID, v.embedderErr = emb, rowID, nil
 	serving := v.serving
 	v.mu.Unlock()
 	if serving {
@@ -407,7 +407,9 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 		return emb, id, nil
 	}
 	if restoreErr != nil {
-		return nil, 0, fmt.Errorf("%w: %v", ErrNoEmbedder, restoreErr)
+		err := fmt.Errorf("%w: %v", ErrNoEmbedder, restoreErr)
+		v.setEmbedderErr(err)
+		return nil, 0, err
 	}
 	if s.id != 0 && emb.Dimension() != 0 && emb.Fingerprint() != s.fingerprint {
 		// The same provider and model now embed differently (a new
