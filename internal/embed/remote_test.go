@@ -534,9 +534,11 @@ func TestRemoteBatchTimeout(t *testing.T) {
 		attempt string
 	}{
 		{"one attempt longer than the batch", Config{Timeout: time.Minute, BatchTimeout: 300 * time.Millisecond}, "(1 attempt)"},
-		// 50 ms, a wait of 250-500 ms, 50 ms, then a wait of 500-1000 ms
-		// that would end past the second.
-		{"retries cut short", Config{Timeout: 50 * time.Millisecond, BatchTimeout: time.Second, MaxRetries: 10}, "(2 attempts)"},
+		// 50 ms, a wait of 250-500 ms, 50 ms (ending by 600 ms), then a
+		// wait of 500-1000 ms that would end past 700 ms whatever the
+		// jitter. (With a whole second, 50+250+50+500 ms let a third
+		// attempt start now and then.)
+		{"retries cut short", Config{Timeout: 50 * time.Millisecond, BatchTimeout: 700 * time.Millisecond, MaxRetries: 10}, "(2 attempts)"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			f := newFakeServer(t, ProviderOllama)
