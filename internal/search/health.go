@@ -115,7 +115,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	kind := "neural similarity"
 	if src.Fit != nil {
 		kind = "lexical similarity (shared words and word pieces), not neural; " +
-			"for search by meaning, pull a local model: `jarvis model pull potion-base-8M` (fast, 30 MB) or `jarvis model pull all-MiniLM-L6-v2` (better, 90 MB)"
+			"for search by meaning, pull a local model: `jarvis model pull potion-base-8M` (fast, 31 MB) or `jarvis model pull all-MiniLM-L6-v2` (better, 91 MB)"
 	}
 	switch {
 	case chunks == 0:
