@@ -83,19 +83,9 @@ func newModelFlagSet(name, usage, description string, e *env) *flag.FlagSet {
 // parseModelName parses flags placed before or after the one positional
 // argument, the model name, and returns it.
 func parseModelName(fs *flag.FlagSet, args []string) (string, error) {
-	var names []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return "", errHelp
-			}
-			return "", &exitError{code: 2}
-		}
-		if fs.NArg() == 0 {
-			break
-		}
-		names = append(names, fs.Arg(0))
-		args = fs.Args()[1:]
+	names, err := parseInterleaved(fs, args)
+	if err != nil {
+		return "", err
 	}
 	switch len(names) {
 	case 0:

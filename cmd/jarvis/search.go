@@ -147,21 +147,30 @@ failed, 2 for a usage or configuration error.`, e)
 // parseWithQuery parses flags placed before or after the query, joining
 // the words of the query: `jarvis search link syntax --mode keyword`.
 func parseWithQuery(fs *flag.FlagSet, args []string) (string, error) {
-	var words []string
+	words, err := parseInterleaved(fs, args)
+	if err != nil {
+		return "", err
+	}
+	return strings.TrimSpace(strings.Join(words, " ")), nil
+}
+
+// parseInterleaved parses flags placed anywhere among the positional
+// arguments, and returns those in order.
+func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
+	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
 			if errors.Is(err, flag.ErrHelp) {
-				return "", errHelp
+				return nil, errHelp
 			}
-			return "", &exitError{code: 2}
+			return nil, &exitError{code: 2}
 		}
 		if fs.NArg() == 0 {
-			break
+			return pos, nil
 		}
-		words = append(words, fs.Arg(0))
+		pos = append(pos, fs.Arg(0))
 		args = fs.Args()[1:]
 	}
-	return strings.TrimSpace(strings.Join(words, " ")), nil
 }
 
 func joinNotes(a, b string) string {

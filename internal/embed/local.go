@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -418,7 +417,3 @@ func (l *Local) run(ctx context.Context, pieces []piece) ([][]float32, error) {
 	}
 	return out, nil
 }
-
-// ErrModelMissing means a local model is configured but not on this
-// machine.
-var ErrModelMissing = errors.New("model not installed")

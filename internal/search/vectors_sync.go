@@ -265,8 +265,8 @@ func (v *Vectors) recordProgress(ctx context.Context, rowID int64, done, total i
 	}
 }
 
-// Progress is what the sync making an embedder's vectors last recorded.
-type Progress struct {
+// progress is what the sync making an embedder's vectors last recorded.
+type progress struct {
 	Done, Total int
 	PerSecond   float64
 	Updated     time.Time
@@ -274,12 +274,12 @@ type Progress struct {
 
 // storedProgress reads the progress recorded for embedders row rowID; ok
 // is false when there is none.
-func (v *Vectors) storedProgress(ctx context.Context, rowID int64) (p Progress, ok bool) {
+func (v *Vectors) storedProgress(ctx context.Context, rowID int64) (p progress, ok bool) {
 	var ms int64
 	err := v.db.QueryRowContext(ctx, `SELECT done, total, per_second, updated_ms FROM embedding_progress WHERE embedder_id = ?`, rowID).
 		Scan(&p.Done, &p.Total, &p.PerSecond, &ms)
 	if err != nil {
-		return Progress{}, false
+		return progress{}, false
 	}
 	p.Updated = time.UnixMilli(ms)
 	return p, true

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/jarvis-mcp/jarvis/internal/embed/embedtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -35,14 +36,8 @@ type reference struct {
 
 func readReference(t *testing.T, dir string) reference {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, "reference.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref reference
-	if err := json.Unmarshal(raw, &ref); err != nil {
-		t.Fatal(err)
-	}
+	embedtest.ReadJSON(t, filepath.Join(dir, "reference.json"), &ref)
 	return ref
 }
 

@@ -247,19 +247,7 @@ func RandomBERT(t testing.TB, s Shape) string {
 func RandomStatic(t testing.TB, dim int) string {
 	t.Helper()
 	dir := t.TempDir()
-	f, err := os.Open(wordpieceData("potion-base-8M/tokenizer.json.gz"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tok, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
+	tok := Gunzip(t, wordpieceData("potion-base-8M/tokenizer.json.gz"))
 	var doc struct {
 		Model struct {
 			Vocab map[string]int `json:"vocab"`
@@ -342,4 +330,23 @@ func writeFiles(t testing.TB, dir string, files map[string]string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// Gunzip reads the gzipped file at path.
+func Gunzip(t testing.TB, path string) []byte {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	zr, err := gzip.NewReader(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := io.ReadAll(zr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
 }

@@ -2,6 +2,7 @@ package static
 
 import (
 	"encoding/json"
+	"github.com/jarvis-mcp/jarvis/internal/embed/embedtest"
 	"math"
 	"os"
 	"path/filepath"
@@ -29,14 +30,8 @@ type reference struct {
 
 func readReference(t *testing.T, dir string) reference {
 	t.Helper()
-	raw, err := os.ReadFile(filepath.Join(dir, "reference.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
 	var ref reference
-	if err := json.Unmarshal(raw, &ref); err != nil {
-		t.Fatal(err)
-	}
+	embedtest.ReadJSON(t, filepath.Join(dir, "reference.json"), &ref)
 	return ref
 }
 

@@ -1,6 +1,7 @@
 package wordpiece
 
 import (
+	"github.com/jarvis-mcp/jarvis/internal/embed/embedtest"
 	"math/rand/v2"
 	"path/filepath"
 	"strings"
@@ -76,7 +77,7 @@ func BenchmarkLoadVocab(b *testing.B) {
 
 // BenchmarkLoadTokenizerJSON: reading all-MiniLM-L6-v2's tokenizer.json.
 func BenchmarkLoadTokenizerJSON(b *testing.B) {
-	data := gunzip(b, filepath.Join(minilmDir, "tokenizer.json.gz"))
+	data := embedtest.Gunzip(b, filepath.Join(minilmDir, "tokenizer.json.gz"))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := FromTokenizerJSON(data); err != nil {

@@ -1,9 +1,8 @@
 package wordpiece
 
 import (
-	"compress/gzip"
 	"errors"
-	"io"
+	"github.com/jarvis-mcp/jarvis/internal/embed/embedtest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -37,24 +36,6 @@ const (
 	potionDir = "testdata/potion-base-8M"
 )
 
-func gunzip(t testing.TB, path string) []byte {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return data
-}
-
 var (
 	loadOnce              sync.Once
 	bertVocab, bertJSON   *Tokenizer
@@ -69,8 +50,8 @@ var (
 func tokenizers(t testing.TB) (vocab, minilm, potion *Tokenizer) {
 	t.Helper()
 	loadOnce.Do(func() {
-		minilmJSON = gunzip(t, filepath.Join(minilmDir, "tokenizer.json.gz"))
-		potionRaw = gunzip(t, filepath.Join(potionDir, "tokenizer.json.gz"))
+		minilmJSON = embedtest.Gunzip(t, filepath.Join(minilmDir, "tokenizer.json.gz"))
+		potionRaw = embedtest.Gunzip(t, filepath.Join(potionDir, "tokenizer.json.gz"))
 		if bertVocab, loadErr = Load(minilmDir); loadErr != nil {
 			return
 		}
