@@ -94,19 +94,12 @@ func (d *denseIndex) add(id, file int64, vec []float32) error {
 // returns the scale that takes them back: vec/‖vec‖ ≈ scale·(coarse +
 // fine/256). An all-zero vector stays all zeros, with scale 0.
 func quantize(vec []float32, coarse, fine []int8) float32 {
-	var sq, top float64
-	for _, x := range vec {
-		f := float64(x)
-		sq += f * f
-		top = max(top, math.Abs(f))
-	}
-	if sq == 0 {
+	norm, step := int8Step(vec)
+	if step == 0 {
 		clear(coarse)
 		clear(fine)
 		return 0
 	}
-	norm := math.Sqrt(sq)
-	step := top / norm / 127 // the unit vector's largest component maps to ±127
 	for k, x := range vec {
 		u := float64(x) / norm / step
 		c := math.Round(u)

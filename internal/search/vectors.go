@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/philippgille/chromem-go"
-
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 )
 
@@ -72,7 +70,6 @@ type Vectors struct {
 	// loaded names the vectors in cols: their embedders row and its stored
 	// fingerprint, as a deleted row's id can be given to the next one.
 	loaded string
-	mem    *chromem.DB
 	cols   map[string]*collection // by vault name
 	// chunkTotal is how many chunks the database held when last counted.
 	chunkTotal int
@@ -81,15 +78,14 @@ type Vectors struct {
 }
 
 // collection is one vault's vectors in memory, with which note each chunk
-// belongs to. The lexical embedder's vectors live in chromem-go and, as the
-// same slices, in flat for the sparse scan; a neural embedder's live only
-// in dense, two bytes a dimension, as a float32 copy in chromem-go would
-// more than double what they take (dense.go says why).
+// belongs to. The lexical embedder's vectors live in a column index, one
+// byte a dimension (columns.go says why); a neural embedder's in a dense
+// index, two bytes a dimension (dense.go). Either is a fraction of the
+// float32 vectors SQLite keeps.
 type collection struct {
-	c      *chromem.Collection // lexical; nil for dense vectors
-	chunks map[int64]chunkRef  // by chunk id
-	flat   *flat               // lexical; nil for dense vectors
-	dense  *denseIndex         // dense vectors; nil for lexical
+	chunks map[int64]chunkRef // by chunk id
+	lex    *columnIndex       // lexical; nil for dense vectors
+	dense  *denseIndex        // dense vectors; nil for lexical
 }
 
 type chunkRef struct {
@@ -153,7 +149,7 @@ func NewVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Vectors{db: db, src: src, log: log, BatchSize: 256, mem: chromem.NewDB(), cols: map[string]*collection{}}
+	return &Vectors{db: db, src: src, log: log, BatchSize: 256, cols: map[string]*collection{}}
 }
 
 // storedEmbedder is the newest embedders row of the configured provider and

@@ -6,9 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strconv"
-
-	"github.com/philippgille/chromem-go"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 )
@@ -75,16 +72,9 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	// from those in memory even where a chunk's hash does not: every
 	// collection goes. Otherwise only those of vaults with no vectors left.
 	key := loadedKey(rowID, storedFP)
-	for name, col := range v.cols {
+	for name := range v.cols {
 		if _, ok := current[name]; ok && v.loaded == key {
 			continue
-		}
-		if col.c == nil {
-			delete(v.cols, name)
-			continue
-		}
-		if err := v.mem.DeleteCollection(name); err != nil {
-			return fmt.Errorf("drop vectors of vault %q: %w", name, err)
 		}
 		delete(v.cols, name)
 	}
@@ -100,9 +90,7 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 				gone = append(gone, id)
 			}
 		}
-		if err := col.drop(ctx, gone); err != nil {
-			return fmt.Errorf("vectors of vault %q: %w", name, err)
-		}
+		col.drop(gone)
 		var add []int64
 		for id := range want {
 			if _, ok := col.chunks[id]; !ok {
@@ -184,32 +172,25 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 			if had.hash == a.ref.hash {
 				continue
 			}
-			if err := col.drop(ctx, []int64{a.id}); err != nil {
-				return err
-			}
+			col.drop([]int64{a.id})
 		}
-		if err := col.put(ctx, a.id, a.ref, byHash[a.ref.hash]); err != nil {
+		if err := col.put(a.id, a.ref, byHash[a.ref.hash]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// put adds the vector of chunk id, of unit length, to col. chromem-go and
-// the sparse scan keep vec itself; the dense index keeps a compact copy,
+// put adds the vector of chunk id to col. The index keeps a compact copy,
 // so the caller may reuse vec.
-func (col *collection) put(ctx context.Context, id int64, ref chunkRef, vec []float32) error {
+func (col *collection) put(id int64, ref chunkRef, vec []float32) error {
+	var err error
 	if col.dense != nil {
-		if err := col.dense.add(id, ref.fileID, vec); err != nil {
-			return err
-		}
-		col.chunks[id] = ref
-		return nil
+		err = col.dense.add(id, ref.fileID, vec)
+	} else {
+		err = col.lex.add(id, ref.fileID, vec)
 	}
-	if err := col.c.AddDocument(ctx, chromem.Document{ID: strconv.FormatInt(id, 10), Embedding: vec}); err != nil {
-		return fmt.Errorf("add vector of chunk %d: %w", id, err)
-	}
-	if err := col.flat.add(id, vec); err != nil {
+	if err != nil {
 		return err
 	}
 	col.chunks[id] = ref
@@ -217,24 +198,15 @@ func (col *collection) put(ctx context.Context, id int64, ref chunkRef, vec []fl
 }
 
 // drop removes the vectors of the given chunks from col.
-func (col *collection) drop(ctx context.Context, ids []int64) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	docs := make([]string, 0, len(ids))
+func (col *collection) drop(ids []int64) {
 	for _, id := range ids {
 		delete(col.chunks, id)
 		if col.dense != nil {
 			col.dense.remove(id)
-			continue
+		} else {
+			col.lex.remove(id)
 		}
-		col.flat.remove(id)
-		docs = append(docs, strconv.FormatInt(id, 10))
 	}
-	if col.c == nil {
-		return nil
-	}
-	return deleteDocs(ctx, col.c, docs)
 }
 
 // count is how many vectors col holds.
@@ -242,7 +214,7 @@ func (col *collection) count() int {
 	if col.dense != nil {
 		return col.dense.len()
 	}
-	return col.c.Count()
+	return col.lex.len()
 }
 
 // dim is the dimension of col's vectors, 0 when it holds none.
@@ -250,7 +222,7 @@ func (col *collection) dim() int {
 	if col.dense != nil {
 		return col.dense.dim
 	}
-	return col.flat.dim
+	return col.lex.dim
 }
 
 // collectionLocked returns the collection of vault name, made when it has
@@ -261,15 +233,10 @@ func (v *Vectors) collectionLocked(name string) (*collection, error) {
 	}
 	col := &collection{chunks: map[int64]chunkRef{}}
 	if v.src.Provider == embed.ProviderLexical {
-		c, err := v.mem.CreateCollection(name, nil, refuseToEmbed)
-		if err != nil {
-			return nil, fmt.Errorf("vectors of vault %q: %w", name, err)
-		}
-		col.c, col.flat = c, newFlat()
+		col.lex = newColumnIndex()
 	} else {
-		// Every other embedder's vectors are dense: the sparse scan
-		// would skip nothing, and chromem-go's float32 copy is what the
-		// dense index exists to avoid.
+		// Every other embedder's queries are dense too: a column index
+		// would read every column.
 		col.dense = newDenseIndex()
 	}
 	v.cols[name] = col
@@ -346,27 +313,17 @@ func (v *Vectors) addPage(ctx context.Context, col *collection, rowID int64, ids
 		return fmt.Errorf("read vectors: %w", err)
 	}
 	defer rows.Close()
-	var scratch []float32 // the dense index copies what it keeps
+	var vec []float32 // the indexes copy what they keep
 	for rows.Next() {
 		var id int64
 		var blob sql.RawBytes
 		if err := rows.Scan(&id, &blob); err != nil {
 			return fmt.Errorf("read vectors: %w", err)
 		}
-		var vec []float32
-		if col.dense != nil {
-			scratch, err = decodeVectorInto(scratch, blob)
-			vec = scratch
-		} else {
-			// Scaled here, chromem-go keeps this slice rather than a
-			// normalised copy, and the sparse scan reads the same memory.
-			vec, err = decodeVector(blob)
-			vec = unitLength(vec)
-		}
-		if err != nil {
+		if vec, err = decodeVectorInto(vec, blob); err != nil {
 			return fmt.Errorf("vector of chunk %d: %w", id, err)
 		}
-		if err := col.put(ctx, id, want[id], vec); err != nil {
+		if err := col.put(id, want[id], vec); err != nil {
 			return err
 		}
 	}
@@ -374,23 +331,6 @@ func (v *Vectors) addPage(ctx context.Context, col *collection, rowID int64, ids
 		return fmt.Errorf("read vectors: %w", err)
 	}
 	return nil
-}
-
-// refuseToEmbed is every collection's embedding function. chromem-go falls
-// back to calling OpenAI when a collection has none; jarvis embeds queries
-// and documents itself and must never send a note anywhere by accident.
-func refuseToEmbed(context.Context, string) ([]float32, error) {
-	return nil, errors.New("vectors are embedded by jarvis before they reach the collection")
-}
-
-// deleteDocs removes documents by id. chromem-go's Delete removes every
-// document when it is given no ids, or an empty non-nil filter; this never
-// calls it with either.
-func deleteDocs(ctx context.Context, c *chromem.Collection, ids []string) error {
-	if len(ids) == 0 {
-		return nil
-	}
-	return c.Delete(ctx, nil, nil, ids...)
 }
 
 // setEmbedderErr records why the configured embedder could not be built,
@@ -451,7 +391,7 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 		if d := col.dim(); d != 0 && len(query) != d {
 			return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), d)
 		}
-		hits, err := queryCollection(ctx, col, name, query, n, keep, minSim)
+		hits, err := queryCollection(col, name, query, n, keep, minSim)
 		if err != nil {
 			return nil, fmt.Errorf("search vectors of vault %q: %w", name, err)
 		}
@@ -462,67 +402,18 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 }
 
 // queryCollection asks one collection for its best n chunks that pass keep
-// and reach minSim: from the dense index when it holds them, else by the
-// sparse scan when the query allows it, else through chromem-go.
-func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+// and reach minSim.
+func queryCollection(col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
 	if col.count() == 0 || n <= 0 {
 		return nil, nil
 	}
+	var top []scored
+	var err error
 	if col.dense != nil {
-		top, err := col.dense.nearest(query, n, keep, minSim)
-		return col.hits(name, top), err
+		top, err = col.dense.nearest(query, n, keep, minSim)
+	} else {
+		top, err = col.lex.nearest(sparseOf(query), n, keep, minSim)
 	}
-	if sq, ok := sparseOf(query); ok {
-		return scanCollection(col, name, sq, n, keep, minSim)
-	}
-	return chromemQuery(ctx, col, name, query, n, keep, minSim)
-}
-
-// chromemQuery answers queryCollection through chromem-go. chromem-go
-// refuses n above its document count and returns equal scores in no fixed
-// order; this clamps n and widens the query while the last score it got
-// ties with the cut-off or too few chunks passed keep.
-func chromemQuery(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
-	total := col.c.Count()
-	ask := min(n, total)
-	for {
-		res, err := col.c.QueryEmbedding(ctx, query, ask, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		var hits []hit
-		for _, r := range res {
-			id, err := strconv.ParseInt(r.ID, 10, 64)
-			if err != nil {
-				continue
-			}
-			ref, ok := col.kept(id, r.Similarity, keep, minSim)
-			if !ok {
-				continue
-			}
-			hits = append(hits, hit{vault: name, chunk: id, fileID: ref.fileID, sim: r.Similarity})
-		}
-		sortHits(hits)
-		done := ask >= total || len(res) == 0 || res[len(res)-1].Similarity < minSim
-		if !done && len(hits) >= n {
-			// Enough kept; stop unless the n-th ties with the last score
-			// seen, when an equal chunk may have been left out.
-			done = hits[n-1].sim > res[len(res)-1].Similarity
-		}
-		if done {
-			return hits, nil
-		}
-		ask = min(ask*4, total)
-	}
-}
-
-// scanCollection answers queryCollection for a sparse query by scoring
-// every chunk of the collection itself.
-func scanCollection(col *collection, name string, q sparseQuery, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
-	top, err := col.flat.nearest(q, n, func(id int64, sim float32) bool {
-		_, ok := col.kept(id, sim, keep, minSim)
-		return ok
-	})
 	return col.hits(name, top), err
 }
 

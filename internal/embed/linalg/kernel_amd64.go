@@ -22,6 +22,13 @@ func init() {
 				axpyAVX2(&y[0], &x[0], len(x), a)
 			}
 		}
+		addScaledInt8 = func(y []float32, a float32, x []int8) {
+			whole := len(x) / 8 * 8
+			if whole > 0 {
+				axpyInt8AVX2(&y[0], &x[0], whole, a)
+			}
+			addScaledInt8Go(y[whole:], a, x[whole:])
+		}
 	}
 }
 
@@ -29,6 +36,11 @@ func init() {
 //
 //go:noescape
 func axpyAVX2(y, x *float32, n int, a float32)
+
+// axpyInt8AVX2 adds a·x[i] to y[i] for i < n, n a multiple of 8.
+//
+//go:noescape
+func axpyInt8AVX2(y *float32, x *int8, n int, a float32)
 
 // kernelAVX2 checks the slices the assembly is about to read and write,
 // so a bad shape panics in Go instead of touching memory it should not.

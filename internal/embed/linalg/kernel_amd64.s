@@ -263,3 +263,52 @@ axpy1:
 axpydone:
 	VZEROUPPER
 	RET
+
+// func axpyInt8AVX2(y *float32, x *int8, n int, a float32)
+// y[i] += a·x[i] for i < n, x int8 widened to float32; n is a multiple of
+// 8: thirty-two values a step, then eight.
+TEXT ·axpyInt8AVX2(SB), NOSPLIT, $0-28
+	MOVQ y+0(FP), DI
+	MOVQ x+8(FP), SI
+	MOVQ n+16(FP), CX
+	VBROADCASTSS a+24(FP), Y0
+
+i8by32:
+	CMPQ CX, $32
+	JL   i8by8
+	VPMOVSXBD (SI), Y1
+	VPMOVSXBD 8(SI), Y2
+	VPMOVSXBD 16(SI), Y3
+	VPMOVSXBD 24(SI), Y4
+	VCVTDQ2PS Y1, Y1
+	VCVTDQ2PS Y2, Y2
+	VCVTDQ2PS Y3, Y3
+	VCVTDQ2PS Y4, Y4
+	VFMADD213PS (DI), Y0, Y1
+	VFMADD213PS 32(DI), Y0, Y2
+	VFMADD213PS 64(DI), Y0, Y3
+	VFMADD213PS 96(DI), Y0, Y4
+	VMOVUPS Y1, (DI)
+	VMOVUPS Y2, 32(DI)
+	VMOVUPS Y3, 64(DI)
+	VMOVUPS Y4, 96(DI)
+	ADDQ $32, SI
+	ADDQ $128, DI
+	SUBQ $32, CX
+	JMP  i8by32
+
+i8by8:
+	CMPQ CX, $8
+	JL   i8done
+	VPMOVSXBD (SI), Y1
+	VCVTDQ2PS Y1, Y1
+	VFMADD213PS (DI), Y0, Y1
+	VMOVUPS Y1, (DI)
+	ADDQ $8, SI
+	ADDQ $32, DI
+	SUBQ $8, CX
+	JMP  i8by8
+
+i8done:
+	VZEROUPPER
+	RET

@@ -146,6 +146,35 @@ func AddScaled(y []float32, a float32, x []float32) {
 	addScaled(y[:len(x)], a, x)
 }
 
+// AddScaledInt8 adds a·x to y, element by element, for int8 x: y[i] +=
+// a·float32(x[i]) for every i of x. y must be at least as long as x. It is
+// the inner loop of a scan over int8-quantised vectors laid out by
+// dimension.
+func AddScaledInt8(y []float32, a float32, x []int8) {
+	if len(y) < len(x) {
+		panic(fmt.Sprintf("linalg.AddScaledInt8: y has %d values, x %d", len(y), len(x)))
+	}
+	addScaledInt8(y[:len(x)], a, x)
+}
+
+// addScaledInt8 is AddScaledInt8 on slices of equal length: the assembly
+// where the CPU has it, else addScaledInt8Go.
+var addScaledInt8 = addScaledInt8Go
+
+func addScaledInt8Go(y []float32, a float32, x []int8) {
+	y = y[:len(x)]
+	i := 0
+	for ; i+4 <= len(x); i += 4 {
+		y[i] += a * float32(x[i])
+		y[i+1] += a * float32(x[i+1])
+		y[i+2] += a * float32(x[i+2])
+		y[i+3] += a * float32(x[i+3])
+	}
+	for ; i < len(x); i++ {
+		y[i] += a * float32(x[i])
+	}
+}
+
 // addScaled is AddScaled on slices of equal length: the assembly where
 // the CPU has it (see fastKernel), else addScaledGo.
 var addScaled = addScaledGo

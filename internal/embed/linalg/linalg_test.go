@@ -385,3 +385,37 @@ func TestAddScaled(t *testing.T) {
 	}()
 	AddScaled(make([]float32, 2), 1, make([]float32, 3))
 }
+
+// TestAddScaledInt8: the fast path widens every int8, the extremes
+// included, and adds a·x to y as the plain loop does, for lengths around
+// every step of the assembly (32, 8 and the Go tail), leaving y past
+// len(x) alone. The values are exact in float32, so both paths must agree
+// to the bit.
+func TestAddScaledInt8(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 8, 9, 31, 32, 33, 40, 63, 64, 65, 256, 257} {
+		x := make([]int8, n)
+		y := make([]float32, n+3)
+		for i := range x {
+			x[i] = int8(uint8(i*37 + 128)) // every byte value, -128 and 127 among them
+		}
+		for i := range y {
+			y[i] = float32(i%5) * 0.25
+		}
+		want := append([]float32(nil), y...)
+		for i := range x {
+			want[i] += 1.75 * float32(x[i])
+		}
+		AddScaledInt8(y, 1.75, x)
+		for i := range y {
+			if y[i] != want[i] {
+				t.Fatalf("n=%d: y[%d] = %v, want %v", n, i, y[i], want[i])
+			}
+		}
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("AddScaledInt8 into a shorter y did not panic")
+		}
+	}()
+	AddScaledInt8(make([]float32, 2), 1, make([]int8, 3))
+}
