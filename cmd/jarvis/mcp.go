@@ -402,7 +402,7 @@ func keepIndexed(ctx context.Context, deps container.MCPDeps, vaults []config.Va
 	// Vectors are made by a worker of their own, so that neither the
 	// first pass nor an edit waits for a neural embedder.
 	defer deps.Live.EmbedInBackground(ctx)()
-	if err := deps.Live.All(ctx); err != nil && ctx.Err() == nil {
+	if err := deps.Live.Start(ctx, deps.Vectors.LoadStored); err != nil && ctx.Err() == nil {
 		log.Warn("first index pass failed; tools answer from what is there", "err", err)
 	}
 	// The retries stop with ctx; keepIndexed waits for them, so that

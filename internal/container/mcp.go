@@ -23,6 +23,7 @@ type MCPDeps struct {
 	fx.In
 	Backend *mcp.Backend
 	Live    *live.Live
+	Vectors *search.Vectors
 	Checks  []health.Check `name:"ordered"`
 }
 

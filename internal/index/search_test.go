@@ -203,6 +203,8 @@ func TestUpgradeFromVersion2(t *testing.T) {
 		`DROP TABLE anchors_pending`, `DROP TRIGGER links_anchors_insert`, `DROP TRIGGER links_anchors_delete`,
 		`DROP TRIGGER links_anchors_update`,
 		`DROP TABLE embedding_progress`, // 0007
+		`DROP TRIGGER chunks_inserted`, `DROP TRIGGER chunks_updated`, `DROP TRIGGER chunks_deleted`,
+		`DROP TABLE chunk_changes`, `ALTER TABLE embedders DROP COLUMN synced_changes`, // 0008
 		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version >= 3`,
 	} {
 		if _, err := ix.db.(*store.DB).Exec(q); err != nil {

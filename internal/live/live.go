@@ -63,6 +63,24 @@ func (l *Live) set(f func(*index.State)) {
 	l.mu.Unlock()
 }
 
+// Start is the server's first pass: it indexes every vault, as All does,
+// while load (when not nil) reads what the vector store already holds, so
+// that over an indexed vault semantic search is at full quality once both
+// are done rather than after one and then the other. It returns when both
+// have.
+func (l *Live) Start(ctx context.Context, load func(context.Context) error) error {
+	var wg sync.WaitGroup
+	if load != nil {
+		wg.Go(func() {
+			if err := load(ctx); err != nil && ctx.Err() == nil {
+				l.log.Debug("stored vectors not loaded at start; the first sync loads them", "err", err)
+			}
+		})
+	}
+	defer wg.Wait()
+	return l.All(ctx)
+}
+
 // All indexes every vault, then syncs the vectors. It is what runs at
 // start and after a change the watcher could not pin to one vault.
 func (l *Live) All(ctx context.Context) error {

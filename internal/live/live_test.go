@@ -43,3 +43,30 @@ func TestRetrySyncOnlyAfterAFailure(t *testing.T) {
 		t.Fatalf("%d syncs and %d index runs after three retries; want 3 and 1", synced, indexed)
 	}
 }
+
+// TestStartLoadsBesideTheFirstPass: the load of stored vectors runs while
+// the first pass indexes, not after it, and Start returns only once both
+// are done; a load that fails costs the pass nothing.
+func TestStartLoadsBesideTheFirstPass(t *testing.T) {
+	ctx := context.Background()
+	for _, loadErr := range []error{nil, errors.New("no database yet")} {
+		loading := make(chan struct{})
+		loaded := false
+		l := New([]config.Vault{{Name: "v", Path: t.TempDir()}},
+			func(context.Context, config.Vault, index.Progress) (index.Result, error) {
+				<-loading // the pass waits for the load to have begun
+				return index.Result{}, nil
+			}, nil, nil)
+		err := l.Start(ctx, func(context.Context) error {
+			close(loading)
+			loaded = true
+			return loadErr
+		})
+		if err != nil || !loaded {
+			t.Fatalf("Start = %v, loaded %v; want the pass done and the load with it", err, loaded)
+		}
+		if st := l.State(); st.State != index.StateReady {
+			t.Fatalf("after Start: %+v", st)
+		}
+	}
+}

@@ -61,11 +61,47 @@ func (c *columnIndex) len() int { return len(c.ids) }
 // add stores the vector of chunk id, of note file, replacing one it had.
 // vec need not have unit length; it is not kept, so a caller may reuse it.
 func (c *columnIndex) add(id, file int64, vec []float32) error {
-	if c.dim == 0 {
-		c.dim = len(vec)
+	i, err := c.slot(id, file, len(vec))
+	if err != nil {
+		return err
 	}
-	if len(vec) != c.dim || c.dim == 0 {
-		return fmt.Errorf("vector of chunk %d has %d dimensions; the others have %d", id, len(vec), c.dim)
+	norm, step := int8Step(vec)
+	block, j := c.blocks[i/columnBlock], i%columnBlock
+	for d, x := range vec {
+		var q int8
+		if step != 0 {
+			q = int8(math.Round(float64(x) / norm / step))
+		}
+		block[d*columnBlock+j] = q
+	}
+	c.scales[i] = float32(step)
+	return nil
+}
+
+// addQuantized stores the vector of chunk id, of note file, given as
+// int8Step's quantisation (the int8 form of the vectors table): the unit
+// vector is step·values. values is not kept.
+func (c *columnIndex) addQuantized(id, file int64, step float32, values []int8) error {
+	i, err := c.slot(id, file, len(values))
+	if err != nil {
+		return err
+	}
+	block, j := c.blocks[i/columnBlock], i%columnBlock
+	for d, q := range values {
+		block[d*columnBlock+j] = q
+	}
+	c.scales[i] = step
+	return nil
+}
+
+// slot returns the slot of chunk id, of note file, making one when it has
+// none, for a vector of dim dimensions.
+func (c *columnIndex) slot(id, file int64, dim int) (int, error) {
+	if c.dim == 0 {
+		c.dim = dim
+	}
+	if dim != c.dim || c.dim == 0 {
+		return 0, fmt.Errorf("vector of chunk %d has %d dimensions; the others have %d", id, dim, c.dim)
 	}
 	i, ok := c.at[id]
 	if !ok {
@@ -79,20 +115,7 @@ func (c *columnIndex) add(id, file int64, vec []float32) error {
 		c.scales = append(c.scales, 0)
 	}
 	c.files[i] = file
-	norm, step := int8Step(vec)
-	block, j := c.blocks[i/columnBlock], i%columnBlock
-	if step == 0 {
-		for d := range c.dim {
-			block[d*columnBlock+j] = 0
-		}
-		c.scales[i] = 0
-		return nil
-	}
-	for d, x := range vec {
-		block[d*columnBlock+j] = int8(math.Round(float64(x) / norm / step))
-	}
-	c.scales[i] = float32(step)
-	return nil
+	return i, nil
 }
 
 // int8Step returns the length of vec and the step that maps its unit

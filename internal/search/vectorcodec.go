@@ -5,7 +5,23 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"unsafe"
 )
+
+// A vector is stored in one of two forms, told apart by its first four
+// bytes:
+//
+//   - float32: the values as little-endian float32s. Neural embedders'
+//     vectors are stored so, exactly as the model gave them.
+//   - int8: int8Magic, the step as a float32, then one int8 a dimension;
+//     the unit vector is step·values (int8Step's quantisation). The
+//     lexical embedder's vectors are stored so: its column index holds
+//     them at that precision anyway, and a quarter of the bytes makes a
+//     100k-note index 800 MB smaller and its load four times shorter.
+//
+// int8Magic is the bit pattern of a signalling NaN with a payload: no
+// arithmetic produces it, so no float32 vector starts with it.
+const int8Magic uint32 = 0x7f8a5131
 
 // encodeVector stores a vector as little-endian float32s.
 func encodeVector(v []float32) []byte {
@@ -16,21 +32,32 @@ func encodeVector(v []float32) []byte {
 	return b
 }
 
-// unitLength scales v in place to length 1, unless it is within
-// chromem-go's tolerance of it already (or all zeros), and returns it.
-func unitLength(v []float32) []float32 {
-	var sq float64
-	for _, x := range v {
-		sq += float64(x) * float64(x)
+// encodeInt8Vector stores v, scaled to unit length, in the int8 form.
+func encodeInt8Vector(v []float32) []byte {
+	b := make([]byte, 8+len(v))
+	binary.LittleEndian.PutUint32(b, int8Magic)
+	norm, step := int8Step(v)
+	binary.LittleEndian.PutUint32(b[4:], math.Float32bits(float32(step)))
+	if step == 0 {
+		return b
 	}
-	n := math.Sqrt(sq)
-	if n == 0 || math.Abs(n-1) < 1e-6 {
-		return v
+	for i, x := range v {
+		b[8+i] = byte(int8(math.Round(float64(x) / norm / step)))
 	}
-	for i := range v {
-		v[i] = float32(float64(v[i]) / n)
+	return b
+}
+
+// int8Vector reads a vector stored in the int8 form: its step and values,
+// the latter aliasing b. ok is false for the float32 form.
+func int8Vector(b []byte) (step float32, values []int8, ok bool) {
+	if len(b) < 8 || binary.LittleEndian.Uint32(b) != int8Magic {
+		return 0, nil, false
 	}
-	return v
+	step = math.Float32frombits(binary.LittleEndian.Uint32(b[4:]))
+	if len(b) == 8 {
+		return step, nil, true
+	}
+	return step, unsafe.Slice((*int8)(unsafe.Pointer(&b[8])), len(b)-8), true
 }
 
 func decodeVector(b []byte) ([]float32, error) {
@@ -40,6 +67,13 @@ func decodeVector(b []byte) ([]float32, error) {
 // decodeVectorInto decodes b into dst when it has room, else into a new
 // slice, and returns the vector.
 func decodeVectorInto(dst []float32, b []byte) ([]float32, error) {
+	if step, values, ok := int8Vector(b); ok {
+		v := slices.Grow(dst[:0], len(values))[:len(values)]
+		for i, c := range values {
+			v[i] = step * float32(c)
+		}
+		return v, nil
+	}
 	if len(b)%4 != 0 || len(b) == 0 {
 		return nil, fmt.Errorf("stored vector has %d bytes, not a whole number of float32s", len(b))
 	}

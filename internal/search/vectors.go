@@ -63,6 +63,10 @@ type Vectors struct {
 	// the database in one transaction.
 	BatchSize int
 
+	// refreshing keeps Refresh calls apart: a load at start and a sync's
+	// would otherwise both read every vector.
+	refreshing sync.Mutex
+
 	mu       sync.RWMutex
 	serving  bool           // set by Load: Sync then keeps memory in step
 	embedder embed.Embedder // nil until Sync or Load found one
@@ -70,7 +74,10 @@ type Vectors struct {
 	// loaded names the vectors in cols: their embedders row and its stored
 	// fingerprint, as a deleted row's id can be given to the next one.
 	loaded string
-	cols   map[string]*collection // by vault name
+	// refreshedAt is chunk_changes when Refresh last brought memory in
+	// step, or -1: a Refresh at the same count and key has nothing to do.
+	refreshedAt int64
+	cols        map[string]*collection // by vault name
 	// chunkTotal is how many chunks the database held when last counted.
 	chunkTotal int
 	// embedderErr is why the embedder could not be built, until one is.
@@ -88,9 +95,11 @@ type collection struct {
 	dense  *denseIndex        // dense vectors; nil for lexical
 }
 
+// chunkRef is what memory keeps of a chunk beside its vector: its note,
+// and its hash as hashKey condenses it.
 type chunkRef struct {
 	fileID int64
-	hash   string
+	hash   uint64
 }
 
 // lexicalDrift is how far the number of chunks may move from the number the
@@ -149,7 +158,7 @@ func NewVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Vectors{db: db, src: src, log: log, BatchSize: 256, cols: map[string]*collection{}}
+	return &Vectors{db: db, src: src, log: log, BatchSize: 256, refreshedAt: -1, cols: map[string]*collection{}}
 }
 
 // storedEmbedder is the newest embedders row of the configured provider and

@@ -45,14 +45,33 @@ func (v *Vectors) Load(ctx context.Context) error {
 	return v.Refresh(ctx)
 }
 
+// LoadStored is Load when vectors are stored for the configured embedder,
+// and nothing otherwise: the server calls it at start, beside its first
+// index pass, and a vault never indexed has nothing to load.
+func (v *Vectors) LoadStored(ctx context.Context) error {
+	s, err := v.stored(ctx)
+	if err != nil || s.id == 0 {
+		return err
+	}
+	return v.Load(ctx)
+}
+
 // Refresh brings the in-memory collections in step with the database:
-// vectors of new chunks are added, those of deleted chunks removed. Only
-// the difference is read, so a refresh after a small edit is cheap.
+// vectors of new chunks are added, those of deleted chunks removed. It
+// reads every chunk's id and hash in one pass, then only the vectors
+// memory lacks: by hash, a page at a time, after a small change, or in one
+// sequential pass over the vectors table when memory lacks many (at start,
+// after a refit), as looking each up by its key would cost two B-tree
+// descents a chunk. Vectors go into memory a batch at a time, the lock
+// held only while a batch goes in, so queries answer from what is loaded
+// meanwhile (and say how much that is).
 func (v *Vectors) Refresh(ctx context.Context) error {
+	v.refreshing.Lock()
+	defer v.refreshing.Unlock()
 	v.mu.RLock()
 	rowID := v.rowID
 	v.mu.RUnlock()
-	current, err := v.withVectors(ctx, rowID)
+	changes, err := v.chunkChanges(ctx)
 	if err != nil {
 		return fmt.Errorf("load vectors: %w", err)
 	}
@@ -62,46 +81,260 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	if err != nil && !errors.Is(err, sql.ErrNoRows) {
 		return fmt.Errorf("load vectors: %w", err)
 	}
+	key := loadedKey(rowID, storedFP)
+	v.mu.RLock()
+	inStep := v.rowID == rowID && v.loaded == key && v.refreshedAt == changes
+	v.mu.RUnlock()
+	if inStep {
+		return nil
+	}
+	chunks, err := v.chunksByVault(ctx)
+	if err != nil {
+		return fmt.Errorf("load vectors: %w", err)
+	}
 
+	need, pending, ok := v.dropStale(rowID, key, chunks)
+	if !ok {
+		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
+	}
+	if pending > 0 {
+		if err := v.loadVectors(ctx, rowID, key, need, pending); err != nil {
+			return fmt.Errorf("load vectors: %w", err)
+		}
+	}
+	v.mu.Lock()
+	for name, col := range v.cols {
+		if col.count() == 0 {
+			delete(v.cols, name)
+		}
+	}
+	if v.rowID == rowID && v.loaded == key {
+		v.refreshedAt = changes
+	}
+	v.mu.Unlock()
+	return nil
+}
+
+// chunkRow is a chunk as Refresh reads it.
+type chunkRow struct {
+	id   int64
+	ref  chunkRef
+	hash string
+}
+
+// chunksByVault reads every chunk's id, note and hash, by vault name.
+func (v *Vectors) chunksByVault(ctx context.Context) (map[string][]chunkRow, error) {
+	names, err := v.vaultNames(ctx)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.vault_id, c.hash FROM chunks c JOIN files f ON f.id = c.file_id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string][]chunkRow{}
+	for rows.Next() {
+		var c chunkRow
+		var vault int64
+		if err := rows.Scan(&c.id, &c.ref.fileID, &vault, &c.hash); err != nil {
+			return nil, err
+		}
+		c.ref.hash = hashKey(c.hash)
+		name := names[vault]
+		out[name] = append(out[name], c)
+	}
+	return out, rows.Err()
+}
+
+// vaultNames reads the name of every vault, by id.
+func (v *Vectors) vaultNames(ctx context.Context) (map[int64]string, error) {
+	rows, err := v.db.QueryContext(ctx, `SELECT id, name FROM vaults`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	names := map[int64]string{}
+	for rows.Next() {
+		var id int64
+		var name string
+		if err := rows.Scan(&id, &name); err != nil {
+			return nil, err
+		}
+		names[id] = name
+	}
+	return names, rows.Err()
+}
+
+// arrival is a chunk whose vector memory lacks.
+type arrival struct {
+	vault string
+	id    int64
+	ref   chunkRef
+}
+
+// dropStale removes from memory the vectors of chunks gone from chunks or
+// changed, and every vector when memory holds another embedder's (key
+// names the one wanted), and returns the chunks whose vectors memory
+// lacks, by hash, and how many they are. ok is false when the embedder in
+// use is no longer rowID's.
+func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRow) (need map[string][]arrival, pending int, ok bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.rowID != rowID {
-		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
+		return nil, 0, false
 	}
 	// Another embedder, or the same one refitted, has vectors that differ
 	// from those in memory even where a chunk's hash does not: every
-	// collection goes. Otherwise only those of vaults with no vectors left.
-	key := loadedKey(rowID, storedFP)
+	// collection goes. Otherwise only those of vaults gone.
 	for name := range v.cols {
-		if _, ok := current[name]; ok && v.loaded == key {
-			continue
+		if _, ok := chunks[name]; !ok || v.loaded != key {
+			delete(v.cols, name)
 		}
-		delete(v.cols, name)
+	}
+	if v.loaded != key {
+		v.refreshedAt = -1
 	}
 	v.loaded = key
-	for name, want := range current {
-		col, err := v.collectionLocked(name)
+	need = map[string][]arrival{}
+	for name, list := range chunks {
+		col := v.cols[name]
+		if col != nil {
+			want := make(map[int64]uint64, len(list))
+			for _, c := range list {
+				want[c.id] = c.ref.hash
+			}
+			var gone []int64
+			for id, ref := range col.chunks {
+				if h, ok := want[id]; !ok || h != ref.hash {
+					gone = append(gone, id)
+				}
+			}
+			col.drop(gone)
+		}
+		for _, c := range list {
+			if col != nil {
+				if _, ok := col.chunks[c.id]; ok {
+					continue
+				}
+			}
+			need[c.hash] = append(need[c.hash], arrival{vault: name, id: c.id, ref: c.ref})
+			pending++
+		}
+	}
+	return need, pending, true
+}
+
+// scanVectorsFrom is how many missing vectors make Refresh read the whole
+// vectors table in one pass rather than look them up by hash.
+var scanVectorsFrom = 4096
+
+// loadBatch is how many stored vectors go into memory under one hold of
+// the lock.
+const loadBatch = 1024
+
+// loadVectors reads the stored vectors of the chunks in need and adds
+// them to memory, unless the embedder in use changes meanwhile.
+func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, need map[string][]arrival, pending int) error {
+	if pending >= scanVectorsFrom {
+		// NOT INDEXED: in rowid order, the order the table is laid out
+		// in, rather than through the (embedder, hash) index.
+		rows, err := v.db.QueryContext(ctx, `SELECT hash, vector FROM vectors NOT INDEXED WHERE embedder_id = ?`, rowID)
 		if err != nil {
 			return err
 		}
-		var gone []int64
-		for id, ref := range col.chunks {
-			if w, ok := want[id]; !ok || w.hash != ref.hash {
-				gone = append(gone, id)
-			}
+		return v.takeVectors(rows, rowID, key, need)
+	}
+	hashes := make([]any, 0, len(need))
+	for h := range need {
+		hashes = append(hashes, h)
+	}
+	const page = 500
+	for start := 0; start < len(hashes); start += page {
+		part := hashes[start:min(start+page, len(hashes))]
+		rows, err := v.db.QueryContext(ctx, `SELECT hash, vector FROM vectors WHERE embedder_id = ? AND hash IN (`+
+			placeholders(len(part))+`)`, append([]any{rowID}, part...)...)
+		if err != nil {
+			return err
 		}
-		col.drop(gone)
-		var add []int64
-		for id := range want {
-			if _, ok := col.chunks[id]; !ok {
-				add = append(add, id)
-			}
-		}
-		if err := v.addDocs(ctx, col, rowID, add, want); err != nil {
-			return fmt.Errorf("vectors of vault %q: %w", name, err)
+		if err := v.takeVectors(rows, rowID, key, need); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// takeVectors adds the vectors rows yields (hash, vector) to the chunks
+// of need that have that hash, loadBatch rows under one hold of the lock,
+// and closes rows.
+func (v *Vectors) takeVectors(rows *sql.Rows, rowID int64, key string, need map[string][]arrival) error {
+	defer rows.Close()
+	var vec []float32 // the indexes copy what they keep
+	locked := 0
+	defer func() {
+		if locked > 0 {
+			v.mu.Unlock()
+		}
+	}()
+	for rows.Next() {
+		var hash, blob sql.RawBytes
+		if err := rows.Scan(&hash, &blob); err != nil {
+			return err
+		}
+		chunks := need[string(hash)]
+		if len(chunks) == 0 {
+			continue
+		}
+		if locked == 0 {
+			v.mu.Lock()
+			if v.rowID != rowID || v.loaded != key {
+				v.mu.Unlock()
+				return nil // replaced meanwhile; whoever replaced it loads its own
+			}
+		}
+		for _, a := range chunks {
+			col, err := v.collectionLocked(a.vault)
+			if err != nil {
+				return err
+			}
+			if vec, err = col.putStored(a.id, a.ref, blob, vec); err != nil {
+				return err
+			}
+		}
+		if locked++; locked == loadBatch {
+			v.mu.Unlock()
+			locked = 0
+		}
+	}
+	return rows.Err()
+}
+
+// putStored adds chunk id's vector as stored in the vectors table to col;
+// scratch is room to decode it into, returned for the next call.
+func (col *collection) putStored(id int64, ref chunkRef, blob []byte, scratch []float32) ([]float32, error) {
+	if step, values, ok := int8Vector(blob); ok && col.lex != nil {
+		if err := col.lex.addQuantized(id, ref.fileID, step, values); err != nil {
+			return scratch, err
+		}
+		col.chunks[id] = ref
+		return scratch, nil
+	}
+	vec, err := decodeVectorInto(scratch, blob)
+	if err != nil {
+		return scratch, fmt.Errorf("vector of chunk %d: %w", id, err)
+	}
+	return vec, col.put(id, ref, vec)
+}
+
+// hashKey condenses a chunk's hash (64 hex digits) into the 64 bits memory
+// keeps to notice that a chunk's text changed: FNV-1a.
+func hashKey(h string) uint64 {
+	k := uint64(14695981039346656037)
+	for i := 0; i < len(h); i++ {
+		k ^= uint64(h[i])
+		k *= 1099511628211
+	}
+	return k
 }
 
 // loadedKey names the vectors of embedders row rowID stored under
@@ -129,53 +362,32 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 	if len(batch) == 0 {
 		return nil
 	}
-	byHash := make(map[string][]float32, len(batch))
-	args := make([]any, len(batch))
-	for i, p := range batch {
-		byHash[p.hash] = unitLength(vecs[i])
-		args[i] = p.hash
-	}
-	type arrival struct {
-		vault string
-		id    int64
-		ref   chunkRef
-	}
-	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, va.name, c.hash
-		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults va ON va.id = f.vault_id
-		WHERE c.hash IN (`+placeholders(len(args))+`)`, args...)
+	names, err := v.vaultNames(ctx)
 	if err != nil {
-		return fmt.Errorf("read chunks of new vectors: %w", err)
-	}
-	defer rows.Close()
-	var in []arrival
-	for rows.Next() {
-		var a arrival
-		if err := rows.Scan(&a.id, &a.ref.fileID, &a.vault, &a.ref.hash); err != nil {
-			return fmt.Errorf("read chunks of new vectors: %w", err)
-		}
-		in = append(in, a)
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read chunks of new vectors: %w", err)
+		return fmt.Errorf("add new vectors: %w", err)
 	}
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.rowID != rowID || v.loaded != key {
 		return nil // replaced meanwhile; whoever replaced it loads its own
 	}
-	for _, a := range in {
-		col, err := v.collectionLocked(a.vault)
-		if err != nil {
-			return err
-		}
-		if had, ok := col.chunks[a.id]; ok {
-			if had.hash == a.ref.hash {
+	// Chunks sharing a text with a planned one wait for the next Refresh,
+	// which must therefore look.
+	v.refreshedAt = -1
+	for i, p := range batch {
+		ref := chunkRef{hash: hashKey(p.hash)}
+		for _, c := range p.chunks {
+			col, err := v.collectionLocked(names[c.vaultID])
+			if err != nil {
+				return err
+			}
+			if had, ok := col.chunks[c.id]; ok && had.hash == ref.hash {
 				continue
 			}
-			col.drop([]int64{a.id})
-		}
-		if err := col.put(a.id, a.ref, byHash[a.ref.hash]); err != nil {
-			return err
+			ref.fileID = c.fileID
+			if err := col.put(c.id, ref, vecs[i]); err != nil {
+				return err
+			}
 		}
 	}
 	return nil
@@ -260,77 +472,6 @@ func (v *Vectors) Coverage() (vectors, chunks int) {
 		vectors += len(col.chunks)
 	}
 	return vectors, max(v.chunkTotal, vectors)
-}
-
-// withVectors lists, by vault, the chunks that have a vector under the
-// embedders row rowID.
-func (v *Vectors) withVectors(ctx context.Context, rowID int64) (map[string]map[int64]chunkRef, error) {
-	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, va.name, c.hash
-		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults va ON va.id = f.vault_id
-		WHERE `+withVector, rowID)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	current := map[string]map[int64]chunkRef{}
-	for rows.Next() {
-		var id int64
-		var vault string
-		var ref chunkRef
-		if err := rows.Scan(&id, &ref.fileID, &vault, &ref.hash); err != nil {
-			return nil, err
-		}
-		if current[vault] == nil {
-			current[vault] = map[int64]chunkRef{}
-		}
-		current[vault][id] = ref
-	}
-	return current, rows.Err()
-}
-
-// addDocs reads the vectors of the given chunks and adds them to col, a
-// page of chunks per query.
-func (v *Vectors) addDocs(ctx context.Context, col *collection, rowID int64, ids []int64, want map[int64]chunkRef) error {
-	const page = 500
-	for start := 0; start < len(ids); start += page {
-		if err := v.addPage(ctx, col, rowID, ids[start:min(start+page, len(ids))], want); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func (v *Vectors) addPage(ctx context.Context, col *collection, rowID int64, ids []int64, want map[int64]chunkRef) error {
-	args := make([]any, 0, len(ids)+1)
-	args = append(args, rowID)
-	for _, id := range ids {
-		args = append(args, id)
-	}
-	rows, err := v.db.QueryContext(ctx, `SELECT c.id, x.vector FROM chunks c
-		JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
-		WHERE c.id IN (`+placeholders(len(ids))+`)`, args...)
-	if err != nil {
-		return fmt.Errorf("read vectors: %w", err)
-	}
-	defer rows.Close()
-	var vec []float32 // the indexes copy what they keep
-	for rows.Next() {
-		var id int64
-		var blob sql.RawBytes
-		if err := rows.Scan(&id, &blob); err != nil {
-			return fmt.Errorf("read vectors: %w", err)
-		}
-		if vec, err = decodeVectorInto(vec, blob); err != nil {
-			return fmt.Errorf("vector of chunk %d: %w", id, err)
-		}
-		if err := col.put(id, want[id], vec); err != nil {
-			return err
-		}
-	}
-	if err := rows.Err(); err != nil {
-		return fmt.Errorf("read vectors: %w", err)
-	}
-	return nil
 }
 
 // setEmbedderErr records why the configured embedder could not be built,

@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"iter"
@@ -135,9 +136,14 @@ var errEmbedderChanged = errors.New("the embedder's vectors changed dimension")
 // embedded is still stored after the limit.
 func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncResult, synced, error) {
 	var res SyncResult
-	emb, rowID, plan, err := v.prepare(ctx, opts.Reembed, &res)
+	p, err := v.prepare(ctx, opts.Reembed, &res)
 	if err != nil {
 		return res, synced{}, err
+	}
+	emb, rowID, plan, changes := p.emb, p.rowID, p.plan, p.changes
+	if p.inStep {
+		res.Embedder, res.Vectors = emb.Fingerprint(), res.Chunks
+		return res, synced{emb, rowID}, nil
 	}
 	if rowID != 0 && len(plan) > 0 {
 		// What is stored serves while the rest is made: a neural
@@ -166,6 +172,9 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	for len(plan) > 0 || replan {
 		if replan {
 			replan = false
+			if changes, err = v.chunkChanges(ctx); err != nil {
+				return res, synced{emb, rowID}, err
+			}
 			if plan, err = v.plan(ctx, rowID); err != nil {
 				return res, synced{emb, rowID}, err
 			}
@@ -243,6 +252,11 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 		}
 		_, err = v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?
 			AND hash NOT IN (SELECT hash FROM chunks)`, rowID)
+		if err == nil {
+			// Every chunk of the plan has its vector and none is left
+			// over: in step as of the plan's count of changes.
+			_, err = v.db.ExecContext(ctx, `UPDATE embedders SET synced_changes = ? WHERE id = ?`, changes, rowID)
+		}
 		unlock()
 		if err != nil {
 			return res, synced{}, fmt.Errorf("remove unused vectors: %w", err)
@@ -294,29 +308,64 @@ func batchFor(emb embed.Embedder, n int) int {
 	return n
 }
 
+// prepared is what a sync sets out from.
+type prepared struct {
+	emb   embed.Embedder
+	rowID int64
+	plan  []int64
+	// changes is chunk_changes when the plan was made; inStep says the
+	// embedder's last finished sync was made at that count, so that
+	// nothing needs embedding or removing.
+	changes int64
+	inStep  bool
+}
+
 // prepare, under the writer lock, drops every vector when asked to, picks
-// (or fits) the embedder and plans which chunks to embed.
-func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (embed.Embedder, int64, []int64, error) {
+// (or fits) the embedder and plans which chunks to embed: none, without
+// reading any, when no chunk changed since its last finished sync.
+func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (prepared, error) {
 	unlock, err := v.lockWriters(ctx)
 	if err != nil {
-		return nil, 0, nil, err
+		return prepared{}, err
 	}
 	defer unlock()
 	if reembed {
 		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
-			return nil, 0, nil, fmt.Errorf("drop stored vectors: %w", err)
+			return prepared{}, fmt.Errorf("drop stored vectors: %w", err)
 		}
 	}
 	if res.Chunks, err = v.countChunks(ctx); err != nil {
-		return nil, 0, nil, err
+		return prepared{}, err
 	}
-	emb, rowID, err := v.prepareEmbedder(ctx, res.Chunks)
-	if err != nil {
-		return nil, 0, nil, err
+	var p prepared
+	if p.changes, err = v.chunkChanges(ctx); err != nil {
+		return prepared{}, err
+	}
+	if p.emb, p.rowID, err = v.prepareEmbedder(ctx, res.Chunks); err != nil {
+		return prepared{}, err
 	}
 	v.setChunks(res.Chunks)
-	plan, err := v.plan(ctx, rowID)
-	return emb, rowID, plan, err
+	if p.rowID != 0 {
+		var synced sql.NullInt64
+		err := v.db.QueryRowContext(ctx, `SELECT synced_changes FROM embedders WHERE id = ?`, p.rowID).Scan(&synced)
+		if err != nil {
+			return prepared{}, fmt.Errorf("read stored embedder: %w", err)
+		}
+		if p.inStep = synced.Valid && synced.Int64 == p.changes; p.inStep {
+			return p, nil
+		}
+	}
+	p.plan, err = v.plan(ctx, p.rowID)
+	return p, err
+}
+
+// chunkChanges reads the count of changes made to chunks (migration 0008).
+func (v *Vectors) chunkChanges(ctx context.Context) (int64, error) {
+	var n int64
+	if err := v.db.QueryRowContext(ctx, `SELECT n FROM chunk_changes WHERE id = 1`).Scan(&n); err != nil {
+		return 0, fmt.Errorf("read chunk changes: %w", err)
+	}
+	return n, nil
 }
 
 // adopt makes emb, with the vectors of row rowID, the embedder queries
@@ -343,6 +392,15 @@ type writerLocker interface {
 // pending is one distinct text that needs a vector.
 type pending struct {
 	hash, text string
+	// chunks are the planned chunks with this text, to join memory as
+	// soon as the vector is stored. Others with the same text (the plan
+	// names one chunk a text) join at the sync's end.
+	chunks []plannedChunk
+}
+
+// plannedChunk is a chunk of a batch: where its vector goes in memory.
+type plannedChunk struct {
+	id, fileID, vaultID int64
 }
 
 func (v *Vectors) countChunks(ctx context.Context) (int, error) {
@@ -436,7 +494,7 @@ func (v *Vectors) insertEmbedder(ctx context.Context, emb embed.Embedder, state 
 	var id int64
 	err := v.db.QueryRowContext(ctx, `INSERT INTO embedders (fingerprint, provider, model, dimension, state, created_ms)
 		VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (fingerprint) DO UPDATE SET state = excluded.state
+		ON CONFLICT (fingerprint) DO UPDATE SET state = excluded.state, synced_changes = NULL
 		RETURNING id`,
 		emb.Fingerprint(), v.src.Provider, v.src.Model, emb.Dimension(), state, time.Now().UnixMilli()).Scan(&id)
 	if err != nil {
@@ -505,25 +563,27 @@ func (v *Vectors) stillMissing(ctx context.Context, rowID int64, ids []int64) ([
 	for _, id := range ids {
 		args = append(args, id)
 	}
-	rows, err := v.db.QueryContext(ctx, `SELECT c.hash, f.title, c.heading, c.text
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.vault_id, c.hash, f.title, c.heading, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id
 		WHERE NOT `+withVector+` AND c.id IN (`+placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read chunks to embed: %w", err)
 	}
 	defer rows.Close()
-	seen := map[string]bool{}
+	seen := map[string]int{}
 	var out []pending
 	for rows.Next() {
+		var c plannedChunk
 		var hash, title, heading, text string
-		if err := rows.Scan(&hash, &title, &heading, &text); err != nil {
+		if err := rows.Scan(&c.id, &c.fileID, &c.vaultID, &hash, &title, &heading, &text); err != nil {
 			return nil, fmt.Errorf("read chunks to embed: %w", err)
 		}
-		if seen[hash] {
-			continue // the same text twice: one vector serves both
+		if i, ok := seen[hash]; ok {
+			out[i].chunks = append(out[i].chunks, c) // the same text twice: one vector serves both
+			continue
 		}
-		seen[hash] = true
-		out = append(out, pending{hash: hash, text: vault.EmbedText(title, heading, text)})
+		seen[hash] = len(out)
+		out = append(out, pending{hash: hash, text: vault.EmbedText(title, heading, text), chunks: []plannedChunk{c}})
 	}
 	if err := rows.Err(); err != nil {
 		return nil, fmt.Errorf("read chunks to embed: %w", err)
@@ -572,8 +632,12 @@ func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, 
 		return rowID, nil, fmt.Errorf("store vectors: %w", err)
 	}
 	defer stmt.Close()
+	encode := encodeVector
+	if v.src.Provider == embed.ProviderLexical {
+		encode = encodeInt8Vector // see vectorcodec.go
+	}
 	for i, p := range batch {
-		if _, err := stmt.ExecContext(ctx, rowID, p.hash, encodeVector(vecs[i])); err != nil {
+		if _, err := stmt.ExecContext(ctx, rowID, p.hash, encode(vecs[i])); err != nil {
 			return rowID, nil, fmt.Errorf("store vectors: %w", err)
 		}
 	}
