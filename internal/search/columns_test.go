@@ -52,7 +52,7 @@ func TestColumnIndexAgreesWithChromem(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	idx := newColumnIndex()
+	idx := newColumnIndex(0)
 	exact := map[int64][]float32{}
 	for i := range n {
 		id := int64(i + 1)
@@ -138,7 +138,7 @@ func dot(a, b []float32) float32 {
 }
 
 func TestColumnIndexOrdersTiesByChunk(t *testing.T) {
-	idx := newColumnIndex()
+	idx := newColumnIndex(0)
 	same := []float32{0.6, 0.8, 0, 0}
 	for _, id := range []int64{9, 3, 7, 1} {
 		if err := idx.add(id, id, same); err != nil {
@@ -186,7 +186,7 @@ func TestSparseOf(t *testing.T) {
 func TestColumnRemoveKeepsSlotsInStep(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	const dim = 16
-	idx := newColumnIndex()
+	idx := newColumnIndex(0)
 	vecs := map[int64][]float32{}
 	for id := int64(1); id <= 2*columnBlock+3; id++ {
 		vecs[id] = randomUnit(r, dim, 0.7)

@@ -52,7 +52,11 @@ type denseIndex struct {
 // denseBlock is how many vectors one block of a slab holds.
 const denseBlock = 1024
 
-func newDenseIndex() *denseIndex { return &denseIndex{at: map[int64]int{}} }
+// newDenseIndex returns an empty index with room for n vectors' ids.
+func newDenseIndex(n int) *denseIndex {
+	return &denseIndex{at: make(map[int64]int, n), ids: make([]int64, 0, n), files: make([]int64, 0, n),
+		scales: make([]float32, 0, n)}
+}
 
 // len is how many vectors the index holds.
 func (d *denseIndex) len() int { return len(d.ids) }

@@ -41,7 +41,7 @@ func BenchmarkDenseScan(b *testing.B) {
 			r := rand.New(rand.NewPCG(1, 2))
 			centres := units(r, 2000, denseBenchDim)
 			before := heapInUse()
-			d := newDenseIndex()
+			d := newDenseIndex(0)
 			v := make([]float32, denseBenchDim)
 			for i := range n {
 				c := centres[r.IntN(len(centres))]

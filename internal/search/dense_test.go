@@ -61,7 +61,7 @@ func exactNearest(vecs [][]float32, q []float32, n int, keep func(int64) bool, m
 
 func denseOf(t testing.TB, vecs [][]float32) *denseIndex {
 	t.Helper()
-	d := newDenseIndex()
+	d := newDenseIndex(0)
 	for i, v := range vecs {
 		id := int64(i + 1)
 		if err := d.add(id, id/3, v); err != nil {
@@ -244,7 +244,7 @@ func TestDenseFiltersAndFloor(t *testing.T) {
 }
 
 func TestDenseOrdersTiesByChunk(t *testing.T) {
-	d := newDenseIndex()
+	d := newDenseIndex(0)
 	same := []float32{0.6, 0.8, 0, 0}
 	for _, id := range []int64{9, 3, 7, 1} {
 		if err := d.add(id, id, same); err != nil {
@@ -270,7 +270,7 @@ func TestDenseOrdersTiesByChunk(t *testing.T) {
 }
 
 func TestDenseDimensions(t *testing.T) {
-	d := newDenseIndex()
+	d := newDenseIndex(0)
 	if err := d.add(1, 1, []float32{3, 4, 0}); err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +308,7 @@ func TestDenseDimensions(t *testing.T) {
 func TestDenseRemoveKeepsSlotsInStep(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	const dim = 16
-	d := newDenseIndex()
+	d := newDenseIndex(0)
 	want := map[int64][]float32{}
 	put := func(id int64) {
 		v := randomUnit(r, dim, 1)

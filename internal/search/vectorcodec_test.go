@@ -111,13 +111,13 @@ func FuzzDecodeVector(f *testing.F) {
 	f.Add([]byte{0x31, 0x51, 0x8a, 0x7f, 0, 0, 0x80, 0x3f})
 	f.Fuzz(func(t *testing.T, b []byte) {
 		v, err := decodeVector(b)
-		_, values, ok := int8Vector(b)
+		step, values, ok := int8Vector(b)
 		if ok {
 			if err != nil || len(values) != len(b)-8 || len(v) != len(values) {
 				t.Fatalf("int8 form of %d bytes: %d values, %d decoded, %v", len(b), len(values), len(v), err)
 			}
-			col := &collection{chunks: map[int64]chunkRef{}, lex: newColumnIndex()}
-			if _, err := col.putStored(1, chunkRef{fileID: 1}, b, nil); err != nil && len(values) != 0 {
+			idx := newColumnIndex(0)
+			if err := idx.addQuantized([]quantized{{id: 1, file: 1, step: step, values: values}}); err != nil && len(values) != 0 {
 				t.Fatalf("a %d-value vector was refused: %v", len(values), err)
 			}
 			return

@@ -212,6 +212,9 @@ func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRo
 			}
 			col.drop(gone)
 		}
+		if col == nil {
+			v.sizedCollectionLocked(name, len(list))
+		}
 		for _, c := range list {
 			if col != nil {
 				if _, ok := col.chunks[c.id]; ok {
@@ -265,65 +268,95 @@ func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, need
 }
 
 // takeVectors adds the vectors rows yields (hash, vector) to the chunks
-// of need that have that hash, loadBatch rows under one hold of the lock,
-// and closes rows.
+// of need that have that hash, loadBatch at a time under one hold of the
+// lock, and closes rows.
 func (v *Vectors) takeVectors(rows *sql.Rows, rowID int64, key string, need map[string][]arrival) error {
 	defer rows.Close()
-	var vec []float32 // the indexes copy what they keep
-	locked := 0
-	defer func() {
-		if locked > 0 {
-			v.mu.Unlock()
-		}
-	}()
+	var batch []storedVector
+	var arena []byte // the batch's blobs, copied out of the rows
 	for rows.Next() {
 		var hash, blob sql.RawBytes
 		if err := rows.Scan(&hash, &blob); err != nil {
 			return err
 		}
-		chunks := need[string(hash)]
-		if len(chunks) == 0 {
-			continue
-		}
-		if locked == 0 {
-			v.mu.Lock()
-			if v.rowID != rowID || v.loaded != key {
-				v.mu.Unlock()
-				return nil // replaced meanwhile; whoever replaced it loads its own
+		for _, a := range need[string(hash)] {
+			if len(arena)+len(blob) > cap(arena) {
+				// A new arena: the staged blobs still point into the old.
+				arena = make([]byte, 0, max(len(blob)*(loadBatch+1), 2*cap(arena)))
 			}
+			start := len(arena)
+			arena = append(arena, blob...)
+			batch = append(batch, storedVector{a: a, blob: arena[start:len(arena):len(arena)]})
 		}
-		for _, a := range chunks {
-			col, err := v.collectionLocked(a.vault)
-			if err != nil {
-				return err
+		if len(batch) >= loadBatch {
+			if err := v.putStored(rowID, key, batch); err != nil {
+				return ignoreReplaced(err)
 			}
-			if vec, err = col.putStored(a.id, a.ref, blob, vec); err != nil {
-				return err
-			}
-		}
-		if locked++; locked == loadBatch {
-			v.mu.Unlock()
-			locked = 0
+			// Memory holds copies: the arena serves the next batch.
+			batch, arena = batch[:0], arena[:0]
 		}
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	return ignoreReplaced(v.putStored(rowID, key, batch))
 }
 
-// putStored adds chunk id's vector as stored in the vectors table to col;
-// scratch is room to decode it into, returned for the next call.
-func (col *collection) putStored(id int64, ref chunkRef, blob []byte, scratch []float32) ([]float32, error) {
-	if step, values, ok := int8Vector(blob); ok && col.lex != nil {
-		if err := col.lex.addQuantized(id, ref.fileID, step, values); err != nil {
-			return scratch, err
+// storedVector is a chunk's vector as the vectors table holds it.
+type storedVector struct {
+	a    arrival
+	blob []byte
+}
+
+// putStored adds a batch of stored vectors to memory under one hold of
+// the lock, unless the embedder in use is no longer rowID's (errReplaced).
+// Vectors in the int8 form go to a column index as they are.
+func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	if v.rowID != rowID || v.loaded != key {
+		return errReplaced
+	}
+	var vec []float32 // the indexes copy what they keep
+	lex := map[*collection][]quantized{}
+	refs := map[*collection][]chunkRef{}
+	for _, s := range batch {
+		col, err := v.collectionLocked(s.a.vault)
+		if err != nil {
+			return err
 		}
-		col.chunks[id] = ref
-		return scratch, nil
+		if step, values, ok := int8Vector(s.blob); ok && col.lex != nil {
+			lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
+			refs[col] = append(refs[col], s.a.ref)
+			continue
+		}
+		if vec, err = decodeVectorInto(vec, s.blob); err != nil {
+			return fmt.Errorf("vector of chunk %d: %w", s.a.id, err)
+		}
+		if err := col.put(s.a.id, s.a.ref, vec); err != nil {
+			return err
+		}
 	}
-	vec, err := decodeVectorInto(scratch, blob)
-	if err != nil {
-		return scratch, fmt.Errorf("vector of chunk %d: %w", id, err)
+	for col, vs := range lex {
+		if err := col.lex.addQuantized(vs); err != nil {
+			return err
+		}
+		for k, q := range vs {
+			col.chunks[q.id] = refs[col][k]
+		}
 	}
-	return vec, col.put(id, ref, vec)
+	return nil
+}
+
+// errReplaced stops a load whose embedder was replaced meanwhile: whoever
+// replaced it loads its own.
+var errReplaced = errors.New("the embedder in use was replaced")
+
+func ignoreReplaced(err error) error {
+	if errors.Is(err, errReplaced) {
+		return nil
+	}
+	return err
 }
 
 // hashKey condenses a chunk's hash (64 hex digits) into the 64 bits memory
@@ -440,19 +473,26 @@ func (col *collection) dim() int {
 // collectionLocked returns the collection of vault name, made when it has
 // none yet; v.mu is held for writing.
 func (v *Vectors) collectionLocked(name string) (*collection, error) {
+	return v.sizedCollectionLocked(name, 0), nil
+}
+
+// sizedCollectionLocked returns the collection of vault name, made with
+// room for n vectors when it has none yet, so that a load does not grow
+// (and copy) its maps and slices as it goes; v.mu is held for writing.
+func (v *Vectors) sizedCollectionLocked(name string, n int) *collection {
 	if col := v.cols[name]; col != nil {
-		return col, nil
+		return col
 	}
-	col := &collection{chunks: map[int64]chunkRef{}}
+	col := &collection{chunks: make(map[int64]chunkRef, n)}
 	if v.src.Provider == embed.ProviderLexical {
-		col.lex = newColumnIndex()
+		col.lex = newColumnIndex(n)
 	} else {
 		// Every other embedder's queries are dense too: a column index
 		// would read every column.
-		col.dense = newDenseIndex()
+		col.dense = newDenseIndex(n)
 	}
 	v.cols[name] = col
-	return col, nil
+	return col
 }
 
 // setChunks records how many chunks the database holds, for Coverage.
