@@ -40,10 +40,11 @@ func TestTraverseQueries(t *testing.T) {
 		queries int
 		uses    []string
 	}{
-		// Find by path, two per level, the links among the last level, tags.
-		{graph.Query{Start: "Current setup.md", Depth: 2, Direction: graph.Both}, 1 + 2*2 + 2, []string{"links_source", "links_target"}},
-		{graph.Query{Start: "Current setup.md", Depth: 3, Direction: graph.Out}, 1 + 2*3 + 2, []string{"links_source"}},
-		{graph.Query{Start: "Water.md", Depth: 2, Direction: graph.In}, 1 + 2*2 + 2, []string{"links_target", "links_source"}},
+		// Find by path, two per level, the links among the last level, the
+		// details of the links returned, tags.
+		{graph.Query{Start: "Current setup.md", Depth: 2, Direction: graph.Both}, 1 + 2*2 + 3, []string{"links_source", "links_target"}},
+		{graph.Query{Start: "Current setup.md", Depth: 3, Direction: graph.Out}, 1 + 2*3 + 3, []string{"links_source"}},
+		{graph.Query{Start: "Water.md", Depth: 2, Direction: graph.In}, 1 + 2*2 + 3, []string{"links_target", "links_source"}},
 	} {
 		r := &recorder{db: db.DB}
 		if _, err := graph.New(r).Traverse(ctx, tt.q); err != nil {
