@@ -80,3 +80,49 @@ func TestTraverseQueries(t *testing.T) {
 		}
 	}
 }
+
+// TestBacklinksUpToQueries checks that a page of backlinks and their count
+// read links_target in its own order, so that their cost does not grow
+// with the links to a note beyond the page: no scan, no sort of every
+// link to it.
+func TestBacklinksUpToQueries(t *testing.T) {
+	db := indexedDB(t, nil)
+	ctx := context.Background()
+	r := &recorder{db: db.DB}
+	if _, err := graph.New(r).BacklinksUpTo(ctx, "coffee", "Methods/Pour over.md", 2); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.queries) != 3 {
+		t.Fatalf("%d statements; want the note's id, the page, the count", len(r.queries))
+	}
+	var plans []string
+	for i, q := range r.queries[1:] {
+		rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, r.args[i+1]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plans = append(plans, detail)
+		}
+		rows.Close()
+	}
+	all := strings.Join(plans, "\n")
+	for _, want := range []string{
+		"SEARCH links USING INDEX links_target (target_id=?)",
+		"SEARCH links USING COVERING INDEX links_target (target_id=?)",
+		"SEARCH links USING INDEX links_source (source_id=?)",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in the plans:\n%s", want, all)
+		}
+	}
+	// The page is sorted by path once cut; only that sort is allowed.
+	if strings.Count(all, "TEMP B-TREE") > 1 || strings.Contains(all, "SCAN links") {
+		t.Errorf("a scan or a sort of every link in the plans:\n%s", all)
+	}
+}
