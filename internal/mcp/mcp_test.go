@@ -43,7 +43,7 @@ func exampleVault(t *testing.T) config.Vault {
 
 // realBackend wires the server exactly as `jarvis mcp` does, over the
 // given vaults and database, and indexes them once when index is true.
-func realBackend(t *testing.T, dbPath string, index bool, vaults ...config.Vault) *mcp.Backend {
+func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault) *mcp.Backend {
 	t.Helper()
 	cfg := config.Config{DBPath: dbPath, Vaults: vaults, Embedder: config.Embedder{Provider: config.ProviderLexical}}
 	var deps container.MCPDeps
