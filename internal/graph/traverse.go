@@ -92,7 +92,9 @@ type Subgraph struct {
 	Truncated bool `json:"truncated"`
 	// Reached counts the files the walk reached, the start included: the
 	// nodes, and the files of the level that did not fit in MaxNodes. The
-	// walk stops at that level, so more files lie beyond.
+	// walk stops at that level, so more files lie beyond; and a level
+	// reads at most twice MaxNodes of the links into one file, so a hub
+	// linked from more files has reached more than this says.
 	Reached int `json:"reached"`
 	// EdgesFound counts the links between nodes, each as Edges would list
 	// it, before the cut to MaxEdges.
@@ -176,7 +178,9 @@ type walk struct {
 // about the notes that embed the same image), unless one is the start. When
 // a level does not fit in MaxNodes, the files linked most often from (or
 // to) the level before are kept, then the ones indexed first, and the
-// traversal stops there.
+// traversal stops there. Of the links into one file, a level reads the
+// first twice MaxNodes the index holds (levelLinks says why); the links
+// among the nodes are all found all the same.
 func (g *Graph) Traverse(ctx context.Context, q Query) (*Subgraph, error) {
 	q, err := q.normalize()
 	if err != nil {
@@ -196,7 +200,7 @@ func (g *Graph) Traverse(ctx context.Context, q Query) (*Subgraph, error) {
 	}
 	frontier := []int64{start.id}
 	for depth := 1; depth <= q.Depth && len(frontier) > 0 && !w.trunc; depth++ {
-		rows, err := g.levelLinks(ctx, frontier, q.Direction)
+		rows, err := g.levelLinks(ctx, frontier, q.Direction, q.inLinksRead())
 		if err != nil {
 			return nil, fmt.Errorf("links around %s: %w", start.Path, err)
 		}
@@ -244,13 +248,27 @@ func (w *walk) reached(frontier []int64, rows []linkRow) map[int64]int {
 			fresh[id]++
 		}
 	}
+	linksIn := map[int64]int{}
+	level := make(map[int64]bool, len(rows))
 	for _, r := range rows {
+		if level[r.id] {
+			continue // read from both ends
+		}
+		level[r.id] = true
 		w.links[r.id] = r
 		if w.q.Direction != In && inFrontier[r.source] && r.target != 0 {
 			reach(r.target)
 		}
 		if w.q.Direction != Out && inFrontier[r.target] {
 			reach(r.source)
+			linksIn[r.target]++
+		}
+	}
+	// A file whose links in filled what levelLinks reads may have more:
+	// closeEdges then looks for those from other nodes.
+	for id, n := range linksIn {
+		if n >= w.q.inLinksRead() {
+			w.inDone[id] = false
 		}
 	}
 	return fresh
@@ -358,20 +376,36 @@ func (g *Graph) addTags(ctx context.Context, w *walk) error {
 // linkColumns are the columns levelLinks and closeEdges read into a linkRow.
 const linkColumns = `l.id, l.source_id, coalesce(l.target_id, 0) FROM links l`
 
-// levelLinks reads every link from (Out), to (In) or from and to (Both) the
-// files of one level in one query, through links_source and links_target.
-func (g *Graph) levelLinks(ctx context.Context, ids []int64, dir Direction) ([]linkRow, error) {
-	var where string
+// levelLinks reads the links from (Out), to (In) or from and to (Both) the
+// files of one level in one query, through links_source and links_target:
+// every link from each file, and the first perNote links to each (in the
+// order links_target holds them, the oldest first). A note's links are as
+// many as its text holds, but the links to a hub grow with the vault:
+// reading them all would make a walk from a note linked by 100,000 others
+// cost 100,000 row reads, for a level that keeps MaxNodes files at most.
+func (g *Graph) levelLinks(ctx context.Context, ids []int64, dir Direction, perNote int) ([]linkRow, error) {
+	const (
+		from = `SELECT ` + linkColumns + ` WHERE l.source_id IN ` + idSet
+		// The ids are j, not f: f is the files table, whose full scan
+		// TestTraverseQueries looks for in the plans.
+		to = `SELECT l.id, l.source_id, coalesce(l.target_id, 0) FROM json_each(?1) j JOIN links l
+			ON l.id IN (SELECT id FROM links WHERE target_id = j.value ORDER BY id LIMIT ?2)`
+	)
 	switch dir {
 	case Out:
-		where = `l.source_id IN ` + idSet
+		return g.queryLinks(ctx, from, idList(ids))
 	case In:
-		where = `l.target_id IN ` + idSet
-	default:
-		where = `l.source_id IN ` + idSet + ` OR l.target_id IN ` + idSet
+		return g.queryLinks(ctx, to, idList(ids), perNote)
 	}
-	return g.queryLinks(ctx, `SELECT `+linkColumns+` WHERE `+where, idList(ids))
+	// A link between two files of the level comes twice; reached counts
+	// it once.
+	return g.queryLinks(ctx, from+` UNION ALL `+to, idList(ids), perNote)
 }
+
+// inLinksRead is how many links into one file a level reads: twice the
+// nodes a walk may hold, enough for a level to fill from that file alone
+// with room to rank its candidates by how often they are linked.
+func (q Query) inLinksRead() int { return 2 * q.MaxNodes }
 
 // idSet is the set of ids passed as the JSON array ?1.
 const idSet = `(SELECT value FROM json_each(?1))`

@@ -436,6 +436,39 @@ func TestTraverseCapsEdges(t *testing.T) {
 	}
 }
 
+// TestTraverseReadsAFewLinksIntoAHub walks from a note 30 others link to,
+// with room for 5 nodes: the level reads 10 of the 30 links (twice
+// MaxNodes), keeps the notes indexed first, and still finds every link
+// among the nodes.
+func TestTraverseReadsAFewLinksIntoAHub(t *testing.T) {
+	extra := map[string]string{"Hub.md": "# Hub\n"}
+	for i := range 30 {
+		extra[fmt.Sprintf("Fans/Fan %02d.md", i)] = "# Fan\nSee [[Hub]].\n"
+	}
+	extra["Fans/Fan 00.md"] = "# Fan\nSee [[Hub]] and [[Fan 01]].\n"
+	g := indexed(t, extra)
+	for _, dir := range []graph.Direction{graph.In, graph.Both} {
+		sg, err := g.Traverse(context.Background(), graph.Query{Start: "Hub", Depth: 1, Direction: dir, MaxNodes: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"0 Hub.md", "1 Fans/Fan 00.md", "1 Fans/Fan 01.md", "1 Fans/Fan 02.md", "1 Fans/Fan 03.md"}
+		if got := nodeList(sg); !reflect.DeepEqual(got, want) || !sg.Truncated || sg.Reached != 11 {
+			t.Errorf("%s: nodes %q, truncated %v, reached %d; want %q, truncated, 11 reached", dir, got, sg.Truncated, sg.Reached, want)
+		}
+		wantEdges := []string{
+			"Fans/Fan 00.md:2 -> Fans/Fan 01.md (link) Fan 01",
+			"Fans/Fan 00.md:2 -> Hub.md (link) Hub",
+			"Fans/Fan 01.md:2 -> Hub.md (link) Hub",
+			"Fans/Fan 02.md:2 -> Hub.md (link) Hub",
+			"Fans/Fan 03.md:2 -> Hub.md (link) Hub",
+		}
+		if got := edgeList(sg); !reflect.DeepEqual(got, wantEdges) {
+			t.Errorf("%s: edges\n got %q\nwant %q", dir, got, wantEdges)
+		}
+	}
+}
+
 func TestTraverseArguments(t *testing.T) {
 	g := indexed(t, nil)
 	ctx := context.Background()

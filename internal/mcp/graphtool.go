@@ -62,7 +62,7 @@ type GraphOutput struct {
 	Unresolved []GraphUnresolved `json:"unresolved" jsonschema:"links from the visited notes that lead to no note"`
 	// NodesReached and LinksFound say how much there was when the lists were
 	// cut.
-	NodesReached   int         `json:"nodes_reached" jsonschema:"notes and attachments the walk reached, the start included; more than nodes holds when the walk stopped at the node cap, and more lie beyond"`
+	NodesReached   int         `json:"nodes_reached" jsonschema:"notes and attachments the walk reached, the start included; more than nodes holds when the walk stopped at the node cap, and more lie beyond; the links into a hub are read only in part, so there may be more still"`
 	LinksFound     int         `json:"links_found" jsonschema:"links between the nodes; more than edges holds when the links were cut"`
 	Truncated      bool        `json:"truncated" jsonschema:"true when something was left out: nodes, links or unresolved links beyond their caps"`
 	Degraded       bool        `json:"degraded"`
