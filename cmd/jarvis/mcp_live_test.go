@@ -141,7 +141,7 @@ func TestMCPKeepsTheIndexLive(t *testing.T) {
 				return false
 			}
 			for _, e := range g.Edges {
-				if e.Target == "Archive/Kettle.md" {
+				if e.To >= 0 && e.To < len(g.Nodes) && g.Nodes[e.To].Path == "Archive/Kettle.md" {
 					return true
 				}
 			}

@@ -102,7 +102,7 @@ func newBackend(in backendIn) *mcp.Backend {
 		},
 		FindNote:  in.Graph.FindNote,
 		Traverse:  in.Graph.Traverse,
-		Backlinks: in.Graph.Backlinks,
+		Backlinks: in.Graph.BacklinksUpTo,
 		Outlinks:  in.Graph.Outlinks,
 		Stats:     func(ctx context.Context) ([]index.VaultStats, error) { return index.Stats(ctx, conn) },
 		Notes: func(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error) {

@@ -194,6 +194,53 @@ func (g *Graph) Backlinks(ctx context.Context, vaultName, path string) ([]Edge, 
 	return edges, nil
 }
 
+// BacklinkPage is some of the links to a note from other notes, with how
+// many there are in all.
+type BacklinkPage struct {
+	// Edges are at most the limit asked for, ordered by source path and
+	// line.
+	Edges []Edge
+	// Total counts every link to the note from another note.
+	Total int
+}
+
+// BacklinksUpTo returns at most limit of the links to the file at path from
+// other notes (its own [[#Heading]] links are not backlinks), and how many
+// there are. When there are more, the ones kept are those the index has
+// held longest: links_target gives a note's links in that order, so a note
+// linked from 100,000 others costs no more than one linked from limit.
+// Counting the rest reads only that index.
+func (g *Graph) BacklinksUpTo(ctx context.Context, vaultName, path string, limit int) (BacklinkPage, error) {
+	id, err := g.noteID(ctx, vaultName, path)
+	if err != nil {
+		return BacklinkPage{}, err
+	}
+	rows, err := g.db.QueryContext(ctx, `SELECT `+edgeColumns+`
+		FROM links l JOIN files s ON s.id = l.source_id JOIN files t ON t.id = l.target_id
+		WHERE l.id IN (SELECT id FROM links WHERE target_id = ?1 AND source_id <> ?1 ORDER BY id LIMIT ?2)
+		ORDER BY s.path, l.ord`, id, max(limit, 0))
+	if err != nil {
+		return BacklinkPage{}, fmt.Errorf("backlinks of %s: %w", path, err)
+	}
+	edges, err := scanEdges(rows)
+	if err != nil {
+		return BacklinkPage{}, fmt.Errorf("backlinks of %s: %w", path, err)
+	}
+	page := BacklinkPage{Edges: edges, Total: len(edges)}
+	if len(edges) < limit {
+		return page, nil
+	}
+	// Links from the note to itself are few, and found through
+	// links_source: the unary plus keeps SQLite off links_target, which
+	// would read every link to the note.
+	err = g.db.QueryRowContext(ctx, `SELECT (SELECT count(*) FROM links WHERE target_id = ?1)
+		- (SELECT count(*) FROM links WHERE source_id = ?1 AND +target_id = ?1)`, id).Scan(&page.Total)
+	if err != nil {
+		return BacklinkPage{}, fmt.Errorf("count backlinks of %s: %w", path, err)
+	}
+	return page, nil
+}
+
 // UnresolvedTargets lists link targets that match no file in the vault, the
 // most linked first, at most limit of them (all when limit <= 0). Targets
 // are grouped without regard to case, as they are resolved.

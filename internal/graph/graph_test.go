@@ -3,10 +3,12 @@ package graph_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -111,6 +113,45 @@ func TestBacklinksAndOutlinks(t *testing.T) {
 	}
 	if _, err := g.Outlinks(ctx, "other", "Coffee journal.md"); !errors.Is(err, graph.ErrNoteNotFound) {
 		t.Fatalf("wrong vault: err = %v", err)
+	}
+}
+
+func TestBacklinksUpTo(t *testing.T) {
+	g := indexed(t, nil)
+	ctx := context.Background()
+	all, err := g.Backlinks(ctx, "coffee", "Methods/Pour over.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var others []string
+	for _, e := range all {
+		if e.Source != "Methods/Pour over.md" {
+			others = append(others, fmt.Sprintf("%s:%d", e.Source, e.Line))
+		}
+	}
+	// Of the 8 incoming links, 7 come from other notes.
+	for _, tt := range []struct {
+		limit, edges int
+	}{{10, 7}, {7, 7}, {3, 3}, {0, 0}} {
+		page, err := g.BacklinksUpTo(ctx, "coffee", "Methods/Pour over.md", tt.limit)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range page.Edges {
+			got = append(got, fmt.Sprintf("%s:%d", e.Source, e.Line))
+		}
+		if page.Total != 7 || len(got) != tt.edges || !slices.IsSorted(got) {
+			t.Errorf("limit %d: %q of %d; want %d of 7, by source", tt.limit, got, page.Total, tt.edges)
+		}
+		for _, e := range got {
+			if !slices.Contains(others, e) {
+				t.Errorf("limit %d: %s is not a link from another note (%q)", tt.limit, e, others)
+			}
+		}
+	}
+	if _, err := g.BacklinksUpTo(ctx, "coffee", "Nope.md", 10); !errors.Is(err, graph.ErrNoteNotFound) {
+		t.Fatalf("missing note: err = %v", err)
 	}
 }
 

@@ -40,10 +40,11 @@ func TestTraverseQueries(t *testing.T) {
 		queries int
 		uses    []string
 	}{
-		// Find by path, two per level, the links among the last level, tags.
-		{graph.Query{Start: "Current setup.md", Depth: 2, Direction: graph.Both}, 1 + 2*2 + 2, []string{"links_source", "links_target"}},
-		{graph.Query{Start: "Current setup.md", Depth: 3, Direction: graph.Out}, 1 + 2*3 + 2, []string{"links_source"}},
-		{graph.Query{Start: "Water.md", Depth: 2, Direction: graph.In}, 1 + 2*2 + 2, []string{"links_target", "links_source"}},
+		// Find by path, two per level, the links among the last level, the
+		// details of the links returned, tags.
+		{graph.Query{Start: "Current setup.md", Depth: 2, Direction: graph.Both}, 1 + 2*2 + 3, []string{"links_source", "links_target"}},
+		{graph.Query{Start: "Current setup.md", Depth: 3, Direction: graph.Out}, 1 + 2*3 + 3, []string{"links_source"}},
+		{graph.Query{Start: "Water.md", Depth: 2, Direction: graph.In}, 1 + 2*2 + 3, []string{"links_target", "links_source"}},
 	} {
 		r := &recorder{db: db.DB}
 		if _, err := graph.New(r).Traverse(ctx, tt.q); err != nil {
@@ -77,5 +78,51 @@ func TestTraverseQueries(t *testing.T) {
 				t.Errorf("%+v: no use of %s in the plans:\n%s", tt.q, idx, all)
 			}
 		}
+	}
+}
+
+// TestBacklinksUpToQueries checks that a page of backlinks and their count
+// read links_target in its own order, so that their cost does not grow
+// with the links to a note beyond the page: no scan, no sort of every
+// link to it.
+func TestBacklinksUpToQueries(t *testing.T) {
+	db := indexedDB(t, nil)
+	ctx := context.Background()
+	r := &recorder{db: db.DB}
+	if _, err := graph.New(r).BacklinksUpTo(ctx, "coffee", "Methods/Pour over.md", 2); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.queries) != 3 {
+		t.Fatalf("%d statements; want the note's id, the page, the count", len(r.queries))
+	}
+	var plans []string
+	for i, q := range r.queries[1:] {
+		rows, err := db.QueryContext(ctx, "EXPLAIN QUERY PLAN "+q, r.args[i+1]...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for rows.Next() {
+			var id, parent, unused int
+			var detail string
+			if err := rows.Scan(&id, &parent, &unused, &detail); err != nil {
+				t.Fatal(err)
+			}
+			plans = append(plans, detail)
+		}
+		rows.Close()
+	}
+	all := strings.Join(plans, "\n")
+	for _, want := range []string{
+		"SEARCH links USING INDEX links_target (target_id=?)",
+		"SEARCH links USING COVERING INDEX links_target (target_id=?)",
+		"SEARCH links USING INDEX links_source (source_id=?)",
+	} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in the plans:\n%s", want, all)
+		}
+	}
+	// The page is sorted by path once cut; only that sort is allowed.
+	if strings.Count(all, "TEMP B-TREE") > 1 || strings.Contains(all, "SCAN links") {
+		t.Errorf("a scan or a sort of every link in the plans:\n%s", all)
 	}
 }

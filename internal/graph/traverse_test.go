@@ -370,6 +370,10 @@ func TestTraverseTruncates(t *testing.T) {
 	if got, want := edgeSet(sg), inducedEdges(t, nodePaths(sg)); !reflect.DeepEqual(got, want) {
 		t.Errorf("edges:\n got %q\nwant %q", got, want)
 	}
+	if sg.Reached <= len(sg.Nodes) || sg.EdgesFound != len(sg.Edges) {
+		t.Errorf("reached %d files for %d nodes, found %d edges for %d; want more files reached than kept, every edge found kept",
+			sg.Reached, len(sg.Nodes), sg.EdgesFound, len(sg.Edges))
+	}
 
 	// A tie at depth 1 goes to the files indexed first.
 	sg, err = g.Traverse(ctx, graph.Query{Start: "Current setup", Depth: 3, MaxNodes: 3})
@@ -381,13 +385,13 @@ func TestTraverseTruncates(t *testing.T) {
 		t.Errorf("nodes = %q, truncated %v; want %q, truncated", got, sg.Truncated, want)
 	}
 
-	// Only the start fits.
+	// Only the start fits, of the four files at depth 0 and 1.
 	sg, err = g.Traverse(ctx, graph.Query{Start: "Current setup", MaxNodes: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := nodeList(sg); len(got) != 1 || len(sg.Edges) != 0 || !sg.Truncated {
-		t.Errorf("max 1 node: nodes %q, edges %q, truncated %v", got, edgeList(sg), sg.Truncated)
+	if got := nodeList(sg); len(got) != 1 || len(sg.Edges) != 0 || !sg.Truncated || sg.Reached != 4 {
+		t.Errorf("max 1 node: nodes %q, edges %q, truncated %v, reached %d; want 4 reached", got, edgeList(sg), sg.Truncated, sg.Reached)
 	}
 
 	// Exactly full is not truncated when nothing is left out.
@@ -395,8 +399,8 @@ func TestTraverseTruncates(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(sg.Nodes) != 4 || sg.Truncated {
-		t.Errorf("max 4 nodes: %q, truncated %v", nodeList(sg), sg.Truncated)
+	if len(sg.Nodes) != 4 || sg.Truncated || sg.Reached != 4 {
+		t.Errorf("max 4 nodes: %q, truncated %v, reached %d", nodeList(sg), sg.Truncated, sg.Reached)
 	}
 }
 
@@ -412,8 +416,56 @@ func TestTraverseCapsEdges(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Two nodes allow ten edges; the first ten lines are kept.
-	if len(sg.Edges) != 10 || !sg.Truncated || sg.Edges[0].Line != 2 || sg.Edges[9].Line != 11 {
-		t.Errorf("edges = %q, truncated %v; want lines 2 to 11, truncated", edgeList(sg), sg.Truncated)
+	if len(sg.Edges) != 10 || !sg.Truncated || sg.Edges[0].Line != 2 || sg.Edges[9].Line != 11 || sg.EdgesFound != 20 {
+		t.Errorf("edges = %q, truncated %v, %d found; want lines 2 to 11, truncated, 20 found", edgeList(sg), sg.Truncated, sg.EdgesFound)
+	}
+
+	// The start note's own links go before the links among its
+	// neighbours (Coffee journal's two to Grinder), whatever their place.
+	sg, err = g.Traverse(context.Background(), graph.Query{Start: "Current setup", Depth: 1, Direction: graph.Both, MaxEdges: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"Coffee journal.md:11 -> Current setup.md (embed) Current setup",
+		"Current setup.md:6 -> brew-station.png (embed) brew-station.png",
+		"Current setup.md:8 -> Gear/Grinder.md (link) Grinder",
+	}
+	if got := edgeList(sg); !reflect.DeepEqual(got, want) || !sg.Truncated || sg.EdgesFound != 5 {
+		t.Errorf("edges = %q, truncated %v, %d found; want %q, truncated, 5 found", got, sg.Truncated, sg.EdgesFound, want)
+	}
+}
+
+// TestTraverseReadsAFewLinksIntoAHub walks from a note 30 others link to,
+// with room for 5 nodes: the level reads 10 of the 30 links (twice
+// MaxNodes), keeps the notes indexed first, and still finds every link
+// among the nodes.
+func TestTraverseReadsAFewLinksIntoAHub(t *testing.T) {
+	extra := map[string]string{"Hub.md": "# Hub\n"}
+	for i := range 30 {
+		extra[fmt.Sprintf("Fans/Fan %02d.md", i)] = "# Fan\nSee [[Hub]].\n"
+	}
+	extra["Fans/Fan 00.md"] = "# Fan\nSee [[Hub]] and [[Fan 01]].\n"
+	g := indexed(t, extra)
+	for _, dir := range []graph.Direction{graph.In, graph.Both} {
+		sg, err := g.Traverse(context.Background(), graph.Query{Start: "Hub", Depth: 1, Direction: dir, MaxNodes: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []string{"0 Hub.md", "1 Fans/Fan 00.md", "1 Fans/Fan 01.md", "1 Fans/Fan 02.md", "1 Fans/Fan 03.md"}
+		if got := nodeList(sg); !reflect.DeepEqual(got, want) || !sg.Truncated || sg.Reached != 11 {
+			t.Errorf("%s: nodes %q, truncated %v, reached %d; want %q, truncated, 11 reached", dir, got, sg.Truncated, sg.Reached, want)
+		}
+		wantEdges := []string{
+			"Fans/Fan 00.md:2 -> Fans/Fan 01.md (link) Fan 01",
+			"Fans/Fan 00.md:2 -> Hub.md (link) Hub",
+			"Fans/Fan 01.md:2 -> Hub.md (link) Hub",
+			"Fans/Fan 02.md:2 -> Hub.md (link) Hub",
+			"Fans/Fan 03.md:2 -> Hub.md (link) Hub",
+		}
+		if got := edgeList(sg); !reflect.DeepEqual(got, wantEdges) {
+			t.Errorf("%s: edges\n got %q\nwant %q", dir, got, wantEdges)
+		}
 	}
 }
 
@@ -430,6 +482,7 @@ func TestTraverseArguments(t *testing.T) {
 		{"unknown direction", graph.Query{Start: "Water", Direction: "sideways"}, `direction must be "out", "in" or "both"; got "sideways"`},
 		{"too many nodes", graph.Query{Start: "Water", MaxNodes: 5000}, "max nodes must be 1 to 1000; got 5000"},
 		{"negative nodes", graph.Query{Start: "Water", MaxNodes: -3}, "max nodes must be 1 to 1000; got -3"},
+		{"too many edges", graph.Query{Start: "Water", MaxEdges: 5001}, "max edges must be 1 to 5000; got 5001"},
 		{"no start", graph.Query{Start: "  "}, "no note given; pass a path, title or alias"},
 	}
 	for _, tt := range bad {

@@ -66,7 +66,7 @@ const (
 
 	maxHeadings, maxHeadingBytes   = 500, 24 << 10
 	maxLinks, maxLinkBytes         = 1000, 64 << 10
-	maxBacklinks, maxBacklinkBytes = 200, 32 << 10
+	maxBacklinks, maxBacklinkBytes = 50, 16 << 10
 	maxTags, maxTagBytes           = 200, 4 << 10
 	maxAlsoMatches                 = 20
 	maxWarnings                    = 10

@@ -356,12 +356,12 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 	huge := strings.Repeat("h", 100000)
 	b := &mcp.Backend{
 		Vaults: []config.Vault{v},
-		Backlinks: func(context.Context, string, string) ([]graph.Edge, error) {
+		Backlinks: func(_ context.Context, _, _ string, limit int) (graph.BacklinkPage, error) {
 			var out []graph.Edge
-			for i := range 5000 {
+			for i := range min(limit, 5000) {
 				out = append(out, graph.Edge{Source: fmt.Sprintf("Other %d.md", i), Line: i, Kind: "link", Context: huge})
 			}
-			return out, nil
+			return graph.BacklinkPage{Edges: out, Total: 5000}, nil
 		},
 		Search: mcp.SearchFunc(func(_ context.Context, q search.Query) (search.Answer, error) {
 			var out []search.Result
@@ -398,7 +398,10 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 	if len(note.Headings) == 0 || len(note.Links) == 0 || len(note.Backlinks) == 0 || len(note.Shortened) == 0 {
 		t.Fatalf("read-note lists %d headings, %d links, %d backlinks; shortened %q", len(note.Headings), len(note.Links), len(note.Backlinks), note.Shortened)
 	}
-	if !strings.Contains(text, "100000 links") || !strings.Contains(text, "50000 headings") {
+	if note.BacklinkCount != 5000 || !strings.Contains(text, "5000 links linking here") {
+		t.Fatalf("read-note counts %d backlinks; want 5000, said in the text:\n%.2000s", note.BacklinkCount, text)
+	}
+	if !strings.Contains(text, "100000 links") || !strings.Contains(text, "50000 headings") || !strings.Contains(text, "of 5000 backlinks") {
 		t.Fatalf("read-note's text does not say how much was left out:\n%.2000s", text)
 	}
 	var g mcp.GraphOutput

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -24,25 +26,48 @@ type GraphInput struct {
 	Vault         string `json:"vault,omitempty" jsonschema:"the vault of the start note; every vault is searched for it when empty"`
 }
 
-// GraphEdge is one link between two notes of the answer.
-type GraphEdge struct {
-	Source string `json:"source" jsonschema:"path of the linking note"`
-	Target string `json:"target" jsonschema:"path of the linked note or file"`
-	Kind   string `json:"kind" jsonschema:"link, embed, markdown or frontmatter"`
-	Text   string `json:"text" jsonschema:"the link's display text, or its target as written"`
-	Line   int    `json:"line" jsonschema:"line of the link in the source note"`
+// GraphNode is one note or attachment of the answer. Every node is in the
+// start note's vault.
+type GraphNode struct {
+	Path string `json:"path" jsonschema:"vault-relative path; pass it to read-note"`
+	// Title is left out when it is the file name, which the path shows.
+	Title string   `json:"title,omitempty" jsonschema:"the note's title, when it is not its file name"`
+	Depth int      `json:"depth" jsonschema:"how many links away from the start note"`
+	Kind  string   `json:"kind" jsonschema:"note or attachment"`
+	Tags  []string `json:"tags,omitempty" jsonschema:"the note's tags"`
 }
 
-// GraphOutput is what search-graph returns.
+// GraphEdge is one link between two nodes of the answer, which it names
+// by their place in the list of nodes: their paths are there already.
+type GraphEdge struct {
+	From int    `json:"from" jsonschema:"the linking note, as its index in nodes (0 is the start note)"`
+	To   int    `json:"to" jsonschema:"the linked note or file, as its index in nodes"`
+	Kind string `json:"kind" jsonschema:"link, embed, markdown or frontmatter"`
+	Line int    `json:"line" jsonschema:"line of the link in the linking note"`
+}
+
+// GraphUnresolved is a link from a node that leads to no file.
+type GraphUnresolved struct {
+	From   int    `json:"from" jsonschema:"the linking note, as its index in nodes"`
+	Target string `json:"target" jsonschema:"the link target as written"`
+	Line   int    `json:"line" jsonschema:"line of the link in the linking note"`
+}
+
+// GraphOutput is what search-graph returns: the same nodes and links as
+// its text, no more, so that the answer costs little to check and send.
 type GraphOutput struct {
-	Start          graph.Match            `json:"start" jsonschema:"the start note and how the query matched it; others lists equally good matches"`
-	Nodes          []graph.Node           `json:"nodes" jsonschema:"the start note (depth 0) and every note or attachment reached, by depth then path"`
-	Edges          []GraphEdge            `json:"edges" jsonschema:"links between the returned nodes"`
-	Unresolved     []graph.UnresolvedLink `json:"unresolved" jsonschema:"links from the visited notes that lead to no note"`
-	Truncated      bool                   `json:"truncated" jsonschema:"true when the walk stopped at its node cap or the links were cut to the first 300"`
-	Degraded       bool                   `json:"degraded"`
-	DegradedReason string                 `json:"degraded_reason,omitempty"`
-	Index          index.State            `json:"index"`
+	Start      graph.Match       `json:"start" jsonschema:"the start note, its vault (every node's) and how the query matched it; others lists equally good matches"`
+	Nodes      []GraphNode       `json:"nodes" jsonschema:"the start note (first, depth 0) and the notes and attachments reached, by depth then path"`
+	Edges      []GraphEdge       `json:"edges" jsonschema:"links between nodes, the start note's own first, then by linking note and line"`
+	Unresolved []GraphUnresolved `json:"unresolved" jsonschema:"links from the visited notes that lead to no note"`
+	// NodesReached and LinksFound say how much there was when the lists were
+	// cut.
+	NodesReached   int         `json:"nodes_reached" jsonschema:"notes and attachments the walk reached, the start included; more than nodes holds when the walk stopped at the node cap, and more lie beyond; the links into a hub are read only in part, so there may be more still"`
+	LinksFound     int         `json:"links_found" jsonschema:"links between the nodes; more than edges holds when the links were cut"`
+	Truncated      bool        `json:"truncated" jsonschema:"true when something was left out: nodes, links or unresolved links beyond their caps"`
+	Degraded       bool        `json:"degraded"`
+	DegradedReason string      `json:"degraded_reason,omitempty"`
+	Index          index.State `json:"index"`
 }
 
 func (t *tools) registerGraph(s *mcpsdk.Server) {
@@ -59,11 +84,17 @@ Use it to find related notes, a topic's neighbourhood, or what depends on a note
 			textLength(p["vault"], 0, maxNameChars)
 			p["direction"].Default = mustJSON("both")
 		}),
+		OutputSchema: outputSchema[GraphOutput](func(p map[string]*jsonschema.Schema) {
+			maxItems(p["nodes"], maxGraphNodes)
+			maxItems(p["nodes"].Items.Properties["tags"], maxNodeTags)
+			maxItems(p["edges"], maxGraphEdges)
+			maxItems(p["unresolved"], maxGraphEdges)
+		}),
 	}, t.searchGraph)
 }
 
 func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in GraphInput) (*mcpsdk.CallToolResult, GraphOutput, error) {
-	out := GraphOutput{Nodes: []graph.Node{}, Edges: []GraphEdge{}, Unresolved: []graph.UnresolvedLink{}, Index: t.state()}
+	out := GraphOutput{Nodes: []GraphNode{}, Edges: []GraphEdge{}, Unresolved: []GraphUnresolved{}, Index: t.state()}
 	ref := strings.TrimSpace(in.QueryNotePath)
 	if ref == "" {
 		return nil, out, errors.New("query_note_path is empty: give the path, title or alias of the note to start from (search-vault finds one)")
@@ -88,7 +119,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	var sub *graph.Subgraph
 	err := errUnavailable
 	if t.b.Traverse != nil {
-		sub, err = t.b.Traverse(ctx, graph.Query{Vault: in.Vault, Start: ref, Depth: depth, Direction: dir})
+		sub, err = t.b.Traverse(ctx, graph.Query{Vault: in.Vault, Start: ref, Depth: depth, Direction: dir, MaxNodes: maxGraphNodes, MaxEdges: maxGraphEdges})
 	}
 	switch {
 	case err == nil:
@@ -116,58 +147,83 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		}
 	}
 	out.Start = sub.Start
-	out.Nodes = nonNil(sub.Nodes)
-	out.Unresolved = nonNil(sub.Unresolved)
 	out.Truncated = sub.Truncated
-	for _, e := range sub.Edges {
-		out.Edges = append(out.Edges, GraphEdge{Source: e.Source, Target: e.Target, Kind: e.Kind, Text: e.Text, Line: e.Line})
+	out.NodesReached, out.LinksFound = sub.Reached, sub.EdgesFound
+	at := make(map[string]int, len(sub.Nodes))
+	for i, n := range sub.Nodes {
+		at[n.Path] = i
+		out.Nodes = append(out.Nodes, graphNode(n.Path, n.Title, n.Depth, n.Kind, n.Tags))
 	}
-	// The start note's own links come first, so that a cut never drops
-	// them for links among its neighbours.
-	out.Edges = startFirst(out.Edges, sub.Start.Path)
+	// The start note's own links come first: a model asked about one
+	// note wants them before the links among its neighbours.
+	for _, e := range startFirst(sub.Edges, sub.Start.Path) {
+		out.Edges = append(out.Edges, GraphEdge{From: at[e.Source], To: at[e.Target], Kind: e.Kind, Line: e.Line})
+	}
+	for _, u := range sub.Unresolved {
+		out.Unresolved = append(out.Unresolved, GraphUnresolved{From: at[u.Source], Target: u.Target, Line: u.Line})
+	}
 	shortGraph(&out)
 	return renderGraph(out), out, nil
 }
 
+// graphNode is a node of the answer, its title left out when it is the
+// file name and its tags and title cut short.
+func graphNode(path, title string, depth int, kind string, tags []string) GraphNode {
+	if title == vault.TitleFromPath(path) {
+		title = ""
+	}
+	n := GraphNode{Path: path, Title: clip(title, maxTitleChars), Depth: depth, Kind: kind}
+	for i, tg := range tags {
+		if i == maxNodeTags {
+			break
+		}
+		n.Tags = append(n.Tags, clip(tg, maxTitleChars))
+	}
+	return n
+}
+
 // shortGraph cuts a graph answer, from the index or from the disk, to
-// maxGraphEdges links and as many unresolved ones, and each title, tag
-// list and link text short.
+// maxGraphNodes nodes, maxGraphEdges links and as many unresolved ones,
+// and the start's title and its list of namesakes short. Nodes are cut
+// only from the end, deepest first, so that the links kept still name
+// nodes that are there.
 func shortGraph(out *GraphOutput) {
+	if len(out.Nodes) > maxGraphNodes {
+		out.Nodes, out.Truncated = out.Nodes[:maxGraphNodes], true
+		keep := func(i int) bool { return i < maxGraphNodes }
+		out.Edges = slices.DeleteFunc(out.Edges, func(e GraphEdge) bool { return !keep(e.From) || !keep(e.To) })
+		out.Unresolved = slices.DeleteFunc(out.Unresolved, func(u GraphUnresolved) bool { return !keep(u.From) })
+	}
 	if len(out.Edges) > maxGraphEdges {
 		out.Edges, out.Truncated = out.Edges[:maxGraphEdges], true
 	}
 	if len(out.Unresolved) > maxGraphEdges {
 		out.Unresolved, out.Truncated = out.Unresolved[:maxGraphEdges], true
 	}
+	out.NodesReached = max(out.NodesReached, len(out.Nodes))
+	out.LinksFound = max(out.LinksFound, len(out.Edges))
 	out.Start.Title = clip(out.Start.Title, maxTitleChars)
 	if len(out.Start.Others) > maxAlsoMatches {
 		out.Start.Others = out.Start.Others[:maxAlsoMatches]
-	}
-	for i := range out.Nodes {
-		n := &out.Nodes[i]
-		n.Title = clip(n.Title, maxTitleChars)
-		if len(n.Tags) > maxNodeTags {
-			n.Tags = n.Tags[:maxNodeTags]
-		}
-		for j, tg := range n.Tags {
-			n.Tags[j] = clip(tg, maxTitleChars)
-		}
-	}
-	for i := range out.Edges {
-		out.Edges[i].Text = clip(out.Edges[i].Text, maxTextChars)
-		out.Edges[i].Target = clip(out.Edges[i].Target, maxPathChars)
 	}
 	for i := range out.Unresolved {
 		out.Unresolved[i].Target = clip(out.Unresolved[i].Target, maxTextChars)
 	}
 }
 
-// maxGraphEdges bounds the links (and the unresolved links) a graph answer
-// carries, and maxTextEdges those its text lists: a hub note at depth 2
-// reaches a thousand links, far more than a model's context should take.
+// A graph answer holds at most maxGraphNodes nodes, and maxGraphEdges
+// links and as many unresolved ones, and its text lists them all: a hub
+// note at depth 2 reaches thousands of notes and links, far more than a
+// model's context should take. Every item also costs time on each call:
+// the SDK encodes the structured content, decodes it again to check it
+// against the schema and encodes it once more, and the client decodes it,
+// some 30 µs of CPU an object. And the nodes bound the walk: from the
+// largest hub of a 10,000-note vault, 200 nodes left room for 87 at depth
+// 2, for which the walk read the 2,000 links of depth 1 (27 ms of CPU a
+// call in BenchmarkHub, client included); 100 stop at depth 1 (10 ms).
 const (
-	maxGraphEdges = 300
-	maxTextEdges  = 60
+	maxGraphNodes = 100
+	maxGraphEdges = 100
 )
 
 // oneVault refuses a start note chosen among equally good matches in
@@ -186,7 +242,9 @@ func oneVault(ref string, start graph.Match) error {
 }
 
 // graphFromDisk answers without the index: it finds the start note by
-// path or file name, parses it and returns its links as written.
+// path or file name, parses it and resolves its links against the files on
+// disk, by link resolution's rules but for aliases, which only the index
+// knows.
 func (t *tools) graphFromDisk(ctx context.Context, vaultName, ref string, out GraphOutput) (GraphOutput, error) {
 	v, rel, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
 	if err != nil {
@@ -198,20 +256,51 @@ func (t *tools) graphFromDisk(ctx context.Context, vaultName, ref string, out Gr
 	}
 	note := t.parse(rel, data)
 	out.Degraded = true
-	out.DegradedReason = "the link graph is unavailable; showing the start note's own links as written, not resolved to files, one level deep"
+	out.DegradedReason = "the link graph is unavailable; showing the start note's own links, one level deep, resolved against the files on disk (a link to an alias shows as unresolved)"
 	out.Start = graph.Match{Ref: graph.Ref{Vault: v.Name, Path: rel, Title: note.Title}, Kind: "note", By: graph.ByPath}
-	out.Nodes = []graph.Node{{Vault: v.Name, Path: rel, Title: note.Title, Kind: "note", Tags: tagNames(note)}}
-	for _, l := range note.Links {
-		target := l.Target
-		if target == "" {
-			continue // a link into the same note
-		}
-		text := l.Display
-		if text == "" {
-			text = target
-		}
-		out.Edges = append(out.Edges, GraphEdge{Source: rel, Target: target, Kind: string(l.Kind), Text: text, Line: l.Line})
+	files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+	if err != nil {
+		out.DegradedReason = "the link graph is unavailable and the vault's files could not be listed; showing the start note's own links as written, none resolved"
 	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.Path
+	}
+	resolver := vault.NewResolver(paths, nil)
+	type link struct {
+		to   string
+		kind vault.LinkKind
+		line int
+	}
+	var links []link
+	var unresolved []GraphUnresolved
+	reached := map[string]bool{}
+	for _, l := range note.Links {
+		p, ok := resolver.Resolve(rel, l.Target, l.Kind == vault.KindMarkdown)
+		switch {
+		case !ok:
+			unresolved = append(unresolved, GraphUnresolved{Target: l.Target, Line: l.Line})
+		case p != rel: // a link into the note itself leads nowhere new
+			links = append(links, link{p, l.Kind, l.Line})
+			reached[p] = true
+		}
+	}
+	// Nodes by depth, then path, as the index orders them.
+	at := map[string]int{rel: 0}
+	out.Nodes = []GraphNode{graphNode(rel, note.Title, 0, "note", tagNames(note))}
+	for _, p := range slices.Sorted(maps.Keys(reached)) {
+		kind := "attachment"
+		if vault.IsNote(p) {
+			kind = "note"
+		}
+		at[p] = len(out.Nodes)
+		out.Nodes = append(out.Nodes, graphNode(p, "", 1, kind, nil))
+	}
+	for _, l := range links {
+		out.Edges = append(out.Edges, GraphEdge{From: 0, To: at[l.to], Kind: string(l.kind), Line: l.line})
+	}
+	out.Unresolved = append(out.Unresolved, unresolved...)
+	out.NodesReached, out.LinksFound = len(out.Nodes), len(out.Edges)
 	return out, nil
 }
 
@@ -262,7 +351,14 @@ func nonNil[T any](s []T) []T {
 
 func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Links around **%s** (`%s`): %d nodes, %d links", out.Start.Title, out.Start.Path, len(out.Nodes), len(out.Edges))
+	fmt.Fprintf(&b, "Links around **%s** (`%s`): %s", out.Start.Title, out.Start.Path, count(len(out.Nodes), "node"))
+	if out.NodesReached > len(out.Nodes) {
+		fmt.Fprintf(&b, " of %d reached", out.NodesReached)
+	}
+	fmt.Fprintf(&b, ", %s", count(len(out.Edges), "link"))
+	if out.LinksFound > len(out.Edges) {
+		fmt.Fprintf(&b, " of %d among them", out.LinksFound)
+	}
 	if out.Truncated {
 		b.WriteString(" (cut short; ask for less depth or one direction)")
 	}
@@ -286,9 +382,12 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 			depth = n.Depth
 			fmt.Fprintf(&b, "\nDepth %d:\n", depth)
 		}
-		if n.Title == "" || n.Kind == "attachment" {
-			fmt.Fprintf(&b, "- `%s` (%s)", n.Path, n.Kind)
-		} else {
+		switch {
+		case n.Kind == "attachment":
+			fmt.Fprintf(&b, "- `%s` (attachment)", n.Path)
+		case n.Title == "":
+			fmt.Fprintf(&b, "- `%s`", n.Path)
+		default:
 			fmt.Fprintf(&b, "- %s (`%s`)", n.Title, n.Path)
 		}
 		if len(n.Tags) > 0 {
@@ -296,24 +395,22 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 		}
 		b.WriteString("\n")
 	}
+	path := func(i int) string {
+		if i >= 0 && i < len(out.Nodes) {
+			return out.Nodes[i].Path
+		}
+		return "?"
+	}
 	if len(out.Edges) > 0 {
 		b.WriteString("\nLinks:\n")
-		for i, e := range out.Edges {
-			if i == maxTextEdges {
-				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Edges)-i)
-				break
-			}
-			fmt.Fprintf(&b, "- `%s` line %d → `%s` (%s)\n", e.Source, e.Line, e.Target, e.Kind)
+		for _, e := range out.Edges {
+			fmt.Fprintf(&b, "- `%s` line %d → `%s` (%s)\n", path(e.From), e.Line, path(e.To), e.Kind)
 		}
 	}
 	if len(out.Unresolved) > 0 {
 		b.WriteString("\nLinks to missing notes:\n")
-		for i, u := range out.Unresolved {
-			if i == maxTextEdges {
-				fmt.Fprintf(&b, "- … and %d more in the structured result\n", len(out.Unresolved)-i)
-				break
-			}
-			fmt.Fprintf(&b, "- `%s` line %d → %s\n", u.Source, u.Line, quoteArg(u.Target))
+		for _, u := range out.Unresolved {
+			fmt.Fprintf(&b, "- `%s` line %d → %s\n", path(u.From), u.Line, quoteArg(u.Target))
 		}
 	}
 	return textResult(b.String())
@@ -322,8 +419,8 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 // startFirst orders links with those of the start note itself (to it or
 // from it) first, which a model asked about one note wants before the
 // links among its neighbours; the order within each part is kept.
-func startFirst(edges []GraphEdge, start string) []GraphEdge {
-	out := make([]GraphEdge, 0, len(edges))
+func startFirst(edges []graph.Edge, start string) []graph.Edge {
+	out := make([]graph.Edge, 0, len(edges))
 	for _, e := range edges {
 		if e.Source == start || e.Target == start {
 			out = append(out, e)

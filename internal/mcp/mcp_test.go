@@ -10,6 +10,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -42,7 +43,7 @@ func exampleVault(t *testing.T) config.Vault {
 
 // realBackend wires the server exactly as `jarvis mcp` does, over the
 // given vaults and database, and indexes them once when index is true.
-func realBackend(t *testing.T, dbPath string, index bool, vaults ...config.Vault) *mcp.Backend {
+func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault) *mcp.Backend {
 	t.Helper()
 	cfg := config.Config{DBPath: dbPath, Vaults: vaults, Embedder: config.Embedder{Provider: config.ProviderLexical}}
 	var deps container.MCPDeps
@@ -360,6 +361,18 @@ func TestFallbacksWithoutTheDatabase(t *testing.T) {
 	if isErr || !g.Degraded || g.Start.Path != "Methods/Index.md" || len(g.Edges) == 0 {
 		t.Fatalf("search-graph without the index: %+v %s", g, text)
 	}
+	// Its links are resolved against the files, as the index would.
+	var reached []string
+	for _, e := range g.Edges {
+		if e.From != 0 || e.To <= 0 || e.To >= len(g.Nodes) {
+			t.Fatalf("search-graph without the index: link %+v of %d nodes", e, len(g.Nodes))
+		}
+		reached = append(reached, g.Nodes[e.To].Path)
+	}
+	want := []string{"Methods/Pour over.md", "Methods/French press.md", "Methods/AeroPress.md", "Methods/Cold brew.md", "Brewing ratios.md", "Beans/Index.md"}
+	if !reflect.DeepEqual(reached, want) || len(g.Nodes) != 7 || len(g.Unresolved) != 0 {
+		t.Fatalf("search-graph without the index reaches %q (%d nodes, %d unresolved); want %q", reached, len(g.Nodes), len(g.Unresolved), want)
+	}
 	var note mcp.ReadNoteOutput
 	call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md"}, &note)
 	if !note.Degraded || !strings.Contains(note.Content, "Troubleshooting") {
@@ -534,17 +547,34 @@ func TestGraphAnswersStaySmallAndUnambiguous(t *testing.T) {
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, help))
 	var out mcp.GraphOutput
 	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Backlinks"}, &out)
-	if isErr || !out.Truncated || len(out.Edges) > 300 || len(out.Unresolved) > 300 {
-		t.Fatalf("hub walk: error %v, truncated %v, %d links, %d unresolved", isErr, out.Truncated, len(out.Edges), len(out.Unresolved))
+	if isErr || !out.Truncated || len(out.Nodes) > 100 || len(out.Edges) > 100 || len(out.Unresolved) > 100 {
+		t.Fatalf("hub walk: error %v, truncated %v, %d nodes, %d links, %d unresolved", isErr, out.Truncated, len(out.Nodes), len(out.Edges), len(out.Unresolved))
 	}
 	if len(text) > 30000 {
 		t.Fatalf("hub walk text is %d bytes; a model's context should not take that", len(text))
+	}
+	// The answer says how much it left out, and its text lists every
+	// link the structured content holds.
+	if out.LinksFound <= len(out.Edges) && out.NodesReached <= len(out.Nodes) {
+		t.Fatalf("a cut answer says it holds all: %d of %d nodes, %d of %d links", len(out.Nodes), out.NodesReached, len(out.Edges), out.LinksFound)
+	}
+	for _, e := range out.Edges {
+		if e.From < 0 || e.From >= len(out.Nodes) || e.To < 0 || e.To >= len(out.Nodes) {
+			t.Fatalf("a link %+v names no node of %d", e, len(out.Nodes))
+		}
+		line := fmt.Sprintf("- `%s` line %d → `%s` (%s)\n", out.Nodes[e.From].Path, e.Line, out.Nodes[e.To].Path, e.Kind)
+		if !strings.Contains(text, line) {
+			t.Fatalf("the text does not list the link %q", line)
+		}
+	}
+	if out.Nodes[0].Path != out.Start.Path || out.Nodes[0].Depth != 0 {
+		t.Fatalf("the first node is %+v; want the start note %s", out.Nodes[0], out.Start.Path)
 	}
 	// The cut keeps every link of the start note itself.
 	own := func(out mcp.GraphOutput) int {
 		n := 0
 		for _, e := range out.Edges {
-			if e.Source == out.Start.Path || e.Target == out.Start.Path {
+			if e.From == 0 || e.To == 0 {
 				n++
 			}
 		}

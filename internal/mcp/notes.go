@@ -64,10 +64,13 @@ type ReadNoteOutput struct {
 	Tags        []string       `json:"tags"`
 	Headings    []HeadingItem  `json:"headings"`
 	Links       []LinkItem     `json:"links"`
-	Backlinks   []BacklinkItem `json:"backlinks"`
-	Size        int64          `json:"size" jsonschema:"file size in bytes"`
-	Modified    string         `json:"modified" jsonschema:"last modification time, RFC 3339"`
-	Offset      int            `json:"offset" jsonschema:"character offset of content"`
+	Backlinks   []BacklinkItem `json:"backlinks" jsonschema:"links from other notes to this one, by source path and line; backlink_count says how many there are in all"`
+	// BacklinkCount is how many links from other notes lead here, listed
+	// or not.
+	BacklinkCount int    `json:"backlink_count" jsonschema:"how many links from other notes lead here; more than backlinks lists when they were cut"`
+	Size          int64  `json:"size" jsonschema:"file size in bytes"`
+	Modified      string `json:"modified" jsonschema:"last modification time, RFC 3339"`
+	Offset        int    `json:"offset" jsonschema:"character offset of content"`
 	// NextOffset is where the next page starts, 0 when content reaches the
 	// end.
 	NextOffset int `json:"next_offset" jsonschema:"offset to pass for the next page; 0 when this is the end"`
@@ -100,6 +103,9 @@ Pass the vault and path of a search result. Long notes come in pages: when next_
 			textLength(p["heading"], 0, maxHeadingChars)
 			floatRange(p["offset"], 0, vault.MaxNoteSize)
 			intRange(p["max_chars"], 1000, 100000, defaultMaxChars)
+		}),
+		OutputSchema: outputSchema[ReadNoteOutput](func(p map[string]*jsonschema.Schema) {
+			maxItems(p["backlinks"], maxBacklinks)
 		}),
 	}, t.readNote)
 }
@@ -221,18 +227,17 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	}
 	if t.b.Backlinks == nil {
 		reasons = append(reasons, "backlinks are unavailable")
-	} else if back, err := t.b.Backlinks(ctx, v.Name, rel); err == nil {
-		for _, e := range back {
-			if e.Source == rel {
-				continue // the note's own [[#Heading]] links: not a note linking here
-			}
+	} else if back, err := t.b.Backlinks(ctx, v.Name, rel, maxBacklinks); err == nil {
+		for _, e := range back.Edges {
 			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: clip(e.Context, maxTextChars)})
 		}
 		// The text lists each source again: its size counts twice.
-		if out.Backlinks, dropped = within(out.Backlinks, maxBacklinks, maxBacklinkBytes, func(b BacklinkItem) int {
+		out.Backlinks, _ = within(out.Backlinks, maxBacklinks, maxBacklinkBytes, func(b BacklinkItem) int {
 			return 2*len(b.Source) + len(b.Context) + 48
-		}); dropped > 0 {
-			out.Shortened = append(out.Shortened, leftOut(len(out.Backlinks), dropped, "backlink"))
+		})
+		out.BacklinkCount = max(back.Total, len(out.Backlinks))
+		if len(out.Backlinks) < out.BacklinkCount {
+			out.Shortened = append(out.Shortened, fmt.Sprintf("%d of %d backlinks", len(out.Backlinks), out.BacklinkCount))
 		}
 	} else if !errors.Is(err, graph.ErrNoteNotFound) {
 		reasons = append(reasons, "backlinks are unavailable")
@@ -475,7 +480,11 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 		for _, bl := range out.Backlinks {
 			sources[bl.Source] = true
 		}
-		fmt.Fprintf(&b, "\n%s linking here (from %s)", count(len(out.Backlinks), "link"), count(len(sources), "note"))
+		if out.BacklinkCount > len(out.Backlinks) {
+			fmt.Fprintf(&b, "\n%s linking here, %d of them listed (from %s)", count(out.BacklinkCount, "link"), len(out.Backlinks), count(len(sources), "note"))
+		} else {
+			fmt.Fprintf(&b, "\n%s linking here (from %s)", count(len(out.Backlinks), "link"), count(len(sources), "note"))
+		}
 		if briefBacklinks {
 			b.WriteString("; read the note without heading or offset to list them.\n")
 			return textResult(b.String())

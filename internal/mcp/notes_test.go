@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -35,9 +36,9 @@ func TestSectionByHeadingPath(t *testing.T) {
 }
 
 func TestStartFirst(t *testing.T) {
-	edges := []GraphEdge{{Source: "A.md", Target: "B.md"}, {Source: "C.md", Target: "S.md"}, {Source: "B.md", Target: "C.md"}, {Source: "S.md", Target: "A.md"}}
+	edges := []graph.Edge{{Source: "A.md", Target: "B.md"}, {Source: "C.md", Target: "S.md"}, {Source: "B.md", Target: "C.md"}, {Source: "S.md", Target: "A.md"}}
 	got := startFirst(edges, "S.md")
-	want := []GraphEdge{edges[1], edges[3], edges[0], edges[2]}
+	want := []graph.Edge{edges[1], edges[3], edges[0], edges[2]}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("startFirst = %+v; want %+v", got, want)

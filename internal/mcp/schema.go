@@ -21,6 +21,18 @@ func inputSchema[T any](edit func(p map[string]*jsonschema.Schema)) *jsonschema.
 	return s
 }
 
+// outputSchema is inputSchema for a tool's answer: edit adds what tags
+// cannot say, such as the most items a list holds, which the SDK checks on
+// every answer.
+func outputSchema[T any](edit func(p map[string]*jsonschema.Schema)) *jsonschema.Schema {
+	return inputSchema[T](edit)
+}
+
+// maxItems bounds an array.
+func maxItems(p *jsonschema.Schema, n int) {
+	p.MaxItems = &n
+}
+
 // The longest string arguments, in characters. Every string, array and
 // number of every tool's input is bounded, so that the SDK refuses an
 // oversized argument before a handler sees it: a query is a few key words

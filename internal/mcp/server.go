@@ -39,9 +39,11 @@ type Backend struct {
 	// "" when there is none.
 	Embedder func() string
 
-	FindNote  func(ctx context.Context, vault, ref string) (graph.Match, error)
-	Traverse  func(ctx context.Context, q graph.Query) (*graph.Subgraph, error)
-	Backlinks func(ctx context.Context, vault, path string) ([]graph.Edge, error)
+	FindNote func(ctx context.Context, vault, ref string) (graph.Match, error)
+	Traverse func(ctx context.Context, q graph.Query) (*graph.Subgraph, error)
+	// Backlinks are at most limit links to a note from other notes, and
+	// how many there are.
+	Backlinks func(ctx context.Context, vault, path string, limit int) (graph.BacklinkPage, error)
 	Outlinks  func(ctx context.Context, vault, path string) ([]graph.Edge, error)
 
 	// Stats reads what the index holds of each vault.
