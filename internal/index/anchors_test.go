@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,7 @@ func TestUpgradeToAnchors(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	ix, _ := testIndexer(t, path)
 	mustIndex(t, ix, "coffee", root)
-	for _, q := range []string{
+	for _, q := range slices.Concat(undoCounts, []string{
 		`DROP TRIGGER search_notes_insert`, `DROP TRIGGER search_notes_delete`,
 		`DROP TRIGGER search_notes_anchors_before`, `DROP TRIGGER search_notes_anchors_after`,
 		`DROP TABLE note_fts`, `DROP VIEW note_text`, `ALTER TABLE search_notes DROP COLUMN anchors`,
@@ -140,7 +141,7 @@ func TestUpgradeToAnchors(t *testing.T) {
 		`DROP TRIGGER links_anchors_update`,
 		`DROP TABLE embedding_progress`, // 0007
 		`DELETE FROM schema_migrations WHERE version >= 6`,
-	} {
+	}) {
 		if _, err := ix.db.(*store.DB).Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

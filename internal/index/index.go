@@ -382,23 +382,19 @@ func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*e
 	return known, nil
 }
 
-// finish records the time of the run and counts what the vault now holds.
+// finish records the time of the run and reads what the vault now holds.
 func (ix *Indexer) finish(ctx context.Context, vaultID int64, res *Result) error {
 	if _, err := ix.db.ExecContext(ctx, `UPDATE vaults SET last_indexed_ms = ? WHERE id = ?`,
 		time.Now().UnixMilli(), vaultID); err != nil {
 		return fmt.Errorf("record index time: %w", err)
 	}
-	err := ix.db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM files WHERE vault_id = ?1 AND kind = 'note'),
-		(SELECT count(*) FROM files WHERE vault_id = ?1 AND kind = 'attachment'),
-		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = ?1),
-		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = ?1 AND l.target_id IS NOT NULL),
-		(SELECT count(*) FROM warnings WHERE vault_id = ?1)`, vaultID).
-		Scan(&res.Notes, &res.Attachments, &res.Links, &res.ResolvedLinks, &res.Warnings)
+	err := ix.db.QueryRowContext(ctx, `SELECT notes, attachments, links, unresolved_links,
+		(SELECT count(*) FROM warnings WHERE vault_id = ?1) FROM vaults WHERE id = ?1`, vaultID).
+		Scan(&res.Notes, &res.Attachments, &res.Links, &res.UnresolvedLinks, &res.Warnings)
 	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}
-	res.UnresolvedLinks = res.Links - res.ResolvedLinks
+	res.ResolvedLinks = res.Links - res.UnresolvedLinks
 	return nil
 }
 
