@@ -177,13 +177,17 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
-	links, err := ix.linkResolver(ctx, vaultID, files, known, reserved)
-	if err != nil {
-		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
-	}
 	scanned := time.Now()
-	if err := ix.process(ctx, root, work, w, links, progress); err != nil {
-		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	if len(work) > 0 {
+		// Only notes being written need their links resolved as they go:
+		// a run that finds nothing changed does not load every name.
+		links, err := ix.linkResolver(ctx, vaultID, files, known, reserved)
+		if err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
+		if err := ix.process(ctx, root, work, w, links, progress); err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
 	}
 	processed := time.Now()
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
@@ -205,9 +209,6 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 // process reads, hashes and parses the changed files on several workers and
 // writes them in batches from one goroutine, the only writer.
 func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w *writer, links *linkResolver, progress Progress) error {
-	if len(work) == 0 {
-		return nil
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
