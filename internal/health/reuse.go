@@ -10,18 +10,22 @@ import (
 // Reuser runs the slow checks of a busy server (an integrity check, a
 // scan of every file, a call to the embedder), which health-status may be
 // asked for by many clients at once. Each check runs at most once at a
-// time, in the background, and a caller waits for it only briefly: past
-// Wait it gets the last results, each saying how old it is, or "not
-// checked yet". A pass is handed back for Pass before the check runs
-// again; a warning or failure only for Problem, so that a problem is
-// looked at again within seconds and a fix shows as soon. The full,
-// uncached checks are `jarvis doctor`'s.
+// time, in the background. A caller that has had results hands them back
+// at once, each saying how old it is, and when they are too old starts
+// the check again for the next caller ("checking again"); only before the
+// first results does a caller wait, for Wait at most, then hear "not
+// checked yet". A pass is handed back for Pass; a warning or failure only
+// for Problem, so that a problem is looked at again within seconds and a
+// fix shows as soon. Either is kept at least ten times as long as the
+// check took, so that checks whose cost grows with the vault (reading
+// every page of the database) take a tenth of the server's time at most.
+// The full, uncached checks are `jarvis doctor`'s.
 type Reuser struct {
 	// Pass is how long a pass (every result ok) is handed back.
 	Pass time.Duration
 	// Problem is how long other results are handed back.
 	Problem time.Duration
-	// Wait is how long a caller waits for a check under way.
+	// Wait is how long a caller with no results yet waits for the check.
 	Wait time.Duration
 	// Timeout bounds one run of a check.
 	Timeout time.Duration
@@ -36,9 +40,9 @@ type Reuser struct {
 }
 
 // NewReuser returns a Reuser with the server's settings: a pass is kept
-// two minutes, a problem five seconds, and a caller waits at most 300 ms,
-// so that health-status answers well within a second whatever the checks
-// cost at the vault's size.
+// two minutes, a problem five seconds, and a caller with no results yet
+// waits at most 300 ms, so that health-status answers well within a
+// second whatever the checks cost at the vault's size.
 func NewReuser() *Reuser {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Reuser{Pass: 2 * time.Minute, Problem: 5 * time.Second, Wait: 300 * time.Millisecond, Timeout: time.Minute,
@@ -86,8 +90,10 @@ type reused struct {
 	check Check
 
 	mu     sync.Mutex
-	last   []Result // nil before the first run ends
+	ran    bool     // a run has ended: last holds its results
+	last   []Result // may be empty: a check with nothing to report
 	at     time.Time
+	took   time.Duration
 	flight *flight
 }
 
@@ -97,25 +103,34 @@ type flight struct {
 	results []Result
 }
 
+// keepFor is the multiple of a check's own run time its results are kept
+// for at least.
+const keepFor = 10
+
 func (r *reused) run(ctx context.Context) []Result {
 	r.mu.Lock()
-	if r.last != nil {
+	if r.ran {
+		last, age := r.last, r.u.now().Sub(r.at)
 		keep := r.u.Problem
-		if passes(r.last) {
+		if passes(last) {
 			keep = r.u.Pass
 		}
-		if age := r.u.now().Sub(r.at); age < keep {
-			last := r.last
+		if age < max(keep, keepFor*r.took) {
 			r.mu.Unlock()
 			return aged(last, age, "")
 		}
-	}
-	if r.flight == nil {
-		if !r.u.begin() { // closed: the database may be gone
-			r.mu.Unlock()
-			return []Result{{Name: r.check.Name, Status: Skip, Detail: "not checked: the server is stopping"}}
+		// Too old: the next caller gets what this run finds; this one
+		// does not wait for it.
+		more := "; checking again"
+		if r.flight == nil && !r.start() {
+			more = ""
 		}
-		r.start()
+		r.mu.Unlock()
+		return aged(last, age, more)
+	}
+	if r.flight == nil && !r.start() {
+		r.mu.Unlock()
+		return []Result{{Name: r.check.Name, Status: Skip, Detail: "not checked: the server is stopping"}}
 	}
 	f := r.flight
 	r.mu.Unlock()
@@ -128,22 +143,19 @@ func (r *reused) run(ctx context.Context) []Result {
 	case <-wait.C:
 	case <-ctx.Done():
 	}
-	r.mu.Lock()
-	last, at := r.last, r.at
-	r.mu.Unlock()
-	if last == nil {
-		// A warning, not a skip: nothing was checked, and "healthy" would
-		// say otherwise.
-		return []Result{{Name: r.check.Name, Status: Warn,
-			Detail: "not checked yet: the check is under way",
-			Fix:    "ask again in a few seconds, or run jarvis doctor, which runs every check in full"}}
-	}
-	return aged(last, r.u.now().Sub(at), "; checking again")
+	// A warning, not a skip: nothing was checked, and "healthy" would say
+	// otherwise.
+	return []Result{{Name: r.check.Name, Status: Warn,
+		Detail: "not checked yet: the check is under way",
+		Fix:    "ask again in a few seconds, or run jarvis doctor, which runs every check in full"}}
 }
 
-// start runs the check in the background; r.mu is held and the run is
-// counted in r.u.wg.
-func (r *reused) start() {
+// start runs the check in the background, or says false once the Reuser
+// is closed (the database may be gone); r.mu is held.
+func (r *reused) start() bool {
+	if !r.u.begin() {
+		return false
+	}
 	f := &flight{done: make(chan struct{})}
 	r.flight = f
 	go func() {
@@ -154,19 +166,19 @@ func (r *reused) start() {
 		results := runOne(ctx, r.check, r.u.Timeout)
 		r.mu.Lock()
 		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
-			r.last, r.at = results, began
+			r.ran, r.last, r.at, r.took = true, results, began, r.u.now().Sub(began)
 		}
 		r.flight = nil
 		r.mu.Unlock()
 		f.results = results
 		close(f.done)
 	}()
+	return true
 }
 
+// passes reports whether every result is ok; a check with nothing to
+// report (no other vaults in the database) passes.
 func passes(rs []Result) bool {
-	if len(rs) == 0 {
-		return false
-	}
 	for _, r := range rs {
 		if r.Status != OK {
 			return false
