@@ -341,3 +341,19 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 		t.Fatalf("a check first asked for after close: %+v", rs)
 	}
 }
+
+// TestLimitGivesACheckMoreTime: a check whose Limit is longer than the
+// limit Run gives every check runs with that longer deadline.
+func TestLimitGivesACheckMoreTime(t *testing.T) {
+	left := func(ctx context.Context) []Result {
+		d, _ := ctx.Deadline()
+		return []Result{{Status: OK, Detail: time.Until(d).Round(time.Hour).String()}}
+	}
+	rep := Run(context.Background(), []Check{
+		{Name: "large", Run: left, Limit: func() time.Duration { return 2 * time.Hour }},
+		{Name: "small", Run: left, Limit: func() time.Duration { return time.Millisecond }},
+	}, time.Hour)
+	if got := rep.Checks[0].Detail + " " + rep.Checks[1].Detail; got != "2h0m0s 1h0m0s" {
+		t.Fatalf("deadlines %s; want 2h0m0s 1h0m0s", got)
+	}
+}

@@ -27,7 +27,7 @@ type Reuser struct {
 	Problem time.Duration
 	// Wait is how long a caller with no results yet waits for the check.
 	Wait time.Duration
-	// Timeout bounds one run of a check.
+	// Timeout bounds one run of a check (unless its Limit allows more).
 	Timeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -160,10 +160,8 @@ func (r *reused) start() bool {
 	r.flight = f
 	go func() {
 		defer r.u.wg.Done()
-		ctx, cancel := context.WithTimeout(r.u.ctx, r.u.Timeout)
-		defer cancel()
 		began := r.u.now() // results are as old as the look they took
-		results := runOne(ctx, r.check, r.u.Timeout)
+		results := runOne(r.u.ctx, r.check, r.u.Timeout)
 		r.mu.Lock()
 		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
 			r.ran, r.last, r.at, r.took = true, results, began, r.u.now().Sub(began)
