@@ -81,7 +81,7 @@ var Indexing = fx.Module("index",
 // (the database, every file of a vault, every link, the embedder over the
 // network) runs in the background through a health.Reuser, once at a time:
 // a caller hears the last results with their age at once, and only before
-// a check's first results waits for it, 300 ms at most.
+// a check's first results waits for it, until it has run 300 ms at most.
 type checkStyle struct {
 	serving bool
 	reuse   *health.Reuser // nil for doctor

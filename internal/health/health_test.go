@@ -357,3 +357,28 @@ func TestLimitGivesACheckMoreTime(t *testing.T) {
 		t.Fatalf("deadlines %s; want 2h0m0s 1h0m0s", got)
 	}
 }
+
+// TestReuserWaitsOnlyForAYoungCheck: before the first results, a caller
+// waits only until the check has been under way for Wait; one who comes
+// later hears "not checked yet" at once (the check here ends only when
+// the test says, so a caller that waited would not answer).
+func TestReuserWaitsOnlyForAYoungCheck(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	u := testReuser(t, clk)
+	u.Wait = time.Hour
+	gate := make(chan struct{})
+	c := u.Wrap(Check{Name: "slow", Run: func(context.Context) []Result {
+		<-gate
+		return []Result{{Status: OK, Detail: "passed"}}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the first caller gives up at once, the check goes on
+	if rs := c.Run(ctx); rs[0].Status != Warn {
+		t.Fatalf("first caller: %+v", rs)
+	}
+	clk.add(time.Hour)
+	if rs := c.Run(context.Background()); rs[0].Status != Warn || !strings.Contains(rs[0].Detail, "not checked yet") {
+		t.Fatalf("a caller once the check has run for Wait: %+v", rs)
+	}
+	close(gate)
+}

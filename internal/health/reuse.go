@@ -10,22 +10,24 @@ import (
 // Reuser runs the slow checks of a busy server (an integrity check, a
 // scan of every file, a call to the embedder), which health-status may be
 // asked for by many clients at once. Each check runs at most once at a
-// time, in the background. A caller that has had results hands them back
-// at once, each saying how old it is, and when they are too old starts
-// the check again for the next caller ("checking again"); only before the
-// first results does a caller wait, for Wait at most, then hear "not
-// checked yet". A pass is handed back for Pass; a warning or failure only
-// for Problem, so that a problem is looked at again within seconds and a
-// fix shows as soon. Either is kept at least ten times as long as the
-// check took, so that checks whose cost grows with the vault (reading
-// every page of the database) take a tenth of the server's time at most.
-// The full, uncached checks are `jarvis doctor`'s.
+// time, in the background. Once it has results, every caller gets them at
+// once, each saying how old it is; when they are too old, the caller
+// still gets them ("checking again") and the check runs again for the
+// next. Only before the first results does a caller wait, until the check
+// has been under way for Wait at most, then hear "not checked yet". A
+// pass is handed back for Pass; a warning or failure only for Problem, so
+// that a problem is looked at again within seconds and a fix shows as
+// soon. Either is kept at least ten times as long as the check took, so
+// that checks whose cost grows with the vault (reading every page of the
+// database) take a tenth of the server's time at most. The full,
+// uncached checks are `jarvis doctor`'s.
 type Reuser struct {
 	// Pass is how long a pass (every result ok) is handed back.
 	Pass time.Duration
 	// Problem is how long other results are handed back.
 	Problem time.Duration
-	// Wait is how long a caller with no results yet waits for the check.
+	// Wait is how long a check that has no results yet is waited for
+	// after it starts.
 	Wait time.Duration
 	// Timeout bounds one run of a check (unless its Limit allows more).
 	Timeout time.Duration
@@ -99,6 +101,7 @@ type reused struct {
 
 // flight is one run of the check, shared by everyone who waits for it.
 type flight struct {
+	began   time.Time
 	done    chan struct{}
 	results []Result
 }
@@ -133,15 +136,21 @@ func (r *reused) run(ctx context.Context) []Result {
 		return []Result{{Name: r.check.Name, Status: Skip, Detail: "not checked: the server is stopping"}}
 	}
 	f := r.flight
+	// Waiting is for a check that answers quickly, on a small vault: one
+	// that is still under way after Wait is slow, and a caller who comes
+	// later need not wait for it at all.
+	left := r.u.Wait - r.u.now().Sub(f.began)
 	r.mu.Unlock()
 
-	wait := time.NewTimer(r.u.Wait)
-	defer wait.Stop()
-	select {
-	case <-f.done:
-		return f.results
-	case <-wait.C:
-	case <-ctx.Done():
+	if left > 0 {
+		wait := time.NewTimer(left)
+		defer wait.Stop()
+		select {
+		case <-f.done:
+			return f.results
+		case <-wait.C:
+		case <-ctx.Done():
+		}
 	}
 	// A warning, not a skip: nothing was checked, and "healthy" would say
 	// otherwise.
@@ -156,15 +165,15 @@ func (r *reused) start() bool {
 	if !r.u.begin() {
 		return false
 	}
-	f := &flight{done: make(chan struct{})}
+	// Results are as old as the look they took.
+	f := &flight{began: r.u.now(), done: make(chan struct{})}
 	r.flight = f
 	go func() {
 		defer r.u.wg.Done()
-		began := r.u.now() // results are as old as the look they took
 		results := runOne(r.u.ctx, r.check, r.u.Timeout)
 		r.mu.Lock()
 		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
-			r.ran, r.last, r.at, r.took = true, results, began, r.u.now().Sub(began)
+			r.ran, r.last, r.at, r.took = true, results, f.began, r.u.now().Sub(f.began)
 		}
 		r.flight = nil
 		r.mu.Unlock()
