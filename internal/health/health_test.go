@@ -382,3 +382,38 @@ func TestReuserWaitsOnlyForAYoungCheck(t *testing.T) {
 	}
 	close(gate)
 }
+
+// TestReuserRunsChecksInItsSlots: with one slot, a second check waits
+// for the first to end, so that a server on two processors keeps one for
+// the tools while a check reads the whole database.
+func TestReuserRunsChecksInItsSlots(t *testing.T) {
+	u := testReuser(t, nil)
+	u.Wait = 0
+	u.slots = make(chan struct{}, 1)
+	started, gate := make(chan struct{}), make(chan struct{})
+	var second atomic.Int32
+	first := u.Wrap(Check{Name: "first", Run: func(context.Context) []Result {
+		close(started)
+		<-gate
+		return []Result{{Status: OK, Detail: "first"}}
+	}})
+	next := u.Wrap(Check{Name: "second", Run: func(context.Context) []Result {
+		second.Add(1)
+		return []Result{{Status: OK, Detail: "second"}}
+	}})
+	first.Run(context.Background())
+	<-started
+	if rs := next.Run(context.Background()); rs[0].Status != Warn || second.Load() != 0 {
+		t.Fatalf("while the first runs: %+v, %d runs of the second", rs, second.Load())
+	}
+	close(gate)
+	for {
+		if rs := next.Run(context.Background()); rs[0].Status == OK {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if second.Load() != 1 {
+		t.Fatalf("%d runs of the second", second.Load())
+	}
+}

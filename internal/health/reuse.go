@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -39,16 +40,21 @@ type Reuser struct {
 	wg     sync.WaitGroup
 	mu     sync.Mutex // orders wg.Add before Close's Wait
 	closed bool
+	// slots bounds the checks that run at once, nil for no bound.
+	slots chan struct{}
 }
 
 // NewReuser returns a Reuser with the server's settings: a pass is kept
 // two minutes, a problem five seconds, and a caller with no results yet
 // waits at most 300 ms, so that health-status answers well within a
-// second whatever the checks cost at the vault's size.
+// second whatever the checks cost at the vault's size. The checks run on
+// one processor fewer than Go uses (one at a time on two), so that the
+// tools keep one while the checks of a large vault read the whole
+// database for seconds.
 func NewReuser() *Reuser {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Reuser{Pass: 2 * time.Minute, Problem: 5 * time.Second, Wait: 300 * time.Millisecond, Timeout: time.Minute,
-		ctx: ctx, cancel: cancel}
+		ctx: ctx, cancel: cancel, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 }
 
 // Close stops the checks under way and waits for them, so that none
@@ -70,6 +76,31 @@ func (u *Reuser) begin() bool {
 	}
 	u.wg.Add(1)
 	return true
+}
+
+// take waits for a slot to run a check in, or says false once u is
+// closed.
+func (u *Reuser) take() bool {
+	if u.slots == nil {
+		return u.ctx.Err() == nil
+	}
+	select {
+	case u.slots <- struct{}{}:
+		if u.ctx.Err() != nil {
+			<-u.slots
+			return false
+		}
+		return true
+	case <-u.ctx.Done():
+		return false
+	}
+}
+
+// give hands back the slot take took.
+func (u *Reuser) give() {
+	if u.slots != nil {
+		<-u.slots
+	}
 }
 
 // Wrap returns c run through u.
@@ -165,15 +196,21 @@ func (r *reused) start() bool {
 	if !r.u.begin() {
 		return false
 	}
-	// Results are as old as the look they took.
 	f := &flight{began: r.u.now(), done: make(chan struct{})}
 	r.flight = f
 	go func() {
 		defer r.u.wg.Done()
-		results := runOne(r.u.ctx, r.check, r.u.Timeout)
+		results := []Result{NotChecked(r.check.Name, "the server is stopping")}
+		// Results are as old as the look they took.
+		var began time.Time
+		if r.u.take() {
+			began = r.u.now()
+			results = runOne(r.u.ctx, r.check, r.u.Timeout)
+			r.u.give()
+		}
 		r.mu.Lock()
 		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
-			r.ran, r.last, r.at, r.took = true, results, f.began, r.u.now().Sub(f.began)
+			r.ran, r.last, r.at, r.took = true, results, began, r.u.now().Sub(began)
 		}
 		r.flight = nil
 		r.mu.Unlock()
