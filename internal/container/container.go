@@ -79,9 +79,9 @@ var Indexing = fx.Module("index",
 // several clients at once: there the database gets PRAGMA quick_check
 // rather than the full integrity check, and every check that reads much
 // (the database, every file of a vault, every link, the embedder over the
-// network) runs in the background through a health.Reuser, once at a time,
-// and a caller waits for it 300 ms at most, then hears the last
-// results with their age.
+// network) runs in the background through a health.Reuser, once at a time:
+// a caller hears the last results with their age at once, and only before
+// a check's first results waits for it, until it has run 300 ms at most.
 type checkStyle struct {
 	serving bool
 	reuse   *health.Reuser // nil for doctor

@@ -125,6 +125,19 @@ func testReuser(t *testing.T, clk *clock) *Reuser {
 	return u
 }
 
+// settle calls c until the run it started has ended and its results
+// come back, and returns them.
+func settle(t *testing.T, c Check) []Result {
+	t.Helper()
+	for {
+		rs := c.Run(context.Background())
+		if len(rs) == 0 || !strings.Contains(rs[0].Detail, "checking again") {
+			return rs
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
 func TestReuserKeepsPassesLongerThanProblems(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: time.Unix(1000, 0)}
@@ -145,8 +158,13 @@ func TestReuserKeepsPassesLongerThanProblems(t *testing.T) {
 	}
 	clk.add(31 * time.Second)
 	status.Store(Fail)
-	if rs := c.Run(ctx); rs[0].Status != Fail || runs.Load() != 2 {
-		t.Fatalf("after the time: %+v, %d runs", rs, runs.Load())
+	// Past the time, the caller gets the pass it had at once, and the
+	// check runs again for the next.
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "quick check passed (checked 2m1s ago; checking again)" {
+		t.Fatalf("after the time: %+v", rs)
+	}
+	if rs := settle(t, c); rs[0].Status != Fail || rs[0].Detail != "quick check passed (checked 0s ago)" || runs.Load() != 2 {
+		t.Fatalf("the run after the time: %+v, %d runs", rs, runs.Load())
 	}
 	// A failure is handed back for seconds, not minutes, saying how old.
 	clk.add(2 * time.Second)
@@ -155,8 +173,87 @@ func TestReuserKeepsPassesLongerThanProblems(t *testing.T) {
 	}
 	clk.add(4 * time.Second)
 	status.Store(OK)
-	if rs := c.Run(ctx); rs[0].Status != OK || runs.Load() != 3 {
+	if rs := c.Run(ctx); rs[0].Status != Fail || !strings.HasSuffix(rs[0].Detail, "(checked 6s ago; checking again)") {
+		t.Fatalf("a failure past its time: %+v", rs)
+	}
+	if rs := settle(t, c); rs[0].Status != OK || runs.Load() != 3 {
 		t.Fatalf("fixed: %+v, %d runs", rs, runs.Load())
+	}
+}
+
+// TestReuserKeepsSlowChecksLonger: results are kept at least ten times as
+// long as the check took, so a check that reads the whole database is not
+// run back to back while it reports a problem.
+func TestReuserKeepsSlowChecksLonger(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	var runs atomic.Int32
+	c := testReuser(t, clk).Wrap(Check{Name: "slow", Run: func(context.Context) []Result {
+		runs.Add(1)
+		clk.add(30 * time.Second)
+		return []Result{{Status: Warn, Detail: "a problem"}}
+	}})
+	if rs := c.Run(context.Background()); rs[0].Status != Warn || runs.Load() != 1 {
+		t.Fatalf("first call: %+v, %d runs", rs, runs.Load())
+	}
+	clk.add(4 * time.Minute)
+	if rs := c.Run(context.Background()); rs[0].Detail != "a problem (checked 4m30s ago)" || runs.Load() != 1 {
+		t.Fatalf("within ten times its run: %+v, %d runs", rs, runs.Load())
+	}
+	clk.add(time.Minute)
+	if rs := c.Run(context.Background()); !strings.HasSuffix(rs[0].Detail, "; checking again)") {
+		t.Fatalf("past ten times its run: %+v", rs)
+	}
+	if settle(t, c); runs.Load() != 2 {
+		t.Fatalf("%d runs; want 2", runs.Load())
+	}
+}
+
+// TestReuserHandsBackEarlierResultsAtOnce: a caller that has had results
+// gets them while the check runs again, however long that takes; the
+// check here does not end until the caller has its answer.
+func TestReuserHandsBackEarlierResultsAtOnce(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	u := testReuser(t, clk)
+	u.Wait = time.Hour
+	gate := make(chan struct{})
+	var runs atomic.Int32
+	c := u.Wrap(Check{Name: "slow", Run: func(context.Context) []Result {
+		if runs.Add(1) > 1 {
+			<-gate
+		}
+		return []Result{{Status: OK, Detail: "passed"}}
+	}})
+	c.Run(context.Background())
+	clk.add(3 * time.Minute)
+	for range 3 {
+		if rs := c.Run(context.Background()); rs[0].Detail != "passed (checked 3m0s ago; checking again)" {
+			t.Fatalf("while checking again: %+v", rs)
+		}
+	}
+	close(gate)
+	if rs := settle(t, c); rs[0].Detail != "passed (checked 0s ago)" || runs.Load() != 2 {
+		t.Fatalf("after the run: %+v, %d runs; want one run again for all three callers", rs, runs.Load())
+	}
+}
+
+// TestReuserNothingToReportPasses: a check with no results (no other
+// vaults in the database) is a pass, kept as long as one, not a check
+// that never ran.
+func TestReuserNothingToReportPasses(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	var runs atomic.Int32
+	c := testReuser(t, clk).Wrap(Check{Name: "other vaults", Run: func(context.Context) []Result {
+		runs.Add(1)
+		return nil
+	}})
+	if !passes(nil) {
+		t.Fatal("no results is not a pass")
+	}
+	for range 3 {
+		if rs := c.Run(context.Background()); len(rs) != 0 || runs.Load() != 1 {
+			t.Fatalf("%+v, %d runs; want nothing, from one run", rs, runs.Load())
+		}
+		clk.add(time.Minute)
 	}
 }
 
@@ -194,9 +291,9 @@ func TestReuserRunsOnceAtATime(t *testing.T) {
 	}
 }
 
-// TestReuserAnswersWithinWait: a caller never waits longer than Wait for
-// a slow check: before any result it hears "not checked yet", later it
-// gets the last results saying how old they are.
+// TestReuserAnswersWithinWait: a caller with no results yet waits no
+// longer than Wait for a slow check, then hears "not checked yet"; later
+// callers get the last results saying how old they are.
 func TestReuserAnswersWithinWait(t *testing.T) {
 	ctx := context.Background()
 	clk := &clock{t: time.Unix(1000, 0)}
@@ -222,17 +319,101 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 		}
 	}
 	clk.add(3 * time.Minute)
-	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed (checked 3m0s ago; checking again)" || runs.Load() != 2 {
-		t.Fatalf("while checking again: %+v, %d runs", rs, runs.Load())
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed (checked 3m0s ago; checking again)" {
+		t.Fatalf("while checking again: %+v", rs)
+	}
+	for runs.Load() != 2 {
+		time.Sleep(time.Millisecond)
 	}
 	// Close ends the check under way and waits for it.
 	u.Close()
 	if n := runs.Load(); n != 2 {
 		t.Fatalf("%d runs", n)
 	}
-	// and starts none after it.
+	// and starts none after it: the last results come back as they are.
 	clk.add(3 * time.Minute)
-	if rs := c.Run(ctx); rs[0].Status != Skip || runs.Load() != 2 {
+	if rs := c.Run(ctx); rs[0].Detail != "passed (checked 6m0s ago)" || runs.Load() != 2 {
 		t.Fatalf("after close: %+v, %d runs", rs, runs.Load())
+	}
+	// A check that never ran says why it was not made.
+	never := u.Wrap(Check{Name: "never", Run: func(context.Context) []Result { return nil }})
+	if rs := never.Run(ctx); rs[0].Status != Skip {
+		t.Fatalf("a check first asked for after close: %+v", rs)
+	}
+}
+
+// TestLimitGivesACheckMoreTime: a check whose Limit is longer than the
+// limit Run gives every check runs with that longer deadline.
+func TestLimitGivesACheckMoreTime(t *testing.T) {
+	left := func(ctx context.Context) []Result {
+		d, _ := ctx.Deadline()
+		return []Result{{Status: OK, Detail: time.Until(d).Round(time.Hour).String()}}
+	}
+	rep := Run(context.Background(), []Check{
+		{Name: "large", Run: left, Limit: func() time.Duration { return 2 * time.Hour }},
+		{Name: "small", Run: left, Limit: func() time.Duration { return time.Millisecond }},
+	}, time.Hour)
+	if got := rep.Checks[0].Detail + " " + rep.Checks[1].Detail; got != "2h0m0s 1h0m0s" {
+		t.Fatalf("deadlines %s; want 2h0m0s 1h0m0s", got)
+	}
+}
+
+// TestReuserWaitsOnlyForAYoungCheck: before the first results, a caller
+// waits only until the check has been under way for Wait; one who comes
+// later hears "not checked yet" at once (the check here ends only when
+// the test says, so a caller that waited would not answer).
+func TestReuserWaitsOnlyForAYoungCheck(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	u := testReuser(t, clk)
+	u.Wait = time.Hour
+	gate := make(chan struct{})
+	c := u.Wrap(Check{Name: "slow", Run: func(context.Context) []Result {
+		<-gate
+		return []Result{{Status: OK, Detail: "passed"}}
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // the first caller gives up at once, the check goes on
+	if rs := c.Run(ctx); rs[0].Status != Warn {
+		t.Fatalf("first caller: %+v", rs)
+	}
+	clk.add(time.Hour)
+	if rs := c.Run(context.Background()); rs[0].Status != Warn || !strings.Contains(rs[0].Detail, "not checked yet") {
+		t.Fatalf("a caller once the check has run for Wait: %+v", rs)
+	}
+	close(gate)
+}
+
+// TestReuserRunsChecksInItsSlots: with one slot, a second check waits
+// for the first to end, so that a server on two processors keeps one for
+// the tools while a check reads the whole database.
+func TestReuserRunsChecksInItsSlots(t *testing.T) {
+	u := testReuser(t, nil)
+	u.Wait = 0
+	u.slots = make(chan struct{}, 1)
+	started, gate := make(chan struct{}), make(chan struct{})
+	var second atomic.Int32
+	first := u.Wrap(Check{Name: "first", Run: func(context.Context) []Result {
+		close(started)
+		<-gate
+		return []Result{{Status: OK, Detail: "first"}}
+	}})
+	next := u.Wrap(Check{Name: "second", Run: func(context.Context) []Result {
+		second.Add(1)
+		return []Result{{Status: OK, Detail: "second"}}
+	}})
+	first.Run(context.Background())
+	<-started
+	if rs := next.Run(context.Background()); rs[0].Status != Warn || second.Load() != 0 {
+		t.Fatalf("while the first runs: %+v, %d runs of the second", rs, second.Load())
+	}
+	close(gate)
+	for {
+		if rs := next.Run(context.Background()); rs[0].Status == OK {
+			break
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if second.Load() != 1 {
+		t.Fatalf("%d runs of the second", second.Load())
 	}
 }

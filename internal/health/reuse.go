@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"sync"
 	"time"
 )
@@ -10,20 +11,26 @@ import (
 // Reuser runs the slow checks of a busy server (an integrity check, a
 // scan of every file, a call to the embedder), which health-status may be
 // asked for by many clients at once. Each check runs at most once at a
-// time, in the background, and a caller waits for it only briefly: past
-// Wait it gets the last results, each saying how old it is, or "not
-// checked yet". A pass is handed back for Pass before the check runs
-// again; a warning or failure only for Problem, so that a problem is
-// looked at again within seconds and a fix shows as soon. The full,
+// time, in the background. Once it has results, every caller gets them at
+// once, each saying how old it is; when they are too old, the caller
+// still gets them ("checking again") and the check runs again for the
+// next. Only before the first results does a caller wait, until the check
+// has been under way for Wait at most, then hear "not checked yet". A
+// pass is handed back for Pass; a warning or failure only for Problem, so
+// that a problem is looked at again within seconds and a fix shows as
+// soon. Either is kept at least ten times as long as the check took, so
+// that checks whose cost grows with the vault (reading every page of the
+// database) take a tenth of the server's time at most. The full,
 // uncached checks are `jarvis doctor`'s.
 type Reuser struct {
 	// Pass is how long a pass (every result ok) is handed back.
 	Pass time.Duration
 	// Problem is how long other results are handed back.
 	Problem time.Duration
-	// Wait is how long a caller waits for a check under way.
+	// Wait is how long a check that has no results yet is waited for
+	// after it starts.
 	Wait time.Duration
-	// Timeout bounds one run of a check.
+	// Timeout bounds one run of a check (unless its Limit allows more).
 	Timeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
@@ -33,16 +40,21 @@ type Reuser struct {
 	wg     sync.WaitGroup
 	mu     sync.Mutex // orders wg.Add before Close's Wait
 	closed bool
+	// slots bounds the checks that run at once, nil for no bound.
+	slots chan struct{}
 }
 
 // NewReuser returns a Reuser with the server's settings: a pass is kept
-// two minutes, a problem five seconds, and a caller waits at most 300 ms,
-// so that health-status answers well within a second whatever the checks
-// cost at the vault's size.
+// two minutes, a problem five seconds, and a caller with no results yet
+// waits at most 300 ms, so that health-status answers well within a
+// second whatever the checks cost at the vault's size. The checks run on
+// one processor fewer than Go uses (one at a time on two), so that the
+// tools keep one while the checks of a large vault read the whole
+// database for seconds.
 func NewReuser() *Reuser {
 	ctx, cancel := context.WithCancel(context.Background())
 	return &Reuser{Pass: 2 * time.Minute, Problem: 5 * time.Second, Wait: 300 * time.Millisecond, Timeout: time.Minute,
-		ctx: ctx, cancel: cancel}
+		ctx: ctx, cancel: cancel, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 }
 
 // Close stops the checks under way and waits for them, so that none
@@ -66,6 +78,31 @@ func (u *Reuser) begin() bool {
 	return true
 }
 
+// take waits for a slot to run a check in, or says false once u is
+// closed.
+func (u *Reuser) take() bool {
+	if u.slots == nil {
+		return u.ctx.Err() == nil
+	}
+	select {
+	case u.slots <- struct{}{}:
+		if u.ctx.Err() != nil {
+			<-u.slots
+			return false
+		}
+		return true
+	case <-u.ctx.Done():
+		return false
+	}
+}
+
+// give hands back the slot take took.
+func (u *Reuser) give() {
+	if u.slots != nil {
+		<-u.slots
+	}
+}
+
 // Wrap returns c run through u.
 func (u *Reuser) Wrap(c Check) Check {
 	r := &reused{u: u, check: c}
@@ -86,87 +123,106 @@ type reused struct {
 	check Check
 
 	mu     sync.Mutex
-	last   []Result // nil before the first run ends
+	ran    bool     // a run has ended: last holds its results
+	last   []Result // may be empty: a check with nothing to report
 	at     time.Time
+	took   time.Duration
 	flight *flight
 }
 
 // flight is one run of the check, shared by everyone who waits for it.
 type flight struct {
+	began   time.Time
 	done    chan struct{}
 	results []Result
 }
 
+// keepFor is the multiple of a check's own run time its results are kept
+// for at least.
+const keepFor = 10
+
 func (r *reused) run(ctx context.Context) []Result {
 	r.mu.Lock()
-	if r.last != nil {
+	if r.ran {
+		last, age := r.last, r.u.now().Sub(r.at)
 		keep := r.u.Problem
-		if passes(r.last) {
+		if passes(last) {
 			keep = r.u.Pass
 		}
-		if age := r.u.now().Sub(r.at); age < keep {
-			last := r.last
+		if age < max(keep, keepFor*r.took) {
 			r.mu.Unlock()
 			return aged(last, age, "")
 		}
-	}
-	if r.flight == nil {
-		if !r.u.begin() { // closed: the database may be gone
-			r.mu.Unlock()
-			return []Result{{Name: r.check.Name, Status: Skip, Detail: "not checked: the server is stopping"}}
+		// Too old: the next caller gets what this run finds; this one
+		// does not wait for it.
+		more := "; checking again"
+		if r.flight == nil && !r.start() {
+			more = ""
 		}
-		r.start()
+		r.mu.Unlock()
+		return aged(last, age, more)
+	}
+	if r.flight == nil && !r.start() {
+		r.mu.Unlock()
+		return []Result{{Name: r.check.Name, Status: Skip, Detail: "not checked: the server is stopping"}}
 	}
 	f := r.flight
+	// Waiting is for a check that answers quickly, on a small vault: one
+	// that is still under way after Wait is slow, and a caller who comes
+	// later need not wait for it at all.
+	left := r.u.Wait - r.u.now().Sub(f.began)
 	r.mu.Unlock()
 
-	wait := time.NewTimer(r.u.Wait)
-	defer wait.Stop()
-	select {
-	case <-f.done:
-		return f.results
-	case <-wait.C:
-	case <-ctx.Done():
+	if left > 0 {
+		wait := time.NewTimer(left)
+		defer wait.Stop()
+		select {
+		case <-f.done:
+			return f.results
+		case <-wait.C:
+		case <-ctx.Done():
+		}
 	}
-	r.mu.Lock()
-	last, at := r.last, r.at
-	r.mu.Unlock()
-	if last == nil {
-		// A warning, not a skip: nothing was checked, and "healthy" would
-		// say otherwise.
-		return []Result{{Name: r.check.Name, Status: Warn,
-			Detail: "not checked yet: the check is under way",
-			Fix:    "ask again in a few seconds, or run jarvis doctor, which runs every check in full"}}
-	}
-	return aged(last, r.u.now().Sub(at), "; checking again")
+	// A warning, not a skip: nothing was checked, and "healthy" would say
+	// otherwise.
+	return []Result{{Name: r.check.Name, Status: Warn,
+		Detail: "not checked yet: the check is under way",
+		Fix:    "ask again in a few seconds, or run jarvis doctor, which runs every check in full"}}
 }
 
-// start runs the check in the background; r.mu is held and the run is
-// counted in r.u.wg.
-func (r *reused) start() {
-	f := &flight{done: make(chan struct{})}
+// start runs the check in the background, or says false once the Reuser
+// is closed (the database may be gone); r.mu is held.
+func (r *reused) start() bool {
+	if !r.u.begin() {
+		return false
+	}
+	f := &flight{began: r.u.now(), done: make(chan struct{})}
 	r.flight = f
 	go func() {
 		defer r.u.wg.Done()
-		ctx, cancel := context.WithTimeout(r.u.ctx, r.u.Timeout)
-		defer cancel()
-		began := r.u.now() // results are as old as the look they took
-		results := runOne(ctx, r.check, r.u.Timeout)
+		results := []Result{NotChecked(r.check.Name, "the server is stopping")}
+		// Results are as old as the look they took.
+		var began time.Time
+		if r.u.take() {
+			began = r.u.now()
+			results = runOne(r.u.ctx, r.check, r.u.Timeout)
+			r.u.give()
+		}
 		r.mu.Lock()
 		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
-			r.last, r.at = results, began
+			r.ran, r.last, r.at, r.took = true, results, began, r.u.now().Sub(began)
 		}
 		r.flight = nil
 		r.mu.Unlock()
 		f.results = results
 		close(f.done)
 	}()
+	return true
 }
 
+// passes reports whether every result is ok; a check with nothing to
+// report (no other vaults in the database) passes.
 func passes(rs []Result) bool {
-	if len(rs) == 0 {
-		return false
-	}
 	for _, r := range rs {
 		if r.Status != OK {
 			return false

@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -112,7 +113,7 @@ func TestUpgradeToAnchors(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	ix, _ := testIndexer(t, path)
 	mustIndex(t, ix, "coffee", root)
-	for _, q := range []string{
+	for _, q := range slices.Concat(undoCounts, []string{
 		`DROP TRIGGER search_notes_insert`, `DROP TRIGGER search_notes_delete`,
 		`DROP TRIGGER search_notes_anchors_before`, `DROP TRIGGER search_notes_anchors_after`,
 		`DROP TABLE note_fts`, `DROP VIEW note_text`, `ALTER TABLE search_notes DROP COLUMN anchors`,
@@ -142,7 +143,7 @@ func TestUpgradeToAnchors(t *testing.T) {
 		`DROP TRIGGER chunks_inserted`, `DROP TRIGGER chunks_updated`, `DROP TRIGGER chunks_deleted`,
 		`DROP TABLE chunk_changes`, `ALTER TABLE embedders DROP COLUMN synced_changes`, // 0008
 		`DELETE FROM schema_migrations WHERE version >= 6`,
-	} {
+	}) {
 		if _, err := ix.db.(*store.DB).Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

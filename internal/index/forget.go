@@ -17,8 +17,7 @@ func (ix *Indexer) Forget(ctx context.Context, name string) (int, error) {
 	}
 	defer unlock()
 	var notes int
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files f JOIN vaults v ON v.id = f.vault_id
-		WHERE v.name = ? AND f.kind = 'note'`, name).Scan(&notes); err != nil {
+	if err := ix.db.QueryRowContext(ctx, `SELECT coalesce(sum(notes), 0) FROM vaults WHERE name = ?`, name).Scan(&notes); err != nil {
 		return 0, fmt.Errorf("forget vault %q: %w", name, err)
 	}
 	res, err := ix.db.ExecContext(ctx, `DELETE FROM vaults WHERE name = ?`, name)

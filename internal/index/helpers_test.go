@@ -63,7 +63,7 @@ func dump(t testing.TB, db *sql.DB) string {
 			FROM links l JOIN files s ON s.id = l.source_id LEFT JOIN files t ON t.id = l.target_id ORDER BY s.path, l.ord`,
 		`SELECT f.path, e.url, e.text, e.line FROM external_links e JOIN files f ON f.id = e.source_id ORDER BY f.path, e.line, e.url, e.text`,
 		`SELECT w.path, w.message FROM warnings w ORDER BY w.path, w.message`,
-		`SELECT name, resolve_pending FROM vaults ORDER BY name`,
+		`SELECT name, resolve_pending, notes, attachments, links, unresolved_links, chunks FROM vaults ORDER BY name`,
 		`SELECT f.path, c.ord, c.heading, c.start_line, c.end_line, c.hash
 			FROM chunks c JOIN files f ON f.id = c.file_id ORDER BY f.path, c.ord`,
 		`SELECT f.path, n.title, n.aliases, n.headings, n.path, n.tags, n.cjk, n.anchors
@@ -72,31 +72,10 @@ func dump(t testing.TB, db *sql.DB) string {
 			(SELECT count(*) FROM note_cjk_docsize), (SELECT count(*) FROM search_notes)`,
 	}
 	checkSearchTables(t, db)
+	checkCounts(t, db)
 	var b strings.Builder
 	for _, q := range queries {
-		rows, err := db.Query(q)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cols, _ := rows.Columns()
-		vals := make([]any, len(cols))
-		ptrs := make([]any, len(cols))
-		for i := range vals {
-			ptrs[i] = &vals[i]
-		}
-		for rows.Next() {
-			if err := rows.Scan(ptrs...); err != nil {
-				t.Fatal(err)
-			}
-			for i, v := range vals {
-				if i > 0 {
-					b.WriteByte('\t')
-				}
-				fmt.Fprint(&b, v)
-			}
-			b.WriteByte('\n')
-		}
-		rows.Close()
+		b.WriteString(rowsText(t, db, q))
 		b.WriteString("--\n")
 	}
 	return b.String()
@@ -127,4 +106,68 @@ func checkSearchTables(t testing.TB, db *sql.DB) {
 			t.Fatalf("%s: %v", table, err)
 		}
 	}
+}
+
+// recount counts what each vault holds from the rows themselves, in the
+// columns and order of the counts the vaults table keeps.
+const recount = `SELECT v.name,
+	(SELECT count(*) FROM files f WHERE f.vault_id = v.id AND f.kind = 'note'),
+	(SELECT count(*) FROM files f WHERE f.vault_id = v.id AND f.kind = 'attachment'),
+	(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = v.id),
+	(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = v.id AND l.target_id IS NULL),
+	(SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.vault_id = v.id)
+	FROM vaults v ORDER BY v.name`
+
+// checkCounts fails when the counts the vaults table keeps differ from a
+// recount of the rows.
+func checkCounts(t testing.TB, db *sql.DB) {
+	t.Helper()
+	kept := rowsText(t, db, `SELECT name, notes, attachments, links, unresolved_links, chunks FROM vaults ORDER BY name`)
+	if counted := rowsText(t, db, recount); kept != counted {
+		t.Fatalf("kept counts (name, notes, attachments, links, unresolved, chunks):\n%s\ndiffer from a recount:\n%s", kept, counted)
+	}
+}
+
+// rowsText renders the rows of a query, a line each.
+func rowsText(t testing.TB, db *sql.DB, q string) string {
+	t.Helper()
+	rows, err := db.Query(q)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	cols, _ := rows.Columns()
+	vals := make([]any, len(cols))
+	ptrs := make([]any, len(cols))
+	for i := range vals {
+		ptrs[i] = &vals[i]
+	}
+	var b strings.Builder
+	for rows.Next() {
+		if err := rows.Scan(ptrs...); err != nil {
+			t.Fatal(err)
+		}
+		for i, v := range vals {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			fmt.Fprint(&b, v)
+		}
+		b.WriteByte('\n')
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return b.String()
+}
+
+// undoCounts takes a database back from version 8 (0008_counts.sql) to 7,
+// for tests of upgrades from earlier versions.
+var undoCounts = []string{
+	`DROP TRIGGER files_count_insert`, `DROP TRIGGER files_count_kind`, `DROP TRIGGER files_count_delete`,
+	`DROP TRIGGER links_count_insert`, `DROP TRIGGER links_count_delete`, `DROP TRIGGER links_count_resolve`,
+	`DROP TRIGGER chunks_count_insert`, `DROP TRIGGER chunks_count_delete`,
+	`ALTER TABLE vaults DROP COLUMN notes`, `ALTER TABLE vaults DROP COLUMN attachments`,
+	`ALTER TABLE vaults DROP COLUMN links`, `ALTER TABLE vaults DROP COLUMN unresolved_links`,
+	`ALTER TABLE vaults DROP COLUMN chunks`,
 }

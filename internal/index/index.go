@@ -177,13 +177,17 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
-	links, err := ix.linkResolver(ctx, vaultID, files, known, reserved)
-	if err != nil {
-		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
-	}
 	scanned := time.Now()
-	if err := ix.process(ctx, root, work, w, links, progress); err != nil {
-		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	if len(work) > 0 {
+		// Only notes being written need their links resolved as they go:
+		// a run that finds nothing changed does not load every name.
+		links, err := ix.linkResolver(ctx, vaultID, files, known, reserved)
+		if err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
+		if err := ix.process(ctx, root, work, w, links, progress); err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
 	}
 	processed := time.Now()
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
@@ -205,9 +209,6 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 // process reads, hashes and parses the changed files on several workers and
 // writes them in batches from one goroutine, the only writer.
 func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w *writer, links *linkResolver, progress Progress) error {
-	if len(work) == 0 {
-		return nil
-	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -382,23 +383,19 @@ func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*e
 	return known, nil
 }
 
-// finish records the time of the run and counts what the vault now holds.
+// finish records the time of the run and reads what the vault now holds.
 func (ix *Indexer) finish(ctx context.Context, vaultID int64, res *Result) error {
 	if _, err := ix.db.ExecContext(ctx, `UPDATE vaults SET last_indexed_ms = ? WHERE id = ?`,
 		time.Now().UnixMilli(), vaultID); err != nil {
 		return fmt.Errorf("record index time: %w", err)
 	}
-	err := ix.db.QueryRowContext(ctx, `SELECT
-		(SELECT count(*) FROM files WHERE vault_id = ?1 AND kind = 'note'),
-		(SELECT count(*) FROM files WHERE vault_id = ?1 AND kind = 'attachment'),
-		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = ?1),
-		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = ?1 AND l.target_id IS NOT NULL),
-		(SELECT count(*) FROM warnings WHERE vault_id = ?1)`, vaultID).
-		Scan(&res.Notes, &res.Attachments, &res.Links, &res.ResolvedLinks, &res.Warnings)
+	err := ix.db.QueryRowContext(ctx, `SELECT notes, attachments, links, unresolved_links,
+		(SELECT count(*) FROM warnings WHERE vault_id = ?1) FROM vaults WHERE id = ?1`, vaultID).
+		Scan(&res.Notes, &res.Attachments, &res.Links, &res.UnresolvedLinks, &res.Warnings)
 	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}
-	res.UnresolvedLinks = res.Links - res.ResolvedLinks
+	res.ResolvedLinks = res.Links - res.UnresolvedLinks
 	return nil
 }
 

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -191,8 +192,8 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	mustIndex(t, ix, "coffee", root)
 	// Back to version 2: what 0003 made goes, chunks were never written,
 	// vectors are the WITHOUT ROWID table 0004 replaces, and vaults have no
-	// parser version (0005); what 0006 and 0007 added goes too.
-	for _, q := range []string{
+	// parser version (0005); what 0006, 0007 and 0008 added goes too.
+	for _, q := range slices.Concat(undoCounts, []string{
 		`ALTER TABLE vaults DROP COLUMN parser`,
 		`DROP TABLE vectors`,
 		`CREATE TABLE vectors (embedder_id INTEGER NOT NULL REFERENCES embedders(id) ON DELETE CASCADE,
@@ -206,7 +207,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 		`DROP TRIGGER chunks_inserted`, `DROP TRIGGER chunks_updated`, `DROP TRIGGER chunks_deleted`,
 		`DROP TABLE chunk_changes`, `ALTER TABLE embedders DROP COLUMN synced_changes`, // 0008
 		`DELETE FROM chunks`, `DELETE FROM schema_migrations WHERE version >= 3`,
-	} {
+	}) {
 		if _, err := ix.db.(*store.DB).Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

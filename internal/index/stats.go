@@ -26,15 +26,13 @@ type VaultStats struct {
 	LastIndexed time.Time
 }
 
-// Stats counts what the index holds of every vault, by name.
+// Stats reads what the index holds of every vault, by name: the counts
+// the indexer keeps as it writes (migrations/0008_counts.sql), one row per
+// vault however large.
 func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
-	rows, err := db.QueryContext(ctx, `SELECT v.name, v.path, v.last_indexed_ms,
-		(SELECT count(*) FROM files f WHERE f.vault_id = v.id AND f.kind = 'note'),
-		(SELECT count(*) FROM files f WHERE f.vault_id = v.id AND f.kind = 'attachment'),
-		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = v.id),
-		(SELECT count(*) FROM links l JOIN files f ON f.id = l.source_id WHERE f.vault_id = v.id AND l.target_id IS NULL),
-		(SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.vault_id = v.id)
-		FROM vaults v ORDER BY v.name`)
+	rows, err := db.QueryContext(ctx, `SELECT name, path, last_indexed_ms,
+		notes, attachments, links, unresolved_links, chunks
+		FROM vaults ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("read index statistics: %w", err)
 	}

@@ -367,3 +367,27 @@ func TestOpenPathsWithURICharacters(t *testing.T) {
 		t.Fatalf("read-only open sees version %d of %d, %v", current, latest, err)
 	}
 }
+
+// TestDatabaseCheckTimeGrowsWithTheFile: the integrity check of a large
+// index gets more than the minute-or-less every check is given, the time
+// reading it at checkRate takes.
+func TestDatabaseCheckTimeGrowsWithTheFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "j.db")
+	h := NewHandle(path, Options{})
+	defer h.Close()
+	limit := Checks(h, nil, CheckOptions{})[0].Limit
+	if got := limit(); got != 0 {
+		t.Fatalf("no file yet: %s", got)
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if err := f.Truncate(2 << 30); err != nil { // sparse: no disk used
+		t.Fatal(err)
+	}
+	if got := limit(); got != 2<<30*time.Second/checkRate || got < time.Minute {
+		t.Fatalf("a 2 GB file: %s", got)
+	}
+}
