@@ -167,7 +167,7 @@ func TestCountsFollowEveryChange(t *testing.T) {
 }
 
 // TestCountsOnUpgrade opens a database indexed before the vaults table
-// kept counts (schema version 7): the migration counts what is there.
+// kept counts (schema version 8): the migration counts what is there.
 func TestCountsOnUpgrade(t *testing.T) {
 	root := exampleVault(t)
 	path := filepath.Join(t.TempDir(), "old.db")
@@ -176,7 +176,7 @@ func TestCountsOnUpgrade(t *testing.T) {
 	mustIndex(t, ix, "again", root)
 	old := ix.db.(*store.DB)
 	want := rowsText(t, old.DB, recount)
-	for _, q := range append(slices.Clone(undoCounts), `DELETE FROM schema_migrations WHERE version >= 8`) {
+	for _, q := range append(slices.Clone(undoCounts), `DELETE FROM schema_migrations WHERE version >= 9`) {
 		if _, err := old.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

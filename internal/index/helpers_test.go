@@ -161,7 +161,7 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
-// undoCounts takes a database back from version 8 (0008_counts.sql) to 7,
+// undoCounts takes a database back from version 9 (0009_counts.sql) to 8,
 // for tests of upgrades from earlier versions.
 var undoCounts = []string{
 	`DROP TRIGGER files_count_insert`, `DROP TRIGGER files_count_kind`, `DROP TRIGGER files_count_delete`,

@@ -192,7 +192,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	mustIndex(t, ix, "coffee", root)
 	// Back to version 2: what 0003 made goes, chunks were never written,
 	// vectors are the WITHOUT ROWID table 0004 replaces, and vaults have no
-	// parser version (0005); what 0006, 0007 and 0008 added goes too.
+	// parser version (0005); what 0006 to 0009 added goes too.
 	for _, q := range slices.Concat(undoCounts, []string{
 		`ALTER TABLE vaults DROP COLUMN parser`,
 		`DROP TABLE vectors`,

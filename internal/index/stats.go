@@ -27,7 +27,7 @@ type VaultStats struct {
 }
 
 // Stats reads what the index holds of every vault, by name: the counts
-// the indexer keeps as it writes (migrations/0008_counts.sql), one row per
+// the indexer keeps as it writes (migrations/0009_counts.sql), one row per
 // vault however large.
 func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
 	rows, err := db.QueryContext(ctx, `SELECT name, path, last_indexed_ms,
