@@ -184,42 +184,105 @@ func (q parsedQuery) strict() bool {
 // two characters counts as each of its pairs, and words joined by
 // punctuation ("boundary-layer") as each word that is not a stop word.
 // Phrases the user quoted stay phrases.
-func (q parsedQuery) units() []string {
-	var out []string
+func (q parsedQuery) units() []string { return q.anyExpr().parts }
+
+// rankExpr is a MATCH expression as its parts, so that a query of plain
+// words can be ranked without FTS5 (bm25.go).
+type rankExpr struct {
+	parts []string // FTS5 expressions, in the query's order
+	// words are the parts' words, stemmed as the index stems them, when
+	// every part is a plain word; nil otherwise.
+	words []string
+	all   bool // every part must match, else any
+}
+
+// match is the expression as FTS5 reads it.
+func (e rankExpr) match() string {
+	if e.all {
+		return strings.Join(e.parts, " AND ")
+	}
+	return strings.Join(e.parts, " OR ")
+}
+
+// allExpr is the expression requiring every term.
+func (q parsedQuery) allExpr() rankExpr {
+	e := rankExpr{all: true}
+	plain := true
+	for _, t := range q.terms {
+		e.parts = append(e.parts, t.expr())
+		if plain = plain && !t.phrase && !t.cjk && !t.prefix && isPlainWord(t.words[0]); plain {
+			e.words = append(e.words, indexWord(t.words[0]))
+		}
+	}
+	if !plain {
+		e.words = nil
+	}
+	return e
+}
+
+// anyExpr is the expression requiring any of the query's units.
+func (q parsedQuery) anyExpr() rankExpr {
+	var e rankExpr
+	plain := true
+	word := func(w string) {
+		e.parts = append(e.parts, ftsString(w))
+		if plain = plain && isPlainWord(w); plain {
+			e.words = append(e.words, indexWord(w))
+		}
+	}
 	for _, t := range q.terms {
 		switch {
 		case t.cjk:
-			out = append(out, cjkUnits(t.words[0])...)
+			e.parts = append(e.parts, cjkUnits(t.words[0])...)
+			plain = false
 		case t.phrase && !t.quoted:
-			n := len(out)
+			n := len(e.parts)
 			for _, w := range t.words {
 				if !stopWords[w] {
-					out = append(out, ftsString(w))
+					word(w)
 				}
 			}
-			if len(out) == n { // only stop words: keep them together
-				out = append(out, t.expr())
+			if len(e.parts) == n { // only stop words: keep them together
+				e.parts = append(e.parts, t.expr())
+				plain = false
 			}
+		case t.phrase || t.prefix:
+			e.parts = append(e.parts, t.expr())
+			plain = false
 		default:
-			out = append(out, t.expr())
+			word(t.words[0])
 		}
 	}
-	return out
+	if !plain {
+		e.words = nil
+	}
+	return e
 }
 
 // matchAll is the MATCH expression requiring every term.
-func (q parsedQuery) matchAll() string {
-	parts := make([]string, 0, len(q.terms))
-	for _, t := range q.terms {
-		parts = append(parts, t.expr())
-	}
-	return strings.Join(parts, " AND ")
-}
+func (q parsedQuery) matchAll() string { return q.allExpr().match() }
 
 // matchAny is the MATCH expression requiring any term.
-func (q parsedQuery) matchAny() string {
-	return strings.Join(q.units(), " OR ")
+func (q parsedQuery) matchAny() string { return q.anyExpr().match() }
+
+// isPlainWord reports whether w, a word of a query, is one the index
+// holds as indexWord makes it: ASCII letters and digits, whose folding
+// and stemming TestStemAgreesWithFTS5 checks against FTS5's own.
+func isPlainWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
 }
+
+// indexWord is a word as note_fts's tokenizer writes it to the index.
+func indexWord(w string) string { return porterStem(foldToken(w)) }
 
 // expr is the term as an FTS5 expression: each word an FTS5 string, so
 // that no user text is ever read as syntax.

@@ -1,0 +1,432 @@
+package search
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Ranking in Go. A query whose every term is a plain word (no phrase, no
+// prefix, no Chinese or Japanese) is ranked here, over the postings FTS5
+// itself keeps (ftsdata.go), by the formula of FTS5's bm25() (ext/fts5/
+// fts5_aux.c), operation for operation, so that each note gets the very
+// score bm25() gives it and the order is the same
+// (TestGoRankingAgreesWithFTS5). FTS5 spends about 2 µs a matching note on
+// bm25() through modernc's SQLite: a read of the note's length, a decoding
+// of its positions, and before the first row one more pass over each
+// word's postings to count the notes holding it. Here each word's postings
+// are read once, lengths come from a copy of %_docsize kept in memory for
+// as long as the index does not change, and the score of a note is a few
+// multiplications: a search costs what reading its words' postings costs.
+// Any other query, and any filter that names vaults short of the whole
+// database, goes through FTS5 (Keyword.rank).
+
+// bm25K1 and bm25B are FTS5's constants. Variables, not constants: Go
+// computes constant expressions exactly, and k1 + 1 must be rounded as C
+// rounds it.
+var (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// textIndex ranks notes over note_fts's own data, keeping its rows'
+// lengths between searches. It is safe for concurrent use.
+type textIndex struct {
+	db    Querier
+	table string
+
+	mu    sync.Mutex
+	sizes *docSizes // nil until read
+	// scratch holds the working memory of searches done, for the next:
+	// a search at 100k notes needs a few megabytes, which the garbage
+	// collector would otherwise clear and reclaim each time.
+	scratch sync.Pool
+}
+
+// scratch is the working memory of one search.
+type scratch struct {
+	stamp []uint32 // see postingSet
+	gen   uint32
+	score []float64
+	count []uint16
+	free  []*postings // emptied lists to fill again
+}
+
+// docSizes are the lengths of every row of an FTS5 table at one version of
+// its index.
+type docSizes struct {
+	version ftsVersion
+	ids     []int64  // rowids, in order
+	lengths []uint32 // tokens in all columns, by position in ids
+	// slot is the position in ids of each rowid, when the rowids are
+	// dense enough for a table; nil to search ids.
+	slot []int32
+}
+
+// position is the index in ids of rowid, or -1.
+func (s *docSizes) position(rowid int64) int {
+	if s.slot != nil {
+		if rowid < 0 || rowid >= int64(len(s.slot)) {
+			return -1
+		}
+		return int(s.slot[rowid])
+	}
+	if i, ok := slices.BinarySearch(s.ids, rowid); ok {
+		return i
+	}
+	return -1
+}
+
+// errIndexChanged means the index changed while a search read it: the
+// search reads again, or asks FTS5.
+var errIndexChanged = errors.New("the full-text index changed during the search")
+
+// postingSet is what one search read of the index: the lengths and the
+// postings of its words, all from one version.
+type postingSet struct {
+	x     *textIndex
+	sizes *docSizes
+	lists map[string]*postings // by stemmed word
+	// mem.stamp marks the rows whose entry in force was read, by position
+	// in sizes.ids: the word being read is mem.gen.
+	mem *scratch
+}
+
+// release hands the set's memory to the next search.
+func (s *postingSet) release() {
+	if s == nil {
+		return
+	}
+	for _, l := range s.lists {
+		l.at, l.freq = l.at[:0], l.freq[:0]
+		s.mem.free = append(s.mem.free, l)
+	}
+	s.lists = nil
+	s.x.scratch.Put(s.mem)
+}
+
+// newPostings returns an empty list, reusing one when it can.
+func (s *postingSet) newPostings() *postings {
+	if n := len(s.mem.free); n > 0 {
+		l := s.mem.free[n-1]
+		s.mem.free = s.mem.free[:n-1]
+		return l
+	}
+	return &postings{}
+}
+
+// postings are the rows holding a word: each row's position in
+// docSizes.ids and the word's weighted frequency in it, in no order.
+type postings struct {
+	at   []int32
+	freq []float64
+	idf  float64 // bm25()'s idf of the word
+}
+
+// read returns the postings of words (stemmed as the index stems them),
+// each occurrence weighing its column's weight in columns, adding to set
+// when it is not nil (read with the same columns). It returns errIndexChanged when the
+// index changed while it read, or since set was read.
+func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, columns []float64) (_ *postingSet, err error) {
+	if set == nil {
+		defer func() {
+			if err != nil {
+				set.release()
+			}
+		}()
+	}
+	v, err := readFTSVersion(ctx, x.db, x.table)
+	if err != nil {
+		return nil, err
+	}
+	if set == nil {
+		sizes, err := x.docSizes(ctx, v)
+		if err != nil {
+			return nil, err
+		}
+		set = &postingSet{x: x, sizes: sizes, lists: map[string]*postings{}}
+		set.mem, _ = x.scratch.Get().(*scratch)
+		if set.mem == nil {
+			set.mem = &scratch{}
+		}
+		if n := len(sizes.ids); len(set.mem.stamp) != n {
+			set.mem.stamp, set.mem.gen = make([]uint32, n), 0
+			set.mem.score, set.mem.count = make([]float64, n), make([]uint16, n)
+		}
+	} else if !set.sizes.version.same(v) {
+		return nil, errIndexChanged
+	}
+	var missing []string
+	for _, w := range words {
+		if _, ok := set.lists[w]; !ok && !slices.Contains(missing, w) {
+			missing = append(missing, w)
+		}
+	}
+	if len(missing) == 0 {
+		return set, nil
+	}
+	mem := set.mem
+	lists := make([]*postings, len(missing))
+	for i := range lists {
+		lists[i] = set.newPostings()
+	}
+	term, bad := -1, false
+	err = ftsDoclists(ctx, x.db, x.table, v, missing, columns, func(t int, rowid int64, freq float64, deleted bool) {
+		if t != term { // a new word: its own marks
+			term = t
+			if mem.gen++; mem.gen == 0 { // wrapped: clear old marks
+				clear(mem.stamp)
+				mem.gen = 1
+			}
+		}
+		at := set.sizes.position(rowid)
+		if at < 0 {
+			bad = bad || !deleted // a row FTS5 holds words of but no length
+			return
+		}
+		if mem.stamp[at] == mem.gen {
+			return // an older entry of the row
+		}
+		mem.stamp[at] = mem.gen
+		if !deleted {
+			l := lists[t]
+			l.at = append(l.at, int32(at))
+			l.freq = append(l.freq, freq)
+		}
+	})
+	if err != nil {
+		return nil, err
+	}
+	if bad {
+		return nil, errIndexChanged
+	}
+	if err := x.idfs(ctx, lists, set.notes()); err != nil {
+		return nil, err
+	}
+	for i, w := range missing {
+		set.lists[w] = lists[i]
+	}
+	after, err := readFTSVersion(ctx, x.db, x.table)
+	if err != nil {
+		return nil, err
+	}
+	if !after.same(v) {
+		return nil, errIndexChanged
+	}
+	return set, nil
+}
+
+// idfs sets the idf of each list as bm25() computes it: log((N - n +
+// 0.5) / (n + 0.5)), at least 1e-6, for n of N rows holding the word. The
+// logarithm is SQLite's own: the C library modernc's SQLite runs on
+// differs from math.Log in the last bit for about one number in twenty,
+// and scores must be bm25()'s to the bit for the order to be.
+func (x *textIndex) idfs(ctx context.Context, lists []*postings, rows int64) error {
+	var b strings.Builder
+	args := make([]any, len(lists))
+	for i, l := range lists {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("ln(?)")
+		hits := int64(len(l.at))
+		args[i] = (float64(rows-hits) + 0.5) / (float64(hits) + 0.5)
+	}
+	rows2, err := x.db.QueryContext(ctx, "SELECT "+b.String(), args...)
+	if err != nil {
+		return err
+	}
+	defer rows2.Close()
+	logs := make([]float64, len(lists))
+	ptrs := make([]any, len(lists))
+	for i := range logs {
+		ptrs[i] = &logs[i]
+	}
+	if !rows2.Next() {
+		return errors.Join(rows2.Err(), errFTSFormat)
+	}
+	if err := rows2.Scan(ptrs...); err != nil {
+		return err
+	}
+	for i, l := range lists {
+		l.idf = logs[i]
+		if l.idf <= 0 {
+			l.idf = 1e-6
+		}
+	}
+	return rows2.Close()
+}
+
+// docSizes returns the lengths of the rows at version v, read again when
+// the index changed since they were.
+func (x *textIndex) docSizes(ctx context.Context, v ftsVersion) (*docSizes, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.sizes != nil && x.sizes.version.same(v) {
+		return x.sizes, nil
+	}
+	ids, lengths, err := ftsDocSizes(ctx, x.db, x.table)
+	if err != nil {
+		return nil, err
+	}
+	after, err := readFTSVersion(ctx, x.db, x.table)
+	if err != nil {
+		return nil, err
+	}
+	if !after.same(v) || int64(len(ids)) != v.rows {
+		return nil, errIndexChanged
+	}
+	s := &docSizes{version: v, ids: ids, lengths: lengths}
+	if n := len(ids); n > 0 && ids[0] >= 0 && ids[n-1] < int64(8*n+1<<16) {
+		s.slot = make([]int32, ids[n-1]+1)
+		for i := range s.slot {
+			s.slot[i] = -1
+		}
+		for i, id := range ids {
+			s.slot[id] = int32(i)
+		}
+	}
+	x.sizes = s
+	return s, nil
+}
+
+// notes is how many rows the index holds.
+func (s *postingSet) notes() int64 { return s.sizes.version.rows }
+
+// holding is how many notes hold word, which must have been read.
+func (s *postingSet) holding(word string) int { return len(s.lists[word].at) }
+
+// goRank is one ranking in Go: the words of a query, in its order (a
+// word may come twice, and counts twice, as in FTS5), each with the
+// weight its score is multiplied by (nil: 1 for every word).
+type goRank struct {
+	words   []string
+	weights []float64
+	all     bool // only notes holding every word
+	keep    func(int64) bool
+	limit   int
+	skip    map[int64]bool
+}
+
+// rank scores every note holding a word of r (every word when r.all) by
+// the weighted sum over the words of bm25() of that word alone, which for
+// weights of 1 is bm25() of the query, and returns the best r.limit,
+// best first, ties by rowid; notes in r.skip or failing r.keep are left
+// out.
+func (s *postingSet) rank(r goRank) []keywordHit {
+	sz := s.sizes
+	n := len(sz.ids)
+	rows := s.notes()
+	avgdl := float64(sz.version.tokens) / float64(rows)
+	score, count := s.mem.score[:n], s.mem.count[:n]
+	clear(score)
+	clear(count)
+	for i, w := range r.words {
+		list := s.lists[w]
+		idf := list.idf
+		weight := 1.0
+		if r.weights != nil {
+			weight = r.weights[i]
+		}
+		for j, at := range list.at {
+			d := float64(sz.lengths[at])
+			f := list.freq[j]
+			// Each product converted on its own, so that no compiler fuses
+			// a multiplication and an addition: the C code rounds each.
+			norm := float64(1-bm25B) + float64(bm25B*d)/avgdl
+			term := idf * (float64(f*(bm25K1+1.0)) / (f + float64(bm25K1*norm)))
+			if r.weights != nil {
+				term = weight * -term
+				score[at] -= term
+			} else {
+				score[at] += term
+			}
+			count[at]++
+		}
+	}
+	need := uint16(1)
+	if r.all {
+		need = uint16(len(r.words))
+	}
+	best := topHits{limit: r.limit}
+	for at, c := range count {
+		if c < need {
+			continue
+		}
+		id := sz.ids[at]
+		if r.skip[id] || r.keep != nil && !r.keep(id) {
+			continue
+		}
+		best.offer(id, score[at])
+	}
+	return best.sorted()
+}
+
+// topHits keeps the limit best of the notes offered: highest score, then
+// lowest rowid, as ORDER BY score, rowid over bm25()'s negated scores.
+type topHits struct {
+	limit int
+	heap  []keywordHit // the worst kept first
+}
+
+// worse reports whether a ranks below b.
+func worse(a, b keywordHit) bool {
+	if a.res.Score != b.res.Score {
+		return a.res.Score < b.res.Score
+	}
+	return a.id > b.id
+}
+
+func (t *topHits) offer(id int64, score float64) {
+	h := keywordHit{id: id, res: Result{Score: score, Line: 1}}
+	if t.limit <= 0 {
+		return
+	}
+	if len(t.heap) < t.limit {
+		t.heap = append(t.heap, h)
+		for i := len(t.heap) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !worse(t.heap[i], t.heap[parent]) {
+				break
+			}
+			t.heap[i], t.heap[parent] = t.heap[parent], t.heap[i]
+			i = parent
+		}
+		return
+	}
+	if !worse(t.heap[0], h) {
+		return
+	}
+	t.heap[0] = h
+	for i := 0; ; {
+		low, l, r := i, 2*i+1, 2*i+2
+		if l < len(t.heap) && worse(t.heap[l], t.heap[low]) {
+			low = l
+		}
+		if r < len(t.heap) && worse(t.heap[r], t.heap[low]) {
+			low = r
+		}
+		if low == i {
+			break
+		}
+		t.heap[i], t.heap[low] = t.heap[low], t.heap[i]
+		i = low
+	}
+}
+
+// sorted returns the hits kept, best first.
+func (t *topHits) sorted() []keywordHit {
+	out := slices.Clone(t.heap)
+	slices.SortFunc(out, func(a, b keywordHit) int {
+		switch {
+		case worse(b, a):
+			return -1
+		case worse(a, b):
+			return 1
+		}
+		return 0
+	})
+	return out
+}

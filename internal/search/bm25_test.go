@@ -1,0 +1,175 @@
+package search
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
+)
+
+// agreementIndex indexes a generated vault twice, changing and deleting
+// notes in between, so that note_fts holds several segments, delete
+// markers and rows written twice; a note repeating one word thousands of
+// times has a position list spanning several leaves.
+func agreementIndex(t *testing.T) *Keyword {
+	t.Helper()
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "vault")
+	if _, err := vaultgen.Generate(root, vaultgen.Options{Notes: 1500, Seed: 7}); err != nil {
+		t.Fatal(err)
+	}
+	long := "# Zebra crossings\n\n" + strings.Repeat("zebra stripes review ", 3000) + "\n"
+	if err := os.WriteFile(filepath.Join(root, "Zebra.md"), []byte(long), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix := index.New(db, vault.NewParser(), quietLog())
+	v := config.Vault{Name: "gen", Path: root}
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	var notes []string
+	err = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			notes = append(notes, p)
+		}
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, p := range notes {
+		switch i % 25 {
+		case 3: // rewritten: old entries of its words deleted, new ones added
+			text := fmt.Sprintf("# Rewritten %d\n\nA review of the deployment pipeline and the team feedback, rewritten.\n", i)
+			if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		case 11:
+			if err := os.Remove(p); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	k := NewKeyword(db)
+	ver, err := readFTSVersion(ctx, db, "note_fts")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ver.segments) < 2 {
+		t.Fatalf("note_fts has %d segments; the test wants several", len(ver.segments))
+	}
+	return k
+}
+
+// TestGoRankingAgreesWithFTS5 holds ranking in Go to FTS5's own: for
+// queries of common and rare words, every word or any, each note's score
+// must be the one bm25() gives it, bit for bit, and the order the same,
+// down to the last note matching.
+func TestGoRankingAgreesWithFTS5(t *testing.T) {
+	k := agreementIndex(t)
+	ctx := context.Background()
+	f, err := Filter{}.resolve(ctx, k.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := []string{
+		"review", "zebra", "zebra review", "deployment pipeline review", "team feedback review",
+		"client draft plan", "weekly progress checklist", "retry logic background jobs", "rewritten",
+		"setup clean start notes project", "measure test results", "nothingmatchesthis review",
+		"review review", "kubernetes", "2024", "sourdough starter",
+	}
+	for _, q := range queries {
+		pq := parseQuery(q).withoutPrefix()
+		for _, e := range []rankExpr{pq.allExpr(), pq.anyExpr()} {
+			t.Run(fmt.Sprintf("%s/all=%v", q, e.all), func(t *testing.T) {
+				if e.words == nil {
+					t.Fatalf("%q is not ranked in Go", q)
+				}
+				r := k.ranking("note_fts", f)
+				defer r.close()
+				got, err := r.rankInGo(ctx, goRank{words: e.words, all: e.all, limit: 100000})
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := k.rank(ctx, "note_fts", r.weights, e.match(), f, 100000, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%d notes ranked in Go, %d by FTS5", len(got), len(want))
+				}
+				for i := range got {
+					if got[i].id != want[i].id || got[i].res.Score != want[i].res.Score {
+						t.Fatalf("#%d: note %d scored %v in Go; FTS5 ranks note %d there, scored %v",
+							i, got[i].id, got[i].res.Score, want[i].id, want[i].res.Score)
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestGoWeightedRankingAgreesWithFTS5 holds the weighted ranking of
+// feedback's second pass to FTS5's: SQLite sums the terms' scores in an
+// order of its own, so scores agree to rounding and the order wherever
+// two notes' scores are not that close.
+func TestGoWeightedRankingAgreesWithFTS5(t *testing.T) {
+	k := agreementIndex(t)
+	ctx := context.Background()
+	f, err := Filter{}.resolve(ctx, k.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"review", "deployment", "pipeline", "zebra", "team", "feedback", "plan", "kubernetes", "notes"}
+	var terms []weightedTerm
+	for i, w := range words {
+		terms = append(terms, weightedTerm{expr: ftsString(w), weight: 1 / float64(i+2), word: w, indexWord: indexWord(w)})
+	}
+	r := k.ranking("note_fts", f)
+	defer r.close()
+	got, err := r.rankWeighted(ctx, terms, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.set == nil || !r.inGo {
+		t.Fatal("the weighted ranking did not run in Go")
+	}
+	want, err := k.rankWeighted(ctx, r.weights, terms, f, 100000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%d notes ranked in Go, %d by FTS5", len(got), len(want))
+	}
+	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(math.Abs(a), math.Abs(b)) }
+	for i := range got {
+		if !close(got[i].res.Score, want[i].res.Score) {
+			t.Fatalf("#%d: note %d scored %v in Go; FTS5 ranks note %d there, scored %v",
+				i, got[i].id, got[i].res.Score, want[i].id, want[i].res.Score)
+		}
+		if got[i].id != want[i].id {
+			tied := i+1 < len(got) && close(got[i].res.Score, got[i+1].res.Score) ||
+				i > 0 && close(got[i].res.Score, got[i-1].res.Score)
+			if !tied {
+				t.Fatalf("#%d: note %d in Go, %d by FTS5, scores %v and %v", i, got[i].id, want[i].id, got[i].res.Score, want[i].res.Score)
+			}
+		}
+	}
+}
