@@ -51,6 +51,7 @@ type scratch struct {
 	gen   uint32
 	score []float64
 	count []uint16
+	held  []uint16    // see postingReader
 	free  []*postings // emptied lists to fill again
 }
 
@@ -100,7 +101,7 @@ func (s *postingSet) release() {
 		return
 	}
 	for _, l := range s.lists {
-		l.at, l.freq = l.at[:0], l.freq[:0]
+		*l = postings{at: l.at[:0], freq: l.freq[:0]}
 		s.mem.free = append(s.mem.free, l)
 	}
 	s.lists = nil
@@ -122,14 +123,22 @@ func (s *postingSet) newPostings() *postings {
 type postings struct {
 	at   []int32
 	freq []float64
+	hits int64   // the rows holding the word, in the list or not
 	idf  float64 // bm25()'s idf of the word
+	// partial: the list holds only the rows holding the words read
+	// before it (postingSet.read with all)
+	partial bool
 }
 
 // read returns the postings of words (stemmed as the index stems them),
 // each occurrence weighing its column's weight in columns, adding to set
-// when it is not nil (read with the same columns). It returns errIndexChanged when the
-// index changed while it read, or since set was read.
-func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, columns []float64) (_ *postingSet, err error) {
+// when it is not nil (read with the same columns). With all, the postings
+// are for ranking the notes holding every word: words are read rarest
+// first, and a word's positions only in the rows holding the words read
+// before it (its list is partial), which spares most of the work on a
+// word found in most notes. It returns errIndexChanged when the index
+// changed while it read, or since set was read.
+func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, columns []float64, all bool) (_ *postingSet, err error) {
 	if set == nil {
 		defer func() {
 			if err != nil {
@@ -153,60 +162,56 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, c
 		}
 		if n := len(sizes.ids); len(set.mem.stamp) != n {
 			set.mem.stamp, set.mem.gen = make([]uint32, n), 0
-			set.mem.score, set.mem.count = make([]float64, n), make([]uint16, n)
+			set.mem.score, set.mem.count, set.mem.held = make([]float64, n), make([]uint16, n), make([]uint16, n)
 		}
 	} else if !set.sizes.version.same(v) {
 		return nil, errIndexChanged
 	}
 	var missing []string
 	for _, w := range words {
-		if _, ok := set.lists[w]; !ok && !slices.Contains(missing, w) {
+		l, ok := set.lists[w]
+		if (!ok || l.partial && !all) && !slices.Contains(missing, w) {
 			missing = append(missing, w)
 		}
 	}
 	if len(missing) == 0 {
 		return set, nil
 	}
-	mem := set.mem
-	lists := make([]*postings, len(missing))
-	for i := range lists {
-		lists[i] = set.newPostings()
+	// Only when every word is read here can a word's list leave out the
+	// rows missing an earlier word.
+	all = all && len(missing) == len(set.lists)+len(missing) && len(missing) > 1
+	r := &postingReader{sizes: set.sizes, mem: set.mem, all: all, lists: make([]*postings, len(missing))}
+	for i := range r.lists {
+		r.lists[i] = set.newPostings()
 	}
-	term, bad := -1, false
-	err = ftsDoclists(ctx, x.db, x.table, v, missing, columns, func(t int, rowid int64, freq float64, deleted bool) {
-		if t != term { // a new word: its own marks
-			term = t
-			if mem.gen++; mem.gen == 0 { // wrapped: clear old marks
-				clear(mem.stamp)
-				mem.gen = 1
-			}
+	if all {
+		clear(set.mem.held)
+	}
+	order := func(leaves []int64) []int {
+		o := make([]int, len(leaves))
+		for i := range o {
+			o[i] = i
 		}
-		at := set.sizes.position(rowid)
-		if at < 0 {
-			bad = bad || !deleted // a row FTS5 holds words of but no length
-			return
+		if all {
+			slices.SortStableFunc(o, func(a, b int) int { return int(leaves[a] - leaves[b]) })
 		}
-		if mem.stamp[at] == mem.gen {
-			return // an older entry of the row
-		}
-		mem.stamp[at] = mem.gen
-		if !deleted {
-			l := lists[t]
-			l.at = append(l.at, int32(at))
-			l.freq = append(l.freq, freq)
-		}
-	})
-	if err != nil {
+		return o
+	}
+	if err := ftsDoclists(ctx, x.db, x.table, v, missing, order, columns, r); err != nil {
 		return nil, err
 	}
-	if bad {
+	if r.bad {
 		return nil, errIndexChanged
 	}
-	if err := x.idfs(ctx, lists, set.notes()); err != nil {
+	if err := x.idfs(ctx, r.lists, set.notes()); err != nil {
 		return nil, err
 	}
 	for i, w := range missing {
-		set.lists[w] = lists[i]
+		if old := set.lists[w]; old != nil {
+			*old = postings{at: old.at[:0], freq: old.freq[:0]}
+			set.mem.free = append(set.mem.free, old)
+		}
+		set.lists[w] = r.lists[i]
 	}
 	after, err := readFTSVersion(ctx, x.db, x.table)
 	if err != nil {
@@ -216,6 +221,72 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, c
 		return nil, errIndexChanged
 	}
 	return set, nil
+}
+
+// postingReader files the entries ftsDoclists reads into the lists of a
+// postingSet: by row, the first entry in force, and of those, the rows
+// holding the word.
+type postingReader struct {
+	sizes *docSizes
+	mem   *scratch
+	lists []*postings // by term
+	// all: the rows of a term's list are those holding every term read
+	// before it, which mem.held counts.
+	all bool
+	bad bool // a row FTS5 holds words of but no length
+
+	term    int // the term being read, -1 before the first
+	read    uint16
+	list    *postings
+	entryAt int32 // the row of the entry whose frequency comes next
+}
+
+// setTerm starts (or goes on with) the entries of term t.
+func (r *postingReader) setTerm(t int) {
+	if r.list == r.lists[t] {
+		return
+	}
+	if r.list != nil {
+		r.read++
+	}
+	r.list = r.lists[t]
+	r.list.partial = r.all && r.read > 0
+	if r.mem.gen++; r.mem.gen == 0 { // wrapped: clear the old marks
+		clear(r.mem.stamp)
+		r.mem.gen = 1
+	}
+}
+
+// entry files an entry of a row and reports whether its frequency is
+// wanted.
+func (r *postingReader) entry(rowid int64, deleted bool) bool {
+	at := r.sizes.position(rowid)
+	switch {
+	case at < 0:
+		r.bad = r.bad || !deleted
+		return false
+	case r.mem.stamp[at] == r.mem.gen:
+		return false // an older entry of the row
+	}
+	r.mem.stamp[at] = r.mem.gen
+	if deleted {
+		return false
+	}
+	r.list.hits++
+	if r.all {
+		if r.mem.held[at] != r.read {
+			return false
+		}
+		r.mem.held[at]++
+	}
+	r.entryAt = int32(at)
+	return true
+}
+
+// frequency files the frequency of the entry entry last wanted.
+func (r *postingReader) frequency(f float64) {
+	r.list.at = append(r.list.at, r.entryAt)
+	r.list.freq = append(r.list.freq, f)
 }
 
 // idfs sets the idf of each list as bm25() computes it: log((N - n +
@@ -231,8 +302,7 @@ func (x *textIndex) idfs(ctx context.Context, lists []*postings, rows int64) err
 			b.WriteString(", ")
 		}
 		b.WriteString("ln(?)")
-		hits := int64(len(l.at))
-		args[i] = (float64(rows-hits) + 0.5) / (float64(hits) + 0.5)
+		args[i] = (float64(rows-l.hits) + 0.5) / (float64(l.hits) + 0.5)
 	}
 	rows2, err := x.db.QueryContext(ctx, "SELECT "+b.String(), args...)
 	if err != nil {
@@ -296,7 +366,7 @@ func (x *textIndex) docSizes(ctx context.Context, v ftsVersion) (*docSizes, erro
 func (s *postingSet) notes() int64 { return s.sizes.version.rows }
 
 // holding is how many notes hold word, which must have been read.
-func (s *postingSet) holding(word string) int { return len(s.lists[word].at) }
+func (s *postingSet) holding(word string) int64 { return s.lists[word].hits }
 
 // goRank is one ranking in Go: the words of a query, in its order (a
 // word may come twice, and counts twice, as in FTS5), each with the

@@ -214,13 +214,13 @@ func (r *ranking) commonWords(ctx context.Context, words []string) (map[string]b
 		for i, w := range words {
 			stems[i] = indexWord(w)
 		}
-		set, err := r.k.text.read(ctx, r.set, stems, r.k.Weights.columns())
+		set, err := r.k.text.read(ctx, r.set, stems, r.k.Weights.columns(), false)
 		switch {
 		case err == nil:
 			r.set = set
 			out := map[string]bool{}
 			for i, w := range words {
-				out[w] = inHalf(int64(set.holding(stems[i])), set.notes())
+				out[w] = inHalf(set.holding(stems[i]), set.notes())
 			}
 			return out, nil
 		case errors.Is(err, errFTSFormat) || errors.Is(err, errIndexChanged):

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/binary"
 	"errors"
-	"math/bits"
 	"strings"
 )
 
@@ -194,21 +193,31 @@ func sqliteVarint(b []byte) (uint64, int) {
 }
 
 // ftsDoclists reads the doclists of terms (as the index holds them, such
-// as "review" for "reviewing") in every segment of version v, and calls
-// emit for each entry: the index of its term, a rowid, the term's
-// frequency in that row, each occurrence counted by its column's weight in
-// weights (1 past them, as in bm25()), and whether the entry is a delete
-// marker. Entries come term by term, and within a term the newest segment
-// first: a rowid can come in several segments, and its first entry is the
-// one in force. Two queries read everything, so that SQLite prepares two
-// statements, not two for every term and segment.
-func ftsDoclists(ctx context.Context, db Querier, table string, v ftsVersion, terms []string, weights []float64,
-	emit func(term int, rowid int64, freq float64, deleted bool)) error {
+// as "review" for "reviewing") in every segment of version v, into sink:
+// term by term in the order order gives (indexes into terms, from a bound
+// on the leaves each term's doclist takes), the newest segment first, every
+// entry, and for those the sink wants, the term's frequency in the row,
+// each occurrence counted by its column's weight in weights (1 past them,
+// as in bm25()). A rowid can come in several segments, and its first
+// entry is the one in force. Two queries read everything, so that SQLite
+// prepares two statements, not two for every term and segment.
+func ftsDoclists(ctx context.Context, db Querier, table string, v ftsVersion, terms []string, order func(leaves []int64) []int,
+	weights []float64, sink *postingReader) error {
 	spans, err := termSpans(ctx, db, table, v.segments, terms)
 	if err != nil {
 		return err
 	}
-	var w doclistWalker
+	leaves := make([]int64, len(terms))
+	byTerm := make([][]termSpan, len(terms))
+	for _, sp := range spans {
+		leaves[sp.term] += sp.last - sp.first + 1
+		byTerm[sp.term] = append(byTerm[sp.term], sp)
+	}
+	spans = spans[:0]
+	for _, t := range order(leaves) {
+		spans = append(spans, byTerm[t]...)
+	}
+	w := doclistWalker{sink: sink}
 	copy(w.weights[:], weights)
 	for i := len(weights); i < len(w.weights); i++ {
 		w.weights[i] = 1
@@ -216,7 +225,7 @@ func ftsDoclists(ctx context.Context, db Querier, table string, v ftsVersion, te
 	for len(spans) > 0 {
 		chunk := spans[:min(len(spans), ftsMaxCompound)]
 		spans = spans[len(chunk):]
-		if err := readSpans(ctx, db, table, chunk, &w, emit); err != nil {
+		if err := readSpans(ctx, db, table, chunk, &w); err != nil {
 			return err
 		}
 	}
@@ -290,8 +299,7 @@ func termSpans(ctx context.Context, db Querier, table string, segs []ftsSegment,
 
 // readSpans reads the leaves of spans in one query, in the spans' order,
 // and walks each span's doclist.
-func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, w *doclistWalker,
-	emit func(term int, rowid int64, freq float64, deleted bool)) error {
+func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, w *doclistWalker) error {
 	var b strings.Builder
 	args := make([]any, 0, 3*len(spans))
 	for i, sp := range spans {
@@ -320,8 +328,8 @@ func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, 
 			return errFTSFormat // not the leaves asked for, in order
 		case i > cur:
 			cur, done = i, false
-			sp := spans[i]
-			w.start(sp.key, func(rowid int64, freq float64, deleted bool) { emit(sp.term, rowid, freq, deleted) })
+			w.start(spans[i].key)
+			w.sink.setTerm(spans[i].term)
 		}
 		last = id
 		if done {
@@ -338,9 +346,9 @@ func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, 
 // leaf pages, as fts5SegIterNext walks it.
 type doclistWalker struct {
 	weights [ftsMaxColumns]float64
+	sink    *postingReader
 
 	key     []byte
-	emit    func(rowid int64, freq float64, deleted bool)
 	err     error
 	started bool  // the first page (where the term is looked for) is read
 	rowid   int64 // the last rowid read
@@ -348,17 +356,18 @@ type doclistWalker struct {
 	// rowid starts the next.
 	rowidNext bool
 	// Of a position list that goes on past the page read: the bytes still
-	// to come.
+	// to come, and whether the sink wants them.
 	rest    int
+	skip    bool
 	freq    float64 // of the entry being read
 	col     int     // the column the position list is in
 	colNext bool    // the next byte is a column number
 }
 
 // start makes the walker ready for the doclist of key in another segment.
-func (w *doclistWalker) start(key []byte, emit func(rowid int64, freq float64, deleted bool)) {
-	weights := w.weights
-	*w = doclistWalker{weights: weights, key: key, emit: emit}
+func (w *doclistWalker) start(key []byte) {
+	weights, sink := w.weights, w.sink
+	*w = doclistWalker{weights: weights, sink: sink, key: key}
 }
 
 // page reads the next leaf page and reports whether the doclist ended.
@@ -390,12 +399,16 @@ func (w *doclistWalker) page(p []byte) (bool, error) {
 	}
 	if w.rest > 0 {
 		n := min(w.rest, szLeaf-4)
-		w.positions(p[4 : 4+n])
+		if !w.skip {
+			w.positions(p[4 : 4+n])
+		}
 		w.rest -= n
 		if w.rest > 0 || w.err != nil {
 			return w.err != nil, w.err
 		}
-		w.emit(w.rowid, w.freq, false)
+		if !w.skip {
+			w.sink.frequency(w.freq)
+		}
 	}
 	if firstRowid == 0 || firstRowid >= szLeaf {
 		// A page with no rowid: the doclist ended where a term starts,
@@ -476,18 +489,24 @@ func (w *doclistWalker) entries(p []byte, off, szLeaf, end int) (bool, error) {
 			off += n
 			size = int(v >> 1)
 		}
-		w.freq, w.col, w.colNext = 0, 0, false
 		take := min(size, szLeaf-off)
-		w.positions(p[off : off+take])
-		if w.err != nil {
-			return true, w.err
+		if w.skip = !w.sink.entry(w.rowid, size == 0); w.skip {
+			off += take
+		} else {
+			w.freq, w.col, w.colNext = 0, 0, false
+			w.positions(p[off : off+take])
+			if w.err != nil {
+				return true, w.err
+			}
+			off += take
+			if take == size {
+				w.sink.frequency(w.freq)
+			}
 		}
-		off += take
 		if take < size {
 			w.rest = size - take
 			return false, nil
 		}
-		w.emit(w.rowid, w.freq, size == 0)
 		if off >= szLeaf {
 			return false, nil // the next rowid, if any, starts the next page
 		}
@@ -513,79 +532,43 @@ func (w *doclistWalker) entries(p []byte, off, szLeaf, end int) (bool, error) {
 // 2, and the byte 1 starting a varint is followed by the number of the
 // column the next ones are in; so the occurrences in a column are the
 // bytes that end a varint (the high bit clear), counted without decoding
-// the positions. A list is cut across pages between two varints only.
+// the positions. A list is cut across pages between two varints only, so
+// a piece can end between a column's byte 1 and its number.
 func (w *doclistWalker) positions(b []byte) {
-	if len(b) <= 16 { // most lists: a byte at a time costs less
-		start := true // b[i] starts a varint
-		for _, c := range b {
-			switch {
-			case w.colNext:
-				if c >= ftsMaxColumns {
-					w.err = errFTSFormat
-					return
-				}
-				w.col, w.colNext = int(c), false
-			case start && c == 1:
-				w.colNext = true
-			case c < 0x80:
-				w.freq += w.weights[w.col]
-			}
-			start = c < 0x80
-		}
+	freq, col := w.freq, w.col
+	if w.colNext && len(b) > 0 {
+		col, b = int(b[0]), b[1:]
+		w.colNext = false
+	}
+	if col >= ftsMaxColumns {
+		w.err = errFTSFormat
 		return
 	}
-	for len(b) > 0 {
-		if w.colNext {
-			if b[0] >= ftsMaxColumns {
+	weight := w.weights[col]
+	start := true // b[i] starts a varint
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c >= 0x80:
+			start = false
+			continue
+		case c == 1 && start: // a column follows
+			if i++; i == len(b) {
+				w.freq, w.col, w.colNext = freq, col, true
+				return
+			}
+			if col = int(b[i]); col >= ftsMaxColumns {
 				w.err = errFTSFormat
 				return
 			}
-			w.col, w.colNext = int(b[0]), false
-			b = b[1:]
+			weight = w.weights[col]
 			continue
 		}
-		// The next column marker: a byte 1 that starts a varint, which the
-		// last byte of a longer varint (its high bit clear too) does not.
-		end := len(b)
-		for from := 0; from < len(b); {
-			i := bytes.IndexByte(b[from:], 1)
-			if i < 0 {
-				break
-			}
-			i += from
-			if i == 0 || b[i-1] < 0x80 {
-				end = i
-				break
-			}
-			from = i + 1
-		}
 		// Added one by one, as bm25() adds an instance's weight.
-		weight := w.weights[w.col]
-		for n := varintEnds(b[:end]); n > 0; n-- {
-			w.freq += weight
-		}
-		if end < len(b) {
-			w.colNext = true
-			end++
-		}
-		b = b[end:]
+		freq += weight
+		start = true
 	}
-}
-
-// varintEnds counts the bytes of b with the high bit clear, eight at a
-// time.
-func varintEnds(b []byte) int {
-	n := 0
-	for len(b) >= 8 {
-		n += 8 - bits.OnesCount64(binary.LittleEndian.Uint64(b)&0x8080808080808080)
-		b = b[8:]
-	}
-	for _, c := range b {
-		if c < 0x80 {
-			n++
-		}
-	}
-	return n
+	w.freq, w.col = freq, col
 }
 
 // ftsDocSizes reads every row's length in tokens, all columns together,
