@@ -5,7 +5,9 @@ import (
 	"context"
 	"database/sql"
 	"encoding/binary"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 )
 
@@ -222,19 +224,8 @@ func ftsDoclists(ctx context.Context, db Querier, table string, v ftsVersion, te
 	for i := len(weights); i < len(w.weights); i++ {
 		w.weights[i] = 1
 	}
-	for len(spans) > 0 {
-		chunk := spans[:min(len(spans), ftsMaxCompound)]
-		spans = spans[len(chunk):]
-		if err := readSpans(ctx, db, table, chunk, &w); err != nil {
-			return err
-		}
-	}
-	return nil
+	return readSpans(ctx, db, table, spans, &w)
 }
-
-// ftsMaxCompound is how many SELECTs one UNION ALL joins, under SQLite's
-// limit of 500.
-const ftsMaxCompound = 200
 
 // termSpan is where a term's doclist can be in one segment: the leaves
 // from where the term may start to where the next term of %_idx does.
@@ -249,67 +240,76 @@ type termSpan struct {
 // first. %_idx holds the first term (or enough of it) of every leaf where
 // a term starts: a term starts on the last leaf whose entry sorts at or
 // before it, if anywhere, and its doclist ends before or on the leaf of
-// the next entry. (Its low bit says whether a doclist index follows.)
+// the next entry. (Its low bit says whether a doclist index follows.) The
+// spans come from one statement whatever their number, the segments and
+// terms passed as JSON: SQLite prepares a statement on every query, and
+// preparing one of a part per span took longer than running it.
 func termSpans(ctx context.Context, db Querier, table string, segs []ftsSegment, terms []string) ([]termSpan, error) {
 	var spans []termSpan
+	var js strings.Builder
+	js.WriteByte('[')
 	for t, term := range terms {
 		key := []byte(string(rune(ftsMainPrefix)) + term)
 		for i := len(segs) - 1; i >= 0; i-- {
+			if len(spans) > 0 {
+				js.WriteByte(',')
+			}
+			k, err := json.Marshal(string(key))
+			if err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(&js, "[%d,%s]", segs[i].id, k)
 			spans = append(spans, termSpan{term: t, key: key, seg: segs[i], first: segs[i].first, last: segs[i].last})
 		}
 	}
-	for at := 0; at < len(spans); at += ftsMaxCompound {
-		chunk := spans[at:min(len(spans), at+ftsMaxCompound)]
-		var b strings.Builder
-		args := make([]any, 0, 5*len(chunk))
-		for i, sp := range chunk {
-			if i > 0 {
-				b.WriteString(" UNION ALL ")
-			}
-			b.WriteString(`SELECT ?, (SELECT pgno FROM ` + table + `_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1),
-				(SELECT pgno FROM ` + table + `_idx WHERE segid = ? AND term > ? ORDER BY term LIMIT 1)`)
-			args = append(args, i, sp.seg.id, sp.key, sp.seg.id, sp.key)
-		}
-		rows, err := db.QueryContext(ctx, b.String(), args...)
-		if err != nil {
+	js.WriteByte(']')
+	if len(spans) == 0 {
+		return nil, nil
+	}
+	rows, err := db.QueryContext(ctx, `SELECT j.key,
+			(SELECT pgno FROM `+table+`_idx WHERE segid = j.value ->> 0 AND term <= CAST(j.value ->> 1 AS BLOB) ORDER BY term DESC LIMIT 1),
+			(SELECT pgno FROM `+table+`_idx WHERE segid = j.value ->> 0 AND term > CAST(j.value ->> 1 AS BLOB) ORDER BY term LIMIT 1)
+		FROM json_each(?) j`, js.String())
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var i int
+		var from, to sql.NullInt64
+		if err := rows.Scan(&i, &from, &to); err != nil {
 			return nil, err
 		}
-		for rows.Next() {
-			var i int
-			var from, to sql.NullInt64
-			if err := rows.Scan(&i, &from, &to); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			sp := &chunk[i]
-			if from.Valid {
-				sp.first = max(sp.first, from.Int64>>1)
-			}
-			if to.Valid {
-				sp.last = min(sp.last, to.Int64>>1)
-			}
+		if i < 0 || i >= len(spans) {
+			return nil, errFTSFormat
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
+		sp := &spans[i]
+		if from.Valid {
+			sp.first = max(sp.first, from.Int64>>1)
+		}
+		if to.Valid {
+			sp.last = min(sp.last, to.Int64>>1)
 		}
 	}
-	return spans, nil
+	return spans, rows.Err()
 }
 
-// readSpans reads the leaves of spans in one query, in the spans' order,
-// and walks each span's doclist.
+// readSpans reads the leaves of spans in one statement, in the spans'
+// order, and walks each span's doclist.
 func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, w *doclistWalker) error {
-	var b strings.Builder
-	args := make([]any, 0, 3*len(spans))
+	var js strings.Builder
+	js.WriteByte('[')
 	for i, sp := range spans {
 		if i > 0 {
-			b.WriteString(" UNION ALL ")
+			js.WriteByte(',')
 		}
-		b.WriteString(`SELECT * FROM (SELECT ?, id, block FROM ` + table + `_data WHERE id BETWEEN ? AND ? ORDER BY id)`)
-		args = append(args, i, sp.seg.id<<ftsPageShift+sp.first, sp.seg.id<<ftsPageShift+sp.last)
+		fmt.Fprintf(&js, "[%d,%d]", sp.seg.id<<ftsPageShift+sp.first, sp.seg.id<<ftsPageShift+sp.last)
 	}
-	rows, err := db.QueryContext(ctx, b.String(), args...)
+	js.WriteByte(']')
+	// CROSS JOIN keeps the spans the outer loop, so rows come span by
+	// span, each in rowid order; the loop below checks that they do.
+	rows, err := db.QueryContext(ctx, `SELECT j.key, d.id, d.block FROM json_each(?) j CROSS JOIN `+table+`_data d
+		WHERE d.id BETWEEN j.value ->> 0 AND j.value ->> 1`, js.String())
 	if err != nil {
 		return err
 	}
