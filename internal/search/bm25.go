@@ -51,8 +51,10 @@ type scratch struct {
 	gen   uint32
 	score []float64
 	count []uint16
-	held  []uint16    // see postingReader
-	free  []*postings // emptied lists to fill again
+	held  []uint16 // see postingReader
+	// touched lists the rows a ranking scored, to clear after it.
+	touched []int32
+	free    []*postings // emptied lists to fill again
 }
 
 // docSizes are the lengths of every row of an FTS5 table at one version of
@@ -387,12 +389,9 @@ type goRank struct {
 // out.
 func (s *postingSet) rank(r goRank) []keywordHit {
 	sz := s.sizes
-	n := len(sz.ids)
-	rows := s.notes()
-	avgdl := float64(sz.version.tokens) / float64(rows)
-	score, count := s.mem.score[:n], s.mem.count[:n]
-	clear(score)
-	clear(count)
+	avgdl := float64(sz.version.tokens) / float64(s.notes())
+	// score and count are zero but where touched says, and are left so.
+	score, count, touched := s.mem.score, s.mem.count, s.mem.touched[:0]
 	for i, w := range r.words {
 		list := s.lists[w]
 		idf := list.idf
@@ -413,6 +412,9 @@ func (s *postingSet) rank(r goRank) []keywordHit {
 			} else {
 				score[at] += term
 			}
+			if count[at] == 0 {
+				touched = append(touched, at)
+			}
 			count[at]++
 		}
 	}
@@ -421,7 +423,9 @@ func (s *postingSet) rank(r goRank) []keywordHit {
 		need = uint16(len(r.words))
 	}
 	best := topHits{limit: r.limit}
-	for at, c := range count {
+	for _, at := range touched {
+		c, sc := count[at], score[at]
+		score[at], count[at] = 0, 0
 		if c < need {
 			continue
 		}
@@ -429,8 +433,9 @@ func (s *postingSet) rank(r goRank) []keywordHit {
 		if r.skip[id] || r.keep != nil && !r.keep(id) {
 			continue
 		}
-		best.offer(id, score[at])
+		best.offer(id, sc)
 	}
+	s.mem.touched = touched[:0]
 	return best.sorted()
 }
 
