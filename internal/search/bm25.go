@@ -127,20 +127,36 @@ type postings struct {
 	freq []float64
 	hits int64   // the rows holding the word, in the list or not
 	idf  float64 // bm25()'s idf of the word
-	// partial: the list holds only the rows holding the words read
-	// before it (postingSet.read with all)
-	partial bool
+	// read is which rows the list holds.
+	read readMode
 }
 
-// read returns the postings of words (stemmed as the index stems them),
-// each occurrence weighing its column's weight in columns, adding to set
-// when it is not nil (read with the same columns). With all, the postings
-// are for ranking the notes holding every word: words are read rarest
-// first, and a word's positions only in the rows holding the words read
-// before it (its list is partial), which spares most of the work on a
-// word found in most notes. It returns errIndexChanged when the index
-// changed while it read, or since set was read.
-func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, columns []float64, all bool) (_ *postingSet, err error) {
+// readMode is which rows of a word's postings a read keeps.
+type readMode int
+
+const (
+	// readRows keeps every row holding the word.
+	readRows readMode = iota
+	// readAllWords is for ranking the notes holding every word of a
+	// query: the words are read rarest first, and each keeps only the
+	// rows holding every word read before it, which spares most of the
+	// work on a word found in most notes.
+	readAllWords
+	// readCounts keeps no row: it counts them.
+	readCounts
+)
+
+// serves reports whether a list read as l serves a read asking for m.
+func (l readMode) serves(m readMode) bool {
+	return l == readRows || m == readCounts
+}
+
+// read returns the postings of words (stemmed as the index stems them)
+// that mode asks for, each occurrence weighing its column's weight in
+// columns, adding to set when it is not nil (read with the same columns).
+// It returns errIndexChanged when the index changed while it read, or
+// since set was read.
+func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, columns []float64, mode readMode) (_ *postingSet, err error) {
 	if set == nil {
 		defer func() {
 			if err != nil {
@@ -170,19 +186,26 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, c
 		return nil, errIndexChanged
 	}
 	var missing []string
+	present := 0
 	for _, w := range words {
 		l, ok := set.lists[w]
-		if (!ok || l.partial && !all) && !slices.Contains(missing, w) {
+		switch {
+		case ok && l.read.serves(mode):
+			present++
+		case !slices.Contains(missing, w):
 			missing = append(missing, w)
 		}
 	}
 	if len(missing) == 0 {
 		return set, nil
 	}
-	// Only when every word is read here can a word's list leave out the
-	// rows missing an earlier word.
-	all = all && len(missing) == len(set.lists)+len(missing) && len(missing) > 1
-	r := &postingReader{sizes: set.sizes, mem: set.mem, all: all, lists: make([]*postings, len(missing))}
+	// A word's list can leave out the rows missing an earlier word only
+	// when every word is read here.
+	if mode == readAllWords && (present > 0 || len(missing) == 1) {
+		mode = readRows
+	}
+	all := mode == readAllWords
+	r := &postingReader{sizes: set.sizes, mem: set.mem, mode: mode, lists: make([]*postings, len(missing))}
 	for i := range r.lists {
 		r.lists[i] = set.newPostings()
 	}
@@ -232,10 +255,10 @@ type postingReader struct {
 	sizes *docSizes
 	mem   *scratch
 	lists []*postings // by term
-	// all: the rows of a term's list are those holding every term read
-	// before it, which mem.held counts.
-	all bool
-	bad bool // a row FTS5 holds words of but no length
+	// mode says which rows the lists keep; with readAllWords, mem.held
+	// counts the terms read so far that a row holds.
+	mode readMode
+	bad  bool // a row FTS5 holds words of but no length
 
 	term    int // the term being read, -1 before the first
 	read    uint16
@@ -252,7 +275,10 @@ func (r *postingReader) setTerm(t int) {
 		r.read++
 	}
 	r.list = r.lists[t]
-	r.list.partial = r.all && r.read > 0
+	r.list.read = r.mode
+	if r.mode == readAllWords && r.read == 0 {
+		r.list.read = readRows // the first word: every row is in the running
+	}
 	if r.mem.gen++; r.mem.gen == 0 { // wrapped: clear the old marks
 		clear(r.mem.stamp)
 		r.mem.gen = 1
@@ -275,7 +301,10 @@ func (r *postingReader) entry(rowid int64, deleted bool) bool {
 		return false
 	}
 	r.list.hits++
-	if r.all {
+	switch r.mode {
+	case readCounts:
+		return false
+	case readAllWords:
 		if r.mem.held[at] != r.read {
 			return false
 		}

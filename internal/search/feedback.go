@@ -207,14 +207,14 @@ func (k *Keyword) expansion(ctx context.Context, r *ranking, docs []keywordHit) 
 
 // commonWords reports which of words are in half the notes or more, as
 // FTS5 counts them (stemmed as the notes are): in Go from their postings,
-// which the second pass reads anyway, when it can, else with FTS5.
+// counted without their positions, when it can, else with FTS5.
 func (r *ranking) commonWords(ctx context.Context, words []string) (map[string]bool, error) {
 	if r.inGo && !slices.ContainsFunc(words, func(w string) bool { return !isPlainWord(w) }) {
 		stems := make([]string, len(words))
 		for i, w := range words {
 			stems[i] = indexWord(w)
 		}
-		set, err := r.k.text.read(ctx, r.set, stems, r.k.Weights.columns(), false)
+		set, err := r.k.text.read(ctx, r.set, stems, r.k.Weights.columns(), readCounts)
 		switch {
 		case err == nil:
 			r.set = set

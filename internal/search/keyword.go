@@ -324,7 +324,11 @@ func (r *ranking) rank(ctx context.Context, e rankExpr, limit int, skip map[int6
 // returns errFTSFormat or errIndexChanged when FTS5 must rank instead, and
 // from then on the search asks FTS5.
 func (r *ranking) rankInGo(ctx context.Context, g goRank) ([]keywordHit, error) {
-	set, err := r.k.text.read(ctx, r.set, g.words, r.k.Weights.columns(), g.all)
+	mode := readRows
+	if g.all {
+		mode = readAllWords
+	}
+	set, err := r.k.text.read(ctx, r.set, g.words, r.k.Weights.columns(), mode)
 	if err != nil {
 		if errors.Is(err, errFTSFormat) || errors.Is(err, errIndexChanged) {
 			r.inGo = false
