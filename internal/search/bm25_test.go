@@ -176,3 +176,92 @@ func TestGoWeightedRankingAgreesWithFTS5(t *testing.T) {
 		}
 	}
 }
+
+// TestGoRankingFollowsTheIndex changes the index between two searches and
+// in the middle of one: the lengths kept between searches are read again,
+// and a search whose postings were read before the change is ranked by
+// FTS5 from then on rather than from two versions of the index.
+func TestGoRankingFollowsTheIndex(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	write := func(name, text string) {
+		t.Helper()
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("Kettle.md", "# Kettle\n\nThe kettle boils water for the pour over.\n")
+	write("Grinder.md", "# Grinder\n\nThe grinder sets the grind for the pour over.\n")
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ix := index.New(db, vault.NewParser(), quietLog())
+	v := config.Vault{Name: "v", Path: root}
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	k := NewKeyword(db)
+	paths := func(q string) []string {
+		t.Helper()
+		rs, err := k.Search(ctx, KeywordQuery{Text: q})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range rs {
+			out = append(out, r.Path)
+		}
+		return out
+	}
+	if got := paths("pour over"); len(got) != 2 {
+		t.Fatalf("pour over: %v", got)
+	}
+
+	f, err := Filter{}.resolve(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := k.ranking("note_fts", f)
+	defer r.close()
+	if _, err := r.rank(ctx, parseQuery("kettle").withoutPrefix().allExpr(), 10, nil); err != nil || r.set == nil {
+		t.Fatalf("the first ranking did not run in Go: %v", err)
+	}
+
+	write("Kettle.md", "# Kettle\n\nThe kettle is gone; a moka pot makes espresso now.\n")
+	write("Moka.md", "# Moka pot\n\nA moka pot for espresso at home.\n")
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+
+	// The search begun before the change: FTS5 ranks the rest of it.
+	e := parseQuery("espresso").withoutPrefix().allExpr()
+	got, err := r.rank(ctx, e, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.inGo {
+		t.Error("a search that read the index before it changed still ranks in Go")
+	}
+	want, err := k.rank(ctx, "note_fts", r.weights, e.match(), f, 10, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || len(got) != len(want) || got[0].id != want[0].id || got[1].id != want[1].id {
+		t.Errorf("espresso after the change: %+v; FTS5 ranks %+v", got, want)
+	}
+
+	// A new search: lengths and postings of the new version, in Go.
+	if got := paths("espresso"); len(got) != 2 || got[0] != "Moka.md" {
+		t.Errorf("espresso: %v; want Moka.md first of two", got)
+	}
+	if got := paths("pour over"); len(got) != 1 || got[0] != "Grinder.md" {
+		t.Errorf("pour over: %v; want Grinder.md alone", got)
+	}
+	r2 := k.ranking("note_fts", f)
+	defer r2.close()
+	if _, err := r2.rank(ctx, e, 10, nil); err != nil || !r2.inGo || r2.set == nil {
+		t.Errorf("a search after the change does not rank in Go: %v", err)
+	}
+}
