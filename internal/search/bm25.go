@@ -260,10 +260,9 @@ type postingReader struct {
 	mode readMode
 	bad  bool // a row FTS5 holds words of but no length
 
-	term    int // the term being read, -1 before the first
-	read    uint16
-	list    *postings
-	entryAt int32 // the row of the entry whose frequency comes next
+	read    uint16    // terms read before the one being read
+	list    *postings // of the term being read
+	entryAt int32     // the row of the entry whose frequency comes next
 }
 
 // setTerm starts (or goes on with) the entries of term t.
