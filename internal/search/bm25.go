@@ -151,12 +151,12 @@ func (l readMode) serves(m readMode) bool {
 	return l == readRows || m == readCounts
 }
 
-// read returns the postings of words (stemmed as the index stems them)
-// that mode asks for, each occurrence weighing its column's weight in
+// read returns the postings of keys (words and phrases as rankExpr.words
+// holds them) that mode asks for, each occurrence weighing its column's weight in
 // columns, adding to set when it is not nil (read with the same columns).
 // It returns errIndexChanged when the index changed while it read, or
 // since set was read.
-func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, columns []float64, mode readMode) (_ *postingSet, err error) {
+func (x *textIndex) read(ctx context.Context, set *postingSet, keys []string, columns []float64, mode readMode) (_ *postingSet, err error) {
 	if set == nil {
 		defer func() {
 			if err != nil {
@@ -187,7 +187,7 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, c
 	}
 	var missing []string
 	present := 0
-	for _, w := range words {
+	for _, w := range keys {
 		l, ok := set.lists[w]
 		switch {
 		case ok && l.read.serves(mode):
@@ -199,15 +199,40 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, c
 	if len(missing) == 0 {
 		return set, nil
 	}
+	// A phrase ("feature flags", "e-mail") is found from its words'
+	// positions, read as they are.
+	var words, phrases []string
+	for _, m := range missing {
+		if strings.Contains(m, " ") {
+			phrases = append(phrases, m)
+		} else {
+			words = append(words, m)
+		}
+	}
 	// A word's list can leave out the rows missing an earlier word only
-	// when every word is read here.
-	if mode == readAllWords && (present > 0 || len(missing) == 1) {
+	// when every term is a word read here.
+	if mode == readAllWords && (present > 0 || len(words) == 1 || len(phrases) > 0) {
 		mode = readRows
 	}
 	all := mode == readAllWords
-	r := &postingReader{sizes: set.sizes, mem: set.mem, mode: mode, lists: make([]*postings, len(missing))}
-	for i := range r.lists {
-		r.lists[i] = set.newPostings()
+	terms := words
+	raw := map[string]int{} // a phrase's word: its index in terms
+	for _, p := range phrases {
+		for _, w := range strings.Fields(p) {
+			if _, ok := raw[w]; !ok {
+				raw[w] = len(terms)
+				terms = append(terms, w)
+			}
+		}
+	}
+	r := &postingReader{sizes: set.sizes, mem: set.mem, mode: mode, term: -1,
+		lists: make([]*postings, len(terms)), raw: make([]*rawPostings, len(terms))}
+	for i := range terms {
+		if i < len(words) {
+			r.lists[i] = set.newPostings()
+		} else {
+			r.raw[i] = &rawPostings{}
+		}
 	}
 	if all {
 		clear(set.mem.held)
@@ -222,13 +247,26 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, c
 		}
 		return o
 	}
-	if err := ftsDoclists(ctx, x.db, x.table, v, missing, order, columns, r); err != nil {
+	if err := ftsDoclists(ctx, x.db, x.table, v, terms, order, columns, r); err != nil {
 		return nil, err
 	}
 	if r.bad {
 		return nil, errIndexChanged
 	}
-	if err := x.idfs(ctx, r.lists, set.notes()); err != nil {
+	lists := r.lists[:len(words)]
+	for _, p := range phrases {
+		var parts []*rawPostings
+		for _, w := range strings.Fields(p) {
+			parts = append(parts, r.raw[raw[w]])
+		}
+		l := set.newPostings()
+		if err := phrasePostings(parts, columns, l); err != nil {
+			return nil, err
+		}
+		lists = append(lists, l)
+	}
+	missing = append(words, phrases...)
+	if err := x.idfs(ctx, lists, set.notes()); err != nil {
 		return nil, err
 	}
 	for i, w := range missing {
@@ -236,7 +274,7 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, words []string, c
 			*old = postings{at: old.at[:0], freq: old.freq[:0]}
 			set.mem.free = append(set.mem.free, old)
 		}
-		set.lists[w] = r.lists[i]
+		set.lists[w] = lists[i]
 	}
 	after, err := readFTSVersion(ctx, x.db, x.table)
 	if err != nil {
@@ -255,37 +293,47 @@ type postingReader struct {
 	sizes *docSizes
 	mem   *scratch
 	lists []*postings // by term
+	// raw, by term: the position lists of the words of phrases, as they
+	// are; nil for the other terms.
+	raw []*rawPostings
 	// mode says which rows the lists keep; with readAllWords, mem.held
 	// counts the terms read so far that a row holds.
 	mode readMode
 	bad  bool // a row FTS5 holds words of but no length
 
-	read    uint16    // terms read before the one being read
-	list    *postings // of the term being read
-	entryAt int32     // the row of the entry whose frequency comes next
+	term    int          // the term being read, -1 before the first
+	read    uint16       // terms read before the one being read
+	list    *postings    // of the term being read, or
+	rawList *rawPostings // of the phrase word being read
+	entryAt int32        // the row of the entry whose frequency comes next
 }
 
-// setTerm starts (or goes on with) the entries of term t.
-func (r *postingReader) setTerm(t int) {
-	if r.list == r.lists[t] {
-		return
+// setTerm starts (or goes on with) the entries of term t, and reports
+// whether it takes their position lists as they are.
+func (r *postingReader) setTerm(t int) bool {
+	if t == r.term {
+		return r.rawList != nil
 	}
-	if r.list != nil {
+	if r.term >= 0 {
 		r.read++
 	}
-	r.list = r.lists[t]
-	r.list.read = r.mode
-	if r.mode == readAllWords && r.read == 0 {
-		r.list.read = readRows // the first word: every row is in the running
+	r.term = t
+	r.list, r.rawList = r.lists[t], r.raw[t]
+	if r.list != nil {
+		r.list.read = r.mode
+		if r.mode == readAllWords && r.read == 0 {
+			r.list.read = readRows // the first word: every row is in the running
+		}
 	}
 	if r.mem.gen++; r.mem.gen == 0 { // wrapped: clear the old marks
 		clear(r.mem.stamp)
 		r.mem.gen = 1
 	}
+	return r.rawList != nil
 }
 
-// entry files an entry of a row and reports whether its frequency is
-// wanted.
+// entry files an entry of a row and reports whether its frequency (or its
+// position list) is wanted.
 func (r *postingReader) entry(rowid int64, deleted bool) bool {
 	at := r.sizes.position(rowid)
 	switch {
@@ -298,6 +346,11 @@ func (r *postingReader) entry(rowid int64, deleted bool) bool {
 	r.mem.stamp[at] = r.mem.gen
 	if deleted {
 		return false
+	}
+	if l := r.rawList; l != nil {
+		l.at = append(l.at, int32(at))
+		l.off = append(l.off, int32(len(l.buf)))
+		return true
 	}
 	r.list.hits++
 	switch r.mode {
@@ -313,10 +366,99 @@ func (r *postingReader) entry(rowid int64, deleted bool) bool {
 	return true
 }
 
-// frequency files the frequency of the entry entry last wanted.
+// positions files a piece of the position list of the entry last wanted,
+// for a phrase's word.
+func (r *postingReader) positions(b []byte) {
+	r.rawList.buf = append(r.rawList.buf, b...)
+}
+
+// frequency files the frequency of the entry last wanted.
 func (r *postingReader) frequency(f float64) {
+	if r.rawList != nil {
+		return
+	}
 	r.list.at = append(r.list.at, r.entryAt)
 	r.list.freq = append(r.list.freq, f)
+}
+
+// rawPostings are the rows holding a word of a phrase, with the word's
+// position list in each, as FTS5 stores it.
+type rawPostings struct {
+	at  []int32
+	off []int32 // where each row's list starts in buf
+	buf []byte
+}
+
+// list is the position list of the i-th row.
+func (l *rawPostings) list(i int) []byte {
+	end := len(l.buf)
+	if i+1 < len(l.off) {
+		end = int(l.off[i+1])
+	}
+	return l.buf[l.off[i]:end]
+}
+
+// phrasePostings fills out with the rows holding a phrase whose words'
+// postings are words, in order, as FTS5 matches a phrase: each place
+// where the words follow one another in one column is an instance, and
+// the phrase's frequency in a row is the sum of its instances' column
+// weights (columns; 1 past them), added in the order of the instances.
+func phrasePostings(words []*rawPostings, columns []float64, out *postings) error {
+	index := make([]map[int32]int, len(words)) // row -> its place in words[k]
+	for k := 1; k < len(words); k++ {
+		index[k] = make(map[int32]int, len(words[k].at))
+		for i, at := range words[k].at {
+			index[k][at] = i
+		}
+	}
+	var starts, next []uint64
+	var err error
+	for i, at := range words[0].at {
+		if starts, err = decodePositions(words[0].list(i), starts[:0]); err != nil {
+			return err
+		}
+		for k := 1; k < len(words) && len(starts) > 0; k++ {
+			j, ok := index[k][at]
+			if !ok {
+				starts = starts[:0]
+				break
+			}
+			if next, err = decodePositions(words[k].list(j), next[:0]); err != nil {
+				return err
+			}
+			starts = followedBy(starts, next, uint64(k))
+		}
+		if len(starts) == 0 {
+			continue
+		}
+		f := 0.0
+		for _, s := range starts {
+			if c := int(s >> 32); c < len(columns) {
+				f += columns[c]
+			} else {
+				f++
+			}
+		}
+		out.hits++
+		out.at = append(out.at, at)
+		out.freq = append(out.freq, f)
+	}
+	return nil
+}
+
+// followedBy keeps the positions s of starts (column << 32 | offset) for
+// which s + k is in next; both are sorted.
+func followedBy(starts, next []uint64, k uint64) []uint64 {
+	kept, j := starts[:0], 0
+	for _, s := range starts {
+		for j < len(next) && next[j] < s+k {
+			j++
+		}
+		if j < len(next) && next[j] == s+k {
+			kept = append(kept, s)
+		}
+	}
+	return kept
 }
 
 // idfs sets the idf of each list as bm25() computes it: log((N - n +

@@ -79,7 +79,8 @@ func agreementIndex(t *testing.T) *Keyword {
 }
 
 // TestGoRankingAgreesWithFTS5 holds ranking in Go to FTS5's own: for
-// queries of common and rare words, every word or any, each note's score
+// queries of common and rare words and phrases, every term or any, each
+// note's score
 // must be the one bm25() gives it, bit for bit, and the order the same,
 // down to the last note matching.
 func TestGoRankingAgreesWithFTS5(t *testing.T) {
@@ -94,6 +95,9 @@ func TestGoRankingAgreesWithFTS5(t *testing.T) {
 		"client draft plan", "weekly progress checklist", "retry logic background jobs", "rewritten",
 		"setup clean start notes project", "measure test results", "nothingmatchesthis review",
 		"review review", "kubernetes", "2024", "sourdough starter",
+		// Phrases, quoted or joined by punctuation, one spanning leaves.
+		`"deployment pipeline"`, `"team feedback" review`, "retry-logic background", `"zebra stripes"`,
+		`"stripes review zebra" crossings`, `"review review"`, `"pipeline deployment"`, "follow-up",
 	}
 	for _, q := range queries {
 		pq := parseQuery(q).withoutPrefix()

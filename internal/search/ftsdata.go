@@ -329,7 +329,7 @@ func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, 
 		case i > cur:
 			cur, done = i, false
 			w.start(spans[i].key)
-			w.sink.setTerm(spans[i].term)
+			w.raw = w.sink.setTerm(spans[i].term)
 		}
 		last = id
 		if done {
@@ -359,12 +359,14 @@ type doclistWalker struct {
 	// to come, and whether the sink wants them.
 	rest    int
 	skip    bool
+	raw     bool    // the sink takes the position lists as they are
 	freq    float64 // of the entry being read
 	col     int     // the column the position list is in
 	colNext bool    // the next byte is a column number
 }
 
 // start makes the walker ready for the doclist of key in another segment.
+// The sink then says whether it takes the position lists as they are.
 func (w *doclistWalker) start(key []byte) {
 	weights, sink := w.weights, w.sink
 	*w = doclistWalker{weights: weights, sink: sink, key: key}
@@ -528,13 +530,18 @@ func (w *doclistWalker) entries(p []byte, off, szLeaf, end int) (bool, error) {
 }
 
 // positions adds the occurrences in a piece of a position list to the
-// frequency of the entry being read. Each position is a varint of at least
+// frequency of the entry being read, or hands the piece to a sink that
+// takes the lists as they are. Each position is a varint of at least
 // 2, and the byte 1 starting a varint is followed by the number of the
 // column the next ones are in; so the occurrences in a column are the
 // bytes that end a varint (the high bit clear), counted without decoding
 // the positions. A list is cut across pages between two varints only, so
 // a piece can end between a column's byte 1 and its number.
 func (w *doclistWalker) positions(b []byte) {
+	if w.raw {
+		w.sink.positions(b)
+		return
+	}
 	freq, col := w.freq, w.col
 	if w.colNext && len(b) > 0 {
 		col, b = int(b[0]), b[1:]
@@ -569,6 +576,30 @@ func (w *doclistWalker) positions(b []byte) {
 		start = true
 	}
 	w.freq, w.col = freq, col
+}
+
+// decodePositions appends the occurrences of a position list to dst, each
+// as its column and offset in one number (column << 32 | offset), in the
+// list's order: by column, then offset.
+func decodePositions(b []byte, dst []uint64) ([]uint64, error) {
+	var col, pos uint64
+	for len(b) > 0 {
+		v, n := sqliteVarint(b)
+		if n == 0 {
+			return dst, errFTSFormat
+		}
+		b = b[n:]
+		if v == 1 { // a column follows
+			if col, n = sqliteVarint(b); n == 0 {
+				return dst, errFTSFormat
+			}
+			b, pos = b[n:], 0
+			continue
+		}
+		pos += v - 2
+		dst = append(dst, col<<32|pos)
+	}
+	return dst, nil
 }
 
 // ftsDocSizes reads every row's length in tokens, all columns together,

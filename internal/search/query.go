@@ -190,8 +190,9 @@ func (q parsedQuery) units() []string { return q.anyExpr().parts }
 // words can be ranked without FTS5 (bm25.go).
 type rankExpr struct {
 	parts []string // FTS5 expressions, in the query's order
-	// words are the parts' words, stemmed as the index stems them, when
-	// every part is a plain word; nil otherwise.
+	// words are the parts as the index holds them, when every part is a
+	// plain word or a phrase of them: a word stemmed as the index stems
+	// it, a phrase its words so, joined by spaces. nil otherwise.
 	words []string
 	all   bool // every part must match, else any
 }
@@ -210,8 +211,10 @@ func (q parsedQuery) allExpr() rankExpr {
 	plain := true
 	for _, t := range q.terms {
 		e.parts = append(e.parts, t.expr())
-		if plain = plain && !t.phrase && !t.cjk && !t.prefix && isPlainWord(t.words[0]); plain {
-			e.words = append(e.words, indexWord(t.words[0]))
+		if plain = plain && !t.cjk && !t.prefix; plain {
+			var key string
+			key, plain = indexTerm(t.words)
+			e.words = append(e.words, key)
 		}
 	}
 	if !plain {
@@ -224,10 +227,12 @@ func (q parsedQuery) allExpr() rankExpr {
 func (q parsedQuery) anyExpr() rankExpr {
 	var e rankExpr
 	plain := true
-	word := func(w string) {
-		e.parts = append(e.parts, ftsString(w))
-		if plain = plain && isPlainWord(w); plain {
-			e.words = append(e.words, indexWord(w))
+	add := func(expr string, words ...string) {
+		e.parts = append(e.parts, expr)
+		if plain {
+			var key string
+			key, plain = indexTerm(words)
+			e.words = append(e.words, key)
 		}
 	}
 	for _, t := range q.terms {
@@ -239,18 +244,17 @@ func (q parsedQuery) anyExpr() rankExpr {
 			n := len(e.parts)
 			for _, w := range t.words {
 				if !stopWords[w] {
-					word(w)
+					add(ftsString(w), w)
 				}
 			}
 			if len(e.parts) == n { // only stop words: keep them together
-				e.parts = append(e.parts, t.expr())
-				plain = false
+				add(t.expr(), t.words...)
 			}
-		case t.phrase || t.prefix:
+		case t.prefix:
 			e.parts = append(e.parts, t.expr())
 			plain = false
 		default:
-			word(t.words[0])
+			add(t.expr(), t.words...)
 		}
 	}
 	if !plain {
@@ -283,6 +287,19 @@ func isPlainWord(w string) bool {
 
 // indexWord is a word as note_fts's tokenizer writes it to the index.
 func indexWord(w string) string { return porterStem(foldToken(w)) }
+
+// indexTerm is a word, or a phrase of words, as the index holds it (see
+// rankExpr.words), and whether every word is plain.
+func indexTerm(words []string) (string, bool) {
+	stems := make([]string, len(words))
+	for i, w := range words {
+		if !isPlainWord(w) {
+			return "", false
+		}
+		stems[i] = indexWord(w)
+	}
+	return strings.Join(stems, " "), true
+}
 
 // expr is the term as an FTS5 expression: each word an FTS5 string, so
 // that no user text is ever read as syntax.
