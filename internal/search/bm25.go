@@ -8,20 +8,21 @@ import (
 	"sync"
 )
 
-// Ranking in Go. A query whose every term is a plain word (no phrase, no
-// prefix, no Chinese or Japanese) is ranked here, over the postings FTS5
-// itself keeps (ftsdata.go), by the formula of FTS5's bm25() (ext/fts5/
-// fts5_aux.c), operation for operation, so that each note gets the very
-// score bm25() gives it and the order is the same
-// (TestGoRankingAgreesWithFTS5). FTS5 spends about 2 µs a matching note on
-// bm25() through modernc's SQLite: a read of the note's length, a decoding
-// of its positions, and before the first row one more pass over each
-// word's postings to count the notes holding it. Here each word's postings
-// are read once, lengths come from a copy of %_docsize kept in memory for
-// as long as the index does not change, and the score of a note is a few
-// multiplications: a search costs what reading its words' postings costs.
-// Any other query, and any filter that names vaults short of the whole
-// database, goes through FTS5 (Keyword.rank).
+// Ranking in Go. A query whose every term is a plain word or a phrase of
+// them (ASCII letters and digits; no prefix, no Chinese or Japanese) is
+// ranked here, over the postings FTS5 itself keeps (ftsdata.go), by the
+// formula of FTS5's bm25() (ext/fts5/fts5_aux.c), operation for
+// operation, so that each note gets the very score bm25() gives it and
+// the order is the same (TestGoRankingAgreesWithFTS5). FTS5 spends about
+// 2 µs a matching note on bm25() through modernc's SQLite: a read of the
+// note's length, a decoding of its positions, and before the first row
+// one more pass over each word's postings to count the notes holding it.
+// Here each word's postings are read once, lengths come from a copy of
+// %_docsize kept in memory for as long as the index does not change, and
+// the score of a note is a few multiplications: a search costs what
+// reading its words' postings costs. Any other query, and any filter that
+// names vaults short of the whole database, goes through FTS5
+// (Keyword.rank).
 
 // bm25K1 and bm25B are FTS5's constants. Variables, not constants: Go
 // computes constant expressions exactly, and k1 + 1 must be rounded as C
@@ -83,15 +84,22 @@ func (s *docSizes) position(rowid int64) int {
 }
 
 // errIndexChanged means the index changed while a search read it: the
-// search reads again, or asks FTS5.
+// search asks FTS5.
 var errIndexChanged = errors.New("the full-text index changed during the search")
+
+// toFTS5 reports whether an error of ranking in Go means FTS5 ranks
+// instead: the index changed under the search, or holds data in a form
+// ftsdata.go does not read. Any other error is the search's.
+func toFTS5(err error) bool {
+	return errors.Is(err, errFTSFormat) || errors.Is(err, errIndexChanged)
+}
 
 // postingSet is what one search read of the index: the lengths and the
 // postings of its words, all from one version.
 type postingSet struct {
 	x     *textIndex
 	sizes *docSizes
-	lists map[string]*postings // by stemmed word
+	lists map[string]*postings // by word or phrase, as rankExpr.words
 	// mem.stamp marks the rows whose entry in force was read, by position
 	// in sizes.ids: the word being read is mem.gen.
 	mem *scratch
@@ -120,8 +128,8 @@ func (s *postingSet) newPostings() *postings {
 	return &postings{}
 }
 
-// postings are the rows holding a word: each row's position in
-// docSizes.ids and the word's weighted frequency in it, in no order.
+// postings are the rows holding a word or phrase: each row's position in
+// docSizes.ids and the weighted frequency in it, in no order.
 type postings struct {
 	at   []int32
 	freq []float64
@@ -152,10 +160,10 @@ func (l readMode) serves(m readMode) bool {
 }
 
 // read returns the postings of keys (words and phrases as rankExpr.words
-// holds them) that mode asks for, each occurrence weighing its column's weight in
-// columns, adding to set when it is not nil (read with the same columns).
-// It returns errIndexChanged when the index changed while it read, or
-// since set was read.
+// holds them) that mode asks for, each occurrence weighing its column's
+// weight in columns, adding to set when it is not nil (read with the same
+// columns). It returns errIndexChanged when the index changed while it
+// read, or since set was read.
 func (x *textIndex) read(ctx context.Context, set *postingSet, keys []string, columns []float64, mode readMode) (_ *postingSet, err error) {
 	if set == nil {
 		defer func() {
@@ -215,7 +223,7 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, keys []string, co
 		mode = readRows
 	}
 	all := mode == readAllWords
-	terms := words
+	terms := slices.Clone(words)
 	raw := map[string]int{} // a phrase's word: its index in terms
 	for _, p := range phrases {
 		for _, w := range strings.Fields(p) {
@@ -253,7 +261,7 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, keys []string, co
 	if r.bad {
 		return nil, errIndexChanged
 	}
-	lists := r.lists[:len(words)]
+	lists := slices.Clone(r.lists[:len(words)])
 	for _, p := range phrases {
 		var parts []*rawPostings
 		for _, w := range strings.Fields(p) {
@@ -265,11 +273,10 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, keys []string, co
 		}
 		lists = append(lists, l)
 	}
-	missing = append(words, phrases...)
 	if err := x.idfs(ctx, lists, set.notes()); err != nil {
 		return nil, err
 	}
-	for i, w := range missing {
+	for i, w := range append(words, phrases...) { // as lists
 		if old := set.lists[w]; old != nil {
 			*old = postings{at: old.at[:0], freq: old.freq[:0]}
 			set.mem.free = append(set.mem.free, old)

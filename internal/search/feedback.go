@@ -3,7 +3,6 @@ package search
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -223,7 +222,7 @@ func (r *ranking) commonWords(ctx context.Context, words []string) (map[string]b
 				out[w] = inHalf(set.holding(stems[i]), set.notes())
 			}
 			return out, nil
-		case errors.Is(err, errFTSFormat) || errors.Is(err, errIndexChanged):
+		case toFTS5(err):
 			r.inGo = false
 		default:
 			return nil, err
@@ -332,7 +331,7 @@ func (r *ranking) rankWeighted(ctx context.Context, terms []weightedTerm, limit 
 			g.weights = append(g.weights, t.weight)
 		}
 		hits, err := r.rankInGo(ctx, g)
-		if !errors.Is(err, errFTSFormat) && !errors.Is(err, errIndexChanged) {
+		if !toFTS5(err) {
 			return hits, err
 		}
 	}

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -297,6 +296,8 @@ type ranking struct {
 	inGo    bool        // Go ranking applies and has not failed
 }
 
+// ranking starts the ranking of a search of table with the resolved
+// filter f.
 func (k *Keyword) ranking(table string, f Filter) *ranking {
 	r := &ranking{k: k, table: table, f: f, weights: k.textWeights()}
 	if table == "note_cjk" {
@@ -313,7 +314,7 @@ func (r *ranking) close() { r.set.release() }
 func (r *ranking) rank(ctx context.Context, e rankExpr, limit int, skip map[int64]bool) ([]keywordHit, error) {
 	if e.words != nil && r.inGo {
 		hits, err := r.rankInGo(ctx, goRank{words: e.words, all: e.all, limit: limit, skip: skip})
-		if !errors.Is(err, errFTSFormat) && !errors.Is(err, errIndexChanged) {
+		if !toFTS5(err) {
 			return hits, err
 		}
 	}
@@ -330,7 +331,7 @@ func (r *ranking) rankInGo(ctx context.Context, g goRank) ([]keywordHit, error) 
 	}
 	set, err := r.k.text.read(ctx, r.set, g.words, r.k.Weights.columns(), mode)
 	if err != nil {
-		if errors.Is(err, errFTSFormat) || errors.Is(err, errIndexChanged) {
+		if toFTS5(err) {
 			r.inGo = false
 		}
 		return nil, err
