@@ -233,7 +233,7 @@ func (x *textIndex) read(ctx context.Context, set *postingSet, keys []string, co
 			}
 		}
 	}
-	r := &postingReader{sizes: set.sizes, mem: set.mem, mode: mode, term: -1,
+	r := &postingReader{sizes: set.sizes, mem: set.mem, mode: mode, term: -1, gone: map[int64]uint32{},
 		lists: make([]*postings, len(terms)), raw: make([]*rawPostings, len(terms))}
 	for i := range terms {
 		if i < len(words) {
@@ -307,6 +307,10 @@ type postingReader struct {
 	// counts the terms read so far that a row holds.
 	mode readMode
 	bad  bool // a row FTS5 holds words of but no length
+	// gone marks the rows deleted from the table whose delete markers for
+	// the term being read (mem.gen) came, in newer segments than their
+	// entries.
+	gone map[int64]uint32
 
 	term    int          // the term being read, -1 before the first
 	read    uint16       // terms read before the one being read
@@ -344,8 +348,12 @@ func (r *postingReader) setTerm(t int) bool {
 func (r *postingReader) entry(rowid int64, deleted bool) bool {
 	at := r.sizes.position(rowid)
 	switch {
-	case at < 0:
-		r.bad = r.bad || !deleted
+	case at < 0: // a row deleted: newer segments say so before older ones
+		if deleted {
+			r.gone[rowid] = r.mem.gen
+		} else if r.gone[rowid] != r.mem.gen {
+			r.bad = true
+		}
 		return false
 	case r.mem.stamp[at] == r.mem.gen:
 		return false // an older entry of the row

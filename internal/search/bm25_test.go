@@ -196,6 +196,7 @@ func TestGoRankingFollowsTheIndex(t *testing.T) {
 	}
 	write("Kettle.md", "# Kettle\n\nThe kettle boils water for the pour over.\n")
 	write("Grinder.md", "# Grinder\n\nThe grinder sets the grind for the pour over.\n")
+	write("Old espresso.md", "# Old espresso\n\nEspresso from the old machine, before the moka pot.\n")
 	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
@@ -235,6 +236,11 @@ func TestGoRankingFollowsTheIndex(t *testing.T) {
 
 	write("Kettle.md", "# Kettle\n\nThe kettle is gone; a moka pot makes espresso now.\n")
 	write("Moka.md", "# Moka pot\n\nA moka pot for espresso at home.\n")
+	// Deleted: its words' entries stay in the older segment, and the new
+	// one holds delete markers for them.
+	if err := os.Remove(filepath.Join(root, "Old espresso.md")); err != nil {
+		t.Fatal(err)
+	}
 	if _, err := ix.Index(ctx, v, nil); err != nil {
 		t.Fatal(err)
 	}
@@ -267,5 +273,66 @@ func TestGoRankingFollowsTheIndex(t *testing.T) {
 	defer r2.close()
 	if _, err := r2.rank(ctx, e, 10, nil); err != nil || !r2.inGo || r2.set == nil {
 		t.Errorf("a search after the change does not rank in Go: %v", err)
+	}
+}
+
+// TestGoRankingPassesOverDeletedNotes deletes a note, so that a newer
+// segment holds delete markers for the entries an older one keeps of its
+// words: ranking stays in Go and leaves the note out.
+func TestGoRankingPassesOverDeletedNotes(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"Kept.md": "# Kept\n\nEspresso from the moka pot.\n", "Gone.md": "# Gone\n\nEspresso from the old machine.\n",
+		"Moka.md": "# Moka\n\nThe moka pot on the stove.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ix := index.New(db, vault.NewParser(), quietLog())
+	v := config.Vault{Name: "v", Path: root}
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(root, "Gone.md")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	if ver, err := readFTSVersion(ctx, db, "note_fts"); err != nil || len(ver.segments) < 2 {
+		t.Fatalf("note_fts: %+v, %v; the test wants the delete markers in a segment of their own", ver, err)
+	}
+	k := NewKeyword(db)
+	f, err := Filter{}.resolve(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{"espresso", "espresso moka", `"old machine"`} {
+		e := parseQuery(q).withoutPrefix().anyExpr()
+		r := k.ranking("note_fts", f)
+		got, err := r.rankInGo(ctx, goRank{words: e.words, limit: 10})
+		r.close()
+		if err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+		want, err := k.rank(ctx, "note_fts", r.weights, e.match(), f, 10, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d notes in Go, %d by FTS5", q, len(got), len(want))
+		}
+		for i := range got {
+			if got[i].id != want[i].id || got[i].res.Score != want[i].res.Score {
+				t.Errorf("%s #%d: note %d scored %v in Go; FTS5 ranks note %d there, scored %v", q, i, got[i].id, got[i].res.Score, want[i].id, want[i].res.Score)
+			}
+		}
 	}
 }
