@@ -20,9 +20,9 @@ import (
 // Here each word's postings are read once, lengths come from a copy of
 // %_docsize kept in memory for as long as the index does not change, and
 // the score of a note is a few multiplications: a search costs what
-// reading its words' postings costs. Any other query, and any filter that
-// names vaults short of the whole database, goes through FTS5
-// (Keyword.rank).
+// reading its words' postings costs. Filters apply to the notes ranked
+// (the ids they keep, or the vaults, from a copy of each row's vault kept
+// beside the lengths). Any other query goes through FTS5 (Keyword.rank).
 
 // bm25K1 and bm25B are FTS5's constants. Variables, not constants: Go
 // computes constant expressions exactly, and k1 + 1 must be rounded as C
@@ -67,6 +67,10 @@ type docSizes struct {
 	// slot is the position in ids of each rowid, when the rowids are
 	// dense enough for a table; nil to search ids.
 	slot []int32
+	// vault is each row's vault id, by position, read when a search
+	// first asks (textIndex.vaults): a note never changes vault, and a
+	// note added or removed changes the version.
+	vault []int64
 }
 
 // position is the index in ids of rowid, or -1.
@@ -549,6 +553,36 @@ func (x *textIndex) docSizes(ctx context.Context, v ftsVersion) (*docSizes, erro
 	return s, nil
 }
 
+// vaults returns the vault id of each row of sizes, by position, reading
+// them the first time.
+func (x *textIndex) vaults(ctx context.Context, sizes *docSizes) ([]int64, error) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if sizes.vault != nil {
+		return sizes.vault, nil
+	}
+	rows, err := x.db.QueryContext(ctx, `SELECT id, vault_id FROM files WHERE kind = 'note' ORDER BY id`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	vault := make([]int64, len(sizes.ids))
+	for rows.Next() {
+		var id, v int64
+		if err := rows.Scan(&id, &v); err != nil {
+			return nil, err
+		}
+		if at := sizes.position(id); at >= 0 {
+			vault[at] = v
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	sizes.vault = vault
+	return vault, nil
+}
+
 // notes is how many rows the index holds.
 func (s *postingSet) notes() int64 { return s.sizes.version.rows }
 
@@ -565,6 +599,10 @@ type goRank struct {
 	keep    func(int64) bool
 	limit   int
 	skip    map[int64]bool
+	// vaults, when set, keeps the notes of those vaults, vault giving
+	// each row's vault by position.
+	vaults map[int64]bool
+	vault  []int64
 }
 
 // rank scores every note holding a word of r (every word when r.all) by
@@ -615,7 +653,7 @@ func (s *postingSet) rank(r goRank) []keywordHit {
 			continue
 		}
 		id := sz.ids[at]
-		if r.skip[id] || r.keep != nil && !r.keep(id) {
+		if r.skip[id] || r.keep != nil && !r.keep(id) || r.vaults != nil && !r.vaults[r.vault[at]] {
 			continue
 		}
 		best.offer(id, sc)

@@ -336,3 +336,57 @@ func TestGoRankingPassesOverDeletedNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestGoRankingKeepsToTheVaultsAsked searches one vault of a database
+// holding two: ranking stays in Go, and finds what FTS5 finds.
+func TestGoRankingKeepsToTheVaultsAsked(t *testing.T) {
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ix := index.New(db, vault.NewParser(), quietLog())
+	for _, name := range []string{"home", "work"} {
+		root := t.TempDir()
+		for i := range 5 {
+			text := fmt.Sprintf("# Note %d\n\nThe %s espresso notes, number %d, on the moka pot.\n", i, name, i)
+			if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("Note %d.md", i)), []byte(text), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if _, err := ix.Index(ctx, config.Vault{Name: name, Path: root}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	k := NewKeyword(db)
+	for _, filter := range []Filter{{Vault: "work"}, {Vaults: []string{"home"}}, {Vaults: []string{"home", "work"}}} {
+		f, err := filter.resolve(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := parseQuery("espresso moka").withoutPrefix().allExpr()
+		r := k.ranking("note_fts", f)
+		got, err := r.rankInGo(ctx, goRank{words: e.words, all: true, limit: 100})
+		r.close()
+		if err != nil {
+			t.Fatalf("%+v: %v", filter, err)
+		}
+		want, err := k.rank(ctx, "note_fts", r.weights, e.match(), f, 100, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantN := 5
+		if len(filter.Vaults) == 2 {
+			wantN = 10
+		}
+		if len(got) != wantN || len(want) != wantN {
+			t.Fatalf("%+v: %d notes in Go, %d by FTS5; want %d", filter, len(got), len(want), wantN)
+		}
+		for i := range got {
+			if got[i].id != want[i].id || got[i].res.Score != want[i].res.Score {
+				t.Errorf("%+v #%d: note %d in Go, %d by FTS5", filter, i, got[i].id, want[i].id)
+			}
+		}
+	}
+}

@@ -284,8 +284,7 @@ func (k *Keyword) withHeadings(ctx context.Context, hits []keywordHit) ([]Result
 }
 
 // ranking ranks the notes of one search: in Go over FTS5's own data when
-// its words are plain and the filter is every note or a set of them
-// (bm25.go), else with FTS5's bm25(). The postings read in Go are kept for
+// its words are plain (bm25.go), else with FTS5's bm25(). The postings read in Go are kept for
 // the search's later rankings (the notes matching any word, feedback).
 type ranking struct {
 	k       *Keyword
@@ -303,7 +302,7 @@ func (k *Keyword) ranking(table string, f Filter) *ranking {
 	if table == "note_cjk" {
 		r.weights = k.cjkWeights()
 	}
-	r.inGo = k.text != nil && table == k.text.table && f.set != nil && (f.set.all || f.set.ids != nil)
+	r.inGo = k.text != nil && table == k.text.table && f.set != nil && (f.set.all || f.set.ids != nil || f.set.vaults != nil)
 	return r
 }
 
@@ -338,6 +337,11 @@ func (r *ranking) rankInGo(ctx context.Context, g goRank) ([]keywordHit, error) 
 	}
 	r.set = set
 	g.keep = r.f.keep()
+	if g.vaults = r.f.inVaults(); g.vaults != nil {
+		if g.vault, err = r.k.text.vaults(ctx, set.sizes); err != nil {
+			return nil, err
+		}
+	}
 	return set.rank(g), nil
 }
 
