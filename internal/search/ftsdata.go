@@ -29,11 +29,12 @@ import (
 //   - The averages record (rowid 1): the number of rows and each column's
 //     total of tokens, which give BM25 its average length.
 //   - A term's doclist in each segment: %_idx gives the leaf page where
-//     the term may start, and the leaves are read from there, in rowid
-//     order, until its doclist ends. A doclist is a run of rowids (deltas)
-//     each with its positions, by column; an entry with no positions is a
-//     delete marker. A later segment's entry for a rowid replaces an
-//     earlier one's.
+//     the term may start and the one where the next term does, and those
+//     leaves are read in order (every term's and segment's in one
+//     statement) until its doclist ends. A doclist is a run of rowids
+//     (deltas) each with its positions, by column; an entry with no
+//     positions is a delete marker. A later segment's entry for a rowid
+//     replaces an earlier one's.
 //   - %_docsize: each row's token count by column.
 //
 // Anything unexpected (a newer structure format, a page that does not
