@@ -70,11 +70,13 @@ func (k *Keyword) expands(pq parsedQuery, table string) bool {
 }
 
 // weightedTerm is one term of the second pass: an FTS5 expression and its
-// weight, and for an expansion word, the word.
+// weight, and, when it is a plain word, the word as written and as the
+// index holds it.
 type weightedTerm struct {
-	expr   string
-	weight float64
-	word   string
+	expr      string
+	weight    float64
+	word      string
+	indexWord string // "" when not a plain word
 }
 
 // feedback runs the second pass of a loose query whose first pass found
@@ -82,21 +84,26 @@ type weightedTerm struct {
 // limit best notes and the query with the expansion's words added, whose
 // words their passages mark. With no expansion to add it returns the first
 // pass.
-func (k *Keyword) feedback(ctx context.Context, pq parsedQuery, weights string, f Filter, limit int, first []keywordHit) ([]keywordHit, parsedQuery, error) {
+func (k *Keyword) feedback(ctx context.Context, r *ranking, pq parsedQuery, limit int, first []keywordHit) ([]keywordHit, parsedQuery, error) {
 	fb := k.Feedback
 	firstOnly := first[:min(limit, len(first))]
 	docs := first[:min(fb.Docs, len(first))]
 	if len(docs) == 0 {
 		return firstOnly, pq, nil
 	}
-	expansion, err := k.expansion(ctx, docs)
+	expansion, err := k.expansion(ctx, r, docs)
 	if err != nil || len(expansion) == 0 {
 		return firstOnly, pq, err
 	}
-	units := pq.units()
+	loose := pq.anyExpr()
+	units := loose.parts
 	terms := make([]weightedTerm, 0, len(units)+len(expansion))
-	for _, u := range units {
-		terms = append(terms, weightedTerm{expr: u, weight: fb.OriginalWeight / float64(len(units))})
+	for i, u := range units {
+		t := weightedTerm{expr: u, weight: fb.OriginalWeight / float64(len(units))}
+		if loose.words != nil {
+			t.indexWord = loose.words[i]
+		}
+		terms = append(terms, t)
 	}
 	marked := pq
 	marked.terms = slices.Clone(pq.terms)
@@ -109,13 +116,13 @@ func (k *Keyword) feedback(ctx context.Context, pq parsedQuery, weights string, 
 		terms = append(terms, e)
 		marked.terms = append(marked.terms, term{words: []string{e.word}})
 	}
-	hits, err := k.rankWeighted(ctx, weights, terms, f, limit)
+	hits, err := r.rankWeighted(ctx, terms, limit)
 	return hits, marked, err
 }
 
 // expansion picks the expansion words from the notes docs, each with its
 // share of the relevance model among those picked (the shares sum to 1).
-func (k *Keyword) expansion(ctx context.Context, docs []keywordHit) ([]weightedTerm, error) {
+func (k *Keyword) expansion(ctx context.Context, r *ranking, docs []keywordHit) ([]weightedTerm, error) {
 	ids, _ := hitIDs(docs)
 	rows, err := k.db.QueryContext(ctx, `SELECT id, title, body FROM note_text WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
 	if err != nil {
@@ -177,14 +184,18 @@ func (k *Keyword) expansion(ctx context.Context, docs []keywordHit) ([]weightedT
 	// makes it 1e-6), and their long lists of notes are the slowest to
 	// score: they are left out after the weights are shared, so the
 	// ranking is what it would be with them.
-	common, err := k.commonWords(ctx, words)
+	common, err := r.commonWords(ctx, words)
 	if err != nil {
 		return nil, err
 	}
 	var out []weightedTerm
 	for _, w := range words {
 		if !common[w] {
-			out = append(out, weightedTerm{ftsString(w), model[w], w})
+			t := weightedTerm{expr: ftsString(w), weight: model[w], word: w}
+			if isPlainWord(w) {
+				t.indexWord = indexWord(w)
+			}
+			out = append(out, t)
 		}
 	}
 	for i := range out {
@@ -194,8 +205,39 @@ func (k *Keyword) expansion(ctx context.Context, docs []keywordHit) ([]weightedT
 }
 
 // commonWords reports which of words are in half the notes or more, as
-// FTS5 counts them (stemmed as the notes are). Each count stops there, so
-// that a word found everywhere costs no more than one in half the notes.
+// FTS5 counts them (stemmed as the notes are): in Go from their postings,
+// counted without their positions, when it can, else with FTS5.
+func (r *ranking) commonWords(ctx context.Context, words []string) (map[string]bool, error) {
+	if r.inGo && !slices.ContainsFunc(words, func(w string) bool { return !isPlainWord(w) }) {
+		stems := make([]string, len(words))
+		for i, w := range words {
+			stems[i] = indexWord(w)
+		}
+		set, err := r.k.text.read(ctx, r.set, stems, r.k.Weights.columns(), readCounts)
+		switch {
+		case err == nil:
+			r.set = set
+			out := map[string]bool{}
+			for i, w := range words {
+				out[w] = inHalf(set.holding(stems[i]), set.notes())
+			}
+			return out, nil
+		case toFTS5(err):
+			r.inGo = false
+		default:
+			return nil, err
+		}
+	}
+	return r.k.commonWords(ctx, words)
+}
+
+// inHalf reports whether a word in n of notes notes is in half of them or
+// more: its BM25 idf is then FTS5's floor of 1e-6.
+func inHalf(n, notes int64) bool { return n >= (notes+1)/2 }
+
+// commonWords reports which of words are in half the notes or more, with
+// FTS5. Each count stops there, so that a word found everywhere costs no
+// more than one in half the notes.
 func (k *Keyword) commonWords(ctx context.Context, words []string) (map[string]bool, error) {
 	out := map[string]bool{}
 	if len(words) == 0 {
@@ -239,7 +281,7 @@ func (k *Keyword) commonWords(ctx context.Context, words []string) (map[string]b
 		}
 	}
 	for i, w := range words {
-		out[w] = counts[i] >= half
+		out[w] = inHalf(int64(counts[i]), int64(notes))
 	}
 	return out, rows.Err()
 }
@@ -279,7 +321,25 @@ func countWords(text string) (map[string]int, int) {
 }
 
 // rankWeighted ranks the notes matching any of terms by the weighted sum
-// of each term's BM25 score, and returns the limit best.
+// of each term's BM25 score, and returns the limit best: in Go when every
+// term is a plain word, else with FTS5.
+func (r *ranking) rankWeighted(ctx context.Context, terms []weightedTerm, limit int) ([]keywordHit, error) {
+	if r.inGo && !slices.ContainsFunc(terms, func(t weightedTerm) bool { return t.indexWord == "" }) {
+		g := goRank{limit: limit}
+		for _, t := range terms {
+			g.words = append(g.words, t.indexWord)
+			g.weights = append(g.weights, t.weight)
+		}
+		hits, err := r.rankInGo(ctx, g)
+		if !toFTS5(err) {
+			return hits, err
+		}
+	}
+	return r.k.rankWeighted(ctx, r.weights, terms, r.f, limit)
+}
+
+// rankWeighted is ranking.rankWeighted with FTS5: each term's bm25() as
+// its own query, summed per note.
 func (k *Keyword) rankWeighted(ctx context.Context, weights string, terms []weightedTerm, f Filter, limit int) ([]keywordHit, error) {
 	var b strings.Builder
 	args := make([]any, 0, 2*len(terms)+1)

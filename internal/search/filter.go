@@ -129,6 +129,9 @@ type noteSet struct {
 	// ids are the notes that pass when a path or tag condition was
 	// checked here; nil when the set is a vault condition alone.
 	ids map[int64]bool
+	// vaults are the ids of the vaults a set that is a vault condition
+	// alone keeps; nil otherwise.
+	vaults map[int64]bool
 }
 
 // resolve reads which notes pass f, once per search. A filter naming
@@ -148,14 +151,16 @@ func (f Filter) resolve(ctx context.Context, db Querier) (Filter, error) {
 
 func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 	scope := f.scope()
+	var vaults map[int64]bool
 	if len(scope) > 0 {
-		all, err := coversDatabase(ctx, db, scope)
+		all, ids, err := coversDatabase(ctx, db, scope)
 		if err != nil {
 			return noteSet{}, err
 		}
 		if all {
 			scope = nil
 		}
+		vaults = ids
 	}
 	prefix, tag := normalizePrefix(f.PathPrefix), normalizeTag(f.Tag)
 	vaultCond, vaultArgs := store.InVaults("f.vault_id", scope)
@@ -163,7 +168,7 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 		if vaultCond == "" {
 			return noteSet{all: true}, nil
 		}
-		return noteSet{sql: `SELECT f.id FROM files f WHERE ` + vaultCond, args: vaultArgs}, nil
+		return noteSet{sql: `SELECT f.id FROM files f WHERE ` + vaultCond, args: vaultArgs, vaults: vaults}, nil
 	}
 	q := `SELECT f.id, f.path FROM files f WHERE f.kind = 'note'`
 	var args []any
@@ -216,27 +221,32 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 }
 
 // coversDatabase reports whether the named vaults are every vault the
-// database holds, so that a search within them needs no vault condition.
-func coversDatabase(ctx context.Context, db Querier, names []string) (bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT name FROM vaults`)
+// database holds, so that a search within them needs no vault condition,
+// and the ids of those it holds.
+func coversDatabase(ctx context.Context, db Querier, names []string) (bool, map[int64]bool, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id, name FROM vaults`)
 	if err != nil {
-		return false, err
+		return false, nil, err
 	}
 	defer rows.Close()
 	want := map[string]bool{}
 	for _, n := range names {
 		want[n] = true
 	}
+	all, ids := true, map[int64]bool{}
 	for rows.Next() {
+		var id int64
 		var name string
-		if err := rows.Scan(&name); err != nil {
-			return false, err
+		if err := rows.Scan(&id, &name); err != nil {
+			return false, nil, err
 		}
-		if !want[name] {
-			return false, nil
+		if want[name] {
+			ids[id] = true
+		} else {
+			all = false
 		}
 	}
-	return true, rows.Err()
+	return all, ids, rows.Err()
 }
 
 // likePrefix is a LIKE pattern for the paths that may start with prefix:
@@ -276,6 +286,15 @@ func (f Filter) keep() func(int64) bool {
 	}
 	ids := f.set.ids
 	return func(id int64) bool { return ids[id] }
+}
+
+// inVaults is the ids of the vaults a resolved filter keeps when a vault
+// condition is all it is; nil otherwise.
+func (f Filter) inVaults() map[int64]bool {
+	if f.set == nil {
+		return nil
+	}
+	return f.set.vaults
 }
 
 // matchesNothing reports whether a resolved filter lets no note through.

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -42,11 +43,14 @@ type Keyword struct {
 	// Feedback is the pseudo-relevance feedback loose queries get
 	// (feedback.go); DefaultFeedback when built with NewKeyword.
 	Feedback Feedback
+
+	text *textIndex // ranking in Go over note_fts's data (bm25.go)
 }
 
 // NewKeyword returns keyword search over db.
 func NewKeyword(db Querier) *Keyword {
-	return &Keyword{db: db, Weights: DefaultKeywordWeights, Feedback: DefaultFeedback}
+	return &Keyword{db: db, Weights: DefaultKeywordWeights, Feedback: DefaultFeedback,
+		text: &textIndex{db: db, table: "note_fts"}}
 }
 
 // KeywordQuery is one keyword search. The query grammar, and which words
@@ -132,39 +136,41 @@ type keywordHit struct {
 // searchText searches the names, headings and text of notes: note_fts, or
 // note_cjk for a query with Chinese or Japanese.
 func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Filter, limit int, bare bool) ([]Result, error) {
-	table, weights := "note_fts", k.textWeights()
+	table := "note_fts"
 	if pq.cjk {
-		table, weights = "note_cjk", k.cjkWeights()
+		table = "note_cjk"
 	}
 	pq, err := k.wholeWord(ctx, table, pq, limit)
 	if err != nil {
 		return nil, err
 	}
-	loose := pq.matchAny()
-	match := loose
+	r := k.ranking(table, f)
+	defer r.close()
+	loose := pq.anyExpr()
+	expr := loose
 	if pq.strict() {
-		match = pq.matchAll()
+		expr = pq.allExpr()
 	}
 	first, marked := limit, pq
 	expand := k.expands(pq, table)
 	if expand {
 		first = max(limit, k.Feedback.Docs)
 	}
-	hits, err := k.rank(ctx, table, weights, match, f, first, nil)
+	hits, err := r.rank(ctx, expr, first, nil)
 	if err != nil {
 		return nil, err
 	}
 	if expand {
-		if hits, marked, err = k.feedback(ctx, pq, weights, f, limit, hits); err != nil {
+		if hits, marked, err = k.feedback(ctx, r, pq, limit, hits); err != nil {
 			return nil, err
 		}
 	}
-	if len(hits) < limit && match != loose {
+	if len(hits) < limit && expr.all {
 		seen := map[int64]bool{}
 		for _, h := range hits {
 			seen[h.id] = true
 		}
-		more, err := k.rank(ctx, table, weights, loose, f, limit-len(hits), seen)
+		more, err := r.rank(ctx, loose, limit-len(hits), seen)
 		if err != nil {
 			return nil, err
 		}
@@ -275,6 +281,68 @@ func (k *Keyword) withHeadings(ctx context.Context, hits []keywordHit) ([]Result
 		return nil, err
 	}
 	return res, nil
+}
+
+// ranking ranks the notes of one search: in Go over FTS5's own data when
+// its words are plain (bm25.go), else with FTS5's bm25(). The postings read in Go are kept for
+// the search's later rankings (the notes matching any word, feedback).
+type ranking struct {
+	k       *Keyword
+	table   string
+	weights string // bm25()'s arguments
+	f       Filter
+	set     *postingSet // nil until read
+	inGo    bool        // Go ranking applies and has not failed
+}
+
+// ranking starts the ranking of a search of table with the resolved
+// filter f.
+func (k *Keyword) ranking(table string, f Filter) *ranking {
+	r := &ranking{k: k, table: table, f: f, weights: k.textWeights()}
+	if table == "note_cjk" {
+		r.weights = k.cjkWeights()
+	}
+	r.inGo = k.text != nil && table == k.text.table && f.set != nil && (f.set.all || f.set.ids != nil || f.set.vaults != nil)
+	return r
+}
+
+// close ends the search's use of the memory it ranked in.
+func (r *ranking) close() { r.set.release() }
+
+// rank returns the best limit notes matching e, skipping those in skip.
+func (r *ranking) rank(ctx context.Context, e rankExpr, limit int, skip map[int64]bool) ([]keywordHit, error) {
+	if e.words != nil && r.inGo {
+		hits, err := r.rankInGo(ctx, goRank{words: e.words, all: e.all, limit: limit, skip: skip})
+		if !toFTS5(err) {
+			return hits, err
+		}
+	}
+	return r.k.rank(ctx, r.table, r.weights, e.match(), r.f, limit, skip)
+}
+
+// rankInGo ranks g in Go, reading the postings of its words it lacks. It
+// returns errFTSFormat or errIndexChanged when FTS5 must rank instead, and
+// from then on the search asks FTS5.
+func (r *ranking) rankInGo(ctx context.Context, g goRank) ([]keywordHit, error) {
+	mode := readRows
+	if g.all {
+		mode = readAllWords
+	}
+	set, err := r.k.text.read(ctx, r.set, g.words, r.k.Weights.columns(), mode)
+	if err != nil {
+		if toFTS5(err) {
+			r.inGo = false
+		}
+		return nil, err
+	}
+	r.set = set
+	g.keep = r.f.keep()
+	if g.vaults = r.f.inVaults(); g.vaults != nil {
+		if g.vault, err = r.k.text.vaults(ctx, set.sizes); err != nil {
+			return nil, err
+		}
+	}
+	return set.rank(g), nil
 }
 
 // rank runs one MATCH and returns the best notes, skipping those in skip.
@@ -576,10 +644,19 @@ func normalizeName(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// columns are the weights in note_fts's column order.
+func (w KeywordWeights) columns() []float64 {
+	return []float64{w.Title, w.Aliases, w.Headings, w.Body, w.Path, w.Tags, w.Anchors}
+}
+
 // textWeights are the bm25() arguments for note_fts, in column order.
 func (k *Keyword) textWeights() string {
-	w := k.Weights
-	return fmt.Sprintf("%g, %g, %g, %g, %g, %g, %g", w.Title, w.Aliases, w.Headings, w.Body, w.Path, w.Tags, w.Anchors)
+	cols := k.Weights.columns()
+	parts := make([]string, len(cols))
+	for i, c := range cols {
+		parts[i] = strconv.FormatFloat(c, 'g', -1, 64)
+	}
+	return strings.Join(parts, ", ")
 }
 
 // cjkWeights are the bm25() arguments for note_cjk, in column order.

@@ -184,41 +184,121 @@ func (q parsedQuery) strict() bool {
 // two characters counts as each of its pairs, and words joined by
 // punctuation ("boundary-layer") as each word that is not a stop word.
 // Phrases the user quoted stay phrases.
-func (q parsedQuery) units() []string {
-	var out []string
+func (q parsedQuery) units() []string { return q.anyExpr().parts }
+
+// rankExpr is a MATCH expression as its parts, so that a query of plain
+// words can be ranked without FTS5 (bm25.go).
+type rankExpr struct {
+	parts []string // FTS5 expressions, in the query's order
+	// words are the parts as the index holds them, when every part is a
+	// plain word or a phrase of them: a word stemmed as the index stems
+	// it, a phrase its words so, joined by spaces. nil otherwise.
+	words []string
+	all   bool // every part must match, else any
+}
+
+// match is the expression as FTS5 reads it.
+func (e rankExpr) match() string {
+	if e.all {
+		return strings.Join(e.parts, " AND ")
+	}
+	return strings.Join(e.parts, " OR ")
+}
+
+// allExpr is the expression requiring every term.
+func (q parsedQuery) allExpr() rankExpr {
+	e := rankExpr{all: true}
+	plain := true
+	for _, t := range q.terms {
+		e.parts = append(e.parts, t.expr())
+		if plain = plain && !t.cjk && !t.prefix; plain {
+			var key string
+			key, plain = indexTerm(t.words)
+			e.words = append(e.words, key)
+		}
+	}
+	if !plain {
+		e.words = nil
+	}
+	return e
+}
+
+// anyExpr is the expression requiring any of the query's units.
+func (q parsedQuery) anyExpr() rankExpr {
+	var e rankExpr
+	plain := true
+	add := func(expr string, words ...string) {
+		e.parts = append(e.parts, expr)
+		if plain {
+			var key string
+			key, plain = indexTerm(words)
+			e.words = append(e.words, key)
+		}
+	}
 	for _, t := range q.terms {
 		switch {
 		case t.cjk:
-			out = append(out, cjkUnits(t.words[0])...)
+			e.parts = append(e.parts, cjkUnits(t.words[0])...)
+			plain = false
 		case t.phrase && !t.quoted:
-			n := len(out)
+			n := len(e.parts)
 			for _, w := range t.words {
 				if !stopWords[w] {
-					out = append(out, ftsString(w))
+					add(ftsString(w), w)
 				}
 			}
-			if len(out) == n { // only stop words: keep them together
-				out = append(out, t.expr())
+			if len(e.parts) == n { // only stop words: keep them together
+				add(t.expr(), t.words...)
 			}
+		case t.prefix:
+			e.parts = append(e.parts, t.expr())
+			plain = false
 		default:
-			out = append(out, t.expr())
+			add(t.expr(), t.words...)
 		}
 	}
-	return out
+	if !plain {
+		e.words = nil
+	}
+	return e
 }
 
 // matchAll is the MATCH expression requiring every term.
-func (q parsedQuery) matchAll() string {
-	parts := make([]string, 0, len(q.terms))
-	for _, t := range q.terms {
-		parts = append(parts, t.expr())
-	}
-	return strings.Join(parts, " AND ")
-}
+func (q parsedQuery) matchAll() string { return q.allExpr().match() }
 
 // matchAny is the MATCH expression requiring any term.
-func (q parsedQuery) matchAny() string {
-	return strings.Join(q.units(), " OR ")
+func (q parsedQuery) matchAny() string { return q.anyExpr().match() }
+
+// isPlainWord reports whether w, a word of a query, is one the index
+// holds as indexWord makes it: ASCII letters and digits, whose folding
+// and stemming TestStemAgreesWithFTS5 checks against FTS5's own.
+func isPlainWord(w string) bool {
+	if w == "" {
+		return false
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
+// indexWord is a word as note_fts's tokenizer writes it to the index.
+func indexWord(w string) string { return porterStem(foldToken(w)) }
+
+// indexTerm is a word, or a phrase of words, as the index holds it (see
+// rankExpr.words), and whether every word is plain.
+func indexTerm(words []string) (string, bool) {
+	stems := make([]string, len(words))
+	for i, w := range words {
+		if !isPlainWord(w) {
+			return "", false
+		}
+		stems[i] = indexWord(w)
+	}
+	return strings.Join(stems, " "), true
 }
 
 // expr is the term as an FTS5 expression: each word an FTS5 string, so

@@ -278,8 +278,12 @@ func render(text string, words []wordSpan, start, end int, in []match) string {
 // markers go, so that ** marks only matches, and it is one line.
 func snippetText(s string) string {
 	s = strings.ReplaceAll(s, "**", "")
-	return oneLine(strings.NewReplacer(markOpen, "**", markClose, "**").Replace(s))
+	return oneLine(markers.Replace(s))
 }
+
+// markers turns the markers put around matched words into **; built once,
+// as a Replacer builds its tables on first use.
+var markers = strings.NewReplacer(markOpen, "**", markClose, "**")
 
 // passage is the snippet of a note's text and the line of its first match.
 type passage struct {
