@@ -2,7 +2,9 @@ package config
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -62,7 +64,18 @@ func (v Vault) Unreadable() (why, fix string) {
 	case !st.IsDir():
 		return fmt.Sprintf("%s is a file, not a folder", v.Path), "give the vault's folder, the one that holds .obsidian/"
 	}
-	if _, err := os.ReadDir(v.Path); err != nil {
+	// One entry is enough to know the folder can be listed; health-status
+	// asks on every call, and a vault may hold thousands of files at its
+	// top.
+	f, err := os.Open(v.Path)
+	if err == nil {
+		_, err = f.ReadDir(1)
+		f.Close()
+		if errors.Is(err, io.EOF) { // empty
+			err = nil
+		}
+	}
+	if err != nil {
 		return fmt.Sprintf("%s cannot be read: %v", v.Path, err), "check the permissions of the vault folder"
 	}
 	return "", ""
