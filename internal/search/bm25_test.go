@@ -390,3 +390,40 @@ func TestGoRankingKeepsToTheVaultsAsked(t *testing.T) {
 		}
 	}
 }
+
+// TestGoCommonWordsAgreeWithFTS5 holds feedback's count of common words in
+// Go, which stops at half the notes, to FTS5's.
+func TestGoCommonWordsAgreeWithFTS5(t *testing.T) {
+	k := agreementIndex(t)
+	ctx := context.Background()
+	f, err := Filter{}.resolve(ctx, k.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"the", "notes", "review", "project", "zebra", "deployment", "meeting", "nothingmatchesthis", "and", "with"}
+	r := k.ranking("note_fts", f)
+	defer r.close()
+	got, err := r.commonWords(ctx, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.set == nil || !r.inGo {
+		t.Fatal("the words were not counted in Go")
+	}
+	want, err := k.commonWords(ctx, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	common := 0
+	for _, w := range words {
+		if got[w] != want[w] {
+			t.Errorf("%s: common %v in Go, %v by FTS5", w, got[w], want[w])
+		}
+		if want[w] {
+			common++
+		}
+	}
+	if common == 0 || common == len(words) {
+		t.Errorf("%d of %d words common: the test wants some of each", common, len(words))
+	}
+}
