@@ -78,13 +78,19 @@ func agreementIndex(t *testing.T) *Keyword {
 	return k
 }
 
-// TestGoRankingAgreesWithFTS5 holds ranking in Go to FTS5's own: for
-// queries of common and rare words and phrases, every term or any, each
-// note's score
-// must be the one bm25() gives it, bit for bit, and the order the same,
-// down to the last note matching.
+// TestGoRankingAgreesWithFTS5 holds ranking in Go to FTS5's own, over one
+// index: for queries of common and rare words and phrases, every term or
+// any, each note's score must be the one bm25() gives it, bit for bit,
+// and the order the same, down to the last note matching; so must
+// feedback's weighted ranking, to rounding, and its count of common words.
 func TestGoRankingAgreesWithFTS5(t *testing.T) {
 	k := agreementIndex(t)
+	t.Run("bm25", func(t *testing.T) { goRankingAgrees(t, k) })
+	t.Run("weighted", func(t *testing.T) { goWeightedRankingAgrees(t, k) })
+	t.Run("common words", func(t *testing.T) { goCommonWordsAgree(t, k) })
+}
+
+func goRankingAgrees(t *testing.T, k *Keyword) {
 	ctx := context.Background()
 	f, err := Filter{}.resolve(ctx, k.db)
 	if err != nil {
@@ -133,12 +139,11 @@ func TestGoRankingAgreesWithFTS5(t *testing.T) {
 	}
 }
 
-// TestGoWeightedRankingAgreesWithFTS5 holds the weighted ranking of
-// feedback's second pass to FTS5's: SQLite sums the terms' scores in an
-// order of its own, so scores agree to rounding and the order wherever
-// two notes' scores are not that close.
-func TestGoWeightedRankingAgreesWithFTS5(t *testing.T) {
-	k := agreementIndex(t)
+// goWeightedRankingAgrees holds the weighted ranking of feedback's second
+// pass to FTS5's: SQLite sums the terms' scores in an order of its own, so
+// scores agree to rounding and the order wherever two notes' scores are
+// not that close.
+func goWeightedRankingAgrees(t *testing.T, k *Keyword) {
 	ctx := context.Background()
 	f, err := Filter{}.resolve(ctx, k.db)
 	if err != nil {
@@ -391,10 +396,9 @@ func TestGoRankingKeepsToTheVaultsAsked(t *testing.T) {
 	}
 }
 
-// TestGoCommonWordsAgreeWithFTS5 holds feedback's count of common words in
-// Go, which stops at half the notes, to FTS5's.
-func TestGoCommonWordsAgreeWithFTS5(t *testing.T) {
-	k := agreementIndex(t)
+// goCommonWordsAgree holds feedback's count of common words in Go, which
+// stops at half the notes, to FTS5's.
+func goCommonWordsAgree(t *testing.T, k *Keyword) {
 	ctx := context.Background()
 	f, err := Filter{}.resolve(ctx, k.db)
 	if err != nil {
