@@ -154,7 +154,8 @@ const (
 	// rows holding every word read before it, which spares most of the
 	// work on a word found in most notes.
 	readAllWords
-	// readCounts keeps no row: it counts them.
+	// readCounts keeps no row: it counts them, up to half the notes, as
+	// all feedback asks is whether a word is in half of them (inHalf).
 	readCounts
 )
 
@@ -316,6 +317,7 @@ type postingReader struct {
 	// entries.
 	gone map[int64]uint32
 
+	enough  bool         // the term being read is counted far enough
 	term    int          // the term being read, -1 before the first
 	read    uint16       // terms read before the one being read
 	list    *postings    // of the term being read, or
@@ -332,7 +334,7 @@ func (r *postingReader) setTerm(t int) bool {
 	if r.term >= 0 {
 		r.read++
 	}
-	r.term = t
+	r.term, r.enough = t, false
 	r.list, r.rawList = r.lists[t], r.raw[t]
 	if r.list != nil {
 		r.list.read = r.mode
@@ -374,6 +376,7 @@ func (r *postingReader) entry(rowid int64, deleted bool) bool {
 	r.list.hits++
 	switch r.mode {
 	case readCounts:
+		r.enough = r.list.hits >= half(r.sizes.version.rows)
 		return false
 	case readAllWords:
 		if r.mem.held[at] != r.read {

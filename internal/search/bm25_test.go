@@ -78,13 +78,19 @@ func agreementIndex(t *testing.T) *Keyword {
 	return k
 }
 
-// TestGoRankingAgreesWithFTS5 holds ranking in Go to FTS5's own: for
-// queries of common and rare words and phrases, every term or any, each
-// note's score
-// must be the one bm25() gives it, bit for bit, and the order the same,
-// down to the last note matching.
+// TestGoRankingAgreesWithFTS5 holds ranking in Go to FTS5's own, over one
+// index: for queries of common and rare words and phrases, every term or
+// any, each note's score must be the one bm25() gives it, bit for bit,
+// and the order the same, down to the last note matching; so must
+// feedback's weighted ranking, to rounding, and its count of common words.
 func TestGoRankingAgreesWithFTS5(t *testing.T) {
 	k := agreementIndex(t)
+	t.Run("bm25", func(t *testing.T) { goRankingAgrees(t, k) })
+	t.Run("weighted", func(t *testing.T) { goWeightedRankingAgrees(t, k) })
+	t.Run("common words", func(t *testing.T) { goCommonWordsAgree(t, k) })
+}
+
+func goRankingAgrees(t *testing.T, k *Keyword) {
 	ctx := context.Background()
 	f, err := Filter{}.resolve(ctx, k.db)
 	if err != nil {
@@ -133,12 +139,11 @@ func TestGoRankingAgreesWithFTS5(t *testing.T) {
 	}
 }
 
-// TestGoWeightedRankingAgreesWithFTS5 holds the weighted ranking of
-// feedback's second pass to FTS5's: SQLite sums the terms' scores in an
-// order of its own, so scores agree to rounding and the order wherever
-// two notes' scores are not that close.
-func TestGoWeightedRankingAgreesWithFTS5(t *testing.T) {
-	k := agreementIndex(t)
+// goWeightedRankingAgrees holds the weighted ranking of feedback's second
+// pass to FTS5's: SQLite sums the terms' scores in an order of its own, so
+// scores agree to rounding and the order wherever two notes' scores are
+// not that close.
+func goWeightedRankingAgrees(t *testing.T, k *Keyword) {
 	ctx := context.Background()
 	f, err := Filter{}.resolve(ctx, k.db)
 	if err != nil {
@@ -388,5 +393,41 @@ func TestGoRankingKeepsToTheVaultsAsked(t *testing.T) {
 				t.Errorf("%+v #%d: note %d in Go, %d by FTS5", filter, i, got[i].id, want[i].id)
 			}
 		}
+	}
+}
+
+// goCommonWordsAgree holds feedback's count of common words in Go, which
+// stops at half the notes, to FTS5's.
+func goCommonWordsAgree(t *testing.T, k *Keyword) {
+	ctx := context.Background()
+	f, err := Filter{}.resolve(ctx, k.db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	words := []string{"the", "notes", "review", "project", "zebra", "deployment", "meeting", "nothingmatchesthis", "and", "with"}
+	r := k.ranking("note_fts", f)
+	defer r.close()
+	got, err := r.commonWords(ctx, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.set == nil || !r.inGo {
+		t.Fatal("the words were not counted in Go")
+	}
+	want, err := k.commonWords(ctx, words)
+	if err != nil {
+		t.Fatal(err)
+	}
+	common := 0
+	for _, w := range words {
+		if got[w] != want[w] {
+			t.Errorf("%s: common %v in Go, %v by FTS5", w, got[w], want[w])
+		}
+		if want[w] {
+			common++
+		}
+	}
+	if common == 0 || common == len(words) {
+		t.Errorf("%d of %d words common: the test wants some of each", common, len(words))
 	}
 }

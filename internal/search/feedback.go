@@ -206,7 +206,8 @@ func (k *Keyword) expansion(ctx context.Context, r *ranking, docs []keywordHit) 
 
 // commonWords reports which of words are in half the notes or more, as
 // FTS5 counts them (stemmed as the notes are): in Go from their postings,
-// counted without their positions, when it can, else with FTS5.
+// counted without their positions up to half the notes, when it can, else
+// with FTS5.
 func (r *ranking) commonWords(ctx context.Context, words []string) (map[string]bool, error) {
 	if r.inGo && !slices.ContainsFunc(words, func(w string) bool { return !isPlainWord(w) }) {
 		stems := make([]string, len(words))
@@ -233,7 +234,10 @@ func (r *ranking) commonWords(ctx context.Context, words []string) (map[string]b
 
 // inHalf reports whether a word in n of notes notes is in half of them or
 // more: its BM25 idf is then FTS5's floor of 1e-6.
-func inHalf(n, notes int64) bool { return n >= (notes+1)/2 }
+func inHalf(n, notes int64) bool { return n >= half(notes) }
+
+// half is half of notes notes, rounded up.
+func half(notes int64) int64 { return (notes + 1) / 2 }
 
 // commonWords reports which of words are in half the notes or more, with
 // FTS5. Each count stops there, so that a word found everywhere costs no

@@ -328,9 +328,9 @@ func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, 
 		case i < cur || i >= len(spans) || i == cur && id != last+1:
 			return errFTSFormat // not the leaves asked for, in order
 		case i > cur:
-			cur, done = i, false
 			w.start(spans[i].key)
 			w.raw = w.sink.setTerm(spans[i].term)
+			cur, done = i, w.sink.enough // a term counted far enough in a newer segment
 		}
 		last = id
 		if done {
@@ -494,6 +494,9 @@ func (w *doclistWalker) entries(p []byte, off, szLeaf, end int) (bool, error) {
 		}
 		take := min(size, szLeaf-off)
 		if w.skip = !w.sink.entry(w.rowid, size == 0); w.skip {
+			if w.sink.enough {
+				return true, nil
+			}
 			off += take
 		} else {
 			w.freq, w.col, w.colNext = 0, 0, false
