@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"os"
@@ -430,4 +431,28 @@ func goCommonWordsAgree(t *testing.T, k *Keyword) {
 	if common == 0 || common == len(words) {
 		t.Errorf("%d of %d words common: the test wants some of each", common, len(words))
 	}
+}
+
+// FuzzFTSRecords: whatever bytes FTS5's structure record and position
+// lists hold (a damaged database), reading them gives segments or
+// positions, or errFTSFormat, and never panics or allocates without
+// bound; the search then ranks through FTS5.
+func FuzzFTSRecords(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 0, 1, 1, 1, 0, 1, 5, 1, 9})
+	f.Add([]byte{0, 0, 0, 0, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff})
+	f.Add([]byte{2, 4, 1, 3, 6})
+	f.Fuzz(func(t *testing.T, b []byte) {
+		segs, err := parseFTSStructure(b)
+		if err != nil && !errors.Is(err, errFTSFormat) {
+			t.Fatalf("structure: %v", err)
+		}
+		for _, s := range segs {
+			if s.first <= 0 {
+				t.Fatalf("a segment with no leaves was listed: %+v", s)
+			}
+		}
+		if _, err := decodePositions(b, nil); err != nil && !errors.Is(err, errFTSFormat) {
+			t.Fatalf("positions: %v", err)
+		}
+	})
 }

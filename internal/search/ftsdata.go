@@ -130,11 +130,14 @@ func parseFTSStructure(b []byte) ([]ftsSegment, error) {
 		// tombstones this file does not read.
 		return nil, errFTSFormat
 	}
-	levels := int(r.varint())
-	r.varint() // total segments
-	r.varint() // write counter
+	levels := r.varint()
+	r.varint()                              // total segments
+	r.varint()                              // write counter
+	if r.bad || levels > uint64(len(r.b)) { // each level takes two bytes at least
+		return nil, errFTSFormat
+	}
 	byLevel := make([][]ftsSegment, levels)
-	for l := range levels {
+	for l := range int(levels) {
 		r.varint() // segments under an incremental merge
 		n := int(r.varint())
 		if r.bad || n > len(r.b) {
@@ -151,7 +154,7 @@ func parseFTSStructure(b []byte) ([]ftsSegment, error) {
 		return nil, errFTSFormat
 	}
 	var out []ftsSegment
-	for l := levels - 1; l >= 0; l-- {
+	for l := int(levels) - 1; l >= 0; l-- {
 		out = append(out, byLevel[l]...)
 	}
 	return out, nil
