@@ -607,16 +607,6 @@ func (col *collection) hits(name string, top []scored) []hit {
 	return hits
 }
 
-// kept says whether a chunk found with similarity sim is an answer: it is
-// still in col, reaches minSim, and its note passes keep (nil keeps all).
-func (col *collection) kept(id int64, sim float32, keep func(fileID int64) bool, minSim float32) (chunkRef, bool) {
-	if sim < minSim {
-		return chunkRef{}, false
-	}
-	ref, ok := col.chunks[id]
-	return ref, ok && (keep == nil || keep(ref.fileID))
-}
-
 func sortHits(h []hit) {
 	slices.SortFunc(h, func(a, b hit) int {
 		if a.sim != b.sim {
