@@ -60,6 +60,45 @@ func waitReady(b *testing.B, cs *mcpsdk.ClientSession) {
 	b.Fatal("the background index did not finish")
 }
 
+// toolCall is one tools/call a benchmark makes.
+type toolCall struct {
+	name string
+	args map[string]any
+}
+
+// timeCall makes one tools/call and returns how long its round trip took;
+// an error or an error result fails the benchmark.
+func timeCall(b *testing.B, cs *mcpsdk.ClientSession, name string, args map[string]any) time.Duration {
+	b.Helper()
+	t0 := time.Now()
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError {
+		b.Fatalf("%s: %v %+v", name, err, res)
+	}
+	return time.Since(t0)
+}
+
+// timeRounds makes every call once a round for as long as b.Loop goes on
+// and returns each tool's round trips.
+func timeRounds(b *testing.B, cs *mcpsdk.ClientSession, calls []toolCall) map[string][]time.Duration {
+	lat := map[string][]time.Duration{}
+	for b.Loop() {
+		for _, c := range calls {
+			lat[c.name] = append(lat[c.name], timeCall(b, cs, c.name, c.args))
+		}
+	}
+	return lat
+}
+
+// reportLatencies reports each tool's p50 and p95 in milliseconds.
+func reportLatencies(b *testing.B, lat map[string][]time.Duration) {
+	for name, ls := range lat {
+		slices.Sort(ls)
+		b.ReportMetric(float64(ls[len(ls)/2])/1e6, name+"-p50-ms")
+		b.ReportMetric(float64(ls[len(ls)*95/100])/1e6, name+"-p95-ms")
+	}
+}
+
 // cpuTicks is the user+system CPU time of a process in clock ticks.
 func cpuTicks(b *testing.B, pid int) int64 {
 	b.Helper()
@@ -96,10 +135,7 @@ func BenchmarkMCP(b *testing.B) {
 		b.Fatalf("search: %v %+v", err, first)
 	}
 	note := first.StructuredContent.(map[string]any)["results"].([]any)[0].(map[string]any)["path"].(string)
-	calls := []struct {
-		name string
-		args map[string]any
-	}{
+	calls := []toolCall{
 		{mcp.ToolSearchVault, map[string]any{"query": "deployment pipeline"}},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "how do we roll back a failed deployment"}},
 		{mcp.ToolSearchCombined, map[string]any{"query": "retry logic for background jobs"}},
@@ -108,23 +144,9 @@ func BenchmarkMCP(b *testing.B) {
 		{mcp.ToolListVaults, nil},
 		{mcp.ToolHealthStatus, nil},
 	}
-	lat := map[string][]time.Duration{}
-	for b.Loop() {
-		for _, c := range calls {
-			t0 := time.Now()
-			res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: c.name, Arguments: c.args})
-			if err != nil || res.IsError {
-				b.Fatalf("%s: %v %+v", c.name, err, res)
-			}
-			lat[c.name] = append(lat[c.name], time.Since(t0))
-		}
-	}
+	lat := timeRounds(b, cs, calls)
 	b.ReportMetric(float64(initTook)/1e6, "initialize-ms")
-	for name, ls := range lat {
-		slices.Sort(ls)
-		b.ReportMetric(float64(ls[len(ls)/2])/1e6, name+"-p50-ms")
-		b.ReportMetric(float64(ls[len(ls)*95/100])/1e6, name+"-p95-ms")
-	}
+	reportLatencies(b, lat)
 
 	idle := 60
 	if s, err := strconv.Atoi(os.Getenv("JARVIS_IDLE_SECONDS")); err == nil && s > 0 {

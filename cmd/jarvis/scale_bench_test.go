@@ -8,7 +8,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -129,10 +128,7 @@ func benchScale(b *testing.B, n int, soak time.Duration) {
 	ready := time.Since(t0)
 	idleRSS, _ := procMemory(b, cmd.Process.Pid)
 
-	calls := []struct {
-		name string
-		args map[string]any
-	}{
+	calls := []toolCall{
 		{mcp.ToolSearchVault, map[string]any{"query": "deployment pipeline review"}},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "how do we roll back a failed deployment"}},
 		{mcp.ToolSearchCombined, map[string]any{"query": "retry logic for background jobs"}},
@@ -141,27 +137,14 @@ func benchScale(b *testing.B, n int, soak time.Duration) {
 		{mcp.ToolListVaults, nil},
 		{mcp.ToolHealthStatus, nil},
 	}
-	call := func(name string, args map[string]any) time.Duration {
-		t0 := time.Now()
-		res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
-		if err != nil || res.IsError {
-			b.Fatalf("%s: %v %+v", name, err, res)
-		}
-		return time.Since(t0)
-	}
 	for _, c := range calls { // first calls warm the page cache, as a user's would
-		call(c.name, c.args)
+		timeCall(b, cs, c.name, c.args)
 	}
 	// The first health-status starts the slow checks (an integrity check
 	// of the whole database among them: seconds of one core at 100k) in
 	// the background; the figures are of a server past them.
 	waitChecked(b, cs)
-	lat := map[string][]time.Duration{}
-	for b.Loop() {
-		for _, c := range calls {
-			lat[c.name] = append(lat[c.name], call(c.name, c.args))
-		}
-	}
+	lat := timeRounds(b, cs, calls)
 	b.StopTimer()
 	// Reported after the loop, which starts the metrics afresh.
 	b.ReportMetric(indexWall.Seconds(), "index-s")
@@ -170,12 +153,7 @@ func benchScale(b *testing.B, n int, soak time.Duration) {
 	b.ReportMetric(noop.Seconds(), "noop-s")
 	b.ReportMetric(ready.Seconds(), "ready-s")
 	b.ReportMetric(idleRSS, "idle-RSS-MB")
-	for _, c := range calls {
-		ls := lat[c.name]
-		slices.Sort(ls)
-		b.ReportMetric(float64(ls[len(ls)/2])/1e6, c.name+"-p50-ms")
-		b.ReportMetric(float64(ls[len(ls)*95/100])/1e6, c.name+"-p95-ms")
-	}
+	reportLatencies(b, lat)
 	if soak > 0 {
 		mixed := []struct {
 			name string
@@ -195,7 +173,7 @@ func benchScale(b *testing.B, n int, soak time.Duration) {
 		end := time.Now().Add(soak)
 		for i := 0; time.Now().Before(end); i++ {
 			m := mixed[i%len(mixed)]
-			call(m.name, m.args(i/len(mixed)))
+			timeCall(b, cs, m.name, m.args(i/len(mixed)))
 		}
 		rss, hwm := procMemory(b, cmd.Process.Pid)
 		b.ReportMetric(rss, "soak-RSS-MB")

@@ -6,10 +6,8 @@ import (
 	"context"
 	"os"
 	"os/exec"
-	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -43,36 +41,15 @@ func BenchmarkSearchOverIndex(b *testing.B) {
 	}
 	defer cs.Close()
 	waitReady(b, cs)
-	calls := []struct {
-		name string
-		args map[string]any
-	}{
+	calls := []toolCall{
 		{mcp.ToolSearchVault, map[string]any{"query": "deployment pipeline review"}},
 		{mcp.ToolSearchCombined, map[string]any{"query": "retry logic for background jobs"}},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "how do we roll back a failed deployment"}},
 	}
-	call := func(name string, args map[string]any) time.Duration {
-		t0 := time.Now()
-		res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
-		if err != nil || res.IsError {
-			b.Fatalf("%s: %v %+v", name, err, res)
-		}
-		return time.Since(t0)
-	}
 	for _, c := range calls { // the first calls warm the caches, as a user's would
-		call(c.name, c.args)
+		timeCall(b, cs, c.name, c.args)
 	}
-	lat := map[string][]time.Duration{}
-	for b.Loop() {
-		for _, c := range calls {
-			lat[c.name] = append(lat[c.name], call(c.name, c.args))
-		}
-	}
+	lat := timeRounds(b, cs, calls)
 	b.StopTimer()
-	for _, c := range calls {
-		ls := lat[c.name]
-		slices.Sort(ls)
-		b.ReportMetric(float64(ls[len(ls)/2])/1e6, c.name+"-p50-ms")
-		b.ReportMetric(float64(ls[len(ls)*95/100])/1e6, c.name+"-p95-ms")
-	}
+	reportLatencies(b, lat)
 }
