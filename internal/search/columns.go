@@ -66,21 +66,9 @@ func (c *columnIndex) len() int { return len(c.ids) }
 // add stores the vector of chunk id, of note file, replacing one it had.
 // vec need not have unit length; it is not kept, so a caller may reuse it.
 func (c *columnIndex) add(id, file int64, vec []float32) error {
-	i, err := c.slot(id, file, len(vec))
-	if err != nil {
-		return err
-	}
-	norm, step := int8Step(vec)
-	block, j := c.blocks[i/columnBlock], i%columnBlock
-	for d, x := range vec {
-		var q int8
-		if step != 0 {
-			q = int8(math.Round(float64(x) / norm / step))
-		}
-		block[d*columnBlock+j] = q
-	}
-	c.scales[i] = float32(step)
-	return nil
+	values := make([]int8, len(vec))
+	step := int8Values(vec, values)
+	return c.addQuantized([]quantized{{id: id, file: file, step: step, values: values}})
 }
 
 // quantized is a vector in int8Step's quantisation (the int8 form of the
@@ -168,6 +156,21 @@ func int8Step(vec []float32) (norm, step float64) {
 	}
 	norm = math.Sqrt(sq)
 	return norm, top / norm / 127
+}
+
+// int8Values writes vec, scaled to unit length, into dst (as long as vec)
+// as int8Step quantises it, and returns the step: the unit vector is
+// step·dst. An all-zero vector gives zeros and step 0.
+func int8Values(vec []float32, dst []int8) float32 {
+	norm, step := int8Step(vec)
+	for i, x := range vec {
+		var q int8
+		if step != 0 {
+			q = int8(math.Round(float64(x) / norm / step))
+		}
+		dst[i] = q
+	}
+	return float32(step)
 }
 
 // remove drops the vector of chunk id, moving the last slot into its place.

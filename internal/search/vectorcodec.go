@@ -34,15 +34,13 @@ func encodeVector(v []float32) []byte {
 
 // encodeInt8Vector stores v, scaled to unit length, in the int8 form.
 func encodeInt8Vector(v []float32) []byte {
+	values := make([]int8, len(v))
+	step := int8Values(v, values)
 	b := make([]byte, 8+len(v))
 	binary.LittleEndian.PutUint32(b, int8Magic)
-	norm, step := int8Step(v)
-	binary.LittleEndian.PutUint32(b[4:], math.Float32bits(float32(step)))
-	if step == 0 {
-		return b
-	}
-	for i, x := range v {
-		b[8+i] = byte(int8(math.Round(float64(x) / norm / step)))
+	binary.LittleEndian.PutUint32(b[4:], math.Float32bits(step))
+	for i, q := range values {
+		b[8+i] = byte(q)
 	}
 	return b
 }

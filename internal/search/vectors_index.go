@@ -213,7 +213,7 @@ func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRo
 			col.drop(gone)
 		}
 		if col == nil {
-			v.sizedCollectionLocked(name, len(list))
+			v.collectionLocked(name, len(list))
 		}
 		for _, c := range list {
 			if col != nil {
@@ -321,15 +321,13 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 	lex := map[*collection][]quantized{}
 	refs := map[*collection][]chunkRef{}
 	for _, s := range batch {
-		col, err := v.collectionLocked(s.a.vault)
-		if err != nil {
-			return err
-		}
+		col := v.collectionLocked(s.a.vault, 0)
 		if step, values, ok := int8Vector(s.blob); ok && col.lex != nil {
 			lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
 			refs[col] = append(refs[col], s.a.ref)
 			continue
 		}
+		var err error
 		if vec, err = decodeVectorInto(vec, s.blob); err != nil {
 			return fmt.Errorf("vector of chunk %d: %w", s.a.id, err)
 		}
@@ -410,10 +408,7 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 	for i, p := range batch {
 		ref := chunkRef{hash: hashKey(p.hash)}
 		for _, c := range p.chunks {
-			col, err := v.collectionLocked(names[c.vaultID])
-			if err != nil {
-				return err
-			}
+			col := v.collectionLocked(names[c.vaultID], 0)
 			if had, ok := col.chunks[c.id]; ok && had.hash == ref.hash {
 				continue
 			}
@@ -470,16 +465,10 @@ func (col *collection) dim() int {
 	return col.lex.dim
 }
 
-// collectionLocked returns the collection of vault name, made when it has
-// none yet; v.mu is held for writing.
-func (v *Vectors) collectionLocked(name string) (*collection, error) {
-	return v.sizedCollectionLocked(name, 0), nil
-}
-
-// sizedCollectionLocked returns the collection of vault name, made with
+// collectionLocked returns the collection of vault name, made with
 // room for n vectors when it has none yet, so that a load does not grow
 // (and copy) its maps and slices as it goes; v.mu is held for writing.
-func (v *Vectors) sizedCollectionLocked(name string, n int) *collection {
+func (v *Vectors) collectionLocked(name string, n int) *collection {
 	if col := v.cols[name]; col != nil {
 		return col
 	}
