@@ -143,11 +143,8 @@ func TestEvalCranfield(t *testing.T) {
 	if cmb.NDCG10 <= k.NDCG10 {
 		t.Errorf("combined nDCG@10 %.4f does not beat keyword %.4f", cmb.NDCG10, k.NDCG10)
 	}
-	// Asked for 100, combined search is level with keyword search once
-	// keyword search has feedback (0.514 against 0.516), within the
-	// baseline's tolerance; it must not fall further behind.
-	if cmb.NDCG100 < k.NDCG100-tolerance {
-		t.Errorf("combined nDCG@100 %.4f falls more than %.2f below keyword's %.4f", cmb.NDCG100, tolerance, k.NDCG100)
+	if cmb.NDCG100 <= k.NDCG100 {
+		t.Errorf("combined nDCG@100 %.4f does not beat keyword %.4f", cmb.NDCG100, k.NDCG100)
 	}
 }
 
@@ -201,6 +198,14 @@ func TestEvalHelpVault(t *testing.T) {
 	if a, b := got[helpShallowPrefix+"combined"].Recall5, got[helpDeepPrefix+"combined"].Recall5; a != b {
 		t.Errorf("combined recall@5 is %.4f asked for 10 results and %.4f asked for 100", a, b)
 	}
+	// Fusing in semantic search must not lose a query keyword search
+	// answers in its top 5, at either limit. (It gains none on this set:
+	// docs/benchmarks.md, "Ranking", says why.)
+	for _, prefix := range []string{helpShallowPrefix, helpDeepPrefix} {
+		if c, k := got[prefix+"combined"].Recall5, got[prefix+"keyword"].Recall5; c < k {
+			t.Errorf("%scombined recall@5 %.4f is below keyword's %.4f", prefix, c, k)
+		}
+	}
 }
 
 // check compares figures with the recorded baseline (or records them with
@@ -226,6 +231,11 @@ func check(t *testing.T, got map[string]Scores) {
 	}
 	t.Log(table.String())
 	if *update {
+		for k := range base {
+			if !gated(k) {
+				delete(base, k) // figures by kind are reported, never held
+			}
+		}
 		for k, s := range got {
 			if gated(k) {
 				base[k] = s

@@ -112,8 +112,8 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 	}, t.searchSemantic)
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchCombined,
-		Description: `Keyword and semantic search together: each gives its best 100 candidates, each list's scores are standardised and summed (semantic weighted by the kind of embedder), so a note both find ranks high and a note one finds far ahead of the rest is not buried. A good default for questions.
-Each result lists the retrievers that found it (keyword, semantic); its score, 0 to 1, is how far it stands out from the other candidates (0.5 is average).`,
+		Description: `Keyword and semantic search together: each gives its best 100 candidates, each note's score in each list is divided by that list's best and the two are summed (semantic weighted by the kind of embedder), so a note both find ranks high and a note one finds far ahead of the rest is not buried. A good default for questions.
+Each result lists the retrievers that found it (keyword, semantic); its score, 0 to 1, is its share of the best possible: 1 for a note at the top of both lists.`,
 		Annotations: readOnly("Search notes (keyword and semantic)"),
 		InputSchema: inputSchema[CombinedInput](func(p map[string]*jsonschema.Schema) {
 			textLength(p["query"], 1, search.MaxQueryChars)

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"slices"
 )
 
@@ -36,14 +35,13 @@ const (
 )
 
 // Combined merges keyword and semantic results into one ranking: each
-// note's scores in the two lists, standardised within each list, summed
-// with a weight per list (see fuse). Both retrievers return a fixed
-// number of candidates (Candidates) whatever the limit, so that asking for
-// 10 results gives the first 10 of what asking for 100 gives. The
-// alternatives measured (docs/benchmarks.md, "Ranking") were scores
-// divided by each list's best, as before, min-max scaling and
-// reciprocal-rank fusion. Notes linked to the best hits can be lifted too
-// (LinkBoost).
+// note's score in each list, over that list's best, summed with a weight
+// per list (see fuse). Both retrievers return a fixed number of
+// candidates (Candidates) whatever the limit, so that asking for 10
+// results gives the first 10 of what asking for 100 gives. The
+// alternatives measured (docs/benchmarks.md, "Ranking") were z-scores,
+// min-max scaling within the list and reciprocal-rank fusion. Notes
+// linked to the best hits can be lifted too (LinkBoost).
 type Combined struct {
 	keyword  KeywordFunc
 	semantic SemanticFunc
@@ -57,8 +55,8 @@ type Combined struct {
 	// Kind reports the kind of embedder semantic search uses; nil, or an
 	// unknown kind, is taken as KindLexical.
 	Kind func() EmbedderKind
-	// Convex, when set, fuses by a weighted sum of standardised scores
-	// instead of ranks (see fuse).
+	// Convex, when set, fuses by a weighted sum of scaled scores instead
+	// of ranks (see fuse).
 	Convex bool
 	// RRFK damps the weight of top ranks in rank fusion: a note's fused
 	// score is the sum over retrievers of weight/(RRFK + rank). 60 is the
@@ -89,16 +87,17 @@ const DefaultLinkBoost = 0
 const DefaultCandidates = MaxLimit
 
 // DefaultSemanticWeights are the weights of semantic scores against
-// keyword scores (1), by kind of embedder. Lexical 0.3: the weight of the
-// earlier fusion, kept; 0.2 to 0.5 measured within 0.005 of each other on
-// Cranfield (docs/benchmarks.md, "Ranking"), since the lexical embedder
-// mostly agrees with keyword search. Neural 1, equal weight: the usual
-// starting point of fusing BM25 with a dense retriever (Bruch et al., "An
-// Analysis of Fusion Functions for Hybrid Retrieval", 2023), as a neural
-// embedder's ranking is good in its own right and errs differently from
-// keywords'. No neural model runs here, so that weight is reasoned, not
-// measured; set it per model once one can be (config wiring to come).
-var DefaultSemanticWeights = map[EmbedderKind]float64{KindLexical: 0.3, KindNeural: 1}
+// keyword scores (1), by kind of embedder. Lexical 0.5: on the eval's two
+// collections, 0.45 and 0.5 are where combined search stays above keyword
+// search on Cranfield at both depths without losing a Help query (0.4
+// loses one, 0.55 lowers Help MRR; docs/benchmarks.md, "Ranking"); the
+// lexical embedder mostly agrees with keyword search, so its list is a
+// second opinion rather than an equal. Neural 1, equal weight: the usual
+// starting point of fusing BM25 with a dense retriever (Bruch et al.,
+// 2023), as a neural embedder's ranking is good in its own right and errs
+// differently from keywords'. No neural model runs here, so that weight
+// is reasoned, not measured; `search: semantic_weight:` sets it.
+var DefaultSemanticWeights = map[EmbedderKind]float64{KindLexical: 0.5, KindNeural: 1}
 
 // NewCombined returns combined search over the given retrievers. linked
 // may be nil to turn the link boost off.
@@ -162,7 +161,7 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 	if err != nil {
 		return nil, err
 	}
-	fused := c.fuse(kw, sem)
+	fused := c.fuse(kw, sem, depth)
 	if c.linked != nil && c.LinkBoost > 0 && len(fused) > 1 {
 		if err := c.boostLinked(ctx, fused); err != nil {
 			return nil, err
@@ -209,91 +208,99 @@ type candidate struct {
 	key        resultKey
 	result     Result
 	score      float64
-	retrievers []string
+	retrievers []string // the lists that found it
+	listed     []string // the lists that hold it, below the floor included
 }
 
 // fuse sums each note's terms over both lists, each weighted by its
-// list's weight. In score fusion (Convex) a term is the note's score
-// standardised within its list: minus the list's mean, over its standard
-// deviation (z-scores, Montague and Aslam, "Relevance Score Normalization
-// for Metasearch", 2001). That puts BM25 and cosine on one scale, and
-// rewards a note by how far it stands out from the other candidates
-// rather than by how close it comes to the list's best: a note both lists
-// found weakly sits near or below both means, and does not outrank one a
-// single list put far ahead. A note missing from a list scores as that
-// list's last candidate, the most it could have scored there. In rank
+// list's weight. In score fusion (Convex) a term is the note's score over
+// the best score in its list: both scores start at 0 (BM25 cannot be
+// negative, and a similarity below 0 counts as 0), so this is min-max
+// scaling with the theoretical minimum, which Bruch et al. ("An Analysis of
+// Fusion Functions for Hybrid Retrieval", 2023) found the most robust of
+// the normalisations they compared. A note missing from the keyword list
+// scores 0 there; one missing from a full semantic list (as long as the
+// depth asked) scores as that list's last candidate, the most it could
+// have scored, and 0 when the list holds every note with a vector. The
+// semantic list reaches below the similarity floor: a weak similarity is
+// still evidence about a note keyword search found, but a note only
+// semantic search found, and only below the floor, is no result, and a
+// list with nothing above the floor is noise and weighs nothing. In rank
 // fusion a term is 1/(RRFK + rank), and a missing note has none. The
 // keyword result supplies the snippet when there is one: its matches are
 // marked.
-func (c *Combined) fuse(kw, sem []Result) []*candidate {
+func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 	byKey := map[resultKey]*candidate{}
 	var order []*candidate
 	type list struct {
 		results []Result
 		name    string
 		weight  float64
-		z       []float64 // standardised scores, by rank
+		best    float64 // the highest score above the floor, at least 0
+
+		missing float64 // the score of a note the list does not hold
 	}
-	lists := []*list{{kw, RetrieverKeyword, c.KeywordWeight, nil}, {sem, RetrieverSemantic, c.semanticWeight(), nil}}
+	lists := []*list{{results: kw, name: RetrieverKeyword, weight: c.KeywordWeight},
+		{results: sem, name: RetrieverSemantic, weight: c.semanticWeight()}}
+	if len(sem) >= depth {
+		lists[1].missing = max(0, sem[len(sem)-1].Score)
+	}
 	for _, l := range lists {
-		l.z = standardise(l.results)
+		for _, r := range l.results {
+			if !r.belowFloor {
+				l.best = max(l.best, r.Score)
+			}
+		}
+	}
+	scaled := func(l *list, score float64) float64 {
+		if l.best == 0 {
+			return 0
+		}
+		return max(0, score) / l.best
+	}
+	for _, l := range lists {
 		for rank, r := range l.results {
 			k := resultKey{r.Vault, r.Path}
 			cand := byKey[k]
 			if cand == nil {
+				if r.belowFloor {
+					continue // semantic evidence only, for notes keyword search found
+				}
 				cand = &candidate{key: k, result: r}
 				byKey[k] = cand
 				order = append(order, cand)
 			}
 			if c.Convex {
-				cand.score += l.weight * l.z[rank]
+				cand.score += l.weight * scaled(l, r.Score)
 			} else {
 				cand.score += l.weight / (c.RRFK + float64(rank+1))
 			}
-			cand.retrievers = append(cand.retrievers, l.name)
+			if !r.belowFloor {
+				cand.retrievers = append(cand.retrievers, l.name)
+			}
+			cand.listed = append(cand.listed, l.name)
 		}
 	}
 	if c.Convex {
+		total := 0.0
 		for _, l := range lists {
-			if len(l.z) == 0 {
-				continue
+			if len(l.results) > 0 {
+				total += l.weight
 			}
-			last := l.z[len(l.z)-1]
-			for _, cand := range order {
-				if !slices.Contains(cand.retrievers, l.name) {
-					cand.score += l.weight * last
+		}
+		for _, cand := range order {
+			for _, l := range lists {
+				if !slices.Contains(cand.listed, l.name) {
+					cand.score += l.weight * scaled(l, l.missing)
 				}
+			}
+			if total > 0 {
+				// 1 for a note at the top of every list that ran.
+				cand.score /= total
 			}
 		}
 	}
 	return order
-}
-
-// standardise returns the z-scores of a list's scores: 0 for every one
-// when they do not vary (a list of one, or all tied), which leaves the
-// list no say in the order.
-func standardise(rs []Result) []float64 {
-	z := make([]float64, len(rs))
-	if len(rs) < 2 {
-		return z
-	}
-	mean := 0.0
-	for _, r := range rs {
-		mean += r.Score
-	}
-	mean /= float64(len(rs))
-	variance := 0.0
-	for _, r := range rs {
-		variance += (r.Score - mean) * (r.Score - mean)
-	}
-	sd := math.Sqrt(variance / float64(len(rs)))
-	if sd == 0 {
-		return z
-	}
-	for i, r := range rs {
-		z[i] = (r.Score - mean) / sd
-	}
-	return z
 }
 
 // boostLinked adds LinkBoost/(k+1) to each candidate for every one of the
@@ -387,7 +394,8 @@ func (k *Keyword) candidates(ctx context.Context, text string, f Filter, limit i
 	return k.Search(ctx, KeywordQuery{Text: text, Filter: f, Limit: limit, Bare: true})
 }
 
-// candidates is semantic search as combined search asks it.
+// candidates is semantic search as combined search asks it: below the
+// similarity floor too, those results marked.
 func (s *Semantic) candidates(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
-	return s.Search(ctx, SemanticQuery{Text: text, Filter: f, Limit: limit})
+	return s.Search(ctx, SemanticQuery{Text: text, Filter: f, Limit: limit, evidence: true})
 }

@@ -113,30 +113,61 @@ func withScores(pairs ...any) []Result {
 }
 
 func TestCombinedConvexFusion(t *testing.T) {
-	// Keyword: a 10, b 5, x 0 (z: 1.22, 0, -1.22; missing notes take
-	// -1.22). Semantic: b 0.9, c 0.8, y 0.1 (z: 0.86, 0.57, -1.43;
-	// missing -1.43). With weight 0.5:
-	// a = 1.22 - 0.72 = 0.51, b = 0 + 0.43 = 0.43, c = -1.22 + 0.29;
-	// x and y tie at -1.22 - 0.72, broken by path.
-	c := NewCombined(kwFunc(withScores("a.md", 10.0, "b.md", 5.0, "x.md", 0.0), nil),
-		semFunc(withScores("b.md", 0.9, "c.md", 0.8, "y.md", 0.1), nil), nil)
+	// Keyword: a 10, b 4, x 0, over the best: 1, 0.4, 0. Semantic: b 0.9,
+	// c 0.8, y 0.1, over the best: 1, 0.89, 0.11. With weight 0.5 and the
+	// sum over 1.5: a = 1/1.5, b = (0.4 + 0.5)/1.5, c = 0.5 × 0.89/1.5,
+	// y = 0.5 × 0.11/1.5, x = 0. The semantic list is shorter than the
+	// depth asked, so it holds every note with a vector: a note missing
+	// from it scores 0 there.
+	kw := kwFunc(withScores("a.md", 10.0, "b.md", 4.0, "x.md", 0.0), nil)
+	sem := semFunc(withScores("b.md", 0.9, "c.md", 0.8, "y.md", 0.1), nil)
+	c := NewCombined(kw, sem, nil)
 	c.SemanticWeights[KindLexical] = 0.5
 	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(paths(res), ","); got != "a.md,b.md,c.md,x.md,y.md" {
+	if got := strings.Join(paths(res), ","); got != "a.md,b.md,c.md,y.md,x.md" {
 		t.Fatalf("order %s", got)
 	}
-	za, zmissing := 5/math.Sqrt(50.0/3), -5/math.Sqrt(50.0/3)
-	mean := 0.6
-	sd := math.Sqrt((0.09 + 0.04 + 0.25) / 3)
-	want := za + 0.5*(0.1-mean)/sd
-	if d := res[0].Score - want; math.Abs(d) > 1e-9 {
-		t.Fatalf("a.md score %v; want %v", res[0].Score, want)
+	for i, want := range []float64{1 / 1.5, 0.9 / 1.5, 0.5 * 0.8 / 0.9 / 1.5, 0.5 * 0.1 / 0.9 / 1.5, 0} {
+		if d := res[i].Score - want; math.Abs(d) > 1e-9 {
+			t.Errorf("%s score %v; want %v", res[i].Path, res[i].Score, want)
+		}
 	}
-	if d := res[2].Score - (zmissing + 0.5*(0.8-mean)/sd); math.Abs(d) > 1e-9 {
-		t.Fatalf("c.md score %v", res[2].Score)
+	// A list as long as the depth asked may have left notes out: those
+	// score as its last candidate, the most they could have scored.
+	c.Candidates = 3
+	res, _, err = c.Search(context.Background(), CombinedQuery{Text: "q", Limit: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (1 + 0.5*0.1/0.9) / 1.5; math.Abs(res[0].Score-want) > 1e-9 || res[0].Path != "a.md" {
+		t.Fatalf("first %s %v; want a.md %v", res[0].Path, res[0].Score, want)
+	}
+}
+
+// TestCombinedBelowFloor: semantic results below the similarity floor
+// weigh for notes keyword search found, but are no results of their own
+// and do not name semantic search as a retriever.
+func TestCombinedBelowFloor(t *testing.T) {
+	sem := withScores("strong.md", 0.4, "weak.md", 0.15, "noise.md", 0.12, "both.md", 0.1)
+	for i := range sem[1:] {
+		sem[1+i].belowFloor = true
+	}
+	kw := withScores("a-plain.md", 5.0, "both.md", 5.0)
+	c := NewCombined(kwFunc(kw, nil), semFunc(sem, nil), nil)
+	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(paths(res), ","); got != "both.md,a-plain.md,strong.md" {
+		t.Fatalf("order %s; want both.md lifted by its weak similarity, and no semantic-only note below the floor", got)
+	}
+	for i, want := range []string{"keyword", "keyword", "semantic"} {
+		if got := strings.Join(res[i].Retrievers, ","); got != want {
+			t.Errorf("%s retrievers %s; want %s", res[i].Path, got, want)
+		}
 	}
 }
 
@@ -199,5 +230,22 @@ func TestCombinedDepthIgnoresLimit(t *testing.T) {
 		if n != DefaultCandidates {
 			t.Fatalf("retrievers asked for %v candidates; want %d every time", asked, DefaultCandidates)
 		}
+	}
+}
+
+// TestCombinedNoiseWeighsNothing: when every semantic result is below the
+// floor, the list is noise and leaves the keyword order alone.
+func TestCombinedNoiseWeighsNothing(t *testing.T) {
+	sem := withScores("b.md", 0.15, "a.md", 0.01)
+	for i := range sem {
+		sem[i].belowFloor = true
+	}
+	c := NewCombined(kwFunc(withScores("a.md", 5.0, "b.md", 4.9), nil), semFunc(sem, nil), nil)
+	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(paths(res), ","); got != "a.md,b.md" {
+		t.Fatalf("order %s; want the keyword order", got)
 	}
 }

@@ -35,6 +35,9 @@ type Result struct {
 	// file is the note's id in the index, so that a later step (the
 	// passages of combined results) need not look it up; 0 when unknown.
 	file int64
+	// belowFloor marks a semantic result less similar than the floor,
+	// returned only as evidence for combined search.
+	belowFloor bool
 }
 
 // FormatScore writes a score for reading: 12.35, 0.456, 2.1e-05. A match

@@ -76,6 +76,11 @@ type SemanticQuery struct {
 	// (0 to 1). It applies before Limit: a threshold never empties a result
 	// that has notes above it.
 	Threshold float64
+
+	// evidence asks for notes below the similarity floor too, each marked
+	// belowFloor: combined search weighs them for notes keyword search
+	// found, and shows none that only this list holds.
+	evidence bool
 }
 
 // Embedder is the fingerprint of the embedder queries are embedded with, or
@@ -124,6 +129,7 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	}
 	keep := q.Filter.keep()
 	// The floor applies before the limit, as a threshold does.
+	floor := 0.0
 	if kind := s.Kind(); kind == KindLexical && len(parseQuery(text).terms) == 0 {
 		// Symbols alone: the lexical embedder knows a symbol only as
 		// itself, and its similarity to anything else is hashing noise,
@@ -135,13 +141,20 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 			return nil, err
 		}
 	} else {
-		q.Threshold = max(q.Threshold, s.Floors[kind])
+		floor = s.Floors[kind]
+		if !q.evidence {
+			q.Threshold = max(q.Threshold, floor)
+		}
 	}
 	best, err := s.bestPerNote(ctx, qv, q, keep)
 	if err != nil {
 		return nil, err
 	}
-	return s.describe(ctx, best)
+	res, err := s.describe(ctx, best)
+	for i := range res {
+		res[i].belowFloor = res[i].Score < floor
+	}
+	return res, err
 }
 
 // bestPerNote asks for more chunks until Limit distinct notes are found or

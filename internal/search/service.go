@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -257,11 +256,6 @@ func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 		}
 		return s.byKeyword(ctx, q, "")
 	}
-	if s.combined.Convex {
-		for i := range res {
-			res[i].Score = standing(res[i].Score)
-		}
-	}
 	if err := s.keywordPassages(ctx, q, res); err != nil {
 		if stop(ctx, err) {
 			return Answer{}, err
@@ -290,14 +284,6 @@ func (s *Service) covered(a *Answer, rest string) {
 		a.Notes = append(a.Notes, fmt.Sprintf("vectors are still being made: semantic ranking compared %d of %d passages (%d%%); %s",
 			a.Vectors, a.Chunks, a.Vectors*100/a.Chunks, rest))
 	}
-}
-
-// standing turns a fused score, a sum of z-scores that can be negative and
-// compares only within one search, into a score from 0 to 1 that reads the
-// same way in every search: 0.5 for a note that is an average candidate in
-// both lists, towards 1 the further it stands out. The order is kept.
-func standing(z float64) float64 {
-	return 1 / (1 + math.Exp(-z))
 }
 
 // keywordPassages reads the passages of the combined results that
