@@ -168,6 +168,9 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 		}
 	}
 	slices.SortStableFunc(fused, func(a, b *candidate) int {
+		if o := exactFirst(a.result, b.result); o != 0 {
+			return o // a note named by the query comes first, as in keyword search
+		}
 		switch {
 		case a.score > b.score:
 			return -1

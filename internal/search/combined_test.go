@@ -249,3 +249,20 @@ func TestCombinedNoiseWeighsNothing(t *testing.T) {
 		t.Fatalf("order %s; want the keyword order", got)
 	}
 }
+
+// TestCombinedExactNameFirst: a note whose title or alias is the query
+// comes first, as keyword search puts it, whatever the fused scores.
+func TestCombinedExactNameFirst(t *testing.T) {
+	kw := withScores("Tags view.md", 6.0, "Tags.md", 5.0)
+	kw[1].exactName = true
+	kw[0], kw[1] = kw[1], kw[0]
+	sem := withScores("Tags view.md", 0.6, "Tags.md", 0.3)
+	c := NewCombined(kwFunc(kw, nil), semFunc(sem, nil), nil)
+	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "tags"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(paths(res), ","); got != "Tags.md,Tags view.md" || res[0].Score >= res[1].Score {
+		t.Fatalf("order %s, scores %v, %v; want the note named by the query first on a lower fused score", got, res[0].Score, res[1].Score)
+	}
+}

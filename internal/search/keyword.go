@@ -604,32 +604,32 @@ func results(hits []keywordHit) []Result {
 }
 
 // exactNamesFirst moves the notes whose title or an alias is the query
-// itself ahead of the others, keeping the order within each group: BM25
-// can rank "Tags view" above "Tags" for the query "tags", as "Tags" has
-// longer aliases.
+// itself ahead of the others, keeping the order within each group, and
+// marks them so that combined search keeps them first too: BM25 can rank
+// "Tags view" above "Tags" for the query "tags", as "Tags" has longer
+// aliases.
 func exactNamesFirst(text string, hits []keywordHit) {
 	q := normalizeName(text)
-	exact := func(h keywordHit) bool {
-		if normalizeName(h.res.Title) == q {
-			return true
-		}
+	for i, h := range hits {
+		exact := normalizeName(h.res.Title) == q
 		for _, a := range strings.Split(h.aliases, "\n") {
-			if normalizeName(a) == q {
-				return true
-			}
+			exact = exact || normalizeName(a) == q
 		}
-		return false
+		hits[i].res.exactName = exact
 	}
-	slices.SortStableFunc(hits, func(a, b keywordHit) int {
-		ea, eb := exact(a), exact(b)
-		switch {
-		case ea && !eb:
-			return -1
-		case eb && !ea:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(hits, func(a, b keywordHit) int { return exactFirst(a.res, b.res) })
+}
+
+// exactFirst orders a result whose title or alias is the query before one
+// whose is not, and leaves the rest to the caller's order.
+func exactFirst(a, b Result) int {
+	switch {
+	case a.exactName && !b.exactName:
+		return -1
+	case b.exactName && !a.exactName:
+		return 1
+	}
+	return 0
 }
 
 // normalizeName folds case, quotes and runs of spaces, so that a query

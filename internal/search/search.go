@@ -38,6 +38,9 @@ type Result struct {
 	// belowFloor marks a semantic result less similar than the floor,
 	// returned only as evidence for combined search.
 	belowFloor bool
+	// exactName marks a keyword result whose title or an alias is the
+	// query itself: it comes first in every mode that finds it by keyword.
+	exactName bool
 }
 
 // FormatScore writes a score for reading: 12.35, 0.456, 2.1e-05. A match
