@@ -134,7 +134,11 @@ file watcher keeps it current as notes change.`, e)
 	}
 	defer app.Stop(context.Background())
 
-	server := mcp.New(deps.Backend, mcp.Options{Version: version, Logger: log})
+	opts := mcp.Options{Version: version, Logger: log}
+	if n := cfg.MCP.AnswerTokens; n != nil {
+		opts.AnswerTokens = *n
+	}
+	server := mcp.New(deps.Backend, opts)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	background := make(chan struct{})

@@ -118,6 +118,8 @@ type Config struct {
 	Embedder Embedder
 	// Search tunes ranking.
 	Search Search
+	// MCP tunes the server's answers.
+	MCP MCP
 	// FileVaults names the vaults the config file lists, chosen or not,
 	// for messages that tell which names --vault accepts.
 	FileVaults []string
@@ -160,6 +162,29 @@ type fileFormat struct {
 	Vaults   []Vault  `yaml:"vaults" toml:"vaults"`
 	Embedder Embedder `yaml:"embedder" toml:"embedder"`
 	Search   Search   `yaml:"search" toml:"search"`
+	MCP      MCP      `yaml:"mcp" toml:"mcp"`
+}
+
+// MCP tunes what `jarvis mcp` answers.
+type MCP struct {
+	// AnswerTokens is the most one tool answer takes of a model's
+	// context, text and structured content together, counted as 4
+	// characters a token; 20,000 when left out.
+	AnswerTokens *int `yaml:"answer_tokens" toml:"answer_tokens" json:"answer_tokens,omitempty"`
+}
+
+// MinAnswerTokens and MaxAnswerTokens bound mcp.answer_tokens.
+const (
+	MinAnswerTokens = 1000
+	MaxAnswerTokens = 200000
+)
+
+// check refuses settings out of range, naming the setting.
+func (m MCP) check() error {
+	if n := m.AnswerTokens; n != nil && (*n < MinAnswerTokens || *n > MaxAnswerTokens) {
+		return fmt.Errorf("mcp.answer_tokens is %d: give %d to %d (tokens of about 4 characters)", *n, MinAnswerTokens, MaxAnswerTokens)
+	}
+	return nil
 }
 
 // Search tunes ranking. A setting left out takes the default for the kind
@@ -262,6 +287,10 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		return cfg, fmt.Errorf("config file %s: %w", file.path, err)
 	}
 	cfg.Search = file.Search
+	if err := file.MCP.check(); err != nil {
+		return cfg, fmt.Errorf("config file %s: %w", file.path, err)
+	}
+	cfg.MCP = file.MCP
 	for _, v := range cfg.Vaults {
 		if inside(cfg.DBPath, v.Path) || inside(resolved(cfg.DBPath), resolved(v.Path)) {
 			return cfg, fmt.Errorf("database %s is inside vault %q: keep it outside the vault, for example with --db %s",

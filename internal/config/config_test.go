@@ -228,6 +228,27 @@ func TestSearchSettings(t *testing.T) {
 	}
 }
 
+func TestMCPSettings(t *testing.T) {
+	home := t.TempDir()
+	env := fakeEnv(map[string]string{"HOME": home})
+	yamlFile := filepath.Join(home, "config.yaml")
+	write(t, yamlFile, "mcp:\n  answer_tokens: 8000\n")
+	if cfg, err := Load(Flags{ConfigFile: yamlFile}, env); err != nil || cfg.MCP.AnswerTokens == nil || *cfg.MCP.AnswerTokens != 8000 {
+		t.Errorf("mcp settings %+v, %v", cfg.MCP, err)
+	}
+	tomlFile := filepath.Join(home, "config.toml")
+	write(t, tomlFile, "[mcp]\nanswer_tokens = 30000\n")
+	if cfg, err := Load(Flags{ConfigFile: tomlFile}, env); err != nil || cfg.MCP.AnswerTokens == nil || *cfg.MCP.AnswerTokens != 30000 {
+		t.Errorf("TOML mcp settings %+v, %v", cfg.MCP, err)
+	}
+	for _, bad := range []string{"mcp:\n  answer_tokens: 10\n", "mcp:\n  answer_tokens: 1000000\n"} {
+		write(t, yamlFile, bad)
+		if _, err := Load(Flags{ConfigFile: yamlFile}, env); err == nil || !strings.Contains(err.Error(), "mcp.answer_tokens is") {
+			t.Errorf("%q: err = %v; want the setting named", bad, err)
+		}
+	}
+}
+
 // TestLocalModelEmbedders: a local model is chosen by name, owner/name or
 // folder, wherever a provider goes; a misspelt provider is still an error;
 // a model pulled while nothing is configured is the one used, and never

@@ -67,8 +67,14 @@ func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault
 // connected client session.
 func connect(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
 	t.Helper()
+	return connectWith(t, b, mcp.Options{Version: "test", Logger: quiet()})
+}
+
+// connectWith is connect with the server's options given.
+func connectWith(t *testing.T, b *mcp.Backend, opts mcp.Options) *mcpsdk.ClientSession {
+	t.Helper()
 	ctx := context.Background()
-	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet()})
+	server := mcp.New(b, opts)
 	st, ct := mcpsdk.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {

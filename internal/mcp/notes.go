@@ -24,7 +24,7 @@ type ReadNoteInput struct {
 	Vault    string `json:"vault,omitempty" jsonschema:"the note's vault, as search results give it; needed only when several vaults hold the path"`
 	Heading  string `json:"heading,omitempty" jsonschema:"return only the section under this heading (its text, without #)"`
 	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to start from, to read a long note in pages: pass the next_offset of the previous answer"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"the most characters of content to return, 1000 to 100000"`
+	MaxChars int    `json:"max_chars,omitempty" jsonschema:"the most characters of content to return, 1000 to 100000; at most 20000 under the server's default answer ceiling; the rest comes in pages"`
 }
 
 // HeadingItem is one heading of a note.
@@ -121,7 +121,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if in.Offset < 0 {
 		return nil, out, fmt.Errorf("offset must be 0 or more; got %d", in.Offset)
 	}
-	maxChars := clamp(in.MaxChars, 1000, 100000, defaultMaxChars)
+	maxChars := min(clamp(in.MaxChars, 1000, 100000, defaultMaxChars), t.pageChars())
 	v, rel, others, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
 	if err != nil {
 		return nil, out, err

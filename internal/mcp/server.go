@@ -85,6 +85,9 @@ type Options struct {
 	// Limits bound the requests in flight; a zero field takes its value
 	// from DefaultLimits.
 	Limits Limits
+	// AnswerTokens is the most one tool answer takes, text and structured
+	// content together (see Tokens); DefaultAnswerTokens when 0.
+	AnswerTokens int
 }
 
 // instructions tell the model which tool to use when.
@@ -106,10 +109,15 @@ func New(b *Backend, opts Options) *mcpsdk.Server {
 	}
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "jarvis", Title: "Jarvis: Obsidian vault search", Version: opts.Version},
 		&mcpsdk.ServerOptions{Instructions: instructions, Logger: log, PageSize: 200})
-	t := &tools{b: b, log: log}
+	ceiling := opts.AnswerTokens
+	if ceiling <= 0 {
+		ceiling = DefaultAnswerTokens
+	}
+	ceiling = max(ceiling, minAnswerTokens)
+	t := &tools{b: b, log: log, answerTokens: ceiling}
 	t.register(s)
 	registerResources(s, t)
-	s.AddReceivingMiddleware(newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors)
+	s.AddReceivingMiddleware(newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors, answerCeiling(ceiling))
 	return s
 }
 
@@ -117,6 +125,8 @@ func New(b *Backend, opts Options) *mcpsdk.Server {
 type tools struct {
 	b   *Backend
 	log *slog.Logger
+	// answerTokens is the ceiling of one answer (see answerCeiling).
+	answerTokens int
 }
 
 // readOnly are the annotations of every jarvis tool: they read the vaults

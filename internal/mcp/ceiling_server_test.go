@@ -1,0 +1,60 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// TestAnswersStayUnderTheCeiling: with a small ceiling, a long note comes
+// in pages no larger than a quarter of it, and a search asked for many
+// results is cut to the ceiling and says so.
+func TestAnswersStayUnderTheCeiling(t *testing.T) {
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t))
+	const ceiling = 1000
+	cs := connectWith(t, b, mcp.Options{Version: "test", Logger: quiet(), AnswerTokens: ceiling})
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{mcp.ToolReadNote, map[string]any{"path": "Coffee journal.md", "max_chars": 100000}},
+		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "limit": 50}},
+		{mcp.ToolSearchCombined, map[string]any{"query": "coffee water grind", "limit": 50}},
+		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Coffee journal", "depth": 3}},
+	} {
+		res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", c.tool, err, res)
+		}
+		used := 0
+		var text strings.Builder
+		for _, item := range res.Content {
+			if tc, ok := item.(*mcpsdk.TextContent); ok {
+				used += mcp.Tokens(tc.Text)
+				text.WriteString(tc.Text)
+			}
+		}
+		data, _ := json.Marshal(res.StructuredContent)
+		used += mcp.Tokens(string(data))
+		if used > ceiling {
+			t.Errorf("%s: the answer takes %d tokens, over the ceiling of %d", c.tool, used, ceiling)
+		}
+		if c.tool == mcp.ToolReadNote {
+			var page mcp.ReadNoteOutput
+			if err := json.Unmarshal(data, &page); err != nil {
+				t.Fatal(err)
+			}
+			if page.NextOffset == 0 || len([]rune(page.Content)) > ceiling {
+				t.Errorf("read-note: %d characters, next offset %d; want a page of at most %d and the rest offered", len([]rune(page.Content)), page.NextOffset, ceiling)
+			}
+		}
+		if c.tool == mcp.ToolSearchVault && !strings.Contains(text.String(), "over the 1000-token ceiling") {
+			t.Errorf("search-vault: the cut answer does not say so: %q", text.String())
+		}
+	}
+}
