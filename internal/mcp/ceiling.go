@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -30,13 +31,15 @@ func Tokens(s string) int {
 	return (utf8.RuneCountInString(s) + 3) / 4
 }
 
-// answerTokens is what an answer takes: its text items and its structured
-// content as sent.
+// answerTokens is what an answer takes: its text items, its other items
+// (resource links) as sent, and its structured content as sent.
 func answerTokens(r *mcpsdk.CallToolResult) int {
 	n := 0
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcpsdk.TextContent); ok {
 			n += Tokens(tc.Text)
+		} else if data, err := json.Marshal(c); err == nil {
+			n += Tokens(string(data))
 		}
 	}
 	if raw, ok := r.StructuredContent.(json.RawMessage); ok {
@@ -92,6 +95,14 @@ func fitAnswer(r *mcpsdk.CallToolResult, ceiling int) {
 			textTokens += Tokens(tc.Text)
 		}
 	}
+	// Resource links go first: each names a note the structured content
+	// may no longer list. They are small; the text makes room for them.
+	links := len(r.Content)
+	r.Content = slices.DeleteFunc(r.Content, func(c mcpsdk.Content) bool {
+		_, link := c.(*mcpsdk.ResourceLink)
+		return link
+	})
+	links -= len(r.Content)
 	dropped, shortened := 0, false
 	if raw, ok := r.StructuredContent.(json.RawMessage); ok {
 		// The structured part gets what the text leaves, and at least
@@ -132,6 +143,9 @@ func fitAnswer(r *mcpsdk.CallToolResult, ceiling int) {
 	}
 	if shortened {
 		what = append(what, "long texts in the structured content end in …")
+	}
+	if links > 0 {
+		what = append(what, "the resource links to the notes were left out")
 	}
 	note := fmt.Sprintf("[This answer was about %d tokens, over the %d-token ceiling for one answer, and was cut: %s. Ask for less (a lower limit, max_chars, depth or budget, or one section) to see the rest.]",
 		before, ceiling, strings.Join(what, "; "))

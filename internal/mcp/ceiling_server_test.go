@@ -58,3 +58,40 @@ func TestAnswersStayUnderTheCeiling(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchResultsLinkTheirNotes: each note of a search answer comes as a
+// resource link too, which resources/read serves.
+func TestSearchResultsLinkTheirNotes(t *testing.T) {
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t))
+	cs := connect(t, b)
+	ctx := context.Background()
+	for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
+		res, err := cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: tool, Arguments: map[string]any{"query": "how fine to grind for pour over"}})
+		if err != nil || res.IsError {
+			t.Fatalf("%s: %v %+v", tool, err, res)
+		}
+		var out mcp.SearchOutput
+		data, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatal(err)
+		}
+		var links []*mcpsdk.ResourceLink
+		for _, c := range res.Content {
+			if l, ok := c.(*mcpsdk.ResourceLink); ok {
+				links = append(links, l)
+			}
+		}
+		if len(out.Results) == 0 || len(links) != len(out.Results) {
+			t.Fatalf("%s: %d results, %d resource links", tool, len(out.Results), len(links))
+		}
+		for i, l := range links {
+			if l.URI != mcp.NoteURI(out.Results[i].Vault, out.Results[i].Path) || l.MIMEType != "text/markdown" {
+				t.Errorf("%s: link %d is %+v for %s", tool, i, l, out.Results[i].Path)
+			}
+		}
+		read, err := cs.ReadResource(ctx, &mcpsdk.ReadResourceParams{URI: links[0].URI})
+		if err != nil || len(read.Contents) != 1 || read.Contents[0].Text == "" {
+			t.Fatalf("%s: reading %s: %v", tool, links[0].URI, err)
+		}
+	}
+}

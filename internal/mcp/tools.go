@@ -241,7 +241,26 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 	out.Embedder, out.Degraded, out.DegradedReason = a.Embedder, a.Degraded, a.Reason
 	out.VectorsSearched, out.Passages = a.Vectors, a.Chunks
 	shortResults(out.Results)
-	return renderSearch(kind, q.Text, out), out, nil
+	res := renderSearch(kind, q.Text, out)
+	res.Content = append(res.Content, noteLinks(out.Results)...)
+	return res, out, nil
+}
+
+// noteLinks are resource links to the notes of results, one per note, so
+// that a client can fetch a whole note when it wants it rather than with
+// every answer.
+func noteLinks(rs []search.Result) []mcpsdk.Content {
+	var links []mcpsdk.Content
+	seen := map[string]bool{}
+	for _, r := range rs {
+		uri := NoteURI(r.Vault, r.Path)
+		if seen[uri] {
+			continue
+		}
+		seen[uri] = true
+		links = append(links, &mcpsdk.ResourceLink{URI: uri, Name: r.Path, Title: clip(r.Title, maxTitleChars), MIMEType: "text/markdown"})
+	}
+	return links
 }
 
 var errEmptyQuery = errors.New("the query is empty: give the words or question to search for")
