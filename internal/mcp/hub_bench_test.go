@@ -84,7 +84,7 @@ func BenchmarkHub(b *testing.B) {
 
 // largestHub is the note with the most incoming links, as BenchmarkScale
 // chooses it.
-func largestHub(b *testing.B, dbPath string) string {
+func largestHub(b testing.TB, dbPath string) string {
 	b.Helper()
 	db, err := sql.Open("sqlite", dbPath)
 	if err != nil {
