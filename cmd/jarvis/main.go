@@ -14,9 +14,6 @@ import (
 	"syscall"
 )
 
-// version is set at build time with -ldflags "-X main.version=...".
-var version = "dev"
-
 // command is one subcommand: its name, a one-line summary for the overview,
 // and the function that runs it.
 type command struct {
@@ -144,13 +141,4 @@ Commands:
 Run 'jarvis <command> --help' for the flags of a command.
 
 %s`, configHelp)
-}
-
-func runVersion(_ context.Context, e *env, args []string) error {
-	fs := newFlagSet("version", "jarvis version", "Print the version of jarvis.", e)
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	fmt.Fprintf(e.stdout, "jarvis %s\n", version)
-	return nil
 }

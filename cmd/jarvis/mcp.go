@@ -134,7 +134,8 @@ file watcher keeps it current as notes change.`, e)
 	}
 	defer app.Stop(context.Background())
 
-	opts := mcp.Options{Version: version, Logger: log}
+	v, _ := buildVersion()
+	opts := mcp.Options{Version: v, Logger: log}
 	if n := cfg.MCP.AnswerTokens; n != nil {
 		opts.AnswerTokens = *n
 	}
