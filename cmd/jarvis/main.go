@@ -60,6 +60,7 @@ func commands() []command {
 		{"search", "search your vaults from the terminal", runSearch},
 		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP},
 		{"model", "download, list and remove embedding models that run inside jarvis", runModel},
+		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup},
 		{"version", "print the version", runVersion},
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
