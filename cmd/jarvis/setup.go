@@ -64,7 +64,7 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	c.register(fs)
 	name := fs.String("name", "jarvis", "the `name` of the server entry")
 	claudeConfig := fs.String("claude-config", "", "write Claude Desktop's config `file` here instead of its usual place")
-	print := fs.Bool("print", false, "print the entry as JSON to stdout and touch no file")
+	printOnly := fs.Bool("print", false, "print the entry as JSON to stdout and touch no file")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -87,7 +87,7 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	codeLine := claudeCodeLine(*name, entry)
 	keyNote := apiKeyNote(cfg, e.getenv)
 
-	if *print {
+	if *printOnly {
 		out, err := marshalIndent(map[string]map[string]serverEntry{"mcpServers": {*name: entry}})
 		if err != nil {
 			return err
@@ -124,15 +124,15 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	switch {
 	case res.unchanged:
 		fmt.Fprintf(w, "Claude Desktop's config file %s already has this %q entry; nothing was changed.\n", res.path, *name)
+	case res.replaced:
+		fmt.Fprintf(w, "Replaced the %q server in Claude Desktop's config file %s.\n", *name, res.path)
 	default:
-		if res.replaced {
-			fmt.Fprintf(w, "Replaced the %q server in Claude Desktop's config file %s.\n", *name, res.path)
-		} else {
-			fmt.Fprintf(w, "Added the %q server to Claude Desktop's config file %s.\n", *name, res.path)
-		}
-		if res.backup != "" {
-			fmt.Fprintf(w, "The old file is kept as %s.\n", res.backup)
-		}
+		fmt.Fprintf(w, "Added the %q server to Claude Desktop's config file %s.\n", *name, res.path)
+	}
+	if res.backup != "" {
+		fmt.Fprintf(w, "The old file is kept as %s.\n", res.backup)
+	}
+	if !res.unchanged {
 		fmt.Fprintf(w, "Restart Claude Desktop to start jarvis (quit it fully, not just its window).\n")
 	}
 	fmt.Fprintf(w, "\nIt runs: %s\n", shellLine(append([]string{entry.Command}, entry.Args...)))
