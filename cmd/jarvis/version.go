@@ -16,10 +16,16 @@ var version string
 
 // buildVersion is the version jarvis reports, in `jarvis version` and to
 // MCP clients, and the time of its commit when it is a commit ("" when not).
-var buildVersion = sync.OnceValues(func() (string, string) {
+func buildVersion() (string, string) {
 	if version != "" {
 		return version, ""
 	}
+	return buildInfoVersion()
+}
+
+// buildInfoVersion reads the build information once: it does not change
+// while the process runs.
+var buildInfoVersion = sync.OnceValues(func() (string, string) {
 	bi, _ := debug.ReadBuildInfo()
 	return versionFromBuildInfo(bi)
 })

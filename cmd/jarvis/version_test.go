@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -107,5 +109,39 @@ func TestVersionOfBuildFromGitCheckout(t *testing.T) {
 	}
 	if got := string(out); !strings.HasPrefix(got, want+" (commit of ") {
 		t.Fatalf("jarvis version printed %q; want %q and the commit's time", got, want)
+	}
+}
+
+// TestVersionSetAtBuildTimeWins: a version given with -ldflags "-X
+// main.version=..." is what `jarvis version` prints and what the MCP
+// server tells clients in its initialize answer.
+func TestVersionSetAtBuildTimeWins(t *testing.T) {
+	old := version
+	version = "v1.2.3-test"
+	t.Cleanup(func() { version = old })
+
+	code, stdout, stderr := jarvis(t, nil, "version")
+	if code != 0 || stdout != "jarvis v1.2.3-test\n" {
+		t.Fatalf("jarvis version: exit %d, %q %s", code, stdout, stderr)
+	}
+	url, _ := startHTTP(t, nil)
+	resp, body := post(t, url, initializeBody, nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: HTTP %d: %s", resp.StatusCode, body)
+	}
+	// The answer is JSON, or one server-sent event holding it.
+	if _, data, ok := strings.Cut(body, "data: "); ok {
+		body = data
+	}
+	var answer struct {
+		Result struct {
+			ServerInfo struct{ Name, Version string } `json:"serverInfo"`
+		} `json:"result"`
+	}
+	if err := json.NewDecoder(strings.NewReader(body)).Decode(&answer); err != nil {
+		t.Fatalf("initialize answer: %v: %s", err, body)
+	}
+	if got := answer.Result.ServerInfo; got.Name != "jarvis" || got.Version != "v1.2.3-test" {
+		t.Fatalf("serverInfo = %+v; want jarvis v1.2.3-test", got)
 	}
 }
