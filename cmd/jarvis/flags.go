@@ -4,8 +4,10 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
 	"os"
+	"regexp"
 	"strings"
 
 	"golang.org/x/term"
@@ -17,8 +19,10 @@ import (
 // errHelp means --help was asked for and printed.
 var errHelp = errors.New("help printed")
 
-// configHelp explains where settings come from; every --help ends with it.
-const configHelp = `Configuration (flags override environment, which overrides the config file):
+// configHelp explains where settings come from: `jarvis help config`.
+const configHelp = `Configuration: flags override the environment, which overrides the config file.
+
+Flags of every command that reads vaults:
   --vault PATH|NAME   a vault folder (named after the folder) or the name of a
                       vault from the config file; repeat it for several vaults
   --db PATH           the SQLite database (default: jarvis.db in the user data
@@ -28,8 +32,11 @@ const configHelp = `Configuration (flags override environment, which overrides t
   --config PATH       the config file (default: config.yaml, config.yml or
                       config.toml in $XDG_CONFIG_HOME/jarvis or ~/.config/jarvis
                       on Linux, ~/Library/Application Support/jarvis on macOS,
-                      %AppData%\jarvis on Windows)
+                      %AppData%\jarvis on Windows); keep one of them: a
+                      YAML and a TOML file side by side are an error
+  --embedder NAME     the embedder for semantic search, as JARVIS_EMBEDDER
 
+Environment:
   JARVIS_VAULT        vault folders joined by the path-list separator (':' on
                       Linux and macOS, ';' on Windows)
   JARVIS_DB           the database file
@@ -66,6 +73,9 @@ Config file (YAML; TOML takes the same keys):
     run_timeout: 1h                  # the embedding pass of one run
   # or a model jarvis runs itself (jarvis model pull NAME first):
   # embedder: {provider: local, model: bge-small-en-v1.5}
+  search:                            # optional; tunes ranking
+    semantic_weight: 0.5             # 0 to 10 (lexical 0.5, neural 1)
+    similarity_floor: 0.18           # 0 to 1 (lexical 0.18, neural none)
 
   A pattern without '/' matches a file or folder name at any depth. Hidden
   files and folders (.obsidian, .trash, .git) and node_modules are always
@@ -132,38 +142,143 @@ func (c *common) logger(e *env) *slog.Logger {
 	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 }
 
-// newFlagSet makes a flag set whose --help prints usage, a description and
-// the configuration help.
+// configPointer is the line each command that reads the configuration
+// ends its help with, in place of the reference itself.
+const configPointer = "More settings (environment variables, config file): run `jarvis help config`.\n"
+
+// newFlagSet makes a flag set whose --help prints usage, a description, the
+// flags as the README writes them (--flag) and, for commands that read the
+// configuration, where to find its reference. The flag package's own
+// messages are dropped: parse words errors itself.
 func newFlagSet(name, usage, description string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		w := e.stdout
 		fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", usage, description)
-		fs.SetOutput(w)
-		fs.PrintDefaults()
-		fs.SetOutput(e.stderr)
+		printFlags(w, fs)
 		if fs.Lookup("vault") != nil {
-			fmt.Fprintf(w, "\n%s", configHelp)
+			fmt.Fprintf(w, "\n%s", configPointer)
 		}
 	}
 	return fs
 }
 
+// flagColumn is where flag descriptions start, and helpWidth where they
+// wrap: help then reads in an 80-column terminal.
+const (
+	flagColumn = 26
+	helpWidth  = 79
+)
+
+// printFlags lists the flags of fs with two dashes, as the README and most
+// tools write them; the flag package's PrintDefaults writes one. A
+// one-letter flag whose usage is "short for --NAME" is shown beside NAME
+// (-v, --verbose) rather than on a line of its own.
+func printFlags(w io.Writer, fs *flag.FlagSet) {
+	short := map[string]string{} // long name -> its one-letter form
+	fs.VisitAll(func(f *flag.Flag) {
+		if long, ok := strings.CutPrefix(f.Usage, "short for --"); ok && len(f.Name) == 1 {
+			short[long] = f.Name
+		}
+	})
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := strings.CutPrefix(f.Usage, "short for --"); ok && len(f.Name) == 1 {
+			return
+		}
+		valueName, usage := flag.UnquoteUsage(f)
+		left := "--" + f.Name
+		if s, ok := short[f.Name]; ok {
+			left = "-" + s + ", " + left
+		}
+		if valueName != "" {
+			left += " " + valueName
+		}
+		if !isZeroDefault(f) {
+			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+		}
+		lines := wrapWords(usage, helpWidth-flagColumn)
+		if len(left)+2 > flagColumn-2 {
+			fmt.Fprintf(w, "  %s\n", left)
+		} else {
+			fmt.Fprintf(w, "  %-*s%s\n", flagColumn-2, left, lines[0])
+			lines = lines[1:]
+		}
+		for _, l := range lines {
+			fmt.Fprintf(w, "%*s%s\n", flagColumn, "", l)
+		}
+	})
+}
+
+// isZeroDefault reports whether a flag's default is its type's zero value,
+// which help leaves unsaid.
+func isZeroDefault(f *flag.Flag) bool {
+	switch f.DefValue {
+	case "", "0", "false", "0s":
+		return true
+	}
+	return false
+}
+
+// wrapWords breaks text into lines of at most width bytes at spaces; a
+// word longer than width gets a line of its own.
+func wrapWords(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case len(line)+1+len(word) <= width:
+			line += " " + word
+		default:
+			lines = append(lines, line)
+			line = word
+		}
+	}
+	return append(lines, line)
+}
+
 // parse parses flags, turning --help into errHelp and bad flags into usage
 // errors. Positional arguments are refused.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
-		return &exitError{code: 2}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("%s takes no positional arguments (got %q); see `jarvis %s --help`: %w",
 			fs.Name(), fs.Arg(0), fs.Name(), errUsage)
 	}
 	return nil
+}
+
+// parseFlags runs fs.Parse, printing the help only when it was asked for:
+// the flag package would print it after any error too, burying the one
+// line that says what was wrong.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	help := fs.Usage
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	fs.Usage = help
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		help()
+		return errHelp
+	case err != nil:
+		return fmt.Errorf("%s; see `jarvis %s --help`: %w", dashFlags(err.Error()), fs.Name(), errUsage)
+	}
+	return nil
+}
+
+// flagInError finds the flag name in the flag package's error messages
+// ("flag provided but not defined: -x", "invalid value \"a\" for flag -n:
+// ...", "flag needs an argument: -x", "invalid boolean value ... for -x").
+var flagInError = regexp.MustCompile(`((?:defined|argument): |for (?:flag )?)-([A-Za-z][\w-]+)`)
+
+// dashFlags writes the flag named in a flag package error with two dashes,
+// as help shows it.
+func dashFlags(msg string) string {
+	return flagInError.ReplaceAllString(msg, "$1--$2")
 }
 
 func isTerminal(f *os.File) bool {

@@ -79,6 +79,10 @@ func main() {
 func run(ctx context.Context, e *env, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 && args[0] == "help" {
+			if args[1] == "config" {
+				fmt.Fprint(e.stdout, configHelp)
+				return 0
+			}
 			return run(ctx, e, []string{args[1], "--help"})
 		}
 		printOverview(e.stdout)
@@ -138,8 +142,12 @@ Commands:
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
 	}
-	fmt.Fprintf(w, `
-Run 'jarvis <command> --help' for the flags of a command.
+	fmt.Fprint(w, `
+Help topics:
+  config    where settings come from: flags, environment variables and the
+            config file, with every key
 
-%s`, configHelp)
+Run 'jarvis <command> --help' for the flags of a command, and
+'jarvis help config' for the configuration reference.
+`)
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -283,17 +284,74 @@ func TestIndexErrors(t *testing.T) {
 
 func TestHelp(t *testing.T) {
 	code, stdout, _ := jarvis(t, nil, "--help")
-	for _, want := range []string{"index", "doctor", "JARVIS_VAULT", "JARVIS_DB", "JARVIS_CONFIG", "config.yaml"} {
+	for _, want := range []string{"index", "doctor", "jarvis help config"} {
 		if code != 0 || !strings.Contains(stdout, want) {
 			t.Fatalf("--help lacks %q (exit %d):\n%s", want, code, stdout)
 		}
 	}
-	for _, cmd := range []string{"index", "doctor"} {
-		code, stdout, _ := jarvis(t, nil, cmd, "--help")
-		for _, want := range []string{"--vault", "--db", "--config", "--json", "Exit status"} {
-			if code != 0 || !strings.Contains(stdout, want) {
-				t.Fatalf("%s --help lacks %q (exit %d):\n%s", cmd, want, code, stdout)
+	code, stdout, _ = jarvis(t, nil, "help", "config")
+	for _, want := range []string{"JARVIS_VAULT", "JARVIS_DB", "JARVIS_CONFIG", "JARVIS_EMBED_URL", "config.yaml", "semantic_weight"} {
+		if code != 0 || !strings.Contains(stdout, want) {
+			t.Fatalf("help config lacks %q (exit %d):\n%s", want, code, stdout)
+		}
+	}
+	// A flag is written --flag, as the README writes it; only a one-letter
+	// flag keeps one dash.
+	oneDash := regexp.MustCompile(`(?m)^\s+-[A-Za-z][\w-]+`)
+	for _, c := range []struct {
+		args       []string
+		want       []string
+		readsVault bool
+	}{
+		{[]string{"index", "--help"}, []string{"--vault", "--db", "--config", "--json", "-v, --verbose", "Exit status"}, true},
+		{[]string{"doctor", "--help"}, []string{"--vault", "--db", "--config", "--json", "Exit status"}, true},
+		{[]string{"search", "--help"}, []string{"--mode mode", "--limit notes", "(default 10)", "--names-only"}, true},
+		{[]string{"mcp", "--help"}, []string{"--http address", "--watch", "(default true)", "--session-timeout"}, true},
+		{[]string{"model", "pull", "--help"}, []string{"--revision"}, false},
+		{[]string{"model", "list", "--help"}, []string{"--json"}, false},
+		{[]string{"help", "version"}, []string{"Print the version"}, false},
+	} {
+		code, stdout, stderr := jarvis(t, nil, c.args...)
+		if code != 0 || stderr != "" {
+			t.Fatalf("%v: exit %d, stderr %q", c.args, code, stderr)
+		}
+		for _, want := range c.want {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("%v lacks %q:\n%s", c.args, want, stdout)
 			}
+		}
+		if m := oneDash.FindString(stdout); m != "" {
+			t.Errorf("%v shows a flag with one dash, %q:\n%s", c.args, m, stdout)
+		}
+		// The configuration reference is not repeated under each command;
+		// one line points to it.
+		if strings.Contains(stdout, "JARVIS_EMBED_URL") {
+			t.Errorf("%v repeats the configuration reference:\n%s", c.args, stdout)
+		}
+		if c.readsVault != strings.Contains(stdout, "jarvis help config") {
+			t.Errorf("%v: pointer to `jarvis help config` shown %v, want %v:\n%s", c.args, !c.readsVault, c.readsVault, stdout)
+		}
+	}
+	for _, args := range [][]string{{"index", "-json"}, {"index", "--json"}} {
+		// Both forms are accepted; with no vault the run stops at the
+		// configuration, after the flags parsed.
+		if code, _, stderr := jarvis(t, nil, args...); code != 2 || !strings.Contains(stderr, "no vault given") {
+			t.Errorf("%v: exit %d, %q", args, code, stderr)
+		}
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"search", "--bogus", "q"}, "flag provided but not defined: --bogus; see `jarvis search --help`"},
+		{[]string{"index", "--limit"}, "flag provided but not defined: --limit"},
+		{[]string{"search", "--limit", "many", "q"}, `invalid value "many" for flag --limit`},
+		{[]string{"index", "--db"}, "flag needs an argument: --db"},
+		{[]string{"index", "--json=maybe"}, `invalid boolean value "maybe" for --json`},
+	} {
+		code, stdout, stderr := jarvis(t, nil, c.args...)
+		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 2 and one line with %q", c.args, code, stdout, stderr, c.want)
 		}
 	}
 	if code, _, stderr := jarvis(t, nil, "frobnicate"); code != 2 || !strings.Contains(stderr, "unknown command") {

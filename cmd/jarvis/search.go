@@ -159,11 +159,8 @@ func parseWithQuery(fs *flag.FlagSet, args []string) (string, error) {
 func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return nil, errHelp
-			}
-			return nil, &exitError{code: 2}
+		if err := parseFlags(fs, args); err != nil {
+			return nil, err
 		}
 		if fs.NArg() == 0 {
 			return pos, nil
