@@ -6,16 +6,12 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
-
-	"github.com/BurntSushi/toml"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
@@ -477,7 +473,8 @@ type loadedFile struct {
 }
 
 // readConfigFile reads the named config file (flag, then env), or else the
-// first of config.yaml, config.yml, config.toml in the user config folder.
+// one of config.yaml, config.yml, config.toml in the user config folder;
+// more than one there is an error.
 func readConfigFile(flagPath string, getenv func(string) string) (loadedFile, error) {
 	explicit := flagPath
 	if explicit == "" {
@@ -495,18 +492,32 @@ func readConfigFile(flagPath string, getenv func(string) string) (loadedFile, er
 	if err != nil {
 		return loadedFile{}, nil // no home folder: run without a config file
 	}
+	var found []string
 	for _, name := range []string{"config.yaml", "config.yml", "config.toml"} {
 		p := filepath.Join(dir, name)
-		if _, err := os.Stat(p); err != nil {
-			continue
+		if _, err := os.Stat(p); err == nil {
+			found = append(found, p)
 		}
-		f, err := parseConfigFile(p)
-		if err != nil {
-			return loadedFile{}, err
-		}
-		return loadedFile{fileFormat: f, path: p}, nil
 	}
-	return loadedFile{}, nil
+	switch len(found) {
+	case 0:
+		return loadedFile{}, nil
+	case 1:
+	default:
+		// Reading one and ignoring the other would leave settings
+		// edited in the other without effect, and no sign why.
+		both, other := "both", "the other"
+		if len(found) > 2 {
+			both, other = "all", "the others"
+		}
+		return loadedFile{}, fmt.Errorf("config files %s and %s are %s present: keep one and remove %s (YAML and TOML take the same settings)",
+			strings.Join(found[:len(found)-1], ", "), found[len(found)-1], both, other)
+	}
+	f, err := parseConfigFile(found[0])
+	if err != nil {
+		return loadedFile{}, err
+	}
+	return loadedFile{fileFormat: f, path: found[0]}, nil
 }
 
 func parseConfigFile(p string) (fileFormat, error) {
@@ -518,20 +529,12 @@ func parseConfigFile(p string) (fileFormat, error) {
 		}
 		return f, fmt.Errorf("read config file: %w", err)
 	}
+	decode := decodeYAML
 	if strings.EqualFold(filepath.Ext(p), ".toml") {
-		md, err := toml.Decode(string(data), &f)
-		if err != nil {
-			return f, fmt.Errorf("config file %s: %w", p, err)
-		}
-		if un := md.Undecoded(); len(un) > 0 {
-			return f, fmt.Errorf("config file %s: unknown setting %q", p, un[0].String())
-		}
-		return f, nil
+		decode = decodeTOML
 	}
-	dec := yaml.NewDecoder(strings.NewReader(string(data)))
-	dec.KnownFields(true)
-	if err := dec.Decode(&f); err != nil && !errors.Is(err, io.EOF) {
-		return f, fmt.Errorf("config file %s: %w", p, err)
+	if err := decode(data, &f); err != nil {
+		return fileFormat{}, fmt.Errorf("config file %s: %w", p, err)
 	}
 	return f, nil
 }

@@ -3,6 +3,7 @@ package config
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"testing"
@@ -301,5 +302,103 @@ func TestLocalModelEmbedders(t *testing.T) {
 	}
 	if e, err := load("", map[string]string{EnvEmbedder: "lexical"}); err != nil || e.Provider != ProviderLexical {
 		t.Errorf("lexical configured after a pull: %+v, %v", e, err)
+	}
+}
+
+// TestFileErrorsInTheFilesTerms: a config file that does not fit is
+// refused with the setting's path, what it takes and what was written,
+// never the decoders' words for Go types.
+func TestFileErrorsInTheFilesTerms(t *testing.T) {
+	home := t.TempDir()
+	tests := []struct {
+		name, file, content, want string
+	}{
+		{"yaml text for a number", "config.yaml", "search:\n  semantic_weight: abc\n",
+			`config.yaml: search.semantic_weight: want a number, got "abc"`},
+		{"yaml number for the vault list", "config.yaml", "vaults: 3\n",
+			`config.yaml: vaults: want a list of settings (name, path, exclude), got 3`},
+		{"yaml provider for the embedder settings", "config.yaml", "embedder: ollama\n",
+			`config.yaml: embedder: want settings (provider, model, url, api_key, timeout, batch_timeout, run_timeout, query_prefix, passage_prefix), got "ollama"`},
+		{"yaml pattern for a list of patterns", "config.yaml", "vaults:\n  - path: a\n  - path: b\n    exclude: Archive/**\n",
+			`config.yaml: vaults[2].exclude: want a list of text, got "Archive/**"`},
+		{"yaml settings for a pattern", "config.yaml", "vaults:\n  - path: a\n    exclude: [{x: 1}]\n",
+			`config.yaml: vaults[1].exclude[1]: want text, got settings (x)`},
+		{"yaml unknown key", "config.yaml", "vaults:\n  - name: x\n    pth: typo\n",
+			`config.yaml: vaults[1]: unknown setting "pth"; the settings there are name, path, exclude`},
+		{"yaml unknown top-level key", "config.yaml", "vault: x\n",
+			`config.yaml: unknown setting "vault"; the settings there are database, vaults, embedder, search`},
+		{"yaml list for the whole file", "config.yaml", "- a\n",
+			`config.yaml: want settings (database, vaults, embedder, search), got a list`},
+		{"yaml syntax", "config.yaml", "vaults:\n  - path: a\n   name: b\n",
+			`config.yaml: not valid YAML at line `},
+		{"toml number for the vault list", "config.toml", "vaults = 3\n",
+			`config.toml: vaults: want a list of settings (name, path, exclude), got 3`},
+		{"toml text for a number", "config.toml", "[search]\nsemantic_weight = \"abc\"\n",
+			`config.toml: search.semantic_weight: want a number, got "abc"`},
+		{"toml number for text", "config.toml", "[[vaults]]\npath = \"a\"\n[[vaults]]\nname = 2024\n",
+			`config.toml: vaults[2].name: want text, got 2024`},
+		{"toml date for text", "config.toml", "database = 2024-01-02\n",
+			`config.toml: database: want text, got a date or time`},
+		{"toml unknown key", "config.toml", "[embedder]\nprovidr = \"ollama\"\n",
+			`config.toml: embedder: unknown setting "providr"`},
+		{"toml syntax", "config.toml", "vaults = [\n",
+			`config.toml: not valid TOML at line `},
+	}
+	// What the decoders say of Go types and of themselves.
+	internals := regexp.MustCompile(`!!|unmarshal|float64|int64|\[\]config|struct|fileFormat|config\.Vault|(^|[^.])\b(toml|yaml): |Go `)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := filepath.Join(home, strings.ReplaceAll(tt.name, " ", "-"), tt.file)
+			write(t, p, tt.content)
+			_, err := Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home}))
+			if err == nil || !strings.Contains(err.Error(), tt.want) {
+				t.Fatalf("err = %v; want it to contain %q", err, tt.want)
+			}
+			if m := internals.FindString(err.Error()); m != "" {
+				t.Errorf("err = %v; it shows the decoder's %q", err, m)
+			}
+		})
+	}
+
+	// YAML takes a number or true/false where text is wanted, as its
+	// decoder does: a vault may be named 2024.
+	p := filepath.Join(home, "year", "config.yaml")
+	write(t, p, "vaults:\n  - name: 2024\n    path: notes\n")
+	cfg, err := Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home}))
+	if err != nil || len(cfg.Vaults) != 1 || cfg.Vaults[0].Name != "2024" {
+		t.Fatalf("vault named 2024: %+v, %v", cfg.Vaults, err)
+	}
+}
+
+// TestYAMLAndTOMLBothPresent: two config files in the config folder are
+// an error naming both, wherever the folder is read from.
+func TestYAMLAndTOMLBothPresent(t *testing.T) {
+	home := t.TempDir()
+	// The config folder as every platform finds it.
+	t.Setenv("HOME", home)
+	t.Setenv("AppData", filepath.Join(home, "AppData"))
+	env := fakeEnv(map[string]string{"HOME": home, "AppData": filepath.Join(home, "AppData")})
+	dir, err := ConfigDir(env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	yamlFile, tomlFile := filepath.Join(dir, "config.yaml"), filepath.Join(dir, "config.toml")
+	write(t, yamlFile, "database: a.db\n")
+	if cfg, err := Load(Flags{}, env); err != nil || cfg.File != yamlFile {
+		t.Fatalf("one file: %v, %v", cfg.File, err)
+	}
+	write(t, tomlFile, "database = \"b.db\"\n")
+	for name, load := range map[string]func() error{
+		"Load":               func() error { _, err := Load(Flags{}, env); return err },
+		"ConfiguredEmbedder": func() error { _, _, err := ConfiguredEmbedder(env); return err },
+	} {
+		err := load()
+		if err == nil || !strings.Contains(err.Error(), yamlFile) || !strings.Contains(err.Error(), tomlFile) || !strings.Contains(err.Error(), "keep one") {
+			t.Errorf("%s with both files: err = %v; want both named and to keep one", name, err)
+		}
+	}
+	// A file named with --config is the one read, whatever lies beside it.
+	if cfg, err := Load(Flags{ConfigFile: tomlFile}, env); err != nil || cfg.File != tomlFile {
+		t.Errorf("--config with both present: %v, %v", cfg.File, err)
 	}
 }

@@ -1,0 +1,339 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+	"go.yaml.in/yaml/v3"
+)
+
+// The decoders' own errors name Go types ("cannot unmarshal !!str `abc`
+// into float64", "cannot decode TOML integer into struct field
+// config.fileFormat.Vaults of type []config.Vault"), which say nothing to
+// someone editing a config file. So a file is first read into a plain
+// tree of values, checked against fileFormat's shape with messages in the
+// file's own terms, and only then decoded.
+
+// valueKind is what a value in a config file is, as written.
+type valueKind int
+
+const (
+	kindNull valueKind = iota
+	kindText
+	kindNumber
+	kindBool
+	kindList
+	kindMap
+	kindOther // a TOML date or time
+)
+
+// value is one value of a config file, YAML or TOML alike.
+type value struct {
+	kind  valueKind
+	text  string   // a scalar as written
+	keys  []string // a map's keys, in order
+	items []value  // a list's items, or a map's values in the order of keys
+}
+
+// yamlTree turns a decoded YAML document into a value.
+func yamlTree(n *yaml.Node) value {
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return value{kind: kindNull}
+		}
+		return yamlTree(n.Content[0])
+	case yaml.AliasNode:
+		return yamlTree(n.Alias)
+	case yaml.MappingNode:
+		v := value{kind: kindMap}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			v.keys = append(v.keys, n.Content[i].Value)
+			v.items = append(v.items, yamlTree(n.Content[i+1]))
+		}
+		return v
+	case yaml.SequenceNode:
+		v := value{kind: kindList}
+		for _, c := range n.Content {
+			v.items = append(v.items, yamlTree(c))
+		}
+		return v
+	}
+	v := value{text: n.Value}
+	switch n.ShortTag() {
+	case "!!null":
+		v.kind = kindNull
+	case "!!int", "!!float":
+		v.kind = kindNumber
+	case "!!bool":
+		v.kind = kindBool
+	case "!!str":
+		v.kind = kindText
+	default:
+		v.kind = kindOther
+	}
+	return v
+}
+
+// tomlTree turns what the TOML decoder makes of a file into a value.
+// Tables have no order left, so their keys are sorted.
+func tomlTree(x any) value {
+	switch x := x.(type) {
+	case nil:
+		return value{kind: kindNull}
+	case string:
+		return value{kind: kindText, text: x}
+	case int64:
+		return value{kind: kindNumber, text: strconv.FormatInt(x, 10)}
+	case float64:
+		return value{kind: kindNumber, text: strconv.FormatFloat(x, 'g', -1, 64)}
+	case bool:
+		return value{kind: kindBool, text: strconv.FormatBool(x)}
+	case map[string]any:
+		v := value{kind: kindMap}
+		for k := range x {
+			v.keys = append(v.keys, k)
+		}
+		sort.Strings(v.keys)
+		for _, k := range v.keys {
+			v.items = append(v.items, tomlTree(x[k]))
+		}
+		return v
+	case []map[string]any:
+		v := value{kind: kindList}
+		for _, m := range x {
+			v.items = append(v.items, tomlTree(m))
+		}
+		return v
+	case []any:
+		v := value{kind: kindList}
+		for _, i := range x {
+			v.items = append(v.items, tomlTree(i))
+		}
+		return v
+	}
+	return value{kind: kindOther, text: "a date or time"}
+}
+
+// shapeChecker checks a value against a Go type through its yaml tags,
+// which name the same keys as the toml tags.
+type shapeChecker struct {
+	// scalarText accepts any scalar where text is wanted (a number, true
+	// or a date), as YAML's decoder does: a vault may be named 2024. TOML
+	// wants quotes.
+	scalarText bool
+}
+
+// check returns the first place where v does not fit t, worded as
+// "path: want ..., got ...".
+func (c shapeChecker) check(path string, v value, t reflect.Type) error {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if v.kind == kindNull {
+		return nil // left out, as YAML's `key:` with nothing after it
+	}
+	fail := func() error { return fmt.Errorf("%swant %s, got %s", prefix(path), want(t), got(v)) }
+	switch t.Kind() {
+	case reflect.Struct:
+		if v.kind != kindMap {
+			return fail()
+		}
+		fields := settingsOf(t)
+		for i, k := range v.keys {
+			f, ok := fields[k]
+			if !ok {
+				return fmt.Errorf("%sunknown setting %q; the settings there are %s", prefix(path), k, strings.Join(settingNames(t), ", "))
+			}
+			if err := c.check(join(path, k), v.items[i], f.Type); err != nil {
+				return err
+			}
+		}
+	case reflect.Slice:
+		if v.kind != kindList {
+			return fail()
+		}
+		for i, item := range v.items {
+			if err := c.check(fmt.Sprintf("%s[%d]", path, i+1), item, t.Elem()); err != nil {
+				return err
+			}
+		}
+	case reflect.String:
+		if v.kind != kindText && !(c.scalarText && (v.kind == kindNumber || v.kind == kindBool || v.kind == kindOther)) {
+			return fail()
+		}
+	case reflect.Float64, reflect.Float32, reflect.Int, reflect.Int64:
+		if v.kind != kindNumber {
+			return fail()
+		}
+	case reflect.Bool:
+		if v.kind != kindBool {
+			return fail()
+		}
+	}
+	return nil
+}
+
+func prefix(path string) string {
+	if path == "" {
+		return ""
+	}
+	return path + ": "
+}
+
+func join(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}
+
+// settingsOf maps the keys a struct takes in a config file to its fields.
+func settingsOf(t reflect.Type) map[string]reflect.StructField {
+	m := map[string]reflect.StructField{}
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		if name == "" || name == "-" {
+			continue
+		}
+		m[name] = f
+	}
+	return m
+}
+
+// settingNames lists a struct's keys in the order of its fields.
+func settingNames(t reflect.Type) []string {
+	var names []string
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("yaml"), ",")
+		if name != "" && name != "-" {
+			names = append(names, name)
+		}
+	}
+	return names
+}
+
+// want says what a value of type t is written as.
+func want(t reflect.Type) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		return "settings (" + strings.Join(settingNames(t), ", ") + ")"
+	case reflect.Slice:
+		e := t.Elem()
+		switch e.Kind() {
+		case reflect.String:
+			return "a list of text"
+		case reflect.Struct:
+			return "a list of settings (" + strings.Join(settingNames(e), ", ") + ")"
+		}
+		return "a list"
+	case reflect.String:
+		return "text"
+	case reflect.Float64, reflect.Float32, reflect.Int, reflect.Int64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	}
+	return t.Kind().String()
+}
+
+// got says what was written instead, quoting a scalar as it was written.
+func got(v value) string {
+	switch v.kind {
+	case kindText:
+		return strconv.Quote(v.text)
+	case kindNumber, kindBool, kindOther:
+		return v.text
+	case kindList:
+		return "a list"
+	case kindMap:
+		return "settings (" + strings.Join(v.keys, ", ") + ")"
+	}
+	return "nothing"
+}
+
+// decodeYAML reads a YAML config file into f, with errors in the file's
+// terms.
+func decodeYAML(data []byte, f *fileFormat) error {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return yamlSyntaxError(err)
+	}
+	if doc.Kind == 0 {
+		return nil // an empty file
+	}
+	if err := (shapeChecker{scalarText: true}).check("", yamlTree(&doc), reflect.TypeFor[fileFormat]()); err != nil {
+		return err
+	}
+	if err := doc.Decode(f); err != nil {
+		// The check above should have caught it; the decoder's own words
+		// stay out all the same.
+		return fmt.Errorf("a setting has a value of the wrong kind%s", yamlLines(err))
+	}
+	return nil
+}
+
+// yamlLinePrefix is how the YAML parser starts a message that has a line.
+var yamlLinePrefix = regexp.MustCompile(`^yaml: line (\d+): `)
+
+// yamlSyntaxError words a YAML parser error as where the file stops being
+// YAML.
+func yamlSyntaxError(err error) error {
+	msg := err.Error()
+	if m := yamlLinePrefix.FindStringSubmatch(msg); m != nil {
+		return fmt.Errorf("not valid YAML at line %s: %s", m[1], msg[len(m[0]):])
+	}
+	return fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+}
+
+// yamlLines lists the lines a YAML type error names, as " (line 3, 7)".
+func yamlLines(err error) string {
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return ""
+	}
+	var lines []string
+	for _, e := range te.Errors {
+		if l, _, ok := strings.Cut(strings.TrimPrefix(e, "line "), ":"); ok && strings.HasPrefix(e, "line ") {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return " (line " + strings.Join(lines, ", ") + ")"
+}
+
+// decodeTOML reads a TOML config file into f, with errors in the file's
+// terms.
+func decodeTOML(data []byte, f *fileFormat) error {
+	var tree map[string]any
+	if _, err := toml.Decode(string(data), &tree); err != nil {
+		var pe toml.ParseError
+		if errors.As(err, &pe) {
+			return fmt.Errorf("not valid TOML at line %d: %s", pe.Position.Line, pe.Message)
+		}
+		return fmt.Errorf("not valid TOML: %s", strings.TrimPrefix(err.Error(), "toml: "))
+	}
+	if err := (shapeChecker{}).check("", tomlTree(tree), reflect.TypeFor[fileFormat]()); err != nil {
+		return err
+	}
+	md, err := toml.Decode(string(data), f)
+	if err != nil {
+		return errors.New("a setting has a value of the wrong kind")
+	}
+	if un := md.Undecoded(); len(un) > 0 {
+		return fmt.Errorf("unknown setting %q", un[0].String())
+	}
+	return nil
+}
