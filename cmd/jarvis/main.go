@@ -28,6 +28,8 @@ type env struct {
 	getenv         func(string) string
 	// stderrIsTerminal decides whether progress bars are drawn.
 	stderrIsTerminal bool
+	// stdoutIsTerminal decides whether search shows matched words in bold.
+	stdoutIsTerminal bool
 }
 
 // exitError carries a specific exit code up to main, which is the only place
@@ -69,7 +71,8 @@ func commands() []command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv, stderrIsTerminal: isTerminal(os.Stderr)}
+	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
+		stderrIsTerminal: isTerminal(os.Stderr), stdoutIsTerminal: isTerminal(os.Stdout)}
 	code := run(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)

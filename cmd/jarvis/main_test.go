@@ -33,6 +33,13 @@ func TestMain(m *testing.M) {
 // HOME (a temp folder, so no real config file is read) and vars.
 func jarvis(t *testing.T, vars map[string]string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
+	return jarvisIn(t, vars, nil, args...)
+}
+
+// jarvisIn is jarvis with the environment changed by set before the run,
+// such as to make stdout pass for a terminal.
+func jarvisIn(t *testing.T, vars map[string]string, set func(*env), args ...string) (code int, stdout, stderr string) {
+	t.Helper()
 	var out, errb bytes.Buffer
 	home := t.TempDir()
 	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string {
@@ -41,6 +48,9 @@ func jarvis(t *testing.T, vars map[string]string, args ...string) (code int, std
 		}
 		return vars[k]
 	}}
+	if set != nil {
+		set(e)
+	}
 	code = run(context.Background(), e, args)
 	return code, out.String(), errb.String()
 }

@@ -140,7 +140,7 @@ failed, 2 for a usage or configuration error.`, e)
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(out)
 	}
-	printResults(e.stdout, out, len(cfg.Vaults) > 1)
+	printResults(e.stdout, out, len(cfg.Vaults) > 1, e.stdoutIsTerminal)
 	return nil
 }
 
@@ -180,7 +180,10 @@ func joinNotes(a, b string) string {
 	return a + "; " + b
 }
 
-func printResults(w io.Writer, out searchOutput, showVault bool) {
+// printResults writes the results for a reader; matched words are bold
+// when bold is true (stdout is a terminal) and unmarked otherwise, so that
+// piped output holds the notes' text and no markers.
+func printResults(w io.Writer, out searchOutput, showVault, bold bool) {
 	if out.Degraded != "" {
 		fmt.Fprintf(w, "note: %s\n\n", out.Degraded)
 	}
@@ -207,7 +210,7 @@ func printResults(w io.Writer, out searchOutput, showVault bool) {
 		}
 		fmt.Fprintf(w, "    %s\n", loc)
 		if r.Snippet != "" {
-			fmt.Fprintf(w, "    %s\n", r.Snippet)
+			fmt.Fprintf(w, "    %s\n", showSnippet(r.Snippet, bold))
 		}
 		fmt.Fprintln(w)
 	}
