@@ -287,9 +287,11 @@ func isTerminal(f *os.File) bool {
 
 // sayWhenWaiting tells the user, on stderr, when the command pauses for
 // another jarvis process writing to the same database, such as an MCP
-// server indexing at its start.
-func sayWhenWaiting(e *env, db *store.DB) {
+// server indexing at its start. The progress line, if one is drawn, is
+// erased first so that the message starts a line of its own.
+func sayWhenWaiting(e *env, db *store.DB, progress *progressView) {
 	db.OnWait = func() {
+		progress.Clear()
 		fmt.Fprintf(e.stderr, "jarvis: another jarvis process is writing to %s; waiting for it to finish\n", db.Path)
 	}
 }

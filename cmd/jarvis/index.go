@@ -10,8 +10,6 @@ import (
 	"runtime/debug"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
@@ -94,7 +92,10 @@ says why), 130 when interrupted.`, e)
 		return fmt.Errorf("start: %w", err)
 	}
 	defer app.Stop(context.Background())
-	sayWhenWaiting(e, deps.DB)
+	progress := newProgressView(e, *asJSON, true)
+	// The line is erased before anything else is printed, an error too.
+	defer progress.Finish()
+	sayWhenWaiting(e, deps.DB, progress)
 
 	if *rebuild {
 		if err := deps.Indexer.Clear(ctx); err != nil {
@@ -117,7 +118,7 @@ says why), 130 when interrupted.`, e)
 		}
 	}
 	for _, v := range cfg.Vaults {
-		res, err := deps.Indexer.Index(ctx, v, progressFor(e, v.Name, *asJSON))
+		res, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name))
 		if err != nil {
 			return err
 		}
@@ -125,7 +126,7 @@ says why), 130 when interrupted.`, e)
 	}
 	var vectorsErr error
 	if !*noEmbed {
-		out.Embeddings, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: progressBar(e, "embedding chunks", "chunks", *asJSON)})
+		out.Embeddings, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: progress.Vectors()})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -134,6 +135,7 @@ says why), 130 when interrupted.`, e)
 			vectorsErr = explainVectorsError(err)
 		}
 	}
+	progress.Finish()
 	out.DurationMS = time.Since(start).Milliseconds()
 	if *asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
@@ -185,41 +187,6 @@ func explainOpenError(path string, err error) error {
 		return err
 	default:
 		return fmt.Errorf("database %s: %w; check that its folder exists and is writable, or choose another with --db", path, err)
-	}
-}
-
-// progressFor draws a progress bar on stderr when it is a terminal and JSON
-// is not asked for; otherwise it reports nothing.
-func progressFor(e *env, name string, quiet bool) index.Progress {
-	return progressBar(e, "indexing "+name, "files", quiet)
-}
-
-// progressBar draws a bar described by desc, counting unit, on stderr when
-// it is a terminal and quiet is false; otherwise it is nil.
-func progressBar(e *env, desc, unit string, quiet bool) func(done, total int) {
-	if quiet || !e.stderrIsTerminal {
-		return nil
-	}
-	var bar *progressbar.ProgressBar
-	return func(done, total int) {
-		if bar == nil {
-			bar = progressbar.NewOptions(total,
-				progressbar.OptionSetWriter(e.stderr),
-				progressbar.OptionSetDescription(desc),
-				progressbar.OptionShowCount(),
-				progressbar.OptionSetItsString(unit),
-				progressbar.OptionShowIts(),
-				progressbar.OptionThrottle(100*time.Millisecond),
-				progressbar.OptionClearOnFinish(),
-			)
-		}
-		if bar.GetMax() != total {
-			bar.ChangeMax(total) // the plan grew
-		}
-		_ = bar.Set(done)
-		if done >= total {
-			_ = bar.Finish()
-		}
 	}
 }
 

@@ -100,11 +100,15 @@ failed, 2 for a usage or configuration error.`, e)
 		return fmt.Errorf("start: %w", err)
 	}
 	defer app.Stop(context.Background())
-	sayWhenWaiting(e, deps.DB)
 
+	// Progress shows on a terminal only: the refresh is a step on the
+	// way to the results, not worth lines of its own in a log.
+	progress := newProgressView(e, *asJSON, false)
+	defer progress.Finish()
+	sayWhenWaiting(e, deps.DB, progress)
 	if !*noRefresh {
 		for _, v := range cfg.Vaults {
-			if _, err := deps.Indexer.Index(ctx, v, progressFor(e, v.Name, *asJSON)); err != nil {
+			if _, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name)); err != nil {
 				return err
 			}
 		}
@@ -115,7 +119,7 @@ failed, 2 for a usage or configuration error.`, e)
 	if mode != search.ModeKeyword {
 		deps.Vectors.Serve()
 		if !*noRefresh {
-			if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
+			if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{Progress: progress.Vectors()}); err != nil {
 				if ctx.Err() != nil {
 					return err
 				}
@@ -125,6 +129,7 @@ failed, 2 for a usage or configuration error.`, e)
 			return err
 		}
 	}
+	progress.Finish()
 	// Only the configured vaults: the database may hold others.
 	filter := search.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,

@@ -133,7 +133,11 @@ func TestCountsFollowEveryChange(t *testing.T) {
 		defer func() { ix.BatchSize = 500 }()
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		_, err := ix.Index(ctx, config.Vault{Name: "other", Path: other}, func(done, total int) { cancel() })
+		_, err := ix.Index(ctx, config.Vault{Name: "other", Path: other}, func(phase Phase, done, total int) {
+			if phase == PhaseWrite && done > 0 {
+				cancel()
+			}
+		})
 		if !errors.Is(err, context.Canceled) {
 			t.Fatalf("Index = %v; want it cancelled", err)
 		}

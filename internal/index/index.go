@@ -69,8 +69,32 @@ func (r *Result) tally(note bool, c change) {
 	*counts[c]++
 }
 
-// Progress is told how many of the files that need work are done.
-type Progress func(done, total int)
+// Phase is a stage of an index run, for a progress display.
+type Phase string
+
+// The phases of Index, in the order they run.
+const (
+	// PhaseScan lists the vault's files; how many there are is known
+	// only at its end.
+	PhaseScan Phase = "scan"
+	// PhaseWrite reads, parses and writes the files that changed.
+	PhaseWrite Phase = "write"
+	// PhaseLinks resolves links against the files as they now are; it
+	// is not counted.
+	PhaseLinks Phase = "links"
+)
+
+// Progress is told the phase under way and how much of it is done; total
+// is 0 while it is not known. A phase is reported as it starts, so a
+// display can say what is happening before the first count.
+type Progress func(phase Phase, done, total int)
+
+// report calls progress when there is one.
+func (p Progress) report(phase Phase, done, total int) {
+	if p != nil {
+		p(phase, done, total)
+	}
+}
 
 // Indexer writes vaults into the database.
 type Indexer struct {
@@ -132,6 +156,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	}
 	defer unlock()
 	began := time.Now()
+	progress.report(PhaseScan, 0, 0)
 	root, err := vault.OpenRoot(v.Path, v.Exclude)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
@@ -140,6 +165,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
+	progress.report(PhaseScan, len(files), len(files))
 	vaultID, parsedWith, err := ix.ensureVault(ctx, v)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
@@ -190,6 +216,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		}
 	}
 	processed := time.Now()
+	progress.report(PhaseLinks, 0, 0)
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
@@ -250,6 +277,7 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 
 	batch := make([]*job, 0, ix.BatchSize)
 	done := 0
+	progress.report(PhaseWrite, 0, len(work))
 	var writing time.Duration
 	defer func() { ix.log.Debug("writer busy", "vault", root.Dir(), "time", writing) }()
 	flush := func() error {
@@ -269,9 +297,7 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 			j.note, j.targets = vault.Note{}, nil
 		}
 		batch = batch[:0]
-		if progress != nil {
-			progress(done, len(work))
-		}
+		progress.report(PhaseWrite, done, len(work))
 		return nil
 	}
 	for j := range out {

@@ -103,8 +103,12 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	began := time.Now()
 	for _, v := range vaults {
 		l.set(func(s *index.State) { s.State, s.Vault, s.Done, s.Total = index.StateIndexing, v.Name, 0, 0 })
-		res, err := l.index(ctx, v, func(done, total int) {
-			l.set(func(s *index.State) { s.Done, s.Total = done, total })
+		res, err := l.index(ctx, v, func(phase index.Phase, done, total int) {
+			// The state counts the files that need work, as list-vaults
+			// reports them; the other phases are not counted there.
+			if phase == index.PhaseWrite {
+				l.set(func(s *index.State) { s.Done, s.Total = done, total })
+			}
 		})
 		if err != nil {
 			if ctx.Err() != nil {

@@ -1,0 +1,191 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/index"
+)
+
+// frames records each write on its own, as a terminal would show them.
+type frames []string
+
+func (f *frames) Write(p []byte) (int, error) { *f = append(*f, string(p)); return len(p), nil }
+
+// fakeClock is a clock a test moves by hand.
+type fakeClock struct{ t time.Time }
+
+func (c *fakeClock) now() time.Time      { return c.t }
+func (c *fakeClock) add(d time.Duration) { c.t = c.t.Add(d) }
+func newFakeClock() *fakeClock           { return &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
+func lastFrame(f frames) string          { return f[len(f)-1] }
+func viewOn(f *frames, c *fakeClock, terminal bool) *progressView {
+	return &progressView{w: f, now: c.now, terminal: terminal}
+}
+
+func TestProgressTimeLeft(t *testing.T) {
+	tests := []struct {
+		name        string
+		setup       time.Duration // before the total is known
+		elapsed     time.Duration // since it is known
+		done, total int
+		want        string // "" for no estimate
+	}{
+		{"a quarter in ten seconds", 0, 10 * time.Second, 50, 200, "  30s left"},
+		{"setup does not count", time.Minute, 10 * time.Second, 50, 200, "  30s left"},
+		{"minutes", 0, 30 * time.Second, 100, 1000, "  4m30s left"},
+		{"hours", 0, time.Minute, 10, 1000, "  1h39m left"},
+		{"under a second of work is no measure", 0, 500 * time.Millisecond, 50, 200, ""},
+		{"nothing done yet", 0, 5 * time.Second, 0, 200, ""},
+		{"all done", 0, 5 * time.Second, 200, 200, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var f frames
+			c := newFakeClock()
+			v := viewOn(&f, c, true)
+			v.Report("embedding chunks", "chunks", 0, 0)
+			c.add(tt.setup)
+			v.Report("embedding chunks", "chunks", 0, tt.total)
+			c.add(tt.elapsed)
+			v.Report("embedding chunks", "chunks", tt.done, tt.total)
+			got := lastFrame(f)
+			if tt.want == "" {
+				if strings.Contains(got, "left") {
+					t.Errorf("frame %q gives a time left; want none", got)
+				}
+				return
+			}
+			if !strings.Contains(got, tt.want) {
+				t.Errorf("frame %q; want it to hold %q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestProgressPhasesShareOneLine: each phase replaces the last in place,
+// in one write that carries text, and the line is erased only at the end.
+func TestProgressPhasesShareOneLine(t *testing.T) {
+	var f frames
+	c := newFakeClock()
+	v := viewOn(&f, c, true)
+	p := v.Index("en")
+	p(index.PhaseScan, 0, 0)
+	c.add(20 * time.Millisecond)
+	p(index.PhaseScan, 307, 307)
+	p(index.PhaseWrite, 0, 173)
+	c.add(10 * time.Millisecond)
+	p(index.PhaseWrite, 100, 173) // within the redraw interval: not drawn
+	c.add(2 * time.Second)
+	p(index.PhaseWrite, 173, 173)
+	p(index.PhaseLinks, 0, 0)
+	embed := v.Vectors()
+	embed(0, 1429)
+	c.add(time.Second)
+	embed(1429, 1429)
+	beforeFinish := len(f)
+	v.Finish()
+
+	wantPhases := []string{"en: scanning files…", "en: scanning files  [====================] 307/307 files  100%",
+		"en: reading changed files  [>                   ] 0/173 files  0%", "en: reading changed files  [====================] 173/173 files",
+		"en: resolving links…", "checking vectors…", "embedding chunks  [>", "embedding chunks  [====================] 1429/1429 chunks"}
+	if beforeFinish != len(wantPhases) {
+		t.Fatalf("%d frames before the end; want %d:\n%q", beforeFinish, len(wantPhases), f)
+	}
+	for i, frame := range f[:beforeFinish] {
+		if !strings.HasPrefix(frame, "\r") || !strings.HasSuffix(frame, "\x1b[K") || strings.Contains(frame, "\n") {
+			t.Errorf("frame %d %q: want a carriage return, the text, then erase to the end of the line", i, frame)
+		}
+		if text := strings.TrimSuffix(strings.TrimPrefix(frame, "\r"), "\x1b[K"); !strings.HasPrefix(text, wantPhases[i]) {
+			t.Errorf("frame %d shows %q; want %q", i, text, wantPhases[i])
+		}
+	}
+	if got := strings.Join(f[beforeFinish:], ""); got != "\r\x1b[K" {
+		t.Errorf("the end writes %q; want the line erased", got)
+	}
+	v.Finish()
+	if len(f) != beforeFinish+1 {
+		t.Errorf("a second Finish wrote %q", f[beforeFinish+1:])
+	}
+}
+
+// TestProgressPlainLines: without a terminal each phase gets one line as
+// it ends, and a long phase one every so often, without escapes.
+func TestProgressPlainLines(t *testing.T) {
+	var f frames
+	c := newFakeClock()
+	v := viewOn(&f, c, false)
+	p := v.Index("en")
+	p(index.PhaseScan, 0, 0)
+	c.add(20 * time.Millisecond)
+	p(index.PhaseScan, 307, 307)
+	p(index.PhaseWrite, 0, 1000)
+	c.add(5 * time.Second)
+	p(index.PhaseWrite, 50, 1000) // too soon for a line
+	c.add(5 * time.Second)
+	p(index.PhaseWrite, 100, 1000) // ten seconds in: 10 files a second
+	c.add(5 * time.Second)
+	p(index.PhaseWrite, 250, 1000) // five seconds after the last line
+	c.add(5 * time.Second)
+	p(index.PhaseWrite, 400, 1000)
+	p(index.PhaseLinks, 0, 0)
+	c.add(1500 * time.Millisecond)
+	v.Finish()
+	got := strings.Join(f, "")
+	want := "jarvis: en: scanning files: 307 files in 20ms\n" +
+		"jarvis: en: reading changed files: 100 of 1000 files, 1m30s left\n" +
+		"jarvis: en: reading changed files: 400 of 1000 files, 30s left\n" +
+		"jarvis: en: reading changed files: 400 of 1000 files in 20s\n" +
+		"jarvis: en: resolving links: 2s\n"
+	if got != want {
+		t.Errorf("plain output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+func TestProgressNilShowsNothing(t *testing.T) {
+	var v *progressView
+	v.Report("x", "", 1, 2)
+	v.Clear()
+	v.Finish()
+	if v.Index("en") != nil || v.Vectors() != nil {
+		t.Fatal("a nil view hands out progress functions")
+	}
+}
+
+// TestIndexProgressOnStderr: jarvis index draws its progress line on a
+// terminal and erases it before the summary; elsewhere it logs a line a
+// phase; --json shows none. stdout holds only the summary either way.
+func TestIndexProgressOnStderr(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	tty := func(e *env) { e.stderrIsTerminal = true }
+
+	code, stdout, stderr := jarvisIn(t, nil, tty, "index", "--vault", example, "--db", db)
+	if code != 0 || !strings.HasPrefix(stdout, "vault (") {
+		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
+	}
+	for _, want := range []string{"\rvault: scanning files", "\rvault: reading changed files", "\rembedding chunks"} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("terminal progress lacks %q: %q", want, stderr)
+		}
+	}
+	if strings.Contains(stderr, "\n") || !strings.HasSuffix(stderr, "\r\x1b[K") {
+		t.Errorf("terminal progress should stay on one line and be erased at the end: %q", stderr)
+	}
+
+	code, _, stderr = jarvis(t, nil, "index", "--vault", example, "--db", db, "--reembed")
+	if code != 0 || strings.Contains(stderr, "\x1b") || strings.Contains(stderr, "\r") {
+		t.Fatalf("exit %d, plain stderr %q", code, stderr)
+	}
+	for _, want := range []string{"jarvis: vault: scanning files: 18 files in ", "jarvis: vault: resolving links: ", "jarvis: embedding chunks: 31 chunks in "} {
+		if !strings.Contains(stderr, want) {
+			t.Errorf("plain progress lacks %q:\n%s", want, stderr)
+		}
+	}
+
+	if code, _, stderr = jarvisIn(t, nil, tty, "index", "--vault", example, "--db", db, "--json"); code != 0 || stderr != "" {
+		t.Errorf("--json: exit %d, stderr %q; want nothing on stderr", code, stderr)
+	}
+}
