@@ -54,8 +54,18 @@ func yamlTree(n *yaml.Node) value {
 	case yaml.MappingNode:
 		v := value{kind: kindMap}
 		for i := 0; i+1 < len(n.Content); i += 2 {
-			v.keys = append(v.keys, n.Content[i].Value)
-			v.items = append(v.items, yamlTree(n.Content[i+1]))
+			key, val := n.Content[i], n.Content[i+1]
+			if key.ShortTag() == "!!merge" {
+				// "<<: *defaults" brings in the keys of another mapping
+				// (or of a list of them), as the decoder does.
+				for _, m := range mergedMaps(yamlTree(val)) {
+					v.keys = append(v.keys, m.keys...)
+					v.items = append(v.items, m.items...)
+				}
+				continue
+			}
+			v.keys = append(v.keys, key.Value)
+			v.items = append(v.items, yamlTree(val))
 		}
 		return v
 	case yaml.SequenceNode:
@@ -79,6 +89,24 @@ func yamlTree(n *yaml.Node) value {
 		v.kind = kindOther
 	}
 	return v
+}
+
+// mergedMaps is what a YAML merge key brings in: one mapping or a list of
+// them. Anything else is left for the decoder to refuse.
+func mergedMaps(v value) []value {
+	switch v.kind {
+	case kindMap:
+		return []value{v}
+	case kindList:
+		var out []value
+		for _, item := range v.items {
+			if item.kind == kindMap {
+				out = append(out, item)
+			}
+		}
+		return out
+	}
+	return nil
 }
 
 // tomlTree turns what the TOML decoder makes of a file into a value.

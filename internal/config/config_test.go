@@ -360,11 +360,27 @@ func TestFileErrorsInTheFilesTerms(t *testing.T) {
 		})
 	}
 
+	// Merge keys bring their mapping's settings in, checked as any other.
+	p := filepath.Join(home, "merge", "config.yaml")
+	write(t, p, "x-common: &common\n  exclude: [Archive]\nvaults:\n  - <<: *common\n    path: notes\n")
+	if _, err := Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home})); err == nil || !strings.Contains(err.Error(), `unknown setting "x-common"`) {
+		t.Fatalf("unknown top-level key beside a merge: %v", err)
+	}
+	write(t, p, "vaults:\n  - &first\n    path: notes\n    exclude: [Archive]\n  - <<: *first\n    name: other\n")
+	cfg, err := Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home}))
+	if err != nil || len(cfg.Vaults) != 2 || len(cfg.Vaults[1].Exclude) != 1 {
+		t.Fatalf("merged vault settings: %+v, %v", cfg.Vaults, err)
+	}
+	write(t, p, "vaults:\n  - &first\n    path: notes\n    exclude: Archive\n  - <<: *first\n    name: other\n")
+	if _, err := Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home})); err == nil || !strings.Contains(err.Error(), `vaults[1].exclude: want a list of text, got "Archive"`) {
+		t.Fatalf("a merged value of the wrong kind: %v", err)
+	}
+
 	// YAML takes a number or true/false where text is wanted, as its
 	// decoder does: a vault may be named 2024.
-	p := filepath.Join(home, "year", "config.yaml")
+	p = filepath.Join(home, "year", "config.yaml")
 	write(t, p, "vaults:\n  - name: 2024\n    path: notes\n")
-	cfg, err := Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home}))
+	cfg, err = Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home}))
 	if err != nil || len(cfg.Vaults) != 1 || cfg.Vaults[0].Name != "2024" {
 		t.Fatalf("vault named 2024: %+v, %v", cfg.Vaults, err)
 	}
