@@ -26,7 +26,8 @@ type command struct {
 type env struct {
 	stdout, stderr io.Writer
 	getenv         func(string) string
-	// stderrIsTerminal decides whether progress bars are drawn.
+	// stderrIsTerminal decides whether progress is drawn as a line redrawn
+	// in place or written as plain log lines.
 	stderrIsTerminal bool
 	// stdoutIsTerminal decides whether search shows matched words in bold.
 	stdoutIsTerminal bool

@@ -205,6 +205,9 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	}
 	scanned := time.Now()
 	if len(work) > 0 {
+		// Reported before the file names are loaded, which takes a while
+		// in a large vault and is part of writing.
+		progress.report(PhaseWrite, 0, len(work))
 		// Only notes being written need their links resolved as they go:
 		// a run that finds nothing changed does not load every name.
 		links, err := ix.linkResolver(ctx, vaultID, files, known, reserved)
@@ -277,7 +280,6 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 
 	batch := make([]*job, 0, ix.BatchSize)
 	done := 0
-	progress.report(PhaseWrite, 0, len(work))
 	var writing time.Duration
 	defer func() { ix.log.Debug("writer busy", "vault", root.Dir(), "time", writing) }()
 	flush := func() error {
