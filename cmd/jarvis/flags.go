@@ -76,6 +76,8 @@ Config file (YAML; TOML takes the same keys):
   search:                            # optional; tunes ranking
     semantic_weight: 0.5             # 0 to 10 (lexical 0.5, neural 1)
     similarity_floor: 0.18           # 0 to 1 (lexical 0.18, neural none)
+  mcp:                               # optional; tunes jarvis mcp
+    answer_tokens: 20000             # the largest tool answer, 1000 to 200000
 
   A pattern without '/' matches a file or folder name at any depth. Hidden
   files and folders (.obsidian, .trash, .git) and node_modules are always

@@ -328,7 +328,7 @@ func TestFileErrorsInTheFilesTerms(t *testing.T) {
 		{"yaml unknown top-level key", "config.yaml", "vault: x\n",
 			`config.yaml: unknown setting "vault"; the settings there are database, vaults, embedder, search`},
 		{"yaml list for the whole file", "config.yaml", "- a\n",
-			`config.yaml: want settings (database, vaults, embedder, search), got a list`},
+			`config.yaml: want settings (database, vaults, embedder, search, mcp), got a list`},
 		{"yaml syntax", "config.yaml", "vaults:\n  - path: a\n   name: b\n",
 			`config.yaml: not valid YAML at line `},
 		{"toml number for the vault list", "config.toml", "vaults = 3\n",
