@@ -327,38 +327,44 @@ func plainText(n ast.Node, src []byte) string {
 // appendPlainText appends the plain text of n's children to dst.
 func appendPlainText(dst []byte, n ast.Node, src []byte) []byte {
 	for c := n.FirstChild(); c != nil; c = c.NextSibling() {
-		switch c := c.(type) {
-		case *ast.Text:
-			dst = append(dst, unescapeMarkdown(c.Segment.Value(src))...)
-			if c.SoftLineBreak() || c.HardLineBreak() {
-				dst = append(dst, ' ')
-			}
-		case *ast.String:
-			dst = append(dst, c.Value...)
-		case *ast.CodeSpan:
-			for t := c.FirstChild(); t != nil; t = t.NextSibling() {
-				if t, ok := t.(*ast.Text); ok {
-					dst = append(dst, t.Segment.Value(src)...)
-				}
-			}
-		case *ast.AutoLink:
-			dst = append(dst, c.Label(src)...)
-		case *ast.RawHTML, *blockIDNode:
-			// markup, not text
-		case *wikilinkNode:
-			switch {
-			case len(c.Display) > 0:
-				dst = append(dst, c.Display...)
-			case len(c.Subpath) > 0:
-				dst = append(append(append(dst, c.Target...), '#'), c.Subpath...)
-			default:
-				dst = append(dst, c.Target...)
-			}
-		case *tagNode:
-			dst = append(append(dst, '#'), c.Name...)
-		default:
-			dst = appendPlainText(dst, c, src)
+		dst = appendNodeText(dst, c, src)
+	}
+	return dst
+}
+
+// appendNodeText appends the plain text of the inline node c.
+func appendNodeText(dst []byte, c ast.Node, src []byte) []byte {
+	switch c := c.(type) {
+	case *ast.Text:
+		dst = append(dst, unescapeMarkdown(c.Segment.Value(src))...)
+		if c.SoftLineBreak() || c.HardLineBreak() {
+			dst = append(dst, ' ')
 		}
+	case *ast.String:
+		dst = append(dst, c.Value...)
+	case *ast.CodeSpan:
+		for t := c.FirstChild(); t != nil; t = t.NextSibling() {
+			if t, ok := t.(*ast.Text); ok {
+				dst = append(dst, t.Segment.Value(src)...)
+			}
+		}
+	case *ast.AutoLink:
+		dst = append(dst, c.Label(src)...)
+	case *ast.RawHTML, *blockIDNode:
+		// markup, not text
+	case *wikilinkNode:
+		switch {
+		case len(c.Display) > 0:
+			dst = append(dst, c.Display...)
+		case len(c.Subpath) > 0:
+			dst = append(append(append(dst, c.Target...), '#'), c.Subpath...)
+		default:
+			dst = append(dst, c.Target...)
+		}
+	case *tagNode:
+		dst = append(append(dst, '#'), c.Name...)
+	default:
+		dst = appendPlainText(dst, c, src)
 	}
 	return dst
 }
