@@ -1,0 +1,333 @@
+package graph
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Kin is a note near another in the link graph or by its tags, with what
+// joins the two.
+type Kin struct {
+	Path  string
+	Title string
+	// LinksTo is true when the note asked about links to this one;
+	// LinkedFrom when this one links to it.
+	LinksTo, LinkedFrom bool
+	// BothLinkTo are the files both notes link to, the least linked
+	// first; Coupling weighs them, each the more the fewer notes link to
+	// it (Adamic-Adar: 1/ln(1+d) for a file d notes link to).
+	BothLinkTo []string
+	Coupling   float64
+	// CitedWith are the notes that link to both, those linking to the
+	// fewest notes first; CoCitation weighs them the same way by how
+	// many notes each links to.
+	CitedWith  []string
+	CoCitation float64
+	// Tags are the tags both notes have, the rarest first; TagWeight adds
+	// up their inverse document frequency, ln(notes/notes with the tag),
+	// so that a tag every note has counts for nothing.
+	Tags      []string
+	TagWeight float64
+
+	id                  int64
+	bothIDs, citedByIDs []int64
+}
+
+// Kinship is what the link graph and the tags say about one note's kin.
+type Kinship struct {
+	Ref
+	Aliases []string
+	// Tags are the note's own tags, without repeats.
+	Tags []string
+	// Kin are the notes joined to it by a link, a shared link, a note
+	// linking to both, or a tag, by path. The note itself is not among
+	// them.
+	Kin []Kin
+	// Skipped names the hubs left out of shared links and co-citation,
+	// and the tags too common to list the notes of: each joins so many
+	// notes that it says little about any two, and reading them all would
+	// cost more than the rest of the answer.
+	Skipped []string
+
+	ID int64
+}
+
+// maxFanout is how many links a shared file, linking note or tag may
+// have before Kin leaves it out: its weight is then under 1/ln(1001) ≈
+// 0.14 of a pair of notes, and reading its links for every call would
+// make a vault's hubs the slowest notes to ask about.
+const maxFanout = 1000
+
+// Kin finds the notes near the note at path in vault: those it links to
+// or that link to it, those linking to the same files (bibliographic
+// coupling), those linked from the same notes (co-citation), and those
+// sharing a tag. A note that is not indexed is a *NotFoundError.
+func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error) {
+	id, err := g.noteID(ctx, vaultName, path)
+	if err != nil {
+		return Kinship{}, err
+	}
+	k := Kinship{Ref: Ref{Vault: vaultName, Path: path}, ID: id}
+	fail := func(what string, err error) (Kinship, error) {
+		return Kinship{}, fmt.Errorf("%s of %s: %w", what, path, err)
+	}
+	var vaultID int64
+	if err := g.db.QueryRowContext(ctx, `SELECT title, vault_id FROM files WHERE id = ?`, id).Scan(&k.Title, &vaultID); err != nil {
+		return fail("title", err)
+	}
+	if k.Aliases, err = g.strings(ctx, `SELECT alias FROM aliases WHERE file_id = ? ORDER BY rowid`, id); err != nil {
+		return fail("aliases", err)
+	}
+	byID := map[int64]*Kin{}
+	kin := func(id int64) *Kin {
+		if c, ok := byID[id]; ok {
+			return c
+		}
+		c := &Kin{id: id}
+		byID[id] = c
+		return c
+	}
+
+	// Direct links, either way.
+	if err := g.eachPair(ctx, `SELECT DISTINCT target_id, 0 FROM links WHERE source_id = ?1 AND target_id <> ?1`,
+		func(t, _ int64) { kin(t).LinksTo = true }, id); err != nil {
+		return fail("links", err)
+	}
+	if err := g.eachPair(ctx, `SELECT DISTINCT source_id, 0 FROM links WHERE target_id = ?1 AND source_id <> ?1`,
+		func(s, _ int64) { kin(s).LinkedFrom = true }, id); err != nil {
+		return fail("backlinks", err)
+	}
+
+	// Shared links: the files the note links to, each with how many
+	// links lead to it (links_target answers the count from its index
+	// alone), then the other notes linking to those not too linked.
+	shared := map[int64]int{} // a file both link to -> links to it
+	if err := g.eachPair(ctx, `SELECT t.id, (SELECT count(*) FROM links WHERE target_id = t.id)
+		FROM (SELECT DISTINCT target_id AS id FROM links WHERE source_id = ?1 AND target_id IS NOT NULL AND target_id <> ?1) t`,
+		func(t, n int64) { shared[t] = int(n) }, id); err != nil {
+		return fail("shared links", err)
+	}
+	sharedWith := map[int64][]int64{}
+	var hubs []int64
+	for t, n := range shared {
+		if n > maxFanout {
+			hubs = append(hubs, t)
+			continue
+		}
+		if err := g.eachPair(ctx, `SELECT DISTINCT source_id, 0 FROM links WHERE target_id = ?1 AND source_id <> ?2`,
+			func(s, _ int64) { sharedWith[s] = append(sharedWith[s], t) }, t, id); err != nil {
+			return fail("shared links", err)
+		}
+	}
+
+	// Co-citation: the notes linking to this one, each with how many
+	// links it makes, then the other files those not too long link to.
+	citers := map[int64]int{}
+	if err := g.eachPair(ctx, `SELECT s.id, (SELECT count(*) FROM links WHERE source_id = s.id)
+		FROM (SELECT DISTINCT source_id AS id FROM links WHERE target_id = ?1 AND source_id <> ?1) s`,
+		func(s, n int64) { citers[s] = int(n) }, id); err != nil {
+		return fail("co-citation", err)
+	}
+	citedBy := map[int64][]int64{}
+	for s, n := range citers {
+		if n > maxFanout {
+			hubs = append(hubs, s)
+			continue
+		}
+		if err := g.eachPair(ctx, `SELECT DISTINCT target_id, 0 FROM links
+			WHERE source_id = ?1 AND target_id IS NOT NULL AND target_id <> ?1 AND target_id <> ?2`,
+			func(t, _ int64) { citedBy[t] = append(citedBy[t], s) }, s, id); err != nil {
+			return fail("co-citation", err)
+		}
+	}
+
+	// Tags, compared without regard to case as Obsidian does, each
+	// weighted by how rare it is in the vault.
+	tags, err := g.strings(ctx, `SELECT tag FROM tags WHERE file_id = ? ORDER BY line, rowid`, id)
+	if err != nil {
+		return fail("tags", err)
+	}
+	var notes int64
+	if err := g.db.QueryRowContext(ctx, `SELECT notes FROM vaults WHERE id = ?`, vaultID).Scan(&notes); err != nil {
+		return fail("tags", err)
+	}
+	idf := map[string]float64{}
+	seen := map[string]bool{}
+	for _, tag := range tags {
+		key := strings.ToLower(tag)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		k.Tags = append(k.Tags, tag)
+		var with []int64
+		if err := g.eachPair(ctx, `SELECT DISTINCT t.file_id, 0 FROM tags t JOIN files f ON f.id = t.file_id
+			WHERE t.tag = ?1 COLLATE NOCASE AND f.vault_id = ?2 LIMIT ?3`,
+			func(f, _ int64) { with = append(with, f) }, tag, vaultID, maxFanout+2); err != nil {
+			return fail("tags", err)
+		}
+		if len(with) > maxFanout+1 {
+			k.Skipped = append(k.Skipped, "#"+tag)
+			continue
+		}
+		idf[key] = math.Log(float64(max(notes, int64(len(with)))) / float64(max(len(with), 1)))
+		for _, f := range with {
+			if f != id {
+				c := kin(f)
+				c.Tags = append(c.Tags, tag)
+				c.TagWeight += idf[key]
+			}
+		}
+	}
+
+	for s, ts := range sharedWith {
+		c := kin(s)
+		for _, t := range ts {
+			c.Coupling += 1 / math.Log(1+float64(max(shared[t], 2)))
+		}
+		c.bothIDs = byCount(ts, shared)
+	}
+	for t, ss := range citedBy {
+		c := kin(t)
+		for _, s := range ss {
+			c.CoCitation += 1 / math.Log(1+float64(max(citers[s], 2)))
+		}
+		c.citedByIDs = byCount(ss, citers)
+	}
+
+	// Names, and only notes: a shared attachment joins two notes, but is
+	// no note to read.
+	names, err := g.fileNames(ctx, mapKeys(byID), mapKeys(shared), mapKeys(citers))
+	if err != nil {
+		return fail("names", err)
+	}
+	for _, h := range hubs {
+		k.Skipped = append(k.Skipped, names[h].path)
+	}
+	for fid, c := range byID {
+		n, ok := names[fid]
+		if !ok || n.kind != "note" {
+			continue
+		}
+		c.Path, c.Title = n.path, n.title
+		c.BothLinkTo = pathsOf(c.bothIDs, names)
+		c.CitedWith = pathsOf(c.citedByIDs, names)
+		slices.SortStableFunc(c.Tags, func(a, b string) int { return cmp.Compare(idf[strings.ToLower(b)], idf[strings.ToLower(a)]) })
+		k.Kin = append(k.Kin, *c)
+	}
+	slices.SortFunc(k.Kin, func(a, b Kin) int { return cmp.Compare(a.Path, b.Path) })
+	slices.Sort(k.Skipped)
+	return k, nil
+}
+
+// byCount orders file ids by the count each has in n, fewest first, then
+// by id.
+func byCount(ids []int64, n map[int64]int) []int64 {
+	ids = slices.Clone(ids)
+	slices.SortFunc(ids, func(a, b int64) int {
+		return cmp.Or(cmp.Compare(n[a], n[b]), cmp.Compare(a, b))
+	})
+	return ids
+}
+
+// pathsOf names files by their paths.
+func pathsOf(ids []int64, names map[int64]fileName) []string {
+	var out []string
+	for _, id := range ids {
+		if n, ok := names[id]; ok {
+			out = append(out, n.path)
+		}
+	}
+	return out
+}
+
+func mapKeys[V any](m map[int64]V) []int64 {
+	out := make([]int64, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}
+
+type fileName struct {
+	path, title, kind string
+}
+
+// fileNames reads the path, title and kind of every file of the given
+// ids, a page of ids at a time.
+func (g *Graph) fileNames(ctx context.Context, idLists ...[]int64) (map[int64]fileName, error) {
+	var ids []int64
+	for _, l := range idLists {
+		ids = append(ids, l...)
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	out := make(map[int64]fileName, len(ids))
+	const page = 500
+	for start := 0; start < len(ids); start += page {
+		part := ids[start:min(start+page, len(ids))]
+		args := make([]any, len(part))
+		for i, id := range part {
+			args[i] = id
+		}
+		rows, err := g.db.QueryContext(ctx, `SELECT id, path, title, kind FROM files WHERE id IN (`+placeholders(len(part))+`)`, args...)
+		if err != nil {
+			return nil, err
+		}
+		for rows.Next() {
+			var id int64
+			var n fileName
+			if err := rows.Scan(&id, &n.path, &n.title, &n.kind); err != nil {
+				rows.Close()
+				return nil, err
+			}
+			out[id] = n
+		}
+		if err := rows.Close(); err != nil {
+			return nil, err
+		}
+		if err := rows.Err(); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// eachPair calls f with the two integer columns of every row of query.
+func (g *Graph) eachPair(ctx context.Context, query string, f func(a, b int64), args ...any) error {
+	rows, err := g.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var a, b int64
+		if err := rows.Scan(&a, &b); err != nil {
+			return err
+		}
+		f(a, b)
+	}
+	return rows.Err()
+}
+
+// strings reads the one text column of every row of query.
+func (g *Graph) strings(ctx context.Context, query string, args ...any) ([]string, error) {
+	rows, err := g.db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, rows.Err()
+}

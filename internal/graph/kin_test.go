@@ -1,0 +1,61 @@
+package graph_test
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+)
+
+func TestKin(t *testing.T) {
+	g := indexed(t, nil)
+	k, err := g.Kin(context.Background(), "coffee", "Methods/French press.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k.Title != "French press" || !slices.Equal(k.Tags, []string{"coffee", "method/immersion"}) {
+		t.Fatalf("note %+v", k)
+	}
+	by := map[string]graph.Kin{}
+	for _, c := range k.Kin {
+		if c.Path == k.Path {
+			t.Fatalf("the note is among its own kin")
+		}
+		by[c.Path] = c
+	}
+	for _, tc := range []struct {
+		name  string
+		path  string
+		check func(c graph.Kin) bool
+	}{
+		{"links to", "Methods/Pour over.md", func(c graph.Kin) bool { return c.LinksTo && !c.LinkedFrom }},
+		{"linked from", "Methods/Index.md", func(c graph.Kin) bool { return c.LinkedFrom && !c.LinksTo }},
+		{"both link to", "Coffee journal.md", func(c graph.Kin) bool {
+			return slices.Contains(c.BothLinkTo, "Methods/Pour over.md") && slices.Contains(c.BothLinkTo, "Beans/Roast levels.md") && c.Coupling > 0
+		}},
+		{"cited with", "Methods/Cold brew.md", func(c graph.Kin) bool {
+			return len(c.CitedWith) == 3 && slices.Contains(c.CitedWith, "Beans/Colombia Huila.md") && c.CoCitation > 0
+		}},
+		{"shared rare tag", "Methods/AeroPress.md", func(c graph.Kin) bool {
+			return slices.Equal(c.Tags, []string{"method/immersion", "coffee"}) && c.TagWeight > 0
+		}},
+		{"a tag every note has weighs nothing", "Gear/Scale.md", func(c graph.Kin) bool {
+			return slices.Equal(c.Tags, []string{"coffee"}) && c.TagWeight == 0 && c.Coupling == 0 && !c.LinksTo
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c, ok := by[tc.path]
+			if !ok || !tc.check(c) {
+				t.Fatalf("%s: %+v (found %v)", tc.path, c, ok)
+			}
+		})
+	}
+	if _, ok := by["brew-station.png"]; ok {
+		t.Fatal("an attachment is listed as kin")
+	}
+	if _, err := g.Kin(context.Background(), "coffee", "Nope.md"); !errors.Is(err, graph.ErrNoteNotFound) {
+		t.Fatalf("missing note: %v", err)
+	}
+}
