@@ -27,9 +27,9 @@ type Kin struct {
 	// many notes each links to.
 	CitedWith  []string
 	CoCitation float64
-	// Tags are the tags both notes have, the rarest first; TagWeight adds
-	// up their inverse document frequency, ln(notes/notes with the tag),
-	// so that a tag every note has counts for nothing.
+	// Tags are the tags both notes have, the rarest first, but for those
+	// every note of the vault has, which say nothing; TagWeight adds up
+	// their inverse document frequency, ln(notes/notes with the tag).
 	Tags      []string
 	TagWeight float64
 
@@ -118,7 +118,7 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 			hubs = append(hubs, t)
 			continue
 		}
-		if err := g.eachPair(ctx, `SELECT DISTINCT source_id, 0 FROM links WHERE target_id = ?1 AND source_id <> ?2`,
+		if err := g.eachPair(ctx, `SELECT DISTINCT source_id, 0 FROM links WHERE target_id = ?1 AND source_id <> ?1 AND source_id <> ?2`,
 			func(s, _ int64) { sharedWith[s] = append(sharedWith[s], t) }, t, id); err != nil {
 			return fail("shared links", err)
 		}
@@ -175,6 +175,9 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 			continue
 		}
 		idf[key] = math.Log(float64(max(notes, int64(len(with)))) / float64(max(len(with), 1)))
+		if idf[key] == 0 {
+			continue // every note has it
+		}
 		for _, f := range with {
 			if f != id {
 				c := kin(f)
@@ -330,4 +333,41 @@ func (g *Graph) strings(ctx context.Context, query string, args ...any) ([]strin
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// NoteNames are the names a note goes by: its path, title and aliases.
+type NoteNames struct {
+	Path    string
+	Title   string
+	Aliases []string
+}
+
+// Names lists every note of vault with its title and aliases, by path.
+// One pass over the files and aliases of the vault: for 100,000 notes a
+// few tens of milliseconds.
+func (g *Graph) Names(ctx context.Context, vaultName string) ([]NoteNames, error) {
+	rows, err := g.db.QueryContext(ctx, `SELECT f.path, f.title, coalesce(a.alias, '')
+		FROM files f JOIN vaults v ON v.id = f.vault_id LEFT JOIN aliases a ON a.file_id = f.id
+		WHERE v.name = ? AND f.kind = 'note' ORDER BY f.path, a.rowid`, vaultName)
+	if err != nil {
+		return nil, fmt.Errorf("names of the notes of %q: %w", vaultName, err)
+	}
+	defer rows.Close()
+	var out []NoteNames
+	for rows.Next() {
+		var p, title, alias string
+		if err := rows.Scan(&p, &title, &alias); err != nil {
+			return nil, fmt.Errorf("names of the notes of %q: %w", vaultName, err)
+		}
+		if n := len(out); n == 0 || out[n-1].Path != p {
+			out = append(out, NoteNames{Path: p, Title: title})
+		}
+		if alias != "" {
+			out[len(out)-1].Aliases = append(out[len(out)-1].Aliases, alias)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("names of the notes of %q: %w", vaultName, err)
+	}
+	return out, nil
 }

@@ -1,0 +1,241 @@
+package search
+
+import (
+	"cmp"
+	"context"
+	"database/sql"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// SimilarNote is a note whose passages are close to those of another, as
+// the embedder of the vectors measures closeness.
+type SimilarNote struct {
+	Path       string
+	Title      string
+	Similarity float64
+	// Passage is its chunk most similar to one of the other note's, and
+	// From that chunk of the other note.
+	Passage Passage
+	From    Passage
+}
+
+// Passage is one chunk of a note.
+type Passage struct {
+	Heading   string
+	Line, End int // 1-based, inclusive
+	Text      string
+}
+
+// maxSimilarChunks bounds how many of a note's chunks are compared with
+// the rest of the vault: each is one scan of every vector, and the first
+// chunks of a long note (its introduction and first sections) say most of
+// what it is about.
+const maxSimilarChunks = 8
+
+// Similar returns at most limit notes of vault, other than the note of
+// fileID, whose chunks are closest to that note's chunks, best first: a
+// note's score is that of its closest pair of chunks. Pairs below the
+// embedder's similarity floor do not count. It fails with ErrNoVectors,
+// or the embedder's error, when there are no vectors to compare, or the
+// note has none yet.
+func (s *Semantic) Similar(ctx context.Context, vaultName string, fileID int64, limit int) ([]SimilarNote, error) {
+	if s.vec.Embedder() == nil {
+		if err := s.vec.EmbedderErr(); err != nil {
+			return nil, err
+		}
+		return nil, ErrNoVectors
+	}
+	if s.vec.Count() == 0 {
+		return nil, ErrNoVectors
+	}
+	s.vec.mu.RLock()
+	rowID := s.vec.rowID
+	s.vec.mu.RUnlock()
+	own, vecs, err := s.noteVectors(ctx, rowID, fileID)
+	if err != nil {
+		return nil, fmt.Errorf("read the note's vectors: %w", err)
+	}
+	if len(vecs) == 0 {
+		return nil, ErrNoVectors
+	}
+	floor := float32(s.Floors[s.Kind()])
+	keep := func(f int64) bool { return f != fileID }
+	type pair struct {
+		sim         float32
+		from, chunk int64
+	}
+	best := map[int64]pair{}
+	for i, v := range vecs {
+		if v == nil {
+			continue
+		}
+		hits, err := s.vec.nearest(ctx, v, []string{vaultName}, limit*4, keep, floor)
+		if err != nil {
+			return nil, err
+		}
+		for _, h := range hits {
+			if p, ok := best[h.fileID]; !ok || h.sim > p.sim {
+				best[h.fileID] = pair{h.sim, own[i].id, h.chunk}
+			}
+		}
+	}
+	files := make([]int64, 0, len(best))
+	for f := range best {
+		files = append(files, f)
+	}
+	slices.SortFunc(files, func(a, b int64) int {
+		return cmp.Or(cmp.Compare(best[b].sim, best[a].sim), cmp.Compare(a, b))
+	})
+	files = files[:min(len(files), limit)]
+	ids := make([]int64, 0, len(files))
+	for _, f := range files {
+		ids = append(ids, best[f].chunk)
+	}
+	passages, err := s.passages(ctx, ids)
+	if err != nil {
+		return nil, fmt.Errorf("read similar passages: %w", err)
+	}
+	byID := map[int64]chunkText{}
+	for _, c := range own {
+		byID[c.id] = c
+	}
+	out := make([]SimilarNote, 0, len(files))
+	for _, f := range files {
+		p := best[f]
+		c, ok := passages[p.chunk]
+		if !ok {
+			continue // re-indexed since the vectors were loaded
+		}
+		from := byID[p.from]
+		out = append(out, SimilarNote{Path: c.path, Title: c.title, Similarity: float64(p.sim), Passage: c.Passage, From: from.Passage})
+	}
+	return out, nil
+}
+
+// chunkText is a chunk with its note's path and title.
+type chunkText struct {
+	Passage
+	id          int64
+	hash        string
+	path, title string
+}
+
+// noteVectors reads the note's first maxSimilarChunks chunks and their
+// vectors under embedders row rowID (nil for a chunk without one).
+func (s *Semantic) noteVectors(ctx context.Context, rowID, fileID int64) ([]chunkText, [][]float32, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT id, hash, heading, start_line, end_line, text FROM chunks
+		WHERE file_id = ? ORDER BY ord LIMIT ?`, fileID, maxSimilarChunks)
+	if err != nil {
+		return nil, nil, err
+	}
+	var own []chunkText
+	for rows.Next() {
+		var c chunkText
+		if err := rows.Scan(&c.id, &c.hash, &c.Heading, &c.Line, &c.End, &c.Text); err != nil {
+			rows.Close()
+			return nil, nil, err
+		}
+		own = append(own, c)
+	}
+	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	vecs := make([][]float32, len(own))
+	for i, c := range own {
+		var blob []byte
+		err := s.db.QueryRowContext(ctx, `SELECT vector FROM vectors WHERE embedder_id = ? AND hash = ?`, rowID, c.hash).Scan(&blob)
+		if err == sql.ErrNoRows {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		if vecs[i], err = decodeVector(blob); err != nil {
+			return nil, nil, err
+		}
+	}
+	if slices.IndexFunc(vecs, func(v []float32) bool { return v != nil }) < 0 {
+		vecs = nil
+	}
+	return own, vecs, nil
+}
+
+// passages reads chunks by id, with their notes' paths and titles.
+func (s *Semantic) passages(ctx context.Context, ids []int64) (map[int64]chunkText, error) {
+	out := map[int64]chunkText{}
+	if len(ids) == 0 {
+		return out, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, f.path, f.title, c.heading, c.start_line, c.end_line, c.text
+		FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (`+placeholders(len(ids))+`)`, args...)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var c chunkText
+		if err := rows.Scan(&c.id, &c.path, &c.title, &c.Heading, &c.Line, &c.End, &c.Text); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out[c.id] = c
+	}
+	return out, closeRows(rows)
+}
+
+func closeRows(rows *sql.Rows) error {
+	if err := rows.Err(); err != nil {
+		rows.Close()
+		return err
+	}
+	return rows.Close()
+}
+
+// maxMentionCandidates bounds how many notes NotesMentioning returns.
+const maxMentionCandidates = 200
+
+// NotesMentioning returns the paths of notes of vault whose text holds
+// one of names as a phrase, by full-text search (so "grinders" finds
+// "grinder" too: callers check the text), at most limit of them, those
+// with the most mentions first, and whether there were more.
+func (k *Keyword) NotesMentioning(ctx context.Context, vaultName string, names []string, limit int) ([]string, bool, error) {
+	var phrases []string
+	for _, n := range names {
+		if strings.TrimSpace(n) == "" {
+			continue
+		}
+		phrases = append(phrases, `"`+strings.ReplaceAll(n, `"`, `""`)+`"`)
+	}
+	if len(phrases) == 0 {
+		return nil, false, nil
+	}
+	limit = min(max(limit, 1), maxMentionCandidates)
+	match := `body : (` + strings.Join(phrases, " OR ") + `)`
+	rows, err := k.db.QueryContext(ctx, `SELECT f.path FROM note_fts m JOIN files f ON f.id = m.rowid
+		WHERE note_fts MATCH ? AND f.vault_id = (SELECT id FROM vaults WHERE name = ?)
+		ORDER BY m.rank, m.rowid LIMIT ?`, match, vaultName, limit+1)
+	if err != nil {
+		return nil, false, fmt.Errorf("find notes mentioning %q: %w", names, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, false, fmt.Errorf("find notes mentioning %q: %w", names, err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, false, fmt.Errorf("find notes mentioning %q: %w", names, err)
+	}
+	if len(out) > limit {
+		return out[:limit], true, nil
+	}
+	return out, false, nil
+}
