@@ -1,0 +1,349 @@
+package related
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// namesOf are the names a note is mentioned by, as Obsidian's unlinked
+// mentions look for them: its file name, its title and its aliases,
+// without repeats (compared without regard to case).
+func namesOf(p, title string, aliases []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, n := range append([]string{vault.TitleFromPath(p), title}, aliases...) {
+		n = strings.TrimSpace(n)
+		k := strings.ToLower(n)
+		if n == "" || seen[k] {
+			continue
+		}
+		seen[k] = true
+		out = append(out, n)
+	}
+	return out
+}
+
+// match is one whole-word occurrence of a name in a block's text.
+type match struct {
+	name       string
+	start, end int // in the block's text
+	line       int
+}
+
+// findNames finds the whole-word, case-insensitive occurrences of names
+// in the free ranges of a block. A longer name wins over a shorter one
+// starting at the same place ("French press" over "French").
+func findNames(b vault.Prose, names []string) []match {
+	var out []match
+	for _, f := range b.Free {
+		text := b.Text[f.Start:f.End]
+		lower := strings.ToLower(text)
+		if len(lower) != len(text) {
+			continue // lower-casing moved the offsets; rare, and skipped
+		}
+		for _, n := range names {
+			ln := strings.ToLower(n)
+			for from := 0; from < len(lower); {
+				i := strings.Index(lower[from:], ln)
+				if i < 0 {
+					break
+				}
+				i += from
+				j := i + len(ln)
+				if wordEdge(lower, i) && wordEdge(lower, j) {
+					out = append(out, match{name: n, start: f.Start + i, end: f.Start + j, line: f.Line})
+				}
+				from = i + max(len(ln), 1)
+			}
+		}
+	}
+	slices.SortFunc(out, func(a, b match) int {
+		if a.start != b.start {
+			return a.start - b.start
+		}
+		return (b.end - b.start) - (a.end - a.start)
+	})
+	// Overlapping matches keep the first, longest one.
+	kept := out[:0]
+	for _, m := range out {
+		if n := len(kept); n > 0 && m.start < kept[n-1].end {
+			continue
+		}
+		kept = append(kept, m)
+	}
+	return kept
+}
+
+// wordEdge reports whether offset i of s is not inside a word: at either
+// end, or between a letter or digit and something that is neither.
+func wordEdge(s string, i int) bool {
+	if i <= 0 || i >= len(s) {
+		return true
+	}
+	before, _ := utf8.DecodeLastRuneInString(s[:i])
+	after, _ := utf8.DecodeRuneInString(s[i:])
+	return !isWord(before) || !isWord(after)
+}
+
+func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
+
+// sentence is the sentence of text holding offsets start to end, cut to
+// maxSentence characters around them.
+func sentence(text string, start, end int) string {
+	from := 0
+	for i := start - 1; i > 0; i-- {
+		if strings.ContainsRune(".!?", rune(text[i-1])) && text[i] == ' ' {
+			from = i + 1
+			break
+		}
+	}
+	to := len(text)
+	for i := end; i < len(text); i++ {
+		if strings.ContainsRune(".!?", rune(text[i])) && (i+1 == len(text) || text[i+1] == ' ') {
+			to = i + 1
+			break
+		}
+	}
+	s := strings.TrimSpace(text[from:to])
+	if utf8.RuneCountInString(s) <= maxSentence {
+		return s
+	}
+	// Too long: a window around the mention.
+	lo, hi := max(from, start-maxSentence/2), min(to, end+maxSentence/2)
+	for lo > from && !utf8.RuneStart(text[lo]) {
+		lo--
+	}
+	for hi < to && !utf8.RuneStart(text[hi]) {
+		hi++
+	}
+	out := strings.TrimSpace(text[lo:hi])
+	if lo > from {
+		out = "…" + out
+	}
+	if hi < to {
+		out += "…"
+	}
+	return out
+}
+
+// sentences splits a block's text into sentences, each with the line it
+// starts on.
+func sentences(b vault.Prose) []Mention {
+	var out []Mention
+	text := b.Text
+	start := 0
+	for i := 0; i <= len(text); i++ {
+		if i < len(text) && (!strings.ContainsRune(".!?", rune(text[i])) || (i+1 < len(text) && text[i+1] != ' ')) {
+			continue
+		}
+		end := min(i+1, len(text))
+		if s := strings.TrimSpace(text[start:end]); s != "" {
+			out = append(out, Mention{Line: lineAt(b, start), Sentence: sentence(text, start, start)})
+		}
+		start = end
+	}
+	return out
+}
+
+// lineAt is the file line of offset off of a block's text: that of the
+// last free range starting at or before it.
+func lineAt(b vault.Prose, off int) int {
+	line := 0
+	for _, f := range b.Free {
+		if f.Start > off && line != 0 {
+			break
+		}
+		line = f.Line
+	}
+	return line
+}
+
+// suggest proposes links to the notes closest in meaning that are not
+// linked either way, each with the sentence of the note where the link
+// would go: one that names the other note, or else the one of the similar
+// passage sharing the most words with the other note's passage.
+func suggest(kin graph.Kinship, similar []search.SimilarNote, prose []vault.Prose, names []graph.NoteNames) []Suggestion {
+	linked := map[string]bool{}
+	for _, k := range kin.Kin {
+		if k.LinksTo || k.LinkedFrom {
+			linked[k.Path] = true
+		}
+	}
+	aliases := map[string][]string{}
+	for _, n := range names {
+		aliases[n.Path] = n.Aliases
+	}
+	out := []Suggestion{}
+	for _, s := range similar {
+		if linked[s.Path] || s.Path == kin.Path {
+			continue
+		}
+		sg := Suggestion{Path: s.Path, Title: s.Title, Similarity: round(s.Similarity)}
+		other := namesOf(s.Path, s.Title, aliases[s.Path])
+	named:
+		for _, b := range prose {
+			for _, m := range findNames(b, other) {
+				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b.Text, m.start, m.end), "mentions it"
+				break named
+			}
+		}
+		if sg.Sentence == "" {
+			want := words(s.Passage.Text + " " + s.Title)
+			best := 0
+			for _, b := range prose {
+				for _, sen := range sentences(b) {
+					if sen.Line < s.From.Line || sen.Line > s.From.End {
+						continue
+					}
+					if n := shared(words(sen.Sentence), want); n > best {
+						best, sg.Line, sg.Sentence, sg.Because = n, sen.Line, sen.Sentence, "shares the most words"
+					}
+				}
+			}
+		}
+		out = append(out, sg)
+		if len(out) == MaxSuggestions {
+			break
+		}
+	}
+	return out
+}
+
+// words are the distinct lower-case words of s of four letters or more:
+// shorter ones are mostly the words every sentence has.
+func words(s string) map[string]bool {
+	out := map[string]bool{}
+	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !isWord(r) }) {
+		if utf8.RuneCountInString(w) >= 4 {
+			out[w] = true
+		}
+	}
+	return out
+}
+
+func shared(a, b map[string]bool) int {
+	n := 0
+	for w := range a {
+		if b[w] {
+			n++
+		}
+	}
+	return n
+}
+
+// mentions finds the unlinked mentions of the note in the other notes of
+// its vault: full-text search names the notes that may hold one of its
+// names, and each is read and its plain words searched.
+func (s *Service) mentions(ctx context.Context, vaultName string, kin graph.Kinship, a *Answer) error {
+	if s.Mentioning == nil || s.Prose == nil {
+		return errors.New("full-text search is not set up here")
+	}
+	names := namesOf(kin.Path, kin.Title, kin.Aliases)
+	paths, more, err := s.Mentioning(ctx, vaultName, names, mentionCandidates)
+	if err != nil {
+		return errors.New("the full-text index could not be searched")
+	}
+	for _, p := range paths {
+		if p == kin.Path {
+			continue
+		}
+		src, err := s.read(vaultName, p)
+		if err != nil {
+			continue // gone or unreadable since it was indexed
+		}
+		for _, b := range s.Prose(src) {
+			for _, m := range findNames(b, names) {
+				a.MentionsFound++
+				if len(a.Mentions) < MaxMentions {
+					a.Mentions = append(a.Mentions, Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)})
+				}
+			}
+		}
+	}
+	if more {
+		a.Missing = append(a.Missing, "unlinked mentions were looked for in the 50 notes that mention the names most; there may be more")
+	}
+	return nil
+}
+
+// maxNameWords bounds the names looked for in the note: longer titles
+// are rarely written out in another note's text.
+const maxNameWords = 6
+
+// mentioning finds the other notes' names written as plain text in the
+// note: each run of up to maxNameWords words of its free text is looked
+// up among every note's names. A name shared by several notes is taken
+// for the first by path.
+func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship) []Mention {
+	own := map[string]bool{}
+	for _, n := range namesOf(kin.Path, kin.Title, kin.Aliases) {
+		own[strings.ToLower(n)] = true
+	}
+	type named struct{ path, name string }
+	index := map[string]named{}
+	for _, n := range names {
+		if n.Path == kin.Path {
+			continue
+		}
+		for _, name := range namesOf(n.Path, n.Title, n.Aliases) {
+			k := strings.ToLower(name)
+			if _, taken := index[k]; !taken && !own[k] && len(strings.Fields(k)) <= maxNameWords {
+				index[k] = named{n.Path, name}
+			}
+		}
+	}
+	out := []Mention{}
+	seen := map[string]bool{}
+	for _, b := range prose {
+		for _, f := range b.Free {
+			text := b.Text[f.Start:f.End]
+			starts, ends := wordSpans(text)
+			for i := range starts {
+				// The longest name starting at this word.
+				for j := min(len(starts), i+maxNameWords) - 1; j >= i; j-- {
+					k := strings.ToLower(text[starts[i]:ends[j]])
+					n, ok := index[k]
+					if !ok {
+						continue
+					}
+					key := n.path + "\x00" + b.Text
+					if !seen[key] {
+						seen[key] = true
+						out = append(out, Mention{Path: n.path, Line: f.Line, Name: n.name,
+							Sentence: sentence(b.Text, f.Start+starts[i], f.Start+ends[j])})
+					}
+					break
+				}
+				if len(out) == MaxMentions {
+					return out
+				}
+			}
+		}
+	}
+	return out
+}
+
+// wordSpans are the start and end offsets of the words of s.
+func wordSpans(s string) (starts, ends []int) {
+	in := false
+	for i, r := range s {
+		switch w := isWord(r); {
+		case w && !in:
+			starts, in = append(starts, i), true
+		case !w && in:
+			ends, in = append(ends, i), false
+		}
+	}
+	if in {
+		ends = append(ends, len(s))
+	}
+	return starts, ends
+}

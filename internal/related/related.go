@@ -1,0 +1,388 @@
+// Package related finds the notes close to one note: by its links (direct,
+// shared, co-cited), by the similarity of its passages to theirs, and by
+// shared tags; the notes close in meaning that it does not link to yet,
+// with the sentence a link would go in; and the places where a note's name
+// is written as plain text, the way Obsidian's "unlinked mentions" pane
+// shows them. It reads the link graph, the vectors and the full-text
+// index, and the notes' own text through the vault's safe readers.
+package related
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// The kinds of reason a note is related.
+const (
+	KindLink        = "link"         // one links to the other
+	KindSharedLinks = "shared-links" // both link to the same notes
+	KindCoCited     = "co-cited"     // the same notes link to both
+	KindMeaning     = "meaning"      // their passages are similar
+	KindTags        = "tags"         // they share tags
+)
+
+// weights of each kind of reason in a note's score. Links the user made
+// and passages alike weigh most; shared links and co-citation are
+// second-hand links; tags are coarse, and a common one says little.
+var weights = map[string]float64{KindLink: 1, KindSharedLinks: 0.8, KindCoCited: 0.8, KindMeaning: 1, KindTags: 0.6}
+
+// kinds lists the kinds in the order a note's reasons are given.
+var kinds = []string{KindLink, KindMeaning, KindSharedLinks, KindCoCited, KindTags}
+
+// Query asks for the notes related to the note at Path in Vault.
+type Query struct {
+	Vault, Path string
+	// Limit is the most related notes returned: 10 when 0, at most
+	// MaxLimit.
+	Limit int
+}
+
+// DefaultLimit and MaxLimit bound Query.Limit.
+const (
+	DefaultLimit = 10
+	MaxLimit     = 50
+)
+
+// Reason is one thing that relates two notes.
+type Reason struct {
+	Kind   string  `json:"kind" jsonschema:"link, shared-links, co-cited, meaning or tags"`
+	Detail string  `json:"detail" jsonschema:"what relates them, in words: the shared links, the notes citing both, the similar passage, the shared tags"`
+	Score  float64 `json:"score" jsonschema:"how strong this reason is, 0 to 1, relative to the strongest reason of its kind in this answer"`
+}
+
+// Note is one related note.
+type Note struct {
+	Path    string   `json:"path" jsonschema:"vault-relative path; pass it to read-note"`
+	Title   string   `json:"title"`
+	Score   float64  `json:"score" jsonschema:"0 to 1: the weighted sum of its reasons' scores over the most every kind of reason could give"`
+	Reasons []Reason `json:"reasons"`
+}
+
+// Suggestion is a note close in meaning that the note does not link to
+// and is not linked from: a link to add.
+type Suggestion struct {
+	Path       string  `json:"path" jsonschema:"the note to link to"`
+	Title      string  `json:"title"`
+	Similarity float64 `json:"similarity" jsonschema:"similarity of their closest passages, 0 to 1"`
+	Line       int     `json:"line,omitempty" jsonschema:"line of the sentence in the note asked about; 0 when no sentence was found"`
+	Sentence   string  `json:"sentence,omitempty" jsonschema:"the sentence of the note asked about where a link would go"`
+	// Because says how the sentence was chosen.
+	Because string `json:"because,omitempty" jsonschema:"mentions it: the sentence names the note; shares the most words: the sentence of the similar passage sharing the most words with the other note"`
+}
+
+// Mention is a note's name written as plain text somewhere.
+type Mention struct {
+	Path     string `json:"path" jsonschema:"for mentions: the note the name is written in; for mentioning: the note whose name is written here"`
+	Line     int    `json:"line" jsonschema:"line of the mention, in the note it is written in"`
+	Name     string `json:"name" jsonschema:"the title or alias found, as the note names it"`
+	Sentence string `json:"sentence" jsonschema:"the sentence holding it"`
+}
+
+// Answer is what Find returns.
+type Answer struct {
+	Vault string `json:"vault"`
+	Path  string `json:"path"`
+	Title string `json:"title"`
+	// Related are the closest notes, best first.
+	Related     []Note       `json:"related" jsonschema:"the closest notes, best first, each with every reason it is related"`
+	Suggestions []Suggestion `json:"suggestions" jsonschema:"notes close in meaning that are not linked either way, with the sentence where a link would go"`
+	// Mentions are places in other notes where this note's title or an
+	// alias is written as plain text.
+	Mentions []Mention `json:"mentions" jsonschema:"unlinked mentions: places in other notes where this note's title or an alias is written as plain text, not as a link"`
+	// MentionsFound counts every unlinked mention found, listed or not.
+	MentionsFound int `json:"mentions_found" jsonschema:"how many unlinked mentions were found; more than mentions lists when cut"`
+	// Mentioning are places in this note where another note's title or
+	// alias is written as plain text.
+	Mentioning []Mention `json:"mentioning" jsonschema:"the reverse: places in this note where another note's title or alias is written as plain text"`
+	// Embedder is the embedder that measured similarity, if any.
+	Embedder string `json:"embedder,omitempty" jsonschema:"the embedder that measured similarity; lexical measures shared words and word pieces, not meaning"`
+	// Missing says what could not be used, and so what the answer lacks.
+	Missing []string `json:"missing,omitempty" jsonschema:"what could not be used and what the answer lacks for it, such as meaning unavailable"`
+	// Skipped are links and tags too common to count.
+	Skipped []string `json:"skipped,omitempty" jsonschema:"hub notes and common tags left out of shared links, co-citation and tags: each joins so many notes that it says little"`
+}
+
+// MaxSuggestions and MaxMentions bound the suggestions and each list of
+// mentions of an answer.
+const (
+	MaxSuggestions = 5
+	MaxMentions    = 20
+)
+
+// Bounds of one answer besides the limit and lists: each sentence or
+// passage is cut short.
+const (
+	maxSentence   = 240
+	maxPassage    = 160
+	maxNamesShown = 3
+	// mentionCandidates is how many notes that may mention the note are
+	// read from disk, those with most mentions first.
+	mentionCandidates = 50
+)
+
+// Service answers related-notes questions. Each field is one capability;
+// a nil one leaves its part out of the answer, which then says so.
+type Service struct {
+	Vaults []config.Vault
+	// Kin reads the note's links and tags; without it nothing is found.
+	Kin func(ctx context.Context, vault, path string) (graph.Kinship, error)
+	// Similar compares the note's passages with the vault's.
+	Similar func(ctx context.Context, vault string, fileID int64, limit int) ([]search.SimilarNote, error)
+	// Embedder is the fingerprint of the embedder Similar uses.
+	Embedder func() string
+	// Mentioning finds notes whose text may hold one of the names.
+	Mentioning func(ctx context.Context, vault string, names []string, limit int) ([]string, bool, error)
+	// Names lists every note's names, for the mentions in the note.
+	Names func(ctx context.Context, vault string) ([]graph.NoteNames, error)
+	// Prose reads a note's plain words.
+	Prose func(src []byte) []vault.Prose
+}
+
+// New builds the service over the link graph, semantic and keyword search
+// and the parser.
+func New(vaults []config.Vault, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *Service {
+	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sem.Similar, Embedder: sem.Embedder,
+		Mentioning: kw.NotesMentioning, Names: g.Names, Prose: p.Prose}
+}
+
+// ErrUnavailable means the index that every part of the answer starts
+// from cannot be read.
+var ErrUnavailable = errors.New("the index is unavailable")
+
+// Find answers q. A note the index does not hold is graph.ErrNoteNotFound;
+// an index that cannot be read is ErrUnavailable. Anything else that
+// fails leaves its part out, and Answer.Missing says so.
+func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
+	limit := q.Limit
+	if limit <= 0 {
+		limit = DefaultLimit
+	}
+	limit = min(limit, MaxLimit)
+	if s.Kin == nil {
+		return Answer{}, ErrUnavailable
+	}
+	kin, err := s.Kin(ctx, q.Vault, q.Path)
+	if err != nil {
+		if errors.Is(err, graph.ErrNoteNotFound) || ctx.Err() != nil {
+			return Answer{}, err
+		}
+		return Answer{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
+	}
+	a := Answer{Vault: q.Vault, Path: kin.Path, Title: kin.Title, Related: []Note{}, Suggestions: []Suggestion{},
+		Mentions: []Mention{}, Mentioning: []Mention{}, Skipped: kin.Skipped}
+	if len(a.Skipped) > 10 {
+		a.Skipped = append(a.Skipped[:10:10], fmt.Sprintf("and %d more", len(kin.Skipped)-10))
+	}
+
+	var similar []search.SimilarNote
+	switch {
+	case s.Similar == nil:
+		a.Missing = append(a.Missing, "meaning unavailable: semantic search is not set up here")
+	default:
+		similar, err = s.Similar(ctx, q.Vault, kin.ID, limit+MaxSuggestions)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Answer{}, ctx.Err()
+			}
+			a.Missing = append(a.Missing, "meaning unavailable: "+meaningMissing(err))
+		} else if s.Embedder != nil {
+			a.Embedder = s.Embedder()
+		}
+	}
+
+	var prose []vault.Prose
+	src, readErr := s.read(q.Vault, kin.Path)
+	if readErr != nil {
+		a.Missing = append(a.Missing, "the note's own text could not be read ("+readErr.Error()+"): no sentences for link suggestions and no mentions in it")
+	} else if s.Prose != nil {
+		prose = s.Prose(src)
+	}
+	var names []graph.NoteNames
+	if s.Names != nil {
+		if names, err = s.Names(ctx, q.Vault); err != nil {
+			if ctx.Err() != nil {
+				return Answer{}, ctx.Err()
+			}
+			a.Missing = append(a.Missing, "the names of the other notes could not be read: no mentions in this note")
+			names = nil
+		}
+	}
+
+	a.Related = merge(kin, similar, limit)
+	a.Suggestions = suggest(kin, similar, prose, names)
+	if err := s.mentions(ctx, q.Vault, kin, &a); err != nil {
+		if ctx.Err() != nil {
+			return Answer{}, ctx.Err()
+		}
+		a.Missing = append(a.Missing, "unlinked mentions unavailable: "+err.Error())
+	}
+	if readErr == nil && names != nil {
+		a.Mentioning = mentioning(prose, names, kin)
+	}
+	return a, nil
+}
+
+// meaningMissing words why the passages could not be compared.
+func meaningMissing(err error) string {
+	switch {
+	case errors.Is(err, search.ErrNoVectors):
+		return "no vectors for this note yet (they are made after the notes are indexed)"
+	case errors.Is(err, search.ErrNoEmbedder):
+		return "the embedder cannot be used (the health check says why)"
+	case errors.Is(err, search.ErrDimensionMismatch):
+		return "the embedder changed and the vectors are being made again"
+	}
+	return "the vectors could not be compared"
+}
+
+// read reads a note through the vault's safe reader.
+func (s *Service) read(vaultName, rel string) ([]byte, error) {
+	for _, v := range s.Vaults {
+		if v.Name != vaultName {
+			continue
+		}
+		root, err := vault.OpenRoot(v.Path, v.Exclude)
+		if err != nil {
+			return nil, errors.New("the vault folder cannot be opened")
+		}
+		data, _, warn, err := root.ReadNote(rel)
+		switch {
+		case err != nil:
+			return nil, errors.New(vault.ErrText(err))
+		case warn != "":
+			return nil, errors.New(warn)
+		}
+		return data, nil
+	}
+	return nil, errors.New("its vault is not configured")
+}
+
+// candidate gathers the reasons of one note.
+type candidate struct {
+	path, title string
+	raw         map[string]float64
+	detail      map[string]string
+}
+
+// merge scores every note the graph, the tags and the vectors relate to
+// the note: each reason's score is its strength over the strongest of its
+// kind, and a note's score their weighted sum over the sum of the weights.
+func merge(kin graph.Kinship, similar []search.SimilarNote, limit int) []Note {
+	by := map[string]*candidate{}
+	get := func(p, title string) *candidate {
+		c, ok := by[p]
+		if !ok {
+			c = &candidate{path: p, title: title, raw: map[string]float64{}, detail: map[string]string{}}
+			by[p] = c
+		}
+		return c
+	}
+	for _, k := range kin.Kin {
+		c := get(k.Path, k.Title)
+		switch {
+		case k.LinksTo && k.LinkedFrom:
+			c.raw[KindLink], c.detail[KindLink] = 1.5, "they link to each other"
+		case k.LinksTo:
+			c.raw[KindLink], c.detail[KindLink] = 1, "this note links to it"
+		case k.LinkedFrom:
+			c.raw[KindLink], c.detail[KindLink] = 1, "it links to this note"
+		}
+		if k.Coupling > 0 {
+			c.raw[KindSharedLinks], c.detail[KindSharedLinks] = k.Coupling, "both link to "+wikiList(k.BothLinkTo)
+		}
+		if k.CoCitation > 0 {
+			n := len(k.CitedWith)
+			c.raw[KindCoCited] = k.CoCitation
+			c.detail[KindCoCited] = fmt.Sprintf("%s to both: %s", plural(n, "note links", "notes link"), wikiList(k.CitedWith))
+		}
+		if k.TagWeight > 0 {
+			var tags []string
+			for _, t := range k.Tags {
+				tags = append(tags, "#"+t)
+			}
+			c.raw[KindTags], c.detail[KindTags] = k.TagWeight, "tags "+strings.Join(tags, ", ")
+		}
+	}
+	for _, s := range similar {
+		c := get(s.Path, s.Title)
+		c.raw[KindMeaning] = s.Similarity
+		detail := "similar passage: \"" + search.Excerpt(s.Passage.Text, maxPassage) + "\""
+		if s.Passage.Heading != "" {
+			detail += " (" + s.Passage.Heading + ")"
+		}
+		c.detail[KindMeaning] = detail
+	}
+	best := map[string]float64{}
+	for _, c := range by {
+		for k, v := range c.raw {
+			best[k] = max(best[k], v)
+		}
+	}
+	total := 0.0
+	for _, w := range weights {
+		total += w
+	}
+	var out []Note
+	for _, c := range by {
+		n := Note{Path: c.path, Title: c.title}
+		sum := 0.0
+		for _, k := range kinds {
+			v, ok := c.raw[k]
+			if !ok || best[k] <= 0 {
+				continue
+			}
+			score := round(v / best[k])
+			n.Reasons = append(n.Reasons, Reason{Kind: k, Detail: c.detail[k], Score: score})
+			sum += weights[k] * v / best[k]
+		}
+		if len(n.Reasons) == 0 {
+			continue
+		}
+		n.Score = round(sum / total)
+		out = append(out, n)
+	}
+	slices.SortFunc(out, func(a, b Note) int { return cmp.Or(cmp.Compare(b.Score, a.Score), cmp.Compare(a.Path, b.Path)) })
+	return out[:min(len(out), limit)]
+}
+
+// round keeps three decimals: enough to rank, short to read.
+func round(f float64) float64 {
+	return float64(int(f*1000+0.5)) / 1000
+}
+
+// wikiList names up to maxNamesShown notes as [[links]], "and N more" for
+// the rest.
+func wikiList(paths []string) string {
+	var names []string
+	for i, p := range paths {
+		if i == maxNamesShown {
+			names = append(names, fmt.Sprintf("%d more", len(paths)-i))
+			break
+		}
+		names = append(names, "[["+strings.TrimSuffix(p, path.Ext(p))+"]]")
+	}
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
