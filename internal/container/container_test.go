@@ -27,10 +27,11 @@ func TestGraphsValidate(t *testing.T) {
 	}
 	log := slog.New(slog.NewTextHandler(io.Discard, nil))
 	graphs := map[string]fx.Option{
-		"index":  fx.Options(indexOptions(cfg, log), fx.Populate(new(IndexDeps))),
-		"doctor": fx.Options(doctorOptions(cfg, log), fx.Populate(new(DoctorDeps))),
-		"search": fx.Options(searchOptions(cfg, log), fx.Populate(new(SearchDeps))),
-		"mcp":    fx.Options(mcpOptions(cfg, log), fx.Populate(new(MCPDeps))),
+		"index":   fx.Options(indexOptions(cfg, log), fx.Populate(new(IndexDeps))),
+		"doctor":  fx.Options(doctorOptions(cfg, log), fx.Populate(new(DoctorDeps))),
+		"search":  fx.Options(searchOptions(cfg, log), fx.Populate(new(SearchDeps))),
+		"mcp":     fx.Options(mcpOptions(cfg, log), fx.Populate(new(MCPDeps))),
+		"related": fx.Options(relatedOptions(cfg, log), fx.Populate(new(RelatedDeps))),
 	}
 	for name, opts := range graphs {
 		t.Run(name, func(t *testing.T) {

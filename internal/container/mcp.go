@@ -13,6 +13,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -38,7 +39,7 @@ func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps) *fx.App {
 }
 
 func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), OnFirstUse, Health, Indexing, Vectors, Searching, Serving,
+	return fx.Options(Base(cfg, log, store.Options{}), OnFirstUse, Health, Indexing, Vectors, Searching, Relating, Serving,
 		fx.Provide(serverChecks))
 }
 
@@ -77,6 +78,7 @@ type backendIn struct {
 	Graph   *graph.Graph
 	Parser  *vault.Parser
 	Live    *live.Live
+	Related *related.Service
 	Checks  []health.Check `name:"ordered"`
 }
 
@@ -104,6 +106,7 @@ func newBackend(in backendIn) *mcp.Backend {
 		Traverse:  in.Graph.Traverse,
 		Backlinks: in.Graph.BacklinksUpTo,
 		Outlinks:  in.Graph.Outlinks,
+		Related:   in.Related.Find,
 		Stats:     func(ctx context.Context) ([]index.VaultStats, error) { return index.Stats(ctx, conn) },
 		Notes: func(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error) {
 			return index.ListNotes(ctx, conn, after.Vault, after.Path, n)

@@ -21,6 +21,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -45,6 +46,10 @@ type Backend struct {
 	// how many there are.
 	Backlinks func(ctx context.Context, vault, path string, limit int) (graph.BacklinkPage, error)
 	Outlinks  func(ctx context.Context, vault, path string) ([]graph.Edge, error)
+
+	// Related finds the notes related to one note, the links it could
+	// make and the unlinked mentions of it.
+	Related func(ctx context.Context, q related.Query) (related.Answer, error)
 
 	// Stats reads what the index holds of each vault.
 	Stats func(ctx context.Context) ([]index.VaultStats, error)
@@ -96,6 +101,7 @@ const instructions = `jarvis searches the user's Obsidian vaults (Markdown notes
 - search-semantic: passages close to a description; by meaning with a neural embedder, by shared words and word pieces with the default lexical one.
 - search-combined: both, fused; a good default for questions.
 - search-graph: notes linked to or from a note, to explore a topic's neighbourhood.
+- related-notes: notes close to one note (by links, meaning and tags), links it could make, and unlinked mentions of it.
 - read-note: the full text of a note (or one section) with its links and backlinks; every search result's vault and path can be passed to it.
 - list-vaults: which vaults exist and how fresh their index is.
 - health-status: what is wrong when results look incomplete.

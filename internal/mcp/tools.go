@@ -24,6 +24,7 @@ const (
 	ToolReadNote       = "read-note"
 	ToolListVaults     = "list-vaults"
 	ToolHealthStatus   = "health-status"
+	ToolRelatedNotes   = "related-notes"
 )
 
 // Filters every search tool takes, with the rules search.Filter states.
@@ -123,6 +124,7 @@ Each result lists the retrievers that found it (keyword, semantic); its score, 0
 	}, t.searchCombined)
 	t.registerGraph(s)
 	t.registerNotes(s)
+	t.registerRelated(s)
 	t.registerVaults(s)
 }
 

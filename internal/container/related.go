@@ -1,0 +1,44 @@
+package container
+
+import (
+	"log/slog"
+
+	"go.uber.org/fx"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/related"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Relating provides the related-notes service, over the link graph,
+// semantic and keyword search and the parser.
+var Relating = fx.Module("related",
+	fx.Provide(func(cfg config.Config, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *related.Service {
+		return related.New(cfg.Vaults, g, sem, kw, p)
+	}),
+)
+
+// RelatedDeps is what `jarvis related` works with: the indexer to bring
+// the index up to date first, the vectors to load, the graph to find the
+// note, and the service.
+type RelatedDeps struct {
+	fx.In
+	DB      *store.DB
+	Indexer *index.Indexer
+	Vectors *search.Vectors
+	Graph   *graph.Graph
+	Related *related.Service
+}
+
+// NewRelatedApp builds the app of `jarvis related` and fills deps.
+func NewRelatedApp(cfg config.Config, log *slog.Logger, deps *RelatedDeps) *fx.App {
+	return fx.New(relatedOptions(cfg, log), fx.Populate(deps))
+}
+
+func relatedOptions(cfg config.Config, log *slog.Logger) fx.Option {
+	return fx.Options(Base(cfg, log, store.Options{}), Opened, Indexing, Vectors, Searching, Relating)
+}
