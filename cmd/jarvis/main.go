@@ -61,6 +61,7 @@ func commands() []command {
 		{"index", "build or refresh the index of your vaults", runIndex},
 		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor},
 		{"search", "search your vaults from the terminal", runSearch},
+		{"related", "show the notes related to a note, links to consider and unlinked mentions", runRelated},
 		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP},
 		{"model", "download, list and remove embedding models that run inside jarvis", runModel},
 		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup},

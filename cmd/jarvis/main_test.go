@@ -317,6 +317,7 @@ func TestHelp(t *testing.T) {
 		{[]string{"doctor", "--help"}, []string{"--vault", "--db", "--config", "--json", "Exit status"}, true},
 		{[]string{"search", "--help"}, []string{"--mode mode", "--limit notes", "(default 10)", "--names-only"}, true},
 		{[]string{"mcp", "--help"}, []string{"--http address", "--watch", "(default true)", "--session-timeout"}, true},
+		{[]string{"related", "--help"}, []string{"--vault", "--db", "--config", "--json", "--limit notes", "Exit status"}, true},
 		{[]string{"model", "pull", "--help"}, []string{"--revision"}, false},
 		{[]string{"model", "list", "--help"}, []string{"--json"}, false},
 		{[]string{"help", "version"}, []string{"Print the version"}, false},

@@ -1,0 +1,67 @@
+package main
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/related"
+)
+
+// TestRelatedCommand runs jarvis related on the example vault, with and
+// without --json, and checks its usage errors.
+func TestRelatedCommand(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, stdout, stderr := jarvis(t, nil, "related", "--vault", example, "--db", db, "--json", "--limit", "5", "Pour over")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var a related.Answer
+	if err := json.Unmarshal([]byte(stdout), &a); err != nil {
+		t.Fatalf("stdout is not the related JSON: %v\n%s", err, stdout)
+	}
+	if a.Path != "Methods/Pour over.md" || len(a.Related) != 5 || len(a.Missing) != 0 || !strings.HasPrefix(a.Embedder, "lexical/") {
+		t.Fatalf("answer %+v", a)
+	}
+	kinds := map[string]bool{}
+	for _, n := range a.Related {
+		for _, r := range n.Reasons {
+			kinds[r.Kind] = true
+		}
+	}
+	for _, k := range []string{related.KindLink, related.KindMeaning, related.KindSharedLinks, related.KindCoCited} {
+		if !kinds[k] {
+			t.Errorf("no reason of kind %s in %+v", k, a.Related)
+		}
+	}
+	if !slices.ContainsFunc(a.Mentions, func(m related.Mention) bool { return m.Path == "Beans/Colombia Huila.md" && m.Line == 12 }) {
+		t.Errorf("mentions %+v", a.Mentions)
+	}
+
+	code, stdout, stderr = jarvis(t, nil, "related", "--vault", example, "--db", db, "--no-refresh", "V60")
+	if code != 0 || !strings.Contains(stdout, "Related to Pour over") || !strings.Contains(stdout, "Unlinked mentions (") ||
+		!strings.Contains(stdout, "Links to consider:") {
+		t.Fatalf("exit %d (%s):\n%s", code, stderr, stdout)
+	}
+
+	for _, tc := range []struct {
+		name string
+		args []string
+		code int
+		want string
+	}{
+		{"no note", []string{"related", "--vault", example, "--db", db}, 2, "give the note"},
+		{"bad limit", []string{"related", "--vault", example, "--db", db, "--limit", "51", "Water"}, 2, "--limit 51"},
+		{"unknown note", []string{"related", "--vault", example, "--db", db, "--no-refresh", "Espresso machine"}, 1, "no note matches"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			code, _, stderr := jarvis(t, nil, tc.args...)
+			if code != tc.code || !strings.Contains(stderr, tc.want) {
+				t.Fatalf("exit %d; want %d with %q: %s", code, tc.code, tc.want, stderr)
+			}
+		})
+	}
+}
