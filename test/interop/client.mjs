@@ -26,6 +26,7 @@ const TOOLS = [
   'search-vault',
   'search-graph',
   'read-note',
+  'related-notes',
   'list-vaults',
   'search-combined',
   'health-status',
