@@ -279,9 +279,9 @@ func (s *Service) mentions(ctx context.Context, vaultName string, kin graph.Kins
 const maxNameWords = 6
 
 // mentioning finds the other notes' names written as plain text in the
-// note: each run of up to maxNameWords words of its free text is looked
-// up among every note's names. A name shared by several notes is taken
-// for the first by path.
+// note, the first place each is named: each run of up to maxNameWords
+// words of its free text is looked up among every note's names. A name
+// shared by several notes is taken for the first by path.
 func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship) []Mention {
 	own := map[string]bool{}
 	for _, n := range namesOf(kin.Path, kin.Title, kin.Aliases) {
@@ -314,9 +314,8 @@ func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship)
 					if !ok {
 						continue
 					}
-					key := n.path + "\x00" + b.Text
-					if !seen[key] {
-						seen[key] = true
+					if !seen[n.path] {
+						seen[n.path] = true
 						out = append(out, Mention{Path: n.path, Line: f.Line, Name: n.name,
 							Sentence: sentence(b.Text, f.Start+starts[i], f.Start+ends[j])})
 					}

@@ -1,0 +1,186 @@
+package related
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// fakeVault writes notes into a temp folder and returns it as a vault.
+func fakeVault(t *testing.T, notes map[string]string) config.Vault {
+	t.Helper()
+	dir := t.TempDir()
+	for rel, text := range notes {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return config.Vault{Name: "v", Path: dir}
+}
+
+// fakeService is a Service over the notes given, whose graph knows only
+// the kin given and whose full-text search names every other note.
+func fakeService(t *testing.T, notes map[string]string, kin graph.Kinship) *Service {
+	v := fakeVault(t, notes)
+	p := vault.NewParser()
+	return &Service{
+		Vaults: []config.Vault{v},
+		Kin: func(_ context.Context, _, path string) (graph.Kinship, error) {
+			if path != kin.Path {
+				return graph.Kinship{}, &graph.NotFoundError{Ref: path}
+			}
+			return kin, nil
+		},
+		Mentioning: func(context.Context, string, []string, int) ([]string, bool, error) {
+			var out []string
+			for rel := range notes {
+				out = append(out, rel)
+			}
+			slices.Sort(out)
+			return out, false, nil
+		},
+		Names: func(context.Context, string) ([]graph.NoteNames, error) {
+			var out []graph.NoteNames
+			for rel := range notes {
+				out = append(out, graph.NoteNames{Path: rel, Title: vault.TitleFromPath(rel)})
+			}
+			slices.SortFunc(out, func(a, b graph.NoteNames) int { return strings.Compare(a.Path, b.Path) })
+			return out, nil
+		},
+		Prose: p.Prose,
+	}
+}
+
+func TestFindDegrades(t *testing.T) {
+	notes := map[string]string{
+		"Tea.md":    "# Tea\n\nGreen tea wants cooler water than black tea.\n",
+		"Kettle.md": "# Kettle\n\nBoils water for tea. See [[Tea]].\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Tea.md", Title: "Tea"}, ID: 1,
+		Kin: []graph.Kin{{Path: "Kettle.md", Title: "Kettle", LinkedFrom: true}}}
+	for _, tc := range []struct {
+		name    string
+		similar func(context.Context, string, int64, int) ([]search.SimilarNote, error)
+		want    string
+	}{
+		{"no similar", nil, "meaning unavailable: semantic search is not set up here"},
+		{"no vectors", func(context.Context, string, int64, int) ([]search.SimilarNote, error) {
+			return nil, search.ErrNoVectors
+		}, "meaning unavailable: no vectors for this note yet"},
+		{"embedder down", func(context.Context, string, int64, int) ([]search.SimilarNote, error) {
+			return nil, fmt.Errorf("%w: dial tcp 127.0.0.1:11434: connection refused", search.ErrNoEmbedder)
+		}, "meaning unavailable: the embedder cannot be used"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			s := fakeService(t, notes, kin)
+			s.Similar = tc.similar
+			a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Tea.md"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a.Missing) != 1 || !strings.HasPrefix(a.Missing[0], tc.want) || strings.Contains(a.Missing[0], "dial") {
+				t.Fatalf("missing %q; want %q", a.Missing, tc.want)
+			}
+			if len(a.Related) != 1 || a.Related[0].Path != "Kettle.md" || a.Related[0].Reasons[0].Detail != "it links to this note" {
+				t.Fatalf("the links are not used without meaning: %+v", a.Related)
+			}
+		})
+	}
+	t.Run("no index", func(t *testing.T) {
+		s := fakeService(t, notes, kin)
+		s.Kin = func(context.Context, string, string) (graph.Kinship, error) {
+			return graph.Kinship{}, errors.New("database is locked")
+		}
+		if _, err := s.Find(context.Background(), Query{Vault: "v", Path: "Tea.md"}); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("error %v", err)
+		}
+		s.Kin = nil
+		if _, err := s.Find(context.Background(), Query{Vault: "v", Path: "Tea.md"}); !errors.Is(err, ErrUnavailable) {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("not indexed", func(t *testing.T) {
+		s := fakeService(t, notes, kin)
+		if _, err := s.Find(context.Background(), Query{Vault: "v", Path: "Coffee.md"}); !errors.Is(err, graph.ErrNoteNotFound) {
+			t.Fatalf("error %v", err)
+		}
+	})
+	t.Run("the note's file is gone", func(t *testing.T) {
+		s := fakeService(t, notes, kin)
+		os.Remove(filepath.Join(s.Vaults[0].Path, "Tea.md"))
+		a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Tea.md"})
+		if err != nil || !slices.ContainsFunc(a.Missing, func(m string) bool { return strings.HasPrefix(m, "the note's own text could not be read") }) {
+			t.Fatalf("error %v, missing %q", err, a.Missing)
+		}
+	})
+}
+
+func TestMentions(t *testing.T) {
+	notes := map[string]string{
+		"Green tea.md": "---\naliases: [Sencha]\n---\n# Green tea\n\nCooler water than for black tea. Try it with a [[Kettle]].\n",
+		"Kettle.md":    "# Kettle\n\nGood for green tea. Greentea is not a word, green teapot is no mention.\nAlso [[Green tea]] and `green tea` and #green-tea.\n",
+		"Log.md":       "# Log\n\n- Had sencha today.\n\n```\ngreen tea in code\n```\n\n| Tea | Verdict |\n| --- | --- |\n| Green tea | fine |\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Green tea.md", Title: "Green tea"}, Aliases: []string{"Sencha"}, ID: 1}
+	a, err := fakeService(t, notes, kin).Find(context.Background(), Query{Vault: "v", Path: "Green tea.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Mentions {
+		got = append(got, fmt.Sprintf("%s:%d %s: %s", m.Path, m.Line, m.Name, m.Sentence))
+	}
+	want := []string{
+		"Kettle.md:3 Green tea: Good for green tea.",
+		"Log.md:3 Sencha: Had sencha today.",
+		"Log.md:11 Green tea: Green tea",
+	}
+	if !slices.Equal(got, want) || a.MentionsFound != 3 {
+		t.Fatalf("mentions (%d found)\n%s\nwant\n%s", a.MentionsFound, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if len(a.Mentioning) != 0 {
+		t.Fatalf("mentioning %+v: [[Kettle]] is a link", a.Mentioning)
+	}
+	kettle := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Kettle.md", Title: "Kettle"}, ID: 2}
+	a, err = fakeService(t, notes, kettle).Find(context.Background(), Query{Vault: "v", Path: "Kettle.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Mentioning) != 1 || a.Mentioning[0].Path != "Green tea.md" || a.Mentioning[0].Line != 3 {
+		t.Fatalf("mentioning %+v", a.Mentioning)
+	}
+}
+
+func TestSentence(t *testing.T) {
+	long := strings.Repeat("word ", 100)
+	for _, tc := range []struct {
+		name, text, at, want string
+	}{
+		{"middle", "First one. The grinder is here. Last one.", "grinder", "The grinder is here."},
+		{"start", "Grinder first! Then more.", "Grinder", "Grinder first!"},
+		{"no stop", "a grinder without a full stop", "grinder", "a grinder without a full stop"},
+		{"decimal", "Weigh 0.1 g with the grinder. Next.", "grinder", "Weigh 0.1 g with the grinder."},
+		{"long", long + "grinder " + long, "grinder", "…" + strings.TrimSpace(long[len(long)-maxSentence/2:]) + " grinder " + strings.TrimSpace(long[:maxSentence/2]) + "…"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			i := strings.Index(tc.text, tc.at)
+			if got := sentence(tc.text, i, i+len(tc.at)); got != tc.want {
+				t.Fatalf("sentence %q\nwant %q", got, tc.want)
+			}
+		})
+	}
+}
