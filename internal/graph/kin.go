@@ -48,7 +48,8 @@ type Kinship struct {
 	// them.
 	Kin []Kin
 	// Skipped names the hubs left out of shared links and co-citation,
-	// and the tags too common to list the notes of: each joins so many
+	// the tags too common to list the notes of, and how many of the
+	// note's own links were not followed (maxExpand): each joins so many
 	// notes that it says little about any two, and reading them all would
 	// cost more than the rest of the answer.
 	Skipped []string
@@ -113,8 +114,12 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 	}
 	sharedWith := map[int64][]int64{}
 	var hubs []int64
-	for t, n := range shared {
-		if n > maxFanout {
+	targets, rest := fewestFirst(shared)
+	if rest > 0 {
+		k.Skipped = append(k.Skipped, fmt.Sprintf("the %d most linked of the %d files it links to", rest, len(shared)))
+	}
+	for _, t := range targets {
+		if n := shared[t]; n > maxFanout {
 			hubs = append(hubs, t)
 			continue
 		}
@@ -133,8 +138,12 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 		return fail("co-citation", err)
 	}
 	citedBy := map[int64][]int64{}
-	for s, n := range citers {
-		if n > maxFanout {
+	sources, rest := fewestFirst(citers)
+	if rest > 0 {
+		k.Skipped = append(k.Skipped, fmt.Sprintf("the %d longest of the %d notes linking to it", rest, len(citers)))
+	}
+	for _, s := range sources {
+		if n := citers[s]; n > maxFanout {
 			hubs = append(hubs, s)
 			continue
 		}
@@ -225,6 +234,23 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 	slices.SortFunc(k.Kin, func(a, b Kin) int { return cmp.Compare(a.Path, b.Path) })
 	slices.Sort(k.Skipped)
 	return k, nil
+}
+
+// maxExpand is how many of the files a note links to, and of the notes
+// linking to it, Kin reads the links of: one query each. The least linked
+// ones, which weigh most, are read first; a note linking to thousands
+// (an index of a whole vault) is then answered in as many queries as a
+// note linking to maxExpand.
+const maxExpand = 200
+
+// fewestFirst returns the ids of n by their counts, fewest first, cut to
+// maxExpand, and how many were cut.
+func fewestFirst(n map[int64]int) ([]int64, int) {
+	ids := byCount(mapKeys(n), n)
+	if len(ids) <= maxExpand {
+		return ids, 0
+	}
+	return ids[:maxExpand], len(ids) - maxExpand
 }
 
 // byCount orders file ids by the count each has in n, fewest first, then

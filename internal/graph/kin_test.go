@@ -3,7 +3,9 @@ package graph_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
@@ -60,5 +62,48 @@ func TestKin(t *testing.T) {
 	}
 	if _, err := g.Kin(context.Background(), "coffee", "Nope.md"); !errors.Is(err, graph.ErrNoteNotFound) {
 		t.Fatalf("missing note: %v", err)
+	}
+}
+
+// TestKinLeavesOutHubs: a file linked from more than 1,000 notes says
+// little about two of them and is not read; a note linking to more than
+// 200 files has only the least linked read.
+func TestKinLeavesOutHubs(t *testing.T) {
+	extra := map[string]string{
+		"Me.md":    "[[Hub]] [[Rare]]",
+		"Other.md": "[[Rare]] [[Hub]]",
+		"Hub.md":   "the hub",
+		"Rare.md":  "rare",
+	}
+	var many strings.Builder
+	for i := range 1001 {
+		extra[fmt.Sprintf("L/%d.md", i)] = "[[Hub]]"
+		if i < 250 {
+			fmt.Fprintf(&many, "[[L/%d]] ", i)
+		}
+	}
+	extra["Many.md"] = many.String()
+	g := indexed(t, extra)
+	k, err := g.Kin(context.Background(), "coffee", "Me.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(k.Skipped, []string{"Hub.md"}) {
+		t.Fatalf("skipped %q", k.Skipped)
+	}
+	for _, c := range k.Kin {
+		if c.Path == "Other.md" && !slices.Equal(c.BothLinkTo, []string{"Rare.md"}) {
+			t.Fatalf("Other.md: %+v", c)
+		}
+		if strings.HasPrefix(c.Path, "L/") && len(c.BothLinkTo) > 0 {
+			t.Fatalf("the hub was read: %+v", c)
+		}
+	}
+	k, err = g.Kin(context.Background(), "coffee", "Many.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Contains(k.Skipped, "the 50 most linked of the 250 files it links to") {
+		t.Fatalf("skipped %q", k.Skipped)
 	}
 }
