@@ -141,7 +141,11 @@ func printRelated(w io.Writer, a related.Answer) {
 		}
 	}
 	if len(a.Mentions) > 0 {
-		fmt.Fprintf(w, "\nUnlinked mentions (%d found):\n", a.MentionsFound)
+		more := ""
+		if a.MentionsCut {
+			more = ", in the notes that use its names most; there may be more"
+		}
+		fmt.Fprintf(w, "\nUnlinked mentions (%d found%s):\n", a.MentionsFound, more)
 		for _, m := range a.Mentions {
 			fmt.Fprintf(w, "  %s:%d  %q: %s\n", m.Path, m.Line, m.Name, m.Sentence)
 		}

@@ -2,15 +2,20 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/related"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // reason is the reason of kind among a related note's, if any.
@@ -213,4 +218,55 @@ func TestRelatedNotesDegrade(t *testing.T) {
 			t.Fatalf("error %v, %+v: %s", isErr, out, text)
 		}
 	})
+}
+
+// TestInstructionsNameEveryTool keeps the server's instructions, which
+// tell the model which tool to use when, in step with the tools.
+func TestInstructionsNameEveryTool(t *testing.T) {
+	cs := connect(t, &mcp.Backend{})
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	instructions := cs.InitializeResult().Instructions
+	for _, tool := range res.Tools {
+		if !strings.Contains(instructions, "- "+tool.Name+":") {
+			t.Errorf("the instructions do not say when to use %s:\n%s", tool.Name, instructions)
+		}
+	}
+}
+
+// TestRelatedNotesStaySmall asks about a note with a long alias that 60
+// notes mention, each twice in a long paragraph: the answer lists 20
+// mentions with short sentences and says how many it found.
+func TestRelatedNotesStaySmall(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "vault")
+	long := strings.Repeat("steeped leaves and hot water ", 40)
+	alias := strings.Repeat("x", 500)
+	sharedtest.WriteFile(t, dir, "Tea.md", "---\naliases: ["+alias+"]\n---\n# Tea\n\n"+long+"\n")
+	for i := range 60 {
+		sharedtest.WriteFile(t, dir, fmt.Sprintf("N%02d.md", i), long+"tea, "+long+" and tea again. [[Tea]]\n")
+	}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, config.Vault{Name: "tea", Path: dir}))
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: mcp.ToolRelatedNotes, Arguments: map[string]any{"path": "Tea.md", "limit": 50}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	data, _ := json.Marshal(res)
+	var out mcp.RelatedOutput
+	b, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(b, &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Mentions) != related.MaxMentions || out.MentionsFound != 100 || !out.MentionsCut || out.Degraded {
+		t.Fatalf("%d mentions listed, %d found, cut %v, degraded %v (%s)", len(out.Mentions), out.MentionsFound, out.MentionsCut, out.Degraded, out.DegradedReason)
+	}
+	for _, m := range out.Mentions {
+		if len([]rune(m.Sentence)) > 301 {
+			t.Fatalf("sentence of %d characters", len([]rune(m.Sentence)))
+		}
+	}
+	if len(data) > 64<<10 {
+		t.Fatalf("the answer takes %d bytes", len(data))
+	}
 }

@@ -32,6 +32,7 @@ type RelatedOutput struct {
 	Mentions    []related.Mention    `json:"mentions" jsonschema:"unlinked mentions: places in other notes where this note's title or an alias is written as plain text, not as a link"`
 	// MentionsFound counts every unlinked mention found, listed or not.
 	MentionsFound int               `json:"mentions_found" jsonschema:"how many unlinked mentions were found; more than mentions lists when cut"`
+	MentionsCut   bool              `json:"mentions_cut" jsonschema:"true when more notes may mention it than were read: the 50 that use its names most were"`
 	Mentioning    []related.Mention `json:"mentioning" jsonschema:"the reverse: places in this note where another note's title or alias is written as plain text; path is that other note"`
 	Embedder      string            `json:"embedder,omitempty" jsonschema:"the embedder that measured similarity; lexical measures shared words and word pieces, not meaning"`
 	Skipped       []string          `json:"skipped,omitempty" jsonschema:"hub notes and common tags left out: each joins so many notes that it says little"`
@@ -109,7 +110,7 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	}
 	out.Title = clip(a.Title, maxTitleChars)
 	out.Related, out.Suggestions, out.Mentions, out.Mentioning = a.Related, a.Suggestions, a.Mentions, a.Mentioning
-	out.MentionsFound, out.Embedder, out.Skipped = a.MentionsFound, a.Embedder, a.Skipped
+	out.MentionsFound, out.MentionsCut, out.Embedder, out.Skipped = a.MentionsFound, a.MentionsCut, a.Embedder, a.Skipped
 	shortRelated(&out)
 	if len(a.Missing) > 0 {
 		out.Degraded = true
@@ -181,6 +182,9 @@ func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\nUnlinked mentions of this note in other notes (%d found", out.MentionsFound)
 		if out.MentionsFound > len(out.Mentions) {
 			fmt.Fprintf(&b, ", %d listed", len(out.Mentions))
+		}
+		if out.MentionsCut {
+			b.WriteString(", in the notes that use its names most; there may be more")
 		}
 		b.WriteString("):\n")
 		for _, m := range out.Mentions {

@@ -268,9 +268,7 @@ func (s *Service) mentions(ctx context.Context, vaultName string, kin graph.Kins
 			}
 		}
 	}
-	if more {
-		a.Missing = append(a.Missing, "unlinked mentions were looked for in the 50 notes that mention the names most; there may be more")
-	}
+	a.MentionsCut = more
 	return nil
 }
 

@@ -101,6 +101,8 @@ type Answer struct {
 	Mentions []Mention `json:"mentions" jsonschema:"unlinked mentions: places in other notes where this note's title or an alias is written as plain text, not as a link"`
 	// MentionsFound counts every unlinked mention found, listed or not.
 	MentionsFound int `json:"mentions_found" jsonschema:"how many unlinked mentions were found; more than mentions lists when cut"`
+	// MentionsCut is true when more notes may mention it than were read.
+	MentionsCut bool `json:"mentions_cut" jsonschema:"true when more notes may mention it than were read: the 50 that use its names most were"`
 	// Mentioning are places in this note where another note's title or
 	// alias is written as plain text.
 	Mentioning []Mention `json:"mentioning" jsonschema:"the reverse: places in this note where another note's title or alias is written as plain text"`
