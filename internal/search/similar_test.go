@@ -64,3 +64,48 @@ func TestNotesMentioning(t *testing.T) {
 		}
 	}
 }
+
+// TestSimilarByCentroid holds the one-scan path of large vaults to the
+// answers of the chunk-by-chunk one: the same pairs, the same
+// similarities, nearly the same notes.
+func TestSimilarByCentroid(t *testing.T) {
+	ctx := context.Background()
+	svc, db := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
+	var id int64
+	if err := db.QueryRowContext(ctx, `SELECT id FROM files WHERE path = 'Coffee journal.md'`).Scan(&id); err != nil {
+		t.Fatal(err)
+	}
+	each, err := svc.semantic.Similar(ctx, "coffee", id, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	budget := similarScanBudget
+	similarScanBudget = 0
+	t.Cleanup(func() { similarScanBudget = budget })
+	once, err := svc.semantic.Similar(ctx, "coffee", id, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(once) != 5 {
+		t.Fatalf("%d notes by centroid", len(once))
+	}
+	shared := 0
+	for _, o := range once {
+		if o.Path == "Coffee journal.md" || o.Similarity < DefaultSimilarityFloors[KindLexical] {
+			t.Fatalf("by centroid: %+v", o)
+		}
+		for _, e := range each {
+			if e.Path != o.Path {
+				continue
+			}
+			shared++
+			if d := e.Similarity - o.Similarity; d > 0.01 || d < -0.01 || e.Passage.Line != o.Passage.Line || e.From.Line != o.From.Line {
+				t.Errorf("%s: chunk by chunk %.3f (lines %d, %d), by centroid %.3f (lines %d, %d)",
+					o.Path, e.Similarity, e.From.Line, e.Passage.Line, o.Similarity, o.From.Line, o.Passage.Line)
+			}
+		}
+	}
+	if shared < 4 {
+		t.Fatalf("only %d of 5 notes in common:\n%+v\n%+v", shared, each, once)
+	}
+}
