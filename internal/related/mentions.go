@@ -259,11 +259,18 @@ func (s *Service) mentions(ctx context.Context, vaultName string, kin graph.Kins
 		if err != nil {
 			continue // gone or unreadable since it was indexed
 		}
+		// A sentence naming the note twice is one place to link it.
+		seen := map[Mention]bool{}
 		for _, b := range s.Prose(src) {
 			for _, m := range findNames(b, names) {
+				at := Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)}
+				if seen[at] {
+					continue
+				}
+				seen[at] = true
 				a.MentionsFound++
 				if len(a.Mentions) < MaxMentions {
-					a.Mentions = append(a.Mentions, Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)})
+					a.Mentions = append(a.Mentions, at)
 				}
 			}
 		}

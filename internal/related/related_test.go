@@ -133,6 +133,7 @@ func TestMentions(t *testing.T) {
 	notes := map[string]string{
 		"Green tea.md": "---\naliases: [Sencha]\n---\n# Green tea\n\nCooler water than for black tea. Try it with a [[Kettle]].\n",
 		"Kettle.md":    "# Kettle\n\nGood for green tea. Greentea is not a word, green teapot is no mention.\nAlso [[Green tea]] and `green tea` and #green-tea.\n",
+		"Twice.md":     "Green tea, then green tea again.\n",
 		"Log.md":       "# Log\n\n- Had sencha today.\n\n```\ngreen tea in code\n```\n\n| Tea | Verdict |\n| --- | --- |\n| Green tea | fine |\n",
 	}
 	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Green tea.md", Title: "Green tea"}, Aliases: []string{"Sencha"}, ID: 1}
@@ -148,8 +149,9 @@ func TestMentions(t *testing.T) {
 		"Kettle.md:3 Green tea: Good for green tea.",
 		"Log.md:3 Sencha: Had sencha today.",
 		"Log.md:11 Green tea: Green tea",
+		"Twice.md:1 Green tea: Green tea, then green tea again.",
 	}
-	if !slices.Equal(got, want) || a.MentionsFound != 3 {
+	if !slices.Equal(got, want) || a.MentionsFound != 4 {
 		t.Fatalf("mentions (%d found)\n%s\nwant\n%s", a.MentionsFound, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 	if len(a.Mentioning) != 0 {
