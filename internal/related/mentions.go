@@ -95,19 +95,26 @@ func wordEdge(s string, i int) bool {
 
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
+// sentenceEnd reports whether text[i] ends a sentence: a full stop,
+// question or exclamation mark at the end of the text or before a space
+// (so that "0.1 g" and "e.g.," do not end one).
+func sentenceEnd(text string, i int) bool {
+	return strings.IndexByte(".!?", text[i]) >= 0 && (i+1 == len(text) || text[i+1] == ' ')
+}
+
 // sentence is the sentence of text holding offsets start to end, cut to
 // maxSentence characters around them.
 func sentence(text string, start, end int) string {
 	from := 0
-	for i := start - 1; i > 0; i-- {
-		if strings.ContainsRune(".!?", rune(text[i-1])) && text[i] == ' ' {
+	for i := start - 1; i >= 0; i-- {
+		if sentenceEnd(text, i) {
 			from = i + 1
 			break
 		}
 	}
 	to := len(text)
 	for i := end; i < len(text); i++ {
-		if strings.ContainsRune(".!?", rune(text[i])) && (i+1 == len(text) || text[i+1] == ' ') {
+		if sentenceEnd(text, i) {
 			to = i + 1
 			break
 		}
@@ -141,11 +148,14 @@ func sentences(b vault.Prose) []Mention {
 	text := b.Text
 	start := 0
 	for i := 0; i <= len(text); i++ {
-		if i < len(text) && (!strings.ContainsRune(".!?", rune(text[i])) || (i+1 < len(text) && text[i+1] != ' ')) {
+		if i < len(text) && !sentenceEnd(text, i) {
 			continue
 		}
 		end := min(i+1, len(text))
-		if s := strings.TrimSpace(text[start:end]); s != "" {
+		for start < end && text[start] == ' ' {
+			start++
+		}
+		if start < end {
 			out = append(out, Mention{Line: lineAt(b, start), Sentence: sentence(text, start, start)})
 		}
 		start = end

@@ -186,3 +186,16 @@ func TestSentence(t *testing.T) {
 		})
 	}
 }
+
+func TestSentences(t *testing.T) {
+	src := "# Note\n\nFirst one. Second one weighs\n0.1 g! Third, with [[a link]].\n"
+	blocks := vault.NewParser().Prose([]byte(src))
+	var got []string
+	for _, s := range sentences(blocks[1]) {
+		got = append(got, fmt.Sprintf("%d %s", s.Line, s.Sentence))
+	}
+	want := []string{"3 First one.", "3 Second one weighs 0.1 g!", "4 Third, with a link."}
+	if !slices.Equal(got, want) {
+		t.Fatalf("sentences %q\nwant %q", got, want)
+	}
+}
