@@ -200,6 +200,9 @@ func suggest(kin graph.Kinship, similar []search.SimilarNote, prose []vault.Pros
 		other := namesOf(s.Path, s.Title, aliases[s.Path])
 	named:
 		for _, b := range prose {
+			if b.Heading > 0 {
+				continue // a link goes in the text, not in a title
+			}
 			for _, m := range findNames(b, other) {
 				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b.Text, m.start, m.end), "mentions it"
 				break named
@@ -209,6 +212,9 @@ func suggest(kin graph.Kinship, similar []search.SimilarNote, prose []vault.Pros
 			want := words(s.Passage.Text + " " + s.Title)
 			best := 0
 			for _, b := range prose {
+				if b.Heading > 0 {
+					continue
+				}
 				for _, sen := range sentences(b) {
 					if sen.Line < s.From.Line || sen.Line > s.From.End {
 						continue

@@ -17,6 +17,8 @@ type Prose struct {
 	Text string
 	// Free are the ranges of Text written as plain words, in order.
 	Free []FreeText
+	// Heading is the level of a heading, 0 for any other block.
+	Heading int
 }
 
 // FreeText is a range of Prose.Text that was written as plain words.
@@ -54,7 +56,11 @@ func (p *Parser) Prose(src []byte) (out []Prose) {
 			b := proseBuilder{body: body, base: bodyStart, lines: &lines}
 			b.add(n)
 			if len(b.text) > 0 {
-				out = append(out, Prose{Text: string(b.text), Free: b.free})
+				p := Prose{Text: string(b.text), Free: b.free}
+				if h, ok := n.(*ast.Heading); ok {
+					p.Heading = h.Level
+				}
+				out = append(out, p)
 			}
 			return ast.WalkSkipChildren, nil
 		}

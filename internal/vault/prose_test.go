@@ -25,6 +25,9 @@ func TestProseMarksPlainWords(t *testing.T) {
 	if lines[0] != 4 || lines[1] != 6 || lines[5] != 7 {
 		t.Fatalf("lines %v", lines)
 	}
+	if blocks[0].Heading != 1 || blocks[1].Heading != 0 {
+		t.Fatalf("heading levels %d, %d", blocks[0].Heading, blocks[1].Heading)
+	}
 	if blocks[1].Text != "A hand grinder, see Grinder and grinder and #grinder. Next line: the grinder again." {
 		t.Fatalf("text %q", blocks[1].Text)
 	}
