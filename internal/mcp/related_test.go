@@ -80,6 +80,16 @@ func TestRelatedNotesOnTheExampleVault(t *testing.T) {
 			t.Fatalf("a tag every note has counts: %+v", r)
 		}
 	})
+	t.Run("suggestions point into the text", func(t *testing.T) {
+		if len(press.Suggestions) == 0 {
+			t.Fatalf("no suggestions:\n%s", text)
+		}
+		for _, s := range press.Suggestions {
+			if s.Line == 4 || s.Sentence == "French press" || s.Sentence == "Steps" {
+				t.Errorf("a suggestion points at a heading: %+v", s)
+			}
+		}
+	})
 	t.Run("limit", func(t *testing.T) {
 		var out mcp.RelatedOutput
 		call(t, cs, mcp.ToolRelatedNotes, map[string]any{"path": "French press", "limit": 2}, &out)
