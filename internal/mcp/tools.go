@@ -122,6 +122,7 @@ Each result lists the retrievers that found it (keyword, semantic); its score, 0
 		}),
 	}, t.searchCombined)
 	t.registerGraph(s)
+	t.registerContext(s)
 	t.registerNotes(s)
 	t.registerVaults(s)
 }
