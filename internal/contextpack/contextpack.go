@@ -233,12 +233,17 @@ func choose(notes []search.NotePassages, budget int) Pack {
 	pack := Pack{Budget: budget}
 	var kept []shingles
 	var out []Passage
-	var left []LeftOut
+	// What is left out is cited once the list is cut: a large vault
+	// leaves out hundreds of passages, and only the first are shown.
+	type leftOut struct {
+		c          candidate
+		start, end int
+		text       string
+		reason     string
+	}
+	var left []leftOut
 	leave := func(c candidate, start, end int, text, reason string) {
-		heading := vault.CitedHeading(c.note.Headings, start, end)
-		cite := Citation(c.note.Vault, c.note.Path, heading, start, end)
-		left = append(left, LeftOut{Vault: c.note.Vault, Path: c.note.Path, Heading: heading, StartLine: start, EndLine: end,
-			Tokens: Cost(cite, text), Reason: reason})
+		left = append(left, leftOut{c, start, end, text, reason})
 	}
 	// take adds lines start..end of a candidate when they fit and repeat
 	// nothing taken; it says why not otherwise.
@@ -297,9 +302,13 @@ func choose(notes []search.NotePassages, budget int) Pack {
 		pack.MoreLeftOut = len(left) - MaxLeftOut
 		left = left[:MaxLeftOut]
 	}
-	pack.LeftOut = left
-	if pack.LeftOut == nil {
-		pack.LeftOut = []LeftOut{}
+	pack.LeftOut = []LeftOut{}
+	for _, l := range left {
+		note := l.c.note
+		heading := vault.CitedHeading(note.Headings, l.start, l.end)
+		cite := Citation(note.Vault, note.Path, heading, l.start, l.end)
+		pack.LeftOut = append(pack.LeftOut, LeftOut{Vault: note.Vault, Path: note.Path, Heading: heading, StartLine: l.start, EndLine: l.end,
+			Tokens: Cost(cite, l.text), Reason: l.reason})
 	}
 	return pack
 }

@@ -14,24 +14,39 @@ import (
 // without Markdown's code and emphasis marks or a leading '#'.
 func HeadingKey(s string) string {
 	s = strings.TrimLeft(strings.TrimSpace(s), "# ")
-	s = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(strings.ToLower(s))
+	s = headingMarks.Replace(strings.ToLower(s))
 	return strings.Join(strings.Fields(s), " ")
 }
 
+var headingMarks = strings.NewReplacer("`", "", "*", "", "_", " ")
+
 // HeadingPaths gives each heading its path of keys, outermost first.
 func HeadingPaths(headings []Heading) []string {
-	out := make([]string, len(headings))
-	var open []Heading
+	return keyPaths(headings, headingKeys(headings))
+}
+
+func headingKeys(headings []Heading) []string {
+	keys := make([]string, len(headings))
 	for i, h := range headings {
-		for len(open) > 0 && open[len(open)-1].Level >= h.Level {
+		keys[i] = HeadingKey(h.Text)
+	}
+	return keys
+}
+
+// keyPaths is HeadingPaths over the headings' keys.
+func keyPaths(headings []Heading, keys []string) []string {
+	out := make([]string, len(headings))
+	var open []int
+	for i, h := range headings {
+		for len(open) > 0 && headings[open[len(open)-1]].Level >= h.Level {
 			open = open[:len(open)-1]
 		}
-		open = append(open, h)
-		keys := make([]string, len(open))
+		open = append(open, i)
+		parts := make([]string, len(open))
 		for j, o := range open {
-			keys[j] = HeadingKey(o.Text)
+			parts[j] = keys[o]
 		}
-		out[i] = strings.Join(keys, " > ")
+		out[i] = strings.Join(parts, " > ")
 	}
 	return out
 }
@@ -42,25 +57,35 @@ func HeadingPaths(headings []Heading) []string {
 // that name is taken when the path above it matches none. A heading whose
 // own text holds " > " is matched whole first.
 func FindHeading(headings []Heading, want string) int {
-	best := slices.IndexFunc(headings, func(h Heading) bool { return HeadingKey(h.Text) == HeadingKey(want) })
+	return findHeading(headings, headingKeys(headings), want)
+}
+
+// findHeading is FindHeading with the headings' keys made once.
+func findHeading(headings []Heading, keys []string, want string) int {
+	whole := HeadingKey(want)
+	best := slices.Index(keys, whole)
 	var parts []string
 	for _, p := range strings.Split(want, " > ") {
 		parts = append(parts, HeadingKey(p))
 	}
-	paths := HeadingPaths(headings)
-	for i, h := range headings {
-		if best >= 0 && len(parts) == 1 {
-			break
-		}
-		if HeadingKey(h.Text) != parts[len(parts)-1] {
+	if best >= 0 && len(parts) == 1 {
+		return best
+	}
+	var paths []string // made when first needed
+	for i, k := range keys {
+		if k != parts[len(parts)-1] {
 			continue
 		}
 		if best < 0 {
-			best = i
+			best = i // the path above it may not match: the first of that name
 		}
-		if len(parts) > 1 && strings.HasSuffix(" > "+paths[i], " > "+strings.Join(parts, " > ")) {
-			best = i
-			break
+		if len(parts) > 1 {
+			if paths == nil {
+				paths = keyPaths(headings, keys)
+			}
+			if strings.HasSuffix(" > "+paths[i], " > "+strings.Join(parts, " > ")) {
+				return i
+			}
 		}
 	}
 	return best
@@ -85,7 +110,8 @@ func SectionEnd(headings []Heading, i int) int {
 // path is not always it: a tiny section joins the one after it, and the
 // chunk, which starts above that section's heading, takes its path.
 func CitedHeading(headings []Heading, start, end int) string {
-	var open []int // indexes of the headings above start, outermost first
+	var keys []string // made when first needed
+	var open []int    // indexes of the headings above start, outermost first
 	for i, h := range headings {
 		if h.Line > start {
 			break
@@ -104,7 +130,10 @@ func CitedHeading(headings []Heading, start, end int) string {
 		for j, o := range open[:k+1] {
 			texts[j] = headings[o].Text
 		}
-		if path := strings.Join(texts, " > "); FindHeading(headings, path) == i {
+		if keys == nil {
+			keys = headingKeys(headings)
+		}
+		if path := strings.Join(texts, " > "); findHeading(headings, keys, path) == i {
 			return path
 		}
 	}
