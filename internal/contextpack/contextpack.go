@@ -138,22 +138,25 @@ func New(passages PassageFunc, find FindFunc, links search.LinkedFunc) *Builder 
 	return &Builder{passages: passages, find: find, links: links}
 }
 
-// ErrBadBudget means a budget out of range.
-var ErrBadBudget = fmt.Errorf("budget_tokens must be %d to %d", MinBudget, MaxBudget)
+// Errors of a request the caller can fix, worded for the model.
+var (
+	ErrBadBudget    = fmt.Errorf("budget_tokens must be %d to %d", MinBudget, MaxBudget)
+	ErrTooManyPaths = fmt.Errorf("paths may name at most %d notes", MaxPaths)
+)
 
 // Build assembles the pack for r. Errors are search's (an empty or long
 // query, the context's), a path that names no note (*graph.NotFoundError),
-// or ErrBadBudget.
+// ErrBadBudget or ErrTooManyPaths.
 func (b *Builder) Build(ctx context.Context, r Request) (Pack, error) {
 	budget := r.Budget
 	if budget == 0 {
 		budget = DefaultBudget
 	}
 	if budget < MinBudget || budget > MaxBudget {
-		return Pack{}, ErrBadBudget
+		return Pack{}, fmt.Errorf("%w; got %d", ErrBadBudget, budget)
 	}
 	if len(r.Paths) > MaxPaths {
-		return Pack{}, fmt.Errorf("at most %d paths may be given; got %d", MaxPaths, len(r.Paths))
+		return Pack{}, fmt.Errorf("%w; got %d: start from the most relevant", ErrTooManyPaths, len(r.Paths))
 	}
 	if err := search.CheckQuery(r.Query); err != nil {
 		return Pack{}, err

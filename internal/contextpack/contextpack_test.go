@@ -151,7 +151,7 @@ func TestBuildRefuses(t *testing.T) {
 			t.Errorf("%+v: %v; want %v", tc.r, err, tc.want)
 		}
 	}
-	if _, err := b.Build(context.Background(), Request{Query: "x", Paths: make([]string, MaxPaths+1)}); err == nil {
-		t.Error("too many paths were accepted")
+	if _, err := b.Build(context.Background(), Request{Query: "x", Paths: make([]string, MaxPaths+1)}); !errors.Is(err, ErrTooManyPaths) {
+		t.Errorf("too many paths: %v", err)
 	}
 }

@@ -96,19 +96,14 @@ func (t *tools) buildContext(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	if err := t.checkVault(in.Vault); err != nil {
 		return nil, out, err
 	}
-	budget := in.BudgetTokens
-	if budget == 0 {
-		budget = contextpack.DefaultBudget
-	}
-	if budget < contextpack.MinBudget || budget > contextpack.MaxBudget {
-		return nil, out, fmt.Errorf("budget_tokens must be %d to %d; got %d", contextpack.MinBudget, contextpack.MaxBudget, budget)
-	}
 	if t.b.BuildContext == nil {
 		return nil, out, errors.New("build-context is not available in this server; search-combined and read-note still work")
 	}
-	pack, err := t.b.BuildContext(ctx, contextpack.Request{Query: in.Query, Budget: budget, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.b.Vaults)})
+	pack, err := t.b.BuildContext(ctx, contextpack.Request{Query: in.Query, Budget: in.BudgetTokens, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.b.Vaults)})
 	switch {
 	case err == nil:
+	case errors.Is(err, contextpack.ErrBadBudget), errors.Is(err, contextpack.ErrTooManyPaths):
+		return nil, out, err
 	case errors.Is(err, search.ErrEmptyQuery):
 		return nil, out, errEmptyQuery
 	case errors.Is(err, search.ErrQueryTooLong):

@@ -164,6 +164,12 @@ func TestBuildContext(t *testing.T) {
 			t.Fatalf("the note given in paths gave no passage:\n%s", text)
 		}
 	})
+	t.Run("nothing matches", func(t *testing.T) {
+		out, text := buildContext(t, cs, map[string]any{"query": "florbizzle quantamax zorptic"})
+		if len(out.Passages) != 0 || out.TokensUsed != 0 || !strings.Contains(out.Empty, "No passage") || !strings.Contains(text, out.Empty) {
+			t.Fatalf("invented words: %+v\n%s", out, text)
+		}
+	})
 	t.Run("bad arguments", func(t *testing.T) {
 		for _, tc := range []struct {
 			args map[string]any
@@ -253,4 +259,14 @@ func TestBuildContextDegrades(t *testing.T) {
 		t.Fatalf("without the index: degraded %v (%s):\n%s", out.Degraded, out.DegradedReason, text)
 	}
 	checkPack(t, cs, v.Path, out, text, 1000)
+}
+
+// TestBuildContextWithoutItsBackend: a server without the capability
+// still lists the tool, and a call says what still works.
+func TestBuildContextWithoutItsBackend(t *testing.T) {
+	cs := connect(t, &mcp.Backend{Vaults: []config.Vault{exampleVault(t)}})
+	text, isErr := call(t, cs, mcp.ToolBuildContext, map[string]any{"query": "grind"}, nil)
+	if !isErr || !strings.Contains(text, "not available") || !strings.Contains(text, "read-note") {
+		t.Fatalf("error %v, %q", isErr, text)
+	}
 }
