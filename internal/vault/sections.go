@@ -3,6 +3,7 @@ package vault
 import (
 	"slices"
 	"strings"
+	"unicode/utf8"
 )
 
 // A section of a note is addressed by a heading, or by a heading path as
@@ -104,9 +105,15 @@ func SectionEnd(headings []Heading, i int) int {
 	return 0
 }
 
+// MaxHeadingPath is the longest heading path, in characters, that a
+// citation writes and read-note takes back: a heading can be a page long,
+// and a longer path cites the section above it instead.
+const MaxHeadingPath = 1000
+
 // CitedHeading is the heading path that names the smallest section
 // holding lines start..end, such that FindHeading finds that section
-// again, or "" when only the whole note holds them. A chunk's own heading
+// again, of at most MaxHeadingPath characters, or "" when only the whole
+// note holds them. A chunk's own heading
 // path is not always it: a tiny section joins the one after it, and the
 // chunk, which starts above that section's heading, takes its path.
 func CitedHeading(headings []Heading, start, end int) string {
@@ -133,7 +140,11 @@ func CitedHeading(headings []Heading, start, end int) string {
 		if keys == nil {
 			keys = headingKeys(headings)
 		}
-		if path := strings.Join(texts, " > "); findHeading(headings, keys, path) == i {
+		path := strings.Join(texts, " > ")
+		if utf8.RuneCountInString(path) > MaxHeadingPath {
+			continue
+		}
+		if findHeading(headings, keys, path) == i {
 			return path
 		}
 	}

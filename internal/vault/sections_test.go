@@ -2,6 +2,7 @@ package vault
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -45,5 +46,15 @@ func TestCitedHeading(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestCitedHeadingStaysShort: a heading path longer than read-note takes
+// cites the section above it.
+func TestCitedHeadingStaysShort(t *testing.T) {
+	long := strings.Repeat("very long heading ", 60)
+	hs := []Heading{{1, "Top", 1}, {2, long, 3}}
+	if got := CitedHeading(hs, 4, 5); got != "Top" {
+		t.Fatalf("CitedHeading = %.40q; want Top", got)
 	}
 }
