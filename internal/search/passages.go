@@ -328,7 +328,10 @@ func (s *Service) filePassages(ctx context.Context, order []*NotePassages) error
 }
 
 // similarities is the semantic similarity to the query of every chunk of
-// the notes ids, by chunk id; a chunk without a vector has none.
+// the notes ids, by chunk id; a chunk without a vector has none. The
+// query is embedded again here, as combined search keeps its vector to
+// itself: microseconds for the lexical and static embedders, milliseconds
+// for a transformer, against the tens of milliseconds a pack takes.
 func (s *Service) similarities(ctx context.Context, text string, ids map[NoteRef]int64, order []*NotePassages) (map[int64]float64, error) {
 	sem := s.semantic
 	emb := sem.vec.Embedder()
