@@ -373,8 +373,9 @@ func (s *Service) similarities(ctx context.Context, text string, ids map[NoteRef
 
 // scorePassages scores every passage against the query, simply:
 //
-//   - Keyword is the share of the query's terms the passage (its heading
-//     path and text) holds, each term weighed by its rarity among the
+//   - Keyword is the share of the query's terms the passage holds, in
+//     the note's title, its heading path or its text (what the embedder
+//     is given for it), each term weighed by its rarity among the
 //     passages read, ln(1 + (N+1)/(df+1)): a word every passage holds
 //     ("coffee" in a coffee vault) tells them apart no more than it
 //     should.
@@ -400,7 +401,7 @@ func (s *Service) scorePassages(text string, order []*NotePassages, sims map[int
 	for _, np := range order {
 		for i := range np.Passages {
 			p := &np.Passages[i]
-			f := found{p: p, terms: termsIn(m, p.Heading+"\n"+p.Text)}
+			f := found{p: p, terms: termsIn(m, vault.EmbedText(np.Title, p.Heading, p.Text))}
 			for t, ok := range f.terms {
 				if ok {
 					df[t]++
