@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -21,7 +22,7 @@ const ToolBuildContext = "build-context"
 // BuildContextInput is the input of build-context.
 type BuildContextInput struct {
 	Query        string   `json:"query" jsonschema:"the question or task to gather context for, in words"`
-	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"the most tokens the passages may cost, 200 to 20000; a token is 4 characters of a passage's citation line and text"`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"the most tokens the passages may cost, 200 to 20000 (4000 when left out); a token is 4 characters of a passage's citation line and text. A budget larger than half the server's answer ceiling (7500 with the default ceiling) is lowered to it, and the answer says so"`
 	Paths        []string `json:"paths,omitempty" jsonschema:"notes to start from, by vault-relative path (a title or alias also works); their passages are candidates, and the notes they link to too"`
 	Vault        string   `json:"vault,omitempty" jsonschema:"gather only from this vault (a name from list-vaults); every vault when empty"`
 }
@@ -92,6 +93,39 @@ A token is counted as 4 characters of a passage's citation line and text; tokens
 }
 
 func (t *tools) buildContext(ctx context.Context, _ *mcpsdk.CallToolRequest, in BuildContextInput) (*mcpsdk.CallToolResult, BuildContextOutput, error) {
+	budget := in.BudgetTokens
+	if budget == 0 {
+		budget = contextpack.DefaultBudget
+	}
+	asked := budget
+	if fit := t.contextBudget(); budget > fit && budget <= contextpack.MaxBudget {
+		budget = fit
+	}
+	// The overhead besides the passages varies with them (citations, the
+	// left-out list): an answer still over the ceiling is made again
+	// with the budget lowered by what it was over, so that the last
+	// guard never has to cut passages.
+	for attempt := 0; ; attempt++ {
+		res, out, err := t.packContext(ctx, in, budget, asked)
+		if err != nil || attempt == 2 {
+			return res, out, err
+		}
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, out, fmt.Errorf("encode the answer: %w", err)
+		}
+		over := answerTokens(res) + Tokens(string(data)) - (t.answerTokens - cutNoteTokens)
+		if over <= 0 || budget == contextpack.MinBudget {
+			return res, out, nil
+		}
+		budget = max(budget-over/2-100, contextpack.MinBudget)
+	}
+}
+
+// packContext gathers the passages for in within budget tokens; asked is
+// the budget the caller asked for, which the answer names when budget is
+// lower.
+func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, asked int) (*mcpsdk.CallToolResult, BuildContextOutput, error) {
 	out := BuildContextOutput{Passages: []ContextPassage{}, LeftOut: []ContextLeftOut{}, Index: t.state()}
 	if err := t.checkVault(in.Vault); err != nil {
 		return nil, out, err
@@ -99,7 +133,7 @@ func (t *tools) buildContext(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	if t.b.BuildContext == nil {
 		return nil, out, errors.New("build-context is not available in this server; search-combined and read-note still work")
 	}
-	pack, err := t.b.BuildContext(ctx, contextpack.Request{Query: in.Query, Budget: in.BudgetTokens, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.b.Vaults)})
+	pack, err := t.b.BuildContext(ctx, contextpack.Request{Query: in.Query, Budget: budget, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.b.Vaults)})
 	switch {
 	case err == nil:
 	case errors.Is(err, contextpack.ErrBadBudget), errors.Is(err, contextpack.ErrTooManyPaths):
@@ -118,6 +152,9 @@ func (t *tools) buildContext(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	}
 	out.BudgetTokens, out.TokensUsed, out.MoreLeftOut = pack.Budget, pack.Used, pack.MoreLeftOut
 	out.Embedder, out.Degraded, out.DegradedReason, out.Notes = pack.Embedder, pack.Degraded, pack.Reason, pack.Remarks
+	if budget < asked {
+		out.Notes = append(out.Notes, fmt.Sprintf("budget_tokens was lowered from %d to %d: the passages come both as text and as structured content, and one answer takes at most %d tokens (mcp.answer_tokens in the server's config file)", asked, budget, t.answerTokens))
+	}
 	for _, p := range pack.Passages {
 		out.Passages = append(out.Passages, ContextPassage{Vault: p.Vault, Path: p.Path, Title: clip(p.Title, maxTitleChars), Heading: p.Heading,
 			StartLine: p.StartLine, EndLine: p.EndLine, Citation: p.Citation, Text: p.Text, Tokens: p.Tokens, Score: p.Score, Via: p.Via, Part: p.Part})
@@ -176,4 +213,15 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 		b.WriteString("\nUse read-note with a passage's vault, path and heading to read around it.\n")
 	}
 	return textResult(b.String())
+}
+
+// contextOverhead is what a context answer takes besides its passages
+// twice: the citation fields of each passage, the left-out list (at most
+// 20 entries in both parts), the notes and the heading lines.
+const contextOverhead = 5000
+
+// contextBudget is the largest budget whose answer fits the ceiling: the
+// passages appear in the text and again in the structured content.
+func (t *tools) contextBudget() int {
+	return max((t.answerTokens-contextOverhead)/2, contextpack.MinBudget)
 }

@@ -80,6 +80,14 @@ func checkPack(t *testing.T, cs *mcpsdk.ClientSession, root string, out mcp.Buil
 			t.Errorf("read-note %v does not hold %s: %s", args, p.Citation, text)
 		}
 	}
+	// A budget larger than half the answer ceiling is lowered to fit it,
+	// and the answer says so.
+	if budget > contextBudgetFit {
+		budget = contextBudgetFit
+		if !strings.Contains(text, "budget_tokens was lowered") {
+			t.Errorf("the budget was lowered without a word: %s", text)
+		}
+	}
 	if sum != out.TokensUsed || out.TokensUsed > budget || out.BudgetTokens != budget {
 		t.Errorf("passages cost %d, tokens_used %d, budget %d of %d asked", sum, out.TokensUsed, out.BudgetTokens, budget)
 	}
@@ -270,3 +278,7 @@ func TestBuildContextWithoutItsBackend(t *testing.T) {
 		t.Fatalf("error %v, %q", isErr, text)
 	}
 }
+
+// contextBudgetFit is the largest budget an answer under the default
+// ceiling holds: half of it, less the overhead besides the passages.
+const contextBudgetFit = 7500
