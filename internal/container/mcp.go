@@ -8,6 +8,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
@@ -79,6 +80,7 @@ type backendIn struct {
 	Parser  *vault.Parser
 	Live    *live.Live
 	Related *related.Service
+	Context *contextpack.Builder
 	Checks  []health.Check `name:"ordered"`
 }
 
@@ -114,7 +116,8 @@ func newBackend(in backendIn) *mcp.Backend {
 		Health: func(ctx context.Context) health.Report {
 			return health.Run(ctx, in.Checks, perCheckTimeout)
 		},
-		State: l.State,
-		Parse: in.Parser.Parse,
+		BuildContext: in.Context.Build,
+		State:        l.State,
+		Parse:        in.Parser.Parse,
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"go.uber.org/fx"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
@@ -113,8 +114,16 @@ var Searching = fx.Module("search",
 		func(kw *search.Keyword, sem *search.Semantic, cmb *search.Combined, cfg config.Config, log *slog.Logger) *search.Service {
 			return search.NewService(kw, sem, cmb, cfg.Vaults, log)
 		},
+		newContextBuilder,
 	),
 )
+
+// newContextBuilder packs passages of the search service's finding, with
+// the graph to resolve the notes a request starts from and to follow
+// their links one hop.
+func newContextBuilder(s *search.Service, g *graph.Graph) *contextpack.Builder {
+	return contextpack.New(s.Passages, g.FindNote, g.LinkedNotes)
+}
 
 // newSemantic is semantic search with the configured similarity floor,
 // if any, in place of the default of every kind of embedder.

@@ -174,6 +174,35 @@ func (g *Graph) Neighbours(ctx context.Context, vaultName, path string) ([]strin
 	return paths, nil
 }
 
+// LinkedNotes are the paths of the notes a note links to, in the order
+// of their first link, each once: no attachment, no unresolved link and
+// not the note itself.
+func (g *Graph) LinkedNotes(ctx context.Context, vaultName, path string) ([]string, error) {
+	id, err := g.noteID(ctx, vaultName, path)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := g.db.QueryContext(ctx, `SELECT t.path FROM links l JOIN files t ON t.id = l.target_id
+		WHERE l.source_id = ? AND t.kind = 'note' AND t.id != l.source_id
+		GROUP BY t.id ORDER BY min(l.ord)`, id)
+	if err != nil {
+		return nil, fmt.Errorf("notes linked from %s: %w", path, err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("notes linked from %s: %w", path, err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("notes linked from %s: %w", path, err)
+	}
+	return out, nil
+}
+
 // Backlinks are the links from other notes (and the note itself) that
 // resolve to the file at path, ordered by source path and line.
 func (g *Graph) Backlinks(ctx context.Context, vaultName, path string) ([]Edge, error) {

@@ -220,3 +220,20 @@ func TestBrokenAnchors(t *testing.T) {
 		t.Fatalf("broken anchors:\n%+v\nwant\n%+v", got, want)
 	}
 }
+
+// TestLinkedNotes: the notes a note links to, each once in the order of
+// its first link, without the note's links to itself, to attachments or
+// to nowhere.
+func TestLinkedNotes(t *testing.T) {
+	g := indexed(t, map[string]string{"Links.md": "[[Pour over]] and [[#Top]], ![[brew-station.png]], [[Kettle]], [[Nowhere]], [[Pour over#Recipe]]\n# Top\n"})
+	got, err := g.LinkedNotes(context.Background(), "coffee", "Links.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"Methods/Pour over.md", "Gear/Kettle.md"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("LinkedNotes = %q; want %q", got, want)
+	}
+	if _, err := g.LinkedNotes(context.Background(), "coffee", "Nope.md"); !errors.Is(err, graph.ErrNoteNotFound) {
+		t.Fatalf("missing note: err = %v", err)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"database/sql"
 	"encoding/json"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -22,7 +23,8 @@ import (
 // TestEveryAnswerUnderTheCeilingAt10k calls every tool, asking for as
 // much as its arguments allow, on the largest hub and the longest note of
 // a generated 10,000-note vault, and holds each answer (text, structured
-// content and resource links) under the default ceiling.
+// content and resource links) under the default ceiling without the last
+// guard having to cut it.
 func TestEveryAnswerUnderTheCeilingAt10k(t *testing.T) {
 	if testing.Short() {
 		t.Skip("indexes 10,000 notes")
@@ -47,6 +49,10 @@ func TestEveryAnswerUnderTheCeilingAt10k(t *testing.T) {
 		{mcp.ToolSearchVault, map[string]any{"query": "the notes and the project", "limit": 100}},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "meeting notes about the budget and the project roadmap", "limit": 50}},
 		{mcp.ToolSearchCombined, map[string]any{"query": "meeting notes about the budget and the project roadmap", "limit": 50}},
+		{mcp.ToolBuildContext, map[string]any{"query": "meeting notes about the budget and the project roadmap", "budget_tokens": 20000}},
+		{mcp.ToolBuildContext, map[string]any{"query": "project", "budget_tokens": 20000, "paths": []string{hub, longest}}},
+		{mcp.ToolRelatedNotes, map[string]any{"path": hub, "limit": 50}},
+		{mcp.ToolRelatedNotes, map[string]any{"path": longest, "limit": 50}},
 		{mcp.ToolListVaults, map[string]any{}},
 		{mcp.ToolHealthStatus, map[string]any{}},
 	}
@@ -62,6 +68,11 @@ func TestEveryAnswerUnderTheCeilingAt10k(t *testing.T) {
 		for _, item := range res.Content {
 			if tc, ok := item.(*mcpsdk.TextContent); ok {
 				used += mcp.Tokens(tc.Text)
+				// Each tool sizes its own answer; the last guard cutting
+				// one means that tool's bounds are wrong.
+				if strings.Contains(tc.Text, "ceiling for one answer") {
+					t.Errorf("%s %v: the answer had to be cut to the ceiling", c.tool, c.args)
+				}
 			} else {
 				data, _ := json.Marshal(item)
 				used += mcp.Tokens(string(data))

@@ -311,47 +311,16 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 }
 
 // section returns the part of text under the heading named want, up to the
-// next heading of the same or a higher level.
+// next heading of the same or a higher level; vault.FindHeading says which
+// heading a name or heading path means.
 func section(text string, headings []vault.Heading, want string) (string, error) {
-	// want is a heading or a heading path as search results give them
-	// ("Sync settings > Primary device"); the last part names the
-	// heading, the others the headings above it when several match.
-	// A heading whose own text holds " > " is matched whole first.
-	best := slices.IndexFunc(headings, func(h vault.Heading) bool { return headingKey(h.Text) == headingKey(want) })
-	var parts []string
-	for _, p := range strings.Split(want, " > ") {
-		parts = append(parts, headingKey(p))
-	}
-	paths := headingPaths(headings)
-	for i, h := range headings {
-		if best >= 0 && len(parts) == 1 {
-			break
-		}
-		if headingKey(h.Text) != parts[len(parts)-1] {
-			continue
-		}
-		if best < 0 {
-			best = i // the path above it may not match: the first of that name
-		}
-		if len(parts) > 1 && strings.HasSuffix(" > "+paths[i], " > "+strings.Join(parts, " > ")) {
-			best = i
-			break
-		}
-	}
-	if best >= 0 {
+	if best := vault.FindHeading(headings, want); best >= 0 {
 		h := headings[best]
-		end := -1
-		for _, next := range headings[best+1:] {
-			if next.Level <= h.Level {
-				end = next.Line
-				break
-			}
-		}
 		lines := strings.SplitAfter(text, "\n")
 		from := min(h.Line-1, len(lines))
 		to := len(lines)
-		if end > 0 {
-			to = min(end-1, len(lines))
+		if end := vault.SectionEnd(headings, best); end > 0 {
+			to = min(end, len(lines))
 		}
 		return strings.Join(lines[from:to], ""), nil
 	}
@@ -359,10 +328,11 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 		return "", fmt.Errorf("the note has no headings; read it without heading")
 	}
 	// Headings sharing a word with the one asked for come first.
-	words := strings.Fields(parts[len(parts)-1])
+	parts := strings.Split(want, " > ")
+	words := strings.Fields(vault.HeadingKey(parts[len(parts)-1]))
 	var near, rest []string
 	for _, h := range headings {
-		k := headingKey(h.Text)
+		k := vault.HeadingKey(h.Text)
 		if slices.ContainsFunc(words, func(w string) bool { return strings.Contains(k, w) }) {
 			near = append(near, quoteArg(h.Text))
 		} else {
@@ -411,33 +381,6 @@ func pageEnd(runes []rune, offset, max int) int {
 		}
 	}
 	return end
-}
-
-// headingKey is a heading as compared with one asked for: lower case,
-// without Markdown's code and emphasis marks or a leading '#'.
-func headingKey(s string) string {
-	s = strings.TrimLeft(strings.TrimSpace(s), "# ")
-	s = strings.NewReplacer("`", "", "*", "", "_", " ").Replace(strings.ToLower(s))
-	return strings.Join(strings.Fields(s), " ")
-}
-
-// headingPaths gives each heading its path of keys, outermost first, as
-// search results name passages.
-func headingPaths(headings []vault.Heading) []string {
-	out := make([]string, len(headings))
-	var open []vault.Heading
-	for i, h := range headings {
-		for len(open) > 0 && open[len(open)-1].Level >= h.Level {
-			open = open[:len(open)-1]
-		}
-		open = append(open, h)
-		keys := make([]string, len(open))
-		for j, o := range open {
-			keys[j] = headingKey(o.Text)
-		}
-		out[i] = strings.Join(keys, " > ")
-	}
-	return out
 }
 
 func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult {

@@ -5,6 +5,8 @@ import (
 	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // inputSchema infers T's schema and lets edit add what struct tags cannot
@@ -42,7 +44,7 @@ const (
 	maxQueryChars   = 1000
 	maxPathChars    = 1000
 	maxNameChars    = 200
-	maxHeadingChars = 1000
+	maxHeadingChars = vault.MaxHeadingPath
 )
 
 func intRange(p *jsonschema.Schema, lo, hi, def int) {

@@ -19,6 +19,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/related"
@@ -61,6 +62,10 @@ type Backend struct {
 	// background.
 	State func() index.State
 
+	// BuildContext gathers the passages that best answer a query into a
+	// budget of tokens (build-context).
+	BuildContext func(ctx context.Context, r contextpack.Request) (contextpack.Pack, error)
+
 	// Parse reads a note's headings, links, tags and frontmatter straight
 	// from its text, so read-note works without the database.
 	Parse func(path string, src []byte) vault.Note
@@ -102,6 +107,7 @@ const instructions = `jarvis searches the user's Obsidian vaults (Markdown notes
 - search-combined: both, fused; a good default for questions.
 - search-graph: notes linked to or from a note, to explore a topic's neighbourhood.
 - related-notes: notes close to one note (by links, meaning and tags), links it could make, and unlinked mentions of it.
+- build-context: the best passages for a question across the vaults, fitted to a token budget, each with its citation; use it to gather what the notes say before answering.
 - read-note: the full text of a note (or one section) with its links and backlinks; every search result's vault and path can be passed to it.
 - list-vaults: which vaults exist and how fresh their index is.
 - health-status: what is wrong when results look incomplete.

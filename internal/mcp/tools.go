@@ -2,8 +2,10 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -123,6 +125,7 @@ Each result lists the retrievers that found it (keyword, semantic); its score, 0
 		}),
 	}, t.searchCombined)
 	t.registerGraph(s)
+	t.registerContext(s)
 	t.registerNotes(s)
 	t.registerRelated(s)
 	t.registerVaults(s)
@@ -242,11 +245,38 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 	out.Results, out.Truncated, out.Empty, out.Notes = a.Results, a.Truncated, a.Empty, a.Notes
 	out.Embedder, out.Degraded, out.DegradedReason = a.Embedder, a.Degraded, a.Reason
 	out.VectorsSearched, out.Passages = a.Vectors, a.Chunks
-	shortResults(out.Results)
-	res := renderSearch(kind, q.Text, out)
-	res.Content = append(res.Content, noteLinks(out.Results)...)
-	return res, out, nil
+	return t.fitSearch(kind, q.Text, out)
 }
+
+// fitSearch renders a search answer within the answer ceiling: with many
+// results, their snippets get shorter until the text, the structured
+// content and the resource links fit together, rather than the last
+// results being cut off.
+func (t *tools) fitSearch(kind, query string, out SearchOutput) (*mcpsdk.CallToolResult, SearchOutput, error) {
+	full := slices.Clone(out.Results)
+	for snippet := maxSnippet; ; snippet = snippet * 2 / 3 {
+		out.Results = slices.Clone(full)
+		shortResults(out.Results)
+		for i := range out.Results {
+			out.Results[i].Snippet = clip(out.Results[i].Snippet, snippet)
+		}
+		res := renderSearch(kind, query, out)
+		res.Content = append(res.Content, noteLinks(out.Results)...)
+		data, err := json.Marshal(out)
+		if err != nil {
+			return nil, out, fmt.Errorf("encode the answer: %w", err)
+		}
+		res.StructuredContent = json.RawMessage(data)
+		if answerTokens(res) <= t.answerTokens-cutNoteTokens || snippet <= minSnippet {
+			res.StructuredContent = nil // the SDK encodes out itself
+			return res, out, nil
+		}
+	}
+}
+
+// minSnippet is as short as fitSearch makes a snippet: still a phrase
+// around the match.
+const minSnippet = 60
 
 // noteLinks are resource links to the notes of results, one per note, so
 // that a client can fetch a whole note when it wants it rather than with

@@ -18,12 +18,12 @@ type SimilarNote struct {
 	Similarity float64
 	// Passage is its chunk most similar to one of the other note's, and
 	// From that chunk of the other note.
-	Passage Passage
-	From    Passage
+	Passage ChunkPassage
+	From    ChunkPassage
 }
 
-// Passage is one chunk of a note.
-type Passage struct {
+// ChunkPassage is one chunk of a note.
+type ChunkPassage struct {
 	Heading   string
 	Line, End int // 1-based, inclusive
 	Text      string
@@ -145,7 +145,7 @@ func (s *Semantic) Similar(ctx context.Context, vaultName string, fileID int64, 
 			continue // re-indexed since the vectors were loaded
 		}
 		from := byID[p.from]
-		out = append(out, SimilarNote{Path: c.path, Title: c.title, Similarity: float64(p.sim), Passage: c.Passage, From: from.Passage})
+		out = append(out, SimilarNote{Path: c.path, Title: c.title, Similarity: float64(p.sim), Passage: c.ChunkPassage, From: from.ChunkPassage})
 	}
 	return out, nil
 }
@@ -238,7 +238,7 @@ func (s *Semantic) eachVector(ctx context.Context, rowID int64, files []int64, f
 
 // chunkText is a chunk with its note's path and title.
 type chunkText struct {
-	Passage
+	ChunkPassage
 	id          int64
 	hash        string
 	path, title string

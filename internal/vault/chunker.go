@@ -234,3 +234,46 @@ func (x *lineIndex) span(first, last int) []byte {
 	}
 	return x.src[x.start(first):end]
 }
+
+// Paragraph is a run of lines that reads on its own: a paragraph, list or
+// table up to a blank line, or a fenced code block whole.
+type Paragraph struct {
+	StartLine, EndLine int // 1-based, inclusive
+	Text               string
+}
+
+// Paragraphs splits text, lines of a note whose first is line first (such
+// as a chunk's Text from its StartLine), into the units chunks are packed
+// from, by the same rules: blank lines part them, except inside fenced
+// code. A heading line goes with the unit after it, as a heading alone
+// says nothing. Callers that need less than a chunk cut it here, so that
+// a part never ends mid-sentence or splits a code block.
+func Paragraphs(text string, first int) []Paragraph {
+	src := []byte(text)
+	lines := newLineIndex(src)
+	c := chunker{lines: &lines}
+	units := c.units(1, lines.count())
+	var out []Paragraph
+	held := 0 // the first line of a heading waiting for the unit after it
+	for i, u := range units {
+		if held == 0 {
+			held = u.start
+		}
+		if u.start == u.end && isHeadingLine(lines.text(u.start)) && i < len(units)-1 {
+			continue
+		}
+		out = append(out, Paragraph{StartLine: first + held - 1, EndLine: first + u.end - 1, Text: string(lines.span(held, u.end))})
+		held = 0
+	}
+	return out
+}
+
+// isHeadingLine reports whether a line is an ATX heading ("## Steps").
+func isHeadingLine(line []byte) bool {
+	s := bytes.TrimLeft(line, " ")
+	n := 0
+	for n < len(s) && s[n] == '#' {
+		n++
+	}
+	return n >= 1 && n <= 6 && (n == len(s) || s[n] == ' ' || s[n] == '\t')
+}

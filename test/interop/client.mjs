@@ -30,6 +30,7 @@ const TOOLS = [
   'list-vaults',
   'search-combined',
   'health-status',
+  'build-context',
 ];
 
 // LEAKS are signs of Go or SQL internals in text meant for the model.

@@ -1,0 +1,157 @@
+package contextpack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+func TestTokens(t *testing.T) {
+	for text, want := range map[string]int{"": 0, "a": 1, "abcd": 1, "abcde": 2, "日本語の": 1, "日本語のx": 2} {
+		if got := Tokens(text); got != want {
+			t.Errorf("Tokens(%q) = %d; want %d", text, got, want)
+		}
+	}
+}
+
+func TestNearDuplicate(t *testing.T) {
+	base := "Sour and thin: grind finer, or pour more slowly. Bitter and dry: grind coarser, or drop the water temperature."
+	for _, tc := range []struct {
+		name string
+		text string
+		want bool
+	}{
+		{"the same text", base, true},
+		{"case and punctuation", strings.ToUpper(strings.ReplaceAll(base, ",", "")), true},
+		{"held whole in a longer text", "From the pour over note. " + base + " More words follow here about other things entirely.", true},
+		{"one word changed in a short text", strings.Replace(base, "slowly", "gently", 1), false},
+		{"another text", "Descale the kettle monthly with citric acid; hard water leaves scale fast.", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := shinglesOf(base).nearDuplicate(shinglesOf(tc.text)); got != tc.want {
+				t.Fatalf("nearDuplicate = %v; want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// note is a note of n sections of words words each, scored from best to
+// worst in order.
+func note(path string, n, words int) search.NotePassages {
+	np := search.NotePassages{Vault: "v", Path: path, Title: path}
+	line := 1
+	for i := range n {
+		np.Headings = append(np.Headings, vault.Heading{Level: 1, Text: fmt.Sprintf("S%d", i), Line: line})
+		text := fmt.Sprintf("# S%d\n%s", i, strings.TrimSpace(strings.Repeat(fmt.Sprintf("w%s%d ", path, i), words)))
+		np.Passages = append(np.Passages, search.Passage{Heading: fmt.Sprintf("S%d", i), StartLine: line, EndLine: line + 1, Text: text,
+			Score: 1 - float64(i)/10})
+		line += 3
+	}
+	return np
+}
+
+func TestChooseKeepsToTheBudget(t *testing.T) {
+	notes := []search.NotePassages{note("A.md", 5, 40), note("B.md", 5, 30)}
+	for budget := MinBudget; budget <= 800; budget += 37 {
+		pack := choose(notes, budget)
+		used := 0
+		for _, p := range pack.Passages {
+			if p.Tokens != Tokens(p.Citation+"\n"+p.Text) {
+				t.Fatalf("budget %d: %s costs %d", budget, p.Citation, p.Tokens)
+			}
+			used += p.Tokens
+		}
+		if used != pack.Used || used > budget {
+			t.Fatalf("budget %d: passages cost %d, Used %d", budget, used, pack.Used)
+		}
+		if len(pack.Passages)+len(pack.LeftOut)+pack.MoreLeftOut != 10 {
+			t.Fatalf("budget %d: %d taken and %d+%d left out of 10", budget, len(pack.Passages), len(pack.LeftOut), pack.MoreLeftOut)
+		}
+	}
+}
+
+func TestChooseOrderAndReasons(t *testing.T) {
+	a, b := note("A.md", 3, 20), note("B.md", 2, 20)
+	b.Passages[0].Score = 0.95 // B's best passage is second overall
+	a.Passages[2].Weak = true
+	b.Passages[1].Text = a.Passages[0].Text // a copy of A's best
+	pack := choose([]search.NotePassages{a, b}, MaxBudget)
+	var got []string
+	for _, p := range pack.Passages {
+		got = append(got, p.Path+"#"+p.Heading)
+	}
+	if want := "A.md#S0 A.md#S1 B.md#S0"; strings.Join(got, " ") != want {
+		t.Fatalf("passages %v; want %s", got, want)
+	}
+	reasons := map[string]string{}
+	for _, l := range pack.LeftOut {
+		reasons[l.Path+"#"+l.Heading] = l.Reason
+	}
+	if reasons["A.md#S2"] != WeakMatch || reasons["B.md#S1"] != Duplicate || len(reasons) != 2 {
+		t.Fatalf("left out %v", reasons)
+	}
+	// A note asked for is never a weak match.
+	a.Asked = true
+	if pack := choose([]search.NotePassages{a}, MaxBudget); len(pack.Passages) != 3 {
+		t.Fatalf("a weak passage of a note asked for was left out: %+v", pack.LeftOut)
+	}
+}
+
+func TestChooseTakesParagraphsOfALargeSection(t *testing.T) {
+	np := note("A.md", 1, 10)
+	big := strings.Repeat("filler words that say nothing much. ", 60)
+	np.Passages[0].Text = "# S0\n" + big + "\n\nThe answer is here.\n\n" + big
+	np.Passages[0].EndLine = 6
+	np.Passages[0].Keyword = 0.5
+	np.Passages[0].Parts = []search.PassagePart{
+		{StartLine: 1, EndLine: 2, Text: "# S0\n" + big},
+		{StartLine: 4, EndLine: 4, Text: "The answer is here.", Keyword: 1},
+		{StartLine: 6, EndLine: 6, Text: big},
+	}
+	pack := choose([]search.NotePassages{np}, MinBudget)
+	if len(pack.Passages) != 1 || pack.Passages[0].Text != "The answer is here." || !pack.Passages[0].Part || pack.Passages[0].StartLine != 4 {
+		t.Fatalf("passages %+v", pack.Passages)
+	}
+	if len(pack.LeftOut) != 1 || pack.LeftOut[0].Reason != OverBudget || pack.LeftOut[0].StartLine != 1 || pack.LeftOut[0].EndLine != 6 {
+		t.Fatalf("left out %+v; want the whole section, over budget", pack.LeftOut)
+	}
+}
+
+func TestChooseListsAtMostMaxLeftOut(t *testing.T) {
+	pack := choose([]search.NotePassages{note("A.md", 30, 200)}, MinBudget)
+	if len(pack.LeftOut) != MaxLeftOut || pack.MoreLeftOut != 30-MaxLeftOut-len(pack.Passages) {
+		t.Fatalf("%d listed, %d more, %d taken", len(pack.LeftOut), pack.MoreLeftOut, len(pack.Passages))
+	}
+}
+
+func TestBuildRefuses(t *testing.T) {
+	passages := func(context.Context, search.PassageQuery) (search.PassageAnswer, error) {
+		return search.PassageAnswer{}, nil
+	}
+	find := func(_ context.Context, _, ref string) (graph.Match, error) {
+		return graph.Match{}, &graph.NotFoundError{Ref: ref}
+	}
+	b := New(passages, find, nil)
+	for _, tc := range []struct {
+		r    Request
+		want error
+	}{
+		{Request{Query: "x", Budget: 100}, ErrBadBudget},
+		{Request{Query: "x", Budget: MaxBudget + 1}, ErrBadBudget},
+		{Request{Query: " "}, search.ErrEmptyQuery},
+		{Request{Query: "x", Paths: []string{"Nope.md"}}, graph.ErrNoteNotFound},
+	} {
+		if _, err := b.Build(context.Background(), tc.r); !errors.Is(err, tc.want) {
+			t.Errorf("%+v: %v; want %v", tc.r, err, tc.want)
+		}
+	}
+	if _, err := b.Build(context.Background(), Request{Query: "x", Paths: make([]string, MaxPaths+1)}); !errors.Is(err, ErrTooManyPaths) {
+		t.Errorf("too many paths: %v", err)
+	}
+}

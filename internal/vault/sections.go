@@ -1,0 +1,152 @@
+package vault
+
+import (
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// A section of a note is addressed by a heading, or by a heading path as
+// chunks and search results name them ("Sync settings > Primary device"):
+// read-note takes one, and what cites a passage writes one. The rules live
+// here so that a citation always names the section it came from.
+
+// HeadingKey is a heading as compared with one asked for: lower case,
+// without Markdown's code and emphasis marks or a leading '#'.
+func HeadingKey(s string) string {
+	s = strings.TrimLeft(strings.TrimSpace(s), "# ")
+	s = headingMarks.Replace(strings.ToLower(s))
+	return strings.Join(strings.Fields(s), " ")
+}
+
+var headingMarks = strings.NewReplacer("`", "", "*", "", "_", " ")
+
+// HeadingPaths gives each heading its path of keys, outermost first.
+func HeadingPaths(headings []Heading) []string {
+	return keyPaths(headings, headingKeys(headings))
+}
+
+func headingKeys(headings []Heading) []string {
+	keys := make([]string, len(headings))
+	for i, h := range headings {
+		keys[i] = HeadingKey(h.Text)
+	}
+	return keys
+}
+
+// keyPaths is HeadingPaths over the headings' keys.
+func keyPaths(headings []Heading, keys []string) []string {
+	out := make([]string, len(headings))
+	var open []int
+	for i, h := range headings {
+		for len(open) > 0 && headings[open[len(open)-1]].Level >= h.Level {
+			open = open[:len(open)-1]
+		}
+		open = append(open, i)
+		parts := make([]string, len(open))
+		for j, o := range open {
+			parts[j] = keys[o]
+		}
+		out[i] = strings.Join(parts, " > ")
+	}
+	return out
+}
+
+// FindHeading returns the index of the heading that want names, or -1.
+// want is a heading or a heading path; the last part names the heading,
+// the others the headings above it when several match, and the first of
+// that name is taken when the path above it matches none. A heading whose
+// own text holds " > " is matched whole first.
+func FindHeading(headings []Heading, want string) int {
+	return findHeading(headings, headingKeys(headings), want)
+}
+
+// findHeading is FindHeading with the headings' keys made once.
+func findHeading(headings []Heading, keys []string, want string) int {
+	whole := HeadingKey(want)
+	best := slices.Index(keys, whole)
+	var parts []string
+	for _, p := range strings.Split(want, " > ") {
+		parts = append(parts, HeadingKey(p))
+	}
+	if best >= 0 && len(parts) == 1 {
+		return best
+	}
+	var paths []string // made when first needed
+	for i, k := range keys {
+		if k != parts[len(parts)-1] {
+			continue
+		}
+		if best < 0 {
+			best = i // the path above it may not match: the first of that name
+		}
+		if len(parts) > 1 {
+			if paths == nil {
+				paths = keyPaths(headings, keys)
+			}
+			if strings.HasSuffix(" > "+paths[i], " > "+strings.Join(parts, " > ")) {
+				return i
+			}
+		}
+	}
+	return best
+}
+
+// SectionEnd is the last line of the section of headings[i]: the line
+// before the next heading of the same or a higher level, or 0 when the
+// section runs to the end of the note.
+func SectionEnd(headings []Heading, i int) int {
+	h := headings[i]
+	for _, next := range headings[i+1:] {
+		if next.Level <= h.Level {
+			return next.Line - 1
+		}
+	}
+	return 0
+}
+
+// MaxHeadingPath is the longest heading path, in characters, that a
+// citation writes and read-note takes back: a heading can be a page long,
+// and a longer path cites the section above it instead.
+const MaxHeadingPath = 1000
+
+// CitedHeading is the heading path that names the smallest section
+// holding lines start..end, such that FindHeading finds that section
+// again, of at most MaxHeadingPath characters, or "" when only the whole
+// note holds them. A chunk's own heading
+// path is not always it: a tiny section joins the one after it, and the
+// chunk, which starts above that section's heading, takes its path.
+func CitedHeading(headings []Heading, start, end int) string {
+	var keys []string // made when first needed
+	var open []int    // indexes of the headings above start, outermost first
+	for i, h := range headings {
+		if h.Line > start {
+			break
+		}
+		for len(open) > 0 && headings[open[len(open)-1]].Level >= h.Level {
+			open = open[:len(open)-1]
+		}
+		open = append(open, i)
+	}
+	for k := len(open) - 1; k >= 0; k-- {
+		i := open[k]
+		if last := SectionEnd(headings, i); last != 0 && last < end {
+			continue
+		}
+		texts := make([]string, k+1)
+		for j, o := range open[:k+1] {
+			texts[j] = headings[o].Text
+		}
+		if keys == nil {
+			keys = headingKeys(headings)
+		}
+		path := strings.Join(texts, " > ")
+		if utf8.RuneCountInString(path) > MaxHeadingPath {
+			continue
+		}
+		if findHeading(headings, keys, path) == i {
+			return path
+		}
+	}
+	return ""
+}
