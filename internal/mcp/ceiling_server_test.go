@@ -95,3 +95,41 @@ func TestSearchResultsLinkTheirNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestContextPassagesLinkTheirNotes: build-context links each note its
+// passages come from, once.
+func TestContextPassagesLinkTheirNotes(t *testing.T) {
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t))
+	cs := connect(t, b)
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: mcp.ToolBuildContext,
+		Arguments: map[string]any{"query": "why does my pour over taste sour", "budget_tokens": 1000}})
+	if err != nil || res.IsError {
+		t.Fatalf("%v %+v", err, res)
+	}
+	var out mcp.BuildContextOutput
+	data, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(data, &out); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]bool{}
+	for _, p := range out.Passages {
+		want[mcp.NoteURI(p.Vault, p.Path)] = true
+	}
+	got := map[string]bool{}
+	for _, c := range res.Content {
+		if l, ok := c.(*mcpsdk.ResourceLink); ok {
+			if got[l.URI] {
+				t.Errorf("%s linked twice", l.URI)
+			}
+			got[l.URI] = true
+		}
+	}
+	if len(want) < 2 || len(got) != len(want) {
+		t.Fatalf("passages from %d notes, %d links: %v", len(want), len(got), got)
+	}
+	for uri := range want {
+		if !got[uri] {
+			t.Errorf("no link to %s", uri)
+		}
+	}
+}

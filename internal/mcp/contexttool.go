@@ -169,7 +169,13 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 		}
 		out.Empty += ". The vaults may not cover this topic; asking again with other words, or a larger budget, may find more."
 	}
-	return renderContext(in.Query, out), out, nil
+	res := renderContext(in.Query, out)
+	notes := make([]search.Result, len(out.Passages))
+	for i, p := range out.Passages {
+		notes[i] = search.Result{Vault: p.Vault, Path: p.Path, Title: p.Title}
+	}
+	res.Content = append(res.Content, noteLinks(notes)...)
+	return res, out, nil
 }
 
 // renderContext writes the pack as Markdown: each passage as its citation
