@@ -518,3 +518,42 @@ func TestSetupRefusesAGoRunBuild(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMergeServer: whatever a Claude config file holds, merging either
+// refuses it or gives valid JSON whose mcpServers holds the entry and
+// every other server the file had.
+func FuzzMergeServer(f *testing.F) {
+	for _, seed := range []string{``, `{}`, `{"mcpServers":{}}`, `{"mcpServers":{"other":{"command":"x"}},"theme":"dark"}`,
+		`{"mcpServers":{"jarvis":{"command":"old"},"jarvis":{"command":"dup"}}}`, `[]`, `{"mcpServers":[]}`, `{"a":1,"a":2}`, `{"mcpServers":{"x":1}} trailing`} {
+		f.Add([]byte(seed))
+	}
+	entry := json.RawMessage(`{"command":"/bin/jarvis","args":["mcp"]}`)
+	f.Fuzz(func(t *testing.T, doc []byte) {
+		out, _, unchanged, err := mergeServer(doc, "jarvis", entry)
+		if err != nil {
+			return
+		}
+		if unchanged {
+			out = doc
+		}
+		var got struct {
+			MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		}
+		if err := json.Unmarshal(out, &got); err != nil {
+			t.Fatalf("merged %q into invalid JSON %q: %v", doc, out, err)
+		}
+		if !jsonEqual(got.MCPServers["jarvis"], entry) {
+			t.Fatalf("merged %q: the entry is %s", doc, got.MCPServers["jarvis"])
+		}
+		var before struct {
+			MCPServers map[string]json.RawMessage `json:"mcpServers"`
+		}
+		if json.Unmarshal(doc, &before) == nil {
+			for name := range before.MCPServers {
+				if _, ok := got.MCPServers[name]; !ok {
+					t.Fatalf("merged %q: server %q was dropped", doc, name)
+				}
+			}
+		}
+	})
+}
