@@ -70,21 +70,12 @@ failed, 2 for a usage or configuration error.`, e)
 	defer progress.Finish()
 	sayWhenWaiting(e, deps.DB, progress)
 	var missing []string
-	deps.Vectors.Serve()
-	if !*noRefresh {
-		for _, v := range cfg.Vaults {
-			if _, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name)); err != nil {
-				return err
-			}
-		}
-		if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{Progress: progress.Vectors()}); err != nil {
-			if ctx.Err() != nil {
-				return err
-			}
-			missing = append(missing, fmt.Sprintf("vectors could not be brought up to date (%v)", err))
-		}
-	} else if err := deps.Vectors.Load(ctx); err != nil && ctx.Err() != nil {
+	why, err := refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, true)
+	if err != nil {
 		return err
+	}
+	if why != "" {
+		missing = append(missing, why)
 	}
 	progress.Finish()
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
@@ -106,28 +107,11 @@ failed, 2 for a usage or configuration error.`, e)
 	progress := newProgressView(e, *asJSON, false)
 	defer progress.Finish()
 	sayWhenWaiting(e, deps.DB, progress)
-	if !*noRefresh {
-		for _, v := range cfg.Vaults {
-			if _, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name)); err != nil {
-				return err
-			}
-		}
-	}
 	out := searchOutput{Query: query, Mode: mode, Results: []search.Result{}}
 	// Keyword search needs no vectors; loading them costs time and memory
 	// in proportion to the vault.
-	if mode != search.ModeKeyword {
-		deps.Vectors.Serve()
-		if !*noRefresh {
-			if _, err := deps.Vectors.Sync(ctx, search.SyncOptions{Progress: progress.Vectors()}); err != nil {
-				if ctx.Err() != nil {
-					return err
-				}
-				out.Degraded = fmt.Sprintf("vectors could not be brought up to date (%v)", err)
-			}
-		} else if err := deps.Vectors.Load(ctx); err != nil && ctx.Err() != nil {
-			return err
-		}
+	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, mode != search.ModeKeyword); err != nil {
+		return err
 	}
 	progress.Finish()
 	// Only the configured vaults: the database may hold others.
@@ -226,4 +210,36 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 	set := false
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// refresh brings the index of vaults up to date, when update is set, and
+// readies the vectors when vectors is set: synced with the notes when
+// update is set, else loaded as stored. A failed sync leaves the stored
+// vectors in use; the returned sentence says so, for the answer to
+// carry. Only an interruption is an error.
+func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec *search.Vectors, progress *progressView, update, vectors bool) (string, error) {
+	if update {
+		for _, v := range vaults {
+			if _, err := ix.Index(ctx, v, progress.Index(v.Name)); err != nil {
+				return "", err
+			}
+		}
+	}
+	if !vectors {
+		return "", nil
+	}
+	vec.Serve()
+	if !update {
+		if err := vec.Load(ctx); err != nil && ctx.Err() != nil {
+			return "", err
+		}
+		return "", nil
+	}
+	if _, err := vec.Sync(ctx, search.SyncOptions{Progress: progress.Vectors()}); err != nil {
+		if ctx.Err() != nil {
+			return "", err
+		}
+		return fmt.Sprintf("vectors could not be brought up to date (%v)", err), nil
+	}
+	return "", nil
 }
