@@ -4,7 +4,6 @@ package mcp_test
 
 import (
 	"context"
-	"database/sql"
 	"os"
 	"path/filepath"
 	"slices"
@@ -80,24 +79,6 @@ func BenchmarkHub(b *testing.B) {
 			b.ReportMetric(float64(size), "text-bytes")
 		})
 	}
-}
-
-// largestHub is the note with the most incoming links, as BenchmarkScale
-// chooses it.
-func largestHub(b testing.TB, dbPath string) string {
-	b.Helper()
-	db, err := sql.Open("sqlite", dbPath)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer db.Close()
-	var path string
-	err = db.QueryRow(`SELECT f.path FROM links l JOIN files f ON f.id = l.target_id
-		GROUP BY l.target_id ORDER BY count(*) DESC, f.path LIMIT 1`).Scan(&path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	return path
 }
 
 // cpuTime is the CPU time this process has used.

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -732,4 +733,22 @@ func TestNothingMatchesSaysSo(t *testing.T) {
 			}
 		}
 	}
+}
+
+// largestHub is the note with the most incoming links, as BenchmarkScale
+// chooses it.
+func largestHub(b testing.TB, dbPath string) string {
+	b.Helper()
+	db, err := sql.Open("sqlite", dbPath)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer db.Close()
+	var path string
+	err = db.QueryRow(`SELECT f.path FROM links l JOIN files f ON f.id = l.target_id
+		GROUP BY l.target_id ORDER BY count(*) DESC, f.path LIMIT 1`).Scan(&path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return path
 }
