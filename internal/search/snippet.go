@@ -1,6 +1,7 @@
 package search
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -176,12 +177,16 @@ func window(text string, words []wordSpan, matches []match, size int) (start, en
 	scoring := 0
 	// score counts the matches in words [pos, pos+size), and where the
 	// first and last of them lie.
+	// Matches come in the order of their first word, so those of a
+	// window are a run found by binary search: a note of 50,000 matches
+	// costs a few per window, not all of them per window.
 	score := func(pos int) (score, lo, hi int) {
 		scoring++
 		lo = -1
-		for _, mt := range matches {
-			if mt.first < pos || mt.first >= pos+size {
-				continue
+		from, _ := slices.BinarySearchFunc(matches, pos, func(mt match, pos int) int { return cmp.Compare(mt.first, pos) })
+		for _, mt := range matches[from:] {
+			if mt.first >= pos+size {
+				break
 			}
 			if seen[mt.term] != scoring {
 				seen[mt.term] = scoring
@@ -198,6 +203,7 @@ func window(text string, words []wordSpan, matches []match, size int) (start, en
 	}
 	best := -1
 	sentence := 0 // the start of the sentence of the match at hand
+	scanned := 0  // the words up to here have been looked at for sentence starts
 	for _, mt := range matches {
 		sc, lo, hi := score(mt.first)
 		if sc > best {
@@ -207,11 +213,12 @@ func window(text string, words []wordSpan, matches []match, size int) (start, en
 		if n <= size {
 			continue
 		}
-		for s := sentence + 1; s <= mt.first; s++ {
+		for s := scanned + 1; s <= mt.first; s++ {
 			if startsSentence(text, words, s) {
 				sentence = s
 			}
 		}
+		scanned = max(scanned, mt.first)
 		if sentence < mt.first {
 			sc, _, _ := score(sentence)
 			if sentence == 0 {
