@@ -218,22 +218,27 @@ type candidate struct {
 // of the query first, each taken when it fits. A note the caller asked
 // for is never a weak match.
 func choose(notes []search.NotePassages, budget int) Pack {
-	var cands []candidate
-	for i := range notes {
-		for j := range notes[i].Passages {
-			cands = append(cands, candidate{&notes[i], &notes[i].Passages[j]})
-		}
-	}
-	slices.SortStableFunc(cands, func(a, b candidate) int {
-		switch {
-		case a.p.Score > b.p.Score:
-			return -1
-		case a.p.Score < b.p.Score:
-			return 1
-		}
-		return 0
-	})
 	pack := Pack{Budget: budget}
+	var cands []candidate
+	citers := map[*search.NotePassages]*vault.HeadingCiter{}
+	for i := range notes {
+		note := &notes[i]
+		citers[note] = vault.NewHeadingCiter(note.Headings)
+		var own []candidate
+		for j := range note.Passages {
+			own = append(own, candidate{note, &note.Passages[j]})
+		}
+		byScore(own)
+		if len(own) > maxNotePassages {
+			// A note of thousands of sections offers its best; the rest
+			// count as left out.
+			pack.MoreLeftOut += len(own) - maxNotePassages
+			own = own[:maxNotePassages]
+		}
+		cands = append(cands, own...)
+	}
+	byScore(cands)
+	cite := func(note *search.NotePassages, start, end int) string { return citers[note].Cite(start, end) }
 	var kept []shingles
 	var out []Passage
 	// What is left out is cited once the list is cut: a large vault
@@ -255,7 +260,10 @@ func choose(notes []search.NotePassages, budget int) Pack {
 		if slices.ContainsFunc(kept, sh.nearDuplicate) {
 			return Duplicate
 		}
-		heading := vault.CitedHeading(c.note.Headings, start, end)
+		if pack.Used+Cost("", text) > budget {
+			return OverBudget // whatever its citation, it cannot fit
+		}
+		heading := cite(c.note, start, end)
 		cite := Citation(c.note.Vault, c.note.Path, heading, start, end)
 		cost := Cost(cite, text)
 		if pack.Used+cost > budget {
@@ -302,18 +310,35 @@ func choose(notes []search.NotePassages, budget int) Pack {
 	}
 	pack.Passages = readingOrder(out)
 	if len(left) > MaxLeftOut {
-		pack.MoreLeftOut = len(left) - MaxLeftOut
+		pack.MoreLeftOut += len(left) - MaxLeftOut
 		left = left[:MaxLeftOut]
 	}
 	pack.LeftOut = []LeftOut{}
 	for _, l := range left {
 		note := l.c.note
-		heading := vault.CitedHeading(note.Headings, l.start, l.end)
+		heading := cite(note, l.start, l.end)
 		cite := Citation(note.Vault, note.Path, heading, l.start, l.end)
 		pack.LeftOut = append(pack.LeftOut, LeftOut{Vault: note.Vault, Path: note.Path, Heading: heading, StartLine: l.start, EndLine: l.end,
 			Tokens: Cost(cite, l.text), Reason: l.reason})
 	}
 	return pack
+}
+
+// maxNotePassages is how many of one note's passages, its best, are
+// candidates.
+const maxNotePassages = 200
+
+// byScore sorts candidates best first, keeping the order of ties.
+func byScore(cands []candidate) {
+	slices.SortStableFunc(cands, func(a, b candidate) int {
+		switch {
+		case a.p.Score > b.p.Score:
+			return -1
+		case a.p.Score < b.p.Score:
+			return 1
+		}
+		return 0
+	})
 }
 
 // readingOrder groups passages by note, the notes in the order of their

@@ -117,8 +117,27 @@ const MaxHeadingPath = 1000
 // path is not always it: a tiny section joins the one after it, and the
 // chunk, which starts above that section's heading, takes its path.
 func CitedHeading(headings []Heading, start, end int) string {
-	var keys []string // made when first needed
-	var open []int    // indexes of the headings above start, outermost first
+	return NewHeadingCiter(headings).Cite(start, end)
+}
+
+// HeadingCiter cites sections of one note's headings as CitedHeading
+// does, normalising each heading once however many passages it cites: a
+// note of 50,000 headings would otherwise have every citation normalise
+// all of them.
+type HeadingCiter struct {
+	headings []Heading
+	keys     []string // made when first needed
+}
+
+// NewHeadingCiter returns a citer over a note's headings, in order.
+func NewHeadingCiter(headings []Heading) *HeadingCiter {
+	return &HeadingCiter{headings: headings}
+}
+
+// Cite is CitedHeading for lines start..end.
+func (c *HeadingCiter) Cite(start, end int) string {
+	headings := c.headings
+	var open []int // indexes of the headings above start, outermost first
 	for i, h := range headings {
 		if h.Line > start {
 			break
@@ -137,14 +156,14 @@ func CitedHeading(headings []Heading, start, end int) string {
 		for j, o := range open[:k+1] {
 			texts[j] = headings[o].Text
 		}
-		if keys == nil {
-			keys = headingKeys(headings)
+		if c.keys == nil {
+			c.keys = headingKeys(headings)
 		}
 		path := strings.Join(texts, " > ")
 		if utf8.RuneCountInString(path) > MaxHeadingPath {
 			continue
 		}
-		if findHeading(headings, keys, path) == i {
+		if findHeading(headings, c.keys, path) == i {
 			return path
 		}
 	}
