@@ -351,25 +351,17 @@ func (g *Graph) allFiles(ctx context.Context, vaultName string) ([]candidate, in
 	return out, len(names), nil
 }
 
-// vaultNames reads the name of every vault by id.
+// vaultNames reads the name of every vault by id, of the vaults the
+// graph is limited to when it is (Within).
 func (g *Graph) vaultNames(ctx context.Context) (map[int64]string, error) {
-	rows, err := g.db.QueryContext(ctx, `SELECT id, name FROM vaults`)
+	names, err := store.VaultNames(ctx, g.db)
 	if err != nil {
 		return nil, fmt.Errorf("list vaults: %w", err)
 	}
-	defer rows.Close()
-	names := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return nil, fmt.Errorf("list vaults: %w", err)
-		}
-		if len(g.vaults) == 0 || slices.Contains(g.vaults, name) {
-			names[id] = name
-		}
+	if len(g.vaults) > 0 {
+		maps.DeleteFunc(names, func(_ int64, name string) bool { return !slices.Contains(g.vaults, name) })
 	}
-	return names, rows.Err()
+	return names, nil
 }
 
 // rule is one way a reference matches files: it keeps those of cands it

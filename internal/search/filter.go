@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -224,29 +225,19 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 // database holds, so that a search within them needs no vault condition,
 // and the ids of those it holds.
 func coversDatabase(ctx context.Context, db Querier, names []string) (bool, map[int64]bool, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, name FROM vaults`)
+	held, err := store.VaultNames(ctx, db)
 	if err != nil {
 		return false, nil, err
 	}
-	defer rows.Close()
-	want := map[string]bool{}
-	for _, n := range names {
-		want[n] = true
-	}
 	all, ids := true, map[int64]bool{}
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return false, nil, err
-		}
-		if want[name] {
+	for id, name := range held {
+		if slices.Contains(names, name) {
 			ids[id] = true
 		} else {
 			all = false
 		}
 	}
-	return all, ids, rows.Err()
+	return all, ids, nil
 }
 
 // likePrefix is a LIKE pattern for the paths that may start with prefix:

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // Serve makes the store keep vectors in memory for queries: every later
@@ -124,7 +125,7 @@ type chunkRow struct {
 
 // chunksByVault reads every chunk's id, note and hash, by vault name.
 func (v *Vectors) chunksByVault(ctx context.Context) (map[string][]chunkRow, error) {
-	names, err := v.vaultNames(ctx)
+	names, err := store.VaultNames(ctx, v.db)
 	if err != nil {
 		return nil, err
 	}
@@ -145,25 +146,6 @@ func (v *Vectors) chunksByVault(ctx context.Context) (map[string][]chunkRow, err
 		out[name] = append(out[name], c)
 	}
 	return out, rows.Err()
-}
-
-// vaultNames reads the name of every vault, by id.
-func (v *Vectors) vaultNames(ctx context.Context) (map[int64]string, error) {
-	rows, err := v.db.QueryContext(ctx, `SELECT id, name FROM vaults`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	names := map[int64]string{}
-	for rows.Next() {
-		var id int64
-		var name string
-		if err := rows.Scan(&id, &name); err != nil {
-			return nil, err
-		}
-		names[id] = name
-	}
-	return names, rows.Err()
 }
 
 // arrival is a chunk whose vector memory lacks.
@@ -393,7 +375,7 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 	if len(batch) == 0 {
 		return nil
 	}
-	names, err := v.vaultNames(ctx)
+	names, err := store.VaultNames(ctx, v.db)
 	if err != nil {
 		return fmt.Errorf("add new vectors: %w", err)
 	}
