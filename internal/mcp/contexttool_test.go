@@ -13,7 +13,6 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
-	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
@@ -246,15 +245,7 @@ func TestBuildContextDegrades(t *testing.T) {
 	v := exampleVault(t)
 	cfg := config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
 		Embedder: config.Embedder{Provider: config.ProviderOllama, URL: "http://127.0.0.1:1"}}
-	var deps container.MCPDeps
-	app := container.NewMCPApp(cfg, quiet(), &deps)
-	if err := container.Err(app); err != nil {
-		t.Fatal(err)
-	}
-	if err := app.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { app.Stop(context.Background()) })
+	deps := startServer(t, cfg)
 	deps.Live.All(context.Background()) // the notes are indexed; their vectors cannot be made
 	cs := connect(t, deps.Backend)
 	out, text := buildContext(t, cs, map[string]any{"query": "how fine should I grind for pour over", "budget_tokens": 1000})

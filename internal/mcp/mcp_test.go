@@ -47,6 +47,19 @@ func exampleVault(t *testing.T) config.Vault {
 func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault) *mcp.Backend {
 	t.Helper()
 	cfg := config.Config{DBPath: dbPath, Vaults: vaults, Embedder: config.Embedder{Provider: config.ProviderLexical}}
+	deps := startServer(t, cfg)
+	if index {
+		if err := deps.Live.All(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return deps.Backend
+}
+
+// startServer starts the services of `jarvis mcp` for cfg, stopped when
+// the test ends.
+func startServer(t testing.TB, cfg config.Config) container.MCPDeps {
+	t.Helper()
 	var deps container.MCPDeps
 	app := container.NewMCPApp(cfg, quiet(), &deps)
 	if err := container.Err(app); err != nil {
@@ -56,12 +69,7 @@ func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { app.Stop(context.Background()) })
-	if index {
-		if err := deps.Live.All(context.Background()); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return deps.Backend
+	return deps
 }
 
 // connect runs the server over b on in-memory transports and returns a

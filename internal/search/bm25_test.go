@@ -203,17 +203,9 @@ func TestGoRankingFollowsTheIndex(t *testing.T) {
 	write("Kettle.md", "# Kettle\n\nThe kettle boils water for the pour over.\n")
 	write("Grinder.md", "# Grinder\n\nThe grinder sets the grind for the pour over.\n")
 	write("Old espresso.md", "# Old espresso\n\nEspresso from the old machine, before the moka pot.\n")
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	k, db := indexedKeyword(t, "v", root)
 	ix := index.New(db, vault.NewParser(), quietLog())
 	v := config.Vault{Name: "v", Path: root}
-	if _, err := ix.Index(ctx, v, nil); err != nil {
-		t.Fatal(err)
-	}
-	k := NewKeyword(db)
 	paths := func(q string) []string {
 		t.Helper()
 		rs, err := k.Search(ctx, KeywordQuery{Text: q})
@@ -296,16 +288,9 @@ func TestGoRankingPassesOverDeletedNotes(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
+	k, db := indexedKeyword(t, "v", root)
 	ix := index.New(db, vault.NewParser(), quietLog())
 	v := config.Vault{Name: "v", Path: root}
-	if _, err := ix.Index(ctx, v, nil); err != nil {
-		t.Fatal(err)
-	}
 	if err := os.Remove(filepath.Join(root, "Gone.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -315,7 +300,6 @@ func TestGoRankingPassesOverDeletedNotes(t *testing.T) {
 	if ver, err := readFTSVersion(ctx, db, "note_fts"); err != nil || len(ver.segments) < 2 {
 		t.Fatalf("note_fts: %+v, %v; the test wants the delete markers in a segment of their own", ver, err)
 	}
-	k := NewKeyword(db)
 	f, err := Filter{}.resolve(ctx, db)
 	if err != nil {
 		t.Fatal(err)
