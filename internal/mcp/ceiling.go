@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 )
 
 // DefaultAnswerTokens is the most a tool's answer may take of a model's
@@ -23,29 +25,34 @@ const DefaultAnswerTokens = 20000
 const minAnswerTokens = 1000
 
 // Tokens estimates how many tokens s takes in a model's context: one for
-// every 4 characters, rounded up. Real tokenizers give English prose about
-// 4 characters a token, Markdown punctuation and JSON keys fewer, so the
+// every 4 characters, rounded up, the count build-context fits its budget
+// by (contextpack.Tokens). Real tokenizers give English prose about 4
+// characters a token, Markdown punctuation and JSON keys fewer, so the
 // count errs on the small side for those; the ceiling's margin under
 // 25,000 covers it.
-func Tokens(s string) int {
-	return (utf8.RuneCountInString(s) + 3) / 4
-}
+func Tokens(s string) int { return contextpack.Tokens(s) }
 
 // answerTokens is what an answer takes: its text items, its other items
 // (resource links) as sent, and its structured content as sent.
 func answerTokens(r *mcpsdk.CallToolResult) int {
-	n := 0
+	text, other, structured := answerParts(r)
+	return text + other + structured
+}
+
+// answerParts are what the text items, the other items and the
+// structured content of an answer take.
+func answerParts(r *mcpsdk.CallToolResult) (text, other, structured int) {
 	for _, c := range r.Content {
 		if tc, ok := c.(*mcpsdk.TextContent); ok {
-			n += Tokens(tc.Text)
+			text += Tokens(tc.Text)
 		} else if data, err := json.Marshal(c); err == nil {
-			n += Tokens(string(data))
+			other += Tokens(string(data))
 		}
 	}
 	if raw, ok := r.StructuredContent.(json.RawMessage); ok {
-		n += Tokens(string(raw))
+		structured = Tokens(string(raw))
 	}
-	return n
+	return text, other, structured
 }
 
 // answerCeiling keeps every tool's answer under ceiling tokens. Each tool
@@ -75,26 +82,19 @@ func answerCeiling(ceiling int) mcpsdk.Middleware {
 // the structured content both carry them, which leaves the other half
 // for the lists (headings, links, backlinks). A long note then comes in
 // pages rather than cut.
-func (t *tools) pageChars() int {
-	return max(t.answerTokens, 1000)
-}
+func (t *tools) pageChars() int { return t.answerTokens }
 
 // cutNoteTokens is room kept for the sentence saying what was cut.
 const cutNoteTokens = 100
 
 // fitAnswer shrinks r to at most ceiling tokens, when it is over.
 func fitAnswer(r *mcpsdk.CallToolResult, ceiling int) {
-	before := answerTokens(r)
+	textTokens, otherTokens, structTokens := answerParts(r)
+	before := textTokens + otherTokens + structTokens
 	if before <= ceiling {
 		return
 	}
 	budget := ceiling - cutNoteTokens
-	textTokens := 0
-	for _, c := range r.Content {
-		if tc, ok := c.(*mcpsdk.TextContent); ok {
-			textTokens += Tokens(tc.Text)
-		}
-	}
 	// Resource links go first: each names a note the structured content
 	// may no longer list. They are small; the text makes room for them.
 	links := len(r.Content)
@@ -109,15 +109,12 @@ func fitAnswer(r *mcpsdk.CallToolResult, ceiling int) {
 		// half of the budget: a client reading only one of the two still
 		// gets a useful share.
 		room := max(budget-textTokens, budget/2)
-		if Tokens(string(raw)) > room {
+		if structTokens > room {
 			var shrunk json.RawMessage
 			shrunk, dropped, shortened = shrinkJSON(raw, room)
 			r.StructuredContent = shrunk
+			structTokens = Tokens(string(shrunk))
 		}
-	}
-	structTokens := 0
-	if raw, ok := r.StructuredContent.(json.RawMessage); ok {
-		structTokens = Tokens(string(raw))
 	}
 	cut := false
 	left := budget - structTokens
@@ -158,16 +155,7 @@ func cutAtLine(s string, n int) string {
 	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	i := 0
-	end := len(s)
-	for at := range s {
-		if i == n {
-			end = at
-			break
-		}
-		i++
-	}
-	s = s[:end]
+	s = strings.TrimSuffix(clip(s, n), "…")
 	if nl := strings.LastIndexByte(s, '\n'); nl > len(s)/2 {
 		s = s[:nl]
 	}

@@ -21,11 +21,6 @@ func HeadingKey(s string) string {
 
 var headingMarks = strings.NewReplacer("`", "", "*", "", "_", " ")
 
-// HeadingPaths gives each heading its path of keys, outermost first.
-func HeadingPaths(headings []Heading) []string {
-	return keyPaths(headings, headingKeys(headings))
-}
-
 func headingKeys(headings []Heading) []string {
 	keys := make([]string, len(headings))
 	for i, h := range headings {
@@ -34,7 +29,7 @@ func headingKeys(headings []Heading) []string {
 	return keys
 }
 
-// keyPaths is HeadingPaths over the headings' keys.
+// keyPaths gives each heading its path of keys, outermost first.
 func keyPaths(headings []Heading, keys []string) []string {
 	out := make([]string, len(headings))
 	var open []int
@@ -58,11 +53,13 @@ func keyPaths(headings []Heading, keys []string) []string {
 // that name is taken when the path above it matches none. A heading whose
 // own text holds " > " is matched whole first.
 func FindHeading(headings []Heading, want string) int {
-	return findHeading(headings, headingKeys(headings), want)
+	var paths []string
+	return findHeading(headings, headingKeys(headings), &paths, want)
 }
 
-// findHeading is FindHeading with the headings' keys made once.
-func findHeading(headings []Heading, keys []string, want string) int {
+// findHeading is FindHeading with the headings' keys made once and their
+// paths made once when first needed (*paths nil until then).
+func findHeading(headings []Heading, keys []string, paths *[]string, want string) int {
 	whole := HeadingKey(want)
 	best := slices.Index(keys, whole)
 	var parts []string
@@ -72,7 +69,6 @@ func findHeading(headings []Heading, keys []string, want string) int {
 	if best >= 0 && len(parts) == 1 {
 		return best
 	}
-	var paths []string // made when first needed
 	for i, k := range keys {
 		if k != parts[len(parts)-1] {
 			continue
@@ -81,10 +77,10 @@ func findHeading(headings []Heading, keys []string, want string) int {
 			best = i // the path above it may not match: the first of that name
 		}
 		if len(parts) > 1 {
-			if paths == nil {
-				paths = keyPaths(headings, keys)
+			if *paths == nil {
+				*paths = keyPaths(headings, keys)
 			}
-			if strings.HasSuffix(" > "+paths[i], " > "+strings.Join(parts, " > ")) {
+			if strings.HasSuffix(" > "+(*paths)[i], " > "+strings.Join(parts, " > ")) {
 				return i
 			}
 		}
@@ -127,6 +123,7 @@ func CitedHeading(headings []Heading, start, end int) string {
 type HeadingCiter struct {
 	headings []Heading
 	keys     []string // made when first needed
+	paths    []string // keyPaths, made when a nested path is first looked up
 }
 
 // NewHeadingCiter returns a citer over a note's headings, in order.
@@ -163,7 +160,7 @@ func (c *HeadingCiter) Cite(start, end int) string {
 		if utf8.RuneCountInString(path) > MaxHeadingPath {
 			continue
 		}
-		if findHeading(headings, c.keys, path) == i {
+		if findHeading(headings, c.keys, &c.paths, path) == i {
 			return path
 		}
 	}
