@@ -3,6 +3,8 @@ package search
 import (
 	"context"
 	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // headingsAbove sets each result's Heading to the path of the headings
@@ -22,22 +24,8 @@ func headingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) 
 			ids = append(ids, id)
 		}
 	}
-	rows, err := db.QueryContext(ctx, `SELECT file_id, level, text, line FROM headings
-		WHERE file_id IN (`+placeholders(len(ids))+`) ORDER BY file_id, line, ord`, ids...)
+	byFile, err := readHeadings(ctx, db, ids)
 	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	byFile := map[int64][]heading{}
-	for rows.Next() {
-		var id int64
-		var h heading
-		if err := rows.Scan(&id, &h.level, &h.text, &h.line); err != nil {
-			return err
-		}
-		byFile[id] = append(byFile[id], h)
-	}
-	if err := rows.Err(); err != nil {
 		return err
 	}
 	for i := range rs {
@@ -46,29 +34,47 @@ func headingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) 
 	return nil
 }
 
-type heading struct {
-	level int
-	text  string
-	line  int
+// readHeadings reads the headings of the notes with the given ids, each
+// note's in line order.
+func readHeadings(ctx context.Context, db Querier, ids []any) (map[int64][]vault.Heading, error) {
+	byFile := map[int64][]vault.Heading{}
+	if len(ids) == 0 {
+		return byFile, nil
+	}
+	rows, err := db.QueryContext(ctx, `SELECT file_id, level, text, line FROM headings
+		WHERE file_id IN (`+placeholders(len(ids))+`) ORDER BY file_id, line, ord`, ids...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var id int64
+		var h vault.Heading
+		if err := rows.Scan(&id, &h.Level, &h.Text, &h.Line); err != nil {
+			return nil, err
+		}
+		byFile[id] = append(byFile[id], h)
+	}
+	return byFile, rows.Err()
 }
 
 // pathAt is the heading path in force at line, given a note's headings in
 // line order: each heading closes those of its level and deeper.
-func pathAt(hs []heading, line int) string {
-	var open []heading
+func pathAt(hs []vault.Heading, line int) string {
+	var open []vault.Heading
 	for _, h := range hs {
-		if h.line > line {
+		if h.Line > line {
 			break
 		}
-		for len(open) > 0 && open[len(open)-1].level >= h.level {
+		for len(open) > 0 && open[len(open)-1].Level >= h.Level {
 			open = open[:len(open)-1]
 		}
 		open = append(open, h)
 	}
 	parts := make([]string, 0, len(open))
 	for _, h := range open {
-		if h.text != "" {
-			parts = append(parts, h.text)
+		if h.Text != "" {
+			parts = append(parts, h.Text)
 		}
 	}
 	return strings.Join(parts, " > ")

@@ -235,24 +235,14 @@ func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, notes map
 		return nil
 	}
 	slices.SortFunc(args, func(a, b any) int { return int(a.(int64) - b.(int64)) })
-	rows, err := db.QueryContext(ctx, `SELECT file_id, level, text, line FROM headings
-		WHERE file_id IN (`+placeholders(len(args))+`) ORDER BY file_id, line, ord`, args...)
+	headings, err := readHeadings(ctx, db, args)
 	if err != nil {
 		return fmt.Errorf("read headings: %w", err)
 	}
-	for rows.Next() {
-		var id int64
-		var h vault.Heading
-		if err := rows.Scan(&id, &h.Level, &h.Text, &h.Line); err != nil {
-			rows.Close()
-			return fmt.Errorf("read headings: %w", err)
-		}
-		byID[id].Headings = append(byID[id].Headings, h)
+	for id, hs := range headings {
+		byID[id].Headings = hs
 	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("read headings: %w", err)
-	}
-	rows, err = db.QueryContext(ctx, `SELECT id, file_id, heading, start_line, end_line, text FROM chunks
+	rows, err := db.QueryContext(ctx, `SELECT id, file_id, heading, start_line, end_line, text FROM chunks
 		WHERE file_id IN (`+placeholders(len(args))+`) ORDER BY file_id, ord`, args...)
 	if err != nil {
 		return fmt.Errorf("read passages: %w", err)
