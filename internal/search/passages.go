@@ -114,7 +114,7 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 	if n <= 0 {
 		n = DefaultPassageNotes
 	}
-	a, err := s.Search(ctx, Query{Mode: ModeCombined, Text: q.Text, Limit: n, Filter: q.Filter})
+	a, err := s.Search(ctx, Query{Mode: ModeCombined, Text: q.Text, Limit: n, Filter: q.Filter, noSnippets: true})
 	if err != nil {
 		return PassageAnswer{}, err
 	}

@@ -77,6 +77,10 @@ type Query struct {
 	// NamesOnly, in keyword mode, matches note titles, aliases and paths,
 	// not their text.
 	NamesOnly bool
+
+	// noSnippets leaves combined results' snippets as ranked, for a
+	// caller that reads the notes' passages itself (Passages).
+	noSnippets bool
 }
 
 // Answer is what a search found, and how.
@@ -256,11 +260,13 @@ func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 		}
 		return s.byKeyword(ctx, q, "")
 	}
-	if err := s.keywordPassages(ctx, q, res); err != nil {
-		if stop(ctx, err) {
-			return Answer{}, err
+	if !q.noSnippets {
+		if err := s.keywordPassages(ctx, q, res); err != nil {
+			if stop(ctx, err) {
+				return Answer{}, err
+			}
+			s.log.Warn("read keyword passages", "err", err)
 		}
-		s.log.Warn("read keyword passages", "err", err)
 	}
 	a := Answer{Results: res}
 	if semErr != nil {
