@@ -33,7 +33,6 @@ type Kin struct {
 	Tags      []string
 	TagWeight float64
 
-	id                  int64
 	bothIDs, citedByIDs []int64
 }
 
@@ -88,7 +87,7 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 		if c, ok := byID[id]; ok {
 			return c
 		}
-		c := &Kin{id: id}
+		c := &Kin{}
 		byID[id] = c
 		return c
 	}
@@ -264,7 +263,7 @@ func byCount(ids []int64, n map[int64]int) []int64 {
 }
 
 // pathsOf names files by their paths.
-func pathsOf(ids []int64, names map[int64]fileName) []string {
+func pathsOf(ids []int64, names map[int64]fileInfo) []string {
 	var out []string
 	for _, id := range ids {
 		if n, ok := names[id]; ok {
@@ -282,48 +281,15 @@ func mapKeys[V any](m map[int64]V) []int64 {
 	return out
 }
 
-type fileName struct {
-	path, title, kind string
-}
-
 // fileNames reads the path, title and kind of every file of the given
-// ids, a page of ids at a time.
-func (g *Graph) fileNames(ctx context.Context, idLists ...[]int64) (map[int64]fileName, error) {
+// id lists.
+func (g *Graph) fileNames(ctx context.Context, idLists ...[]int64) (map[int64]fileInfo, error) {
 	var ids []int64
 	for _, l := range idLists {
 		ids = append(ids, l...)
 	}
 	slices.Sort(ids)
-	ids = slices.Compact(ids)
-	out := make(map[int64]fileName, len(ids))
-	const page = 500
-	for start := 0; start < len(ids); start += page {
-		part := ids[start:min(start+page, len(ids))]
-		args := make([]any, len(part))
-		for i, id := range part {
-			args[i] = id
-		}
-		rows, err := g.db.QueryContext(ctx, `SELECT id, path, title, kind FROM files WHERE id IN (`+placeholders(len(part))+`)`, args...)
-		if err != nil {
-			return nil, err
-		}
-		for rows.Next() {
-			var id int64
-			var n fileName
-			if err := rows.Scan(&id, &n.path, &n.title, &n.kind); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			out[id] = n
-		}
-		if err := rows.Close(); err != nil {
-			return nil, err
-		}
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-	}
-	return out, nil
+	return g.fileInfos(ctx, slices.Compact(ids))
 }
 
 // eachPair calls f with the two integer columns of every row of query.

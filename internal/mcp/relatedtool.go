@@ -13,6 +13,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // RelatedInput is the input of related-notes.
@@ -79,7 +80,7 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
-	out.Vault, out.Path, out.Title = v.Name, rel, clip(strings.TrimSuffix(rel[strings.LastIndex(rel, "/")+1:], ".md"), maxTitleChars)
+	out.Vault, out.Path, out.Title = v.Name, rel, clip(vault.TitleFromPath(rel), maxTitleChars)
 	for i, o := range others {
 		if i == maxAlsoMatches {
 			out.AlsoMatches = append(out.AlsoMatches, fmt.Sprintf("… and %d more", len(others)-i))

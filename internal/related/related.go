@@ -180,7 +180,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 		}
 		return Answer{}, fmt.Errorf("%w: %w", ErrUnavailable, err)
 	}
-	a := Answer{Vault: q.Vault, Path: kin.Path, Title: kin.Title, Related: []Note{}, Suggestions: []Suggestion{},
+	a := Answer{Vault: q.Vault, Path: kin.Path, Title: kin.Title, Suggestions: []Suggestion{},
 		Mentions: []Mention{}, Mentioning: []Mention{}, Skipped: kin.Skipped}
 	if len(a.Skipped) > 10 {
 		a.Skipped = append(a.Skipped[:10:10], fmt.Sprintf("and %d more", len(kin.Skipped)-10))
@@ -334,7 +334,7 @@ func merge(kin graph.Kinship, similar []search.SimilarNote, limit int) []Note {
 	for _, w := range weights {
 		total += w
 	}
-	var out []Note
+	out := make([]Note, 0, len(by))
 	for _, c := range by {
 		n := Note{Path: c.path, Title: c.title}
 		sum := 0.0

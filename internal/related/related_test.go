@@ -2,6 +2,7 @@ package related
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -197,5 +198,23 @@ func TestSentences(t *testing.T) {
 	want := []string{"3 First one.", "3 Second one weighs 0.1 g!", "4 Third, with a link."}
 	if !slices.Equal(got, want) {
 		t.Fatalf("sentences %q\nwant %q", got, want)
+	}
+}
+
+// TestFindWithNoKinListsNone: a note nothing is close to answers with
+// empty lists, not null ones, which a client's schema would refuse.
+func TestFindWithNoKinListsNone(t *testing.T) {
+	notes := map[string]string{"Alone.md": "# Alone\n\nNothing links here.\n"}
+	s := fakeService(t, notes, graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Alone.md", Title: "Alone"}, ID: 1})
+	a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Alone.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(data), "null") || len(a.Related) != 0 {
+		t.Fatalf("answer %s; want empty lists", data)
 	}
 }
