@@ -258,7 +258,7 @@ func shared(a, b map[string]bool) int {
 // mentions finds the unlinked mentions of the note in the other notes of
 // its vault: full-text search names the notes that may hold one of its
 // names, and each is read and its plain words searched.
-func (s *Service) mentions(ctx context.Context, vaultName string, kin graph.Kinship, a *Answer) error {
+func (s *Service) mentions(ctx context.Context, vaultName string, files reader, kin graph.Kinship, a *Answer) error {
 	if s.Mentioning == nil || s.Prose == nil {
 		return errors.New("full-text search is not set up here")
 	}
@@ -271,7 +271,7 @@ func (s *Service) mentions(ctx context.Context, vaultName string, kin graph.Kins
 		if p == kin.Path {
 			continue
 		}
-		src, err := s.read(vaultName, p)
+		src, err := files.read(p)
 		if err != nil {
 			continue // gone or unreadable since it was indexed
 		}

@@ -203,7 +203,8 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	}
 
 	var prose []vault.Prose
-	src, readErr := s.read(q.Vault, kin.Path)
+	files := s.reader(q.Vault)
+	src, readErr := files.read(kin.Path)
 	if readErr != nil {
 		a.Missing = append(a.Missing, "the note's own text could not be read ("+readErr.Error()+"): no sentences for link suggestions and no mentions in it")
 	} else if s.Prose != nil {
@@ -222,7 +223,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 
 	a.Related = merge(kin, similar, limit)
 	a.Suggestions = suggest(kin, similar, prose, names)
-	if err := s.mentions(ctx, q.Vault, kin, &a); err != nil {
+	if err := s.mentions(ctx, q.Vault, files, kin, &a); err != nil {
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
 		}
@@ -247,26 +248,41 @@ func meaningMissing(err error) string {
 	return "the vectors could not be compared"
 }
 
-// read reads a note through the vault's safe reader.
-func (s *Service) read(vaultName, rel string) ([]byte, error) {
+// reader reads the notes of one vault through its safe reader, the vault
+// folder opened once for all the notes of a call.
+type reader struct {
+	root *vault.Root
+	err  error // why the vault cannot be read, when it cannot
+}
+
+// reader opens the named vault for reading.
+func (s *Service) reader(vaultName string) reader {
 	for _, v := range s.Vaults {
 		if v.Name != vaultName {
 			continue
 		}
 		root, err := vault.OpenRoot(v.Path, v.Exclude)
 		if err != nil {
-			return nil, errors.New("the vault folder cannot be opened")
+			return reader{err: errors.New("the vault folder cannot be opened")}
 		}
-		data, _, warn, err := root.ReadNote(rel)
-		switch {
-		case err != nil:
-			return nil, errors.New(vault.ErrText(err))
-		case warn != "":
-			return nil, errors.New(warn)
-		}
-		return data, nil
+		return reader{root: root}
 	}
-	return nil, errors.New("its vault is not configured")
+	return reader{err: errors.New("its vault is not configured")}
+}
+
+// read reads one note.
+func (r reader) read(rel string) ([]byte, error) {
+	if r.err != nil {
+		return nil, r.err
+	}
+	data, _, warn, err := r.root.ReadNote(rel)
+	switch {
+	case err != nil:
+		return nil, errors.New(vault.ErrText(err))
+	case warn != "":
+		return nil, errors.New(warn)
+	}
+	return data, nil
 }
 
 // candidate gathers the reasons of one note.
