@@ -240,45 +240,43 @@ func (s *Semantic) eachVector(ctx context.Context, rowID int64, files []int64, f
 type chunkText struct {
 	ChunkPassage
 	id          int64
-	hash        string
 	path, title string
 }
 
 // noteVectors reads the note's first maxSimilarChunks chunks and their
 // vectors under embedders row rowID (nil for a chunk without one).
 func (s *Semantic) noteVectors(ctx context.Context, rowID, fileID int64) ([]chunkText, [][]float32, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT id, hash, heading, start_line, end_line, text FROM chunks
-		WHERE file_id = ? ORDER BY ord LIMIT ?`, fileID, maxSimilarChunks)
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.heading, c.start_line, c.end_line, c.text, x.vector
+		FROM chunks c LEFT JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
+		WHERE c.file_id = ? ORDER BY c.ord LIMIT ?`, rowID, fileID, maxSimilarChunks)
 	if err != nil {
 		return nil, nil, err
 	}
 	var own []chunkText
+	var vecs [][]float32
+	found := false
 	for rows.Next() {
 		var c chunkText
-		if err := rows.Scan(&c.id, &c.hash, &c.Heading, &c.Line, &c.End, &c.Text); err != nil {
+		var blob []byte
+		if err := rows.Scan(&c.id, &c.Heading, &c.Line, &c.End, &c.Text, &blob); err != nil {
 			rows.Close()
 			return nil, nil, err
 		}
+		var v []float32
+		if blob != nil {
+			if v, err = decodeVector(blob); err != nil {
+				rows.Close()
+				return nil, nil, err
+			}
+			found = true
+		}
 		own = append(own, c)
+		vecs = append(vecs, v)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, nil, err
 	}
-	vecs := make([][]float32, len(own))
-	for i, c := range own {
-		var blob []byte
-		err := s.db.QueryRowContext(ctx, `SELECT vector FROM vectors WHERE embedder_id = ? AND hash = ?`, rowID, c.hash).Scan(&blob)
-		if err == sql.ErrNoRows {
-			continue
-		}
-		if err != nil {
-			return nil, nil, err
-		}
-		if vecs[i], err = decodeVector(blob); err != nil {
-			return nil, nil, err
-		}
-	}
-	if slices.IndexFunc(vecs, func(v []float32) bool { return v != nil }) < 0 {
+	if !found {
 		vecs = nil
 	}
 	return own, vecs, nil
