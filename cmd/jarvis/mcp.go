@@ -135,11 +135,7 @@ file watcher keeps it current as notes change.`, e)
 	defer app.Stop(context.Background())
 
 	v, _ := buildVersion()
-	opts := mcp.Options{Version: v, Logger: log}
-	if n := cfg.MCP.AnswerTokens; n != nil {
-		opts.AnswerTokens = *n
-	}
-	server := mcp.New(deps.Backend, opts)
+	server := deps.NewServer(v, log)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	background := make(chan struct{})

@@ -45,7 +45,7 @@ func liveServer(t *testing.T, v config.Vault) *mcpsdk.ClientSession {
 		<-done
 		app.Stop(context.Background())
 	})
-	server := mcp.New(deps.Backend, mcp.Options{Version: "test", Logger: log})
+	server := deps.NewServer("test", log)
 	st, ct := mcpsdk.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -69,7 +70,7 @@ var OnFirstUse = fx.Provide(func(h *store.Handle) store.Conn { return h })
 // Indexing provides the parser and the indexer.
 var Indexing = fx.Module("index",
 	fx.Provide(
-		vault.NewParser,
+		fx.Annotate(vault.NewParser, fx.As(fx.Self()), fx.As(new(mcp.NoteParser))),
 		index.New,
 	),
 )
@@ -120,8 +121,8 @@ var Health = fx.Module("health",
 		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
 			return s.slow(graph.Checks(h, cfg.Vaults))
 		}, fx.ResultTags(checksGroup)),
-		fx.Annotate(func(h *store.Handle, cfg config.Config, log *slog.Logger, s checkStyle) []health.Check {
-			return s.slow(search.Checks(h, embedderSource(cfg, log), cfg.Invocation()))
+		fx.Annotate(func(h *store.Handle, cfg config.Config, src search.EmbedderSource, s checkStyle) []health.Check {
+			return s.slow(search.Checks(h, src, cfg.Invocation()))
 		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(cfg config.Config) []health.Check { return []health.Check{health.DiskSpace(cfg.DBPath)} },
 			fx.ResultTags(checksGroup)),
@@ -174,7 +175,7 @@ func NewIndexApp(cfg config.Config, log *slog.Logger, deps *IndexDeps) *fx.App {
 }
 
 func indexOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Opened, Indexing, Vectors)
+	return fx.Options(Base(cfg, log, store.Options{}), Opened, Embedding, Indexing, Vectors)
 }
 
 // NewSearchApp builds the app of `jarvis search` and fills deps.
@@ -183,7 +184,7 @@ func NewSearchApp(cfg config.Config, log *slog.Logger, deps *SearchDeps) *fx.App
 }
 
 func searchOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Opened, Indexing, Vectors, Searching)
+	return fx.Options(Base(cfg, log, store.Options{}), Opened, Embedding, Indexing, Vectors, Searching)
 }
 
 // NewDoctorApp builds the app of `jarvis doctor` and fills deps. It opens the
@@ -193,5 +194,5 @@ func NewDoctorApp(cfg config.Config, log *slog.Logger, deps *DoctorDeps) *fx.App
 }
 
 func doctorOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{ReadOnly: true}), fx.Supply(checkStyle{}), Health)
+	return fx.Options(Base(cfg, log, store.Options{ReadOnly: true}), fx.Supply(checkStyle{}), Embedding, Health)
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
@@ -42,6 +43,22 @@ func TestGraphsValidate(t *testing.T) {
 	}
 }
 
+// services are the server's services as the tools get them.
+type services struct {
+	fx.In
+	Keyword  mcp.KeywordSearch
+	Semantic mcp.SemanticSearch
+	Graph    mcp.LinkGraph
+	Parser   mcp.NoteParser
+	Notes    mcp.Notes
+	Vaults   mcp.Vaults
+	Health   mcp.Health
+	Pack     mcp.ContextPack
+	Related  mcp.RelatedNotes
+	State    mcp.IndexState
+	Metrics  mcp.Metrics
+}
+
 // TestServerStartsWithoutADatabase builds the server over a database that
 // cannot be opened (its folder is a file): every service is still there,
 // and search answers from the files, saying why.
@@ -60,7 +77,8 @@ func TestServerStartsWithoutADatabase(t *testing.T) {
 	}
 	cfg := config.Config{DBPath: filepath.Join(blocker, "j.db"), Vaults: []config.Vault{{Name: "v", Path: vaultDir}}}
 	var deps MCPDeps
-	app := NewMCPApp(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &deps)
+	var svc services
+	app := fx.New(mcpOptions(cfg, slog.New(slog.NewTextHandler(io.Discard, nil))), fx.Populate(&deps, &svc))
 	if err := Err(app); err != nil {
 		t.Fatal(err)
 	}
@@ -69,8 +87,11 @@ func TestServerStartsWithoutADatabase(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer app.Stop(ctx)
-	for _, mode := range []search.Mode{search.ModeKeyword, search.ModeSemantic, search.ModeCombined} {
-		a, err := deps.Backend.Search.Search(ctx, search.Query{Mode: mode, Text: "espresso", Filter: search.Filter{Vaults: []string{"v"}}})
+	modes := map[search.Mode]func(context.Context, search.Query) (search.Answer, error){
+		search.ModeKeyword: svc.Keyword.Keyword, search.ModeSemantic: svc.Semantic.Semantic, search.ModeCombined: svc.Semantic.Combined,
+	}
+	for mode, run := range modes {
+		a, err := run(ctx, search.Query{Text: "espresso", Filter: search.Filter{Vaults: []string{"v"}}})
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}
@@ -78,7 +99,7 @@ func TestServerStartsWithoutADatabase(t *testing.T) {
 			t.Errorf("%s: %+v", mode, a)
 		}
 	}
-	if _, err := deps.Backend.Stats(ctx); err == nil {
+	if _, err := svc.Vaults.Stats(ctx); err == nil {
 		t.Error("stats of a database that cannot be opened gave no error")
 	}
 }
@@ -141,14 +162,14 @@ func TestServerReusesAQuickCheck(t *testing.T) {
 		t.Fatalf("no database check in %+v", rep)
 		return ""
 	}
-	var deps MCPDeps
-	app := NewMCPApp(cfg, log, &deps)
+	var svc services
+	app := fx.New(mcpOptions(cfg, log), fx.Populate(&svc))
 	if err := Err(app); err != nil {
 		t.Fatal(err)
 	}
 	defer app.Stop(ctx)
-	first := database(deps.Backend.Health(ctx))
-	second := database(deps.Backend.Health(ctx))
+	first := database(svc.Health.Report(ctx))
+	second := database(svc.Health.Report(ctx))
 	if !strings.HasSuffix(first, "passes its quick check") || !strings.HasPrefix(second, first+" (checked ") {
 		t.Fatalf("first %q, then %q", first, second)
 	}

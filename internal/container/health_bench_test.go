@@ -1,6 +1,8 @@
 package container
 
 import (
+	"go.uber.org/fx"
+
 	"context"
 	"io"
 	"log/slog"
@@ -46,7 +48,8 @@ func BenchmarkHealthStatus(b *testing.B) {
 	}
 
 	var deps MCPDeps
-	app := NewMCPApp(cfg, log, &deps)
+	var svc services
+	app := fx.New(mcpOptions(cfg, log), fx.Populate(&deps, &svc))
 	if err := Err(app); err != nil {
 		b.Fatal(err)
 	}
@@ -60,13 +63,13 @@ func BenchmarkHealthStatus(b *testing.B) {
 		rs := c.Run(ctx)
 		b.Logf("%-17s %8s  %v", c.Name, time.Since(t0).Round(time.Millisecond), statuses(rs))
 	}
-	if rep := deps.Backend.Health(ctx); rep.Status != health.Healthy {
+	if rep := svc.Health.Report(ctx); rep.Status != health.Healthy {
 		b.Fatalf("not healthy: %+v", rep)
 	}
 
 	b.Run("call", func(b *testing.B) {
 		for b.Loop() {
-			deps.Backend.Health(ctx)
+			svc.Health.Report(ctx)
 		}
 	})
 	b.Run("16 at once", func(b *testing.B) {
@@ -79,7 +82,7 @@ func BenchmarkHealthStatus(b *testing.B) {
 				go func() {
 					defer wg.Done()
 					t0 := time.Now()
-					deps.Backend.Health(ctx)
+					svc.Health.Report(ctx)
 					took[i] = time.Since(t0)
 				}()
 			}

@@ -5,28 +5,45 @@ import (
 	"log/slog"
 	"time"
 
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/fx"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
-	"github.com/jarvis-mcp/jarvis/internal/contextpack"
-	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
-	"github.com/jarvis-mcp/jarvis/internal/related"
+	"github.com/jarvis-mcp/jarvis/internal/metrics"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
-	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
-// MCPDeps is what `jarvis mcp` works with.
+// toolsGroup collects every MCP tool, each built from the services it
+// uses.
+const toolsGroup = `group:"tools"`
+
+// MCPDeps is what `jarvis mcp` works with: the tools and resources to
+// serve, what every tool shares, and the background index.
 type MCPDeps struct {
 	fx.In
-	Backend *mcp.Backend
-	Live    *live.Live
-	Vectors *search.Vectors
-	Checks  []health.Check `name:"ordered"`
+	Cfg       config.Config
+	Tools     []mcp.Tool `group:"tools"`
+	Resources mcp.Resources
+	State     mcp.IndexState
+	Metrics   mcp.Metrics
+	Live      *live.Live
+	Vectors   *search.Vectors
+	Checks    []health.Check `name:"ordered"`
+}
+
+// NewServer is the MCP server of deps' tools and resources, serving the
+// configured vaults within the configured answer ceiling.
+func (d MCPDeps) NewServer(version string, log *slog.Logger) *mcpsdk.Server {
+	opts := mcp.Options{Version: version, Logger: log, Vaults: d.Cfg.Vaults, State: d.State, Metrics: d.Metrics}
+	if n := d.Cfg.MCP.AnswerTokens; n != nil {
+		opts.AnswerTokens = *n
+	}
+	return mcp.New(d.Tools, d.Resources, opts)
 }
 
 // NewMCPApp builds the app of `jarvis mcp` and fills deps. It is built
@@ -40,20 +57,48 @@ func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps) *fx.App {
 }
 
 func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), OnFirstUse, Health, Indexing, Vectors, Searching, Relating, Serving,
-		fx.Provide(serverChecks))
+	return fx.Options(Base(cfg, log, store.Options{}), OnFirstUse, fx.Supply(serving(true)), Embedding, Health, Indexing,
+		Vectors, Searching, Relating, Serving, fx.Provide(serverChecks))
 }
 
-// Serving provides what the server adds: the background index and the
-// tools' backend.
+// Serving provides what the server adds: the background index, the
+// metrics of tool calls, the services the tools use as the interfaces
+// internal/mcp declares, and the tools themselves.
 var Serving = fx.Module("serve",
-	fx.Provide(newLive, newBackend),
+	fx.Provide(
+		fx.Annotate(newLive, fx.As(fx.Self()), fx.As(new(mcp.IndexState))),
+		// Search is told when the background index runs, as vectors may
+		// not be loaded yet.
+		func(l *live.Live) search.Busy {
+			return func() bool {
+				st := l.State()
+				return st.State == index.StateIndexing || st.Embedding.State == index.EmbedRunning
+			}
+		},
+		fx.Annotate(metrics.New, fx.As(new(mcp.Metrics))),
+		fx.Annotate(newHealthRunner, fx.ParamTags(`name:"ordered"`), fx.As(new(mcp.Health))),
+		fx.Annotate(newCatalog, fx.As(new(mcp.Vaults)), fx.As(new(mcp.Notes))),
+		mcp.NoteResources,
+	),
+	fx.Provide(
+		asTool(mcp.SearchVaultTool),
+		asTool(mcp.SearchSemanticTool),
+		asTool(mcp.SearchCombinedTool),
+		asTool(mcp.SearchGraphTool),
+		asTool(mcp.ReadNoteTool),
+		asTool(mcp.RelatedNotesTool),
+		asTool(mcp.BuildContextTool),
+		asTool(mcp.ListVaultsTool),
+		asTool(mcp.HealthStatusTool),
+	),
 )
 
+// asTool puts a tool's constructor in the tools group.
+func asTool(constructor any) any {
+	return fx.Annotate(constructor, fx.ResultTags(toolsGroup))
+}
+
 func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *search.Vectors, log *slog.Logger) *live.Live {
-	// The server keeps its collections in memory: every sync brings them
-	// in step.
-	vec.Serve()
 	var l *live.Live
 	l = live.New(cfg.Vaults,
 		func(ctx context.Context, v config.Vault, p index.Progress) (index.Result, error) {
@@ -70,54 +115,15 @@ func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *search.
 	return l
 }
 
-type backendIn struct {
-	fx.In
-	Cfg     config.Config
-	Conn    store.Conn
-	Search  *search.Service
-	Vectors *search.Vectors
-	Graph   *graph.Graph
-	Parser  *vault.Parser
-	Live    *live.Live
-	Related *related.Service
-	Context *contextpack.Builder
-	Checks  []health.Check `name:"ordered"`
-}
-
 // perCheckTimeout bounds one health check run from the health-status tool.
 const perCheckTimeout = 10 * time.Second
 
-func newBackend(in backendIn) *mcp.Backend {
-	l, conn := in.Live, in.Conn
-	// While the first index pass runs, vectors are not missing but not
-	// loaded yet, and search says so.
-	in.Search.Busy = func() bool {
-		st := l.State()
-		return st.State == index.StateIndexing || st.Embedding.State == index.EmbedRunning
-	}
-	return &mcp.Backend{
-		Vaults: in.Cfg.Vaults,
-		Search: in.Search,
-		Embedder: func() string {
-			if e := in.Vectors.Embedder(); e != nil {
-				return e.Fingerprint()
-			}
-			return ""
-		},
-		FindNote:  in.Graph.FindNote,
-		Traverse:  in.Graph.Traverse,
-		Backlinks: in.Graph.BacklinksUpTo,
-		Outlinks:  in.Graph.Outlinks,
-		Related:   in.Related.Find,
-		Stats:     func(ctx context.Context) ([]index.VaultStats, error) { return index.Stats(ctx, conn) },
-		Notes: func(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error) {
-			return index.ListNotes(ctx, conn, after.Vault, after.Path, n)
-		},
-		Health: func(ctx context.Context) health.Report {
-			return health.Run(ctx, in.Checks, perCheckTimeout)
-		},
-		BuildContext: in.Context.Build,
-		State:        l.State,
-		Parse:        in.Parser.Parse,
-	}
+func newHealthRunner(checks []health.Check) *health.Runner {
+	return health.NewRunner(checks, perCheckTimeout)
+}
+
+// newCatalog is what the index holds of the served vaults, and of no other
+// vault the database holds.
+func newCatalog(db store.Conn, cfg config.Config) *index.Catalog {
+	return index.NewCatalog(db, config.Names(cfg.Vaults))
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -17,10 +18,12 @@ import (
 // Relating provides the related-notes service, over the link graph,
 // semantic and keyword search and the parser.
 var Relating = fx.Module("related",
-	fx.Provide(func(cfg config.Config, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *related.Service {
-		return related.New(cfg.Vaults, g, sem, kw, p)
-	}),
+	fx.Provide(fx.Annotate(newRelated, fx.As(fx.Self()), fx.As(new(mcp.RelatedNotes)))),
 )
+
+func newRelated(cfg config.Config, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *related.Service {
+	return related.New(cfg.Vaults, g, sem, kw, p)
+}
 
 // RelatedDeps is what `jarvis related` works with: the indexer to bring
 // the index up to date first, the vectors to load, the graph to find the
@@ -40,5 +43,5 @@ func NewRelatedApp(cfg config.Config, log *slog.Logger, deps *RelatedDeps) *fx.A
 }
 
 func relatedOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Opened, Indexing, Vectors, Searching, Relating)
+	return fx.Options(Base(cfg, log, store.Options{}), Opened, Embedding, Indexing, Vectors, Searching, Relating)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -88,33 +89,71 @@ func remoteSource(e config.Embedder, log *slog.Logger) search.EmbedderSource {
 	}
 }
 
+// Embedding provides the one embedder source of a process: the vector
+// store and the health checks build from it, so a local model is loaded
+// once, whoever asks first.
+var Embedding = fx.Module("embedder", fx.Provide(embedderSource))
+
+// serving says the process answers queries from the vectors in memory
+// (the server), so the vector store keeps its collections in step with
+// every sync; commands that only index leave it unset.
+type serving bool
+
+type vectorsIn struct {
+	fx.In
+	DB      store.Conn
+	Src     search.EmbedderSource
+	Log     *slog.Logger
+	Serving serving `optional:"true"`
+}
+
+// newVectors is the vector store, serving queries from the start when the
+// process does.
+func newVectors(in vectorsIn) *search.Vectors {
+	v := search.NewVectors(in.DB, in.Src, in.Log)
+	if in.Serving {
+		v.Serve()
+	}
+	return v
+}
+
 // Vectors provides the vector store, which `jarvis index` keeps in step
 // with the notes.
-var Vectors = fx.Module("vectors",
-	fx.Provide(
-		embedderSource,
-		func(db store.Conn, src search.EmbedderSource, log *slog.Logger) *search.Vectors {
-			return search.NewVectors(db, src, log)
-		},
-	),
-)
+var Vectors = fx.Module("vectors", fx.Provide(newVectors))
 
-// Searching provides every kind of search over an open database.
+type serviceIn struct {
+	fx.In
+	Keyword  *search.Keyword
+	Semantic *search.Semantic
+	Combined *search.Combined
+	Cfg      config.Config
+	Log      *slog.Logger
+	// Busy is set by the server, which indexes in the background.
+	Busy search.Busy `optional:"true"`
+}
+
+// newService is the search service; files are scanned, when the index
+// cannot be read, in the configured vaults.
+func newService(in serviceIn) *search.Service {
+	return search.NewService(in.Keyword, in.Semantic, in.Combined, in.Cfg.Vaults, in.Log, in.Busy)
+}
+
+// newGraph is the link graph; lookups that name no vault stay within the
+// configured ones.
+func newGraph(db store.Conn, cfg config.Config) *graph.Graph {
+	return graph.New(db).Within(config.Names(cfg.Vaults))
+}
+
+// Searching provides every kind of search over an open database, and the
+// link graph; the MCP tools get them as the interfaces they declare.
 var Searching = fx.Module("search",
 	fx.Provide(
-		// Lookups that name no vault stay within the configured ones.
-		func(db store.Conn, cfg config.Config) *graph.Graph {
-			return graph.New(db).Within(config.Names(cfg.Vaults))
-		},
+		fx.Annotate(newGraph, fx.As(fx.Self()), fx.As(new(mcp.LinkGraph))),
 		func(db store.Conn) *search.Keyword { return search.NewKeyword(db) },
 		newSemantic,
 		newCombined,
-		// Files are scanned, when the index cannot be read, in the
-		// configured vaults.
-		func(kw *search.Keyword, sem *search.Semantic, cmb *search.Combined, cfg config.Config, log *slog.Logger) *search.Service {
-			return search.NewService(kw, sem, cmb, cfg.Vaults, log)
-		},
-		newContextBuilder,
+		fx.Annotate(newService, fx.As(fx.Self()), fx.As(new(mcp.KeywordSearch)), fx.As(new(mcp.SemanticSearch))),
+		fx.Annotate(newContextBuilder, fx.As(fx.Self()), fx.As(new(mcp.ContextPack))),
 	),
 )
 

@@ -151,3 +151,20 @@ func runOne(ctx context.Context, c Check, timeout time.Duration) []Result {
 func NotChecked(name, why string) Result {
 	return Result{Name: name, Status: Skip, Detail: "not checked: " + why}
 }
+
+// Runner runs one list of checks, each bounded by its own deadline: the
+// health service of the server.
+type Runner struct {
+	checks   []Check
+	perCheck time.Duration
+}
+
+// NewRunner returns a Runner of checks, each given at most perCheck.
+func NewRunner(checks []Check, perCheck time.Duration) *Runner {
+	return &Runner{checks: checks, perCheck: perCheck}
+}
+
+// Report runs every check.
+func (r *Runner) Report(ctx context.Context) Report {
+	return Run(ctx, r.checks, r.perCheck)
+}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"slices"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // Querier is the part of *sql.DB that reading the index needs.
@@ -57,13 +60,19 @@ type NoteName struct {
 	Vault, Path, Title string
 }
 
-// ListNotes returns up to n notes ordered by vault name and path, after the
-// given one (from the start when both are empty): the pages of the MCP
-// resource list.
-func ListNotes(ctx context.Context, db Querier, afterVault, afterPath string, n int) ([]NoteName, error) {
-	rows, err := db.QueryContext(ctx, `SELECT v.name, f.path, f.title FROM files f JOIN vaults v ON v.id = f.vault_id
-		WHERE f.kind = 'note' AND (v.name > ? OR (v.name = ? AND f.path > ?))
-		ORDER BY v.name, f.path LIMIT ?`, afterVault, afterVault, afterPath, n)
+// ListNotes returns up to n notes of the named vaults (every vault when
+// vaults is empty) ordered by vault name and path, after the given one
+// (from the start when both are empty): the pages of the MCP resource
+// list.
+func ListNotes(ctx context.Context, db Querier, vaults []string, afterVault, afterPath string, n int) ([]NoteName, error) {
+	q := `SELECT v.name, f.path, f.title FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE f.kind = 'note' AND (v.name > ? OR (v.name = ? AND f.path > ?))`
+	args := []any{afterVault, afterVault, afterPath}
+	if cond, cargs := store.InVaults("f.vault_id", vaults); cond != "" {
+		q += " AND " + cond
+		args = append(args, cargs...)
+	}
+	rows, err := db.QueryContext(ctx, q+` ORDER BY v.name, f.path LIMIT ?`, append(args, n)...)
 	if err != nil {
 		return nil, fmt.Errorf("list notes: %w", err)
 	}
@@ -77,4 +86,32 @@ func ListNotes(ctx context.Context, db Querier, afterVault, afterPath string, n 
 		out = append(out, nn)
 	}
 	return out, rows.Err()
+}
+
+// Catalog is what the index holds of the vaults a process serves: their
+// statistics and their notes. One database may hold other vaults, indexed
+// by other runs; a Catalog never shows them.
+type Catalog struct {
+	db     Querier
+	vaults []string
+}
+
+// NewCatalog returns the catalog of the named vaults in db; every vault
+// the database holds when vaults is empty.
+func NewCatalog(db Querier, vaults []string) *Catalog {
+	return &Catalog{db: db, vaults: vaults}
+}
+
+// Stats reads what the index holds of each served vault, by name.
+func (c *Catalog) Stats(ctx context.Context) ([]VaultStats, error) {
+	all, err := Stats(ctx, c.db)
+	if err != nil || len(c.vaults) == 0 {
+		return all, err
+	}
+	return slices.DeleteFunc(all, func(s VaultStats) bool { return !slices.Contains(c.vaults, s.Name) }), nil
+}
+
+// List returns up to n notes of the served vaults after the one given.
+func (c *Catalog) List(ctx context.Context, after NoteName, n int) ([]NoteName, error) {
+	return ListNotes(ctx, c.db, c.vaults, after.Vault, after.Path, n)
 }

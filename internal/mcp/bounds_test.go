@@ -24,7 +24,7 @@ import (
 
 // TestSchemaErrorsUseTheRightArticle: "an integer", not "a integer".
 func TestSchemaErrorsUseTheRightArticle(t *testing.T) {
-	cs := connect(t, &mcp.Backend{Vaults: []config.Vault{exampleVault(t)}})
+	cs := connect(t, &fake{Vaults: []config.Vault{exampleVault(t)}})
 	for _, tc := range []struct {
 		tool string
 		args map[string]any
@@ -46,7 +46,7 @@ func TestSchemaErrorsUseTheRightArticle(t *testing.T) {
 // a minimum and a maximum, so that the SDK refuses an oversized argument
 // before a handler sees it.
 func TestEveryArgumentIsBounded(t *testing.T) {
-	cs := connect(t, &mcp.Backend{})
+	cs := connect(t, &fake{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +122,7 @@ func unbounded(path string, s map[string]any) []string {
 // quotes at most a short prefix of it.
 func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 	v := exampleVault(t)
-	cs := connect(t, &mcp.Backend{Vaults: []config.Vault{v}})
+	cs := connect(t, &fake{Vaults: []config.Vault{v}})
 	long := func(n int) string { return strings.Repeat("é", n) }
 	for _, tc := range []struct {
 		name string
@@ -151,7 +151,7 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 	}
 	// A graph lookup that fails in the index quotes the start note short
 	// too.
-	b := &mcp.Backend{Vaults: []config.Vault{v}, Traverse: func(_ context.Context, q graph.Query) (*graph.Subgraph, error) {
+	b := &fake{Vaults: []config.Vault{v}, Traverse: func(_ context.Context, q graph.Query) (*graph.Subgraph, error) {
 		return nil, &graph.NotFoundError{Ref: q.Start, Suggestions: []graph.Ref{{Vault: "coffee", Path: "Water.md"}}}
 	}}
 	text, isErr := call(t, connect(t, b), mcp.ToolSearchGraph, map[string]any{"query_note_path": long(900)}, nil)
@@ -175,9 +175,9 @@ func TestInFlightRequestsAreBounded(t *testing.T) {
 
 // connectStdio serves b over pipes as `jarvis mcp` serves stdin and
 // stdout.
-func connectStdio(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
+func connectStdio(t *testing.T, b backend) *mcpsdk.ClientSession {
 	t.Helper()
-	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet()})
+	server := b.server(mcp.Options{Version: "test", Logger: quiet()})
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
 	ss, err := server.Connect(context.Background(), mcp.StdioTransport(inR, outW), nil)
@@ -195,9 +195,9 @@ func connectStdio(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
 }
 
 // connectHTTP serves b over Streamable HTTP on a loopback port.
-func connectHTTP(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
+func connectHTTP(t *testing.T, b backend) *mcpsdk.ClientSession {
 	t.Helper()
-	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet()})
+	server := b.server(mcp.Options{Version: "test", Logger: quiet()})
 	srv := httptest.NewServer(mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server }, nil))
 	t.Cleanup(srv.Close)
 	cs, err := mcpsdk.NewClient(&mcpsdk.Implementation{Name: "test", Version: "1"}, nil).
@@ -209,11 +209,11 @@ func connectHTTP(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
 	return cs
 }
 
-func checkInFlight(t *testing.T, connect func(*testing.T, *mcp.Backend) *mcpsdk.ClientSession, refuses bool) {
+func checkInFlight(t *testing.T, connect func(*testing.T, backend) *mcpsdk.ClientSession, refuses bool) {
 	lim := mcp.DefaultLimits()
 	release := make(chan struct{})
 	var running, most atomic.Int32
-	b := &mcp.Backend{Search: mcp.SearchFunc(func(ctx context.Context, q search.Query) (search.Answer, error) {
+	b := &fake{Search: searchFunc(func(ctx context.Context, q search.Query) (search.Answer, error) {
 		n := running.Add(1)
 		defer running.Add(-1)
 		for m := most.Load(); n > m && !most.CompareAndSwap(m, n); m = most.Load() {
@@ -354,7 +354,7 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	huge := strings.Repeat("h", 100000)
-	b := &mcp.Backend{
+	b := &fake{
 		Vaults: []config.Vault{v},
 		Backlinks: func(_ context.Context, _, _ string, limit int) (graph.BacklinkPage, error) {
 			var out []graph.Edge
@@ -363,7 +363,7 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 			}
 			return graph.BacklinkPage{Edges: out, Total: 5000}, nil
 		},
-		Search: mcp.SearchFunc(func(_ context.Context, q search.Query) (search.Answer, error) {
+		Search: searchFunc(func(_ context.Context, q search.Query) (search.Answer, error) {
 			var out []search.Result
 			for i := range q.Limit {
 				out = append(out, search.Result{Vault: "hostile", Path: fmt.Sprintf("N%d.md", i), Title: huge, Heading: huge, Snippet: huge, Line: 1})

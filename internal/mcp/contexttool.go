@@ -63,15 +63,14 @@ type BuildContextOutput struct {
 	LeftOut      []ContextLeftOut `json:"left_out" jsonschema:"passages left out, best first; read them with read-note, or ask again with a larger budget"`
 	MoreLeftOut  int              `json:"more_left_out,omitempty" jsonschema:"how many more passages were left out than left_out lists"`
 	// Empty says why there are no passages.
-	Empty          string      `json:"empty,omitempty" jsonschema:"when no passage was given: why, and what to try"`
-	Embedder       string      `json:"embedder,omitempty" jsonschema:"the embedder that measured similarity"`
-	Degraded       bool        `json:"degraded" jsonschema:"true when part of jarvis was unavailable and passages were chosen by a fallback"`
-	DegradedReason string      `json:"degraded_reason,omitempty" jsonschema:"what was unavailable and what was used instead"`
-	Notes          []string    `json:"notes,omitempty" jsonschema:"what else to know about this answer"`
-	Index          index.State `json:"index" jsonschema:"how fresh the index was"`
+	Empty    string `json:"empty,omitempty" jsonschema:"when no passage was given: why, and what to try"`
+	Embedder string `json:"embedder,omitempty" jsonschema:"the embedder that measured similarity"`
+	Degradation
+	Notes []string    `json:"notes,omitempty" jsonschema:"what else to know about this answer"`
+	Index index.State `json:"index" jsonschema:"how fresh the index was"`
 }
 
-func (t *tools) registerContext(s *mcpsdk.Server) {
+func (t *tools) addBuildContext(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolBuildContext,
 		Description: `Gather what the user's notes say about a question, fitted to a budget of tokens: the best passages across the vaults, each a whole section or paragraph with its citation (vault, path, heading, lines), near-duplicates dropped, grouped by note in reading order.
@@ -130,12 +129,13 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 	if err := t.checkVault(in.Vault); err != nil {
 		return nil, out, err
 	}
-	if t.b.BuildContext == nil {
-		return nil, out, errors.New("build-context is not available in this server; search-combined and read-note still work")
-	}
-	pack, err := t.b.BuildContext(ctx, contextpack.Request{Query: in.Query, Budget: budget, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.b.Vaults)})
+	pack, err := use(t.pack, "build-context", func(c ContextPack) (contextpack.Pack, error) {
+		return c.Build(ctx, contextpack.Request{Query: in.Query, Budget: budget, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.vaults)})
+	})
 	switch {
 	case err == nil:
+	case errors.Is(err, ErrUnavailable):
+		return nil, out, fmt.Errorf("%v; search-combined and read-note still work", err)
 	case errors.Is(err, contextpack.ErrBadBudget), errors.Is(err, contextpack.ErrTooManyPaths):
 		return nil, out, err
 	case errors.Is(err, search.ErrEmptyQuery):
@@ -190,9 +190,7 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 	if out.Empty != "" {
 		fmt.Fprintf(&b, "\n%s\n", out.Empty)
 	}
-	if out.Degraded {
-		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
-	}
+	b.WriteString(out.line())
 	for _, n := range out.Notes {
 		fmt.Fprintf(&b, "\n> Note: %s.\n", n)
 	}

@@ -247,7 +247,7 @@ func TestBuildContextDegrades(t *testing.T) {
 		Embedder: config.Embedder{Provider: config.ProviderOllama, URL: "http://127.0.0.1:1"}}
 	deps := startServer(t, cfg)
 	deps.Live.All(context.Background()) // the notes are indexed; their vectors cannot be made
-	cs := connect(t, deps.Backend)
+	cs := connect(t, real{deps})
 	out, text := buildContext(t, cs, map[string]any{"query": "how fine should I grind for pour over", "budget_tokens": 1000})
 	if !out.Degraded || !strings.Contains(text, "> Degraded:") || len(out.Passages) == 0 {
 		t.Fatalf("without vectors: degraded %v (%s):\n%s", out.Degraded, out.DegradedReason, text)
@@ -265,7 +265,7 @@ func TestBuildContextDegrades(t *testing.T) {
 // TestBuildContextWithoutItsBackend: a server without the capability
 // still lists the tool, and a call says what still works.
 func TestBuildContextWithoutItsBackend(t *testing.T) {
-	cs := connect(t, &mcp.Backend{Vaults: []config.Vault{exampleVault(t)}})
+	cs := connect(t, &fake{Vaults: []config.Vault{exampleVault(t)}})
 	text, isErr := call(t, cs, mcp.ToolBuildContext, map[string]any{"query": "grind"}, nil)
 	if !isErr || !strings.Contains(text, "not available") || !strings.Contains(text, "read-note") {
 		t.Fatalf("error %v, %q", isErr, text)

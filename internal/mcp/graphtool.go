@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"path/filepath"
 	"slices"
 	"strings"
 
@@ -62,15 +61,14 @@ type GraphOutput struct {
 	Unresolved []GraphUnresolved `json:"unresolved" jsonschema:"links from the visited notes that lead to no note"`
 	// NodesReached and LinksFound say how much there was when the lists were
 	// cut.
-	NodesReached   int         `json:"nodes_reached" jsonschema:"notes and attachments the walk reached, the start included; more than nodes holds when the walk stopped at the node cap, and more lie beyond; the links into a hub are read only in part, so there may be more still"`
-	LinksFound     int         `json:"links_found" jsonschema:"links between the nodes; more than edges holds when the links were cut"`
-	Truncated      bool        `json:"truncated" jsonschema:"true when something was left out: nodes, links or unresolved links beyond their caps"`
-	Degraded       bool        `json:"degraded"`
-	DegradedReason string      `json:"degraded_reason,omitempty"`
-	Index          index.State `json:"index"`
+	NodesReached int  `json:"nodes_reached" jsonschema:"notes and attachments the walk reached, the start included; more than nodes holds when the walk stopped at the node cap, and more lie beyond; the links into a hub are read only in part, so there may be more still"`
+	LinksFound   int  `json:"links_found" jsonschema:"links between the nodes; more than edges holds when the links were cut"`
+	Truncated    bool `json:"truncated" jsonschema:"true when something was left out: nodes, links or unresolved links beyond their caps"`
+	Degradation
+	Index index.State `json:"index"`
 }
 
-func (t *tools) registerGraph(s *mcpsdk.Server) {
+func (t *tools) addSearchGraph(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchGraph,
 		Description: `Explore the link graph around a note: the notes it links to (out), the notes that link to it (in), or both, up to 5 links away.
@@ -116,26 +114,30 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	if dir != graph.Out && dir != graph.In && dir != graph.Both {
 		return nil, out, fmt.Errorf("direction must be \"out\", \"in\" or \"both\"; got %s", quoteArg(in.Direction))
 	}
-	var sub *graph.Subgraph
-	err := errUnavailable
-	if t.b.Traverse != nil {
-		sub, err = t.b.Traverse(ctx, graph.Query{Vault: in.Vault, Start: ref, Depth: depth, Direction: dir, MaxNodes: maxGraphNodes, MaxEdges: maxGraphEdges})
-	}
+	sub, err := use(t.graph, "the link graph", func(g LinkGraph) (*graph.Subgraph, error) {
+		return g.Traverse(ctx, graph.Query{Vault: in.Vault, Start: ref, Depth: depth, Direction: dir, MaxNodes: maxGraphNodes, MaxEdges: maxGraphEdges})
+	})
 	switch {
 	case err == nil:
-	case errors.Is(err, graph.ErrNoteNotFound), errors.Is(err, graph.ErrInvalidQuery):
-		if nf := shortNotFound(err); nf != nil {
-			return nil, out, nf
-		}
+	case errors.Is(err, graph.ErrInvalidQuery):
 		return nil, out, fmt.Errorf("%s", strings.TrimPrefix(err.Error(), graph.ErrInvalidQuery.Error()+": "))
-	case ctx.Err() != nil:
-		return nil, out, ctx.Err()
 	default:
-		if !errors.Is(err, errUnavailable) {
-			t.log.Warn("graph search failed; reading the note from disk", "err", err)
+		// Not in the index (or no index): the note on disk answers, and
+		// a note on disk under no name is not found.
+		why, stop := t.fallback(ctx, "the link graph", err)
+		if stop != nil {
+			return nil, out, stop
 		}
-		out, err = t.graphFromDisk(ctx, in.Vault, ref, out)
-		if err != nil {
+		// The note is found as read-note finds it.
+		v, rel, _, lerr := t.locate(ctx, in.Vault, ref)
+		if lerr != nil {
+			// The graph's own answer names the closest notes.
+			if nf := shortNotFound(err); nf != nil {
+				return nil, out, nf
+			}
+			return nil, out, lerr
+		}
+		if out, err = t.graphFromDisk(ctx, v, rel, out, why); err != nil {
 			return nil, out, err
 		}
 		shortGraph(&out)
@@ -241,26 +243,21 @@ func oneVault(ref string, start graph.Match) error {
 	return fmt.Errorf("%s matches notes in more than one vault: %s; pass vault to choose one", quoteArg(ref), strings.Join(where, ", "))
 }
 
-// graphFromDisk answers without the index: it finds the start note by
-// path or file name, parses it and resolves its links against the files on
+// graphFromDisk answers without the index, from the start note found on
+// disk: it parses the note and resolves its links against the files on
 // disk, by link resolution's rules but for aliases, which only the index
-// knows.
-func (t *tools) graphFromDisk(ctx context.Context, vaultName, ref string, out GraphOutput) (GraphOutput, error) {
-	v, rel, err := findOnDisk(ctx, t.b.Vaults, vaultName, ref)
-	if err != nil {
-		return out, err
-	}
+// knows. why is the fallback's reason.
+func (t *tools) graphFromDisk(ctx context.Context, v config.Vault, rel string, out GraphOutput, why string) (GraphOutput, error) {
 	data, _, err := readNote(v, rel)
 	if err != nil {
 		return out, err
 	}
 	note := t.parse(rel, data)
-	out.Degraded = true
-	out.DegradedReason = "the link graph is unavailable; showing the start note's own links, one level deep, resolved against the files on disk (a link to an alias shows as unresolved)"
+	out.degrade(why + "; showing the start note's own links, one level deep, resolved against the files on disk (a link to an alias shows as unresolved)")
 	out.Start = graph.Match{Ref: graph.Ref{Vault: v.Name, Path: rel, Title: note.Title}, Kind: "note", By: graph.ByPath}
 	files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
 	if err != nil {
-		out.DegradedReason = "the link graph is unavailable and the vault's files could not be listed; showing the start note's own links as written, none resolved"
+		out.DegradedReason = why + ", and the vault's files could not be listed; showing the start note's own links as written, none resolved"
 	}
 	paths := make([]string, len(files))
 	for i, f := range files {
@@ -305,8 +302,8 @@ func (t *tools) graphFromDisk(ctx context.Context, vaultName, ref string, out Gr
 }
 
 func (t *tools) parse(rel string, data []byte) vault.Note {
-	if t.b.Parse != nil {
-		return t.b.Parse(rel, data)
+	if t.parser != nil {
+		return t.parser.Parse(rel, data)
 	}
 	return vault.NewParser().Parse(rel, data)
 }
@@ -321,25 +318,6 @@ func tagNames(n vault.Note) []string {
 		}
 	}
 	return out
-}
-
-// findOnDisk locates a note without the index: by its vault-relative
-// path, else by the rules of link resolution (resolveOnDisk), as read-note
-// does.
-func findOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref string) (config.Vault, string, error) {
-	rel := strings.TrimPrefix(filepath.ToSlash(ref), "/")
-	for _, v := range vaults {
-		if vaultName != "" && v.Name != vaultName {
-			continue
-		}
-		if p, ok, err := notePath(v, rel); err == nil && ok {
-			return v, p, nil
-		}
-	}
-	if v, p, ok := resolveOnDisk(ctx, vaults, vaultName, ref); ok {
-		return v, p, nil
-	}
-	return config.Vault{}, "", fmt.Errorf("no note %s was found on disk; give its vault-relative path, such as Folder/Note.md", quoteArg(ref))
 }
 
 func nonNil[T any](s []T) []T {
@@ -370,9 +348,7 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 		}
 		fmt.Fprintf(&b, "\nOther notes match the same name: %s; pass a path to start from one of them.\n", strings.Join(others, ", "))
 	}
-	if out.Degraded {
-		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
-	}
+	b.WriteString(out.line())
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}

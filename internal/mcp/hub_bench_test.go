@@ -39,7 +39,7 @@ func BenchmarkHub(b *testing.B) {
 	}
 	hub := largestHub(b, dbPath)
 	v := config.Vault{Name: filepath.Base(root), Path: root}
-	server := mcp.New(realBackend(b, dbPath, false, v), mcp.Options{Version: "bench", Logger: quiet()})
+	server := realBackend(b, dbPath, false, v).server(mcp.Options{Version: "bench", Logger: quiet()})
 	st, ct := mcpsdk.NewInMemoryTransports()
 	ss, err := server.Connect(context.Background(), st, nil)
 	if err != nil {

@@ -44,7 +44,7 @@ func exampleVault(t *testing.T) config.Vault {
 
 // realBackend wires the server exactly as `jarvis mcp` does, over the
 // given vaults and database, and indexes them once when index is true.
-func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault) *mcp.Backend {
+func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault) backend {
 	t.Helper()
 	cfg := config.Config{DBPath: dbPath, Vaults: vaults, Embedder: config.Embedder{Provider: config.ProviderLexical}}
 	deps := startServer(t, cfg)
@@ -53,7 +53,7 @@ func realBackend(t testing.TB, dbPath string, index bool, vaults ...config.Vault
 			t.Fatal(err)
 		}
 	}
-	return deps.Backend
+	return real{deps}
 }
 
 // startServer starts the services of `jarvis mcp` for cfg, stopped when
@@ -74,16 +74,16 @@ func startServer(t testing.TB, cfg config.Config) container.MCPDeps {
 
 // connect runs the server over b on in-memory transports and returns a
 // connected client session.
-func connect(t *testing.T, b *mcp.Backend) *mcpsdk.ClientSession {
+func connect(t *testing.T, b backend) *mcpsdk.ClientSession {
 	t.Helper()
 	return connectWith(t, b, mcp.Options{Version: "test", Logger: quiet()})
 }
 
 // connectWith is connect with the server's options given.
-func connectWith(t *testing.T, b *mcp.Backend, opts mcp.Options) *mcpsdk.ClientSession {
+func connectWith(t *testing.T, b backend, opts mcp.Options) *mcpsdk.ClientSession {
 	t.Helper()
 	ctx := context.Background()
-	server := mcp.New(b, opts)
+	server := b.server(opts)
 	st, ct := mcpsdk.NewInMemoryTransports()
 	ss, err := server.Connect(ctx, st, nil)
 	if err != nil {
@@ -126,7 +126,7 @@ func call(t *testing.T, cs *mcpsdk.ClientSession, name string, args map[string]a
 }
 
 func TestToolListGolden(t *testing.T) {
-	cs := connect(t, &mcp.Backend{})
+	cs := connect(t, &fake{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -152,7 +152,7 @@ func TestToolListGolden(t *testing.T) {
 }
 
 func TestEveryToolStatesItsAnnotations(t *testing.T) {
-	cs := connect(t, &mcp.Backend{})
+	cs := connect(t, &fake{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -421,9 +421,9 @@ func TestSemanticFallsBackWithoutVectors(t *testing.T) {
 
 func TestPanicsBecomeToolErrors(t *testing.T) {
 	calls := 0
-	b := &mcp.Backend{
+	b := &fake{
 		Vaults: []config.Vault{exampleVault(t)},
-		Search: mcp.SearchFunc(func(context.Context, search.Query) (search.Answer, error) {
+		Search: searchFunc(func(context.Context, search.Query) (search.Answer, error) {
 			calls++
 			if calls == 1 {
 				panic("boom")
@@ -621,7 +621,7 @@ func TestStdioAnswersALineThatIsNotJSON(t *testing.T) {
 	outR, outW := io.Pipe()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	server := mcp.New(&mcp.Backend{Vaults: []config.Vault{exampleVault(t)}}, mcp.Options{Version: "test", Logger: quiet()})
+	server := (&fake{Vaults: []config.Vault{exampleVault(t)}}).server(mcp.Options{Version: "test", Logger: quiet()})
 	done := make(chan error, 1)
 	go func() { done <- server.Run(ctx, mcp.StdioTransport(inR, outW)) }()
 	stray := []struct {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -84,14 +85,13 @@ type ReadNoteOutput struct {
 	Warnings []string `json:"warnings,omitempty" jsonschema:"problems found reading the note, such as invalid frontmatter YAML"`
 	// Shortened says what was left out of the lists and frontmatter, which
 	// are capped whatever the note holds.
-	Shortened      []string `json:"shortened,omitempty" jsonschema:"what this answer left out to stay small, such as the first 500 of 50000 headings"`
-	Degraded       bool     `json:"degraded"`
-	DegradedReason string   `json:"degraded_reason,omitempty"`
+	Shortened []string `json:"shortened,omitempty" jsonschema:"what this answer left out to stay small, such as the first 500 of 50000 headings"`
+	Degradation
 }
 
 const defaultMaxChars = 20000
 
-func (t *tools) registerNotes(s *mcpsdk.Server) {
+func (t *tools) addReadNote(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolReadNote,
 		Description: `Read one note: its Markdown text (or one section, by heading), frontmatter, tags, headings, the links it makes (and where they resolve) and the notes linking to it (backlinks).
@@ -194,20 +194,21 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		kind string
 	}
 	targets := map[at][]string{}
-	var reasons []string
-	if t.b.Outlinks != nil {
-		if edges, err := t.b.Outlinks(ctx, v.Name, rel); err == nil {
-			for _, e := range edges {
-				target := ""
-				if e.Resolved {
-					target = e.Target
-				}
-				k := at{e.Line, e.Kind}
-				targets[k] = append(targets[k], target)
-			}
-		} else if ctx.Err() == nil {
-			reasons = append(reasons, "links are not resolved to files")
+	edges, err := use(t.graph, "the link graph", func(g LinkGraph) ([]graph.Edge, error) { return g.Outlinks(ctx, v.Name, rel) })
+	if err != nil {
+		why, stop := t.fallback(ctx, "the link graph", err)
+		if stop != nil {
+			return nil, out, stop
 		}
+		out.degrade(why + "; links are not resolved to files")
+	}
+	for _, e := range edges {
+		target := ""
+		if e.Resolved {
+			target = e.Target
+		}
+		k := at{e.Line, e.Kind}
+		targets[k] = append(targets[k], target)
 	}
 	for _, l := range note.Links {
 		item := LinkItem{Target: clip(l.Target, maxTextChars), Subpath: clip(l.Subpath, maxTextChars), Kind: string(l.Kind), Text: clip(l.Display, maxTextChars), Line: l.Line}
@@ -225,9 +226,10 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	}); dropped > 0 {
 		out.Shortened = append(out.Shortened, leftOut(len(out.Links), dropped, "link"))
 	}
-	if t.b.Backlinks == nil {
-		reasons = append(reasons, "backlinks are unavailable")
-	} else if back, err := t.b.Backlinks(ctx, v.Name, rel, maxBacklinks); err == nil {
+	back, err := use(t.graph, "the link graph", func(g LinkGraph) (graph.BacklinkPage, error) {
+		return g.BacklinksUpTo(ctx, v.Name, rel, maxBacklinks)
+	})
+	if err == nil {
 		for _, e := range back.Edges {
 			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: clip(e.Context, maxTextChars)})
 		}
@@ -239,14 +241,15 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		if len(out.Backlinks) < out.BacklinkCount {
 			out.Shortened = append(out.Shortened, fmt.Sprintf("%d of %d backlinks", len(out.Backlinks), out.BacklinkCount))
 		}
-	} else if !errors.Is(err, graph.ErrNoteNotFound) {
-		reasons = append(reasons, "backlinks are unavailable")
+	} else if why, stop := t.fallback(ctx, "the link graph", err); stop != nil {
+		return nil, out, stop
+	} else if !out.Degraded {
+		out.degrade(why + "; backlinks are unknown")
 	} else {
-		reasons = append(reasons, "the note is not indexed yet, so its backlinks are unknown")
+		out.DegradedReason += ", and backlinks are unknown"
 	}
-	if len(reasons) > 0 {
-		out.Degraded = true
-		out.DegradedReason = "the index could not be used: " + strings.Join(reasons, "; ") + "; the note itself was read from disk"
+	if out.Degraded {
+		out.DegradedReason += "; the note itself was read from disk"
 	}
 	// A section or a later page is read for its text: the backlinks were
 	// listed with the first page of the whole note.
@@ -260,7 +263,7 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 	rel := strings.TrimPrefix(strings.ReplaceAll(ref, `\`, "/"), "/")
 	var found []config.Vault
 	var foundRel string
-	for _, v := range t.b.Vaults {
+	for _, v := range t.vaults {
 		if vaultName != "" && v.Name != vaultName {
 			continue
 		}
@@ -284,8 +287,10 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 		}
 		return config.Vault{}, "", nil, fmt.Errorf("%s exists in vaults %s; pass vault to choose one", rel, strings.Join(names, " and "))
 	}
-	if t.b.FindNote != nil {
-		m, err := t.b.FindNote(ctx, vaultName, ref)
+	var indexErr error
+	if t.graph != nil {
+		m, err := t.graph.FindNote(ctx, vaultName, ref)
+		indexErr = err
 		if err == nil && vaultName == "" {
 			err = oneVault(ref, m)
 			if err != nil {
@@ -293,21 +298,28 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 			}
 		}
 		if err == nil {
-			for _, v := range t.b.Vaults {
+			for _, v := range t.vaults {
 				if v.Name == m.Vault {
 					return v, m.Path, m.Others, nil
 				}
 			}
 		}
-		if nf := shortNotFound(err); nf != nil {
-			return config.Vault{}, "", nil, fmt.Errorf("%s; read-note takes the vault-relative path that search results give", nf.Error())
+	}
+	// A name the index does not know is resolved against the files on
+	// disk, by the same rules, while the index cannot be trusted to hold
+	// every note: it could not be read, or it is being built (listing
+	// every folder costs too much to do on every miss of a complete
+	// index). The index's answer, which names the closest notes, is kept
+	// for a note that is nowhere.
+	if t.graph == nil || !errors.Is(indexErr, graph.ErrNoteNotFound) || t.state().State != index.StateReady {
+		if v, p, ok := resolveOnDisk(ctx, t.vaults, vaultName, ref); ok {
+			return v, p, nil, nil
 		}
 	}
-	v, p, ok := resolveOnDisk(ctx, t.b.Vaults, vaultName, ref)
-	if !ok {
-		return config.Vault{}, "", nil, fmt.Errorf("no note %s exists; search-vault with a few of its words finds its path", quoteArg(ref))
+	if nf := shortNotFound(indexErr); nf != nil {
+		return config.Vault{}, "", nil, fmt.Errorf("%s; pass the vault-relative path that search results give", nf.Error())
 	}
-	return v, p, nil, nil
+	return config.Vault{}, "", nil, fmt.Errorf("no note %s exists; search-vault with a few of its words finds its path", quoteArg(ref))
 }
 
 // section returns the part of text under the heading named want, up to the
@@ -399,9 +411,7 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 	if len(out.AlsoMatches) > 0 {
 		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to read it instead.\n", strings.Join(out.AlsoMatches, "`, `"))
 	}
-	if out.Degraded {
-		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
-	}
+	b.WriteString(out.line())
 	if out.Offset > 0 {
 		fmt.Fprintf(&b, "\n(from character %d of %d)\n", out.Offset, out.TotalChars)
 	}

@@ -100,7 +100,7 @@ func TestLocateWithoutTheIndex(t *testing.T) {
 		"Projects/Deep/Plan.md", "Attachments/image.png", "Notes/image.png.md", "Cafe\u0301.md"} {
 		sharedtest.WriteFile(t, root, p, "# "+p+"\n")
 	}
-	tl := &tools{b: &Backend{Vaults: []config.Vault{{Name: "v", Path: root}}}}
+	tl := &tools{vaults: []config.Vault{{Name: "v", Path: root}}}
 	tests := []struct {
 		ref, want string // want "" for not found
 	}{

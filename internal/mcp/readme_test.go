@@ -7,8 +7,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/jarvis-mcp/jarvis/internal/mcp"
 )
 
 // TestReadmeListsEveryTool keeps the README's tool reference equal to the
@@ -32,7 +30,7 @@ func TestReadmeListsEveryTool(t *testing.T) {
 		documented = append(documented, m[1])
 	}
 	slices.Sort(documented)
-	cs := connect(t, &mcp.Backend{})
+	cs := connect(t, &fake{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -199,15 +199,15 @@ func TestRelatedNotesDegrade(t *testing.T) {
 		}
 	})
 	t.Run("no backend", func(t *testing.T) {
-		cs := connect(t, &mcp.Backend{Vaults: []config.Vault{v}})
+		cs := connect(t, &fake{Vaults: []config.Vault{v}})
 		var out mcp.RelatedOutput
 		text, isErr := call(t, cs, mcp.ToolRelatedNotes, map[string]any{"path": "Water.md"}, &out)
-		if isErr || !out.Degraded || !strings.Contains(text, "Degraded: the index could not be read") {
+		if isErr || !out.Degraded || !strings.Contains(text, "Degraded: the index is unavailable") {
 			t.Fatalf("error %v, %+v: %s", isErr, out, text)
 		}
 	})
 	t.Run("an index that fails says nothing of it", func(t *testing.T) {
-		b := &mcp.Backend{Vaults: []config.Vault{v}, Related: func(context.Context, related.Query) (related.Answer, error) {
+		b := &fake{Vaults: []config.Vault{v}, Related: func(context.Context, related.Query) (related.Answer, error) {
 			return related.Answer{}, errors.New("SQL logic error: no such table: links")
 		}}
 		text, isErr := call(t, connect(t, b), mcp.ToolRelatedNotes, map[string]any{"path": "Water.md"}, nil)
@@ -216,7 +216,7 @@ func TestRelatedNotesDegrade(t *testing.T) {
 		}
 	})
 	t.Run("meaning unavailable", func(t *testing.T) {
-		b := &mcp.Backend{Vaults: []config.Vault{v}, Related: func(_ context.Context, q related.Query) (related.Answer, error) {
+		b := &fake{Vaults: []config.Vault{v}, Related: func(_ context.Context, q related.Query) (related.Answer, error) {
 			return related.Answer{Vault: q.Vault, Path: q.Path, Title: "Water",
 				Related:     []related.Note{{Path: "Gear/Kettle.md", Title: "Kettle", Score: 0.2, Reasons: []related.Reason{{Kind: related.KindLink, Detail: "this note links to it", Score: 1}}}},
 				Suggestions: []related.Suggestion{}, Mentions: []related.Mention{}, Mentioning: []related.Mention{},
@@ -233,7 +233,7 @@ func TestRelatedNotesDegrade(t *testing.T) {
 // TestInstructionsNameEveryTool keeps the server's instructions, which
 // tell the model which tool to use when, in step with the tools.
 func TestInstructionsNameEveryTool(t *testing.T) {
-	cs := connect(t, &mcp.Backend{})
+	cs := connect(t, &fake{})
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)

@@ -9,7 +9,6 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
@@ -39,13 +38,12 @@ type RelatedOutput struct {
 	Skipped       []string          `json:"skipped,omitempty" jsonschema:"hub notes and common tags left out: each joins so many notes that it says little"`
 	// AlsoMatches are other notes the path, read as a title or name,
 	// matches as well.
-	AlsoMatches    []string    `json:"also_matches,omitempty" jsonschema:"other notes whose title or name matches the path given as well; pass one's path to ask about it"`
-	Degraded       bool        `json:"degraded" jsonschema:"true when part of the answer could not be made, such as meaning unavailable without vectors"`
-	DegradedReason string      `json:"degraded_reason,omitempty" jsonschema:"what could not be used and what the answer lacks for it"`
-	Index          index.State `json:"index"`
+	AlsoMatches []string `json:"also_matches,omitempty" jsonschema:"other notes whose title or name matches the path given as well; pass one's path to ask about it"`
+	Degradation
+	Index index.State `json:"index"`
 }
 
-func (t *tools) registerRelated(s *mcpsdk.Server) {
+func (t *tools) addRelatedNotes(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolRelatedNotes,
 		Description: `Notes related to one note, each with its reasons and a score: links either way, links both make to the same notes (shared-links), notes linking to both (co-cited), similar passages (meaning, as the configured embedder measures it) and shared tags (rarer tags count more).
@@ -88,25 +86,15 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 		}
 		out.AlsoMatches = append(out.AlsoMatches, o.Path)
 	}
-	err = errUnavailable
-	var a related.Answer
-	if t.b.Related != nil {
-		a, err = t.b.Related(ctx, related.Query{Vault: v.Name, Path: rel, Limit: limit})
-	}
-	switch {
-	case err == nil:
-	case ctx.Err() != nil:
-		return nil, out, ctx.Err()
-	case errors.Is(err, graph.ErrNoteNotFound):
-		out.Degraded = true
-		out.DegradedReason = "the note is not indexed yet, and related notes come from the index; call again once list-vaults shows the index ready"
-		return renderRelated(out), out, nil
-	default:
-		if !errors.Is(err, errUnavailable) {
-			t.log.Warn("related notes failed", "vault", v.Name, "path", rel, "err", err)
+	a, err := use(t.related, "related notes", func(r RelatedNotes) (related.Answer, error) {
+		return r.Find(ctx, related.Query{Vault: v.Name, Path: rel, Limit: limit})
+	})
+	if err != nil {
+		why, stop := t.fallback(ctx, "the index", err)
+		if stop != nil {
+			return nil, out, stop
 		}
-		out.Degraded = true
-		out.DegradedReason = "the index could not be read, and related notes come from it; health-status says why. read-note and search-graph (which falls back to the note's own links) still work"
+		out.degrade(why + "; related notes come from the index, so there are none to give. read-note and search-graph (which fall back to the note's own links) still work")
 		return renderRelated(out), out, nil
 	}
 	out.Title = clip(a.Title, maxTitleChars)
@@ -114,8 +102,7 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	out.MentionsFound, out.MentionsCut, out.Embedder, out.Skipped = a.MentionsFound, a.MentionsCut, a.Embedder, a.Skipped
 	shortRelated(&out)
 	if len(a.Missing) > 0 {
-		out.Degraded = true
-		out.DegradedReason = strings.Join(a.Missing, "; ")
+		out.degrade(strings.Join(a.Missing, "; "))
 	}
 	return renderRelated(out), out, nil
 }
@@ -154,9 +141,7 @@ func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 	if len(out.AlsoMatches) > 0 {
 		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to ask about it instead.\n", strings.Join(out.AlsoMatches, "`, `"))
 	}
-	if out.Degraded {
-		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
-	}
+	b.WriteString(out.line())
 	if strings.HasPrefix(out.Embedder, "lexical/") {
 		b.WriteString("\n> Similarity here is lexical (shared words and word pieces), not meaning.\n")
 	}

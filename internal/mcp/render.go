@@ -30,9 +30,7 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	default:
 		fmt.Fprintf(&b, "%s.\n", count(n, "note"))
 	}
-	if out.Degraded {
-		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
-	}
+	b.WriteString(out.line())
 	for _, n := range out.Notes {
 		fmt.Fprintf(&b, "\n> Note: %s.\n", n)
 	}

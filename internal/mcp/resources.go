@@ -82,7 +82,7 @@ func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRe
 	if !ok {
 		return nil, mcpsdk.ResourceNotFoundError(uri)
 	}
-	for _, v := range t.b.Vaults {
+	for _, v := range t.vaults {
 		if v.Name != name {
 			continue
 		}
@@ -156,13 +156,13 @@ func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandle
 // listNotes pages through notes from the index, or from the disk when the
 // index is unavailable.
 func (t *tools) listNotes(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error) {
-	if t.b.Notes != nil {
-		if notes, err := t.b.Notes(ctx, after, n); err == nil {
+	if t.notes != nil {
+		if notes, err := t.notes.List(ctx, after, n); err == nil {
 			return notes, nil
 		}
 	}
 	var out []index.NoteName
-	for _, v := range t.b.Vaults {
+	for _, v := range t.vaults {
 		if v.Name < after.Vault {
 			continue
 		}

@@ -6,9 +6,7 @@ package mcp
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"github.com/jarvis-mcp/jarvis/internal/index"
 	"log/slog"
 	"math/big"
 	"regexp"
@@ -19,79 +17,20 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
-	"github.com/jarvis-mcp/jarvis/internal/contextpack"
-	"github.com/jarvis-mcp/jarvis/internal/graph"
-	"github.com/jarvis-mcp/jarvis/internal/health"
-	"github.com/jarvis-mcp/jarvis/internal/related"
-	"github.com/jarvis-mcp/jarvis/internal/search"
-	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
-
-// Backend is everything the tools use, one function per capability. A nil
-// function, or one that fails, makes the tools that need it fall back to
-// what still works and say so; tests fake any part with a closure.
-type Backend struct {
-	// Vaults are the configured vaults; reading notes from disk needs
-	// nothing else.
-	Vaults []config.Vault
-
-	// Search runs every mode of search, with its fallbacks.
-	Search Searcher
-	// Embedder is the fingerprint of the embedder semantic search uses, or
-	// "" when there is none.
-	Embedder func() string
-
-	FindNote func(ctx context.Context, vault, ref string) (graph.Match, error)
-	Traverse func(ctx context.Context, q graph.Query) (*graph.Subgraph, error)
-	// Backlinks are at most limit links to a note from other notes, and
-	// how many there are.
-	Backlinks func(ctx context.Context, vault, path string, limit int) (graph.BacklinkPage, error)
-	Outlinks  func(ctx context.Context, vault, path string) ([]graph.Edge, error)
-
-	// Related finds the notes related to one note, the links it could
-	// make and the unlinked mentions of it.
-	Related func(ctx context.Context, q related.Query) (related.Answer, error)
-
-	// Stats reads what the index holds of each vault.
-	Stats func(ctx context.Context) ([]index.VaultStats, error)
-	// Notes lists indexed notes for the resource list, after the cursor.
-	Notes func(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error)
-	// Health runs every doctor check.
-	Health func(ctx context.Context) health.Report
-	// State says how fresh the index is; nil means nothing indexes in the
-	// background.
-	State func() index.State
-
-	// BuildContext gathers the passages that best answer a query into a
-	// budget of tokens (build-context).
-	BuildContext func(ctx context.Context, r contextpack.Request) (contextpack.Pack, error)
-
-	// Parse reads a note's headings, links, tags and frontmatter straight
-	// from its text, so read-note works without the database.
-	Parse func(path string, src []byte) vault.Note
-}
-
-// errUnavailable marks a backend function that is missing, so the tool
-// falls back.
-var errUnavailable = errors.New("unavailable")
-
-// Searcher is what the search tools ask: search.Service, or a fake.
-type Searcher interface {
-	Search(ctx context.Context, q search.Query) (search.Answer, error)
-}
-
-// SearchFunc is a function as a Searcher.
-type SearchFunc func(ctx context.Context, q search.Query) (search.Answer, error)
-
-// Search calls f.
-func (f SearchFunc) Search(ctx context.Context, q search.Query) (search.Answer, error) {
-	return f(ctx, q)
-}
 
 // Options configure the server.
 type Options struct {
 	Version string
 	Logger  *slog.Logger
+	// Vaults are the vaults served: every tool and resource answers
+	// within them, and reading notes from disk needs nothing else.
+	Vaults []config.Vault
+	// State says how fresh the index is; nil means nothing indexes in the
+	// background and the index is taken as ready.
+	State IndexState
+	// Metrics, when set, times every tool call for health-status.
+	Metrics Metrics
 	// Limits bound the requests in flight; a zero field takes its value
 	// from DefaultLimits.
 	Limits Limits
@@ -113,8 +52,9 @@ const instructions = `jarvis searches the user's Obsidian vaults (Markdown notes
 - health-status: what is wrong when results look incomplete.
 Results say "degraded" when part of jarvis is unavailable; the text explains what was used instead.`
 
-// New builds the MCP server over b with every tool and resource registered.
-func New(b *Backend, opts Options) *mcpsdk.Server {
+// New builds the MCP server with the tools given, each bound to the
+// services it was built from, and the note resources.
+func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -126,19 +66,41 @@ func New(b *Backend, opts Options) *mcpsdk.Server {
 		ceiling = DefaultAnswerTokens
 	}
 	ceiling = max(ceiling, minAnswerTokens)
-	t := &tools{b: b, log: log, answerTokens: ceiling}
-	t.register(s)
-	registerResources(s, t)
-	s.AddReceivingMiddleware(newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors, answerCeiling(ceiling))
+	base := tools{vaults: opts.Vaults, st: opts.State, metrics: opts.Metrics, log: log, answerTokens: ceiling}
+	for _, tool := range list {
+		t := base
+		tool.bind(&t)
+		tool.add(&t, s)
+	}
+	r := base
+	if res.bind != nil {
+		res.bind(&r)
+	}
+	registerResources(s, &r)
+	s.AddReceivingMiddleware(timeCalls(opts.Metrics), newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors, answerCeiling(ceiling))
 	return s
 }
 
-// tools holds the handlers; each is a method named after its tool.
+// tools is what a handler works with: what every tool shares, and the
+// services of its own tool, which Tool.bind puts in place. A service the
+// tool was not built with stays nil, and use reports it unavailable.
 type tools struct {
-	b   *Backend
-	log *slog.Logger
+	vaults  []config.Vault
+	st      IndexState
+	metrics Metrics
+	log     *slog.Logger
 	// answerTokens is the ceiling of one answer (see answerCeiling).
 	answerTokens int
+
+	keyword  KeywordSearch
+	semantic SemanticSearch
+	graph    LinkGraph
+	parser   NoteParser
+	notes    Notes
+	stats    Vaults
+	health   Health
+	pack     ContextPack
+	related  RelatedNotes
 }
 
 // readOnly are the annotations of every jarvis tool: they read the vaults

@@ -37,7 +37,7 @@ const waitLimit = 10 * time.Second
 
 // startStdio runs the server over b on pipes through transport, and stops
 // it when the test ends.
-func startStdio(t testing.TB, b *mcp.Backend, transport func(io.ReadCloser, io.Writer) mcpsdk.Transport) *stdioPeer {
+func startStdio(t testing.TB, b backend, transport func(io.ReadCloser, io.Writer) mcpsdk.Transport) *stdioPeer {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -45,7 +45,7 @@ func startStdio(t testing.TB, b *mcp.Backend, transport func(io.ReadCloser, io.W
 	// The server's own bound on requests running per session is lifted,
 	// so that these tests see the stdio transport's bound alone.
 	unbounded := mcp.Limits{SessionRunning: 1 << 10, SessionWaiting: 1 << 10, Running: 1 << 10, Waiting: 1 << 10}
-	server := mcp.New(b, mcp.Options{Version: "test", Logger: quiet(), Limits: unbounded})
+	server := b.server(mcp.Options{Version: "test", Logger: quiet(), Limits: unbounded})
 	done := make(chan struct{})
 	var runErr error
 	go func() {
@@ -188,7 +188,7 @@ var hostileLines = []struct {
 func TestStdioSurvivesHostileLines(t *testing.T) {
 	for _, c := range hostileLines {
 		t.Run(c.name, func(t *testing.T) {
-			p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+			p := startStdio(t, &fake{}, mcp.StdioTransport)
 			p.initialize()
 			p.send(c.line)
 			if c.code != 0 {
@@ -208,7 +208,7 @@ func TestStdioSurvivesHostileLines(t *testing.T) {
 // TestStdioStripsSpaceAfterAMessage: the SDK takes anything but a newline
 // after a message as trailing data and ends the session.
 func TestStdioStripsSpaceAfterAMessage(t *testing.T) {
-	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p := startStdio(t, &fake{}, mcp.StdioTransport)
 	p.initialize()
 	p.send("  {\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"ping\"} \t ")
 	p.send(`{"jsonrpc":"2.0","id":2,"method":"ping"}` + "\r")
@@ -225,7 +225,7 @@ func TestStdioStripsSpaceAfterAMessage(t *testing.T) {
 // TestStdioCallBeforeInitialize: a call before the handshake gets Invalid
 // Request with a message that says what to do, not the SDK's code 0.
 func TestStdioCallBeforeInitialize(t *testing.T) {
-	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p := startStdio(t, &fake{}, mcp.StdioTransport)
 	p.send(`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`)
 	m := p.recv()
 	if m.Error == nil || m.Error.Code != -32600 || string(m.ID) != "1" || !strings.Contains(m.Error.Message, "send initialize first") {
@@ -310,7 +310,7 @@ func TestStdioBoundsRequestsInFlight(t *testing.T) {
 	const total = 500
 	g := newGatedSearch(total)
 	held := make(chan struct{}, 1)
-	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{
+	p := startStdio(t, &fake{Search: g.Search}, mcp.StdioTransportWith(mcp.StdioLimits{
 		InFlight: mcp.MaxInFlight, Grace: waitLimit,
 		Held: func() {
 			select {
@@ -357,7 +357,7 @@ func TestStdioBoundsRequestsInFlight(t *testing.T) {
 // slot, so the session goes on answering.
 func TestStdioFreesSlotsOfCancelledAndFailedRequests(t *testing.T) {
 	g := newGatedSearch(2)
-	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: 2, Grace: waitLimit}))
+	p := startStdio(t, &fake{Search: g.Search}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: 2, Grace: waitLimit}))
 	p.initialize()
 	p.send(searchCall(1))
 	p.send(searchCall(2))
@@ -390,7 +390,7 @@ func TestStdioFreesSlotsOfCancelledAndFailedRequests(t *testing.T) {
 func TestStdioAnswersRequestsInFlightWhenStdinCloses(t *testing.T) {
 	g := newGatedSearch(5)
 	draining := make(chan struct{})
-	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: waitLimit, Draining: func() { close(draining) }}))
+	p := startStdio(t, &fake{Search: g.Search}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: waitLimit, Draining: func() { close(draining) }}))
 	p.initialize()
 	for id := range 5 {
 		p.send(searchCall(id))
@@ -420,7 +420,7 @@ func TestStdioAnswersRequestsInFlightWhenStdinCloses(t *testing.T) {
 // grace period does not keep the server from stopping.
 func TestStdioDrainIsBounded(t *testing.T) {
 	g := newGatedSearch(1)
-	p := startStdio(t, &mcp.Backend{Search: g}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: 10 * time.Millisecond}))
+	p := startStdio(t, &fake{Search: g.Search}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: mcp.MaxInFlight, Grace: 10 * time.Millisecond}))
 	p.initialize()
 	p.send(searchCall(1))
 	g.await(t, 1)
@@ -465,9 +465,9 @@ func FuzzStdio(f *testing.F) {
 	}
 	dst := filepath.Join(f.TempDir(), "vault")
 	sharedtest.CopyTree(f, src, dst)
-	b := &mcp.Backend{
+	b := &fake{
 		Vaults: []config.Vault{{Name: "coffee", Path: dst}},
-		Search: mcp.SearchFunc(func(context.Context, search.Query) (search.Answer, error) {
+		Search: searchFunc(func(context.Context, search.Query) (search.Answer, error) {
 			return search.Answer{Results: []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}}, nil
 		}),
 	}
@@ -507,7 +507,7 @@ func FuzzStdio(f *testing.F) {
 // TestStdioErrorsHaveCodes: the SDK's plain errors, which it sends with
 // code 0, go out with the code that fits.
 func TestStdioErrorsHaveCodes(t *testing.T) {
-	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p := startStdio(t, &fake{}, mcp.StdioTransport)
 	p.initialize()
 	for _, c := range []struct {
 		line string
@@ -530,7 +530,7 @@ func TestStdioErrorsHaveCodes(t *testing.T) {
 // cannot be reused by another request (the SDK would answer that with no
 // id, and the transport's slot would never free).
 func TestStdioBoundsSubscriptions(t *testing.T) {
-	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p := startStdio(t, &fake{}, mcp.StdioTransport)
 	p.initialize()
 	for i := range 10 {
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"L%d","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}`, i))
@@ -565,7 +565,7 @@ func TestStdioBoundsSubscriptions(t *testing.T) {
 // invalid UTF-8) or quote whole (a huge tool name) is refused with a short
 // error, and the session goes on.
 func TestStdioSurvivesHostileResourceURIs(t *testing.T) {
-	p := startStdio(t, &mcp.Backend{}, mcp.StdioTransport)
+	p := startStdio(t, &fake{}, mcp.StdioTransport)
 	p.initialize()
 	for i, line := range []string{
 		`{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"jarvis://ex/a\u0001"}}`,

@@ -67,10 +67,9 @@ type SearchOutput struct {
 	// Embedder is the embedder semantic ranking used, if any.
 	Embedder string `json:"embedder,omitempty" jsonschema:"the embedder that measured similarity; lexical measures shared words and word pieces, not meaning"`
 	// Degraded is true when the answer is less than the tool promises.
-	Degraded       bool     `json:"degraded" jsonschema:"true when part of jarvis was unavailable and the answer came from a fallback"`
-	DegradedReason string   `json:"degraded_reason,omitempty" jsonschema:"what was unavailable and what was used instead"`
-	Truncated      bool     `json:"truncated" jsonschema:"true when more notes matched than were returned"`
-	Notes          []string `json:"notes,omitempty" jsonschema:"what else to know about this answer, such as a query cut to what a search could take"`
+	Degradation
+	Truncated bool     `json:"truncated" jsonschema:"true when more notes matched than were returned"`
+	Notes     []string `json:"notes,omitempty" jsonschema:"what else to know about this answer, such as a query cut to what a search could take"`
 	// VectorsSearched is how many passages semantic ranking compared.
 	VectorsSearched int `json:"vectors_searched,omitempty" jsonschema:"how many passages semantic ranking compared with the query"`
 	// Passages is how many passages the index holds.
@@ -85,7 +84,7 @@ func filterSchema(p map[string]*jsonschema.Schema) {
 	textLength(p["tag"], 0, maxNameChars)
 }
 
-func (t *tools) register(s *mcpsdk.Server) {
+func (t *tools) addSearchVault(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchVault,
 		Description: `Keyword search over the user's Obsidian notes: titles, aliases, headings and text, ranked by BM25 with titles weighing most. Words are matched by their stem (sync ~ syncing), a "quoted phrase" keeps its words together and in order, and a short query first returns notes with every word, then notes with some.
@@ -99,6 +98,9 @@ Returns one result per note with the best matching passage (matches marked **lik
 			filterSchema(p)
 		}),
 	}, t.searchVault)
+}
+
+func (t *tools) addSearchSemantic(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchSemantic,
 		Description: `Semantic search: notes whose passages are closest to a description or question, as the configured embedder measures closeness.
@@ -113,6 +115,9 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 			filterSchema(p)
 		}),
 	}, t.searchSemantic)
+}
+
+func (t *tools) addSearchCombined(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolSearchCombined,
 		Description: `Keyword and semantic search together: each gives its best 100 candidates, each note's score in each list is divided by that list's best and the two are summed (semantic weighted by the kind of embedder), so a note both find ranks high and a note one finds far ahead of the rest is not buried. A good default for questions.
@@ -124,11 +129,6 @@ Each result lists the retrievers that found it (keyword, semantic); its score, 0
 			filterSchema(p)
 		}),
 	}, t.searchCombined)
-	t.registerGraph(s)
-	t.registerContext(s)
-	t.registerNotes(s)
-	t.registerRelated(s)
-	t.registerVaults(s)
 }
 
 // checkVault refuses a vault name that is not configured, naming those
@@ -138,7 +138,7 @@ func (t *tools) checkVault(name string) error {
 		return nil
 	}
 	var names []string
-	for _, v := range t.b.Vaults {
+	for _, v := range t.vaults {
 		if v.Name == name {
 			return nil
 		}
@@ -148,10 +148,10 @@ func (t *tools) checkVault(name string) error {
 }
 
 func (t *tools) state() index.State {
-	if t.b.State == nil {
+	if t.st == nil {
 		return index.State{State: index.StateReady}
 	}
-	return t.b.State()
+	return t.st.State()
 }
 
 // freshness is the line every answer carries while the index is not ready.
@@ -203,7 +203,9 @@ func roughDuration(d time.Duration) string {
 
 func (t *tools) searchVault(ctx context.Context, _ *mcpsdk.CallToolRequest, in KeywordInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
 	q := search.Query{Mode: search.ModeKeyword, Text: in.Query, Limit: clamp(in.Limit, 1, 100, 20), NamesOnly: !in.SearchContent}
-	return t.search(ctx, "Keyword search", q, in.Filters)
+	return t.search(ctx, "Keyword search", q, in.Filters, func(q search.Query) (search.Answer, error) {
+		return use(t.keyword, "keyword search", func(kw KeywordSearch) (search.Answer, error) { return kw.Keyword(ctx, q) })
+	})
 }
 
 func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, in SemanticInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
@@ -211,26 +213,27 @@ func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 		return nil, SearchOutput{}, fmt.Errorf("similarity_threshold must be between 0 and 1; got %v. Try 0.3 for loose matches or 0.6 for close ones", in.SimilarityThreshold)
 	}
 	q := search.Query{Mode: search.ModeSemantic, Text: in.Query, Limit: clamp(in.Limit, 1, 50, 10), Threshold: in.SimilarityThreshold}
-	return t.search(ctx, "Semantic search", q, in.Filters)
+	return t.search(ctx, "Semantic search", q, in.Filters, func(q search.Query) (search.Answer, error) {
+		return use(t.semantic, "semantic search", func(sem SemanticSearch) (search.Answer, error) { return sem.Semantic(ctx, q) })
+	})
 }
 
 func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, in CombinedInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
 	q := search.Query{Mode: search.ModeCombined, Text: in.Query, Limit: clamp(in.Limit, 1, 50, 10)}
-	return t.search(ctx, "Combined search", q, in.Filters)
+	return t.search(ctx, "Combined search", q, in.Filters, func(q search.Query) (search.Answer, error) {
+		return use(t.semantic, "combined search", func(sem SemanticSearch) (search.Answer, error) { return sem.Combined(ctx, q) })
+	})
 }
 
 // search is every search tool: the arguments checked, the search service
 // asked, the answer rendered.
-func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filters) (*mcpsdk.CallToolResult, SearchOutput, error) {
+func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filters, run func(search.Query) (search.Answer, error)) (*mcpsdk.CallToolResult, SearchOutput, error) {
 	out := SearchOutput{Results: []search.Result{}, Index: t.state()}
 	if err := t.checkVault(f.Vault); err != nil {
 		return nil, out, err
 	}
-	q.Filter = search.Filter{Vault: f.Vault, Vaults: config.Names(t.b.Vaults), PathPrefix: f.PathPrefix, Tag: f.Tag}
-	if t.b.Search == nil {
-		return nil, out, errors.New("search is not available in this server; read-note and list-vaults still work")
-	}
-	a, err := t.b.Search.Search(ctx, q)
+	q.Filter = search.Filter{Vault: f.Vault, Vaults: config.Names(t.vaults), PathPrefix: f.PathPrefix, Tag: f.Tag}
+	a, err := run(q)
 	switch {
 	case errors.Is(err, search.ErrEmptyQuery):
 		return nil, out, errEmptyQuery
@@ -238,6 +241,8 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, fmt.Errorf("%v: give the key words, or the question without the text around it", err)
 	case ctx.Err() != nil:
 		return nil, out, ctx.Err()
+	case errors.Is(err, ErrUnavailable):
+		return nil, out, fmt.Errorf("%s is not available in this server (%v); read-note and list-vaults still work", strings.ToLower(kind), err)
 	case err != nil:
 		t.log.Warn("search failed", "mode", q.Mode, "err", err)
 		return nil, out, errors.New("the search failed; health-status says what is wrong")

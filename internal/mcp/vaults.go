@@ -10,6 +10,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/metrics"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -23,16 +24,16 @@ type VaultItem struct {
 	UnresolvedLinks int    `json:"unresolved_links" jsonschema:"links that lead to no note"`
 	Chunks          int    `json:"chunks" jsonschema:"passages indexed for search"`
 	Embedder        string `json:"embedder" jsonschema:"the embedder of semantic search; lexical measures shared words and word pieces, not meaning"`
+	VectorStore     string `json:"vector_store,omitempty" jsonschema:"the store that holds this vault's vectors in memory: chromem-go, or a compact index for vaults too large for it; empty while none are loaded"`
 	LastIndexed     string `json:"last_indexed" jsonschema:"when the index of this vault was last brought up to date, RFC 3339; empty when never"`
 	IndexState      string `json:"index_state" jsonschema:"ready, indexing, failed, unavailable or not indexed"`
 }
 
 // ListVaultsOutput is what list-vaults returns.
 type ListVaultsOutput struct {
-	Vaults         []VaultItem `json:"vaults"`
-	Degraded       bool        `json:"degraded"`
-	DegradedReason string      `json:"degraded_reason,omitempty"`
-	Index          index.State `json:"index"`
+	Vaults []VaultItem `json:"vaults"`
+	Degradation
+	Index index.State `json:"index"`
 }
 
 // HealthOutput is what health-status returns: the checks of jarvis doctor.
@@ -40,19 +41,24 @@ type HealthOutput struct {
 	Status string          `json:"status" jsonschema:"healthy, degraded or broken"`
 	Checks []health.Result `json:"checks"`
 	Index  index.State     `json:"index"`
+	// Tools is how each tool has answered since the server started.
+	Tools []metrics.Tool `json:"tools" jsonschema:"per tool called since the server started: calls, errors, and median and 95th-percentile latency in milliseconds"`
 }
 
-func (t *tools) registerVaults(s *mcpsdk.Server) {
+func (t *tools) addListVaults(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolListVaults,
-		Description: `List the Obsidian vaults jarvis serves, with how many notes, attachments, links and unresolved links each holds, which embedder semantic search uses, and how fresh the index is.
+		Description: `List the Obsidian vaults jarvis serves, with how many notes, attachments, links and unresolved links each holds, which embedder semantic search uses and which store holds its vectors, and how fresh the index is.
 Use it to learn vault names for the vault argument of other tools.`,
 		Annotations: readOnly("List vaults"),
 	}, t.listVaults)
+}
+
+func (t *tools) addHealthStatus(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolHealthStatus,
-		Description: `Run jarvis's health checks (configuration, vault folders, database, index freshness, embedder, disk space) and return each as ok, warn or fail with a fix.
-Use it when results look incomplete or a tool says it is degraded.`,
+		Description: `Run jarvis's health checks (configuration, vault folders, database, index freshness, embedder, disk space) and return each as ok, warn or fail with a fix, with each tool's calls, errors and latency since the server started.
+Use it when results look incomplete, slow, or a tool says it is degraded.`,
 		Annotations: readOnly("Check jarvis health"),
 	}, t.healthStatus)
 }
@@ -60,23 +66,20 @@ Use it when results look incomplete or a tool says it is degraded.`,
 func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, ListVaultsOutput, error) {
 	st := t.state()
 	out := ListVaultsOutput{Vaults: []VaultItem{}, Index: st}
-	embedder := ""
-	if t.b.Embedder != nil {
-		embedder = t.b.Embedder()
+	embedder, stores := "", map[string]string{}
+	if t.semantic != nil {
+		embedder, stores = t.semantic.Embedder(), t.semantic.VectorStores()
 	}
 	var stats map[string]index.VaultStats
-	var statsErr error = errUnavailable
-	if t.b.Stats != nil {
-		var list []index.VaultStats
-		if list, statsErr = t.b.Stats(ctx); statsErr == nil {
-			stats = map[string]index.VaultStats{}
-			for _, s := range list {
-				stats[s.Name] = s
-			}
+	list, statsErr := use(t.stats, "the index", func(v Vaults) ([]index.VaultStats, error) { return v.Stats(ctx) })
+	if statsErr == nil {
+		stats = map[string]index.VaultStats{}
+		for _, s := range list {
+			stats[s.Name] = s
 		}
 	}
-	for _, v := range t.b.Vaults {
-		item := VaultItem{Name: v.Name, Path: v.Path, Embedder: embedder}
+	for _, v := range t.vaults {
+		item := VaultItem{Name: v.Name, Path: v.Path, Embedder: embedder, VectorStore: stores[v.Name]}
 		if s, ok := stats[v.Name]; ok {
 			item.Notes, item.Attachments, item.Links = s.Notes, s.Attachments, s.Links
 			item.UnresolvedLinks, item.Chunks = s.UnresolvedLinks, s.Chunks
@@ -114,19 +117,25 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		out.Vaults = append(out.Vaults, item)
 	}
 	if statsErr != nil {
-		out.Degraded = true
-		out.DegradedReason = "the index is unavailable; note and attachment counts come from the files on disk, links are not counted"
+		why, stop := t.fallback(ctx, "the index", statsErr)
+		if stop != nil {
+			return nil, out, stop
+		}
+		out.degrade(why + "; note and attachment counts come from the files on disk, links are not counted")
 	}
 	return renderVaults(out), out, nil
 }
 
 func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, HealthOutput, error) {
-	out := HealthOutput{Checks: []health.Result{}, Index: t.state()}
-	if t.b.Health == nil {
+	out := HealthOutput{Checks: []health.Result{}, Index: t.state(), Tools: []metrics.Tool{}}
+	if t.metrics != nil {
+		out.Tools = nonNil(t.metrics.Tools())
+	}
+	if t.health == nil {
 		out.Status = string(health.Degraded)
 		out.Checks = append(out.Checks, health.Result{Name: "health", Status: health.Warn, Detail: "no health checks are available in this server", Fix: "run `jarvis doctor` in a terminal"})
 	} else {
-		rep := t.b.Health(ctx)
+		rep := t.health.Report(ctx)
 		out.Status, out.Checks = string(rep.Status), nonNil(rep.Checks)
 	}
 	var b strings.Builder
@@ -144,15 +153,19 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 			fmt.Fprintf(&b, "  fix: %s\n", c.Fix)
 		}
 	}
+	if len(out.Tools) > 0 {
+		b.WriteString("\nTool calls since the server started:\n")
+		for _, m := range out.Tools {
+			fmt.Fprintf(&b, "- %s: %d calls, %d errors, p50 %.2f ms, p95 %.2f ms\n", m.Name, m.Calls, m.Errors, m.P50Ms, m.P95Ms)
+		}
+	}
 	return textResult(b.String()), out, nil
 }
 
 func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n", count(len(out.Vaults), "vault"))
-	if out.Degraded {
-		fmt.Fprintf(&b, "\n> Degraded: %s.\n", out.DegradedReason)
-	}
+	b.WriteString(out.line())
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}
@@ -167,6 +180,9 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		}
 		if v.Embedder != "" {
 			fmt.Fprintf(&b, "; embedder %s", v.Embedder)
+		}
+		if v.VectorStore != "" {
+			fmt.Fprintf(&b, ", vectors in %s", v.VectorStore)
 		}
 		b.WriteString("\n")
 	}

@@ -118,15 +118,20 @@ type Service struct {
 	files    []config.Vault // scanned when the index cannot be read
 	log      *slog.Logger
 
-	// Busy, when set, reports whether the index is being brought up to
+	// busy, when set, reports whether the index is being brought up to
 	// date, during which vectors may not be loaded yet.
-	Busy func() bool
+	busy Busy
 }
 
+// Busy reports whether the index is being brought up to date: a server
+// indexing in the background says so; a command that indexed first gives
+// none.
+type Busy func() bool
+
 // NewService returns the search service. files are the vaults scanned
-// when the index cannot be read.
-func NewService(kw *Keyword, sem *Semantic, cmb *Combined, files []config.Vault, log *slog.Logger) *Service {
-	return &Service{keyword: kw, semantic: sem, combined: cmb, files: files, log: log}
+// when the index cannot be read; busy may be nil.
+func NewService(kw *Keyword, sem *Semantic, cmb *Combined, files []config.Vault, log *slog.Logger, busy Busy) *Service {
+	return &Service{keyword: kw, semantic: sem, combined: cmb, files: files, log: log, busy: busy}
 }
 
 // Why semantic search could not run, and the reasons an answer gives.
@@ -326,7 +331,7 @@ func (s *Service) semanticFailed(err error) string {
 		s.log.Debug("no embedder; answering with keywords", "err", err)
 		return reasonNoEmbedder
 	case errors.Is(err, ErrNoVectors):
-		if s.Busy != nil && s.Busy() {
+		if s.busy != nil && s.busy() {
 			return reasonLoading
 		}
 		return reasonNoVectors

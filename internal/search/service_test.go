@@ -38,7 +38,7 @@ func indexedService(t testing.TB, vaults ...config.Vault) (*Service, *store.DB) 
 		t.Fatal(err)
 	}
 	kw, sem := NewKeyword(db), NewSemantic(vec, db)
-	return NewService(kw, sem, NewCombinedOver(kw, sem, nil), vaults, quietLog()), db
+	return NewService(kw, sem, NewCombinedOver(kw, sem, nil), vaults, quietLog(), nil), db
 }
 
 var allModes = []Mode{ModeKeyword, ModeSemantic, ModeCombined}
@@ -134,7 +134,8 @@ func TestServiceFallsBack(t *testing.T) {
 
 	// No vectors: semantic and combined answer by keywords, and say so.
 	noVectors := NewSemantic(NewVectors(db, LexicalSource(), quietLog()), db)
-	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors, nil), []config.Vault{v}, quietLog())
+	busy := false
+	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors, nil), []config.Vault{v}, quietLog(), func() bool { return busy })
 	for _, mode := range []Mode{ModeSemantic, ModeCombined} {
 		a, err := bare.Search(ctx, Query{Mode: mode, Text: "french press"})
 		if err != nil {
@@ -143,11 +144,11 @@ func TestServiceFallsBack(t *testing.T) {
 		if !a.Degraded || !strings.Contains(a.Reason, "no vectors yet") || len(a.Results) == 0 || a.Results[0].Path != "Methods/French press.md" {
 			t.Errorf("%s without vectors: %+v", mode, a)
 		}
-		bare.Busy = func() bool { return true }
+		busy = true
 		if a, _ := bare.Search(ctx, Query{Mode: mode, Text: "french press"}); !strings.Contains(a.Reason, "being brought up to date") {
 			t.Errorf("%s while indexing: %q", mode, a.Reason)
 		}
-		bare.Busy = nil
+		busy = false
 	}
 
 	// The database gone: every mode scans the files.
