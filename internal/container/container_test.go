@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -231,5 +232,27 @@ func TestSearchSettingsReachSearch(t *testing.T) {
 	}
 	if search.DefaultSemanticWeights[search.KindLexical] == w {
 		t.Fatal("the test weight is the default; choose another")
+	}
+}
+
+// TestEveryToolIsInTheGroup: the tools group holds each tool once, built
+// from the services of the server's graph.
+func TestEveryToolIsInTheGroup(t *testing.T) {
+	cfg := config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{{Name: "v", Path: t.TempDir()}}}
+	var deps MCPDeps
+	app := NewMCPApp(cfg, slog.New(slog.DiscardHandler), &deps)
+	if err := Err(app); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined, mcp.ToolSearchGraph, mcp.ToolReadNote,
+		mcp.ToolRelatedNotes, mcp.ToolBuildContext, mcp.ToolListVaults, mcp.ToolHealthStatus}
+	var got []string
+	for _, tool := range deps.Tools {
+		got = append(got, tool.Name())
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("tools group %v; want %v", got, want)
 	}
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // MaxInFlight is the bound StdioTransport puts on requests handled at once.
-const MaxInFlight = maxInFlight
+var MaxInFlight = sessionBound(DefaultLimits())
 
 // StdioLimits are the bounds of a stdio session, and hooks that tell a
 // test where the session is.

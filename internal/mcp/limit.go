@@ -109,7 +109,7 @@ func (f *inFlight) acquire(ctx context.Context, session any) (func(), error) {
 	s := f.load(session)
 	var refused error
 	switch {
-	case s.running+s.waiting >= f.lim.SessionRunning+f.lim.SessionWaiting:
+	case s.running+s.waiting >= sessionBound(f.lim):
 		refused = fmt.Errorf("too many requests in flight for this session (%d running, %d waiting); wait for answers before sending more", s.running, s.waiting)
 	case f.waiting >= f.lim.Waiting:
 		refused = fmt.Errorf("jarvis is busy: %d requests from all its clients are waiting; wait for answers before sending more, or try again shortly", f.waiting)

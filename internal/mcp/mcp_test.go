@@ -21,6 +21,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/metrics"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
@@ -528,6 +529,85 @@ func TestSearchesStayInTheServedVaults(t *testing.T) {
 	}
 	if text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Elsewhere"}, nil); !isErr {
 		t.Errorf("search-graph started from a note of a vault not served: %s", text)
+	}
+	// The resource list, every page of it, holds the served vault's notes
+	// and no other's; list-vaults counts only the served vault.
+	var cursor string
+	listed := 0
+	for {
+		res, err := cs.ListResources(context.Background(), &mcpsdk.ListResourcesParams{Cursor: cursor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res.Resources {
+			if strings.HasPrefix(r.URI, "jarvis://other/") {
+				t.Errorf("resources/list lists %s, of a vault this server does not serve", r.URI)
+			}
+			if strings.HasPrefix(r.URI, "jarvis://coffee/") {
+				listed++
+			}
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			break
+		}
+	}
+	if listed == 0 {
+		t.Error("resources/list listed none of the served vault's notes")
+	}
+	var vaults mcp.ListVaultsOutput
+	call(t, cs, mcp.ToolListVaults, nil, &vaults)
+	if len(vaults.Vaults) != 1 || vaults.Vaults[0].Name != "coffee" {
+		t.Errorf("list-vaults: %+v", vaults.Vaults)
+	}
+}
+
+// TestSearchGraphWhileTheFirstIndexRuns: a note on disk that the index
+// does not hold yet is answered from the file by search-graph, as by
+// read-note and related-notes, degraded and saying why, not refused.
+func TestSearchGraphWhileTheFirstIndexRuns(t *testing.T) {
+	v := exampleVault(t)
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), false, v)
+	cs := connect(t, b)
+	for _, ref := range []string{"Water.md", "Water"} {
+		var out mcp.GraphOutput
+		text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": ref, "depth": 1}, &out)
+		if isErr || !out.Degraded || !strings.Contains(out.DegradedReason, "not indexed yet") || out.Start.Path != "Water.md" || len(out.Nodes) < 2 {
+			t.Errorf("search-graph %q before the index: error %v, %+v: %s", ref, isErr, out, text)
+		}
+		var note mcp.ReadNoteOutput
+		text, isErr = call(t, cs, mcp.ToolReadNote, map[string]any{"path": ref}, &note)
+		if isErr || !note.Degraded || !strings.Contains(note.DegradedReason, "not indexed yet") || note.Path != "Water.md" {
+			t.Errorf("read-note %q before the index: error %v, %+v: %s", ref, isErr, note.Degradation, text)
+		}
+	}
+	// A note that is nowhere is still an error the model can act on.
+	if text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "No such note"}, nil); !isErr || !strings.Contains(text, "No such note") {
+		t.Errorf("search-graph of a missing note: error %v: %s", isErr, text)
+	}
+}
+
+// TestHealthStatusTimesEachTool: after a few calls, health-status reports
+// per tool how many calls and errors it had, and their latency.
+func TestHealthStatusTimesEachTool(t *testing.T) {
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
+	for range 3 {
+		call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "grind"}, nil)
+	}
+	call(t, cs, mcp.ToolReadNote, map[string]any{"path": "No such note.md"}, nil)
+	var out mcp.HealthOutput
+	text, _ := call(t, cs, mcp.ToolHealthStatus, nil, &out)
+	got := map[string]metrics.Tool{}
+	for _, m := range out.Tools {
+		got[m.Name] = m
+	}
+	if m := got[mcp.ToolSearchVault]; m.Calls != 3 || m.Errors != 0 || m.P50Ms <= 0 || m.P95Ms < m.P50Ms {
+		t.Errorf("search-vault: %+v", m)
+	}
+	if m := got[mcp.ToolReadNote]; m.Calls != 1 || m.Errors != 1 {
+		t.Errorf("read-note: %+v", m)
+	}
+	if !strings.Contains(text, "- search-vault: 3 calls, 0 errors") {
+		t.Errorf("health-status text: %s", text)
 	}
 }
 

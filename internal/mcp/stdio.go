@@ -23,24 +23,27 @@ import (
 //   - A line the SDK could not read is answered with a JSON-RPC error and
 //     skipped: the SDK ends the session on one, and with it the server a
 //     client started.
-//   - At most maxInFlight of the client's requests are handled at once;
-//     the rest wait unread in the pipe (see flight).
+//   - Once the session's gate (Limits: SessionRunning running and
+//     SessionWaiting waiting) is full, the transport reads no further
+//     request: the rest wait unread in the pipe (see flight) instead of
+//     being refused, as no stdio client retries a refused call.
 //   - When in closes, the requests already read are answered, for up to
 //     drainGrace, before the session ends.
 //
 // out is never closed, as the SDK never closes stdout.
 func StdioTransport(in io.ReadCloser, out io.Writer) mcpsdk.Transport {
-	return stdioTransport(in, out, stdioLimits{inFlight: maxInFlight, grace: drainGrace})
+	return stdioTransport(in, out, stdioLimits{inFlight: sessionBound(DefaultLimits()), grace: drainGrace})
 }
 
-// maxInFlight bounds the client's requests being handled at once in one
-// stdio session. Every handler holds its query's results in memory, and
-// 2,000 pipelined searches took 1.55 GB; 16 keeps that near 12 MB. More
-// would not answer sooner: the handlers share a few cores and one SQLite
-// database. 16 is still well above what an assistant sends at once (a few
-// parallel tool calls and a ping), so a client that does not pipeline
-// never waits on the bound.
-const maxInFlight = 16
+// sessionBound is how many of one session's requests the server holds at
+// once, running or waiting for a turn: the one gate of a session, which
+// inFlight keeps, and the point at which the stdio transport stops
+// reading. Every handler holds its query's results in memory (2,000
+// pipelined searches once took 1.55 GB), so the bound also keeps a
+// pipelining client's cost to the few that run.
+func sessionBound(l Limits) int {
+	return l.SessionRunning + l.SessionWaiting
+}
 
 // drainGrace is how long a session whose stdin closed goes on answering
 // the requests it already read. Clients close stdin to stop a server and
