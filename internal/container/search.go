@@ -176,11 +176,11 @@ func newSemantic(v *search.Vectors, db store.Conn, cfg config.Config) *search.Se
 	return sem
 }
 
-// newCombined fuses keyword and semantic search, with the link graph for
-// the link boost, and the configured semantic weight, if any, in place of
-// the default of every kind of embedder.
-func newCombined(kw *search.Keyword, sem *search.Semantic, g *graph.Graph, cfg config.Config) *search.Combined {
-	c := search.NewCombinedOver(kw, sem, g.Neighbours)
+// newCombined fuses keyword and semantic search, with the configured
+// semantic weight, if any, in place of the default of every kind of
+// embedder.
+func newCombined(kw *search.Keyword, sem *search.Semantic, cfg config.Config) *search.Combined {
+	c := search.NewCombinedOver(kw, sem)
 	if w := cfg.Search.SemanticWeight; w != nil {
 		for kind := range c.SemanticWeights {
 			c.SemanticWeights[kind] = *w

@@ -3,7 +3,6 @@ package search
 import (
 	"context"
 	"errors"
-	"fmt"
 	"maps"
 	"slices"
 )
@@ -40,12 +39,11 @@ const (
 // candidates (Candidates) whatever the limit, so that asking for 10
 // results gives the first 10 of what asking for 100 gives. The
 // alternatives measured (docs/benchmarks.md, "Ranking") were z-scores,
-// min-max scaling within the list and reciprocal-rank fusion. Notes
-// linked to the best hits can be lifted too (LinkBoost).
+// min-max scaling within the list, reciprocal-rank fusion and a boost for
+// notes linked to the best hits; none did better, and none is kept.
 type Combined struct {
 	keyword  KeywordFunc
 	semantic SemanticFunc
-	linked   LinkedFunc // nil: no link boost
 
 	// KeywordWeight scales the keyword list's terms.
 	KeywordWeight float64
@@ -55,32 +53,10 @@ type Combined struct {
 	// Kind reports the kind of embedder semantic search uses; nil, or an
 	// unknown kind, is taken as KindLexical.
 	Kind func() EmbedderKind
-	// Convex, when set, fuses by a weighted sum of scaled scores instead
-	// of ranks (see fuse).
-	Convex bool
-	// RRFK damps the weight of top ranks in rank fusion: a note's fused
-	// score is the sum over retrievers of weight/(RRFK + rank). 60 is the
-	// value of the original paper and works across collections without
-	// tuning.
-	RRFK float64
-	// LinkBoost is added to a candidate for each of the top LinkSeeds
-	// results it is linked with: as is in convex fusion, scaled like a
-	// rank-1 term in rank fusion. A note that the best hits link to is
-	// more likely what the user means among candidates that scored alike.
-	// 0 turns the boost off.
-	LinkBoost float64
-	// LinkSeeds is how many of the best fused results spread the boost.
-	LinkSeeds int
 	// Candidates is how many results each retriever contributes to the
 	// fusion, whatever the limit (more only when the limit is higher).
 	Candidates int
 }
-
-// DefaultLinkBoost is off: on the Obsidian Help query set, whose notes
-// link to each other densely, every boost tried moved answers down more
-// often than up (0.02 took recall@5 from 0.833 to 0.817); Cranfield has no
-// links. docs/benchmarks.md has the figures.
-const DefaultLinkBoost = 0
 
 // DefaultCandidates is how many results each retriever contributes:
 // MaxLimit, so that every limit ranks the same candidates.
@@ -99,11 +75,9 @@ const DefaultCandidates = MaxLimit
 // is reasoned, not measured; `search: semantic_weight:` sets it.
 var DefaultSemanticWeights = map[EmbedderKind]float64{KindLexical: 0.5, KindNeural: 1}
 
-// NewCombined returns combined search over the given retrievers. linked
-// may be nil to turn the link boost off.
-func NewCombined(keyword KeywordFunc, semantic SemanticFunc, linked LinkedFunc) *Combined {
-	return &Combined{keyword: keyword, semantic: semantic, linked: linked,
-		Convex: true, RRFK: 60, LinkBoost: DefaultLinkBoost, LinkSeeds: 3, Candidates: DefaultCandidates,
+// NewCombined returns combined search over the given retrievers.
+func NewCombined(keyword KeywordFunc, semantic SemanticFunc) *Combined {
+	return &Combined{keyword: keyword, semantic: semantic, Candidates: DefaultCandidates,
 		KeywordWeight: 1, SemanticWeights: maps.Clone(DefaultSemanticWeights)}
 }
 
@@ -133,7 +107,6 @@ type CombinedQuery struct {
 const (
 	RetrieverKeyword  = "keyword"
 	RetrieverSemantic = "semantic"
-	RetrieverLinks    = "links"
 )
 
 // Search runs both retrievers and fuses their results. When semantic
@@ -162,11 +135,6 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 		return nil, err
 	}
 	fused := c.fuse(kw, sem, depth)
-	if c.linked != nil && c.LinkBoost > 0 && len(fused) > 1 {
-		if err := c.boostLinked(ctx, fused); err != nil {
-			return nil, err
-		}
-	}
 	slices.SortStableFunc(fused, func(a, b *candidate) int {
 		if o := exactFirst(a.result, b.result); o != 0 {
 			return o // a note named by the query comes first, as in keyword search
@@ -228,8 +196,7 @@ type candidate struct {
 // semantic list reaches below the similarity floor: a weak similarity is
 // still evidence about a note keyword search found, but a note only
 // semantic search found, and only below the floor, is no result, and a
-// list with nothing above the floor is noise and weighs nothing. In rank
-// fusion a term is 1/(RRFK + rank), and a missing note has none. The
+// list with nothing above the floor is noise and weighs nothing. The
 // keyword result supplies the snippet when there is one: its matches are
 // marked.
 func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
@@ -262,7 +229,7 @@ func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 		return max(0, score) / l.best
 	}
 	for _, l := range lists {
-		for rank, r := range l.results {
+		for _, r := range l.results {
 			k := resultKey{r.Vault, r.Path}
 			cand := byKey[k]
 			if cand == nil {
@@ -273,82 +240,31 @@ func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 				byKey[k] = cand
 				order = append(order, cand)
 			}
-			if c.Convex {
-				cand.score += l.weight * scaled(l, r.Score)
-			} else {
-				cand.score += l.weight / (c.RRFK + float64(rank+1))
-			}
+			cand.score += l.weight * scaled(l, r.Score)
 			if !r.belowFloor {
 				cand.retrievers = append(cand.retrievers, l.name)
 			}
 			cand.listed = append(cand.listed, l.name)
 		}
 	}
-	if c.Convex {
-		total := 0.0
+	total := 0.0
+	for _, l := range lists {
+		if len(l.results) > 0 {
+			total += l.weight
+		}
+	}
+	for _, cand := range order {
 		for _, l := range lists {
-			if len(l.results) > 0 {
-				total += l.weight
+			if !slices.Contains(cand.listed, l.name) {
+				cand.score += l.weight * scaled(l, l.missing)
 			}
 		}
-		for _, cand := range order {
-			for _, l := range lists {
-				if !slices.Contains(cand.listed, l.name) {
-					cand.score += l.weight * scaled(l, l.missing)
-				}
-			}
-			if total > 0 {
-				// 1 for a note at the top of every list that ran.
-				cand.score /= total
-			}
+		if total > 0 {
+			// 1 for a note at the top of every list that ran.
+			cand.score /= total
 		}
 	}
 	return order
-}
-
-// boostLinked adds LinkBoost/(k+1) to each candidate for every one of the
-// best LinkSeeds candidates it shares a link with, in either direction.
-func (c *Combined) boostLinked(ctx context.Context, fused []*candidate) error {
-	ranked := slices.Clone(fused)
-	slices.SortStableFunc(ranked, func(a, b *candidate) int {
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return compareKeys(a.key, b.key)
-	})
-	byKey := map[resultKey]*candidate{}
-	for _, f := range fused {
-		byKey[f.key] = f
-	}
-	bonus := c.LinkBoost / (c.RRFK + 1)
-	if c.Convex {
-		bonus = c.LinkBoost
-	}
-	boosted := map[resultKey]bool{}
-	for _, seed := range ranked[:min(c.LinkSeeds, len(ranked))] {
-		paths, err := c.linked(ctx, seed.key.vault, seed.key.path)
-		if err != nil {
-			return fmt.Errorf("links of %s: %w", seed.key.path, err)
-		}
-		seen := map[string]bool{}
-		for _, p := range paths {
-			if seen[p] || p == seed.key.path {
-				continue
-			}
-			seen[p] = true
-			if cand := byKey[resultKey{seed.key.vault, p}]; cand != nil {
-				cand.score += bonus
-				if !boosted[cand.key] {
-					boosted[cand.key] = true
-					cand.retrievers = append(cand.retrievers, RetrieverLinks)
-				}
-			}
-		}
-	}
-	return nil
 }
 
 // retrieve runs both retrievers at once: each waits on its own work (the
@@ -385,9 +301,9 @@ func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string
 }
 
 // NewCombinedOver returns combined search over keyword and semantic
-// search themselves; linked may be nil to turn the link boost off.
-func NewCombinedOver(kw *Keyword, sem *Semantic, linked LinkedFunc) *Combined {
-	c := NewCombined(kw.candidates, sem.candidates, linked)
+// search themselves.
+func NewCombinedOver(kw *Keyword, sem *Semantic) *Combined {
+	c := NewCombined(kw.candidates, sem.candidates)
 	c.Kind = sem.Kind
 	return c
 }

@@ -26,7 +26,7 @@ func TestNothingFoundIsNothing(t *testing.T) {
 		},
 		func(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
 			return sem.Search(ctx, SemanticQuery{Text: text, Filter: f, Limit: limit})
-		}, nil)
+		})
 	modes := map[string]func(q string) ([]Result, error){
 		"keyword": func(q string) ([]Result, error) { return k.Search(ctx, KeywordQuery{Text: q}) },
 		"semantic": func(q string) ([]Result, error) {

@@ -29,7 +29,7 @@ type Result struct {
 	// Line is the 1-based line where the passage starts.
 	Line int `json:"line"`
 	// Retrievers names the searches that found the note ("keyword",
-	// "semantic", "graph"); set by combined search.
+	// "semantic"); set by combined search.
 	Retrievers []string `json:"retrievers,omitempty"`
 
 	// file is the note's id in the index, so that a later step (the

@@ -38,7 +38,7 @@ func indexedService(t testing.TB, vaults ...config.Vault) (*Service, *store.DB) 
 		t.Fatal(err)
 	}
 	kw, sem := NewKeyword(db), NewSemantic(vec, db)
-	return NewService(kw, sem, NewCombinedOver(kw, sem, nil), vaults, quietLog(), nil), db
+	return NewService(kw, sem, NewCombinedOver(kw, sem), vaults, quietLog(), nil), db
 }
 
 var allModes = []Mode{ModeKeyword, ModeSemantic, ModeCombined}
@@ -135,7 +135,7 @@ func TestServiceFallsBack(t *testing.T) {
 	// No vectors: semantic and combined answer by keywords, and say so.
 	noVectors := NewSemantic(NewVectors(db, LexicalSource(), quietLog()), db)
 	busy := false
-	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors, nil), []config.Vault{v}, quietLog(), func() bool { return busy })
+	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors), []config.Vault{v}, quietLog(), func() bool { return busy })
 	for _, mode := range []Mode{ModeSemantic, ModeCombined} {
 		a, err := bare.Search(ctx, Query{Mode: mode, Text: "french press"})
 		if err != nil {
