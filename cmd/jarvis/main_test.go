@@ -315,7 +315,7 @@ func TestHelp(t *testing.T) {
 	}{
 		{[]string{"index", "--help"}, []string{"--vault", "--db", "--config", "--json", "-v, --verbose", "Exit status"}, true},
 		{[]string{"doctor", "--help"}, []string{"--vault", "--db", "--config", "--json", "Exit status"}, true},
-		{[]string{"search", "--help"}, []string{"--mode mode", "--limit notes", "(default 10)", "--names-only"}, true},
+		{[]string{"search", "--help"}, []string{"--mode mode", "--limit notes", "(default 10, 20 in", "--names-only"}, true},
 		{[]string{"mcp", "--help"}, []string{"--http address", "--watch", "(default true)", "--session-timeout"}, true},
 		{[]string{"related", "--help"}, []string{"--vault", "--db", "--config", "--json", "--limit notes", "Exit status"}, true},
 		{[]string{"model", "pull", "--help"}, []string{"--revision"}, false},
@@ -357,6 +357,8 @@ func TestHelp(t *testing.T) {
 		{[]string{"search", "--bogus", "q"}, "flag provided but not defined: --bogus; see `jarvis search --help`"},
 		{[]string{"index", "--limit"}, "flag provided but not defined: --limit"},
 		{[]string{"search", "--limit", "many", "q"}, `invalid value "many" for flag --limit`},
+		{[]string{"search", "--limit", "101", "q"}, "--limit 101: give 1 to 100"},
+		{[]string{"search", "--mode", "keyword", "--limit", "0", "q"}, "--limit 0: give 1 to 100"},
 		{[]string{"index", "--db"}, "flag needs an argument: --db"},
 		{[]string{"index", "--json=maybe"}, `invalid boolean value "maybe" for --json`},
 	} {

@@ -49,7 +49,10 @@ failed, 2 for a usage or configuration error.`, e)
 	var c common
 	c.register(fs)
 	modeName := fs.String("mode", string(search.ModeCombined), "`mode`: keyword, semantic or combined")
-	limit := fs.Int("limit", 10, "the most `notes` shown (1 to 100)")
+	def, most := search.Limits(search.ModeCombined)
+	keywordDef, _ := search.Limits(search.ModeKeyword)
+	// 0: the mode's default, known once the mode is.
+	limit := fs.Int("limit", 0, fmt.Sprintf("the most `notes` shown, 1 to %d (default %d, %d in keyword mode)", most, def, keywordDef))
 	prefix := fs.String("path-prefix", "", "only notes whose path starts with `prefix`")
 	tag := fs.String("tag", "", "only notes with this `tag` or one nested under it")
 	threshold := fs.Float64("threshold", 0, "semantic mode: drop notes less similar than this (0 to 1)")
@@ -78,8 +81,8 @@ failed, 2 for a usage or configuration error.`, e)
 		}
 		mode = search.ModeKeyword
 	}
-	if *limit < 1 || *limit > 100 {
-		return fmt.Errorf("--limit %d: give 1 to 100: %w", *limit, errUsage)
+	if _, most := search.Limits(mode); flagSet(fs, "limit") && (*limit < 1 || *limit > most) {
+		return fmt.Errorf("--limit %d: give 1 to %d: %w", *limit, most, errUsage)
 	}
 	if *threshold < 0 || *threshold > 1 {
 		return fmt.Errorf("--threshold %v: give 0 to 1: %w", *threshold, errUsage)

@@ -6,7 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Kin is a note near another in the link graph or by its tags, with what
@@ -153,8 +154,8 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 		}
 	}
 
-	// Tags, compared without regard to case as Obsidian does, each
-	// weighted by how rare it is in the vault.
+	// Tags, compared by their keys (vault.TagKey) as the search filter
+	// compares them, each weighted by how rare it is in the vault.
 	tags, err := g.strings(ctx, `SELECT tag FROM tags WHERE file_id = ? ORDER BY line, rowid`, id)
 	if err != nil {
 		return fail("tags", err)
@@ -166,7 +167,7 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 	idf := map[string]float64{}
 	seen := map[string]bool{}
 	for _, tag := range tags {
-		key := strings.ToLower(tag)
+		key := vault.TagKey(tag)
 		if seen[key] {
 			continue
 		}
@@ -174,8 +175,8 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 		k.Tags = append(k.Tags, tag)
 		var with []int64
 		if err := g.eachPair(ctx, `SELECT DISTINCT t.file_id, 0 FROM tags t JOIN files f ON f.id = t.file_id
-			WHERE t.tag = ?1 COLLATE NOCASE AND f.vault_id = ?2 LIMIT ?3`,
-			func(f, _ int64) { with = append(with, f) }, tag, vaultID, maxFanout+2); err != nil {
+			WHERE t.fold = ?1 AND f.vault_id = ?2 LIMIT ?3`,
+			func(f, _ int64) { with = append(with, f) }, key, vaultID, maxFanout+2); err != nil {
 			return fail("tags", err)
 		}
 		if len(with) > maxFanout+1 {
@@ -227,7 +228,7 @@ func (g *Graph) Kin(ctx context.Context, vaultName, path string) (Kinship, error
 		c.Path, c.Title = n.path, n.title
 		c.BothLinkTo = pathsOf(c.bothIDs, names)
 		c.CitedWith = pathsOf(c.citedByIDs, names)
-		slices.SortStableFunc(c.Tags, func(a, b string) int { return cmp.Compare(idf[strings.ToLower(b)], idf[strings.ToLower(a)]) })
+		slices.SortStableFunc(c.Tags, func(a, b string) int { return cmp.Compare(idf[vault.TagKey(b)], idf[vault.TagKey(a)]) })
 		k.Kin = append(k.Kin, *c)
 	}
 	slices.SortFunc(k.Kin, func(a, b Kin) int { return cmp.Compare(a.Path, b.Path) })

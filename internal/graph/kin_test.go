@@ -107,3 +107,39 @@ func TestKinLeavesOutHubs(t *testing.T) {
 		t.Fatalf("skipped %q", k.Skipped)
 	}
 }
+
+// TestKinTagsByKey: tags are one tag when their keys (vault.TagKey) are
+// equal, as the search filter has it: case and Unicode form aside.
+func TestKinTagsByKey(t *testing.T) {
+	g := indexed(t, map[string]string{
+		"Me.md":    "---\ntags: [ÉTÉ]\n---\n#Été [[Other]]",
+		"Other.md": "#e\u0301te\u0301 (written decomposed)",
+		"Plain.md": "#ete",
+	})
+	k, err := g.Kin(context.Background(), "coffee", "Me.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(k.Tags, []string{"ÉTÉ"}) {
+		t.Fatalf("own tags %q; want one", k.Tags)
+	}
+	var other *graph.Kin
+	for i, c := range k.Kin {
+		if c.Path == "Plain.md" {
+			t.Fatalf("a tag without the accents is shared: %+v", c)
+		}
+		if c.Path == "Other.md" {
+			other = &k.Kin[i]
+		}
+	}
+	if other == nil || !slices.Equal(other.Tags, []string{"ÉTÉ"}) || other.TagWeight <= 0 {
+		t.Fatalf("Other.md: %+v; want the tag shared", other)
+	}
+	sg, err := g.Traverse(context.Background(), graph.Query{Vault: "coffee", Start: "Me", Depth: 1, Direction: graph.Out})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := sg.Nodes[0]; len(n.Tags) != 1 {
+		t.Fatalf("traversal start %+v; want its tag once", n)
+	}
+}

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Direction says which links a traversal follows from a note.
@@ -358,7 +360,8 @@ func (g *Graph) addTags(ctx context.Context, w *walk) error {
 			return err
 		}
 		v := w.nodes[id]
-		if !slices.ContainsFunc(v.Tags, func(t string) bool { return strings.EqualFold(t, tag) }) {
+		key := vault.TagKey(tag)
+		if !slices.ContainsFunc(v.Tags, func(t string) bool { return vault.TagKey(t) == key }) {
 			v.Tags = append(v.Tags, tag)
 		}
 	}
@@ -367,7 +370,7 @@ func (g *Graph) addTags(ctx context.Context, w *walk) error {
 	}
 	for _, v := range w.nodes {
 		slices.SortFunc(v.Tags, func(a, b string) int {
-			return cmp.Or(cmp.Compare(strings.ToLower(a), strings.ToLower(b)), cmp.Compare(a, b))
+			return cmp.Or(cmp.Compare(vault.TagKey(a), vault.TagKey(b)), cmp.Compare(a, b))
 		})
 	}
 	return nil

@@ -56,7 +56,7 @@ func dump(t testing.TB, db *sql.DB) string {
 		`SELECT v.name, f.path, f.kind, f.size, f.mtime_ns, f.hash, f.title, f.word_count, coalesce(f.frontmatter, '')
 			FROM files f JOIN vaults v ON v.id = f.vault_id ORDER BY v.name, f.path`,
 		`SELECT f.path, a.alias FROM aliases a JOIN files f ON f.id = a.file_id ORDER BY f.path, a.alias`,
-		`SELECT f.path, t.tag, t.line, t.inline FROM tags t JOIN files f ON f.id = t.file_id ORDER BY f.path, t.line, t.tag, t.inline`,
+		`SELECT f.path, t.tag, t.fold, t.line, t.inline FROM tags t JOIN files f ON f.id = t.file_id ORDER BY f.path, t.line, t.tag, t.inline`,
 		`SELECT f.path, h.ord, h.level, h.text, h.line FROM headings h JOIN files f ON f.id = h.file_id ORDER BY f.path, h.ord`,
 		`SELECT f.path, b.block_id, b.line FROM blocks b JOIN files f ON f.id = b.file_id ORDER BY f.path, b.line, b.block_id`,
 		`SELECT s.path, l.ord, l.kind, l.target, l.subpath, l.display, l.line, l.context, coalesce(t.path, '<unresolved>')
@@ -161,8 +161,15 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
+// undoTagFold takes a database back from version 10 (0010_tag_fold.sql)
+// to 9, for tests of upgrades from earlier versions.
+var undoTagFold = []string{
+	`DROP INDEX tags_fold`, `ALTER TABLE tags DROP COLUMN fold`,
+	`CREATE INDEX tags_tag ON tags(tag COLLATE NOCASE)`,
+}
+
 // undoCounts takes a database back from version 9 (0009_counts.sql) to 8,
-// for tests of upgrades from earlier versions.
+// for tests of upgrades from earlier versions; undoTagFold comes first.
 var undoCounts = []string{
 	`DROP TRIGGER files_count_insert`, `DROP TRIGGER files_count_kind`, `DROP TRIGGER files_count_delete`,
 	`DROP TRIGGER links_count_insert`, `DROP TRIGGER links_count_delete`, `DROP TRIGGER links_count_resolve`,

@@ -218,6 +218,9 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 		}
 	}
+	if err := ix.keyTags(ctx, vaultID); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
 	processed := time.Now()
 	progress.report(PhaseLinks, 0, 0)
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {

@@ -185,7 +185,7 @@ func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
 	p(&s.delExternal, `DELETE FROM external_links WHERE source_id = ?`)
 	p(&s.delWarnings, `DELETE FROM warnings WHERE file_id = ?`)
 	s.aliases = newBulkInsert(tx, "aliases", "file_id", "alias")
-	s.tags = newBulkInsert(tx, "tags", "file_id", "tag", "line", "inline")
+	s.tags = newBulkInsert(tx, "tags", "file_id", "tag", "fold", "line", "inline")
 	s.headings = newBulkInsert(tx, "headings", "file_id", "ord", "level", "text", "line")
 	s.blocks = newBulkInsert(tx, "blocks", "file_id", "block_id", "line")
 	s.links = newBulkInsert(tx, "links", "source_id", "ord", "kind", "target", "subpath", "display", "line", "context", "target_id")
@@ -294,7 +294,7 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 		}
 	}
 	for _, t := range n.Tags {
-		if err := s.tags.add(ctx, id, t.Name, t.Line, t.Inline); err != nil {
+		if err := s.tags.add(ctx, id, t.Name, vault.TagKey(t.Name), t.Line, t.Inline); err != nil {
 			return err
 		}
 	}

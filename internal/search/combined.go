@@ -59,7 +59,9 @@ type Combined struct {
 }
 
 // DefaultCandidates is how many results each retriever contributes:
-// MaxLimit, so that every limit ranks the same candidates.
+// MaxLimit, so that every limit ranks the same candidates. (At MaxLimit
+// itself the Service asks for one more, to tell whether more matched,
+// and each retriever contributes MaxLimit+1.)
 const DefaultCandidates = MaxLimit
 
 // DefaultSemanticWeights are the weights of semantic scores against
@@ -99,7 +101,9 @@ func (c *Combined) semanticWeight() float64 {
 type CombinedQuery struct {
 	Text   string
 	Filter Filter
-	// Limit is the most notes returned; 10 when 0.
+	// Limit is the most notes returned: combined search's default
+	// (Limits) when 0. It is not capped: the Service applies MaxLimit,
+	// and asks for one more to tell whether more matched.
 	Limit int
 }
 
@@ -127,7 +131,7 @@ func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Resul
 // ranked.
 func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, semErr *error) ([]Result, error) {
 	if q.Limit <= 0 {
-		q.Limit = 10
+		q.Limit, _ = Limits(ModeCombined)
 	}
 	depth := max(c.Candidates, q.Limit)
 	kw, sem, err := c.retrieve(ctx, q, semText, depth, semErr)

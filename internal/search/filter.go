@@ -32,7 +32,8 @@ import (
 //     and "Projects 2024/...", as the text is a prefix of those paths too.
 //
 // Tag: the tag or one nested under it ("project" keeps "#project/alpha"),
-// with or without "#", without regard to case.
+// with or without "#", compared by vault.TagKey: without regard to case
+// or Unicode form ("été" keeps "#Été" and "#ÉTÉ/plage").
 type Filter struct {
 	// Vault is a vault name; empty searches every vault in Vaults.
 	Vault string
@@ -88,13 +89,14 @@ func HasPathPrefix(path, prefix string) bool {
 
 // HasTag reports whether a note with the given tags (without "#") passes
 // a tag filter by the rules of Filter. An empty tag passes every note.
+// notes states the same rule in SQL, over the keys the index stores.
 func HasTag(tags []string, tag string) bool {
-	t := strings.ToLower(normalizeTag(tag))
+	t := vault.TagKey(normalizeTag(tag))
 	if t == "" {
 		return true
 	}
 	for _, have := range tags {
-		h := strings.ToLower(normalizeTag(have))
+		h := vault.TagKey(normalizeTag(have))
 		if h == t || strings.HasPrefix(h, t+"/") {
 			return true
 		}
@@ -184,11 +186,14 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 		args = append(args, likePrefix(prefix))
 	}
 	if tag != "" {
-		// Two conditions, not an OR, so that each uses tags_tag; '0'
-		// follows '/', so the second range is every tag under tag.
-		q += ` AND f.id IN (SELECT file_id FROM tags WHERE tag = ? COLLATE NOCASE
-			UNION SELECT file_id FROM tags WHERE tag > ? COLLATE NOCASE AND tag < ? COLLATE NOCASE)`
-		args = append(args, tag, tag+"/", tag+"0")
+		// HasTag's rule over the stored keys: the tag's key, or a key
+		// starting with it and "/". Two conditions, not an OR, so that
+		// each uses tags_fold; '0' follows '/', so the second range is
+		// every key starting with key+"/".
+		key := vault.TagKey(tag)
+		q += ` AND f.id IN (SELECT file_id FROM tags WHERE fold = ?
+			UNION SELECT file_id FROM tags WHERE fold >= ? AND fold < ?)`
+		args = append(args, key, key+"/", key+"0")
 	}
 	rows, err := db.QueryContext(ctx, q, args...)
 	if err != nil {

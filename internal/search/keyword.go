@@ -58,8 +58,9 @@ func NewKeyword(db Querier) *Keyword {
 type KeywordQuery struct {
 	Text   string
 	Filter Filter
-	// Limit is the most notes returned: DefaultLimit when 0, at most
-	// MaxLimit.
+	// Limit is the most notes returned: keyword search's default
+	// (Limits) when 0. It is not capped: the Service applies MaxLimit,
+	// and asks for one more to tell whether more matched.
 	Limit int
 	// NamesOnly matches note titles, aliases and paths, not their text.
 	NamesOnly bool
@@ -68,12 +69,6 @@ type KeywordQuery struct {
 	// ranks many candidates and shows few.
 	Bare bool
 }
-
-// Result limits shared by keyword searches.
-const (
-	DefaultLimit = 10
-	MaxLimit     = 100
-)
 
 // snippetTokens is how many words a snippet holds (FTS5's limit is 64).
 const snippetTokens = 24
@@ -91,9 +86,8 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 	}
 	limit := q.Limit
 	if limit <= 0 {
-		limit = DefaultLimit
+		limit, _ = Limits(ModeKeyword)
 	}
-	limit = min(limit, MaxLimit)
 	f, err := q.Filter.resolve(ctx, k.db)
 	if err != nil {
 		return nil, err

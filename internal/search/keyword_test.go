@@ -213,7 +213,8 @@ func TestKeywordAnyText(t *testing.T) {
 
 func TestKeywordLimit(t *testing.T) {
 	k, _ := indexedKeyword(t, "coffee", exampleVault())
-	for _, tt := range []struct{ limit, most int }{{0, DefaultLimit}, {3, 3}, {1000, MaxLimit}} {
+	def, _ := Limits(ModeKeyword)
+	for _, tt := range []struct{ limit, most int }{{0, def}, {3, 3}} {
 		rs, err := k.Search(context.Background(), KeywordQuery{Text: "coffee", Limit: tt.limit})
 		if err != nil {
 			t.Fatal(err)

@@ -70,7 +70,9 @@ func (s *Semantic) Kind() EmbedderKind {
 type SemanticQuery struct {
 	Text   string
 	Filter Filter
-	// Limit is the most notes returned; 10 when 0.
+	// Limit is the most notes returned: semantic search's default
+	// (Limits) when 0. It is not capped: the Service applies MaxLimit,
+	// and asks for one more to tell whether more matched.
 	Limit int
 	// Threshold drops notes whose best chunk is less similar than this
 	// (0 to 1). It applies before Limit: a threshold never empties a result
@@ -100,7 +102,7 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 		return nil, ErrEmptyQuery
 	}
 	if q.Limit <= 0 {
-		q.Limit = 10
+		q.Limit, _ = Limits(ModeSemantic)
 	}
 	emb := s.vec.Embedder()
 	if emb == nil {

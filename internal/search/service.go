@@ -67,8 +67,8 @@ func CheckQuery(text string) error {
 type Query struct {
 	Mode Mode // combined when empty
 	Text string
-	// Limit is the most notes returned: DefaultLimit when 0, at most
-	// MaxLimit.
+	// Limit is the most notes returned: the mode's default when 0, at
+	// most the mode's most (Limits).
 	Limit  int
 	Filter Filter
 	// Threshold, in semantic mode, leaves out notes whose best passage is
@@ -86,7 +86,7 @@ type Query struct {
 // Answer is what a search found, and how.
 type Answer struct {
 	Results []Result
-	// Truncated is set when more notes matched than Limit.
+	// Truncated is set when more notes matched than were returned.
 	Truncated bool
 	// Degraded is set when part of the search was unavailable and the
 	// answer came from a fallback; Reason says what and what was used.
@@ -161,12 +161,8 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if q.Mode == "" {
 		q.Mode = ModeCombined
 	}
-	limit := q.Limit
-	if limit <= 0 {
-		limit = DefaultLimit
-	}
-	limit = min(limit, MaxLimit)
-	q.Limit = limit + 1 // one more tells whether there were more
+	limit, limitNote := limitFor(q.Mode, q.Limit)
+	q.Limit = limit
 	// The filter is read once for every retriever. When the index cannot
 	// be read, the retrievers fail too, and the file scan applies it.
 	if f, err := q.Filter.resolve(ctx, s.keyword.db); err == nil {
@@ -196,8 +192,9 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if a.Results == nil {
 		a.Results = []Result{}
 	}
-	if len(a.Results) > limit {
-		a.Results, a.Truncated = a.Results[:limit], true
+	a.Results, a.Truncated = truncate(a.Results, limit)
+	if limitNote != "" {
+		a.Notes = append(a.Notes, limitNote)
 	}
 	if n := keywordCut(text); n > 0 && (q.Mode != ModeSemantic || a.Degraded) {
 		a.Notes = append(a.Notes, fmt.Sprintf("keyword search used the first %d words of the query and left out %d more", maxTerms, n))
@@ -211,7 +208,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 // byKeyword answers by keywords, or from the files when the index cannot
 // be read; why says what led here ("" when keywords were asked for).
 func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, error) {
-	res, err := s.keyword.Search(ctx, KeywordQuery{Text: q.Text, Filter: q.Filter, Limit: q.Limit, NamesOnly: q.NamesOnly})
+	res, err := s.keyword.Search(ctx, KeywordQuery{Text: q.Text, Filter: q.Filter, Limit: probe(q.Limit), NamesOnly: q.NamesOnly})
 	if err == nil {
 		a := Answer{Results: res}
 		if why != "" {
@@ -223,7 +220,7 @@ func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, e
 		return Answer{}, err
 	}
 	s.log.Warn("keyword search failed; scanning the note files", "err", err)
-	res, err = scanFiles(ctx, s.files, q.Text, q.Filter, q.Limit, !q.NamesOnly)
+	res, err = scanFiles(ctx, s.files, q.Text, q.Filter, probe(q.Limit), !q.NamesOnly)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -238,7 +235,7 @@ func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, e
 // cannot run.
 func (s *Service) bySemantic(ctx context.Context, q Query) (Answer, error) {
 	text, cut := semanticText(q.Text)
-	res, err := s.semantic.Search(ctx, SemanticQuery{Text: text, Filter: q.Filter, Limit: q.Limit, Threshold: q.Threshold})
+	res, err := s.semantic.Search(ctx, SemanticQuery{Text: text, Filter: q.Filter, Limit: probe(q.Limit), Threshold: q.Threshold})
 	if err != nil {
 		if stop(ctx, err) {
 			return Answer{}, err
@@ -258,7 +255,7 @@ func (s *Service) bySemantic(ctx context.Context, q Query) (Answer, error) {
 func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 	text, cut := semanticText(q.Text)
 	var semErr error
-	res, err := s.combined.search(ctx, CombinedQuery{Text: q.Text, Filter: q.Filter, Limit: q.Limit}, text, &semErr)
+	res, err := s.combined.search(ctx, CombinedQuery{Text: q.Text, Filter: q.Filter, Limit: probe(q.Limit)}, text, &semErr)
 	if err != nil {
 		if stop(ctx, err) {
 			return Answer{}, err

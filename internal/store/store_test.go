@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -389,5 +390,62 @@ func TestDatabaseCheckTimeGrowsWithTheFile(t *testing.T) {
 	}
 	if got := limit(); got != 2<<30*time.Second/checkRate || got < time.Minute {
 		t.Fatalf("a 2 GB file: %s", got)
+	}
+}
+
+// TestMigrationKeysTags opens a database left at schema version 9, before
+// tags had keys: a tag of ASCII characters gets its key at once; the
+// others are left for the next index run (index.keyTags).
+func TestMigrationKeysTags(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "v9.db")
+	raw, err := sql.Open("sqlite", dsn(path))
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := &DB{DB: raw, Path: path}
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := old.ExecContext(ctx, createMigrationTable); err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range ms[:9] {
+		if err := old.apply(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, q := range []string{
+		`INSERT INTO vaults (id, name, path, parser) VALUES (1, 'v', '/v', '2')`,
+		`INSERT INTO files (id, vault_id, path, kind, size, mtime_ns) VALUES (1, 1, 'a.md', 'note', 1, 1)`,
+		`INSERT INTO tags (file_id, tag, line, inline) VALUES (1, 'Project/Alpha', 1, 1), (1, 'Été', 2, 1)`,
+	} {
+		if _, err := old.ExecContext(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	old.Close()
+
+	db, err := Open(ctx, path, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT tag, fold FROM tags ORDER BY rowid`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var tag, fold string
+		if err := rows.Scan(&tag, &fold); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, tag+"="+fold)
+	}
+	if want := []string{"Project/Alpha=project/alpha", "Été="}; !slices.Equal(got, want) {
+		t.Fatalf("tags after the upgrade %q; want %q", got, want)
 	}
 }

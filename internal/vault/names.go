@@ -48,3 +48,14 @@ func NameKey(p string) string {
 func AliasKey(alias string) string {
 	return FoldName(strings.TrimSpace(alias))
 }
+
+// TagKey is the key a tag is compared by, wherever tags are compared: the
+// search filter, over the index (tags.fold holds it) and over the files,
+// and the tags related notes share. The tag is as notes store it, without
+// "#". Tags that differ in case alone are one tag, as in Obsidian, and so
+// are tags that differ in Unicode form alone: "#Été", "#ÉTÉ" and a
+// decomposed "#été" share a key. Case is folded as names are, letter by
+// letter: "ẞ" is "ß", while "SS" stays another tag than "ß", as in Obsidian.
+func TagKey(tag string) string {
+	return FoldName(tag)
+}

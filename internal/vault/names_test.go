@@ -32,3 +32,24 @@ func TestNames(t *testing.T) {
 		t.Errorf("AliasKey = %q", got)
 	}
 }
+
+func TestTagKey(t *testing.T) {
+	tests := []struct {
+		name, a, b string
+		same       bool
+	}{
+		{"case of an accented letter", "Été", "ÉTÉ", true},
+		{"composed and decomposed", "\u00e9t\u00e9", "e\u0301te\u0301", true},
+		{"nested", "Été/Plage", "été/PLAGE", true},
+		{"Cyrillic", "Тег", "тег", true},
+		{"Greek", "ΩΜΈΓΑ", "ωμέγα", true},
+		{"capital sharp s", "STRAẞE", "straße", true},
+		{"sharp s is not ss, as in Obsidian", "STRASSE", "straße", false},
+		{"accent", "ete", "été", false},
+	}
+	for _, tt := range tests {
+		if got := TagKey(tt.a) == TagKey(tt.b); got != tt.same {
+			t.Errorf("%s: TagKey(%q) = %q, TagKey(%q) = %q; want same %v", tt.name, tt.a, TagKey(tt.a), tt.b, TagKey(tt.b), tt.same)
+		}
+	}
+}
