@@ -840,3 +840,32 @@ func largestHub(b testing.TB, dbPath string) string {
 	}
 	return path
 }
+
+// TestSearchToolsTruncateAtTheirMost: with 150 notes matching, each search
+// tool at its most (search.Limits) returns that many notes and says more
+// matched; the schema and the service apply the same rule.
+func TestSearchToolsTruncateAtTheirMost(t *testing.T) {
+	root := t.TempDir()
+	for i := range 150 {
+		sharedtest.WriteFile(t, root, fmt.Sprintf("Note %03d.md", i), fmt.Sprintf("# Note %03d\n\nThe heron stood in the reeds, note %d.\n", i, i))
+	}
+	// Notes without the words, so that they are rare enough for the
+	// lexical embedder to weigh.
+	for i := range 600 {
+		sharedtest.WriteFile(t, root, fmt.Sprintf("Other/%03d.md", i), fmt.Sprintf("# Other %03d\n\nCopper kettles, slate roofs and winter apples, entry %d.\n", i, i))
+	}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, config.Vault{Name: "birds", Path: root}))
+	for tool, mode := range map[string]search.Mode{mcp.ToolSearchVault: search.ModeKeyword, mcp.ToolSearchSemantic: search.ModeSemantic, mcp.ToolSearchCombined: search.ModeCombined} {
+		_, most := search.Limits(mode)
+		for _, limit := range []int{most - 1, most} {
+			var out mcp.SearchOutput
+			text, isErr := call(t, cs, tool, map[string]any{"query": "heron reeds", "limit": limit}, &out)
+			if isErr || len(out.Results) != limit || !out.Truncated {
+				t.Errorf("%s limit %d: error %v, %d results, truncated %v: %.200s", tool, limit, isErr, len(out.Results), out.Truncated, text)
+			}
+		}
+		if text, isErr := call(t, cs, tool, map[string]any{"query": "heron", "limit": most + 1}, nil); !isErr || !strings.Contains(text, fmt.Sprint(most)) {
+			t.Errorf("%s limit %d: error %v: %s", tool, most+1, isErr, text)
+		}
+	}
+}

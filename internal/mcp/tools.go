@@ -39,7 +39,7 @@ type Filters struct {
 // SemanticInput is the input of search-semantic.
 type SemanticInput struct {
 	Query               string  `json:"query" jsonschema:"what to look for, in words: a description or a question works best"`
-	Limit               int     `json:"limit,omitempty" jsonschema:"how many notes to return, 1 to 50"`
+	Limit               int     `json:"limit,omitempty" jsonschema:"how many notes to return; more matched when truncated is true"`
 	SimilarityThreshold float64 `json:"similarity_threshold,omitempty" jsonschema:"leave out notes whose best passage is less similar than this, 0 to 1; 0 keeps all above the embedder's floor"`
 	Filters
 }
@@ -48,14 +48,14 @@ type SemanticInput struct {
 type KeywordInput struct {
 	Query         string `json:"query" jsonschema:"words to find; \"quoted phrases\" match exactly and a word ending in * matches as a prefix"`
 	SearchContent bool   `json:"search_content,omitempty" jsonschema:"true to search note text as well as names; false to match only titles, aliases and paths"`
-	Limit         int    `json:"limit,omitempty" jsonschema:"how many notes to return, 1 to 100"`
+	Limit         int    `json:"limit,omitempty" jsonschema:"how many notes to return; more matched when truncated is true"`
 	Filters
 }
 
 // CombinedInput is the input of search-combined.
 type CombinedInput struct {
 	Query string `json:"query" jsonschema:"what to look for: words, a description or a question"`
-	Limit int    `json:"limit,omitempty" jsonschema:"how many notes to return, 1 to 50"`
+	Limit int    `json:"limit,omitempty" jsonschema:"how many notes to return; more matched when truncated is true"`
 	Filters
 }
 
@@ -77,6 +77,14 @@ type SearchOutput struct {
 	Index    index.State `json:"index" jsonschema:"how fresh the index searched was, and how far making vectors has got"`
 }
 
+// limitSchema gives a search tool's limit the default and the most of
+// its mode, as the search service applies them (search.Limits): the
+// handler passes the limit on as given.
+func limitSchema(s *jsonschema.Schema, m search.Mode) {
+	def, most := search.Limits(m)
+	intRange(s, 1, most, def)
+}
+
 // filterSchema bounds the filters' strings.
 func filterSchema(p map[string]*jsonschema.Schema) {
 	textLength(p["vault"], 0, maxNameChars)
@@ -93,7 +101,7 @@ Returns one result per note with the best matching passage (matches marked **lik
 		Annotations: readOnly("Search notes by keyword"),
 		InputSchema: inputSchema[KeywordInput](func(p map[string]*jsonschema.Schema) {
 			textLength(p["query"], 1, search.MaxQueryChars)
-			intRange(p["limit"], 1, 100, 20)
+			limitSchema(p["limit"], search.ModeKeyword)
 			p["search_content"].Default = mustJSON(true)
 			filterSchema(p)
 		}),
@@ -110,7 +118,7 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 		Annotations: readOnly("Search notes by meaning"),
 		InputSchema: inputSchema[SemanticInput](func(p map[string]*jsonschema.Schema) {
 			textLength(p["query"], 1, search.MaxQueryChars)
-			intRange(p["limit"], 1, 50, 10)
+			limitSchema(p["limit"], search.ModeSemantic)
 			floatRange(p["similarity_threshold"], 0, 1)
 			filterSchema(p)
 		}),
@@ -125,7 +133,7 @@ Each result lists the retrievers that found it (keyword, semantic); its score, 0
 		Annotations: readOnly("Search notes (keyword and semantic)"),
 		InputSchema: inputSchema[CombinedInput](func(p map[string]*jsonschema.Schema) {
 			textLength(p["query"], 1, search.MaxQueryChars)
-			intRange(p["limit"], 1, 50, 10)
+			limitSchema(p["limit"], search.ModeCombined)
 			filterSchema(p)
 		}),
 	}, t.searchCombined)
@@ -202,7 +210,7 @@ func roughDuration(d time.Duration) string {
 }
 
 func (t *tools) searchVault(ctx context.Context, _ *mcpsdk.CallToolRequest, in KeywordInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
-	q := search.Query{Mode: search.ModeKeyword, Text: in.Query, Limit: clamp(in.Limit, 1, 100, 20), NamesOnly: !in.SearchContent}
+	q := search.Query{Mode: search.ModeKeyword, Text: in.Query, Limit: in.Limit, NamesOnly: !in.SearchContent}
 	return t.search(ctx, "Keyword search", q, in.Filters, func(q search.Query) (search.Answer, error) {
 		return use(t.keyword, "keyword search", func(kw KeywordSearch) (search.Answer, error) { return kw.Keyword(ctx, q) })
 	})
@@ -212,14 +220,14 @@ func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 	if in.SimilarityThreshold < 0 || in.SimilarityThreshold > 1 {
 		return nil, SearchOutput{}, fmt.Errorf("similarity_threshold must be between 0 and 1; got %v. Try 0.3 for loose matches or 0.6 for close ones", in.SimilarityThreshold)
 	}
-	q := search.Query{Mode: search.ModeSemantic, Text: in.Query, Limit: clamp(in.Limit, 1, 50, 10), Threshold: in.SimilarityThreshold}
+	q := search.Query{Mode: search.ModeSemantic, Text: in.Query, Limit: in.Limit, Threshold: in.SimilarityThreshold}
 	return t.search(ctx, "Semantic search", q, in.Filters, func(q search.Query) (search.Answer, error) {
 		return use(t.semantic, "semantic search", func(sem SemanticSearch) (search.Answer, error) { return sem.Semantic(ctx, q) })
 	})
 }
 
 func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, in CombinedInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
-	q := search.Query{Mode: search.ModeCombined, Text: in.Query, Limit: clamp(in.Limit, 1, 50, 10)}
+	q := search.Query{Mode: search.ModeCombined, Text: in.Query, Limit: in.Limit}
 	return t.search(ctx, "Combined search", q, in.Filters, func(q search.Query) (search.Answer, error) {
 		return use(t.semantic, "combined search", func(sem SemanticSearch) (search.Answer, error) { return sem.Combined(ctx, q) })
 	})

@@ -366,7 +366,7 @@ func TestSemanticFilters(t *testing.T) {
 	add("Projects/alpha.md", "rocket engines")
 	add("Projects/beta.md", "rocket fuel")
 	add("Notes/gamma.md", "rocket science")
-	if _, err := db.Exec(`INSERT INTO tags (file_id, tag, line, inline) SELECT id, 'space/rockets', 0, 0 FROM files WHERE path = 'Notes/gamma.md'`); err != nil {
+	if _, err := db.Exec(`INSERT INTO tags (file_id, tag, fold, line, inline) SELECT id, 'space/rockets', 'space/rockets', 0, 0 FROM files WHERE path = 'Notes/gamma.md'`); err != nil {
 		t.Fatal(err)
 	}
 	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
