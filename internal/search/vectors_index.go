@@ -354,11 +354,11 @@ func hashKey(h string) uint64 {
 // fingerprint fp (a deleted row's id can be given to the next one).
 func loadedKey(rowID int64, fp string) string { return fmt.Sprintf("%d %s", rowID, fp) }
 
-// absorb adds the vectors of one stored batch to the collections when the
-// store serves queries, so that search uses them before the run ends. The
-// first batch of an embedder new to memory loads everything stored for it
-// instead.
-func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, batch []pending, vecs [][]float32) error {
+// absorb adds the vectors of one stored batch (blobs, as stored) to the
+// collections when the store serves queries, so that search uses them
+// before the run ends. The first batch of an embedder new to memory loads
+// everything stored for it instead.
+func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, batch []pending, blobs [][]byte) error {
 	key := loadedKey(rowID, emb.Fingerprint())
 	v.mu.RLock()
 	serving, current := v.serving, v.rowID == rowID && v.loaded == key
@@ -387,15 +387,19 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 	// Chunks sharing a text with a planned one wait for the next Refresh,
 	// which must therefore look.
 	v.refreshedAt = -1
+	var vec []float32 // the indexes copy what they keep
 	for i, p := range batch {
 		ref := chunkRef{hash: hashKey(p.hash)}
+		if vec, err = decodeVectorInto(vec, blobs[i]); err != nil {
+			return fmt.Errorf("add new vectors: vector of chunk %d: %w", p.chunks[0].id, err)
+		}
 		for _, c := range p.chunks {
 			col := v.collectionLocked(names[c.vaultID], 0)
 			if had, ok := col.chunks[c.id]; ok && had.hash == ref.hash {
 				continue
 			}
 			ref.fileID = c.fileID
-			if err := col.put(c.id, ref, vecs[i]); err != nil {
+			if err := col.put(c.id, ref, vec); err != nil {
 				return err
 			}
 		}
