@@ -81,7 +81,7 @@ func TestColumnIndexAgreesWithChromem(t *testing.T) {
 			keep   func(int64) bool
 			minSim float32
 		}{{10, nil, 0}, {40, evenNotes, 0}, {n, nil, 0.2}, {25, evenNotes, 0.1}} {
-			got, err := idx.nearest(sparseOf(q), cs.n, cs.keep, cs.minSim)
+			got, err := idx.nearestSparse(sparseOf(q), cs.n, cs.keep, cs.minSim)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -148,10 +148,10 @@ func TestColumnIndexOrdersTiesByChunk(t *testing.T) {
 	if err := idx.add(5, 5, []float32{0, 0, 1, 0}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := idx.nearest(sparseQuery{dim: 8, index: []int{0}, weight: []float32{1}}, 3, nil, 0); err == nil {
+	if _, err := idx.nearestSparse(sparseQuery{dim: 8, index: []int{0}, weight: []float32{1}}, 3, nil, 0); err == nil {
 		t.Fatal("a query of 8 dimensions against vectors of 4 gave no error")
 	}
-	got, err := idx.nearest(sparseOf([]float32{1, 0, 0, 0}), 3, nil, 0)
+	got, err := idx.nearestSparse(sparseOf([]float32{1, 0, 0, 0}), 3, nil, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -162,7 +162,7 @@ func TestColumnIndexOrdersTiesByChunk(t *testing.T) {
 	if !slices.Equal(ids, []int64{1, 3, 7}) {
 		t.Fatalf("tied chunks came back as %v; want the lowest ids first: [1 3 7]", ids)
 	}
-	if got, _ := idx.nearest(sparseOf(make([]float32, 4)), 3, nil, 0); len(got) != 0 {
+	if got, _ := idx.nearestSparse(sparseOf(make([]float32, 4)), 3, nil, 0); len(got) != 0 {
 		t.Fatalf("an all-zero query found %v", got)
 	}
 }

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -219,17 +220,23 @@ const denseCandidates = 4
 // denseMinCandidates keeps small queries from rescoring too few.
 const denseMinCandidates = 64
 
+func (d *denseIndex) kind() string { return StoreDense }
+
 // nearest returns the n chunks most similar to query that pass keep (nil
 // keeps all) and reach minSim, best first, ties broken by chunk id. The
 // coarse scan picks the candidates, the fine bytes score them; when fewer
 // than n candidates pass and the scan had to leave some chunks out, it
-// scans again keeping four times as many.
-func (d *denseIndex) nearest(query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error) {
+// scans again keeping four times as many. An all-zero query, which has no
+// direction, finds nothing.
+func (d *denseIndex) nearest(_ context.Context, query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error) {
 	if d.len() == 0 || n <= 0 {
 		return nil, nil
 	}
 	if len(query) != d.dim {
 		return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), d.dim)
+	}
+	if isZero(query) {
+		return nil, nil
 	}
 	q := newDenseQuery(query)
 	want := max(denseCandidates*n, denseMinCandidates)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -123,7 +124,7 @@ func TestDenseRecall(t *testing.T) {
 			sameIDs, sameSet := 0, 0
 			var worst float64
 			for _, q := range c.queries {
-				got, err := d.nearest(q, 10, nil, -1)
+				got, err := d.nearest(context.Background(), q, 10, nil, -1)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -212,7 +213,7 @@ func TestDenseFiltersAndFloor(t *testing.T) {
 			{10, nil, 0}, {40, evenNotes, 0}, {n, nil, 0.5}, {25, evenNotes, 0.3},
 			{1000, rareNotes, -1}, {500, nil, 0.6}, {n, rareNotes, 0.1},
 		} {
-			got, err := d.nearest(q, c.n, c.keep, c.minSim)
+			got, err := d.nearest(context.Background(), q, c.n, c.keep, c.minSim)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -254,7 +255,7 @@ func TestDenseOrdersTiesByChunk(t *testing.T) {
 	if err := d.add(5, 5, []float32{0, 0, 1, 0}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := d.nearest([]float32{1, 0, 0, 0}, 3, nil, -1)
+	got, err := d.nearest(context.Background(), []float32{1, 0, 0, 0}, 3, nil, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,13 +278,13 @@ func TestDenseDimensions(t *testing.T) {
 	if err := d.add(2, 1, []float32{1, 2}); err == nil {
 		t.Fatal("a vector of another dimension was accepted")
 	}
-	if _, err := d.nearest([]float32{1, 0}, 1, nil, 0); !errors.Is(err, ErrDimensionMismatch) {
+	if _, err := d.nearest(context.Background(), []float32{1, 0}, 1, nil, 0); !errors.Is(err, ErrDimensionMismatch) {
 		t.Fatalf("a query of 2 dimensions against vectors of 3: %v; want ErrDimensionMismatch", err)
 	}
 	if err := d.add(3, 1, make([]float32, 3)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := d.nearest([]float32{0, 0, 1}, 5, nil, -1)
+	got, err := d.nearest(context.Background(), []float32{0, 0, 1}, 5, nil, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -51,9 +51,8 @@ type EmbedderSource struct {
 
 // Vectors keeps chunk embeddings in SQLite, the source of truth, and serves
 // nearest-neighbour queries from collections built from it, one per vault:
-// the lexical embedder's vectors in chromem-go, a neural embedder's in a
-// compact index of their own (denseIndex). Stored vectors are loaded, never
-// embedded again.
+// the lexical embedder's vectors in the column index, a neural embedder's
+// in the dense index. Stored vectors are loaded, never embedded again.
 type Vectors struct {
 	db  DB
 	src EmbedderSource
@@ -85,15 +84,46 @@ type Vectors struct {
 }
 
 // collection is one vault's vectors in memory, with which note each chunk
-// belongs to. The lexical embedder's vectors live in a column index, one
-// byte a dimension (columns.go says why); a neural embedder's in a dense
-// index, two bytes a dimension (dense.go). Either is a fraction of the
-// float32 vectors SQLite keeps.
+// belongs to.
 type collection struct {
 	chunks map[int64]chunkRef // by chunk id
-	lex    *columnIndex       // lexical; nil for dense vectors
-	dense  *denseIndex        // dense vectors; nil for lexical
+	index  vectorIndex
 }
+
+// vectorIndex holds one vault's vectors and answers nearest-neighbour
+// queries over all of them. Its implementations: columnIndex (the lexical
+// embedder's vectors in one byte a dimension, columns.go) and denseIndex
+// (a neural embedder's in two bytes a dimension, dense.go). Their
+// contract:
+//
+//   - similarity is the cosine of the query and the stored vector, each
+//     taken to unit length, to within the index's precision; an all-zero
+//     stored vector has similarity 0 to every query, and an all-zero query
+//     finds nothing;
+//   - nearest returns the n best chunks that pass keep (nil keeps all)
+//     and reach minSim, best first, equal scores by lowest chunk id;
+//   - add replaces the vector a chunk had and does not keep vec, so that
+//     a caller may reuse it; a vector of another dimension than those
+//     held is refused, and a query of another dimension fails with
+//     ErrDimensionMismatch.
+type vectorIndex interface {
+	add(id, fileID int64, vec []float32) error
+	remove(id int64)
+	len() int
+	nearest(ctx context.Context, query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error)
+	// kind names the index.
+	kind() string
+}
+
+// The names of the vector stores.
+const (
+	// StoreColumn is the compact index of the lexical embedder's
+	// vectors: one byte a dimension, scores within about 5e-4 of exact.
+	StoreColumn = "column"
+	// StoreDense is the compact index of a neural embedder's vectors:
+	// two bytes a dimension, scores within about 1e-5 of exact.
+	StoreDense = "dense"
+)
 
 // chunkRef is what memory keeps of a chunk beside its vector: its note,
 // and its hash as hashKey condenses it.

@@ -304,10 +304,12 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 	refs := map[*collection][]chunkRef{}
 	for _, s := range batch {
 		col := v.collectionLocked(s.a.vault, 0)
-		if step, values, ok := int8Vector(s.blob); ok && col.lex != nil {
-			lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
-			refs[col] = append(refs[col], s.a.ref)
-			continue
+		if step, values, ok := int8Vector(s.blob); ok {
+			if _, columns := col.index.(*columnIndex); columns {
+				lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
+				refs[col] = append(refs[col], s.a.ref)
+				continue
+			}
 		}
 		var err error
 		if vec, err = decodeVectorInto(vec, s.blob); err != nil {
@@ -318,7 +320,7 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 		}
 	}
 	for col, vs := range lex {
-		if err := col.lex.addQuantized(vs); err != nil {
+		if err := col.index.(*columnIndex).addQuantized(vs); err != nil {
 			return err
 		}
 		for k, q := range vs {
@@ -407,16 +409,10 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 	return nil
 }
 
-// put adds the vector of chunk id to col. The index keeps a compact copy,
+// put adds the vector of chunk id to col. The index keeps its own copy,
 // so the caller may reuse vec.
 func (col *collection) put(id int64, ref chunkRef, vec []float32) error {
-	var err error
-	if col.dense != nil {
-		err = col.dense.add(id, ref.fileID, vec)
-	} else {
-		err = col.lex.add(id, ref.fileID, vec)
-	}
-	if err != nil {
+	if err := col.index.add(id, ref.fileID, vec); err != nil {
 		return err
 	}
 	col.chunks[id] = ref
@@ -427,29 +423,12 @@ func (col *collection) put(id int64, ref chunkRef, vec []float32) error {
 func (col *collection) drop(ids []int64) {
 	for _, id := range ids {
 		delete(col.chunks, id)
-		if col.dense != nil {
-			col.dense.remove(id)
-		} else {
-			col.lex.remove(id)
-		}
+		col.index.remove(id)
 	}
 }
 
 // count is how many vectors col holds.
-func (col *collection) count() int {
-	if col.dense != nil {
-		return col.dense.len()
-	}
-	return col.lex.len()
-}
-
-// dim is the dimension of col's vectors, 0 when it holds none.
-func (col *collection) dim() int {
-	if col.dense != nil {
-		return col.dense.dim
-	}
-	return col.lex.dim
-}
+func (col *collection) count() int { return col.index.len() }
 
 // collectionLocked returns the collection of vault name, made with
 // room for n vectors when it has none yet, so that a load does not grow
@@ -458,16 +437,21 @@ func (v *Vectors) collectionLocked(name string, n int) *collection {
 	if col := v.cols[name]; col != nil {
 		return col
 	}
-	col := &collection{chunks: make(map[int64]chunkRef, n)}
-	if v.src.Provider == embed.ProviderLexical {
-		col.lex = newColumnIndex(n)
-	} else {
-		// Every other embedder's queries are dense too: a column index
-		// would read every column.
-		col.dense = newDenseIndex(n)
-	}
+	col := &collection{chunks: make(map[int64]chunkRef, n), index: v.compactIndex(n)}
 	v.cols[name] = col
 	return col
+}
+
+// compactIndex returns an empty compact index, with room for n vectors,
+// for this store's embedder: the column index for the lexical embedder,
+// whose queries set a hundred or so of its 768 dimensions; the dense index
+// for every other, whose queries set every dimension, so that a column
+// index would read every column.
+func (v *Vectors) compactIndex(n int) vectorIndex {
+	if v.src.Provider == embed.ProviderLexical {
+		return newColumnIndex(n)
+	}
+	return newDenseIndex(n)
 }
 
 // setChunks records how many chunks the database holds, for Coverage.
@@ -544,10 +528,7 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 		if len(names) > 0 && !slices.Contains(names, name) {
 			continue
 		}
-		if d := col.dim(); d != 0 && len(query) != d {
-			return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), d)
-		}
-		hits, err := queryCollection(col, name, query, n, keep, minSim)
+		hits, err := queryCollection(ctx, col, name, query, n, keep, minSim)
 		if err != nil {
 			return nil, fmt.Errorf("search vectors of vault %q: %w", name, err)
 		}
@@ -559,17 +540,11 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 
 // queryCollection asks one collection for its best n chunks that pass keep
 // and reach minSim.
-func queryCollection(col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
 	if col.count() == 0 || n <= 0 {
 		return nil, nil
 	}
-	var top []scored
-	var err error
-	if col.dense != nil {
-		top, err = col.dense.nearest(query, n, keep, minSim)
-	} else {
-		top, err = col.lex.nearest(sparseOf(query), n, keep, minSim)
-	}
+	top, err := col.index.nearest(ctx, query, n, keep, minSim)
 	return col.hits(name, top), err
 }
 

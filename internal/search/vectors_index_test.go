@@ -84,11 +84,12 @@ func memoryMatchesStore(t *testing.T, v *Vectors, db DB, want int) {
 	}
 	n := 0
 	for _, col := range v.cols {
-		if col.dense != nil {
-			n += denseMatches(t, col.dense, stored)
-			continue
+		switch idx := col.index.(type) {
+		case *denseIndex:
+			n += denseMatches(t, idx, stored)
+		case *columnIndex:
+			n += columnMatches(t, idx, stored)
 		}
-		n += columnMatches(t, col.lex, stored)
 	}
 	if n != want || len(stored) != want {
 		t.Fatalf("%d vectors in memory, %d stored; want %d", n, len(stored), want)
