@@ -50,9 +50,11 @@ type EmbedderSource struct {
 }
 
 // Vectors keeps chunk embeddings in SQLite, the source of truth, and serves
-// nearest-neighbour queries from collections built from it, one per vault:
-// the lexical embedder's vectors in the column index, a neural embedder's
-// in the dense index. Stored vectors are loaded, never embedded again.
+// nearest-neighbour queries from collections built from it, one per vault.
+// A vault of up to ChromemMax vectors is served by chromem-go, holding the
+// float32 vectors and scoring them exactly; a larger one by a compact index:
+// the column index for the lexical embedder's vectors, the dense index for
+// a neural embedder's. Stored vectors are loaded, never embedded again.
 type Vectors struct {
 	db  DB
 	src EmbedderSource
@@ -61,6 +63,12 @@ type Vectors struct {
 	// BatchSize is how many texts go to the embedder in one call and into
 	// the database in one transaction.
 	BatchSize int
+
+	// ChromemMax is the most vectors a vault may hold and be served by
+	// chromem-go (DefaultChromemMax unless changed before the first load).
+	// A vault that grows past it moves to the compact index; one served by
+	// the compact index moves back when it shrinks below nine tenths of it.
+	ChromemMax int
 
 	// refreshing keeps Refresh calls apart: a load at start and a sync's
 	// would otherwise both read every vector.
@@ -91,10 +99,10 @@ type collection struct {
 }
 
 // vectorIndex holds one vault's vectors and answers nearest-neighbour
-// queries over all of them. Its implementations: columnIndex (the lexical
-// embedder's vectors in one byte a dimension, columns.go) and denseIndex
-// (a neural embedder's in two bytes a dimension, dense.go). Their
-// contract:
+// queries over all of them. Its implementations: chromemIndex (chromem-go,
+// exact float32), columnIndex (the lexical embedder's vectors in one byte a
+// dimension, columns.go) and denseIndex (a neural embedder's in two bytes a
+// dimension, dense.go). Their contract:
 //
 //   - similarity is the cosine of the query and the stored vector, each
 //     taken to unit length, to within the index's precision; an all-zero
@@ -111,12 +119,14 @@ type vectorIndex interface {
 	remove(id int64)
 	len() int
 	nearest(ctx context.Context, query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error)
-	// kind names the index.
+	// kind names the index as Stores reports it.
 	kind() string
 }
 
-// The names of the vector stores.
+// The names of the vector stores, as Stores reports them.
 const (
+	// StoreChromem is chromem-go: float32 vectors, exact scores.
+	StoreChromem = "chromem-go"
 	// StoreColumn is the compact index of the lexical embedder's
 	// vectors: one byte a dimension, scores within about 5e-4 of exact.
 	StoreColumn = "column"
@@ -124,6 +134,9 @@ const (
 	// two bytes a dimension, scores within about 1e-5 of exact.
 	StoreDense = "dense"
 )
+
+// DefaultChromemMax is ChromemMax unless set otherwise.
+const DefaultChromemMax = 4000
 
 // chunkRef is what memory keeps of a chunk beside its vector: its note,
 // and its hash as hashKey condenses it.
@@ -188,7 +201,8 @@ func NewVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Vectors{db: db, src: src, log: log, BatchSize: 256, refreshedAt: -1, cols: map[string]*collection{}}
+	return &Vectors{db: db, src: src, log: log, BatchSize: 256, ChromemMax: DefaultChromemMax, refreshedAt: -1,
+		cols: map[string]*collection{}}
 }
 
 // storedEmbedder is the newest embedders row of the configured provider and

@@ -181,6 +181,12 @@ func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRo
 	need = map[string][]arrival{}
 	for name, list := range chunks {
 		col := v.cols[name]
+		if col != nil && v.shrunkLocked(col, len(list)) {
+			// Reloaded from SQLite into chromem-go: the compact index
+			// holds less than the stored vectors.
+			delete(v.cols, name)
+			col = nil
+		}
 		if col != nil {
 			want := make(map[int64]uint64, len(list))
 			for _, c := range list {
@@ -193,6 +199,12 @@ func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRo
 				}
 			}
 			col.drop(gone)
+			if err := v.outgrowLocked(name, col, len(list)); err != nil {
+				// The vault is loaded again from SQLite instead.
+				v.log.Warn("move vectors to the compact store", "vault", name, "err", err)
+				delete(v.cols, name)
+				col = nil
+			}
 		}
 		if col == nil {
 			v.collectionLocked(name, len(list))
@@ -302,8 +314,10 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 	var vec []float32 // the indexes copy what they keep
 	lex := map[*collection][]quantized{}
 	refs := map[*collection][]chunkRef{}
+	grown := map[string]*collection{}
 	for _, s := range batch {
 		col := v.collectionLocked(s.a.vault, 0)
+		grown[s.a.vault] = col
 		if step, values, ok := int8Vector(s.blob); ok {
 			if _, columns := col.index.(*columnIndex); columns {
 				lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
@@ -325,6 +339,11 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 		}
 		for k, q := range vs {
 			col.chunks[q.id] = refs[col][k]
+		}
+	}
+	for name, col := range grown {
+		if err := v.outgrowLocked(name, col, col.count()); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -389,6 +408,7 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 	// Chunks sharing a text with a planned one wait for the next Refresh,
 	// which must therefore look.
 	v.refreshedAt = -1
+	grown := map[string]*collection{}
 	var vec []float32 // the indexes copy what they keep
 	for i, p := range batch {
 		ref := chunkRef{hash: hashKey(p.hash)}
@@ -396,7 +416,8 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 			return fmt.Errorf("add new vectors: vector of chunk %d: %w", p.chunks[0].id, err)
 		}
 		for _, c := range p.chunks {
-			col := v.collectionLocked(names[c.vaultID], 0)
+			name := names[c.vaultID]
+			col := v.collectionLocked(name, 0)
 			if had, ok := col.chunks[c.id]; ok && had.hash == ref.hash {
 				continue
 			}
@@ -404,6 +425,12 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 			if err := col.put(c.id, ref, vec); err != nil {
 				return err
 			}
+			grown[name] = col
+		}
+	}
+	for name, col := range grown {
+		if err := v.outgrowLocked(name, col, col.count()); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -433,11 +460,18 @@ func (col *collection) count() int { return col.index.len() }
 // collectionLocked returns the collection of vault name, made with
 // room for n vectors when it has none yet, so that a load does not grow
 // (and copy) its maps and slices as it goes; v.mu is held for writing.
+// Its index is chromem-go for up to ChromemMax vectors, the compact one
+// above.
 func (v *Vectors) collectionLocked(name string, n int) *collection {
 	if col := v.cols[name]; col != nil {
 		return col
 	}
-	col := &collection{chunks: make(map[int64]chunkRef, n), index: v.compactIndex(n)}
+	col := &collection{chunks: make(map[int64]chunkRef, n)}
+	if n <= v.ChromemMax {
+		col.index = newChromemIndex(n)
+	} else {
+		col.index = v.compactIndex(n)
+	}
 	v.cols[name] = col
 	return col
 }
@@ -452,6 +486,50 @@ func (v *Vectors) compactIndex(n int) vectorIndex {
 		return newColumnIndex(n)
 	}
 	return newDenseIndex(n)
+}
+
+// outgrowLocked moves col, the collection of vault name, from chromem-go
+// to the compact index when n, the vectors it holds or is about to hold,
+// passes ChromemMax. The vectors move from memory: chromem-go holds them
+// as SQLite does, so the compact index gets what a load would give it.
+// v.mu is held for writing.
+func (v *Vectors) outgrowLocked(name string, col *collection, n int) error {
+	from, ok := col.index.(*chromemIndex)
+	if !ok || n <= v.ChromemMax {
+		return nil
+	}
+	to := v.compactIndex(max(n, from.len()))
+	if err := from.each(to.add); err != nil {
+		return err
+	}
+	col.index = to
+	v.log.Info("vault's vectors moved to a compact store", "vault", name, "vectors", to.len(), "store", to.kind())
+	return nil
+}
+
+// shrunkLocked reports whether col, served by a compact index, now
+// belongs in chromem-go, the vault having n vectors: below nine tenths of
+// ChromemMax, so that a vault at the line does not move at every edit.
+func (v *Vectors) shrunkLocked(col *collection, n int) bool {
+	_, chromem := col.index.(*chromemIndex)
+	return !chromem && n < v.ChromemMax-v.ChromemMax/10
+}
+
+// Stores names the store serving each vault's vectors, by vault name:
+// StoreChromem ("chromem-go") for a vault of up to ChromemMax vectors,
+// StoreColumn ("column") or StoreDense ("dense") above it, for the
+// lexical embedder's vectors and a neural embedder's. A vault with no
+// vectors in memory is not listed.
+func (v *Vectors) Stores() map[string]string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	out := make(map[string]string, len(v.cols))
+	for name, col := range v.cols {
+		if col.count() > 0 {
+			out[name] = col.index.kind()
+		}
+	}
+	return out
 }
 
 // setChunks records how many chunks the database holds, for Coverage.
