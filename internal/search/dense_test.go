@@ -244,32 +244,6 @@ func TestDenseFiltersAndFloor(t *testing.T) {
 	}
 }
 
-func TestDenseOrdersTiesByChunk(t *testing.T) {
-	d := newDenseIndex(0)
-	same := []float32{0.6, 0.8, 0, 0}
-	for _, id := range []int64{9, 3, 7, 1} {
-		if err := d.add(id, id, same); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := d.add(5, 5, []float32{0, 0, 1, 0}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := d.nearest(context.Background(), []float32{1, 0, 0, 0}, 3, nil, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(ids(got), []int64{1, 3, 7}) {
-		t.Fatalf("tied chunks came back as %v; want the lowest ids first: [1 3 7]", ids(got))
-	}
-	if got[0].sim != got[1].sim || got[1].sim != got[2].sim {
-		t.Fatalf("equal vectors scored %v, %v, %v", got[0].sim, got[1].sim, got[2].sim)
-	}
-	if math.Abs(float64(got[0].sim)-0.6) > 1e-5 {
-		t.Fatalf("similarity %v; want 0.6", got[0].sim)
-	}
-}
-
 func TestDenseDimensions(t *testing.T) {
 	d := newDenseIndex(0)
 	if err := d.add(1, 1, []float32{3, 4, 0}); err != nil {

@@ -102,7 +102,8 @@ type collection struct {
 // queries over all of them. Its implementations: chromemIndex (chromem-go,
 // exact float32), columnIndex (the lexical embedder's vectors in one byte a
 // dimension, columns.go) and denseIndex (a neural embedder's in two bytes a
-// dimension, dense.go). Their contract:
+// dimension, dense.go). Their contract, tested against an exact float64
+// cosine for all three (TestVectorIndexContract):
 //
 //   - similarity is the cosine of the query and the stored vector, each
 //     taken to unit length, to within the index's precision; an all-zero
