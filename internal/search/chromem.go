@@ -13,7 +13,8 @@ import (
 // collection: unit float32 vectors, scored exactly by a float32 dot
 // product, the vault's vectors as SQLite holds them. It serves vaults up
 // to Vectors.ChromemMax vectors; above that a query reads too much and the
-// copies take too much room, and the compact indexes serve.
+// copies take too much room, and the compact indexes serve
+// (docs/benchmarks.md, "Vector store choice").
 //
 // chromem-go is asked for more documents than wanted, since its only
 // filter is metadata equality and it has no floor: keep and minSim are
@@ -154,6 +155,36 @@ func (c *chromemIndex) each(fn func(id, file int64, unit []float32) error) error
 	return nil
 }
 
+// chromemFew: a filter that lets at most one document in chromemFew
+// through is served by scoring those documents one by one. A chromem-go
+// query scores every document, and a filter it cannot apply makes it
+// return all of them to be sorted (docs/benchmarks.md, "Vector store
+// choice").
+const chromemFew = 8
+
+// scoreEach scores the documents of the given chunks against unit, with
+// chromem-go's own formula (dotProduct: a float32 sum in order, the vectors
+// being unit), so that a chunk scores the same as through a query, and
+// returns the best n that reach minSim, with the all-zero chunks given.
+func (c *chromemIndex) scoreEach(ctx context.Context, unit []float32, ids []int64, zeros []scored, n int, minSim float32) ([]scored, error) {
+	out := zeros
+	for _, id := range ids {
+		doc, err := c.col.GetByID(ctx, strconv.FormatInt(id, 10))
+		if err != nil {
+			return nil, fmt.Errorf("read vector of chunk %d: %w", id, err)
+		}
+		var sim float32
+		for i, x := range doc.Embedding {
+			sim += unit[i] * x
+		}
+		if sim >= minSim {
+			out = append(out, scored{id: id, sim: sim})
+		}
+	}
+	sortScored(out)
+	return out[:min(n, len(out))], nil
+}
+
 // chromemSlack is how many documents beyond the n wanted the first query
 // asks for: a few more make a second pass for ties or for a refused chunk
 // rarer, and cost next to nothing, as chromem-go scores every document
@@ -186,21 +217,20 @@ func (c *chromemIndex) nearest(ctx context.Context, query []float32, n int, keep
 		sortScored(zeros)
 		return zeros[:min(n, len(zeros))], nil
 	}
-	// With a filter, ask for as many more as it refuses, so that one
-	// query usually suffices.
 	want := n
 	if keep != nil {
-		passing := 0
+		var passing []int64
 		for id, file := range c.files {
 			if !c.zeros[id] && keep(file) {
-				passing++
+				passing = append(passing, id)
 			}
 		}
-		if passing == 0 {
-			sortScored(zeros)
-			return zeros[:min(n, len(zeros))], nil
+		if len(passing)*chromemFew <= docs {
+			return c.scoreEach(ctx, unit, passing, zeros, n, minSim)
 		}
-		want = int(math.Ceil(float64(n) * float64(docs) / float64(passing)))
+		// Ask for as many more as the filter refuses, so that one query
+		// usually suffices.
+		want = int(math.Ceil(float64(n) * float64(docs) / float64(len(passing))))
 	}
 	want += chromemSlack
 	for {
