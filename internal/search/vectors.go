@@ -136,8 +136,12 @@ const (
 	StoreDense = "dense"
 )
 
-// DefaultChromemMax is ChromemMax unless set otherwise.
-const DefaultChromemMax = 4000
+// DefaultChromemMax is ChromemMax unless set otherwise: the largest vault
+// of lexical vectors (768 dimensions) whose chromem-go query stays under
+// 10 ms at the median on two cores (docs/benchmarks.md, "Vector store
+// choice"). A vault of 384-dimension vectors would stay under it up to
+// about 12,000.
+const DefaultChromemMax = 8000
 
 // chunkRef is what memory keeps of a chunk beside its vector: its note,
 // and its hash as hashKey condenses it.

@@ -29,6 +29,7 @@ func TestHelpVaultServedByChromem(t *testing.T) {
 	if v.Count() > v.ChromemMax {
 		t.Fatalf("%d vectors, more than ChromemMax (%d)", v.Count(), v.ChromemMax)
 	}
+	t.Logf("%d vectors, served by %v", v.Count(), v.Stores())
 	hits, err := v.nearest(ctx, mustEmbedQuery(t, v, "link to a heading"), nil, 10, nil, 0)
 	if err != nil || len(hits) != 10 {
 		t.Fatalf("nearest: %d hits, %v", len(hits), err)
