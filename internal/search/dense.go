@@ -9,10 +9,11 @@ import (
 )
 
 // Neural embedders (Ollama, OpenAI, local models) give dense vectors: every
-// one of their 256 to 1,536 dimensions is set, so the sparse scan has
+// one of their 256 to 1,536 dimensions is set, so the column index has
 // nothing to skip, and a 384-dimension model over 100,000 notes makes about
-// 360,000 chunk vectors. As float32 they take 553 MB, and chromem-go would
-// hold them once more as its own copy and read all of them on every query.
+// 360,000 chunk vectors. As float32 they take 553 MB, which chromem-go
+// would hold as its own copy and read all of on every query: it serves
+// vaults of up to Vectors.ChromemMax vectors, and denseIndex larger ones.
 //
 // denseIndex keeps each vector in two bytes a dimension instead of four:
 //
