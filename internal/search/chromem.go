@@ -21,7 +21,9 @@ import (
 // applied to what it returns, and the query widens until n chunks pass or
 // no chunk it left out could. It orders equal scores arbitrarily; the
 // widening also goes on while the last one returned ties with the n-th
-// kept, so ties fall to the lowest chunk id as in the other indexes.
+// kept, so ties fall to the lowest chunk id as in the other indexes. A
+// filter that keeps few chunks has them read and scored one by one instead
+// (chromemFew).
 type chromemIndex struct {
 	col *chromem.Collection
 	// dims is the dimension of the vectors held, 0 when there are none.
