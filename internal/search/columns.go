@@ -2,6 +2,7 @@ package search
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"math"
 	"sync"
@@ -202,10 +203,20 @@ func (c *columnIndex) remove(id int64) {
 	}
 }
 
-// nearest returns the n chunks most similar to q that pass keep (nil keeps
-// all) and reach minSim, best first, ties broken by chunk id. It scores
-// every vector, so the answer is exact for the int8 vectors.
-func (c *columnIndex) nearest(q sparseQuery, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error) {
+func (c *columnIndex) kind() string { return StoreColumn }
+
+// nearest returns the n chunks most similar to query that pass keep (nil
+// keeps all) and reach minSim, best first, ties broken by chunk id.
+func (c *columnIndex) nearest(_ context.Context, query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error) {
+	if c.len() > 0 && len(query) != c.dim {
+		return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), c.dim)
+	}
+	return c.nearestSparse(sparseOf(query), n, keep, minSim)
+}
+
+// nearestSparse is nearest for a query given as its non-zero dimensions.
+// It scores every vector, so the answer is exact for the int8 vectors.
+func (c *columnIndex) nearestSparse(q sparseQuery, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error) {
 	if c.len() == 0 || n <= 0 || len(q.index) == 0 {
 		return nil, nil
 	}

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -8,10 +9,11 @@ import (
 )
 
 // Neural embedders (Ollama, OpenAI, local models) give dense vectors: every
-// one of their 256 to 1,536 dimensions is set, so the sparse scan has
+// one of their 256 to 1,536 dimensions is set, so the column index has
 // nothing to skip, and a 384-dimension model over 100,000 notes makes about
-// 360,000 chunk vectors. As float32 they take 553 MB, and chromem-go would
-// hold them once more as its own copy and read all of them on every query.
+// 360,000 chunk vectors. As float32 they take 553 MB, which chromem-go
+// would hold as its own copy and read all of on every query: it serves
+// vaults of up to Vectors.ChromemMax vectors, and denseIndex larger ones.
 //
 // denseIndex keeps each vector in two bytes a dimension instead of four:
 //
@@ -219,17 +221,23 @@ const denseCandidates = 4
 // denseMinCandidates keeps small queries from rescoring too few.
 const denseMinCandidates = 64
 
+func (d *denseIndex) kind() string { return StoreDense }
+
 // nearest returns the n chunks most similar to query that pass keep (nil
 // keeps all) and reach minSim, best first, ties broken by chunk id. The
 // coarse scan picks the candidates, the fine bytes score them; when fewer
 // than n candidates pass and the scan had to leave some chunks out, it
-// scans again keeping four times as many.
-func (d *denseIndex) nearest(query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error) {
+// scans again keeping four times as many. An all-zero query, which has no
+// direction, finds nothing.
+func (d *denseIndex) nearest(_ context.Context, query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error) {
 	if d.len() == 0 || n <= 0 {
 		return nil, nil
 	}
 	if len(query) != d.dim {
 		return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), d.dim)
+	}
+	if isZero(query) {
+		return nil, nil
 	}
 	q := newDenseQuery(query)
 	want := max(denseCandidates*n, denseMinCandidates)

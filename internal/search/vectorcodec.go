@@ -15,9 +15,11 @@ import (
 //     vectors are stored so, exactly as the model gave them.
 //   - int8: int8Magic, the step as a float32, then one int8 a dimension;
 //     the unit vector is step·values (int8Step's quantisation). The
-//     lexical embedder's vectors are stored so: its column index holds
-//     them at that precision anyway, and a quarter of the bytes makes a
-//     100k-note index 800 MB smaller and its load four times shorter.
+//     lexical embedder's vectors are stored so: the column index, which
+//     serves every large vault of them, holds them at that precision
+//     anyway, and a quarter of the bytes makes a 100k-note index 800 MB
+//     smaller and its load four times shorter. chromem-go, serving the
+//     small vaults, holds these values as float32.
 //
 // int8Magic is the bit pattern of a signalling NaN with a payload: no
 // arithmetic produces it, so no float32 vector starts with it.

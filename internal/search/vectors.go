@@ -50,10 +50,11 @@ type EmbedderSource struct {
 }
 
 // Vectors keeps chunk embeddings in SQLite, the source of truth, and serves
-// nearest-neighbour queries from collections built from it, one per vault:
-// the lexical embedder's vectors in chromem-go, a neural embedder's in a
-// compact index of their own (denseIndex). Stored vectors are loaded, never
-// embedded again.
+// nearest-neighbour queries from collections built from it, one per vault.
+// A vault of up to ChromemMax vectors is served by chromem-go, holding the
+// float32 vectors and scoring them exactly; a larger one by a compact index:
+// the column index for the lexical embedder's vectors, the dense index for
+// a neural embedder's. Stored vectors are loaded, never embedded again.
 type Vectors struct {
 	db  DB
 	src EmbedderSource
@@ -62,6 +63,12 @@ type Vectors struct {
 	// BatchSize is how many texts go to the embedder in one call and into
 	// the database in one transaction.
 	BatchSize int
+
+	// ChromemMax is the most vectors a vault may hold and be served by
+	// chromem-go (DefaultChromemMax unless changed before the first load).
+	// A vault that grows past it moves to the compact index; one served by
+	// the compact index moves back when it shrinks below nine tenths of it.
+	ChromemMax int
 
 	// refreshing keeps Refresh calls apart: a load at start and a sync's
 	// would otherwise both read every vector.
@@ -85,15 +92,56 @@ type Vectors struct {
 }
 
 // collection is one vault's vectors in memory, with which note each chunk
-// belongs to. The lexical embedder's vectors live in a column index, one
-// byte a dimension (columns.go says why); a neural embedder's in a dense
-// index, two bytes a dimension (dense.go). Either is a fraction of the
-// float32 vectors SQLite keeps.
+// belongs to.
 type collection struct {
 	chunks map[int64]chunkRef // by chunk id
-	lex    *columnIndex       // lexical; nil for dense vectors
-	dense  *denseIndex        // dense vectors; nil for lexical
+	index  vectorIndex
 }
+
+// vectorIndex holds one vault's vectors and answers nearest-neighbour
+// queries over all of them. Its implementations: chromemIndex (chromem-go,
+// exact float32), columnIndex (the lexical embedder's vectors in one byte a
+// dimension, columns.go) and denseIndex (a neural embedder's in two bytes a
+// dimension, dense.go). Their contract, tested against an exact float64
+// cosine for all three (TestVectorIndexContract):
+//
+//   - similarity is the cosine of the query and the stored vector, each
+//     taken to unit length, to within the index's precision; an all-zero
+//     stored vector has similarity 0 to every query, and an all-zero query
+//     finds nothing;
+//   - nearest returns the n best chunks that pass keep (nil keeps all)
+//     and reach minSim, best first, equal scores by lowest chunk id;
+//   - add replaces the vector a chunk had and does not keep vec, so that
+//     a caller may reuse it; a vector of another dimension than those
+//     held is refused, and a query of another dimension fails with
+//     ErrDimensionMismatch.
+type vectorIndex interface {
+	add(id, fileID int64, vec []float32) error
+	remove(id int64)
+	len() int
+	nearest(ctx context.Context, query []float32, n int, keep func(fileID int64) bool, minSim float32) ([]scored, error)
+	// kind names the index as Stores reports it.
+	kind() string
+}
+
+// The names of the vector stores, as Stores reports them.
+const (
+	// StoreChromem is chromem-go: float32 vectors, exact scores.
+	StoreChromem = "chromem-go"
+	// StoreColumn is the compact index of the lexical embedder's
+	// vectors: one byte a dimension, scores within about 5e-4 of exact.
+	StoreColumn = "column"
+	// StoreDense is the compact index of a neural embedder's vectors:
+	// two bytes a dimension, scores within about 1e-5 of exact.
+	StoreDense = "dense"
+)
+
+// DefaultChromemMax is ChromemMax unless set otherwise: the largest vault
+// of lexical vectors (768 dimensions) whose chromem-go query stays under
+// 10 ms at the median on two cores (docs/benchmarks.md, "Vector store
+// choice"). A vault of 384-dimension vectors would stay under it up to
+// about 12,000.
+const DefaultChromemMax = 8000
 
 // chunkRef is what memory keeps of a chunk beside its vector: its note,
 // and its hash as hashKey condenses it.
@@ -158,7 +206,8 @@ func NewVectors(db DB, src EmbedderSource, log *slog.Logger) *Vectors {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Vectors{db: db, src: src, log: log, BatchSize: 256, refreshedAt: -1, cols: map[string]*collection{}}
+	return &Vectors{db: db, src: src, log: log, BatchSize: 256, ChromemMax: DefaultChromemMax, refreshedAt: -1,
+		cols: map[string]*collection{}}
 }
 
 // storedEmbedder is the newest embedders row of the configured provider and

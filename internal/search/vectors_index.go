@@ -181,6 +181,12 @@ func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRo
 	need = map[string][]arrival{}
 	for name, list := range chunks {
 		col := v.cols[name]
+		if col != nil && v.shrunkLocked(col, len(list)) {
+			// Reloaded from SQLite into chromem-go: the compact index
+			// holds less than the stored vectors.
+			delete(v.cols, name)
+			col = nil
+		}
 		if col != nil {
 			want := make(map[int64]uint64, len(list))
 			for _, c := range list {
@@ -193,6 +199,12 @@ func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRo
 				}
 			}
 			col.drop(gone)
+			if err := v.outgrowLocked(name, col, len(list)); err != nil {
+				// The vault is loaded again from SQLite instead.
+				v.log.Warn("move vectors to the compact store", "vault", name, "err", err)
+				delete(v.cols, name)
+				col = nil
+			}
 		}
 		if col == nil {
 			v.collectionLocked(name, len(list))
@@ -302,12 +314,16 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 	var vec []float32 // the indexes copy what they keep
 	lex := map[*collection][]quantized{}
 	refs := map[*collection][]chunkRef{}
+	grown := map[string]*collection{}
 	for _, s := range batch {
 		col := v.collectionLocked(s.a.vault, 0)
-		if step, values, ok := int8Vector(s.blob); ok && col.lex != nil {
-			lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
-			refs[col] = append(refs[col], s.a.ref)
-			continue
+		grown[s.a.vault] = col
+		if step, values, ok := int8Vector(s.blob); ok {
+			if _, columns := col.index.(*columnIndex); columns {
+				lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
+				refs[col] = append(refs[col], s.a.ref)
+				continue
+			}
 		}
 		var err error
 		if vec, err = decodeVectorInto(vec, s.blob); err != nil {
@@ -318,11 +334,16 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 		}
 	}
 	for col, vs := range lex {
-		if err := col.lex.addQuantized(vs); err != nil {
+		if err := col.index.(*columnIndex).addQuantized(vs); err != nil {
 			return err
 		}
 		for k, q := range vs {
 			col.chunks[q.id] = refs[col][k]
+		}
+	}
+	for name, col := range grown {
+		if err := v.outgrowLocked(name, col, col.count()); err != nil {
+			return err
 		}
 	}
 	return nil
@@ -354,11 +375,11 @@ func hashKey(h string) uint64 {
 // fingerprint fp (a deleted row's id can be given to the next one).
 func loadedKey(rowID int64, fp string) string { return fmt.Sprintf("%d %s", rowID, fp) }
 
-// absorb adds the vectors of one stored batch to the collections when the
-// store serves queries, so that search uses them before the run ends. The
-// first batch of an embedder new to memory loads everything stored for it
-// instead.
-func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, batch []pending, vecs [][]float32) error {
+// absorb adds the vectors of one stored batch (blobs, as stored) to the
+// collections when the store serves queries, so that search uses them
+// before the run ends. The first batch of an embedder new to memory loads
+// everything stored for it instead.
+func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, batch []pending, blobs [][]byte) error {
 	key := loadedKey(rowID, emb.Fingerprint())
 	v.mu.RLock()
 	serving, current := v.serving, v.rowID == rowID && v.loaded == key
@@ -387,32 +408,38 @@ func (v *Vectors) absorb(ctx context.Context, emb embed.Embedder, rowID int64, b
 	// Chunks sharing a text with a planned one wait for the next Refresh,
 	// which must therefore look.
 	v.refreshedAt = -1
+	grown := map[string]*collection{}
+	var vec []float32 // the indexes copy what they keep
 	for i, p := range batch {
 		ref := chunkRef{hash: hashKey(p.hash)}
+		if vec, err = decodeVectorInto(vec, blobs[i]); err != nil {
+			return fmt.Errorf("add new vectors: vector of chunk %d: %w", p.chunks[0].id, err)
+		}
 		for _, c := range p.chunks {
-			col := v.collectionLocked(names[c.vaultID], 0)
+			name := names[c.vaultID]
+			col := v.collectionLocked(name, 0)
 			if had, ok := col.chunks[c.id]; ok && had.hash == ref.hash {
 				continue
 			}
 			ref.fileID = c.fileID
-			if err := col.put(c.id, ref, vecs[i]); err != nil {
+			if err := col.put(c.id, ref, vec); err != nil {
 				return err
 			}
+			grown[name] = col
+		}
+	}
+	for name, col := range grown {
+		if err := v.outgrowLocked(name, col, col.count()); err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// put adds the vector of chunk id to col. The index keeps a compact copy,
+// put adds the vector of chunk id to col. The index keeps its own copy,
 // so the caller may reuse vec.
 func (col *collection) put(id int64, ref chunkRef, vec []float32) error {
-	var err error
-	if col.dense != nil {
-		err = col.dense.add(id, ref.fileID, vec)
-	} else {
-		err = col.lex.add(id, ref.fileID, vec)
-	}
-	if err != nil {
+	if err := col.index.add(id, ref.fileID, vec); err != nil {
 		return err
 	}
 	col.chunks[id] = ref
@@ -423,47 +450,86 @@ func (col *collection) put(id int64, ref chunkRef, vec []float32) error {
 func (col *collection) drop(ids []int64) {
 	for _, id := range ids {
 		delete(col.chunks, id)
-		if col.dense != nil {
-			col.dense.remove(id)
-		} else {
-			col.lex.remove(id)
-		}
+		col.index.remove(id)
 	}
 }
 
 // count is how many vectors col holds.
-func (col *collection) count() int {
-	if col.dense != nil {
-		return col.dense.len()
-	}
-	return col.lex.len()
-}
-
-// dim is the dimension of col's vectors, 0 when it holds none.
-func (col *collection) dim() int {
-	if col.dense != nil {
-		return col.dense.dim
-	}
-	return col.lex.dim
-}
+func (col *collection) count() int { return col.index.len() }
 
 // collectionLocked returns the collection of vault name, made with
 // room for n vectors when it has none yet, so that a load does not grow
 // (and copy) its maps and slices as it goes; v.mu is held for writing.
+// Its index is chromem-go for up to ChromemMax vectors, the compact one
+// above.
 func (v *Vectors) collectionLocked(name string, n int) *collection {
 	if col := v.cols[name]; col != nil {
 		return col
 	}
 	col := &collection{chunks: make(map[int64]chunkRef, n)}
-	if v.src.Provider == embed.ProviderLexical {
-		col.lex = newColumnIndex(n)
+	if n <= v.ChromemMax {
+		col.index = newChromemIndex(n)
 	} else {
-		// Every other embedder's queries are dense too: a column index
-		// would read every column.
-		col.dense = newDenseIndex(n)
+		col.index = v.compactIndex(n)
 	}
 	v.cols[name] = col
 	return col
+}
+
+// compactIndex returns an empty compact index, with room for n vectors,
+// for this store's embedder: the column index for the lexical embedder,
+// whose queries set a hundred or so of its 768 dimensions; the dense index
+// for every other, whose queries set every dimension, so that a column
+// index would read every column.
+func (v *Vectors) compactIndex(n int) vectorIndex {
+	if v.src.Provider == embed.ProviderLexical {
+		return newColumnIndex(n)
+	}
+	return newDenseIndex(n)
+}
+
+// outgrowLocked moves col, the collection of vault name, from chromem-go
+// to the compact index when n, the vectors it holds or is about to hold,
+// passes ChromemMax. The vectors move from memory: chromem-go holds them
+// as SQLite does, so the compact index gets what a load would give it.
+// v.mu is held for writing.
+func (v *Vectors) outgrowLocked(name string, col *collection, n int) error {
+	from, ok := col.index.(*chromemIndex)
+	if !ok || n <= v.ChromemMax {
+		return nil
+	}
+	to := v.compactIndex(max(n, from.len()))
+	if err := from.each(to.add); err != nil {
+		return err
+	}
+	col.index = to
+	v.log.Info("vault's vectors moved to a compact store", "vault", name, "vectors", to.len(), "store", to.kind())
+	return nil
+}
+
+// shrunkLocked reports whether col, served by a compact index, now
+// belongs in chromem-go, the vault having n vectors: below nine tenths of
+// ChromemMax, so that a vault at the line does not move at every edit.
+func (v *Vectors) shrunkLocked(col *collection, n int) bool {
+	_, chromem := col.index.(*chromemIndex)
+	return !chromem && n < v.ChromemMax-v.ChromemMax/10
+}
+
+// Stores names the store serving each vault's vectors, by vault name:
+// StoreChromem ("chromem-go") for a vault of up to ChromemMax vectors,
+// StoreColumn ("column") or StoreDense ("dense") above it, for the
+// lexical embedder's vectors and a neural embedder's. A vault with no
+// vectors in memory is not listed.
+func (v *Vectors) Stores() map[string]string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	out := make(map[string]string, len(v.cols))
+	for name, col := range v.cols {
+		if col.count() > 0 {
+			out[name] = col.index.kind()
+		}
+	}
+	return out
 }
 
 // setChunks records how many chunks the database holds, for Coverage.
@@ -540,10 +606,7 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 		if len(names) > 0 && !slices.Contains(names, name) {
 			continue
 		}
-		if d := col.dim(); d != 0 && len(query) != d {
-			return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), d)
-		}
-		hits, err := queryCollection(col, name, query, n, keep, minSim)
+		hits, err := queryCollection(ctx, col, name, query, n, keep, minSim)
 		if err != nil {
 			return nil, fmt.Errorf("search vectors of vault %q: %w", name, err)
 		}
@@ -555,17 +618,11 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 
 // queryCollection asks one collection for its best n chunks that pass keep
 // and reach minSim.
-func queryCollection(col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
 	if col.count() == 0 || n <= 0 {
 		return nil, nil
 	}
-	var top []scored
-	var err error
-	if col.dense != nil {
-		top, err = col.dense.nearest(query, n, keep, minSim)
-	} else {
-		top, err = col.lex.nearest(sparseOf(query), n, keep, minSim)
-	}
+	top, err := col.index.nearest(ctx, query, n, keep, minSim)
 	return col.hits(name, top), err
 }
 

@@ -9,36 +9,50 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 )
 
+// storeSizes are values of ChromemMax that make a test vault's vectors go
+// to chromem-go and to the compact index.
+var storeSizes = []struct {
+	name string
+	max  int
+}{{"chromem-go", DefaultChromemMax}, {"compact", 0}}
+
 func TestVectorsDeletedNoteLeavesTheCollection(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		src  EmbedderSource
 	}{{"lexical", LexicalSource()}, {"dense", sourceFor(&letters{model: "m"})}} {
-		t.Run(c.name, func(t *testing.T) {
-			ctx := context.Background()
-			db, add := testDB(t)
-			a := add("a.md", "alpha")
-			add("b.md", "beta")
-			add("c.md", "gamma")
-			v := servingVectors(db, c.src, quietLog())
-			if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-				t.Fatal(err)
-			}
-			if _, err := db.Exec(`DELETE FROM files WHERE id = ?`, a); err != nil {
-				t.Fatal(err)
-			}
-			if err := v.Refresh(ctx); err != nil {
-				t.Fatal(err)
-			}
-			if v.Count() != 2 {
-				t.Fatalf("%d vectors after deleting one of three notes; want 2", v.Count())
-			}
-			if got, _ := v.Coverage(); got != 2 {
-				t.Fatalf("coverage counts %d vectors; want 2", got)
-			}
-			memoryMatchesStore(t, v, db, 2)
-		})
+		for _, size := range storeSizes {
+			t.Run(c.name+"/"+size.name, func(t *testing.T) {
+				testDeletedNoteLeavesTheCollection(t, c.src, size.max)
+			})
+		}
 	}
+}
+
+func testDeletedNoteLeavesTheCollection(t *testing.T, src EmbedderSource, chromemMax int) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	a := add("a.md", "alpha")
+	add("b.md", "beta")
+	add("c.md", "gamma")
+	v := servingVectors(db, src, quietLog())
+	v.ChromemMax = chromemMax
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM files WHERE id = ?`, a); err != nil {
+		t.Fatal(err)
+	}
+	if err := v.Refresh(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if v.Count() != 2 {
+		t.Fatalf("%d vectors after deleting one of three notes; want 2", v.Count())
+	}
+	if got, _ := v.Coverage(); got != 2 {
+		t.Fatalf("coverage counts %d vectors; want 2", got)
+	}
+	memoryMatchesStore(t, v, db, 2)
 }
 
 // TestVectorsInMemoryFollowARefit refits the lexical statistics while the
@@ -84,11 +98,14 @@ func memoryMatchesStore(t *testing.T, v *Vectors, db DB, want int) {
 	}
 	n := 0
 	for _, col := range v.cols {
-		if col.dense != nil {
-			n += denseMatches(t, col.dense, stored)
-			continue
+		switch idx := col.index.(type) {
+		case *denseIndex:
+			n += denseMatches(t, idx, stored)
+		case *columnIndex:
+			n += columnMatches(t, idx, stored)
+		case *chromemIndex:
+			n += chromemMatches(t, idx, stored)
 		}
-		n += columnMatches(t, col.lex, stored)
 	}
 	if n != want || len(stored) != want {
 		t.Fatalf("%d vectors in memory, %d stored; want %d", n, len(stored), want)
@@ -123,8 +140,30 @@ func TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs(t *testing.T) {
 	memoryMatchesStore(t, v, db, 3)
 }
 
-// denseMatches checks that each vector in d is the one stored for its
-// chunk, to within the fine bytes' precision, and returns how many d holds.
+// chromemMatches checks that every vector of c is the unit vector of the
+// one stored for its chunk, and returns how many c holds.
+func chromemMatches(t *testing.T, c *chromemIndex, stored map[int64][]float32) int {
+	t.Helper()
+	err := c.each(func(id, _ int64, unit []float32) error {
+		want := unitLength(slices.Clone(stored[id]))
+		if len(want) != len(unit) {
+			t.Errorf("chunk %d: %d dimensions in memory, %d stored", id, len(unit), len(want))
+			return nil
+		}
+		for d, x := range want {
+			if math.Abs(float64(unit[d]-x)) > 1e-7 {
+				t.Errorf("chunk %d, dimension %d: %v in memory, %v stored for the embedder", id, d, unit[d], x)
+				break
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c.len()
+}
+
 // columnMatches checks that every vector of c is, to within half an int8
 // step, the unit vector of the one stored for its chunk, and returns how
 // many c holds.
@@ -148,6 +187,8 @@ func columnMatches(t *testing.T, c *columnIndex, stored map[int64][]float32) int
 	return c.len()
 }
 
+// denseMatches checks that each vector in d is the one stored for its
+// chunk, to within the fine bytes' precision, and returns how many d holds.
 func denseMatches(t *testing.T, d *denseIndex, stored map[int64][]float32) int {
 	t.Helper()
 	for i, id := range d.ids {

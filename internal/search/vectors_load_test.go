@@ -105,9 +105,10 @@ func TestSyncWithNothingChangedReadsNoChunk(t *testing.T) {
 }
 
 // TestVectorsLoadBothWays loads the same stored vectors by hash, a page
-// at a time (few missing), and in one pass over the table (many missing):
-// memory must hold the same vectors either way, and vectors stored in the
-// float32 form by earlier versions load as well as the int8 form.
+// at a time (few missing), and in one pass over the table (many missing),
+// into chromem-go and into the column index: memory must hold the same
+// vectors either way, and vectors stored in the float32 form by earlier
+// versions load as well as the int8 form.
 func TestVectorsLoadBothWays(t *testing.T) {
 	ctx := context.Background()
 	db, add := testDB(t)
@@ -125,14 +126,17 @@ func TestVectorsLoadBothWays(t *testing.T) {
 		old := scanVectorsFrom
 		scanVectorsFrom = from
 		defer func() { scanVectorsFrom = old }()
-		v := NewVectors(db, LexicalSource(), quietLog())
-		if err := v.Load(ctx); err != nil {
-			t.Fatal(err)
-		}
-		memoryMatchesStore(t, v, db, 5)
-		hits, err := v.nearest(ctx, mustEmbedQuery(t, v, "alpha beta"), nil, 5, nil, 0)
-		if err != nil || len(hits) != 5 {
-			t.Fatalf("nearest after a load: %d hits, %v", len(hits), err)
+		for _, size := range storeSizes {
+			v := NewVectors(db, LexicalSource(), quietLog())
+			v.ChromemMax = size.max
+			if err := v.Load(ctx); err != nil {
+				t.Fatal(err)
+			}
+			memoryMatchesStore(t, v, db, 5)
+			hits, err := v.nearest(ctx, mustEmbedQuery(t, v, "alpha beta"), nil, 5, nil, 0)
+			if err != nil || len(hits) != 5 {
+				t.Fatalf("nearest after a load into %s: %d hits, %v", size.name, len(hits), err)
+			}
 		}
 	}
 	load(1 << 30) // by hash

@@ -207,10 +207,10 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 			if len(batch) == 0 {
 				continue
 			}
-			var vecs [][]float32
+			var blobs [][]byte
 			if outOfTime() {
 				err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total}
-			} else if rowID, vecs, err = v.embedBatch(ctx, embedCtx, emb, rowID, stored, batch); err != nil && outOfTime() {
+			} else if rowID, blobs, err = v.embedBatch(ctx, embedCtx, emb, rowID, stored, batch); err != nil && outOfTime() {
 				err = &runTimeoutError{limit: v.src.RunTimeout, embedded: res.Embedded, total: total, err: err}
 			}
 			if err != nil {
@@ -221,7 +221,7 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 			}
 			res.Embedded += len(batch)
 			v.recordProgress(ctx, rowID, res.Embedded, total, started)
-			if aerr := v.absorb(ctx, emb, rowID, batch, vecs); aerr != nil {
+			if aerr := v.absorb(ctx, emb, rowID, batch, blobs); aerr != nil {
 				v.log.Warn("add new vectors to memory", "err", aerr)
 			}
 			if opts.Progress != nil {
@@ -592,10 +592,11 @@ func (v *Vectors) stillMissing(ctx context.Context, rowID int64, ids []int64) ([
 }
 
 // embedBatch embeds one batch and stores it in one transaction, creating
-// the embedder's row first when it has none. stored is the fingerprint of
-// rowID: when the embedder's answer no longer matches it, the row and its
-// vectors are dropped and errEmbedderChanged returned.
-func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, [][]float32, error) {
+// the embedder's row first when it has none, and returns the vectors as
+// stored, for memory to hold what a load would. stored is the fingerprint
+// of rowID: when the embedder's answer no longer matches it, the row and
+// its vectors are dropped and errEmbedderChanged returned.
+func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, rowID int64, stored string, batch []pending) (int64, [][]byte, error) {
 	texts := make([]string, len(batch))
 	for i, p := range batch {
 		texts[i] = p.text
@@ -636,13 +637,15 @@ func (v *Vectors) embedBatch(ctx, embedCtx context.Context, emb embed.Embedder, 
 	if v.src.Provider == embed.ProviderLexical {
 		encode = encodeInt8Vector // see vectorcodec.go
 	}
+	blobs := make([][]byte, len(batch))
 	for i, p := range batch {
-		if _, err := stmt.ExecContext(ctx, rowID, p.hash, encode(vecs[i])); err != nil {
+		blobs[i] = encode(vecs[i])
+		if _, err := stmt.ExecContext(ctx, rowID, p.hash, blobs[i]); err != nil {
 			return rowID, nil, fmt.Errorf("store vectors: %w", err)
 		}
 	}
 	if err := tx.Commit(); err != nil {
 		return rowID, nil, fmt.Errorf("store vectors: %w", err)
 	}
-	return rowID, vecs, nil
+	return rowID, blobs, nil
 }
