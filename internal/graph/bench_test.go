@@ -4,9 +4,12 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -164,6 +167,118 @@ func BenchmarkFindNote(b *testing.B) {
 			}
 			l.cpu = cpuTime() - cpu0
 			l.report(b)
+		})
+	}
+}
+
+// hubDB indexes a generated vault of n notes (seed 1) into which two hubs
+// were written: every note links to "Hubs/Large hub.md" and every
+// n/small-th note to "Hubs/Small hub.md", on a line added at its end. The
+// hubs link to a few notes themselves.
+func hubDB(b *testing.B, n, small int) *store.DB {
+	b.Helper()
+	root := filepath.Join(b.TempDir(), "vault")
+	if _, err := vaultgen.Generate(root, vaultgen.Options{Notes: n, Seed: 1}); err != nil {
+		b.Fatal(err)
+	}
+	var notes []string
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && strings.HasSuffix(p, ".md") {
+			notes = append(notes, p)
+		}
+		return err
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	slices.Sort(notes)
+	for i, p := range notes {
+		line := "\n\nFiled under [[Large hub]]"
+		if i%(n/small) == 0 {
+			line += " and [[Small hub]]"
+		}
+		f, err := os.OpenFile(p, os.O_APPEND|os.O_WRONLY, 0)
+		if err != nil {
+			b.Fatal(err)
+		}
+		_, err = f.WriteString(line + ".\n")
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	for _, name := range []string{"Large hub", "Small hub"} {
+		body := "# " + name + "\n\nWhere notes are filed. See [[" + strings.TrimSuffix(filepath.Base(notes[0]), ".md") +
+			"]] and [[" + strings.TrimSuffix(filepath.Base(notes[len(notes)/2]), ".md") + "]].\n"
+		if err := os.MkdirAll(filepath.Join(root, "Hubs"), 0o755); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, "Hubs", name+".md"), []byte(body), 0o644); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return indexVault(b, "gen", root)
+}
+
+// BenchmarkHub measures what read-note and search-graph ask of the graph
+// about a hub, on two hubs of one generated 20,000-note vault: one linked
+// from 1,000 notes, one from every note. A page of 50 backlinks with
+// their count (BacklinksUpTo), and a walk to depth 2 in both directions
+// with 100 nodes and 100 edges at most (search-graph's bounds). The answer
+// is the same size for both hubs, and so should the cost be: reading
+// every link to the hub would make the larger one cost 20 times more.
+func BenchmarkHub(b *testing.B) {
+	db := hubDB(b, 20_000, 1_000)
+	g := graph.New(db)
+	ctx := context.Background()
+	for _, hub := range []struct{ name, path string }{
+		{"links=1k", "Hubs/Small hub.md"},
+		{"links=20k", "Hubs/Large hub.md"},
+	} {
+		var total int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM links l JOIN files t ON t.id = l.target_id
+			WHERE t.path = ? AND l.source_id <> l.target_id`, hub.path).Scan(&total); err != nil {
+			b.Fatal(err)
+		}
+		b.Run("page/"+hub.name, func(b *testing.B) {
+			var l latencies
+			cpu0 := cpuTime()
+			for b.Loop() {
+				l.start()
+				page, err := g.BacklinksUpTo(ctx, "gen", hub.path, 50)
+				l.stop()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if len(page.Edges) != 50 || page.Total != total {
+					b.Fatalf("%d of %d backlinks; want 50 of %d", len(page.Edges), page.Total, total)
+				}
+			}
+			l.cpu = cpuTime() - cpu0
+			l.report(b)
+			b.ReportMetric(float64(total), "backlinks")
+		})
+		b.Run("depth=2/"+hub.name, func(b *testing.B) {
+			var l latencies
+			nodes, edges := 0, 0
+			cpu0 := cpuTime()
+			for b.Loop() {
+				l.start()
+				sg, err := g.Traverse(ctx, graph.Query{Vault: "gen", Start: hub.path, Depth: 2, Direction: graph.Both, MaxNodes: 100, MaxEdges: 100})
+				l.stop()
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes += len(sg.Nodes)
+				edges += len(sg.Edges)
+			}
+			l.cpu = cpuTime() - cpu0
+			l.report(b)
+			b.ReportMetric(float64(total), "backlinks")
+			b.ReportMetric(float64(nodes)/float64(len(l.d)), "nodes/op")
+			b.ReportMetric(float64(edges)/float64(len(l.d)), "edges/op")
 		})
 	}
 }
