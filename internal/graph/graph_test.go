@@ -2,10 +2,12 @@ package graph_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -152,6 +154,137 @@ func TestBacklinksUpTo(t *testing.T) {
 	}
 	if _, err := g.BacklinksUpTo(ctx, "coffee", "Nope.md", 10); !errors.Is(err, graph.ErrNoteNotFound) {
 		t.Fatalf("missing note: err = %v", err)
+	}
+}
+
+// TestBacklinksUpToOnAHub reads a page of a hub's backlinks while its
+// linking notes are written, edited and deleted and the hub itself is
+// moved: the page is always the links the index has held longest, by
+// source path and line, and the total, which the index keeps as links
+// change, always what counting the links gives.
+func TestBacklinksUpToOnAHub(t *testing.T) {
+	root := t.TempDir()
+	write := func(rel, content string) { sharedtest.WriteFile(t, root, rel, content) }
+	write("Hub.md", "# Hub\n\nSee [[#Hub]] and [[Hub]]; [[Other]].\n")
+	write("Other.md", "# Other\n\nBack to [[Hub]].\n")
+	for i := range 120 {
+		body := fmt.Sprintf("# Linker %03d\n\nFiled under [[Hub]].\n", i)
+		if i%10 == 0 {
+			body += "Again: [[Hub#Hub|the hub]].\n"
+		}
+		write(fmt.Sprintf("Linkers/Linker %03d.md", i), body)
+	}
+	db := indexVault(t, "hubs", root)
+	g := graph.New(db)
+	ctx := context.Background()
+
+	check := func(step, hub string, want int) {
+		t.Helper()
+		var id int64
+		if err := db.QueryRowContext(ctx, `SELECT id FROM files WHERE path = ?`, hub).Scan(&id); err != nil {
+			t.Fatalf("%s: %v", step, err)
+		}
+		var counted int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM links WHERE target_id = ?1 AND source_id <> ?1`, id).Scan(&counted); err != nil {
+			t.Fatal(err)
+		}
+		if counted != want {
+			t.Fatalf("%s: %d links to %s; the test expects %d", step, counted, hub, want)
+		}
+		// The page: the 50 oldest links from other notes, by source path
+		// and line.
+		rows, err := db.QueryContext(ctx, `SELECT s.path, l.line FROM links l JOIN files s ON s.id = l.source_id
+			WHERE l.id IN (SELECT id FROM links WHERE target_id = ?1 AND source_id <> ?1 ORDER BY id LIMIT 50)
+			ORDER BY s.path, l.ord`, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var wantPage []string
+		for rows.Next() {
+			var p string
+			var line int
+			if err := rows.Scan(&p, &line); err != nil {
+				t.Fatal(err)
+			}
+			wantPage = append(wantPage, fmt.Sprintf("%s:%d", p, line))
+		}
+		rows.Close()
+		for _, limit := range []int{50, want, want + 1} {
+			page, err := g.BacklinksUpTo(ctx, "hubs", hub, limit)
+			if err != nil {
+				t.Fatalf("%s: %v", step, err)
+			}
+			if page.Total != want {
+				t.Errorf("%s, limit %d: total %d; want %d", step, limit, page.Total, want)
+			}
+			if len(page.Edges) != min(limit, want) {
+				t.Errorf("%s, limit %d: %d edges; want %d", step, limit, len(page.Edges), min(limit, want))
+			}
+			if limit != 50 {
+				continue
+			}
+			var got []string
+			for _, e := range page.Edges {
+				if e.Target != hub || e.Source == hub {
+					t.Errorf("%s: %+v is not a link to %s from another note", step, e, hub)
+				}
+				got = append(got, fmt.Sprintf("%s:%d", e.Source, e.Line))
+			}
+			if !slices.Equal(got, wantPage) {
+				t.Errorf("%s: page\n%q\nwant\n%q", step, got, wantPage)
+			}
+		}
+		checkBacklinkCounts(t, db.DB)
+	}
+	// 120 linkers, 12 of them twice, and Other.
+	check("indexed", "Hub.md", 133)
+
+	for i := range 20 {
+		if err := os.Remove(filepath.Join(root, "Linkers", fmt.Sprintf("Linker %03d.md", i))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 20; i < 30; i++ {
+		write(fmt.Sprintf("Linkers/Linker %03d.md", i), fmt.Sprintf("# Linker %03d\n\nNo longer filed anywhere.\n", i))
+	}
+	write("Linkers/Linker 200.md", "# Linker 200\n\n[[Hub]], [[Hub]] and [[Other]].\n")
+	indexInto(t, db, "hubs", root)
+	// 20 deleted (2 of them twice), 10 edited (1 twice), 1 new (twice).
+	check("edited", "Hub.md", 133-22-11+2)
+
+	// Moved: the links [[Hub]] follow it.
+	if err := os.MkdirAll(filepath.Join(root, "Hubs"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Rename(filepath.Join(root, "Hub.md"), filepath.Join(root, "Hubs", "Hub.md")); err != nil {
+		t.Fatal(err)
+	}
+	indexInto(t, db, "hubs", root)
+	check("moved", "Hubs/Hub.md", 102)
+
+	// Another Hub.md nearer the root takes the links [[Hub]] from it.
+	write("Hub.md", "# Hub, again\n")
+	indexInto(t, db, "hubs", root)
+	if page, err := g.BacklinksUpTo(ctx, "hubs", "Hubs/Hub.md", 50); err != nil || page.Total != 0 || len(page.Edges) != 0 {
+		t.Errorf("after another Hub.md: %d of %d, %v; want none", len(page.Edges), page.Total, err)
+	}
+	check("taken", "Hub.md", 102)
+}
+
+// checkBacklinkCounts fails when the backlink counts the index keeps
+// differ from counting the links.
+func checkBacklinkCounts(t *testing.T, db *sql.DB) {
+	t.Helper()
+	const kept, counted = `SELECT file_id, n FROM backlink_counts WHERE n <> 0`,
+		`SELECT target_id, count(*) FROM links WHERE target_id IS NOT NULL AND target_id <> source_id GROUP BY target_id`
+	var differ int
+	err := db.QueryRow(`SELECT (SELECT count(*) FROM (` + kept + ` EXCEPT ` + counted + `))
+		+ (SELECT count(*) FROM (` + counted + ` EXCEPT ` + kept + `))`).Scan(&differ)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if differ != 0 {
+		t.Fatalf("%d files whose kept backlink count differs from their links", differ)
 	}
 }
 

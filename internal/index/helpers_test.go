@@ -118,13 +118,21 @@ const recount = `SELECT v.name,
 	(SELECT count(*) FROM chunks c JOIN files f ON f.id = c.file_id WHERE f.vault_id = v.id)
 	FROM vaults v ORDER BY v.name`
 
-// checkCounts fails when the counts the vaults table keeps differ from a
-// recount of the rows.
+// checkCounts fails when the counts the vaults table keeps, or the
+// backlinks of each file that backlink_counts keeps, differ from a recount
+// of the rows.
 func checkCounts(t testing.TB, db *sql.DB) {
 	t.Helper()
 	kept := rowsText(t, db, `SELECT name, notes, attachments, links, unresolved_links, chunks FROM vaults ORDER BY name`)
 	if counted := rowsText(t, db, recount); kept != counted {
 		t.Fatalf("kept counts (name, notes, attachments, links, unresolved, chunks):\n%s\ndiffer from a recount:\n%s", kept, counted)
+	}
+	// A file whose last backlink went keeps a row of 0.
+	kept = rowsText(t, db, `SELECT f.path, c.n FROM backlink_counts c JOIN files f ON f.id = c.file_id WHERE c.n <> 0 ORDER BY f.id`)
+	counted := rowsText(t, db, `SELECT f.path, count(*) FROM links l JOIN files f ON f.id = l.target_id
+		WHERE l.source_id <> l.target_id GROUP BY f.id ORDER BY f.id`)
+	if kept != counted {
+		t.Fatalf("kept backlink counts (path, links from other notes):\n%s\ndiffer from a recount:\n%s", kept, counted)
 	}
 }
 
@@ -161,8 +169,17 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
+// undoBacklinkCounts takes a database back from version 11
+// (0011_backlink_counts.sql) to 10, for tests of upgrades from earlier
+// versions.
+var undoBacklinkCounts = []string{
+	`DROP TRIGGER links_backlinks_insert`, `DROP TRIGGER links_backlinks_delete`, `DROP TRIGGER links_backlinks_retarget`,
+	`DROP TABLE backlink_counts`,
+}
+
 // undoTagFold takes a database back from version 10 (0010_tag_fold.sql)
-// to 9, for tests of upgrades from earlier versions.
+// to 9, for tests of upgrades from earlier versions; undoBacklinkCounts
+// comes first.
 var undoTagFold = []string{
 	`DROP INDEX tags_fold`, `ALTER TABLE tags DROP COLUMN fold`,
 	`CREATE INDEX tags_tag ON tags(tag COLLATE NOCASE)`,

@@ -3,6 +3,7 @@ package index
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -21,7 +22,7 @@ func TestTagKeysOnUpgrade(t *testing.T) {
 	ix, _ := testIndexer(t, path)
 	mustIndex(t, ix, "coffee", root)
 	old := ix.db.(*store.DB)
-	for _, q := range append(undoTagFold, `DELETE FROM schema_migrations WHERE version >= 10`) {
+	for _, q := range slices.Concat(undoBacklinkCounts, undoTagFold, []string{`DELETE FROM schema_migrations WHERE version >= 10`}) {
 		if _, err := old.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}
