@@ -103,7 +103,7 @@ func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
 	tools := []mcp.Tool{
 		mcp.SearchVaultTool(kw), mcp.SearchSemanticTool(sem), mcp.SearchCombinedTool(sem),
 		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p), mcp.RelatedNotesTool(rel, g),
-		mcp.BuildContextTool(pack), mcp.ListVaultsTool(st, sem), mcp.HealthStatusTool(h),
+		mcp.BuildContextTool(pack), mcp.ListVaultsTool(st, sem), mcp.HealthStatusTool(h, sem),
 	}
 	return mcp.New(tools, mcp.NoteResources(ns, st, sem), opts)
 }

@@ -609,6 +609,16 @@ func TestHealthStatusTimesEachTool(t *testing.T) {
 	if !strings.Contains(text, "- search-vault: 3 calls, 0 errors") {
 		t.Errorf("health-status text: %s", text)
 	}
+	// The example vault is small: chromem-go holds its vectors, and both
+	// list-vaults and health-status say so.
+	if len(out.VectorStores) != 1 || out.VectorStores[0] != (mcp.VaultStore{Vault: "coffee", Store: "chromem-go"}) || !strings.Contains(text, "coffee in chromem-go") {
+		t.Errorf("health-status vector stores %+v: %s", out.VectorStores, text)
+	}
+	var vaults mcp.ListVaultsOutput
+	call(t, cs, mcp.ToolListVaults, nil, &vaults)
+	if len(vaults.Vaults) != 1 || vaults.Vaults[0].VectorStore != "chromem-go" {
+		t.Errorf("list-vaults: %+v", vaults.Vaults)
+	}
 }
 
 // TestReadNoteRefusesExcludedFiles: what the vault's exclude patterns or a

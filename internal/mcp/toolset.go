@@ -64,10 +64,11 @@ func ListVaultsTool(v Vaults, sem SemanticSearch) Tool {
 	return Tool{ToolListVaults, func(t *tools) { t.stats, t.semantic = v, sem }, (*tools).addListVaults}
 }
 
-// HealthStatusTool is health-status: the doctor's checks, and how each
-// tool has answered since the server started.
-func HealthStatusTool(h Health) Tool {
-	return Tool{ToolHealthStatus, func(t *tools) { t.health = h }, (*tools).addHealthStatus}
+// HealthStatusTool is health-status: the doctor's checks, the store that
+// serves each vault's vectors, and how each tool has answered since the
+// server started.
+func HealthStatusTool(h Health, sem SemanticSearch) Tool {
+	return Tool{ToolHealthStatus, func(t *tools) { t.health, t.semantic = h, sem }, (*tools).addHealthStatus}
 }
 
 // Resources are the note resources and the vault list, bound to the

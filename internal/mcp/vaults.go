@@ -41,8 +41,16 @@ type HealthOutput struct {
 	Status string          `json:"status" jsonschema:"healthy, degraded or broken"`
 	Checks []health.Result `json:"checks"`
 	Index  index.State     `json:"index"`
+	// VectorStores names the store serving each vault's vectors.
+	VectorStores []VaultStore `json:"vector_stores" jsonschema:"per served vault, the store that holds its vectors in memory; a vault without vectors loaded says none"`
 	// Tools is how each tool has answered since the server started.
 	Tools []metrics.Tool `json:"tools" jsonschema:"per tool called since the server started: calls, errors, and median and 95th-percentile latency in milliseconds"`
+}
+
+// VaultStore is the vector store of one vault.
+type VaultStore struct {
+	Vault string `json:"vault"`
+	Store string `json:"store" jsonschema:"chromem-go, column (compact, lexical vectors) or dense (compact, neural vectors); none while no vectors are loaded"`
 }
 
 func (t *tools) addListVaults(s *mcpsdk.Server) {
@@ -57,7 +65,7 @@ Use it to learn vault names for the vault argument of other tools.`,
 func (t *tools) addHealthStatus(s *mcpsdk.Server) {
 	mcpsdk.AddTool(s, &mcpsdk.Tool{
 		Name: ToolHealthStatus,
-		Description: `Run jarvis's health checks (configuration, vault folders, database, index freshness, embedder, disk space) and return each as ok, warn or fail with a fix, with each tool's calls, errors and latency since the server started.
+		Description: `Run jarvis's health checks (configuration, vault folders, database, index freshness, embedder, disk space) and return each as ok, warn or fail with a fix, with the store that holds each vault's vectors and each tool's calls, errors and latency since the server started.
 Use it when results look incomplete, slow, or a tool says it is degraded.`,
 		Annotations: readOnly("Check jarvis health"),
 	}, t.healthStatus)
@@ -131,6 +139,7 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	if t.metrics != nil {
 		out.Tools = nonNil(t.metrics.Tools())
 	}
+	out.VectorStores = t.vectorStores()
 	if t.health == nil {
 		out.Status = string(health.Degraded)
 		out.Checks = append(out.Checks, health.Result{Name: "health", Status: health.Warn, Detail: "no health checks are available in this server", Fix: "run `jarvis doctor` in a terminal"})
@@ -153,6 +162,15 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 			fmt.Fprintf(&b, "  fix: %s\n", c.Fix)
 		}
 	}
+	b.WriteString("\nVectors in memory:")
+	for i, vs := range out.VectorStores {
+		sep := ","
+		if i == 0 {
+			sep = ""
+		}
+		fmt.Fprintf(&b, "%s %s in %s", sep, vs.Vault, vs.Store)
+	}
+	b.WriteString(".\n")
 	if len(out.Tools) > 0 {
 		b.WriteString("\nTool calls since the server started:\n")
 		for _, m := range out.Tools {
@@ -160,6 +178,24 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 		}
 	}
 	return textResult(b.String()), out, nil
+}
+
+// vectorStores names, for each served vault, the store that holds its
+// vectors, "none" when it holds none.
+func (t *tools) vectorStores() []VaultStore {
+	var stores map[string]string
+	if t.semantic != nil {
+		stores = t.semantic.VectorStores()
+	}
+	out := make([]VaultStore, 0, len(t.vaults))
+	for _, v := range t.vaults {
+		s := stores[v.Name]
+		if s == "" {
+			s = "none"
+		}
+		out = append(out, VaultStore{Vault: v.Name, Store: s})
+	}
+	return out
 }
 
 func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
