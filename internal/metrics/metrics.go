@@ -6,6 +6,7 @@ package metrics
 
 import (
 	"slices"
+	"strings"
 	"sync"
 	"time"
 )
@@ -85,15 +86,7 @@ func (r *Recorder) Tools() []Tool {
 	for i := range out {
 		out[i].P50Ms, out[i].P95Ms = ms(quantile(lat[i], 0.50)), ms(quantile(lat[i], 0.95))
 	}
-	slices.SortFunc(out, func(a, b Tool) int {
-		switch {
-		case a.Name < b.Name:
-			return -1
-		case a.Name > b.Name:
-			return 1
-		}
-		return 0
-	})
+	slices.SortFunc(out, func(a, b Tool) int { return strings.Compare(a.Name, b.Name) })
 	return out
 }
 
