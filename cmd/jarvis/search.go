@@ -13,6 +13,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // searchOutput is what `jarvis search --json` prints.
@@ -216,11 +217,11 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // refresh brings the index of vaults up to date, when update is set, and
-// readies the vectors when vectors is set: synced with the notes when
+// readies the vectors when withVectors is set: synced with the notes when
 // update is set, else loaded as stored. A failed sync leaves the stored
 // vectors in use; the returned sentence says so, for the answer to
 // carry. Only an interruption is an error.
-func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec *search.Vectors, progress *progressView, update, vectors bool) (string, error) {
+func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec *vectors.Vectors, progress *progressView, update, withVectors bool) (string, error) {
 	if update {
 		for _, v := range vaults {
 			if _, err := ix.Index(ctx, v, progress.Index(v.Name)); err != nil {
@@ -228,7 +229,7 @@ func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec 
 			}
 		}
 	}
-	if !vectors {
+	if !withVectors {
 		return "", nil
 	}
 	vec.Serve()
@@ -238,7 +239,7 @@ func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec 
 		}
 		return "", nil
 	}
-	if _, err := vec.Sync(ctx, search.SyncOptions{Progress: progress.Vectors()}); err != nil {
+	if _, err := vec.Sync(ctx, vectors.SyncOptions{Progress: progress.Vectors()}); err != nil {
 		if ctx.Err() != nil {
 			return "", err
 		}

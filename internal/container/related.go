@@ -11,6 +11,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -32,7 +33,7 @@ type RelatedDeps struct {
 	fx.In
 	DB      *store.DB
 	Indexer *index.Indexer
-	Vectors *search.Vectors
+	Vectors *vectors.Vectors
 	Graph   *graph.Graph
 	Related *related.Service
 }

@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -44,7 +45,7 @@ func stack(t *testing.T, vaults ...config.Vault) container.SearchDeps {
 // indexes its vaults and embeds every chunk that has no vector yet. It
 // returns what the embedding did and a function that stops the app, which
 // the test's cleanup calls too; a later stack may then reuse the database.
-func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, search.SyncResult, func()) {
+func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, vectors.SyncResult, func()) {
 	t.Helper()
 	var deps container.SearchDeps
 	app := container.NewSearchApp(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &deps)
@@ -63,7 +64,7 @@ func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, search.Sy
 		}
 	}
 	deps.Vectors.Serve()
-	res, err := deps.Vectors.Sync(ctx, search.SyncOptions{})
+	res, err := deps.Vectors.Sync(ctx, vectors.SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -19,6 +19,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -240,9 +241,9 @@ func meaningMissing(err error) string {
 	switch {
 	case errors.Is(err, search.ErrNoVectors):
 		return "no vectors for this note yet (they are made after the notes are indexed)"
-	case errors.Is(err, search.ErrNoEmbedder):
+	case errors.Is(err, vectors.ErrNoEmbedder):
 		return "the embedder cannot be used (the health check says why)"
-	case errors.Is(err, search.ErrDimensionMismatch):
+	case errors.Is(err, vectors.ErrDimensionMismatch):
 		return "the embedder changed and the vectors are being made again"
 	}
 	return "the vectors could not be compared"

@@ -14,6 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -83,7 +84,7 @@ func TestFindDegrades(t *testing.T) {
 			return nil, search.ErrNoVectors
 		}, "meaning unavailable: no vectors for this note yet"},
 		{"embedder down", func(context.Context, string, int64, int) ([]search.SimilarNote, error) {
-			return nil, fmt.Errorf("%w: dial tcp 127.0.0.1:11434: connection refused", search.ErrNoEmbedder)
+			return nil, fmt.Errorf("%w: dial tcp 127.0.0.1:11434: connection refused", vectors.ErrNoEmbedder)
 		}, "meaning unavailable: the embedder cannot be used"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"maps"
 	"slices"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // KeywordFunc runs a keyword search; combined search calls it for its
@@ -277,7 +279,7 @@ func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 // leaves the keyword list alone.
 func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string, depth int, semErr *error) (kw, sem []Result, err error) {
 	if c.semantic == nil {
-		*semErr = ErrNoEmbedder
+		*semErr = vectors.ErrNoEmbedder
 		kw, err = c.keyword(ctx, q.Text, q.Filter, depth)
 		return kw, nil, err
 	}

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // TestNothingFoundIsNothing: a query about nothing in the vault (invented
@@ -15,8 +17,8 @@ import (
 func TestNothingFoundIsNothing(t *testing.T) {
 	ctx := context.Background()
 	k, db := indexedKeyword(t, "coffee", exampleVault())
-	v := servingVectors(db, LexicalSource(), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+	v := servingVectors(db, vectors.LexicalSource(), quietLog())
+	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sem := NewSemantic(v, db)
@@ -86,8 +88,8 @@ func TestSemanticSymbolsFindOnlyTheirNotes(t *testing.T) {
 		}
 	}
 	_, db := indexedKeyword(t, "v", root)
-	v := servingVectors(db, LexicalSource(), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+	v := servingVectors(db, vectors.LexicalSource(), quietLog())
+	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sem := NewSemantic(v, db)

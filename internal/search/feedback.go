@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -124,7 +125,7 @@ func (k *Keyword) feedback(ctx context.Context, r *ranking, pq parsedQuery, limi
 // share of the relevance model among those picked (the shares sum to 1).
 func (k *Keyword) expansion(ctx context.Context, r *ranking, docs []keywordHit) ([]weightedTerm, error) {
 	ids, _ := hitIDs(docs)
-	rows, err := k.db.QueryContext(ctx, `SELECT id, title, body FROM note_text WHERE id IN (`+placeholders(len(ids))+`)`, ids...)
+	rows, err := k.db.QueryContext(ctx, `SELECT id, title, body FROM note_text WHERE id IN (`+store.Placeholders(len(ids))+`)`, ids...)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -42,7 +43,7 @@ func readHeadings(ctx context.Context, db Querier, ids []any) (map[int64][]vault
 		return byFile, nil
 	}
 	rows, err := db.QueryContext(ctx, `SELECT file_id, level, text, line FROM headings
-		WHERE file_id IN (`+placeholders(len(ids))+`) ORDER BY file_id, line, ord`, ids...)
+		WHERE file_id IN (`+store.Placeholders(len(ids))+`) ORDER BY file_id, line, ord`, ids...)
 	if err != nil {
 		return nil, err
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // Querier is what keyword search needs of the database. *sql.DB, *sql.Conn,
@@ -388,7 +390,7 @@ func (k *Keyword) describe(ctx context.Context, hits []keywordHit) error {
 	ids, byID := hitIDs(hits)
 	rows, err := k.db.QueryContext(ctx, `SELECT f.id, v.name, f.path, f.title, coalesce(n.aliases, '')
 		FROM files f JOIN vaults v ON v.id = f.vault_id LEFT JOIN search_notes n ON n.file_id = f.id
-		WHERE f.id IN (`+placeholders(len(ids))+`)`, ids...)
+		WHERE f.id IN (`+store.Placeholders(len(ids))+`)`, ids...)
 	if err != nil {
 		return err
 	}
@@ -449,7 +451,7 @@ type storedChunk struct {
 // once per note that has any.
 func (k *Keyword) eachChunkList(ctx context.Context, ids []any, fn func(id int64, chunks []storedChunk)) error {
 	rows, err := k.db.QueryContext(ctx, `SELECT file_id, heading, start_line, text FROM chunks
-		WHERE file_id IN (`+placeholders(len(ids))+`) ORDER BY file_id, ord`, ids...)
+		WHERE file_id IN (`+store.Placeholders(len(ids))+`) ORDER BY file_id, ord`, ids...)
 	if err != nil {
 		return err
 	}
@@ -540,7 +542,7 @@ func (k *Keyword) nameSnippets(ctx context.Context, match string, pq parsedQuery
 	ids, byID := hitIDs(hits)
 	rows, err := k.db.QueryContext(ctx, `SELECT rowid, highlight(name_fts, 0, '**', '**'), highlight(name_fts, 1, '**', '**'),
 			highlight(name_fts, 2, '**', '**')
-		FROM name_fts WHERE name_fts MATCH ? AND rowid IN (`+placeholders(len(ids))+`)`, append([]any{match}, ids...)...)
+		FROM name_fts WHERE name_fts MATCH ? AND rowid IN (`+store.Placeholders(len(ids))+`)`, append([]any{match}, ids...)...)
 	if err != nil {
 		return err
 	}

@@ -11,6 +11,8 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -243,7 +245,7 @@ func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, notes map
 		byID[id].Headings = hs
 	}
 	rows, err := db.QueryContext(ctx, `SELECT id, file_id, heading, start_line, end_line, text FROM chunks
-		WHERE file_id IN (`+placeholders(len(args))+`) ORDER BY file_id, ord`, args...)
+		WHERE file_id IN (`+store.Placeholders(len(args))+`) ORDER BY file_id, ord`, args...)
 	if err != nil {
 		return fmt.Errorf("read passages: %w", err)
 	}
@@ -340,7 +342,7 @@ func (s *Service) similarities(ctx context.Context, text string, ids map[NoteRef
 		return nil, fmt.Errorf("embed the query: %w", err)
 	}
 	out := map[int64]float64{}
-	if len(qv) == 0 || isZero(qv) {
+	if len(qv) == 0 || vectors.IsZero(qv) {
 		return out, nil
 	}
 	files := map[int64]bool{}
@@ -351,12 +353,12 @@ func (s *Service) similarities(ctx context.Context, text string, ids map[NoteRef
 	for _, np := range order {
 		n += len(np.Passages)
 	}
-	hits, err := sem.vec.nearest(ctx, qv, nil, n, func(id int64) bool { return files[id] }, -1)
+	hits, err := sem.vec.Nearest(ctx, qv, nil, n, func(id int64) bool { return files[id] }, -1)
 	if err != nil {
 		return nil, err
 	}
 	for _, h := range hits {
-		out[h.chunk] = float64(h.sim)
+		out[h.Chunk] = float64(h.Sim)
 	}
 	return out, nil
 }

@@ -1,7 +1,7 @@
 // Package search finds notes: keyword search over SQLite FTS5, semantic
-// search over chunk vectors held in compact in-memory indexes (columns.go,
-// dense.go), and a combined ranking of both. Every
-// kind returns the same Result, one per note, best passage first.
+// search over the chunk vectors of package vectors, and a combined ranking
+// of both. Every kind returns the same Result, one per note, best passage
+// first.
 package search
 
 import (

@@ -9,12 +9,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
-
-// ErrDimensionMismatch means the embedder answers with vectors of another
-// length than those stored: it changed (another build of the model), and
-// the vectors are being made again. Callers fall back to keyword search.
-var ErrDimensionMismatch = errors.New("the embedder's vectors no longer match the stored ones")
 
 // ErrNoVectors means semantic search has nothing to search: no embedder,
 // or no vectors stored for it yet. Callers fall back to keyword search.
@@ -23,8 +20,8 @@ var ErrNoVectors = errors.New("no vectors to search")
 // Semantic ranks notes by the cosine similarity of their best chunk to the
 // query, as measured by the embedder the vectors were made with.
 type Semantic struct {
-	vec *Vectors
-	db  DB
+	vec *vectors.Vectors
+	db  Querier
 	// Floors are the least similarity a chunk needs to be a result at
 	// all, by kind of embedder: below it a chunk is no more like the query
 	// than text it has nothing in common with, and a query about nothing
@@ -53,7 +50,7 @@ type Semantic struct {
 var DefaultSimilarityFloors = map[EmbedderKind]float64{KindLexical: 0.18, KindNeural: 0}
 
 // NewSemantic returns semantic search over vec, reading note details from db.
-func NewSemantic(vec *Vectors, db DB) *Semantic {
+func NewSemantic(vec *vectors.Vectors, db Querier) *Semantic {
 	return &Semantic{vec: vec, db: db, Floors: maps.Clone(DefaultSimilarityFloors)}
 }
 
@@ -118,7 +115,7 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	if err != nil {
 		return nil, fmt.Errorf("embed the query: %w", err)
 	}
-	if len(qv) == 0 || isZero(qv) {
+	if len(qv) == 0 || vectors.IsZero(qv) {
 		// Nothing of the query is known to the embedder (a lexical
 		// embedder given only punctuation): nothing is similar.
 		return []Result{}, nil
@@ -161,17 +158,17 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 
 // bestPerNote asks for more chunks until Limit distinct notes are found or
 // no chunk is left above the threshold.
-func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQuery, keep func(int64) bool) ([]hit, error) {
+func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQuery, keep func(int64) bool) ([]vectors.Hit, error) {
 	n := q.Limit * 4
 	for {
-		hits, err := s.vec.nearest(ctx, query, q.Filter.scope(), n, keep, float32(q.Threshold))
+		hits, err := s.vec.Nearest(ctx, query, q.Filter.scope(), n, keep, float32(q.Threshold))
 		if err != nil {
 			return nil, err
 		}
-		var best []hit
+		var best []vectors.Hit
 		seen := map[noteKey]bool{}
 		for _, h := range hits {
-			k := noteKey{h.vault, h.fileID}
+			k := noteKey{h.Vault, h.File}
 			if seen[k] {
 				continue
 			}
@@ -227,18 +224,18 @@ type noteKey struct {
 
 // describe turns chunk hits into results with the note's path and title and
 // the chunk's text as the snippet.
-func (s *Semantic) describe(ctx context.Context, hits []hit) ([]Result, error) {
+func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]Result, error) {
 	out := make([]Result, 0, len(hits))
 	if len(hits) == 0 {
 		return out, nil
 	}
 	args := make([]any, len(hits))
 	for i, h := range hits {
-		args[i] = h.chunk
+		args[i] = h.Chunk
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, v.name, f.path, f.title, c.heading, c.start_line, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults v ON v.id = f.vault_id
-		WHERE c.id IN (`+placeholders(len(hits))+`)`, args...)
+		WHERE c.id IN (`+store.Placeholders(len(hits))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read search results: %w", err)
 	}
@@ -259,13 +256,13 @@ func (s *Semantic) describe(ctx context.Context, hits []hit) ([]Result, error) {
 	}
 	var files []int64
 	for _, h := range hits {
-		r, ok := byChunk[h.chunk]
+		r, ok := byChunk[h.Chunk]
 		if !ok {
 			continue // the note was re-indexed since the vectors were loaded
 		}
-		r.Score, r.file = float64(h.sim), h.fileID
+		r.Score, r.file = float64(h.Sim), h.File
 		out = append(out, r)
-		files = append(files, h.fileID)
+		files = append(files, h.File)
 	}
 	if err := headingsAbove(ctx, s.db, files, out); err != nil {
 		return nil, fmt.Errorf("read search results: %w", err)
@@ -296,13 +293,4 @@ func Excerpt(text string, max int) string {
 		cut = sp
 	}
 	return text[:cut] + "…"
-}
-
-func isZero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }

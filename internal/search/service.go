@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // Mode is a kind of search.
@@ -324,7 +325,7 @@ func (s *Service) keywordPassages(ctx context.Context, q Query, res []Result) er
 // words; the error itself goes to the log, not to the reader.
 func (s *Service) semanticFailed(err error) string {
 	switch {
-	case errors.Is(err, ErrNoEmbedder):
+	case errors.Is(err, vectors.ErrNoEmbedder):
 		s.log.Debug("no embedder; answering with keywords", "err", err)
 		return reasonNoEmbedder
 	case errors.Is(err, ErrNoVectors):
@@ -332,7 +333,7 @@ func (s *Service) semanticFailed(err error) string {
 			return reasonLoading
 		}
 		return reasonNoVectors
-	case errors.Is(err, ErrDimensionMismatch):
+	case errors.Is(err, vectors.ErrDimensionMismatch):
 		return reasonChanged
 	}
 	s.log.Warn("semantic search failed; answering with keywords", "err", err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -32,9 +33,9 @@ func indexedService(t testing.TB, vaults ...config.Vault) (*Service, *store.DB) 
 			t.Fatal(err)
 		}
 	}
-	vec := NewVectors(db, LexicalSource(), quietLog())
+	vec := vectors.NewVectors(db, vectors.LexicalSource(), quietLog())
 	vec.Serve()
-	if _, err := vec.Sync(ctx, SyncOptions{}); err != nil {
+	if _, err := vec.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	kw, sem := NewKeyword(db), NewSemantic(vec, db)
@@ -133,7 +134,7 @@ func TestServiceFallsBack(t *testing.T) {
 	ctx := context.Background()
 
 	// No vectors: semantic and combined answer by keywords, and say so.
-	noVectors := NewSemantic(NewVectors(db, LexicalSource(), quietLog()), db)
+	noVectors := NewSemantic(vectors.NewVectors(db, vectors.LexicalSource(), quietLog()), db)
 	busy := false
 	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors), []config.Vault{v}, quietLog(), func() bool { return busy })
 	for _, mode := range []Mode{ModeSemantic, ModeCombined} {

@@ -8,6 +8,8 @@ import (
 	"math"
 	"slices"
 	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // SimilarNote is a note whose passages are close to those of another, as
@@ -51,10 +53,7 @@ func (s *Semantic) Similar(ctx context.Context, vaultName string, fileID int64, 
 	if s.vec.Count() == 0 {
 		return nil, ErrNoVectors
 	}
-	s.vec.mu.RLock()
-	rowID := s.vec.rowID
-	s.vec.mu.RUnlock()
-	own, vecs, err := s.noteVectors(ctx, rowID, fileID)
+	own, vecs, err := s.noteVectors(ctx, fileID)
 	if err != nil {
 		return nil, fmt.Errorf("read the note's vectors: %w", err)
 	}
@@ -74,20 +73,20 @@ func (s *Semantic) Similar(ctx context.Context, vaultName string, fileID int64, 
 			queries++
 		}
 	}
-	if queries > 1 && queries*s.vec.countIn(vaultName) > similarScanBudget {
+	if queries > 1 && queries*s.vec.CountIn(vaultName) > similarScanBudget {
 		// One scan with the note's centroid names the candidates; their
 		// chunks are then compared with the note's one by one.
-		hits, err := s.vec.nearest(ctx, centroid(vecs), []string{vaultName}, limit*4, keep, 0)
+		hits, err := s.vec.Nearest(ctx, centroid(vecs), []string{vaultName}, limit*4, keep, 0)
 		if err != nil {
 			return nil, err
 		}
 		var cands []int64
 		for _, h := range hits {
-			if !slices.Contains(cands, h.fileID) && len(cands) < 2*limit {
-				cands = append(cands, h.fileID)
+			if !slices.Contains(cands, h.File) && len(cands) < 2*limit {
+				cands = append(cands, h.File)
 			}
 		}
-		err = s.eachVector(ctx, rowID, cands, func(chunk, file int64, v []float32) {
+		err = s.vec.ChunkVectors(ctx, cands, func(chunk, file int64, v []float32) {
 			for i, q := range vecs {
 				if q == nil || len(q) != len(v) {
 					continue
@@ -106,13 +105,13 @@ func (s *Semantic) Similar(ctx context.Context, vaultName string, fileID int64, 
 			if v == nil {
 				continue
 			}
-			hits, err := s.vec.nearest(ctx, v, []string{vaultName}, limit*4, keep, floor)
+			hits, err := s.vec.Nearest(ctx, v, []string{vaultName}, limit*4, keep, floor)
 			if err != nil {
 				return nil, err
 			}
 			for _, h := range hits {
-				if p, ok := best[h.fileID]; !ok || h.sim > p.sim {
-					best[h.fileID] = pair{h.sim, own[i].id, h.chunk}
+				if p, ok := best[h.File]; !ok || h.Sim > p.sim {
+					best[h.File] = pair{h.Sim, own[i].id, h.Chunk}
 				}
 			}
 		}
@@ -157,16 +156,6 @@ func (s *Semantic) Similar(ctx context.Context, vaultName string, fileID int64, 
 // would take the better part of a second.
 var similarScanBudget = 2_000_000
 
-// countIn is how many vectors vault name has in memory.
-func (v *Vectors) countIn(name string) int {
-	v.mu.RLock()
-	defer v.mu.RUnlock()
-	if col := v.cols[name]; col != nil {
-		return col.count()
-	}
-	return 0
-}
-
 // centroid is the mean of the vectors that are not nil, scaled to unit
 // length.
 func centroid(vecs [][]float32) []float32 {
@@ -203,39 +192,6 @@ func dotProduct(a, b []float32) float32 {
 	return s
 }
 
-// eachVector calls f with every chunk of the given notes that has a
-// vector under embedders row rowID, and that vector.
-func (s *Semantic) eachVector(ctx context.Context, rowID int64, files []int64, f func(chunk, file int64, v []float32)) error {
-	if len(files) == 0 {
-		return nil
-	}
-	args := []any{rowID}
-	for _, id := range files {
-		args = append(args, id)
-	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.file_id, x.vector FROM chunks c
-		JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
-		WHERE c.file_id IN (`+placeholders(len(files))+`)`, args...)
-	if err != nil {
-		return err
-	}
-	for rows.Next() {
-		var chunk, file int64
-		var blob []byte
-		if err := rows.Scan(&chunk, &file, &blob); err != nil {
-			rows.Close()
-			return err
-		}
-		v, err := decodeVector(blob)
-		if err != nil {
-			rows.Close()
-			return err
-		}
-		f(chunk, file, v)
-	}
-	return closeRows(rows)
-}
-
 // chunkText is a chunk with its note's path and title.
 type chunkText struct {
 	ChunkPassage
@@ -244,37 +200,35 @@ type chunkText struct {
 }
 
 // noteVectors reads the note's first maxSimilarChunks chunks and their
-// vectors under embedders row rowID (nil for a chunk without one).
-func (s *Semantic) noteVectors(ctx context.Context, rowID, fileID int64) ([]chunkText, [][]float32, error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.heading, c.start_line, c.end_line, c.text, x.vector
-		FROM chunks c LEFT JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
-		WHERE c.file_id = ? ORDER BY c.ord LIMIT ?`, rowID, fileID, maxSimilarChunks)
+// vectors from the embedder in use (nil for a chunk without one); vecs is
+// nil when no chunk has one.
+func (s *Semantic) noteVectors(ctx context.Context, fileID int64) (own []chunkText, vecs [][]float32, err error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.heading, c.start_line, c.end_line, c.text
+		FROM chunks c WHERE c.file_id = ? ORDER BY c.ord LIMIT ?`, fileID, maxSimilarChunks)
 	if err != nil {
 		return nil, nil, err
 	}
-	var own []chunkText
-	var vecs [][]float32
-	found := false
 	for rows.Next() {
 		var c chunkText
-		var blob []byte
-		if err := rows.Scan(&c.id, &c.Heading, &c.Line, &c.End, &c.Text, &blob); err != nil {
+		if err := rows.Scan(&c.id, &c.Heading, &c.Line, &c.End, &c.Text); err != nil {
 			rows.Close()
 			return nil, nil, err
 		}
-		var v []float32
-		if blob != nil {
-			if v, err = decodeVector(blob); err != nil {
-				rows.Close()
-				return nil, nil, err
-			}
-			found = true
-		}
 		own = append(own, c)
-		vecs = append(vecs, v)
 	}
 	if err := closeRows(rows); err != nil {
 		return nil, nil, err
+	}
+	byChunk := map[int64][]float32{}
+	err = s.vec.ChunkVectors(ctx, []int64{fileID}, func(chunk, _ int64, v []float32) { byChunk[chunk] = v })
+	if err != nil {
+		return nil, nil, err
+	}
+	vecs = make([][]float32, len(own))
+	found := false
+	for i, c := range own {
+		vecs[i] = byChunk[c.id]
+		found = found || vecs[i] != nil
 	}
 	if !found {
 		vecs = nil
@@ -293,7 +247,7 @@ func (s *Semantic) passages(ctx context.Context, ids []int64) (map[int64]chunkTe
 		args[i] = id
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, f.path, f.title, c.heading, c.start_line, c.end_line, c.text
-		FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (`+placeholders(len(ids))+`)`, args...)
+		FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (`+store.Placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}

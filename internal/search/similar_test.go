@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 func TestSimilar(t *testing.T) {
@@ -39,7 +40,7 @@ func TestSimilar(t *testing.T) {
 		t.Fatalf("another vault: %+v, %v", none, err)
 	}
 
-	empty := NewSemantic(NewVectors(db, LexicalSource(), quietLog()), db)
+	empty := NewSemantic(vectors.NewVectors(db, vectors.LexicalSource(), quietLog()), db)
 	if _, err := empty.Similar(ctx, "coffee", id, 5); !errors.Is(err, ErrNoVectors) {
 		t.Fatalf("without vectors: %v", err)
 	}

@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"context"
@@ -236,7 +236,7 @@ func (d *denseIndex) nearest(_ context.Context, query []float32, n int, keep fun
 	if len(query) != d.dim {
 		return nil, fmt.Errorf("%w: the query has %d dimensions, the stored vectors %d", ErrDimensionMismatch, len(query), d.dim)
 	}
-	if isZero(query) {
+	if IsZero(query) {
 		return nil, nil
 	}
 	q := newDenseQuery(query)
@@ -308,4 +308,15 @@ func (d *denseIndex) scan(q denseQuery, lo, hi, want int, keep func(int64) bool,
 		}
 	}
 	return top, len(top) == want
+}
+
+// IsZero reports whether every element of v is 0: such a query has
+// similarity 0 to everything, and finds nothing.
+func IsZero(v []float32) bool {
+	for _, x := range v {
+		if x != 0 {
+			return false
+		}
+	}
+	return true
 }

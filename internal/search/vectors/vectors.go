@@ -1,4 +1,9 @@
-package search
+// Package vectors is the vector store of semantic search: chunk embeddings
+// kept in SQLite, the source of truth, and served from memory by one index
+// a vault behind the vectorIndex interface: chromem-go up to ChromemMax
+// vectors, a compact index above it. Sync embeds what has no vector yet;
+// Nearest answers nearest-neighbour queries.
+package vectors
 
 import (
 	"context"
@@ -16,6 +21,11 @@ import (
 // ErrNoEmbedder means no embedder is configured or it could not be built;
 // semantic search is unavailable until it is.
 var ErrNoEmbedder = errors.New("no embedder available")
+
+// ErrDimensionMismatch means the embedder answers with vectors of another
+// length than those stored: it changed (another build of the model), and
+// the vectors are being made again. Callers fall back to keyword search.
+var ErrDimensionMismatch = errors.New("the embedder's vectors no longer match the stored ones")
 
 // DB is the part of *sql.DB the vector store needs.
 type DB interface {
@@ -254,19 +264,4 @@ func (v *Vectors) storedFingerprint(ctx context.Context, id int64) (string, erro
 	var fp string
 	err := v.db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders WHERE id = ?`, id).Scan(&fp)
 	return fp, err
-}
-
-// placeholders returns "?, ?, ?" for n parameters.
-func placeholders(n int) string {
-	if n <= 0 {
-		return ""
-	}
-	b := make([]byte, 0, 3*n)
-	for i := range n {
-		if i > 0 {
-			b = append(b, ", "...)
-		}
-		b = append(b, '?')
-	}
-	return string(b)
 }

@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -565,7 +566,7 @@ func (v *Vectors) stillMissing(ctx context.Context, rowID int64, ids []int64) ([
 	}
 	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.vault_id, c.hash, f.title, c.heading, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id
-		WHERE NOT `+withVector+` AND c.id IN (`+placeholders(len(ids))+`)`, args...)
+		WHERE NOT `+withVector+` AND c.id IN (`+store.Placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read chunks to embed: %w", err)
 	}

@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"context"
@@ -118,12 +118,12 @@ func TestSyncServesWhileEmbedding(t *testing.T) {
 	if got, total := v.Coverage(); got != 1 || total != 3 {
 		t.Fatalf("after one batch: coverage %d of %d, want 1 of 3", got, total)
 	}
-	res, err := NewSemantic(v, db).Search(ctx, SemanticQuery{Text: "whatever", Limit: 10})
+	hits, err := v.Nearest(ctx, mustEmbedQuery(t, v, "whatever"), nil, 10, nil, -1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(res) != 1 {
-		t.Fatalf("search while embedding found %d notes, want the 1 with a vector", len(res))
+	if len(hits) != 1 {
+		t.Fatalf("search while embedding found %d chunks, want the 1 with a vector", len(hits))
 	}
 	g.proceed <- struct{}{}
 	<-g.started

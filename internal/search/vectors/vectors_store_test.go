@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"context"
@@ -15,7 +15,7 @@ import (
 // load goes to the column index.
 func TestHelpVaultServedByChromem(t *testing.T) {
 	ctx := context.Background()
-	_, db := indexedKeyword(t, "en", sharedtest.Path(t, "vaults/obsidian-help/en"))
+	db := indexedDB(t, "en", sharedtest.Path(t, "vaults/obsidian-help/en"))
 	if _, err := NewVectors(db, LexicalSource(), quietLog()).Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -30,7 +30,7 @@ func TestHelpVaultServedByChromem(t *testing.T) {
 		t.Fatalf("%d vectors, more than ChromemMax (%d)", v.Count(), v.ChromemMax)
 	}
 	t.Logf("%d vectors, served by %v", v.Count(), v.Stores())
-	hits, err := v.nearest(ctx, mustEmbedQuery(t, v, "link to a heading"), nil, 10, nil, 0)
+	hits, err := v.Nearest(ctx, mustEmbedQuery(t, v, "link to a heading"), nil, 10, nil, 0)
 	if err != nil || len(hits) != 10 {
 		t.Fatalf("nearest: %d hits, %v", len(hits), err)
 	}
@@ -46,13 +46,13 @@ func TestHelpVaultServedByChromem(t *testing.T) {
 	// Both answer alike, the column index to within its error: the
 	// stored int8 vectors are what it holds, but it scores them as they
 	// are where chromem-go takes them to unit length first.
-	other, err := w.nearest(ctx, mustEmbedQuery(t, w, "link to a heading"), nil, 10, nil, 0)
+	other, err := w.Nearest(ctx, mustEmbedQuery(t, w, "link to a heading"), nil, 10, nil, 0)
 	if err != nil || len(other) != len(hits) {
 		t.Fatalf("nearest: %d hits, %v", len(other), err)
 	}
 	for k := range hits {
-		if abs32(other[k].sim-hits[k].sim) > 1e-3 {
-			t.Fatalf("rank %d: chunk %d (%v) from the column index, %d (%v) from chromem-go", k, other[k].chunk, other[k].sim, hits[k].chunk, hits[k].sim)
+		if abs32(other[k].Sim-hits[k].Sim) > 1e-3 {
+			t.Fatalf("rank %d: chunk %d (%v) from the column index, %d (%v) from chromem-go", k, other[k].Chunk, other[k].Sim, hits[k].Chunk, hits[k].Sim)
 		}
 	}
 }
@@ -114,7 +114,7 @@ func TestVectorsStoreFollowsVaultSize(t *testing.T) {
 					t.Fatalf("%s (%d notes): served by %q; want %q", step.name, len(notes), got, step.want)
 				}
 				memoryMatchesStore(t, v, db, len(notes))
-				hits, err := v.nearest(ctx, mustEmbedQuery(t, v, "note about things"), nil, len(notes), nil, -1)
+				hits, err := v.Nearest(ctx, mustEmbedQuery(t, v, "note about things"), nil, len(notes), nil, -1)
 				if err != nil || len(hits) != len(notes) {
 					t.Fatalf("%s: %d hits of %d chunks, %v", step.name, len(hits), len(notes), err)
 				}

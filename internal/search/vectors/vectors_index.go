@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"context"
@@ -250,7 +250,7 @@ func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, need
 	for start := 0; start < len(hashes); start += page {
 		part := hashes[start:min(start+page, len(hashes))]
 		rows, err := v.db.QueryContext(ctx, `SELECT hash, vector FROM vectors WHERE embedder_id = ? AND hash IN (`+
-			placeholders(len(part))+`)`, append([]any{rowID}, part...)...)
+			store.Placeholders(len(part))+`)`, append([]any{rowID}, part...)...)
 		if err != nil {
 			return err
 		}
@@ -585,23 +585,22 @@ func (v *Vectors) Count() int {
 	return n
 }
 
-// hit is one chunk found by a vector query.
-type hit struct {
-	vault  string
-	chunk  int64
-	fileID int64
-	sim    float32
+// Hit is one chunk found by a vector query.
+type Hit struct {
+	Vault string
+	Chunk int64
+	File  int64 // the chunk's note
+	Sim   float32
 }
 
-// nearest returns the chunks most similar to query in the given vaults (all
-// when names is empty), best first, ties broken by chunk id so the order
-// never changes between runs. keep filters by note; n bounds the result
-// before filtering only as a first guess: the query widens until n kept
-// chunks are found or every chunk has been considered.
-func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, n int, keep func(fileID int64) bool, minSim float32) ([]hit, error) {
+// Nearest returns the chunks most similar to query in the given vaults (all
+// when names is empty), best first, ties broken by vault and chunk id so the
+// order never changes between runs. keep filters by note (nil keeps all);
+// n bounds each vault's result, and only chunks reaching minSim count.
+func (v *Vectors) Nearest(ctx context.Context, query []float32, names []string, n int, keep func(fileID int64) bool, minSim float32) ([]Hit, error) {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
-	var out []hit
+	var out []Hit
 	for name, col := range v.cols {
 		if len(names) > 0 && !slices.Contains(names, name) {
 			continue
@@ -616,9 +615,54 @@ func (v *Vectors) nearest(ctx context.Context, query []float32, names []string, 
 	return out, nil
 }
 
+// CountIn is how many vectors vault name has in memory.
+func (v *Vectors) CountIn(name string) int {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	if col := v.cols[name]; col != nil {
+		return col.count()
+	}
+	return 0
+}
+
+// ChunkVectors calls f with every chunk of the given notes that has a
+// vector from the embedder in use, and that vector as stored.
+func (v *Vectors) ChunkVectors(ctx context.Context, files []int64, f func(chunk, file int64, vec []float32)) error {
+	if len(files) == 0 {
+		return nil
+	}
+	v.mu.RLock()
+	rowID := v.rowID
+	v.mu.RUnlock()
+	args := []any{rowID}
+	for _, id := range files {
+		args = append(args, id)
+	}
+	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, x.vector FROM chunks c
+		JOIN vectors x ON x.embedder_id = ? AND x.hash = c.hash
+		WHERE c.file_id IN (`+store.Placeholders(len(files))+`)`, args...)
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var chunk, file int64
+		var blob []byte
+		if err := rows.Scan(&chunk, &file, &blob); err != nil {
+			return err
+		}
+		vec, err := decodeVector(blob)
+		if err != nil {
+			return err
+		}
+		f(chunk, file, vec)
+	}
+	return rows.Err()
+}
+
 // queryCollection asks one collection for its best n chunks that pass keep
 // and reach minSim.
-func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]hit, error) {
+func queryCollection(ctx context.Context, col *collection, name string, query []float32, n int, keep func(int64) bool, minSim float32) ([]Hit, error) {
 	if col.count() == 0 || n <= 0 {
 		return nil, nil
 	}
@@ -627,31 +671,31 @@ func queryCollection(ctx context.Context, col *collection, name string, query []
 }
 
 // hits names the chunks of vault name found by a scan of col.
-func (col *collection) hits(name string, top []scored) []hit {
-	hits := make([]hit, len(top))
+func (col *collection) hits(name string, top []scored) []Hit {
+	hits := make([]Hit, len(top))
 	for i, s := range top {
-		hits[i] = hit{vault: name, chunk: s.id, fileID: col.chunks[s.id].fileID, sim: s.sim}
+		hits[i] = Hit{Vault: name, Chunk: s.id, File: col.chunks[s.id].fileID, Sim: s.sim}
 	}
 	return hits
 }
 
-func sortHits(h []hit) {
-	slices.SortFunc(h, func(a, b hit) int {
-		if a.sim != b.sim {
-			if a.sim > b.sim {
+func sortHits(h []Hit) {
+	slices.SortFunc(h, func(a, b Hit) int {
+		if a.Sim != b.Sim {
+			if a.Sim > b.Sim {
 				return -1
 			}
 			return 1
 		}
 		switch {
-		case a.vault != b.vault:
-			if a.vault < b.vault {
+		case a.Vault != b.Vault:
+			if a.Vault < b.Vault {
 				return -1
 			}
 			return 1
-		case a.chunk < b.chunk:
+		case a.Chunk < b.Chunk:
 			return -1
-		case a.chunk > b.chunk:
+		case a.Chunk > b.Chunk:
 			return 1
 		}
 		return 0

@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"math"
@@ -16,7 +16,7 @@ func randomUnit(r *rand.Rand, dim int, share float64) []float32 {
 			v[i] = float32(r.NormFloat64())
 		}
 	}
-	if isZero(v) {
+	if IsZero(v) {
 		v[r.IntN(dim)] = 1
 	}
 	return unitLength(v)

@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"context"
@@ -133,7 +133,7 @@ func TestVectorsLoadBothWays(t *testing.T) {
 				t.Fatal(err)
 			}
 			memoryMatchesStore(t, v, db, 5)
-			hits, err := v.nearest(ctx, mustEmbedQuery(t, v, "alpha beta"), nil, 5, nil, 0)
+			hits, err := v.Nearest(ctx, mustEmbedQuery(t, v, "alpha beta"), nil, 5, nil, 0)
 			if err != nil || len(hits) != 5 {
 				t.Fatalf("nearest after a load into %s: %d hits, %v", size.name, len(hits), err)
 			}

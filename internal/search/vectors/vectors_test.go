@@ -1,4 +1,4 @@
-package search
+package vectors
 
 import (
 	"context"
@@ -9,13 +9,14 @@ import (
 	"log/slog"
 	"math"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -100,6 +101,25 @@ func testDB(t *testing.T) (*store.DB, func(path string, chunks ...string) int64)
 		return id
 	}
 	return db, add
+}
+
+// indexedDB indexes vaults (name, folder, name, folder, ...) into a fresh
+// database and returns it.
+func indexedDB(t testing.TB, vaults ...string) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix := index.New(db, vault.NewParser(), quietLog())
+	for i := 0; i+1 < len(vaults); i += 2 {
+		if _, err := ix.Index(ctx, config.Vault{Name: vaults[i], Path: vaults[i+1]}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return db
 }
 
 func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -196,10 +216,6 @@ func TestVectorsChangedEmbedderIsNotMixed(t *testing.T) {
 	if other.Count() != 0 {
 		t.Fatalf("another model loaded %d vectors of the old one", other.Count())
 	}
-	sem := NewSemantic(other, db)
-	if _, err := sem.Search(ctx, SemanticQuery{Text: "alpha"}); !errors.Is(err, ErrNoVectors) {
-		t.Fatalf("search with no vectors = %v; want ErrNoVectors", err)
-	}
 	res, err := other.Sync(ctx, SyncOptions{})
 	if err != nil || res.Embedded != 2 {
 		t.Fatalf("sync with the new model = %+v, %v; want both chunks embedded", res, err)
@@ -261,7 +277,7 @@ func TestVectorsFitOnceAndAgainWhenStale(t *testing.T) {
 func TestVectorsEmbedderFailureKeepsWhatWasStored(t *testing.T) {
 	ctx := context.Background()
 	db, add := testDB(t)
-	add("a.md", "alpha")
+	a := add("a.md", "alpha")
 	e := &letters{model: "m"}
 	v := servingVectors(db, sourceFor(e), quietLog())
 	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
@@ -286,124 +302,9 @@ func TestVectorsEmbedderFailureKeepsWhatWasStored(t *testing.T) {
 		t.Fatalf("a new server holds %d vectors after a failed sync; want the 1 stored", fresh.Count())
 	}
 	e.fail = nil
-	if rs, err := NewSemantic(fresh, db).Search(ctx, SemanticQuery{Text: "alpha"}); err != nil || len(rs) == 0 || rs[0].Path != "a.md" {
-		t.Fatalf("search over the stored vectors: %v, %v", rs, err)
+	if hits, err := fresh.Nearest(ctx, mustEmbedQuery(t, fresh, "alpha"), nil, 10, nil, 0); err != nil || len(hits) == 0 || hits[0].File != a {
+		t.Fatalf("search over the stored vectors: %v, %v", hits, err)
 	}
-}
-
-func TestSemanticThresholdAppliesBeforeLimit(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	// Many near-misses, and one note that matches well but would rank
-	// low if the notes were cut to the limit before the threshold.
-	for i := range 30 {
-		add(fmt.Sprintf("filler%02d.md", i), "zzzz qqqq "+strings.Repeat("x", i))
-	}
-	add("target.md", "abc abc abc")
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	sem := NewSemantic(v, db)
-	res, err := sem.Search(ctx, SemanticQuery{Text: "abc", Limit: 3, Threshold: 0.8})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(res) == 0 || res[0].Path != "target.md" {
-		t.Fatalf("results = %+v; want target.md above the threshold", res)
-	}
-	for _, r := range res {
-		if r.Score < 0.8 {
-			t.Fatalf("%s scored %.3f, under the threshold", r.Path, r.Score)
-		}
-	}
-	// A limit above the number of chunks is not an error.
-	all, err := sem.Search(ctx, SemanticQuery{Text: "abc", Limit: 50})
-	if err != nil || len(all) != 31 {
-		t.Fatalf("limit 50 over 31 notes = %d results, %v", len(all), err)
-	}
-}
-
-func TestSemanticOneResultPerNoteAndStableTies(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	// Every chunk has the same letters: every score ties.
-	for i := range 40 {
-		add(fmt.Sprintf("n%02d.md", i), "same words", "words same")
-	}
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	sem := NewSemantic(v, db)
-	first, err := sem.Search(ctx, SemanticQuery{Text: "same words", Limit: 5})
-	if err != nil || len(first) != 5 {
-		t.Fatalf("got %d results, %v", len(first), err)
-	}
-	seen := map[string]bool{}
-	for _, r := range first {
-		if seen[r.Path] {
-			t.Fatalf("%s returned twice", r.Path)
-		}
-		seen[r.Path] = true
-	}
-	for range 20 {
-		again, err := sem.Search(ctx, SemanticQuery{Text: "same words", Limit: 5})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i := range first {
-			if again[i].Path != first[i].Path || again[i].Line != first[i].Line {
-				t.Fatalf("order changed between runs: %v then %v", paths(first), paths(again))
-			}
-		}
-	}
-}
-
-func TestSemanticFilters(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	add("Projects/alpha.md", "rocket engines")
-	add("Projects/beta.md", "rocket fuel")
-	add("Notes/gamma.md", "rocket science")
-	if _, err := db.Exec(`INSERT INTO tags (file_id, tag, fold, line, inline) SELECT id, 'space/rockets', 'space/rockets', 0, 0 FROM files WHERE path = 'Notes/gamma.md'`); err != nil {
-		t.Fatal(err)
-	}
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	sem := NewSemantic(v, db)
-	for _, tc := range []struct {
-		name   string
-		filter Filter
-		want   []string
-	}{
-		{"path prefix", Filter{PathPrefix: "Projects/"}, []string{"Projects/alpha.md", "Projects/beta.md"}},
-		{"nested tag", Filter{Tag: "#space"}, []string{"Notes/gamma.md"}},
-		{"exact tag, any case", Filter{Tag: "Space/Rockets"}, []string{"Notes/gamma.md"}},
-		{"unknown vault", Filter{Vault: "nope"}, nil},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			res, err := sem.Search(ctx, SemanticQuery{Text: "rocket", Filter: tc.filter})
-			if err != nil {
-				t.Fatal(err)
-			}
-			got := paths(res)
-			slices.Sort(got)
-			if strings.Join(got, ",") != strings.Join(tc.want, ",") {
-				t.Fatalf("got %v; want %v", got, tc.want)
-			}
-		})
-	}
-}
-
-func paths(rs []Result) []string {
-	var out []string
-	for _, r := range rs {
-		out = append(out, r.Path)
-	}
-	return out
 }
 
 // servingVectors is a vector store that keeps its vectors in memory, as
@@ -466,7 +367,7 @@ func TestVectorsRemoteEmbedderChangingDimension(t *testing.T) {
 		t.Fatalf("%d stored vectors, %d not of 3 dimensions (%v)", rows, wrong, err)
 	}
 	memoryMatchesStore(t, v, db, 3)
-	if _, err := NewSemantic(v, db).Search(ctx, SemanticQuery{Text: "delta"}); err != nil {
+	if _, err := v.Nearest(ctx, mustEmbedQuery(t, v, "delta"), nil, 10, nil, 0); err != nil {
 		t.Fatalf("search after the change: %v", err)
 	}
 }
@@ -485,24 +386,6 @@ func TestVectorsSyncWaitsForOtherWriters(t *testing.T) {
 	defer cancel()
 	if _, err := NewVectors(db, sourceFor(&letters{model: "m"}), quietLog()).Sync(ctx, SyncOptions{}); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("sync while another writer holds the lock: %v; want it to wait", err)
-	}
-}
-
-// TestSemanticSaysWhenTheEmbedderChangedDimension: between an embedder
-// changing dimension and its vectors being made again, a query cannot be
-// compared with what is stored, and the error says why.
-func TestSemanticSaysWhenTheEmbedderChangedDimension(t *testing.T) {
-	ctx := context.Background()
-	db, add := testDB(t)
-	add("a.md", "alpha")
-	e := &remoteLike{dim: 4}
-	v := servingVectors(db, EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) { return e, nil }}, quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	e.dim = 3
-	if _, err := NewSemantic(v, db).Search(ctx, SemanticQuery{Text: "alpha"}); !errors.Is(err, ErrDimensionMismatch) {
-		t.Fatalf("search with a changed embedder: %v; want ErrDimensionMismatch", err)
 	}
 }
 
