@@ -22,8 +22,8 @@ var Relating = fx.Module("related",
 	fx.Provide(fx.Annotate(newRelated, fx.As(fx.Self()), fx.As(new(mcp.RelatedNotes)))),
 )
 
-func newRelated(cfg config.Config, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *related.Service {
-	return related.New(cfg.Vaults, g, sem, kw, p)
+func newRelated(cfg config.Config, g *graph.Graph, vec *vectors.Vectors, db store.Conn, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *related.Service {
+	return related.New(cfg.Vaults, g, related.NewSimilarity(vec, db, sem), sem, kw, p)
 }
 
 // RelatedDeps is what `jarvis related` works with: the indexer to bring

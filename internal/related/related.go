@@ -140,7 +140,7 @@ type Service struct {
 	// Kin reads the note's links and tags; without it nothing is found.
 	Kin func(ctx context.Context, vault, path string) (graph.Kinship, error)
 	// Similar compares the note's passages with the vault's.
-	Similar func(ctx context.Context, vault string, fileID int64, limit int) ([]search.SimilarNote, error)
+	Similar func(ctx context.Context, vault string, fileID int64, limit int) ([]SimilarNote, error)
 	// Embedder is the fingerprint of the embedder Similar uses.
 	Embedder func() string
 	// Mentioning finds notes whose text may hold one of the names.
@@ -151,10 +151,10 @@ type Service struct {
 	Prose func(src []byte) []vault.Prose
 }
 
-// New builds the service over the link graph, semantic and keyword search
-// and the parser.
-func New(vaults []config.Vault, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *Service {
-	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sem.Similar, Embedder: sem.Embedder,
+// New builds the service over the link graph, the passages' similarity,
+// semantic and keyword search and the parser.
+func New(vaults []config.Vault, g *graph.Graph, sim *Similarity, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *Service {
+	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sim.Similar, Embedder: sem.Embedder,
 		Mentioning: kw.NotesMentioning, Names: g.Names, Prose: p.Prose}
 }
 
@@ -187,7 +187,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 		a.Skipped = append(a.Skipped[:10:10], fmt.Sprintf("and %d more", len(kin.Skipped)-10))
 	}
 
-	var similar []search.SimilarNote
+	var similar []SimilarNote
 	switch {
 	case s.Similar == nil:
 		a.Missing = append(a.Missing, "meaning unavailable: semantic search is not set up here")
@@ -296,7 +296,7 @@ type candidate struct {
 // merge scores every note the graph, the tags and the vectors relate to
 // the note: each reason's score is its strength over the strongest of its
 // kind, and a note's score their weighted sum over the sum of the weights.
-func merge(kin graph.Kinship, similar []search.SimilarNote, limit int) []Note {
+func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 	by := map[string]*candidate{}
 	get := func(p, title string) *candidate {
 		c, ok := by[p]

@@ -432,7 +432,7 @@ func (s *Service) scorePassages(text string, order []*NotePassages, sims map[int
 		bestSim = max(bestSim, f.p.Similarity)
 	}
 	weight := s.combined.semanticWeight()
-	floor := s.semantic.Floors[s.semantic.Kind()]
+	floor := s.semantic.Floor()
 	best := 0.0
 	for _, f := range all {
 		p := f.p

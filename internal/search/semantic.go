@@ -63,6 +63,9 @@ func (s *Semantic) Kind() EmbedderKind {
 	return KindLexical
 }
 
+// Floor is the similarity floor for the kind of embedder in use (Floors).
+func (s *Semantic) Floor() float64 { return s.Floors[s.Kind()] }
+
 // SemanticQuery is one semantic search.
 type SemanticQuery struct {
 	Text   string

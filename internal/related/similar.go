@@ -1,4 +1,4 @@
-package search
+package related
 
 import (
 	"cmp"
@@ -7,8 +7,9 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
+	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
@@ -37,30 +38,50 @@ type ChunkPassage struct {
 // what it is about.
 const maxSimilarChunks = 8
 
+// Similarity finds the notes whose passages are closest to a note's, in
+// the vector store of semantic search.
+type Similarity struct {
+	vec *vectors.Vectors
+	db  querier
+	// floor is semantic search's similarity floor for the embedder in use.
+	floor func() float64
+}
+
+// querier is what Similarity needs of the database.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// NewSimilarity compares passages through vec, reading them from db, and
+// ignores pairs below the floor sem applies.
+func NewSimilarity(vec *vectors.Vectors, db querier, sem *search.Semantic) *Similarity {
+	return &Similarity{vec: vec, db: db, floor: sem.Floor}
+}
+
 // Similar returns at most limit notes of vault, other than the note of
 // fileID, whose chunks are closest to that note's chunks, best first: a
 // note's score is that of its closest pair of chunks. Pairs below the
-// embedder's similarity floor do not count. It fails with ErrNoVectors,
-// or the embedder's error, when there are no vectors to compare, or the
-// note has none yet.
-func (s *Semantic) Similar(ctx context.Context, vaultName string, fileID int64, limit int) ([]SimilarNote, error) {
+// embedder's similarity floor do not count. It fails with
+// search.ErrNoVectors, or the embedder's error, when there are no vectors
+// to compare, or the note has none yet.
+func (s *Similarity) Similar(ctx context.Context, vaultName string, fileID int64, limit int) ([]SimilarNote, error) {
 	if s.vec.Embedder() == nil {
 		if err := s.vec.EmbedderErr(); err != nil {
 			return nil, err
 		}
-		return nil, ErrNoVectors
+		return nil, search.ErrNoVectors
 	}
 	if s.vec.Count() == 0 {
-		return nil, ErrNoVectors
+		return nil, search.ErrNoVectors
 	}
 	own, vecs, err := s.noteVectors(ctx, fileID)
 	if err != nil {
 		return nil, fmt.Errorf("read the note's vectors: %w", err)
 	}
 	if len(vecs) == 0 {
-		return nil, ErrNoVectors
+		return nil, search.ErrNoVectors
 	}
-	floor := float32(s.Floors[s.Kind()])
+	floor := float32(s.floor())
 	keep := func(f int64) bool { return f != fileID }
 	type pair struct {
 		sim         float32
@@ -202,7 +223,7 @@ type chunkText struct {
 // noteVectors reads the note's first maxSimilarChunks chunks and their
 // vectors from the embedder in use (nil for a chunk without one); vecs is
 // nil when no chunk has one.
-func (s *Semantic) noteVectors(ctx context.Context, fileID int64) (own []chunkText, vecs [][]float32, err error) {
+func (s *Similarity) noteVectors(ctx context.Context, fileID int64) (own []chunkText, vecs [][]float32, err error) {
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.heading, c.start_line, c.end_line, c.text
 		FROM chunks c WHERE c.file_id = ? ORDER BY c.ord LIMIT ?`, fileID, maxSimilarChunks)
 	if err != nil {
@@ -237,7 +258,7 @@ func (s *Semantic) noteVectors(ctx context.Context, fileID int64) (own []chunkTe
 }
 
 // passages reads chunks by id, with their notes' paths and titles.
-func (s *Semantic) passages(ctx context.Context, ids []int64) (map[int64]chunkText, error) {
+func (s *Similarity) passages(ctx context.Context, ids []int64) (map[int64]chunkText, error) {
 	out := map[int64]chunkText{}
 	if len(ids) == 0 {
 		return out, nil
@@ -268,48 +289,4 @@ func closeRows(rows *sql.Rows) error {
 		return err
 	}
 	return rows.Close()
-}
-
-// maxMentionCandidates bounds how many notes NotesMentioning returns.
-const maxMentionCandidates = 200
-
-// NotesMentioning returns the paths of notes of vault whose text holds
-// one of names as a phrase, by full-text search (so "grinders" finds
-// "grinder" too: callers check the text), at most limit of them, those
-// with the most mentions first, and whether there were more.
-func (k *Keyword) NotesMentioning(ctx context.Context, vaultName string, names []string, limit int) ([]string, bool, error) {
-	var phrases []string
-	for _, n := range names {
-		if strings.TrimSpace(n) == "" {
-			continue
-		}
-		phrases = append(phrases, `"`+strings.ReplaceAll(n, `"`, `""`)+`"`)
-	}
-	if len(phrases) == 0 {
-		return nil, false, nil
-	}
-	limit = min(max(limit, 1), maxMentionCandidates)
-	match := `body : (` + strings.Join(phrases, " OR ") + `)`
-	rows, err := k.db.QueryContext(ctx, `SELECT f.path FROM note_fts m JOIN files f ON f.id = m.rowid
-		WHERE note_fts MATCH ? AND f.vault_id = (SELECT id FROM vaults WHERE name = ?)
-		ORDER BY m.rank, m.rowid LIMIT ?`, match, vaultName, limit+1)
-	if err != nil {
-		return nil, false, fmt.Errorf("find notes mentioning %q: %w", names, err)
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return nil, false, fmt.Errorf("find notes mentioning %q: %w", names, err)
-		}
-		out = append(out, p)
-	}
-	if err := rows.Err(); err != nil {
-		return nil, false, fmt.Errorf("find notes mentioning %q: %w", names, err)
-	}
-	if len(out) > limit {
-		return out[:limit], true, nil
-	}
-	return out, false, nil
 }

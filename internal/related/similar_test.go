@@ -1,19 +1,45 @@
-package search
+package related
 
 import (
 	"context"
 	"errors"
-	"slices"
+	"log/slog"
+	"path/filepath"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
+
+// indexedSimilarity indexes the example vault as "coffee", with the
+// lexical embedder's vectors, and returns Similarity over it.
+func indexedSimilarity(t *testing.T) (*Similarity, *store.DB) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix := index.New(db, vault.NewParser(), slog.New(slog.DiscardHandler))
+	if _, err := ix.Index(ctx, config.Vault{Name: "coffee", Path: filepath.Join("..", "..", "examples", "vault")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	vec := vectors.NewVectors(db, vectors.LexicalSource(), nil)
+	vec.Serve()
+	if _, err := vec.Sync(ctx, vectors.SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	return NewSimilarity(vec, db, search.NewSemantic(vec, db)), db
+}
 
 func TestSimilar(t *testing.T) {
 	ctx := context.Background()
-	svc, db := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
-	sem := svc.semantic
+	sem, db := indexedSimilarity(t)
 	var id int64
 	if err := db.QueryRowContext(ctx, `SELECT id FROM files WHERE path = 'Methods/French press.md'`).Scan(&id); err != nil {
 		t.Fatal(err)
@@ -29,7 +55,7 @@ func TestSimilar(t *testing.T) {
 		if s.Path == "Methods/French press.md" {
 			t.Fatal("the note is among its own similar notes")
 		}
-		if s.Similarity < DefaultSimilarityFloors[KindLexical] || (i > 0 && s.Similarity > got[i-1].Similarity) {
+		if s.Similarity < search.DefaultSimilarityFloors[search.KindLexical] || (i > 0 && s.Similarity > got[i-1].Similarity) {
 			t.Fatalf("similarities not above the floor, best first: %+v", got)
 		}
 		if s.Passage.Text == "" || s.Passage.Line == 0 || s.From.Text == "" || s.From.Line == 0 {
@@ -40,29 +66,10 @@ func TestSimilar(t *testing.T) {
 		t.Fatalf("another vault: %+v, %v", none, err)
 	}
 
-	empty := NewSemantic(vectors.NewVectors(db, vectors.LexicalSource(), quietLog()), db)
-	if _, err := empty.Similar(ctx, "coffee", id, 5); !errors.Is(err, ErrNoVectors) {
+	none := vectors.NewVectors(db, vectors.LexicalSource(), nil)
+	empty := NewSimilarity(none, db, search.NewSemantic(none, db))
+	if _, err := empty.Similar(ctx, "coffee", id, 5); !errors.Is(err, search.ErrNoVectors) {
 		t.Fatalf("without vectors: %v", err)
-	}
-}
-
-func TestNotesMentioning(t *testing.T) {
-	kw, _ := indexedKeyword(t, "coffee", exampleVault(), "other", exampleVault())
-	paths, more, err := kw.NotesMentioning(context.Background(), "coffee", []string{"Pour over", "V60", `"quoted"`}, 3)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(paths) != 3 || !more {
-		t.Fatalf("paths %v, more %v", paths, more)
-	}
-	all, more, err := kw.NotesMentioning(context.Background(), "coffee", []string{"V60"}, 50)
-	if err != nil || more {
-		t.Fatal(err, more)
-	}
-	for _, want := range []string{"Methods/Pour over.md", "Coffee journal.md", "Current setup.md", "Methods/Cold brew.md"} {
-		if !slices.Contains(all, want) {
-			t.Errorf("%s not among %v", want, all)
-		}
 	}
 }
 
@@ -71,19 +78,19 @@ func TestNotesMentioning(t *testing.T) {
 // similarities, nearly the same notes.
 func TestSimilarByCentroid(t *testing.T) {
 	ctx := context.Background()
-	svc, db := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
+	sem, db := indexedSimilarity(t)
 	var id int64
 	if err := db.QueryRowContext(ctx, `SELECT id FROM files WHERE path = 'Coffee journal.md'`).Scan(&id); err != nil {
 		t.Fatal(err)
 	}
-	each, err := svc.semantic.Similar(ctx, "coffee", id, 5)
+	each, err := sem.Similar(ctx, "coffee", id, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
 	budget := similarScanBudget
 	similarScanBudget = 0
 	t.Cleanup(func() { similarScanBudget = budget })
-	once, err := svc.semantic.Similar(ctx, "coffee", id, 5)
+	once, err := sem.Similar(ctx, "coffee", id, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +99,7 @@ func TestSimilarByCentroid(t *testing.T) {
 	}
 	shared := 0
 	for _, o := range once {
-		if o.Path == "Coffee journal.md" || o.Similarity < DefaultSimilarityFloors[KindLexical] {
+		if o.Path == "Coffee journal.md" || o.Similarity < search.DefaultSimilarityFloors[search.KindLexical] {
 			t.Fatalf("by centroid: %+v", o)
 		}
 		for _, e := range each {
