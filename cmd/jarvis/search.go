@@ -13,15 +13,16 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // searchOutput is what `jarvis search --json` prints.
 type searchOutput struct {
-	Query    string          `json:"query"`
-	Mode     search.Mode     `json:"mode"`
-	Results  []search.Result `json:"results"`
-	Embedder string          `json:"embedder"` // empty in keyword mode
+	Query    string         `json:"query"`
+	Mode     search.Mode    `json:"mode"`
+	Results  []notes.Result `json:"results"`
+	Embedder string         `json:"embedder"` // empty in keyword mode
 	// Degraded says why the answer is less than the mode asked for, such
 	// as semantic search answering with keywords while no vectors exist.
 	Degraded  string   `json:"degraded"`
@@ -111,7 +112,7 @@ failed, 2 for a usage or configuration error.`, e)
 	progress := newProgressView(e, *asJSON, false)
 	defer progress.Finish()
 	sayWhenWaiting(e, deps.DB, progress)
-	out := searchOutput{Query: query, Mode: mode, Results: []search.Result{}}
+	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}
 	// Keyword search needs no vectors; loading them costs time and memory
 	// in proportion to the vault.
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, mode != search.ModeKeyword); err != nil {
@@ -119,10 +120,10 @@ failed, 2 for a usage or configuration error.`, e)
 	}
 	progress.Finish()
 	// Only the configured vaults: the database may hold others.
-	filter := search.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
+	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
 		Threshold: *threshold, NamesOnly: *namesOnly})
-	if errors.Is(err, search.ErrEmptyQuery) {
+	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}
 	if err != nil {

@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -150,7 +151,7 @@ type SearchDeps struct {
 	Indexer  *index.Indexer
 	Vectors  *vectors.Vectors
 	Search   *search.Service
-	Keyword  *search.Keyword
+	Keyword  *fulltext.Keyword
 	Semantic *search.Semantic
 	Combined *search.Combined
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -22,7 +23,7 @@ var Relating = fx.Module("related",
 	fx.Provide(fx.Annotate(newRelated, fx.As(fx.Self()), fx.As(new(mcp.RelatedNotes)))),
 )
 
-func newRelated(cfg config.Config, g *graph.Graph, vec *vectors.Vectors, db store.Conn, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *related.Service {
+func newRelated(cfg config.Config, g *graph.Graph, vec *vectors.Vectors, db store.Conn, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *related.Service {
 	return related.New(cfg.Vaults, g, related.NewSimilarity(vec, db, sem), sem, kw, p)
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -124,7 +125,7 @@ var Vectors = fx.Module("vectors", fx.Provide(newVectors))
 
 type serviceIn struct {
 	fx.In
-	Keyword  *search.Keyword
+	Keyword  *fulltext.Keyword
 	Semantic *search.Semantic
 	Combined *search.Combined
 	Cfg      config.Config
@@ -150,7 +151,7 @@ func newGraph(db store.Conn, cfg config.Config) *graph.Graph {
 var Searching = fx.Module("search",
 	fx.Provide(
 		fx.Annotate(newGraph, fx.As(fx.Self()), fx.As(new(mcp.LinkGraph))),
-		func(db store.Conn) *search.Keyword { return search.NewKeyword(db) },
+		func(db store.Conn) *fulltext.Keyword { return fulltext.NewKeyword(db) },
 		newSemantic,
 		newCombined,
 		fx.Annotate(newService, fx.As(fx.Self()), fx.As(new(mcp.KeywordSearch)), fx.As(new(mcp.SemanticSearch))),
@@ -180,7 +181,7 @@ func newSemantic(v *vectors.Vectors, db store.Conn, cfg config.Config) *search.S
 // newCombined fuses keyword and semantic search, with the configured
 // semantic weight, if any, in place of the default of every kind of
 // embedder.
-func newCombined(kw *search.Keyword, sem *search.Semantic, cfg config.Config) *search.Combined {
+func newCombined(kw *fulltext.Keyword, sem *search.Semantic, cfg config.Config) *search.Combined {
 	c := search.NewCombinedOver(kw, sem)
 	if w := cfg.Search.SemanticWeight; w != nil {
 		for kind := range c.SemanticWeights {

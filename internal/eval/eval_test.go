@@ -17,6 +17,8 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
@@ -73,7 +75,7 @@ func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, vectors.S
 
 // rankers are the three search modes as the eval calls them.
 func rankers(deps container.SearchDeps) map[string]Ranker {
-	paths := func(rs []search.Result) []string {
+	paths := func(rs []notes.Result) []string {
 		out := make([]string, len(rs))
 		for i, r := range rs {
 			out[i] = r.Path
@@ -82,7 +84,7 @@ func rankers(deps container.SearchDeps) map[string]Ranker {
 	}
 	return map[string]Ranker{
 		"keyword": func(ctx context.Context, q string, limit int) ([]string, error) {
-			rs, err := deps.Keyword.Search(ctx, search.KeywordQuery{Text: q, Limit: limit})
+			rs, err := deps.Keyword.Search(ctx, fulltext.KeywordQuery{Text: q, Limit: limit})
 			return paths(rs), err
 		},
 		"semantic": func(ctx context.Context, q string, limit int) ([]string, error) {

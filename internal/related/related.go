@@ -19,6 +19,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -153,7 +154,7 @@ type Service struct {
 
 // New builds the service over the link graph, the passages' similarity,
 // semantic and keyword search and the parser.
-func New(vaults []config.Vault, g *graph.Graph, sim *Similarity, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *Service {
+func New(vaults []config.Vault, g *graph.Graph, sim *Similarity, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *Service {
 	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sim.Similar, Embedder: sem.Embedder,
 		Mentioning: kw.NotesMentioning, Names: g.Names, Prose: p.Prose}
 }

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -21,7 +23,7 @@ var ErrNoVectors = errors.New("no vectors to search")
 // query, as measured by the embedder the vectors were made with.
 type Semantic struct {
 	vec *vectors.Vectors
-	db  Querier
+	db  notes.Querier
 	// Floors are the least similarity a chunk needs to be a result at
 	// all, by kind of embedder: below it a chunk is no more like the query
 	// than text it has nothing in common with, and a query about nothing
@@ -50,7 +52,7 @@ type Semantic struct {
 var DefaultSimilarityFloors = map[EmbedderKind]float64{KindLexical: 0.18, KindNeural: 0}
 
 // NewSemantic returns semantic search over vec, reading note details from db.
-func NewSemantic(vec *vectors.Vectors, db Querier) *Semantic {
+func NewSemantic(vec *vectors.Vectors, db notes.Querier) *Semantic {
 	return &Semantic{vec: vec, db: db, Floors: maps.Clone(DefaultSimilarityFloors)}
 }
 
@@ -69,7 +71,7 @@ func (s *Semantic) Floor() float64 { return s.Floors[s.Kind()] }
 // SemanticQuery is one semantic search.
 type SemanticQuery struct {
 	Text   string
-	Filter Filter
+	Filter notes.Filter
 	// Limit is the most notes returned: semantic search's default
 	// (Limits) when 0. It is not capped: the Service applies MaxLimit,
 	// and asks for one more to tell whether more matched.
@@ -96,10 +98,10 @@ func (s *Semantic) Embedder() string {
 
 // Search embeds the query and returns the notes whose chunks are nearest,
 // one per note with its best chunk as the snippet.
-func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error) {
+func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]notes.Result, error) {
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
-		return nil, ErrEmptyQuery
+		return nil, notes.ErrEmptyQuery
 	}
 	if q.Limit <= 0 {
 		q.Limit, _ = Limits(ModeSemantic)
@@ -121,18 +123,18 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	if len(qv) == 0 || vectors.IsZero(qv) {
 		// Nothing of the query is known to the embedder (a lexical
 		// embedder given only punctuation): nothing is similar.
-		return []Result{}, nil
+		return []notes.Result{}, nil
 	}
-	if q.Filter, err = q.Filter.resolve(ctx, s.db); err != nil {
+	if q.Filter, err = q.Filter.Resolve(ctx, s.db); err != nil {
 		return nil, err
 	}
-	if q.Filter.matchesNothing() {
-		return []Result{}, nil
+	if q.Filter.MatchesNothing() {
+		return []notes.Result{}, nil
 	}
-	keep := q.Filter.keep()
+	keep := q.Filter.Keep()
 	// The floor applies before the limit, as a threshold does.
 	floor := 0.0
-	if kind := s.Kind(); kind == KindLexical && len(parseQuery(text).terms) == 0 {
+	if kind := s.Kind(); kind == KindLexical && !fulltext.HasTerms(text) {
 		// Symbols alone: the lexical embedder knows a symbol only as
 		// itself, and its similarity to anything else is hashing noise,
 		// which with so few features can beat the floor (an emoji in no
@@ -154,7 +156,7 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	}
 	res, err := s.describe(ctx, best)
 	for i := range res {
-		res[i].belowFloor = res[i].Score < floor
+		res[i].BelowFloor = res[i].Score < floor
 	}
 	return res, err
 }
@@ -164,7 +166,7 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQuery, keep func(int64) bool) ([]vectors.Hit, error) {
 	n := q.Limit * 4
 	for {
-		hits, err := s.vec.Nearest(ctx, query, q.Filter.scope(), n, keep, float32(q.Threshold))
+		hits, err := s.vec.Nearest(ctx, query, q.Filter.Scope(), n, keep, float32(q.Threshold))
 		if err != nil {
 			return nil, err
 		}
@@ -191,7 +193,7 @@ func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQ
 // holdingSymbols narrows keep to the notes whose text holds one of the
 // symbols of query.
 func (s *Semantic) holdingSymbols(ctx context.Context, query string, keep func(int64) bool) (func(int64) bool, error) {
-	symbols := symbolWords(query)
+	symbols := fulltext.SymbolWords(query)
 	if len(symbols) == 0 {
 		return func(int64) bool { return false }, nil
 	}
@@ -227,8 +229,8 @@ type noteKey struct {
 
 // describe turns chunk hits into results with the note's path and title and
 // the chunk's text as the snippet.
-func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]Result, error) {
-	out := make([]Result, 0, len(hits))
+func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]notes.Result, error) {
+	out := make([]notes.Result, 0, len(hits))
 	if len(hits) == 0 {
 		return out, nil
 	}
@@ -243,10 +245,10 @@ func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]Result, 
 		return nil, fmt.Errorf("read search results: %w", err)
 	}
 	defer rows.Close()
-	byChunk := map[int64]Result{}
+	byChunk := map[int64]notes.Result{}
 	for rows.Next() {
 		var id int64
-		var r Result
+		var r notes.Result
 		var text string
 		if err := rows.Scan(&id, &r.Vault, &r.Path, &r.Title, &r.Heading, &r.Line, &text); err != nil {
 			return nil, fmt.Errorf("read search results: %w", err)
@@ -263,11 +265,11 @@ func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]Result, 
 		if !ok {
 			continue // the note was re-indexed since the vectors were loaded
 		}
-		r.Score, r.file = float64(h.Sim), h.File
+		r.Score, r.File = float64(h.Sim), h.File
 		out = append(out, r)
 		files = append(files, h.File)
 	}
-	if err := headingsAbove(ctx, s.db, files, out); err != nil {
+	if err := notes.HeadingsAbove(ctx, s.db, files, out); err != nil {
 		return nil, fmt.Errorf("read search results: %w", err)
 	}
 	return out, nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
@@ -97,13 +98,13 @@ func TestSemanticFilters(t *testing.T) {
 	sem := NewSemantic(v, db)
 	for _, tc := range []struct {
 		name   string
-		filter Filter
+		filter notes.Filter
 		want   []string
 	}{
-		{"path prefix", Filter{PathPrefix: "Projects/"}, []string{"Projects/alpha.md", "Projects/beta.md"}},
-		{"nested tag", Filter{Tag: "#space"}, []string{"Notes/gamma.md"}},
-		{"exact tag, any case", Filter{Tag: "Space/Rockets"}, []string{"Notes/gamma.md"}},
-		{"unknown vault", Filter{Vault: "nope"}, nil},
+		{"path prefix", notes.Filter{PathPrefix: "Projects/"}, []string{"Projects/alpha.md", "Projects/beta.md"}},
+		{"nested tag", notes.Filter{Tag: "#space"}, []string{"Notes/gamma.md"}},
+		{"exact tag, any case", notes.Filter{Tag: "Space/Rockets"}, []string{"Notes/gamma.md"}},
+		{"unknown vault", notes.Filter{Vault: "nope"}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res, err := sem.Search(ctx, SemanticQuery{Text: "rocket", Filter: tc.filter})
@@ -119,7 +120,7 @@ func TestSemanticFilters(t *testing.T) {
 	}
 }
 
-func paths(rs []Result) []string {
+func paths(rs []notes.Result) []string {
 	var out []string
 	for _, r := range rs {
 		out = append(out, r.Path)

@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -19,8 +20,8 @@ func TestSymbolWords(t *testing.T) {
 		"-":             nil,
 		"\u200d":        nil, // a joiner alone is no symbol
 	} {
-		if got := symbolWords(text); !slices.Equal(got, want) {
-			t.Errorf("symbolWords(%q) = %q; want %q", text, got, want)
+		if got := SymbolWords(text); !slices.Equal(got, want) {
+			t.Errorf("SymbolWords(%q) = %q; want %q", text, got, want)
 		}
 	}
 }
@@ -47,7 +48,7 @@ func TestKeywordFindsEmoji(t *testing.T) {
 		{KeywordQuery{Text: "🚀"}, []string{"Launch 🚀.md", "Budget.md"}},
 		{KeywordQuery{Text: " 🎉 "}, []string{"Budget.md", "Party.md"}},
 		{KeywordQuery{Text: "🚀", NamesOnly: true}, []string{"Launch 🚀.md"}},
-		{KeywordQuery{Text: "🎉", Filter: Filter{PathPrefix: "Party"}}, []string{"Party.md"}},
+		{KeywordQuery{Text: "🎉", Filter: notes.Filter{PathPrefix: "Party"}}, []string{"Party.md"}},
 		{KeywordQuery{Text: "👩‍💻"}, []string{"Team/Pairing.md"}},
 		{KeywordQuery{Text: "🦄"}, nil},
 	} {

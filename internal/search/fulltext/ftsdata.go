@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"bytes"
@@ -9,6 +9,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // FTS5 keeps its index in ordinary tables beside the virtual table
@@ -79,7 +81,7 @@ func (v ftsVersion) same(w ftsVersion) bool {
 }
 
 // readFTSVersion reads the structure and averages records of table.
-func readFTSVersion(ctx context.Context, db Querier, table string) (ftsVersion, error) {
+func readFTSVersion(ctx context.Context, db notes.Querier, table string) (ftsVersion, error) {
 	var v ftsVersion
 	rows, err := db.QueryContext(ctx, `SELECT id, block FROM `+table+`_data WHERE id IN (?, ?)`, ftsAveragesRowid, ftsStructureRowid)
 	if err != nil {
@@ -207,7 +209,7 @@ func sqliteVarint(b []byte) (uint64, int) {
 // as in bm25()). A rowid can come in several segments, and its first
 // entry is the one in force. Two queries read everything, so that SQLite
 // prepares two statements, not two for every term and segment.
-func ftsDoclists(ctx context.Context, db Querier, table string, v ftsVersion, terms []string, order func(leaves []int64) []int,
+func ftsDoclists(ctx context.Context, db notes.Querier, table string, v ftsVersion, terms []string, order func(leaves []int64) []int,
 	weights []float64, sink *postingReader) error {
 	spans, err := termSpans(ctx, db, table, v.segments, terms)
 	if err != nil {
@@ -248,7 +250,7 @@ type termSpan struct {
 // spans come from one statement whatever their number, the segments and
 // terms passed as JSON: SQLite prepares a statement on every query, and
 // preparing one of a part per span took longer than running it.
-func termSpans(ctx context.Context, db Querier, table string, segs []ftsSegment, terms []string) ([]termSpan, error) {
+func termSpans(ctx context.Context, db notes.Querier, table string, segs []ftsSegment, terms []string) ([]termSpan, error) {
 	var spans []termSpan
 	var js strings.Builder
 	js.WriteByte('[')
@@ -300,7 +302,7 @@ func termSpans(ctx context.Context, db Querier, table string, segs []ftsSegment,
 
 // readSpans reads the leaves of spans in one statement, in the spans'
 // order, and walks each span's doclist.
-func readSpans(ctx context.Context, db Querier, table string, spans []termSpan, w *doclistWalker) error {
+func readSpans(ctx context.Context, db notes.Querier, table string, spans []termSpan, w *doclistWalker) error {
 	var js strings.Builder
 	js.WriteByte('[')
 	for i, sp := range spans {
@@ -611,7 +613,7 @@ func decodePositions(b []byte, dst []uint64) ([]uint64, error) {
 
 // ftsDocSizes reads every row's length in tokens, all columns together,
 // from %_docsize: rowids in order and their lengths.
-func ftsDocSizes(ctx context.Context, db Querier, table string) ([]int64, []uint32, error) {
+func ftsDocSizes(ctx context.Context, db notes.Querier, table string) ([]int64, []uint32, error) {
 	rows, err := db.QueryContext(ctx, `SELECT id, sz FROM `+table+`_docsize ORDER BY id`)
 	if err != nil {
 		return nil, nil, err

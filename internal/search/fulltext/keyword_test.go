@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -36,7 +37,7 @@ func indexedKeyword(t testing.TB, vaults ...string) (*Keyword, *store.DB) {
 }
 
 // exampleVault is the vault shipped in examples/vault.
-func exampleVault() string { return filepath.Join("..", "..", "examples", "vault") }
+func exampleVault() string { return filepath.Join("..", "..", "..", "examples", "vault") }
 
 // keywordCase is a query and what its results must show. Empty fields are
 // not checked.
@@ -144,17 +145,17 @@ func TestKeywordFilters(t *testing.T) {
 	method := append([]string{"Methods/Pour over.md"}, immersion...)
 	beans := []string{"Beans/Index.md", "Beans/Ethiopia Guji.md", "Beans/Colombia Huila.md", "Beans/Roast levels.md"}
 	runKeywordCases(t, k, []keywordCase{
-		{name: "tag and the tags under it", query: KeywordQuery{Text: "water", Filter: Filter{Tag: "method"}}, only: method},
-		{name: "nested tag, hash and case", query: KeywordQuery{Text: "water", Filter: Filter{Tag: "#Method/Immersion"}}, only: immersion},
-		{name: "tag prefix is not a parent", query: KeywordQuery{Text: "water", Filter: Filter{Tag: "meth"}}, none: true},
-		{name: "folder", query: KeywordQuery{Text: "roast", Filter: Filter{PathPrefix: "Beans"}}, only: beans},
-		{name: "folder with slashes", query: KeywordQuery{Text: "roast", Filter: Filter{PathPrefix: "./Beans/"}}, only: beans},
-		{name: "file path", query: KeywordQuery{Text: "roast", Filter: Filter{PathPrefix: "Beans/Roast"}}, only: []string{"Beans/Roast levels.md"}},
-		{name: "unknown vault", query: KeywordQuery{Text: "water", Filter: Filter{Vault: "nope"}}, none: true},
-		{name: "all filters", query: KeywordQuery{Text: "bloom", Filter: Filter{Vault: "other", PathPrefix: "Methods/", Tag: "method/immersion"}},
+		{name: "tag and the tags under it", query: KeywordQuery{Text: "water", Filter: notes.Filter{Tag: "method"}}, only: method},
+		{name: "nested tag, hash and case", query: KeywordQuery{Text: "water", Filter: notes.Filter{Tag: "#Method/Immersion"}}, only: immersion},
+		{name: "tag prefix is not a parent", query: KeywordQuery{Text: "water", Filter: notes.Filter{Tag: "meth"}}, none: true},
+		{name: "folder", query: KeywordQuery{Text: "roast", Filter: notes.Filter{PathPrefix: "Beans"}}, only: beans},
+		{name: "folder with slashes", query: KeywordQuery{Text: "roast", Filter: notes.Filter{PathPrefix: "./Beans/"}}, only: beans},
+		{name: "file path", query: KeywordQuery{Text: "roast", Filter: notes.Filter{PathPrefix: "Beans/Roast"}}, only: []string{"Beans/Roast levels.md"}},
+		{name: "unknown vault", query: KeywordQuery{Text: "water", Filter: notes.Filter{Vault: "nope"}}, none: true},
+		{name: "all filters", query: KeywordQuery{Text: "bloom", Filter: notes.Filter{Vault: "other", PathPrefix: "Methods/", Tag: "method/immersion"}},
 			first: "Methods/French press.md", only: immersion},
 	})
-	rs, err := k.Search(context.Background(), KeywordQuery{Text: "water", Filter: Filter{Vault: "other"}, Limit: 50})
+	rs, err := k.Search(context.Background(), KeywordQuery{Text: "water", Filter: notes.Filter{Vault: "other"}, Limit: 50})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -205,7 +206,7 @@ func TestKeywordAnyText(t *testing.T) {
 		}
 	}
 	for _, text := range []string{"", " ", "\t\n "} {
-		if _, err := k.Search(context.Background(), KeywordQuery{Text: text}); !errors.Is(err, ErrEmptyQuery) {
+		if _, err := k.Search(context.Background(), KeywordQuery{Text: text}); !errors.Is(err, notes.ErrEmptyQuery) {
 			t.Errorf("Search(%q) = %v; want ErrEmptyQuery", text, err)
 		}
 	}
@@ -213,7 +214,7 @@ func TestKeywordAnyText(t *testing.T) {
 
 func TestKeywordLimit(t *testing.T) {
 	k, _ := indexedKeyword(t, "coffee", exampleVault())
-	def, _ := Limits(ModeKeyword)
+	def := DefaultLimit
 	for _, tt := range []struct{ limit, most int }{{0, def}, {3, 3}} {
 		rs, err := k.Search(context.Background(), KeywordQuery{Text: "coffee", Limit: tt.limit})
 		if err != nil {
@@ -244,8 +245,12 @@ func helpKeyword(t *testing.T) *Keyword {
 
 func TestKeywordHelpVault(t *testing.T) {
 	k := helpKeyword(t)
-	en := func(text string) KeywordQuery { return KeywordQuery{Text: text, Filter: Filter{Vault: "en"}} }
-	zh := func(text string) KeywordQuery { return KeywordQuery{Text: text, Filter: Filter{Vault: "zh"}} }
+	en := func(text string) KeywordQuery {
+		return KeywordQuery{Text: text, Filter: notes.Filter{Vault: "en"}}
+	}
+	zh := func(text string) KeywordQuery {
+		return KeywordQuery{Text: text, Filter: notes.Filter{Vault: "zh"}}
+	}
 	runKeywordCases(t, k, []keywordCase{
 		{name: "title", query: en("canvas"), first: "Plugins/Canvas.md", snippet: "canvas"},
 		{name: "title typed halfway", query: en("canv"), first: "Plugins/Canvas.md"},
@@ -257,11 +262,11 @@ func TestKeywordHelpVault(t *testing.T) {
 		},
 		{name: "two words of a title", query: en("daily notes"), first: "Plugins/Daily notes.md"},
 		{name: "question", query: en("how do I embed a note in another note"), first: "Linking notes and files/Embed files.md"},
-		{name: "names only, exact title first", query: KeywordQuery{Text: "tags", NamesOnly: true, Filter: Filter{Vault: "en"}},
+		{name: "names only, exact title first", query: KeywordQuery{Text: "tags", NamesOnly: true, Filter: notes.Filter{Vault: "en"}},
 			first: "Editing and formatting/Tags.md"},
 		{name: "Chinese title", query: zh("白板"), first: "插件/白板.md", snippet: "白板"},
 		{name: "Chinese, four characters", query: zh("同步设置"), first: "Obsidian Sync/同步文件和设置.md", snippet: "同步设置"},
-		{name: "Chinese title, names only", query: KeywordQuery{Text: "快捷键", NamesOnly: true, Filter: Filter{Vault: "zh"}},
+		{name: "Chinese title, names only", query: KeywordQuery{Text: "快捷键", NamesOnly: true, Filter: notes.Filter{Vault: "zh"}},
 			first: "用户界面/快捷键.md", snippet: "快捷键"},
 	})
 }
@@ -296,15 +301,6 @@ func TestResultHeadingIsTheOneAboveItsLine(t *testing.T) {
 		}
 		if rs[0].Heading != want.heading || rs[0].Line != want.line {
 			t.Errorf("%q: heading %q line %d; want %q line %d", query, rs[0].Heading, rs[0].Line, want.heading, want.line)
-		}
-	}
-}
-
-func TestPathAt(t *testing.T) {
-	hs := []vault.Heading{{Level: 1, Text: "A", Line: 1}, {Level: 3, Text: "C", Line: 4}, {Level: 2, Text: "B", Line: 8}, {Level: 2, Text: "", Line: 12}, {Level: 1, Text: "Z", Line: 20}}
-	for line, want := range map[int]string{0: "", 1: "A", 5: "A > C", 9: "A > B", 13: "A", 25: "Z"} {
-		if got := pathAt(hs, line); got != want {
-			t.Errorf("pathAt(%d) = %q; want %q", line, got, want)
 		}
 	}
 }

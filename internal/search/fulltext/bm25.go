@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"context"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // Ranking in Go. A query whose every term is a plain word or a phrase of
@@ -35,7 +37,7 @@ var (
 // textIndex ranks notes over note_fts's own data, keeping its rows'
 // lengths between searches. It is safe for concurrent use.
 type textIndex struct {
-	db    Querier
+	db    notes.Querier
 	table string
 
 	mu    sync.Mutex
@@ -681,7 +683,7 @@ func worse(a, b keywordHit) bool {
 }
 
 func (t *topHits) offer(id int64, score float64) {
-	h := keywordHit{id: id, res: Result{Score: score, Line: 1}}
+	h := keywordHit{id: id, res: notes.Result{Score: score, Line: 1}}
 	if t.limit <= 0 {
 		return
 	}

@@ -1,4 +1,4 @@
-package search
+package notes
 
 import (
 	"context"
@@ -51,8 +51,8 @@ type Filter struct {
 	set *noteSet
 }
 
-// scope is the vaults a filter allows, nil for every vault.
-func (f Filter) scope() []string {
+// Scope is the vaults a filter allows, nil for every vault.
+func (f Filter) Scope() []string {
 	if f.Vault != "" {
 		return []string{f.Vault}
 	}
@@ -75,8 +75,8 @@ func normalizePrefix(p string) string {
 	}
 }
 
-// normalizeTag is a tag as tags are stored: without "#".
-func normalizeTag(t string) string {
+// NormalizeTag is a tag as tags are stored: without "#".
+func NormalizeTag(t string) string {
 	return strings.TrimPrefix(strings.TrimSpace(t), "#")
 }
 
@@ -91,12 +91,12 @@ func HasPathPrefix(path, prefix string) bool {
 // a tag filter by the rules of Filter. An empty tag passes every note.
 // notes states the same rule in SQL, over the keys the index stores.
 func HasTag(tags []string, tag string) bool {
-	t := vault.TagKey(normalizeTag(tag))
+	t := vault.TagKey(NormalizeTag(tag))
 	if t == "" {
 		return true
 	}
 	for _, have := range tags {
-		h := vault.TagKey(normalizeTag(have))
+		h := vault.TagKey(NormalizeTag(have))
 		if h == t || strings.HasPrefix(h, t+"/") {
 			return true
 		}
@@ -104,14 +104,14 @@ func HasTag(tags []string, tag string) bool {
 	return false
 }
 
-// describeFilter says what a filter keeps, for a sentence about an empty
+// Describe says what a filter keeps, for a sentence about an empty
 // answer: `under "Projects/" tagged #idea`.
-func describeFilter(f Filter) string {
+func (f Filter) Describe() string {
 	var parts []string
 	if p := normalizePrefix(f.PathPrefix); p != "" {
 		parts = append(parts, fmt.Sprintf("whose path starts with %q", p))
 	}
-	if t := normalizeTag(f.Tag); t != "" {
+	if t := NormalizeTag(f.Tag); t != "" {
 		parts = append(parts, "tagged #"+t)
 	}
 	if f.Vault != "" {
@@ -137,10 +137,10 @@ type noteSet struct {
 	vaults map[int64]bool
 }
 
-// resolve reads which notes pass f, once per search. A filter naming
+// Resolve reads which notes pass f, once per search. A filter naming
 // every vault in the database, and no path or tag, keeps every note and
 // costs the searches nothing.
-func (f Filter) resolve(ctx context.Context, db Querier) (Filter, error) {
+func (f Filter) Resolve(ctx context.Context, db Querier) (Filter, error) {
 	if f.set != nil {
 		return f, nil
 	}
@@ -153,7 +153,7 @@ func (f Filter) resolve(ctx context.Context, db Querier) (Filter, error) {
 }
 
 func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
-	scope := f.scope()
+	scope := f.Scope()
 	var vaults map[int64]bool
 	if len(scope) > 0 {
 		all, ids, err := coversDatabase(ctx, db, scope)
@@ -165,7 +165,7 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 		}
 		vaults = ids
 	}
-	prefix, tag := normalizePrefix(f.PathPrefix), normalizeTag(f.Tag)
+	prefix, tag := normalizePrefix(f.PathPrefix), NormalizeTag(f.Tag)
 	vaultCond, vaultArgs := store.InVaults("f.vault_id", scope)
 	if prefix == "" && tag == "" {
 		if vaultCond == "" {
@@ -262,9 +262,9 @@ func likePrefix(prefix string) string {
 	return store.EscapeLike(prefix[:end]) + "%"
 }
 
-// filterSQL is a query listing the ids of the notes a resolved filter lets
+// NoteIDs is a query listing the ids of the notes a resolved filter lets
 // through, with its arguments; "" when it lets every note through.
-func filterSQL(f Filter) (query string, args []any) {
+func (f Filter) NoteIDs() (query string, args []any) {
 	if f.set == nil || f.set.all {
 		return "", nil
 	}
@@ -274,9 +274,9 @@ func filterSQL(f Filter) (query string, args []any) {
 	return f.set.sql, f.set.args
 }
 
-// keep is the test semantic search applies to each chunk's note: nil when
+// Keep is the test semantic search applies to each chunk's note: nil when
 // the vaults chosen are the whole condition.
-func (f Filter) keep() func(int64) bool {
+func (f Filter) Keep() func(int64) bool {
 	if f.set == nil || f.set.ids == nil {
 		return nil
 	}
@@ -284,14 +284,20 @@ func (f Filter) keep() func(int64) bool {
 	return func(id int64) bool { return ids[id] }
 }
 
-// inVaults is the ids of the vaults a resolved filter keeps when a vault
+// InVaults is the ids of the vaults a resolved filter keeps when a vault
 // condition is all it is; nil otherwise.
-func (f Filter) inVaults() map[int64]bool {
+func (f Filter) InVaults() map[int64]bool {
 	if f.set == nil {
 		return nil
 	}
 	return f.set.vaults
 }
 
-// matchesNothing reports whether a resolved filter lets no note through.
-func (f Filter) matchesNothing() bool { return f.set != nil && f.set.none }
+// Listed reports whether a resolved filter's notes are known without a
+// query: every note, or a set of note or vault ids.
+func (f Filter) Listed() bool {
+	return f.set != nil && (f.set.all || f.set.ids != nil || f.set.vaults != nil)
+}
+
+// MatchesNothing reports whether a resolved filter lets no note through.
+func (f Filter) MatchesNothing() bool { return f.set != nil && f.set.none }

@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"slices"
@@ -40,8 +40,8 @@ import (
 const (
 	strictTerms = 4
 	minPrefix   = 3
-	// maxTerms bounds the MATCH expression a pasted page of text can make.
-	maxTerms = 64
+	// MaxTerms bounds the MATCH expression a pasted page of text can make.
+	MaxTerms = 64
 )
 
 // term is one unit of a parsed query: a word, a phrase, or a run of CJK
@@ -59,7 +59,7 @@ type term struct {
 type parsedQuery struct {
 	terms []term
 	cjk   bool // some term is CJK: search note_cjk
-	// dropped counts the terms past maxTerms, left out.
+	// dropped counts the terms past MaxTerms, left out.
 	dropped int
 }
 
@@ -111,9 +111,9 @@ func parseQuery(text string) parsedQuery {
 	}
 	flush(quoted)
 	q.dropStopWords()
-	if len(q.terms) > maxTerms {
-		q.dropped = len(q.terms) - maxTerms
-		q.terms = q.terms[:maxTerms]
+	if len(q.terms) > MaxTerms {
+		q.dropped = len(q.terms) - MaxTerms
+		q.terms = q.terms[:MaxTerms]
 	}
 	if n := len(q.terms); n > 0 && q.strict() {
 		last := &q.terms[n-1]
@@ -124,9 +124,13 @@ func parseQuery(text string) parsedQuery {
 	return q
 }
 
-// keywordCut is how many terms of text keyword search leaves out, past
-// maxTerms.
-func keywordCut(text string) int { return parseQuery(text).dropped }
+// KeywordCut is how many terms of text keyword search leaves out, past
+// MaxTerms.
+func KeywordCut(text string) int { return parseQuery(text).dropped }
+
+// HasTerms reports whether text holds a word keyword search looks for, as
+// against symbols alone or nothing.
+func HasTerms(text string) bool { return len(parseQuery(text).terms) > 0 }
 
 // prefixWord is the word the last term matches as a prefix too, "" when
 // it matches none.

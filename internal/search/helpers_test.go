@@ -11,14 +11,17 @@ import (
 	"sync/atomic"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
-// The test embedders and database of package vectors' tests, for the
-// tests of search over vectors.
+// Test embedders, databases and vaults, as the tests of packages vectors
+// and fulltext have them, for the tests of the service over both.
 
 // letters is a tiny deterministic embedder for tests: a vector of letter
 // counts over a-z, normalised. Texts sharing letters are similar.
@@ -137,4 +140,35 @@ func (r *remoteLike) Embed(_ context.Context, texts []string) ([][]float32, erro
 		out[i] = v
 	}
 	return out, nil
+}
+
+// indexedKeyword indexes vaults (name, folder, name, folder, ...) into a
+// fresh database and returns keyword search over it.
+func indexedKeyword(t testing.TB, vaults ...string) (*fulltext.Keyword, *store.DB) {
+	t.Helper()
+	ctx := context.Background()
+	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	ix := index.New(db, vault.NewParser(), quietLog())
+	for i := 0; i+1 < len(vaults); i += 2 {
+		if _, err := ix.Index(ctx, config.Vault{Name: vaults[i], Path: vaults[i+1]}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return fulltext.NewKeyword(db), db
+}
+
+// exampleVault is the vault shipped in examples/vault.
+func exampleVault() string { return filepath.Join("..", "..", "examples", "vault") }
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }

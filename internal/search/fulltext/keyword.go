@@ -1,4 +1,8 @@
-package search
+// Package fulltext is keyword search: SQLite FTS5 over the note and name
+// tables the indexer keeps, ranked by BM25 computed in Go over FTS5's own
+// records, with the query grammar, stemming, symbol search, pseudo-relevance
+// feedback and snippets it uses.
+package fulltext
 
 import (
 	"context"
@@ -11,14 +15,9 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
-
-// Querier is what keyword search needs of the database. *sql.DB, *sql.Conn,
-// *sql.Tx and *store.DB all have it, and a test can pass any of them.
-type Querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
 
 // KeywordWeights weigh a match in each field of a note against a match in
 // its text, in FTS5's BM25. Names say best what a note is about; a heading
@@ -38,7 +37,7 @@ var DefaultKeywordWeights = KeywordWeights{Title: 8, Aliases: 8, Headings: 3, Bo
 // name tables the indexer keeps (migrations/0003_fts.sql). It is safe for
 // concurrent use.
 type Keyword struct {
-	db Querier
+	db notes.Querier
 	// Weights are the BM25 field weights; DefaultKeywordWeights when built
 	// with NewKeyword.
 	Weights KeywordWeights
@@ -50,7 +49,7 @@ type Keyword struct {
 }
 
 // NewKeyword returns keyword search over db.
-func NewKeyword(db Querier) *Keyword {
+func NewKeyword(db notes.Querier) *Keyword {
 	return &Keyword{db: db, Weights: DefaultKeywordWeights, Feedback: DefaultFeedback,
 		text: &textIndex{db: db, table: "note_fts"}}
 }
@@ -59,9 +58,8 @@ func NewKeyword(db Querier) *Keyword {
 // must match, are described in query.go: any text is a valid query.
 type KeywordQuery struct {
 	Text   string
-	Filter Filter
-	// Limit is the most notes returned: keyword search's default
-	// (Limits) when 0. It is not capped: the Service applies MaxLimit,
+	Filter notes.Filter
+	// Limit is the most notes returned: DefaultLimit when 0. It is not capped: the Service applies MaxLimit,
 	// and asks for one more to tell whether more matched.
 	Limit int
 	// NamesOnly matches note titles, aliases and paths, not their text.
@@ -72,37 +70,41 @@ type KeywordQuery struct {
 	Bare bool
 }
 
+// DefaultLimit is keyword search's default limit: a lookup by name or by
+// a phrase is read down a list, and each result is little to show.
+const DefaultLimit = 20
+
 // snippetTokens is how many words a snippet holds (FTS5's limit is 64).
 const snippetTokens = 24
 
-// Search runs q. It returns ErrEmptyQuery when the text is blank, and no
+// Search runs q. It returns notes.ErrEmptyQuery when the text is blank, and no
 // results (and no error) when the text holds nothing to search for, such
 // as "*"; a query of emoji or other symbols only looks for them verbatim. Results are one per note, best first. Each holds the
 // passage with most of the query's words (chosen as FTS5's snippet() would) as its snippet, the
 // heading path of the chunk it is in, and as its line the line of the
 // first matched word, where a reader would start; a note that matched by
 // name only gets its title as snippet and its first chunk.
-func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) {
+func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]notes.Result, error) {
 	if strings.TrimSpace(q.Text) == "" {
-		return nil, ErrEmptyQuery
+		return nil, notes.ErrEmptyQuery
 	}
 	limit := q.Limit
 	if limit <= 0 {
-		limit, _ = Limits(ModeKeyword)
+		limit = DefaultLimit
 	}
-	f, err := q.Filter.resolve(ctx, k.db)
+	f, err := q.Filter.Resolve(ctx, k.db)
 	if err != nil {
 		return nil, err
 	}
-	if f.matchesNothing() {
-		return []Result{}, nil
+	if f.MatchesNothing() {
+		return []notes.Result{}, nil
 	}
 	q.Filter = f
 	pq := parseQuery(q.Text)
 	if len(pq.terms) == 0 {
-		symbols := symbolWords(q.Text)
+		symbols := SymbolWords(q.Text)
 		if len(symbols) == 0 {
-			return []Result{}, nil
+			return []notes.Result{}, nil
 		}
 		res, err := k.searchSymbols(ctx, symbols, q.Filter, q.NamesOnly, limit)
 		if err != nil {
@@ -110,7 +112,7 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 		}
 		return res, nil
 	}
-	var res []Result
+	var res []notes.Result
 	if q.NamesOnly {
 		res, err = k.searchNames(ctx, q.Text, pq, q.Filter, limit)
 	} else {
@@ -126,12 +128,12 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]Result, error) 
 type keywordHit struct {
 	id      int64 // the note's file id, the rowid of its full-text rows
 	aliases string
-	res     Result
+	res     notes.Result
 }
 
 // searchText searches the names, headings and text of notes: note_fts, or
 // note_cjk for a query with Chinese or Japanese.
-func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f Filter, limit int, bare bool) ([]Result, error) {
+func (k *Keyword) searchText(ctx context.Context, q string, pq parsedQuery, f notes.Filter, limit int, bare bool) ([]notes.Result, error) {
 	table := "note_fts"
 	if pq.cjk {
 		table = "note_cjk"
@@ -200,7 +202,7 @@ func (k *Keyword) notePassages(ctx context.Context, pq parsedQuery, hits []keywo
 // returned, and sets its snippet, line and heading path, as a search that
 // was not bare would have. Results that did not come from this index are
 // left as they are.
-func (k *Keyword) Passages(ctx context.Context, text string, rs []Result) error {
+func (k *Keyword) Passages(ctx context.Context, text string, rs []notes.Result) error {
 	pq := parseQuery(text)
 	if len(pq.terms) == 0 || len(rs) == 0 {
 		return nil
@@ -208,8 +210,8 @@ func (k *Keyword) Passages(ctx context.Context, text string, rs []Result) error 
 	var hits []keywordHit
 	var at []int // the index in rs of each hit
 	for i, r := range rs {
-		if r.file != 0 {
-			hits = append(hits, keywordHit{id: r.file, res: r})
+		if r.File != 0 {
+			hits = append(hits, keywordHit{id: r.File, res: r})
 			at = append(at, i)
 		}
 	}
@@ -235,7 +237,7 @@ func (k *Keyword) wholeWord(ctx context.Context, table string, pq parsedQuery, l
 		return pq, nil
 	}
 	var n int
-	err := queryRow(ctx, k.db, `SELECT count(*) FROM (SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT ?)`,
+	err := store.QueryRow(ctx, k.db, `SELECT count(*) FROM (SELECT 1 FROM `+table+` WHERE `+table+` MATCH ? LIMIT ?)`,
 		[]any{ftsString(w), limit}, &n)
 	if err != nil {
 		return pq, err
@@ -246,34 +248,15 @@ func (k *Keyword) wholeWord(ctx context.Context, table string, pq parsedQuery, l
 	return pq, nil
 }
 
-// queryRow runs a query returning one row and scans it into dest.
-func queryRow(ctx context.Context, db Querier, query string, args []any, dest ...any) error {
-	rows, err := db.QueryContext(ctx, query, args...)
-	if err != nil {
-		return err
-	}
-	defer rows.Close()
-	if !rows.Next() {
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		return sql.ErrNoRows
-	}
-	if err := rows.Scan(dest...); err != nil {
-		return err
-	}
-	return rows.Close()
-}
-
 // withHeadings returns the hits as results, each with the heading path in
 // force at its line.
-func (k *Keyword) withHeadings(ctx context.Context, hits []keywordHit) ([]Result, error) {
+func (k *Keyword) withHeadings(ctx context.Context, hits []keywordHit) ([]notes.Result, error) {
 	res := results(hits)
 	files := make([]int64, len(hits))
 	for i, h := range hits {
 		files[i] = h.id
 	}
-	if err := headingsAbove(ctx, k.db, files, res); err != nil {
+	if err := notes.HeadingsAbove(ctx, k.db, files, res); err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -286,19 +269,19 @@ type ranking struct {
 	k       *Keyword
 	table   string
 	weights string // bm25()'s arguments
-	f       Filter
+	f       notes.Filter
 	set     *postingSet // nil until read
 	inGo    bool        // Go ranking applies and has not failed
 }
 
 // ranking starts the ranking of a search of table with the resolved
 // filter f.
-func (k *Keyword) ranking(table string, f Filter) *ranking {
+func (k *Keyword) ranking(table string, f notes.Filter) *ranking {
 	r := &ranking{k: k, table: table, f: f, weights: k.textWeights()}
 	if table == "note_cjk" {
 		r.weights = k.cjkWeights()
 	}
-	r.inGo = k.text != nil && table == k.text.table && f.set != nil && (f.set.all || f.set.ids != nil || f.set.vaults != nil)
+	r.inGo = k.text != nil && table == k.text.table && f.Listed()
 	return r
 }
 
@@ -332,8 +315,8 @@ func (r *ranking) rankInGo(ctx context.Context, g goRank) ([]keywordHit, error) 
 		return nil, err
 	}
 	r.set = set
-	g.keep = r.f.keep()
-	if g.vaults = r.f.inVaults(); g.vaults != nil {
+	g.keep = r.f.Keep()
+	if g.vaults = r.f.InVaults(); g.vaults != nil {
 		if g.vault, err = r.k.text.vaults(ctx, set.sizes); err != nil {
 			return nil, err
 		}
@@ -345,8 +328,8 @@ func (r *ranking) rankInGo(ctx context.Context, g goRank) ([]keywordHit, error) 
 // A filter is the set of notes it lets through, built once; "+rowid" keeps
 // SQLite from looking each of them up in FTS5 instead of testing each
 // matching row against the set.
-func (k *Keyword) rank(ctx context.Context, table, weights, match string, f Filter, limit int, skip map[int64]bool) ([]keywordHit, error) {
-	where, args := filterSQL(f)
+func (k *Keyword) rank(ctx context.Context, table, weights, match string, f notes.Filter, limit int, skip map[int64]bool) ([]keywordHit, error) {
+	where, args := f.NoteIDs()
 	if where != "" {
 		where = ` AND +m.rowid IN (` + where + `)`
 	}
@@ -397,13 +380,13 @@ func (k *Keyword) describe(ctx context.Context, hits []keywordHit) error {
 	defer rows.Close()
 	for rows.Next() {
 		var id int64
-		var r Result
+		var r notes.Result
 		var aliases string
 		if err := rows.Scan(&id, &r.Vault, &r.Path, &r.Title, &aliases); err != nil {
 			return err
 		}
 		h := byID[id]
-		h.res.Vault, h.res.Path, h.res.Title, h.aliases, h.res.file = r.Vault, r.Path, r.Title, aliases, id
+		h.res.Vault, h.res.Path, h.res.Title, h.aliases, h.res.File = r.Vault, r.Path, r.Title, aliases, id
 	}
 	return rows.Err()
 }
@@ -508,7 +491,7 @@ func (k *Keyword) cjkPassages(ctx context.Context, pq parsedQuery, hits []keywor
 }
 
 // searchNames searches note names only: name_fts, one row per note.
-func (k *Keyword) searchNames(ctx context.Context, q string, pq parsedQuery, f Filter, limit int) ([]Result, error) {
+func (k *Keyword) searchNames(ctx context.Context, q string, pq parsedQuery, f notes.Filter, limit int) ([]notes.Result, error) {
 	cols := "{title aliases path}"
 	if pq.cjk {
 		cols = "{cjk}"
@@ -591,8 +574,8 @@ func hitIDs(hits []keywordHit) ([]any, map[int64]*keywordHit) {
 	return ids, byID
 }
 
-func results(hits []keywordHit) []Result {
-	out := make([]Result, len(hits))
+func results(hits []keywordHit) []notes.Result {
+	out := make([]notes.Result, len(hits))
 	for i, h := range hits {
 		out[i] = h.res
 	}
@@ -611,21 +594,9 @@ func exactNamesFirst(text string, hits []keywordHit) {
 		for _, a := range strings.Split(h.aliases, "\n") {
 			exact = exact || normalizeName(a) == q
 		}
-		hits[i].res.exactName = exact
+		hits[i].res.ExactName = exact
 	}
-	slices.SortStableFunc(hits, func(a, b keywordHit) int { return exactFirst(a.res, b.res) })
-}
-
-// exactFirst orders a result whose title or alias is the query before one
-// whose is not, and leaves the rest to the caller's order.
-func exactFirst(a, b Result) int {
-	switch {
-	case a.exactName && !b.exactName:
-		return -1
-	case b.exactName && !a.exactName:
-		return 1
-	}
-	return 0
+	slices.SortStableFunc(hits, func(a, b keywordHit) int { return notes.ExactFirst(a.res, b.res) })
 }
 
 // normalizeName folds case, quotes and runs of spaces, so that a query

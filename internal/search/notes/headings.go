@@ -1,4 +1,4 @@
-package search
+package notes
 
 import (
 	"context"
@@ -8,12 +8,12 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
-// headingsAbove sets each result's Heading to the path of the headings
+// HeadingsAbove sets each result's Heading to the path of the headings
 // above its Line in its note (files[i] is the note of rs[i]), outermost
 // first, as the index recorded them. A chunk's own heading path is not
 // always that: a tiny section joins the section after it, and the chunk
 // takes the later section's path.
-func headingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) error {
+func HeadingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) error {
 	if len(rs) == 0 {
 		return nil
 	}
@@ -25,7 +25,7 @@ func headingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) 
 			ids = append(ids, id)
 		}
 	}
-	byFile, err := readHeadings(ctx, db, ids)
+	byFile, err := ReadHeadings(ctx, db, ids)
 	if err != nil {
 		return err
 	}
@@ -35,9 +35,9 @@ func headingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) 
 	return nil
 }
 
-// readHeadings reads the headings of the notes with the given ids, each
+// ReadHeadings reads the headings of the notes with the given ids, each
 // note's in line order.
-func readHeadings(ctx context.Context, db Querier, ids []any) (map[int64][]vault.Heading, error) {
+func ReadHeadings(ctx context.Context, db Querier, ids []any) (map[int64][]vault.Heading, error) {
 	byFile := map[int64][]vault.Heading{}
 	if len(ids) == 0 {
 		return byFile, nil

@@ -1,9 +1,11 @@
-package search
+package fulltext
 
 import (
 	"context"
 	"errors"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 func TestParseQuery(t *testing.T) {
@@ -83,7 +85,7 @@ func FuzzKeywordQuery(f *testing.F) {
 	k, _ := indexedKeyword(f, "coffee", exampleVault())
 	f.Fuzz(func(t *testing.T, text string, names bool) {
 		rs, err := k.Search(context.Background(), KeywordQuery{Text: text, NamesOnly: names, Limit: 5})
-		if err != nil && !errors.Is(err, ErrEmptyQuery) {
+		if err != nil && !errors.Is(err, notes.ErrEmptyQuery) {
 			t.Fatalf("Search(%q): %v", text, err)
 		}
 		if len(rs) > 5 {

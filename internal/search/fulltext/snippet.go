@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"cmp"
@@ -352,4 +352,23 @@ func nonOverlapping(matches []match) []match {
 		out = append(out, mt)
 	}
 	return out
+}
+
+// Terms are the words of a query as keyword search marks them in text, for
+// callers that score passages against a query by the same rules.
+type Terms struct{ m *marker }
+
+// QueryTerms returns the terms of query text.
+func QueryTerms(text string) Terms { return Terms{newMarker(parseQuery(text))} }
+
+// Len is how many terms there are.
+func (t Terms) Len() int { return len(t.m.terms) }
+
+// In reports which of the terms occur in text.
+func (t Terms) In(text string) []bool {
+	in := make([]bool, len(t.m.terms))
+	for _, mt := range t.m.find(text, textWords(text)) {
+		in[mt.term] = true
+	}
+	return in
 }

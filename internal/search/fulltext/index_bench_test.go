@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"context"
@@ -30,7 +30,7 @@ var benchIndexQueries = []string{
 // queries.
 //
 //	cp /work/scale/idx-100k.db /tmp/kw-100k.db
-//	JARVIS_BENCH_DB=/tmp/kw-100k.db go test -run '^$' -bench KeywordIndex -benchtime 20x ./internal/search/
+//	JARVIS_BENCH_DB=/tmp/kw-100k.db go test -run '^$' -bench KeywordIndex -benchtime 20x ./internal/search/fulltext/
 func BenchmarkKeywordIndex(b *testing.B) {
 	path := os.Getenv("JARVIS_BENCH_DB")
 	if path == "" {
@@ -48,7 +48,7 @@ func BenchmarkKeywordIndex(b *testing.B) {
 		q    func(text string) KeywordQuery
 	}{
 		{"search", func(text string) KeywordQuery { return KeywordQuery{Text: text} }},
-		{"candidates", func(text string) KeywordQuery { return KeywordQuery{Text: text, Limit: MaxLimit + 1, Bare: true} }},
+		{"candidates", func(text string) KeywordQuery { return KeywordQuery{Text: text, Limit: 101, Bare: true} }}, // the service asks MaxLimit + 1
 	} {
 		b.Run(bc.name, func(b *testing.B) {
 			for _, text := range benchIndexQueries { // the first calls warm the page cache

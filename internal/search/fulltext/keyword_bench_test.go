@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
 )
 
@@ -27,8 +28,8 @@ var benchQueries = []KeywordQuery{
 	{Text: "東京のカフェ"},
 	{Text: "weekly review", NamesOnly: true},
 	{Text: "kimc", NamesOnly: true},
-	{Text: "deployment pipeline", Filter: Filter{PathPrefix: "Projects/"}},
-	{Text: "retry", Filter: Filter{Tag: "idea"}},
+	{Text: "deployment pipeline", Filter: notes.Filter{PathPrefix: "Projects/"}},
+	{Text: "retry", Filter: notes.Filter{Tag: "idea"}},
 	{Text: "memory profiling", Limit: 50},
 }
 

@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"cmp"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // Emoji and other symbols (★, ©, ✅) are separators to FTS5's unicode61
@@ -14,9 +16,9 @@ import (
 // and chunks: a scan, not an index lookup, but such queries are rare and
 // the alternative is finding nothing.
 
-// symbolWords returns the runs of symbol characters in text, each at most
+// SymbolWords returns the runs of symbol characters in text, each at most
 // once, in order: "🚀 launch 🎉🎉" gives "🚀" and "🎉🎉".
-func symbolWords(text string) []string {
+func SymbolWords(text string) []string {
 	var out []string
 	start := -1
 	flush := func(end int) {
@@ -63,8 +65,8 @@ const symbolWeight = 8
 // searchSymbols finds the notes holding the symbols: those whose names hold
 // them first, then by how often their text does. With names only, text is
 // not searched.
-func (k *Keyword) searchSymbols(ctx context.Context, symbols []string, f Filter, namesOnly bool, limit int) ([]Result, error) {
-	where, fargs := filterSQL(f)
+func (k *Keyword) searchSymbols(ctx context.Context, symbols []string, f notes.Filter, namesOnly bool, limit int) ([]notes.Result, error) {
+	where, fargs := f.NoteIDs()
 	if where != "" {
 		where = ` AND f.id IN (` + where + `)`
 	}
@@ -73,7 +75,7 @@ func (k *Keyword) searchSymbols(ctx context.Context, symbols []string, f Filter,
 	hit := func(id int64) *keywordHit {
 		h := hits[id]
 		if h == nil {
-			h = &keywordHit{id: id, res: Result{Line: 1}}
+			h = &keywordHit{id: id, res: notes.Result{Line: 1}}
 			hits[id] = h
 			best[id] = -1
 		}

@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"cmp"
@@ -9,6 +9,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -345,7 +346,7 @@ func (r *ranking) rankWeighted(ctx context.Context, terms []weightedTerm, limit 
 
 // rankWeighted is ranking.rankWeighted with FTS5: each term's bm25() as
 // its own query, summed per note.
-func (k *Keyword) rankWeighted(ctx context.Context, weights string, terms []weightedTerm, f Filter, limit int) ([]keywordHit, error) {
+func (k *Keyword) rankWeighted(ctx context.Context, weights string, terms []weightedTerm, f notes.Filter, limit int) ([]keywordHit, error) {
 	var b strings.Builder
 	args := make([]any, 0, 2*len(terms)+1)
 	b.WriteString(`SELECT id, sum(score) AS total FROM (`)
@@ -357,7 +358,7 @@ func (k *Keyword) rankWeighted(ctx context.Context, weights string, terms []weig
 		args = append(args, t.weight, t.expr)
 	}
 	b.WriteString(`)`)
-	if where, fargs := filterSQL(f); where != "" {
+	if where, fargs := f.NoteIDs(); where != "" {
 		b.WriteString(` WHERE id IN (` + where + `)`)
 		args = append(args, fargs...)
 	}

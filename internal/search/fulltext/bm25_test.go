@@ -1,4 +1,4 @@
-package search
+package fulltext
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
@@ -93,7 +94,7 @@ func TestGoRankingAgreesWithFTS5(t *testing.T) {
 
 func goRankingAgrees(t *testing.T, k *Keyword) {
 	ctx := context.Background()
-	f, err := Filter{}.resolve(ctx, k.db)
+	f, err := notes.Filter{}.Resolve(ctx, k.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -146,7 +147,7 @@ func goRankingAgrees(t *testing.T, k *Keyword) {
 // not that close.
 func goWeightedRankingAgrees(t *testing.T, k *Keyword) {
 	ctx := context.Background()
-	f, err := Filter{}.resolve(ctx, k.db)
+	f, err := notes.Filter{}.Resolve(ctx, k.db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +223,7 @@ func TestGoRankingFollowsTheIndex(t *testing.T) {
 		t.Fatalf("pour over: %v", got)
 	}
 
-	f, err := Filter{}.resolve(ctx, db)
+	f, err := notes.Filter{}.Resolve(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -300,7 +301,7 @@ func TestGoRankingPassesOverDeletedNotes(t *testing.T) {
 	if ver, err := readFTSVersion(ctx, db, "note_fts"); err != nil || len(ver.segments) < 2 {
 		t.Fatalf("note_fts: %+v, %v; the test wants the delete markers in a segment of their own", ver, err)
 	}
-	f, err := Filter{}.resolve(ctx, db)
+	f, err := notes.Filter{}.Resolve(ctx, db)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -350,8 +351,8 @@ func TestGoRankingKeepsToTheVaultsAsked(t *testing.T) {
 		}
 	}
 	k := NewKeyword(db)
-	for _, filter := range []Filter{{Vault: "work"}, {Vaults: []string{"home"}}, {Vaults: []string{"home", "work"}}} {
-		f, err := filter.resolve(ctx, db)
+	for _, filter := range []notes.Filter{{Vault: "work"}, {Vaults: []string{"home"}}, {Vaults: []string{"home", "work"}}} {
+		f, err := filter.Resolve(ctx, db)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -385,7 +386,7 @@ func TestGoRankingKeepsToTheVaultsAsked(t *testing.T) {
 // stops at half the notes, to FTS5's.
 func goCommonWordsAgree(t *testing.T, k *Keyword) {
 	ctx := context.Background()
-	f, err := Filter{}.resolve(ctx, k.db)
+	f, err := notes.Filter{}.Resolve(ctx, k.db)
 	if err != nil {
 		t.Fatal(err)
 	}
