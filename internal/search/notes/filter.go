@@ -47,7 +47,7 @@ type Filter struct {
 	Tag string
 
 	// set is the filter resolved against the database, once per search
-	// (see resolve); nil before.
+	// (see Resolve); nil before.
 	set *noteSet
 }
 
