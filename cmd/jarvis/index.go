@@ -14,7 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/index"
-	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
@@ -25,7 +25,7 @@ type indexOutput struct {
 	Forgotten []forgotten `json:"forgotten,omitempty"`
 	// Embeddings is shown in the plain summary; the JSON keeps the shape
 	// the README documents.
-	Embeddings search.SyncResult `json:"-"`
+	Embeddings vectors.SyncResult `json:"-"`
 	// VectorsError is why vectors could not be brought up to date; the
 	// notes are indexed all the same and keyword search works. The run
 	// then exits with 3.
@@ -126,7 +126,7 @@ says why), 130 when interrupted.`, e)
 	}
 	var vectorsErr error
 	if !*noEmbed {
-		out.Embeddings, err = deps.Vectors.Sync(ctx, search.SyncOptions{Reembed: *reembed, Progress: progress.Vectors()})
+		out.Embeddings, err = deps.Vectors.Sync(ctx, vectors.SyncOptions{Reembed: *reembed, Progress: progress.Vectors()})
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -151,7 +151,7 @@ says why), 130 when interrupted.`, e)
 // made did and did not do, and what to do about it.
 func explainVectorsError(err error) error {
 	slow := ""
-	if errors.Is(err, embed.ErrTimeout) || errors.Is(err, search.ErrRunTimeout) {
+	if errors.Is(err, embed.ErrTimeout) || errors.Is(err, vectors.ErrRunTimeout) {
 		slow = fmt.Sprintf("; if it is only slow, raise batch_timeout or run_timeout under embedder: in the config file (or %s, %s)",
 			config.EnvEmbedBatchTimeout, config.EnvEmbedRunTimeout)
 	}

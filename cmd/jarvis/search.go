@@ -13,14 +13,16 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // searchOutput is what `jarvis search --json` prints.
 type searchOutput struct {
-	Query    string          `json:"query"`
-	Mode     search.Mode     `json:"mode"`
-	Results  []search.Result `json:"results"`
-	Embedder string          `json:"embedder"` // empty in keyword mode
+	Query    string         `json:"query"`
+	Mode     search.Mode    `json:"mode"`
+	Results  []notes.Result `json:"results"`
+	Embedder string         `json:"embedder"` // empty in keyword mode
 	// Degraded says why the answer is less than the mode asked for, such
 	// as semantic search answering with keywords while no vectors exist.
 	Degraded  string   `json:"degraded"`
@@ -110,7 +112,7 @@ failed, 2 for a usage or configuration error.`, e)
 	progress := newProgressView(e, *asJSON, false)
 	defer progress.Finish()
 	sayWhenWaiting(e, deps.DB, progress)
-	out := searchOutput{Query: query, Mode: mode, Results: []search.Result{}}
+	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}
 	// Keyword search needs no vectors; loading them costs time and memory
 	// in proportion to the vault.
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, mode != search.ModeKeyword); err != nil {
@@ -118,10 +120,10 @@ failed, 2 for a usage or configuration error.`, e)
 	}
 	progress.Finish()
 	// Only the configured vaults: the database may hold others.
-	filter := search.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
+	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
 		Threshold: *threshold, NamesOnly: *namesOnly})
-	if errors.Is(err, search.ErrEmptyQuery) {
+	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}
 	if err != nil {
@@ -216,11 +218,11 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 }
 
 // refresh brings the index of vaults up to date, when update is set, and
-// readies the vectors when vectors is set: synced with the notes when
+// readies the vectors when withVectors is set: synced with the notes when
 // update is set, else loaded as stored. A failed sync leaves the stored
 // vectors in use; the returned sentence says so, for the answer to
 // carry. Only an interruption is an error.
-func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec *search.Vectors, progress *progressView, update, vectors bool) (string, error) {
+func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec *vectors.Vectors, progress *progressView, update, withVectors bool) (string, error) {
 	if update {
 		for _, v := range vaults {
 			if _, err := ix.Index(ctx, v, progress.Index(v.Name)); err != nil {
@@ -228,7 +230,7 @@ func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec 
 			}
 		}
 	}
-	if !vectors {
+	if !withVectors {
 		return "", nil
 	}
 	vec.Serve()
@@ -238,7 +240,7 @@ func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec 
 		}
 		return "", nil
 	}
-	if _, err := vec.Sync(ctx, search.SyncOptions{Progress: progress.Vectors()}); err != nil {
+	if _, err := vec.Sync(ctx, vectors.SyncOptions{Progress: progress.Vectors()}); err != nil {
 		if ctx.Err() != nil {
 			return "", err
 		}

@@ -17,6 +17,8 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -121,8 +123,8 @@ var Health = fx.Module("health",
 		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
 			return s.slow(graph.Checks(h, cfg.Vaults))
 		}, fx.ResultTags(checksGroup)),
-		fx.Annotate(func(h *store.Handle, cfg config.Config, src search.EmbedderSource, s checkStyle) []health.Check {
-			return s.slow(search.Checks(h, src, cfg.Invocation()))
+		fx.Annotate(func(h *store.Handle, cfg config.Config, src vectors.EmbedderSource, s checkStyle) []health.Check {
+			return s.slow(vectors.Checks(h, src, cfg.Invocation()))
 		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(cfg config.Config) []health.Check { return []health.Check{health.DiskSpace(cfg.DBPath)} },
 			fx.ResultTags(checksGroup)),
@@ -137,7 +139,7 @@ var Health = fx.Module("health",
 type IndexDeps struct {
 	fx.In
 	Indexer *index.Indexer
-	Vectors *search.Vectors
+	Vectors *vectors.Vectors
 	DB      *store.DB
 }
 
@@ -147,9 +149,9 @@ type SearchDeps struct {
 	fx.In
 	DB       *store.DB
 	Indexer  *index.Indexer
-	Vectors  *search.Vectors
+	Vectors  *vectors.Vectors
 	Search   *search.Service
-	Keyword  *search.Keyword
+	Keyword  *fulltext.Keyword
 	Semantic *search.Semantic
 	Combined *search.Combined
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // TestGraphsValidate builds every command's dependency graph without running
@@ -92,7 +93,7 @@ func TestServerStartsWithoutADatabase(t *testing.T) {
 		search.ModeKeyword: svc.Keyword.Keyword, search.ModeSemantic: svc.Semantic.Semantic, search.ModeCombined: svc.Semantic.Combined,
 	}
 	for mode, run := range modes {
-		a, err := run(ctx, search.Query{Text: "espresso", Filter: search.Filter{Vaults: []string{"v"}}})
+		a, err := run(ctx, search.Query{Text: "espresso", Filter: notes.Filter{Vaults: []string{"v"}}})
 		if err != nil {
 			t.Fatalf("%s: %v", mode, err)
 		}

@@ -14,7 +14,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
-	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
 )
 
@@ -40,7 +40,7 @@ func BenchmarkHealthStatus(b *testing.B) {
 	if _, err := ideps.Indexer.Index(ctx, cfg.Vaults[0], nil); err != nil {
 		b.Fatal(err)
 	}
-	if _, err := ideps.Vectors.Sync(ctx, search.SyncOptions{}); err != nil {
+	if _, err := ideps.Vectors.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		b.Fatal(err)
 	}
 	if err := iapp.Stop(ctx); err != nil {

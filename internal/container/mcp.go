@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/metrics"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
@@ -32,7 +33,7 @@ type MCPDeps struct {
 	State     mcp.IndexState
 	Metrics   mcp.Metrics
 	Live      *live.Live
-	Vectors   *search.Vectors
+	Vectors   *vectors.Vectors
 	Checks    []health.Check `name:"ordered"`
 }
 
@@ -98,7 +99,7 @@ func asTool(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(toolsGroup))
 }
 
-func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *search.Vectors, log *slog.Logger) *live.Live {
+func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *vectors.Vectors, log *slog.Logger) *live.Live {
 	var l *live.Live
 	l = live.New(cfg.Vaults,
 		func(ctx context.Context, v config.Vault, p index.Progress) (index.Result, error) {
@@ -109,7 +110,7 @@ func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *search.
 			return ix.Index(ctx, v, p)
 		},
 		func(ctx context.Context, replan <-chan struct{}, progress func(done, total int)) error {
-			_, err := vec.Sync(ctx, search.SyncOptions{Replan: replan, Progress: progress})
+			_, err := vec.Sync(ctx, vectors.SyncOptions{Replan: replan, Progress: progress})
 			return err
 		}, log)
 	return l

@@ -11,6 +11,8 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -21,8 +23,8 @@ var Relating = fx.Module("related",
 	fx.Provide(fx.Annotate(newRelated, fx.As(fx.Self()), fx.As(new(mcp.RelatedNotes)))),
 )
 
-func newRelated(cfg config.Config, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *related.Service {
-	return related.New(cfg.Vaults, g, sem, kw, p)
+func newRelated(cfg config.Config, g *graph.Graph, vec *vectors.Vectors, db store.Conn, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *related.Service {
+	return related.New(cfg.Vaults, g, related.NewSimilarity(vec, db, sem), sem, kw, p)
 }
 
 // RelatedDeps is what `jarvis related` works with: the indexer to bring
@@ -32,7 +34,7 @@ type RelatedDeps struct {
 	fx.In
 	DB      *store.DB
 	Indexer *index.Indexer
-	Vectors *search.Vectors
+	Vectors *vectors.Vectors
 	Graph   *graph.Graph
 	Related *related.Service
 }

@@ -15,15 +15,17 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // embedderSource turns the embedder configuration into what the vector
 // store builds embedders from.
-func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
+func embedderSource(cfg config.Config, log *slog.Logger) vectors.EmbedderSource {
 	switch cfg.Embedder.Provider {
 	case config.ProviderLexical, "":
-		return search.LexicalSource()
+		return vectors.LexicalSource()
 	case config.ProviderLocal:
 		return localSource(cfg.Embedder)
 	}
@@ -34,10 +36,10 @@ func embedderSource(cfg config.Config, log *slog.Logger) search.EmbedderSource {
 // given. The model is loaded once, when first needed, and shared by every
 // search and sync of the process; a failed load is tried again next time
 // (the model may have been pulled meanwhile).
-func localSource(e config.Embedder) search.EmbedderSource {
+func localSource(e config.Embedder) vectors.EmbedderSource {
 	var mu sync.Mutex
 	var loaded *embed.Local
-	return search.EmbedderSource{
+	return vectors.EmbedderSource{
 		Provider: config.ProviderLocal,
 		Model:    e.Model,
 		Restore: func([]byte) (embed.Embedder, error) {
@@ -67,7 +69,7 @@ func localSource(e config.Embedder) search.EmbedderSource {
 
 // remoteSource builds an Ollama or OpenAI-compatible embedder; it learns
 // nothing from the corpus, so it has no Fit.
-func remoteSource(e config.Embedder, log *slog.Logger) search.EmbedderSource {
+func remoteSource(e config.Embedder, log *slog.Logger) vectors.EmbedderSource {
 	cfg := embed.Config{Provider: e.Provider, Model: e.Model, BaseURL: e.URL, APIKey: e.APIKey}
 	cfg.Timeout = e.TimeoutDuration(0)
 	cfg.BatchTimeout = e.BatchTimeoutDuration(0)
@@ -75,7 +77,7 @@ func remoteSource(e config.Embedder, log *slog.Logger) search.EmbedderSource {
 	if model == "" {
 		model = embed.DefaultModel(e.Provider)
 	}
-	return search.EmbedderSource{
+	return vectors.EmbedderSource{
 		Provider:   e.Provider,
 		Model:      model,
 		RunTimeout: e.RunTimeoutDuration(embed.DefaultRunTimeout),
@@ -102,15 +104,15 @@ type serving bool
 type vectorsIn struct {
 	fx.In
 	DB      store.Conn
-	Src     search.EmbedderSource
+	Src     vectors.EmbedderSource
 	Log     *slog.Logger
 	Serving serving `optional:"true"`
 }
 
 // newVectors is the vector store, serving queries from the start when the
 // process does.
-func newVectors(in vectorsIn) *search.Vectors {
-	v := search.NewVectors(in.DB, in.Src, in.Log)
+func newVectors(in vectorsIn) *vectors.Vectors {
+	v := vectors.NewVectors(in.DB, in.Src, in.Log)
 	if in.Serving {
 		v.Serve()
 	}
@@ -123,7 +125,7 @@ var Vectors = fx.Module("vectors", fx.Provide(newVectors))
 
 type serviceIn struct {
 	fx.In
-	Keyword  *search.Keyword
+	Keyword  *fulltext.Keyword
 	Semantic *search.Semantic
 	Combined *search.Combined
 	Cfg      config.Config
@@ -149,7 +151,7 @@ func newGraph(db store.Conn, cfg config.Config) *graph.Graph {
 var Searching = fx.Module("search",
 	fx.Provide(
 		fx.Annotate(newGraph, fx.As(fx.Self()), fx.As(new(mcp.LinkGraph))),
-		func(db store.Conn) *search.Keyword { return search.NewKeyword(db) },
+		func(db store.Conn) *fulltext.Keyword { return fulltext.NewKeyword(db) },
 		newSemantic,
 		newCombined,
 		fx.Annotate(newService, fx.As(fx.Self()), fx.As(new(mcp.KeywordSearch)), fx.As(new(mcp.SemanticSearch))),
@@ -166,7 +168,7 @@ func newContextBuilder(s *search.Service, g *graph.Graph) *contextpack.Builder {
 
 // newSemantic is semantic search with the configured similarity floor,
 // if any, in place of the default of every kind of embedder.
-func newSemantic(v *search.Vectors, db store.Conn, cfg config.Config) *search.Semantic {
+func newSemantic(v *vectors.Vectors, db store.Conn, cfg config.Config) *search.Semantic {
 	sem := search.NewSemantic(v, db)
 	if f := cfg.Search.SimilarityFloor; f != nil {
 		for kind := range sem.Floors {
@@ -179,7 +181,7 @@ func newSemantic(v *search.Vectors, db store.Conn, cfg config.Config) *search.Se
 // newCombined fuses keyword and semantic search, with the configured
 // semantic weight, if any, in place of the default of every kind of
 // embedder.
-func newCombined(kw *search.Keyword, sem *search.Semantic, cfg config.Config) *search.Combined {
+func newCombined(kw *fulltext.Keyword, sem *search.Semantic, cfg config.Config) *search.Combined {
 	c := search.NewCombinedOver(kw, sem)
 	if w := cfg.Search.SemanticWeight; w != nil {
 		for kind := range c.SemanticWeights {

@@ -17,6 +17,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -171,7 +172,7 @@ func (b *Builder) Build(ctx context.Context, r Request) (Pack, error) {
 	}
 	ans, err := b.passages(ctx, search.PassageQuery{
 		Text:   r.Query,
-		Filter: search.Filter{Vault: r.Vault, Vaults: r.Vaults},
+		Filter: notes.Filter{Vault: r.Vault, Vaults: r.Vaults},
 		Also:   also,
 		Links:  b.links,
 		Hop:    Hop,

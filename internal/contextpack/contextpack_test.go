@@ -9,6 +9,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -146,7 +147,7 @@ func TestBuildRefuses(t *testing.T) {
 	}{
 		{Request{Query: "x", Budget: 100}, ErrBadBudget},
 		{Request{Query: "x", Budget: MaxBudget + 1}, ErrBadBudget},
-		{Request{Query: " "}, search.ErrEmptyQuery},
+		{Request{Query: " "}, notes.ErrEmptyQuery},
 		{Request{Query: "x", Paths: []string{"Nope.md"}}, graph.ErrNoteNotFound},
 	} {
 		if _, err := b.Build(context.Background(), tc.r); !errors.Is(err, tc.want) {

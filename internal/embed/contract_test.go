@@ -22,9 +22,9 @@ const contractBatch = 4
 func implementations(t *testing.T) map[string]func(t *testing.T) Embedder {
 	return map[string]func(t *testing.T) Embedder{
 		"lexical unfitted": func(t *testing.T) Embedder { return NewLexical() },
-		"lexical fitted":   func(t *testing.T) Embedder { return FitLexical(lexicalCorpus) },
+		"lexical fitted":   func(t *testing.T) Embedder { return fitLexical(lexicalCorpus) },
 		"lexical restored": func(t *testing.T) Embedder {
-			l, err := NewLexicalFromState(FitLexical(lexicalCorpus).State())
+			l, err := NewLexicalFromState(fitLexical(lexicalCorpus).State())
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -45,7 +45,7 @@ type fakeAnswer struct {
 
 func newFakeServer(t *testing.T, provider string) *fakeServer {
 	t.Helper()
-	f := &fakeServer{provider: provider, lex: FitLexical(lexicalCorpus), scale: 1}
+	f := &fakeServer{provider: provider, lex: fitLexical(lexicalCorpus), scale: 1}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Close)
 	return f

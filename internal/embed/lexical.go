@@ -399,9 +399,6 @@ func (f *LexicalFitter) Add(text string) {
 	f.docs++
 }
 
-// Documents is the number of documents added so far.
-func (f *LexicalFitter) Documents() int { return int(f.docs) }
-
 // Lexical returns an embedder using the frequencies counted so far. The
 // fitter may go on counting; the embedder keeps its own copy.
 func (f *LexicalFitter) Lexical() *Lexical {
@@ -409,15 +406,6 @@ func (f *LexicalFitter) Lexical() *Lexical {
 		return newLexical(f.params, 0, nil)
 	}
 	return newLexical(f.params, f.docs, append([]uint32(nil), f.df...))
-}
-
-// FitLexical fits document frequencies on texts, each one document.
-func FitLexical(texts []string) *Lexical {
-	f := NewLexicalFitter()
-	for _, t := range texts {
-		f.Add(t)
-	}
-	return f.Lexical()
 }
 
 // State layout, version 1, all integers unsigned varints unless stated:

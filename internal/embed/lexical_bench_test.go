@@ -68,7 +68,7 @@ func benchChunks(n int) []string {
 //	go test ./internal/embed/ -run '^$' -bench BenchmarkLexicalEmbed -benchmem
 func BenchmarkLexicalEmbed(b *testing.B) {
 	chunks := benchChunks(256)
-	l := FitLexical(chunks)
+	l := fitLexical(chunks)
 	ctx := context.Background()
 	b.ResetTimer()
 	for b.Loop() {

@@ -31,7 +31,7 @@ func embedOne(t testing.TB, e Embedder, text string) []float32 {
 
 func TestLexicalStateRoundTrip(t *testing.T) {
 	for name, l := range map[string]*Lexical{
-		"fitted":   FitLexical(lexicalCorpus),
+		"fitted":   fitLexical(lexicalCorpus),
 		"unfitted": NewLexical(),
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -57,19 +57,25 @@ func TestLexicalStateRoundTrip(t *testing.T) {
 	}
 }
 
+// fitLexical fits document frequencies on texts, each one document.
+func fitLexical(texts []string) *Lexical {
+	f := NewLexicalFitter()
+	for _, t := range texts {
+		f.Add(t)
+	}
+	return f.Lexical()
+}
+
 func TestLexicalFitter(t *testing.T) {
 	f := NewLexicalFitter()
 	for _, text := range lexicalCorpus {
 		f.Add(text)
 	}
-	if f.Documents() != len(lexicalCorpus) {
-		t.Errorf("fitter counted %d documents, want %d", f.Documents(), len(lexicalCorpus))
-	}
 	first := f.Lexical()
 	if first.Documents() != len(lexicalCorpus) {
 		t.Errorf("embedder fitted on %d documents, want %d", first.Documents(), len(lexicalCorpus))
 	}
-	if first.Fingerprint() != FitLexical(lexicalCorpus).Fingerprint() {
+	if first.Fingerprint() != fitLexical(lexicalCorpus).Fingerprint() {
 		t.Error("fitting the same corpus twice gave different fingerprints")
 	}
 	f.Add("A refit on more text changes the frequencies.")
@@ -81,7 +87,7 @@ func TestLexicalFitter(t *testing.T) {
 		t.Error("fitted and unfitted embedders share a fingerprint")
 	}
 	// The first embedder keeps its own frequencies.
-	if first.Fingerprint() != FitLexical(lexicalCorpus).Fingerprint() {
+	if first.Fingerprint() != fitLexical(lexicalCorpus).Fingerprint() {
 		t.Error("fitting further changed an embedder already returned")
 	}
 }
@@ -91,7 +97,7 @@ func TestLexicalFitter(t *testing.T) {
 // alike than two sharing only a rare word.
 func TestLexicalIDF(t *testing.T) {
 	corpus := []string{"note alpha", "note beta", "note gamma", "note delta", "note epsilon", "zebra one", "zebra two"}
-	l := FitLexical(corpus)
+	l := fitLexical(corpus)
 	common := dot(embedOne(t, l, "note alpha"), embedOne(t, l, "note beta"))
 	rare := dot(embedOne(t, l, "zebra one"), embedOne(t, l, "zebra two"))
 	if rare <= common {
@@ -100,7 +106,7 @@ func TestLexicalIDF(t *testing.T) {
 }
 
 func TestLexicalStateCorrupt(t *testing.T) {
-	good := FitLexical(lexicalCorpus).State()
+	good := fitLexical(lexicalCorpus).State()
 	// reseal recomputes the checksum, so a test reaches the check after it.
 	reseal := func(b []byte) []byte {
 		b = slices.Clone(b[:len(b)-4])
@@ -166,7 +172,7 @@ func TestLexicalStateCorrupt(t *testing.T) {
 // TestLexicalFolding checks that spellings a reader takes as the same
 // text embed identically.
 func TestLexicalFolding(t *testing.T) {
-	l := FitLexical(lexicalCorpus)
+	l := fitLexical(lexicalCorpus)
 	same := []struct{ a, b string }{
 		{"Café Crème", "cafe creme"},
 		{"cafe\u0301", "café"},                 // combining accent vs precomposed
@@ -230,7 +236,7 @@ func TestLexicalScripts(t *testing.T) {
 // TestLexicalZeroVector pins what text without features gives: the zero
 // vector, which claims no similarity with anything.
 func TestLexicalZeroVector(t *testing.T) {
-	l := FitLexical(lexicalCorpus)
+	l := fitLexical(lexicalCorpus)
 	for _, text := range []string{"", " \t\n", "!?.,;:-", "\u200b\u00ad", "\xff\xfe"} {
 		v := embedOne(t, l, text)
 		if len(v) != LexicalDimension {
@@ -260,7 +266,7 @@ func TestLexicalEmbedNoAllocPerFeature(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts differ under the race detector")
 	}
-	l := FitLexical(lexicalCorpus)
+	l := fitLexical(lexicalCorpus)
 	chunks := benchChunks(8)
 	ctx := context.Background()
 	if _, err := l.Embed(ctx, chunks); err != nil { // grow the buffers
@@ -284,7 +290,7 @@ func FuzzLexicalEmbed(f *testing.F) {
 	for _, s := range append(lexicalCorpus, "", " ", "Café ＡＢＣ don't", "日本語のテキスト", "\xff\xfe", "a\u0301\u0301", "🚀🚀", "วิธีเพิ่ม", "'", "a'b'c") {
 		f.Add(s)
 	}
-	l := FitLexical(lexicalCorpus)
+	l := fitLexical(lexicalCorpus)
 	var tz tokenizer
 	f.Fuzz(func(t *testing.T, text string) {
 		v := embedOne(t, l, text)
@@ -316,7 +322,7 @@ func FuzzLexicalEmbed(f *testing.F) {
 // FuzzLexicalState checks that restoring any bytes as a state never
 // panics, and that what it accepts embeds.
 func FuzzLexicalState(f *testing.F) {
-	f.Add(FitLexical(lexicalCorpus).State())
+	f.Add(fitLexical(lexicalCorpus).State())
 	f.Add(NewLexical().State())
 	f.Add([]byte("JLEX\x01"))
 	f.Fuzz(func(t *testing.T, state []byte) {

@@ -17,6 +17,9 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -44,7 +47,7 @@ func stack(t *testing.T, vaults ...config.Vault) container.SearchDeps {
 // indexes its vaults and embeds every chunk that has no vector yet. It
 // returns what the embedding did and a function that stops the app, which
 // the test's cleanup calls too; a later stack may then reuse the database.
-func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, search.SyncResult, func()) {
+func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, vectors.SyncResult, func()) {
 	t.Helper()
 	var deps container.SearchDeps
 	app := container.NewSearchApp(cfg, slog.New(slog.NewTextHandler(io.Discard, nil)), &deps)
@@ -63,7 +66,7 @@ func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, search.Sy
 		}
 	}
 	deps.Vectors.Serve()
-	res, err := deps.Vectors.Sync(ctx, search.SyncOptions{})
+	res, err := deps.Vectors.Sync(ctx, vectors.SyncOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,7 +75,7 @@ func openStack(t *testing.T, cfg config.Config) (container.SearchDeps, search.Sy
 
 // rankers are the three search modes as the eval calls them.
 func rankers(deps container.SearchDeps) map[string]Ranker {
-	paths := func(rs []search.Result) []string {
+	paths := func(rs []notes.Result) []string {
 		out := make([]string, len(rs))
 		for i, r := range rs {
 			out[i] = r.Path
@@ -81,7 +84,7 @@ func rankers(deps container.SearchDeps) map[string]Ranker {
 	}
 	return map[string]Ranker{
 		"keyword": func(ctx context.Context, q string, limit int) ([]string, error) {
-			rs, err := deps.Keyword.Search(ctx, search.KeywordQuery{Text: q, Limit: limit})
+			rs, err := deps.Keyword.Search(ctx, fulltext.KeywordQuery{Text: q, Limit: limit})
 			return paths(rs), err
 		},
 		"semantic": func(ctx context.Context, q string, limit int) ([]string, error) {

@@ -151,29 +151,6 @@ func (g *Graph) Outlinks(ctx context.Context, vaultName, path string) ([]Edge, e
 	return edges, nil
 }
 
-// Neighbours are the paths of the notes a note links to or is linked
-// from, in the same vault: resolved outlinks first, then backlink sources.
-func (g *Graph) Neighbours(ctx context.Context, vaultName, path string) ([]string, error) {
-	out, err := g.Outlinks(ctx, vaultName, path)
-	if err != nil {
-		return nil, err
-	}
-	in, err := g.Backlinks(ctx, vaultName, path)
-	if err != nil {
-		return nil, err
-	}
-	var paths []string
-	for _, e := range out {
-		if e.Resolved {
-			paths = append(paths, e.Target)
-		}
-	}
-	for _, e := range in {
-		paths = append(paths, e.Source)
-	}
-	return paths, nil
-}
-
 // LinkedNotes are the paths of the notes a note links to, in the order
 // of their first link, each once: no attachment, no unresolved link and
 // not the note itself.

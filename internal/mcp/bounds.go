@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
-	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // maxQuoted is how much of an argument an error quotes: enough to
@@ -157,7 +157,7 @@ func shortValue(v any, depth int) any {
 }
 
 // shortResults cuts each search result's title, heading and passage.
-func shortResults(rs []search.Result) {
+func shortResults(rs []notes.Result) {
 	for i := range rs {
 		r := &rs[i]
 		r.Title, r.Heading, r.Snippet = clip(r.Title, maxTitleChars), clip(r.Heading, maxTitleChars), clip(r.Snippet, maxSnippet)

@@ -20,6 +20,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // TestSchemaErrorsUseTheRightArticle: "an integer", not "a integer".
@@ -223,7 +224,7 @@ func checkInFlight(t *testing.T, connect func(*testing.T, backend) *mcpsdk.Clien
 		case <-ctx.Done():
 			return search.Answer{}, ctx.Err()
 		}
-		return search.Answer{Results: []search.Result{{Vault: "v", Path: "A.md", Title: "A"}}}, nil
+		return search.Answer{Results: []notes.Result{{Vault: "v", Path: "A.md", Title: "A"}}}, nil
 	})}
 	cs := connect(t, b)
 	const calls = 200
@@ -364,9 +365,9 @@ func TestHostileNotesGiveSmallAnswers(t *testing.T) {
 			return graph.BacklinkPage{Edges: out, Total: 5000}, nil
 		},
 		Search: searchFunc(func(_ context.Context, q search.Query) (search.Answer, error) {
-			var out []search.Result
+			var out []notes.Result
 			for i := range q.Limit {
-				out = append(out, search.Result{Vault: "hostile", Path: fmt.Sprintf("N%d.md", i), Title: huge, Heading: huge, Snippet: huge, Line: 1})
+				out = append(out, notes.Result{Vault: "hostile", Path: fmt.Sprintf("N%d.md", i), Title: huge, Heading: huge, Snippet: huge, Line: 1})
 			}
 			return search.Answer{Results: out, Truncated: true}, nil
 		}),

@@ -14,6 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // ToolBuildContext is the name of the build-context tool.
@@ -138,7 +139,7 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 		return nil, out, fmt.Errorf("%v; search-combined and read-note still work", err)
 	case errors.Is(err, contextpack.ErrBadBudget), errors.Is(err, contextpack.ErrTooManyPaths):
 		return nil, out, err
-	case errors.Is(err, search.ErrEmptyQuery):
+	case errors.Is(err, notes.ErrEmptyQuery):
 		return nil, out, errEmptyQuery
 	case errors.Is(err, search.ErrQueryTooLong):
 		return nil, out, fmt.Errorf("%v: give the question without the text around it", err)
@@ -170,11 +171,11 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 		out.Empty += ". The vaults may not cover this topic; asking again with other words, or a larger budget, may find more."
 	}
 	res := renderContext(in.Query, out)
-	notes := make([]search.Result, len(out.Passages))
+	found := make([]notes.Result, len(out.Passages))
 	for i, p := range out.Passages {
-		notes[i] = search.Result{Vault: p.Vault, Path: p.Path, Title: p.Title}
+		found[i] = notes.Result{Vault: p.Vault, Path: p.Path, Title: p.Title}
 	}
-	res.Content = append(res.Content, noteLinks(notes)...)
+	res.Content = append(res.Content, noteLinks(found)...)
 	return res, out, nil
 }
 

@@ -23,6 +23,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/metrics"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -429,7 +430,7 @@ func TestPanicsBecomeToolErrors(t *testing.T) {
 			if calls == 1 {
 				panic("boom")
 			}
-			return search.Answer{Results: []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}}, nil
+			return search.Answer{Results: []notes.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}}, nil
 		}),
 	}
 	cs := connect(t, b)

@@ -18,6 +18,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -270,7 +271,7 @@ func (g *gatedSearch) Search(ctx context.Context, _ search.Query) (search.Answer
 	g.entered <- struct{}{}
 	select {
 	case <-g.open:
-		return search.Answer{Results: []search.Result{}}, nil
+		return search.Answer{Results: []notes.Result{}}, nil
 	case <-ctx.Done():
 		return search.Answer{}, ctx.Err()
 	}
@@ -468,7 +469,7 @@ func FuzzStdio(f *testing.F) {
 	b := &fake{
 		Vaults: []config.Vault{{Name: "coffee", Path: dst}},
 		Search: searchFunc(func(context.Context, search.Query) (search.Answer, error) {
-			return search.Answer{Results: []search.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}}, nil
+			return search.Answer{Results: []notes.Result{{Vault: "coffee", Path: "Water.md", Title: "Water"}}}, nil
 		}),
 	}
 	f.Fuzz(func(t *testing.T, line string) {

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // Tool names, fixed: clients and people's prompts refer to them.
@@ -29,7 +30,7 @@ const (
 	ToolRelatedNotes   = "related-notes"
 )
 
-// Filters every search tool takes, with the rules search.Filter states.
+// Filters every search tool takes, with the rules notes.Filter states.
 type Filters struct {
 	Vault      string `json:"vault,omitempty" jsonschema:"search only this vault (a name from list-vaults); every vault when empty"`
 	PathPrefix string `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, without regard to case: Projects/ keeps the folder Projects, Projects also keeps Projects.md"`
@@ -61,7 +62,7 @@ type CombinedInput struct {
 
 // SearchOutput is what every search tool returns.
 type SearchOutput struct {
-	Results []search.Result `json:"results" jsonschema:"notes found, best first; pass vault and path to read-note"`
+	Results []notes.Result `json:"results" jsonschema:"notes found, best first; pass vault and path to read-note"`
 	// Empty says why there are no results.
 	Empty string `json:"empty,omitempty" jsonschema:"when nothing matched: why, and what to try"`
 	// Embedder is the embedder semantic ranking used, if any.
@@ -236,14 +237,14 @@ func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 // search is every search tool: the arguments checked, the search service
 // asked, the answer rendered.
 func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filters, run func(search.Query) (search.Answer, error)) (*mcpsdk.CallToolResult, SearchOutput, error) {
-	out := SearchOutput{Results: []search.Result{}, Index: t.state()}
+	out := SearchOutput{Results: []notes.Result{}, Index: t.state()}
 	if err := t.checkVault(f.Vault); err != nil {
 		return nil, out, err
 	}
-	q.Filter = search.Filter{Vault: f.Vault, Vaults: config.Names(t.vaults), PathPrefix: f.PathPrefix, Tag: f.Tag}
+	q.Filter = notes.Filter{Vault: f.Vault, Vaults: config.Names(t.vaults), PathPrefix: f.PathPrefix, Tag: f.Tag}
 	a, err := run(q)
 	switch {
-	case errors.Is(err, search.ErrEmptyQuery):
+	case errors.Is(err, notes.ErrEmptyQuery):
 		return nil, out, errEmptyQuery
 	case errors.Is(err, search.ErrQueryTooLong):
 		return nil, out, fmt.Errorf("%v: give the key words, or the question without the text around it", err)
@@ -294,7 +295,7 @@ const minSnippet = 60
 // noteLinks are resource links to the notes of results, one per note, so
 // that a client can fetch a whole note when it wants it rather than with
 // every answer.
-func noteLinks(rs []search.Result) []mcpsdk.Content {
+func noteLinks(rs []notes.Result) []mcpsdk.Content {
 	var links []mcpsdk.Content
 	seen := map[string]bool{}
 	for _, r := range rs {

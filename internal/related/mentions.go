@@ -9,7 +9,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
-	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -180,7 +179,7 @@ func lineAt(b vault.Prose, off int) int {
 // linked either way, each with the sentence of the note where the link
 // would go: one that names the other note, or else the one of the similar
 // passage sharing the most words with the other note's passage.
-func suggest(kin graph.Kinship, similar []search.SimilarNote, prose []vault.Prose, names []graph.NoteNames) []Suggestion {
+func suggest(kin graph.Kinship, similar []SimilarNote, prose []vault.Prose, names []graph.NoteNames) []Suggestion {
 	linked := map[string]bool{}
 	for _, k := range kin.Kin {
 		if k.LinksTo || k.LinkedFrom {

@@ -19,6 +19,8 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -139,7 +141,7 @@ type Service struct {
 	// Kin reads the note's links and tags; without it nothing is found.
 	Kin func(ctx context.Context, vault, path string) (graph.Kinship, error)
 	// Similar compares the note's passages with the vault's.
-	Similar func(ctx context.Context, vault string, fileID int64, limit int) ([]search.SimilarNote, error)
+	Similar func(ctx context.Context, vault string, fileID int64, limit int) ([]SimilarNote, error)
 	// Embedder is the fingerprint of the embedder Similar uses.
 	Embedder func() string
 	// Mentioning finds notes whose text may hold one of the names.
@@ -150,10 +152,10 @@ type Service struct {
 	Prose func(src []byte) []vault.Prose
 }
 
-// New builds the service over the link graph, semantic and keyword search
-// and the parser.
-func New(vaults []config.Vault, g *graph.Graph, sem *search.Semantic, kw *search.Keyword, p *vault.Parser) *Service {
-	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sem.Similar, Embedder: sem.Embedder,
+// New builds the service over the link graph, the passages' similarity,
+// semantic and keyword search and the parser.
+func New(vaults []config.Vault, g *graph.Graph, sim *Similarity, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *Service {
+	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sim.Similar, Embedder: sem.Embedder,
 		Mentioning: kw.NotesMentioning, Names: g.Names, Prose: p.Prose}
 }
 
@@ -186,7 +188,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 		a.Skipped = append(a.Skipped[:10:10], fmt.Sprintf("and %d more", len(kin.Skipped)-10))
 	}
 
-	var similar []search.SimilarNote
+	var similar []SimilarNote
 	switch {
 	case s.Similar == nil:
 		a.Missing = append(a.Missing, "meaning unavailable: semantic search is not set up here")
@@ -240,9 +242,9 @@ func meaningMissing(err error) string {
 	switch {
 	case errors.Is(err, search.ErrNoVectors):
 		return "no vectors for this note yet (they are made after the notes are indexed)"
-	case errors.Is(err, search.ErrNoEmbedder):
+	case errors.Is(err, vectors.ErrNoEmbedder):
 		return "the embedder cannot be used (the health check says why)"
-	case errors.Is(err, search.ErrDimensionMismatch):
+	case errors.Is(err, vectors.ErrDimensionMismatch):
 		return "the embedder changed and the vectors are being made again"
 	}
 	return "the vectors could not be compared"
@@ -295,7 +297,7 @@ type candidate struct {
 // merge scores every note the graph, the tags and the vectors relate to
 // the note: each reason's score is its strength over the strongest of its
 // kind, and a note's score their weighted sum over the sum of the weights.
-func merge(kin graph.Kinship, similar []search.SimilarNote, limit int) []Note {
+func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 	by := map[string]*candidate{}
 	get := func(p, title string) *candidate {
 		c, ok := by[p]

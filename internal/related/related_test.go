@@ -14,6 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -75,15 +76,15 @@ func TestFindDegrades(t *testing.T) {
 		Kin: []graph.Kin{{Path: "Kettle.md", Title: "Kettle", LinkedFrom: true}}}
 	for _, tc := range []struct {
 		name    string
-		similar func(context.Context, string, int64, int) ([]search.SimilarNote, error)
+		similar func(context.Context, string, int64, int) ([]SimilarNote, error)
 		want    string
 	}{
 		{"no similar", nil, "meaning unavailable: semantic search is not set up here"},
-		{"no vectors", func(context.Context, string, int64, int) ([]search.SimilarNote, error) {
+		{"no vectors", func(context.Context, string, int64, int) ([]SimilarNote, error) {
 			return nil, search.ErrNoVectors
 		}, "meaning unavailable: no vectors for this note yet"},
-		{"embedder down", func(context.Context, string, int64, int) ([]search.SimilarNote, error) {
-			return nil, fmt.Errorf("%w: dial tcp 127.0.0.1:11434: connection refused", search.ErrNoEmbedder)
+		{"embedder down", func(context.Context, string, int64, int) ([]SimilarNote, error) {
+			return nil, fmt.Errorf("%w: dial tcp 127.0.0.1:11434: connection refused", vectors.ErrNoEmbedder)
 		}, "meaning unavailable: the embedder cannot be used"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

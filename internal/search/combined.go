@@ -5,15 +5,19 @@ import (
 	"errors"
 	"maps"
 	"slices"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // KeywordFunc runs a keyword search; combined search calls it for its
 // keyword candidates.
-type KeywordFunc func(ctx context.Context, text string, f Filter, limit int) ([]Result, error)
+type KeywordFunc func(ctx context.Context, text string, f notes.Filter, limit int) ([]notes.Result, error)
 
 // SemanticFunc runs a semantic search. It returns ErrNoVectors when there
 // is nothing to search, and combined search goes on with keywords alone.
-type SemanticFunc func(ctx context.Context, text string, f Filter, limit int) ([]Result, error)
+type SemanticFunc func(ctx context.Context, text string, f notes.Filter, limit int) ([]notes.Result, error)
 
 // LinkedFunc lists the notes a note links to or is linked from, as
 // vault-relative paths in the same vault.
@@ -100,7 +104,7 @@ func (c *Combined) semanticWeight() float64 {
 // CombinedQuery is one combined search.
 type CombinedQuery struct {
 	Text   string
-	Filter Filter
+	Filter notes.Filter
 	// Limit is the most notes returned: combined search's default
 	// (Limits) when 0. It is not capped: the Service applies MaxLimit,
 	// and asks for one more to tell whether more matched.
@@ -117,7 +121,7 @@ const (
 // search cannot run, the keyword results alone are ranked and its error is
 // returned as semErr, for the caller to say why (Service does, for every
 // mode in one place); an error from keyword search is returned as err.
-func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Result, semErr, err error) {
+func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []notes.Result, semErr, err error) {
 	results, err = c.search(ctx, q, q.Text, &semErr)
 	if err != nil {
 		return nil, nil, err
@@ -129,7 +133,7 @@ func (c *Combined) Search(ctx context.Context, q CombinedQuery) (results []Resul
 // semText (the part of the query the embedder takes). When semantic search
 // fails, its error is put in semErr and the keyword results alone are
 // ranked.
-func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, semErr *error) ([]Result, error) {
+func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, semErr *error) ([]notes.Result, error) {
 	if q.Limit <= 0 {
 		q.Limit, _ = Limits(ModeCombined)
 	}
@@ -140,7 +144,7 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 	}
 	fused := c.fuse(kw, sem, depth)
 	slices.SortStableFunc(fused, func(a, b *candidate) int {
-		if o := exactFirst(a.result, b.result); o != 0 {
+		if o := notes.ExactFirst(a.result, b.result); o != 0 {
 			return o // a note named by the query comes first, as in keyword search
 		}
 		switch {
@@ -151,7 +155,7 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 		}
 		return compareKeys(a.key, b.key)
 	})
-	out := make([]Result, 0, min(q.Limit, len(fused)))
+	out := make([]notes.Result, 0, min(q.Limit, len(fused)))
 	for _, f := range fused[:min(q.Limit, len(fused))] {
 		r := f.result
 		r.Score = f.score
@@ -181,7 +185,7 @@ func compareKeys(a, b resultKey) int {
 
 type candidate struct {
 	key        resultKey
-	result     Result
+	result     notes.Result
 	score      float64
 	retrievers []string // the lists that found it
 	listed     []string // the lists that hold it, below the floor included
@@ -203,11 +207,11 @@ type candidate struct {
 // list with nothing above the floor is noise and weighs nothing. The
 // keyword result supplies the snippet when there is one: its matches are
 // marked.
-func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
+func (c *Combined) fuse(kw, sem []notes.Result, depth int) []*candidate {
 	byKey := map[resultKey]*candidate{}
 	var order []*candidate
 	type list struct {
-		results []Result
+		results []notes.Result
 		name    string
 		weight  float64
 		best    float64 // the highest score above the floor, at least 0
@@ -221,7 +225,7 @@ func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 	}
 	for _, l := range lists {
 		for _, r := range l.results {
-			if !r.belowFloor {
+			if !r.BelowFloor {
 				l.best = max(l.best, r.Score)
 			}
 		}
@@ -237,7 +241,7 @@ func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 			k := resultKey{r.Vault, r.Path}
 			cand := byKey[k]
 			if cand == nil {
-				if r.belowFloor {
+				if r.BelowFloor {
 					continue // semantic evidence only, for notes keyword search found
 				}
 				cand = &candidate{key: k, result: r}
@@ -245,7 +249,7 @@ func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 				order = append(order, cand)
 			}
 			cand.score += l.weight * scaled(l, r.Score)
-			if !r.belowFloor {
+			if !r.BelowFloor {
 				cand.retrievers = append(cand.retrievers, l.name)
 			}
 			cand.listed = append(cand.listed, l.name)
@@ -275,9 +279,9 @@ func (c *Combined) fuse(kw, sem []Result, depth int) []*candidate {
 // full-text index, the vector scan), and on two processors the answer
 // comes in the time of the slower. A semantic failure is put in semErr and
 // leaves the keyword list alone.
-func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string, depth int, semErr *error) (kw, sem []Result, err error) {
+func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string, depth int, semErr *error) (kw, sem []notes.Result, err error) {
 	if c.semantic == nil {
-		*semErr = ErrNoEmbedder
+		*semErr = vectors.ErrNoEmbedder
 		kw, err = c.keyword(ctx, q.Text, q.Filter, depth)
 		return kw, nil, err
 	}
@@ -292,7 +296,7 @@ func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string
 	switch {
 	case err != nil:
 		return nil, nil, err
-	case errors.Is(sErr, ErrEmptyQuery):
+	case errors.Is(sErr, notes.ErrEmptyQuery):
 		return nil, nil, sErr
 	case sErr != nil:
 		if ctx.Err() != nil {
@@ -306,19 +310,21 @@ func (c *Combined) retrieve(ctx context.Context, q CombinedQuery, semText string
 
 // NewCombinedOver returns combined search over keyword and semantic
 // search themselves.
-func NewCombinedOver(kw *Keyword, sem *Semantic) *Combined {
-	c := NewCombined(kw.candidates, sem.candidates)
+func NewCombinedOver(kw *fulltext.Keyword, sem *Semantic) *Combined {
+	c := NewCombined(keywordCandidates(kw), sem.candidates)
 	c.Kind = sem.Kind
 	return c
 }
 
-// candidates is keyword search as combined search asks it.
-func (k *Keyword) candidates(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
-	return k.Search(ctx, KeywordQuery{Text: text, Filter: f, Limit: limit, Bare: true})
+// keywordCandidates is keyword search as combined search asks it.
+func keywordCandidates(k *fulltext.Keyword) KeywordFunc {
+	return func(ctx context.Context, text string, f notes.Filter, limit int) ([]notes.Result, error) {
+		return k.Search(ctx, fulltext.KeywordQuery{Text: text, Filter: f, Limit: limit, Bare: true})
+	}
 }
 
 // candidates is semantic search as combined search asks it: below the
 // similarity floor too, those results marked.
-func (s *Semantic) candidates(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
+func (s *Semantic) candidates(ctx context.Context, text string, f notes.Filter, limit int) ([]notes.Result, error) {
 	return s.Search(ctx, SemanticQuery{Text: text, Filter: f, Limit: limit, evidence: true})
 }

@@ -8,22 +8,24 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
-func fixed(paths ...string) []Result {
-	out := make([]Result, len(paths))
+func fixed(paths ...string) []notes.Result {
+	out := make([]notes.Result, len(paths))
 	for i, p := range paths {
-		out[i] = Result{Vault: "v", Path: p, Title: strings.TrimSuffix(p, ".md"), Snippet: "from " + p}
+		out[i] = notes.Result{Vault: "v", Path: p, Title: strings.TrimSuffix(p, ".md"), Snippet: "from " + p}
 	}
 	return out
 }
 
-func kwFunc(rs []Result, err error) KeywordFunc {
-	return func(context.Context, string, Filter, int) ([]Result, error) { return rs, err }
+func kwFunc(rs []notes.Result, err error) KeywordFunc {
+	return func(context.Context, string, notes.Filter, int) ([]notes.Result, error) { return rs, err }
 }
 
-func semFunc(rs []Result, err error) SemanticFunc {
-	return func(context.Context, string, Filter, int) ([]Result, error) { return rs, err }
+func semFunc(rs []notes.Result, err error) SemanticFunc {
+	return func(context.Context, string, notes.Filter, int) ([]notes.Result, error) { return rs, err }
 }
 
 // TestCombinedNamesRetrievers: a result lists the retrievers that found
@@ -36,7 +38,7 @@ func TestCombinedNamesRetrievers(t *testing.T) {
 	if err != nil || semErr != nil {
 		t.Fatalf("err %v, semantic %v", err, semErr)
 	}
-	by := map[string]Result{}
+	by := map[string]notes.Result{}
 	for _, r := range res {
 		by[r.Path] = r
 	}
@@ -68,16 +70,16 @@ func TestCombinedFallsBackToKeywords(t *testing.T) {
 			}
 		})
 	}
-	c := NewCombined(kwFunc(nil, ErrEmptyQuery), semFunc(nil, nil))
-	if _, _, err := c.Search(context.Background(), CombinedQuery{Text: " "}); !errors.Is(err, ErrEmptyQuery) {
+	c := NewCombined(kwFunc(nil, notes.ErrEmptyQuery), semFunc(nil, nil))
+	if _, _, err := c.Search(context.Background(), CombinedQuery{Text: " "}); !errors.Is(err, notes.ErrEmptyQuery) {
 		t.Fatalf("empty query: %v", err)
 	}
 }
 
-func withScores(pairs ...any) []Result {
-	var out []Result
+func withScores(pairs ...any) []notes.Result {
+	var out []notes.Result
 	for i := 0; i < len(pairs); i += 2 {
-		out = append(out, Result{Vault: "v", Path: pairs[i].(string), Score: pairs[i+1].(float64)})
+		out = append(out, notes.Result{Vault: "v", Path: pairs[i].(string), Score: pairs[i+1].(float64)})
 	}
 	return out
 }
@@ -123,7 +125,7 @@ func TestCombinedConvexFusion(t *testing.T) {
 func TestCombinedBelowFloor(t *testing.T) {
 	sem := withScores("strong.md", 0.4, "weak.md", 0.15, "noise.md", 0.12, "both.md", 0.1)
 	for i := range sem[1:] {
-		sem[1+i].belowFloor = true
+		sem[1+i].BelowFloor = true
 	}
 	kw := withScores("a-plain.md", 5.0, "both.md", 5.0)
 	c := NewCombined(kwFunc(kw, nil), semFunc(sem, nil))
@@ -176,8 +178,8 @@ func TestCombinedDepthIgnoresLimit(t *testing.T) {
 		kw = append(kw, fmt.Sprintf("k%03d.md", i), float64(150-i))
 		sem = append(sem, fmt.Sprintf("k%03d.md", (i*7)%150), 1-float64(i)/200)
 	}
-	list := func(all []Result) func(context.Context, string, Filter, int) ([]Result, error) {
-		return func(_ context.Context, _ string, _ Filter, n int) ([]Result, error) {
+	list := func(all []notes.Result) func(context.Context, string, notes.Filter, int) ([]notes.Result, error) {
+		return func(_ context.Context, _ string, _ notes.Filter, n int) ([]notes.Result, error) {
 			mu.Lock()
 			asked = append(asked, n)
 			mu.Unlock()
@@ -208,7 +210,7 @@ func TestCombinedDepthIgnoresLimit(t *testing.T) {
 func TestCombinedNoiseWeighsNothing(t *testing.T) {
 	sem := withScores("b.md", 0.15, "a.md", 0.01)
 	for i := range sem {
-		sem[i].belowFloor = true
+		sem[i].BelowFloor = true
 	}
 	c := NewCombined(kwFunc(withScores("a.md", 5.0, "b.md", 4.9), nil), semFunc(sem, nil))
 	res, _, err := c.Search(context.Background(), CombinedQuery{Text: "q"})
@@ -224,7 +226,7 @@ func TestCombinedNoiseWeighsNothing(t *testing.T) {
 // comes first, as keyword search puts it, whatever the fused scores.
 func TestCombinedExactNameFirst(t *testing.T) {
 	kw := withScores("Tags view.md", 6.0, "Tags.md", 5.0)
-	kw[1].exactName = true
+	kw[1].ExactName = true
 	kw[0], kw[1] = kw[1], kw[0]
 	sem := withScores("Tags view.md", 0.6, "Tags.md", 0.3)
 	c := NewCombined(kwFunc(kw, nil), semFunc(sem, nil))

@@ -6,6 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // TestNothingFoundIsNothing: a query about nothing in the vault (invented
@@ -15,24 +19,24 @@ import (
 func TestNothingFoundIsNothing(t *testing.T) {
 	ctx := context.Background()
 	k, db := indexedKeyword(t, "coffee", exampleVault())
-	v := servingVectors(db, LexicalSource(), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+	v := servingVectors(db, vectors.LexicalSource(), quietLog())
+	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sem := NewSemantic(v, db)
 	c := NewCombined(
-		func(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
-			return k.Search(ctx, KeywordQuery{Text: text, Filter: f, Limit: limit})
+		func(ctx context.Context, text string, f notes.Filter, limit int) ([]notes.Result, error) {
+			return k.Search(ctx, fulltext.KeywordQuery{Text: text, Filter: f, Limit: limit})
 		},
-		func(ctx context.Context, text string, f Filter, limit int) ([]Result, error) {
+		func(ctx context.Context, text string, f notes.Filter, limit int) ([]notes.Result, error) {
 			return sem.Search(ctx, SemanticQuery{Text: text, Filter: f, Limit: limit})
 		})
-	modes := map[string]func(q string) ([]Result, error){
-		"keyword": func(q string) ([]Result, error) { return k.Search(ctx, KeywordQuery{Text: q}) },
-		"semantic": func(q string) ([]Result, error) {
+	modes := map[string]func(q string) ([]notes.Result, error){
+		"keyword": func(q string) ([]notes.Result, error) { return k.Search(ctx, fulltext.KeywordQuery{Text: q}) },
+		"semantic": func(q string) ([]notes.Result, error) {
 			return sem.Search(ctx, SemanticQuery{Text: q})
 		},
-		"combined": func(q string) ([]Result, error) {
+		"combined": func(q string) ([]notes.Result, error) {
 			rs, semErr, err := c.Search(ctx, CombinedQuery{Text: q})
 			if err == nil && semErr != nil {
 				t.Errorf("combined search without semantic search: %v", semErr)
@@ -86,8 +90,8 @@ func TestSemanticSymbolsFindOnlyTheirNotes(t *testing.T) {
 		}
 	}
 	_, db := indexedKeyword(t, "v", root)
-	v := servingVectors(db, LexicalSource(), quietLog())
-	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+	v := servingVectors(db, vectors.LexicalSource(), quietLog())
+	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	sem := NewSemantic(v, db)

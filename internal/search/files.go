@@ -7,6 +7,7 @@ import (
 	"unicode"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -14,19 +15,19 @@ import (
 // and keeps those holding every word of the query, ranked by how often the
 // words occur (in the name counting most). It is what every mode falls back
 // to when the database cannot be used: slow on a large vault, but an
-// answer. The filter applies by the same rules as in the index (filter.go);
+// answer. The filter applies by the same rules as in the index (notes.Filter);
 // tags are read by the note parser.
-func scanFiles(ctx context.Context, vaults []config.Vault, query string, f Filter, limit int, content bool) ([]Result, error) {
+func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes.Filter, limit int, content bool) ([]notes.Result, error) {
 	words := scanWords(query)
 	if len(words) == 0 {
-		return []Result{}, nil
+		return []notes.Result{}, nil
 	}
-	tag := normalizeTag(f.Tag)
+	tag := notes.NormalizeTag(f.Tag)
 	var parser *vault.Parser
 	if tag != "" {
 		parser = vault.NewParser()
 	}
-	var out []Result
+	var out []notes.Result
 	for _, v := range vaults {
 		if f.Vault != "" && v.Name != f.Vault {
 			continue
@@ -43,7 +44,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f Filte
 			continue
 		}
 		for _, file := range files {
-			if !file.Note || !HasPathPrefix(file.Path, f.PathPrefix) {
+			if !file.Note || !notes.HasPathPrefix(file.Path, f.PathPrefix) {
 				continue
 			}
 			if err := ctx.Err(); err != nil {
@@ -81,14 +82,14 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f Filte
 			if !all || (parser != nil && !noteHasTag(parser.Parse(file.Path, []byte(text)), tag)) {
 				continue
 			}
-			r := Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
+			r := notes.Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
 			if content {
 				r.Line, r.Snippet = matchLine(text, words)
 			}
 			out = append(out, r)
 		}
 	}
-	slices.SortStableFunc(out, func(a, b Result) int {
+	slices.SortStableFunc(out, func(a, b notes.Result) int {
 		switch {
 		case a.Score > b.Score:
 			return -1
@@ -137,5 +138,5 @@ func noteHasTag(n vault.Note, tag string) bool {
 	for i, t := range n.Tags {
 		names[i] = t.Name
 	}
-	return HasTag(names, tag)
+	return notes.HasTag(names, tag)
 }

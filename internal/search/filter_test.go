@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // TestTagRules holds the index, in every mode, and the file scan to one
@@ -56,7 +57,7 @@ func TestTagRules(t *testing.T) {
 		{"тег", []string{"Cyrillic.md"}},
 		{"ТЕГ", []string{"Cyrillic.md"}},
 	} {
-		f := Filter{Vaults: []string{"v"}, Tag: tc.tag}
+		f := notes.Filter{Vaults: []string{"v"}, Tag: tc.tag}
 		scan, err := scanFiles(context.Background(), []config.Vault{v}, "sun", f, 50, true)
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,11 @@
 package search
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+)
 
 // How many notes a search returns, one rule for every door to the search
 // service (the MCP tools' schemas, `jarvis search --limit`) and every mode:
@@ -20,15 +25,11 @@ const (
 	MaxLimit     = 100
 )
 
-// defaultKeywordLimit is keyword search's default: a lookup by name or by
-// a phrase is read down a list, and each result is little to show.
-const defaultKeywordLimit = 20
-
 // Limits returns how many notes a search in mode m returns when given no
 // limit, and the most it returns.
 func Limits(m Mode) (def, most int) {
 	if m == ModeKeyword {
-		return defaultKeywordLimit, MaxLimit
+		return fulltext.DefaultLimit, MaxLimit
 	}
 	return DefaultLimit, MaxLimit
 }
@@ -51,7 +52,7 @@ func limitFor(m Mode, n int) (limit int, note string) {
 func probe(limit int) int { return limit + 1 }
 
 // truncate cuts results to limit and reports whether it cut any.
-func truncate(res []Result, limit int) ([]Result, bool) {
+func truncate(res []notes.Result, limit int) ([]notes.Result, bool) {
 	if len(res) > limit {
 		return res[:limit], true
 	}

@@ -27,7 +27,7 @@ func (s *Service) Embedder() string {
 }
 
 // VectorStores names, by vault, the store that holds the vault's vectors
-// in memory (see Vectors.Stores); a vault with none loaded is absent.
+// in memory (see vectors.Vectors.Stores); a vault with none loaded is absent.
 func (s *Service) VectorStores() map[string]string {
 	return s.semantic.vec.Stores()
 }

@@ -11,6 +11,10 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -25,7 +29,7 @@ type NoteRef struct{ Vault, Path string }
 // query.
 type PassageQuery struct {
 	Text   string
-	Filter Filter
+	Filter notes.Filter
 	// Notes is how many of the best notes of a combined search give their
 	// passages: DefaultPassageNotes when 0.
 	Notes int
@@ -119,15 +123,15 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 		return PassageAnswer{}, err
 	}
 	ans := PassageAnswer{Degraded: a.Degraded, Reason: a.Reason, Embedder: a.Embedder, Remarks: a.Notes}
-	notes := map[NoteRef]*NotePassages{}
+	byRef := map[NoteRef]*NotePassages{}
 	ids := map[NoteRef]int64{}
 	var order []*NotePassages
 	add := func(ref NoteRef, title string, id int64) *NotePassages {
-		if np := notes[ref]; np != nil {
+		if np := byRef[ref]; np != nil {
 			return np
 		}
 		np := &NotePassages{Vault: ref.Vault, Path: ref.Path, Title: title}
-		notes[ref] = np
+		byRef[ref] = np
 		order = append(order, np)
 		if id != 0 {
 			ids[ref] = id
@@ -136,14 +140,14 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 	}
 	fromFiles := false
 	for i, r := range a.Results {
-		add(NoteRef{r.Vault, r.Path}, r.Title, r.file).Rank = i + 1
-		fromFiles = fromFiles || r.file == 0
+		add(NoteRef{r.Vault, r.Path}, r.Title, r.File).Rank = i + 1
+		fromFiles = fromFiles || r.File == 0
 	}
 	for _, ref := range q.Also {
 		add(ref, "", 0).Asked = true
 	}
 	if !fromFiles {
-		err := s.indexedPassages(ctx, q, notes, order, add, ids)
+		err := s.indexedPassages(ctx, q, byRef, order, add, ids)
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -188,9 +192,9 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 
 // indexedPassages fills in the notes' passages and headings from the
 // index, after adding the notes one link away from the best.
-func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, notes map[NoteRef]*NotePassages, order []*NotePassages,
+func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, byRef map[NoteRef]*NotePassages, order []*NotePassages,
 	add func(NoteRef, string, int64) *NotePassages, ids map[NoteRef]int64) error {
-	db := s.keyword.db
+	db := s.db
 	for _, np := range order {
 		if err := noteID(ctx, db, np, ids); err != nil {
 			return err
@@ -228,14 +232,14 @@ func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, notes map
 	byID := map[int64]*NotePassages{}
 	var args []any
 	for ref, id := range ids {
-		byID[id] = notes[ref]
+		byID[id] = byRef[ref]
 		args = append(args, id)
 	}
 	if len(args) == 0 {
 		return nil
 	}
 	slices.SortFunc(args, func(a, b any) int { return int(a.(int64) - b.(int64)) })
-	headings, err := readHeadings(ctx, db, args)
+	headings, err := notes.ReadHeadings(ctx, db, args)
 	if err != nil {
 		return fmt.Errorf("read headings: %w", err)
 	}
@@ -243,7 +247,7 @@ func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, notes map
 		byID[id].Headings = hs
 	}
 	rows, err := db.QueryContext(ctx, `SELECT id, file_id, heading, start_line, end_line, text FROM chunks
-		WHERE file_id IN (`+placeholders(len(args))+`) ORDER BY file_id, ord`, args...)
+		WHERE file_id IN (`+store.Placeholders(len(args))+`) ORDER BY file_id, ord`, args...)
 	if err != nil {
 		return fmt.Errorf("read passages: %w", err)
 	}
@@ -265,14 +269,14 @@ func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, notes map
 // noteID looks up a note's id and title in the index when it is not known
 // yet; a path that is no indexed note is dropped from ids and gives no
 // passages.
-func noteID(ctx context.Context, db Querier, np *NotePassages, ids map[NoteRef]int64) error {
+func noteID(ctx context.Context, db notes.Querier, np *NotePassages, ids map[NoteRef]int64) error {
 	ref := NoteRef{np.Vault, np.Path}
 	if _, ok := ids[ref]; ok && np.Title != "" {
 		return nil
 	}
 	var id int64
 	var title string
-	err := queryRow(ctx, db, `SELECT f.id, f.title FROM files f JOIN vaults v ON v.id = f.vault_id
+	err := store.QueryRow(ctx, db, `SELECT f.id, f.title FROM files f JOIN vaults v ON v.id = f.vault_id
 		WHERE v.name = ? AND f.path = ? AND f.kind = 'note'`, []any{np.Vault, np.Path}, &id, &title)
 	switch {
 	case err == nil:
@@ -340,7 +344,7 @@ func (s *Service) similarities(ctx context.Context, text string, ids map[NoteRef
 		return nil, fmt.Errorf("embed the query: %w", err)
 	}
 	out := map[int64]float64{}
-	if len(qv) == 0 || isZero(qv) {
+	if len(qv) == 0 || vectors.IsZero(qv) {
 		return out, nil
 	}
 	files := map[int64]bool{}
@@ -351,12 +355,12 @@ func (s *Service) similarities(ctx context.Context, text string, ids map[NoteRef
 	for _, np := range order {
 		n += len(np.Passages)
 	}
-	hits, err := sem.vec.nearest(ctx, qv, nil, n, func(id int64) bool { return files[id] }, -1)
+	hits, err := sem.vec.Nearest(ctx, qv, nil, n, func(id int64) bool { return files[id] }, -1)
 	if err != nil {
 		return nil, err
 	}
 	for _, h := range hits {
-		out[h.chunk] = float64(h.sim)
+		out[h.Chunk] = float64(h.Sim)
 	}
 	return out, nil
 }
@@ -380,18 +384,18 @@ func (s *Service) similarities(ctx context.Context, text string, ids map[NoteRef
 // result of semantic search), or when its score is below WeakShare of the
 // best.
 func (s *Service) scorePassages(text string, order []*NotePassages, sims map[int64]float64, semantic bool) {
-	m := newMarker(parseQuery(text))
+	terms := fulltext.QueryTerms(text)
 	type found struct {
 		p     *Passage
 		terms []bool
 		parts [][]bool
 	}
 	var all []found
-	df := make([]int, len(m.terms))
+	df := make([]int, terms.Len())
 	for _, np := range order {
 		for i := range np.Passages {
 			p := &np.Passages[i]
-			f := found{p: p, terms: termsIn(m, vault.EmbedText(np.Title, p.Heading, p.Text))}
+			f := found{p: p, terms: terms.In(vault.EmbedText(np.Title, p.Heading, p.Text))}
 			for t, ok := range f.terms {
 				if ok {
 					df[t]++
@@ -400,7 +404,7 @@ func (s *Service) scorePassages(text string, order []*NotePassages, sims map[int
 			if paras := vault.Paragraphs(p.Text, p.StartLine); len(paras) > 1 {
 				for _, para := range paras {
 					p.Parts = append(p.Parts, PassagePart{StartLine: para.StartLine, EndLine: para.EndLine, Text: para.Text})
-					f.parts = append(f.parts, termsIn(m, para.Text))
+					f.parts = append(f.parts, terms.In(para.Text))
 				}
 			}
 			all = append(all, f)
@@ -430,7 +434,7 @@ func (s *Service) scorePassages(text string, order []*NotePassages, sims map[int
 		bestSim = max(bestSim, f.p.Similarity)
 	}
 	weight := s.combined.semanticWeight()
-	floor := s.semantic.Floors[s.semantic.Kind()]
+	floor := s.semantic.Floor()
 	best := 0.0
 	for _, f := range all {
 		p := f.p
@@ -448,13 +452,4 @@ func (s *Service) scorePassages(text string, order []*NotePassages, sims map[int
 		p := f.p
 		p.Weak = p.Keyword == 0 && (!semantic || p.Similarity < floor) || p.Score < WeakShare*best
 	}
-}
-
-// termsIn reports which of the marker's terms occur in text.
-func termsIn(m *marker, text string) []bool {
-	in := make([]bool, len(m.terms))
-	for _, mt := range m.find(text, textWords(text)) {
-		in[mt.term] = true
-	}
-	return in
 }

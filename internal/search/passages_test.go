@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // TestPassagesScoredOneByOne: the passages of the notes found are scored
@@ -18,7 +19,7 @@ func TestPassagesScoredOneByOne(t *testing.T) {
 		t.Fatal(err)
 	}
 	svc, _ := indexedService(t, config.Vault{Name: "coffee", Path: root})
-	ans, err := svc.Passages(context.Background(), PassageQuery{Text: "burr alignment wobbling stall", Filter: Filter{Vaults: []string{"coffee"}}})
+	ans, err := svc.Passages(context.Background(), PassageQuery{Text: "burr alignment wobbling stall", Filter: notes.Filter{Vaults: []string{"coffee"}}})
 	if err != nil {
 		t.Fatal(err)
 	}

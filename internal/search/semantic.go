@@ -9,12 +9,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
-
-// ErrDimensionMismatch means the embedder answers with vectors of another
-// length than those stored: it changed (another build of the model), and
-// the vectors are being made again. Callers fall back to keyword search.
-var ErrDimensionMismatch = errors.New("the embedder's vectors no longer match the stored ones")
 
 // ErrNoVectors means semantic search has nothing to search: no embedder,
 // or no vectors stored for it yet. Callers fall back to keyword search.
@@ -23,8 +22,8 @@ var ErrNoVectors = errors.New("no vectors to search")
 // Semantic ranks notes by the cosine similarity of their best chunk to the
 // query, as measured by the embedder the vectors were made with.
 type Semantic struct {
-	vec *Vectors
-	db  DB
+	vec *vectors.Vectors
+	db  notes.Querier
 	// Floors are the least similarity a chunk needs to be a result at
 	// all, by kind of embedder: below it a chunk is no more like the query
 	// than text it has nothing in common with, and a query about nothing
@@ -53,7 +52,7 @@ type Semantic struct {
 var DefaultSimilarityFloors = map[EmbedderKind]float64{KindLexical: 0.18, KindNeural: 0}
 
 // NewSemantic returns semantic search over vec, reading note details from db.
-func NewSemantic(vec *Vectors, db DB) *Semantic {
+func NewSemantic(vec *vectors.Vectors, db notes.Querier) *Semantic {
 	return &Semantic{vec: vec, db: db, Floors: maps.Clone(DefaultSimilarityFloors)}
 }
 
@@ -66,10 +65,13 @@ func (s *Semantic) Kind() EmbedderKind {
 	return KindLexical
 }
 
+// Floor is the similarity floor for the kind of embedder in use (Floors).
+func (s *Semantic) Floor() float64 { return s.Floors[s.Kind()] }
+
 // SemanticQuery is one semantic search.
 type SemanticQuery struct {
 	Text   string
-	Filter Filter
+	Filter notes.Filter
 	// Limit is the most notes returned: semantic search's default
 	// (Limits) when 0. It is not capped: the Service applies MaxLimit,
 	// and asks for one more to tell whether more matched.
@@ -96,10 +98,10 @@ func (s *Semantic) Embedder() string {
 
 // Search embeds the query and returns the notes whose chunks are nearest,
 // one per note with its best chunk as the snippet.
-func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error) {
+func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]notes.Result, error) {
 	text := strings.TrimSpace(q.Text)
 	if text == "" {
-		return nil, ErrEmptyQuery
+		return nil, notes.ErrEmptyQuery
 	}
 	if q.Limit <= 0 {
 		q.Limit, _ = Limits(ModeSemantic)
@@ -118,21 +120,21 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	if err != nil {
 		return nil, fmt.Errorf("embed the query: %w", err)
 	}
-	if len(qv) == 0 || isZero(qv) {
+	if len(qv) == 0 || vectors.IsZero(qv) {
 		// Nothing of the query is known to the embedder (a lexical
 		// embedder given only punctuation): nothing is similar.
-		return []Result{}, nil
+		return []notes.Result{}, nil
 	}
-	if q.Filter, err = q.Filter.resolve(ctx, s.db); err != nil {
+	if q.Filter, err = q.Filter.Resolve(ctx, s.db); err != nil {
 		return nil, err
 	}
-	if q.Filter.matchesNothing() {
-		return []Result{}, nil
+	if q.Filter.MatchesNothing() {
+		return []notes.Result{}, nil
 	}
-	keep := q.Filter.keep()
+	keep := q.Filter.Keep()
 	// The floor applies before the limit, as a threshold does.
 	floor := 0.0
-	if kind := s.Kind(); kind == KindLexical && len(parseQuery(text).terms) == 0 {
+	if kind := s.Kind(); kind == KindLexical && !fulltext.HasTerms(text) {
 		// Symbols alone: the lexical embedder knows a symbol only as
 		// itself, and its similarity to anything else is hashing noise,
 		// which with so few features can beat the floor (an emoji in no
@@ -154,24 +156,24 @@ func (s *Semantic) Search(ctx context.Context, q SemanticQuery) ([]Result, error
 	}
 	res, err := s.describe(ctx, best)
 	for i := range res {
-		res[i].belowFloor = res[i].Score < floor
+		res[i].BelowFloor = res[i].Score < floor
 	}
 	return res, err
 }
 
 // bestPerNote asks for more chunks until Limit distinct notes are found or
 // no chunk is left above the threshold.
-func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQuery, keep func(int64) bool) ([]hit, error) {
+func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQuery, keep func(int64) bool) ([]vectors.Hit, error) {
 	n := q.Limit * 4
 	for {
-		hits, err := s.vec.nearest(ctx, query, q.Filter.scope(), n, keep, float32(q.Threshold))
+		hits, err := s.vec.Nearest(ctx, query, q.Filter.Scope(), n, keep, float32(q.Threshold))
 		if err != nil {
 			return nil, err
 		}
-		var best []hit
+		var best []vectors.Hit
 		seen := map[noteKey]bool{}
 		for _, h := range hits {
-			k := noteKey{h.vault, h.fileID}
+			k := noteKey{h.Vault, h.File}
 			if seen[k] {
 				continue
 			}
@@ -191,7 +193,7 @@ func (s *Semantic) bestPerNote(ctx context.Context, query []float32, q SemanticQ
 // holdingSymbols narrows keep to the notes whose text holds one of the
 // symbols of query.
 func (s *Semantic) holdingSymbols(ctx context.Context, query string, keep func(int64) bool) (func(int64) bool, error) {
-	symbols := symbolWords(query)
+	symbols := fulltext.SymbolWords(query)
 	if len(symbols) == 0 {
 		return func(int64) bool { return false }, nil
 	}
@@ -227,26 +229,26 @@ type noteKey struct {
 
 // describe turns chunk hits into results with the note's path and title and
 // the chunk's text as the snippet.
-func (s *Semantic) describe(ctx context.Context, hits []hit) ([]Result, error) {
-	out := make([]Result, 0, len(hits))
+func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]notes.Result, error) {
+	out := make([]notes.Result, 0, len(hits))
 	if len(hits) == 0 {
 		return out, nil
 	}
 	args := make([]any, len(hits))
 	for i, h := range hits {
-		args[i] = h.chunk
+		args[i] = h.Chunk
 	}
 	rows, err := s.db.QueryContext(ctx, `SELECT c.id, v.name, f.path, f.title, c.heading, c.start_line, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults v ON v.id = f.vault_id
-		WHERE c.id IN (`+placeholders(len(hits))+`)`, args...)
+		WHERE c.id IN (`+store.Placeholders(len(hits))+`)`, args...)
 	if err != nil {
 		return nil, fmt.Errorf("read search results: %w", err)
 	}
 	defer rows.Close()
-	byChunk := map[int64]Result{}
+	byChunk := map[int64]notes.Result{}
 	for rows.Next() {
 		var id int64
-		var r Result
+		var r notes.Result
 		var text string
 		if err := rows.Scan(&id, &r.Vault, &r.Path, &r.Title, &r.Heading, &r.Line, &text); err != nil {
 			return nil, fmt.Errorf("read search results: %w", err)
@@ -259,15 +261,15 @@ func (s *Semantic) describe(ctx context.Context, hits []hit) ([]Result, error) {
 	}
 	var files []int64
 	for _, h := range hits {
-		r, ok := byChunk[h.chunk]
+		r, ok := byChunk[h.Chunk]
 		if !ok {
 			continue // the note was re-indexed since the vectors were loaded
 		}
-		r.Score, r.file = float64(h.sim), h.fileID
+		r.Score, r.File = float64(h.Sim), h.File
 		out = append(out, r)
-		files = append(files, h.fileID)
+		files = append(files, h.File)
 	}
-	if err := headingsAbove(ctx, s.db, files, out); err != nil {
+	if err := notes.HeadingsAbove(ctx, s.db, files, out); err != nil {
 		return nil, fmt.Errorf("read search results: %w", err)
 	}
 	return out, nil
@@ -296,13 +298,4 @@ func Excerpt(text string, max int) string {
 		cut = sp
 	}
 	return text[:cut] + "…"
-}
-
-func isZero(v []float32) bool {
-	for _, x := range v {
-		if x != 0 {
-			return false
-		}
-	}
-	return true
 }

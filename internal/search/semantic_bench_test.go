@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vaultgen"
 )
 
@@ -32,8 +33,8 @@ func BenchmarkSemantic(b *testing.B) {
 	}
 	_, db := indexedKeyword(b, "gen", root)
 	ctx := context.Background()
-	v := servingVectors(db, LexicalSource(), quietLog())
-	res, err := v.Sync(ctx, SyncOptions{})
+	v := servingVectors(db, vectors.LexicalSource(), quietLog())
+	res, err := v.Sync(ctx, vectors.SyncOptions{})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -58,7 +59,7 @@ func BenchmarkSemantic(b *testing.B) {
 	})
 	b.Run("load", func(b *testing.B) {
 		for b.Loop() {
-			w := NewVectors(db, LexicalSource(), quietLog())
+			w := vectors.NewVectors(db, vectors.LexicalSource(), quietLog())
 			if err := w.Load(ctx); err != nil {
 				b.Fatal(err)
 			}

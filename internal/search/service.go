@@ -10,6 +10,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // Mode is a kind of search.
@@ -17,7 +20,7 @@ type Mode string
 
 // The modes of search.
 const (
-	// ModeKeyword ranks notes by their words with BM25 (keyword.go).
+	// ModeKeyword ranks notes by their words with BM25 (package fulltext).
 	ModeKeyword Mode = "keyword"
 	// ModeSemantic ranks notes by the similarity of their best passage to
 	// the query, as the embedder measures it (semantic.go).
@@ -50,12 +53,12 @@ const SemanticQueryChars = 2000
 // error wraps it with the query's length.
 var ErrQueryTooLong = errors.New("the query is too long")
 
-// CheckQuery refuses a query that every mode would refuse: ErrEmptyQuery
+// CheckQuery refuses a query that every mode would refuse: notes.ErrEmptyQuery
 // for blank text, ErrQueryTooLong (saying how long, and the limit) past
 // MaxQueryChars. A command can check before it does any other work.
 func CheckQuery(text string) error {
 	if strings.TrimSpace(text) == "" {
-		return ErrEmptyQuery
+		return notes.ErrEmptyQuery
 	}
 	if n := utf8.RuneCountInString(text); n > MaxQueryChars {
 		return fmt.Errorf("%w: it is %d characters long; keep it under %d", ErrQueryTooLong, n, MaxQueryChars)
@@ -70,7 +73,7 @@ type Query struct {
 	// Limit is the most notes returned: the mode's default when 0, at
 	// most the mode's most (Limits).
 	Limit  int
-	Filter Filter
+	Filter notes.Filter
 	// Threshold, in semantic mode, leaves out notes whose best passage is
 	// less similar than this (0 to 1), before Limit applies.
 	Threshold float64
@@ -85,7 +88,7 @@ type Query struct {
 
 // Answer is what a search found, and how.
 type Answer struct {
-	Results []Result
+	Results []notes.Result
 	// Truncated is set when more notes matched than were returned.
 	Truncated bool
 	// Degraded is set when part of the search was unavailable and the
@@ -112,8 +115,9 @@ type Answer struct {
 // keywords; when the index cannot be read it scans the note files; and it
 // says so, in one wording, in Answer.Reason.
 type Service struct {
-	keyword  *Keyword
+	keyword  *fulltext.Keyword
 	semantic *Semantic
+	db       notes.Querier // the index, as both searches read it
 	combined *Combined
 	files    []config.Vault // scanned when the index cannot be read
 	log      *slog.Logger
@@ -130,8 +134,8 @@ type Busy func() bool
 
 // NewService returns the search service. files are the vaults scanned
 // when the index cannot be read; busy may be nil.
-func NewService(kw *Keyword, sem *Semantic, cmb *Combined, files []config.Vault, log *slog.Logger, busy Busy) *Service {
-	return &Service{keyword: kw, semantic: sem, combined: cmb, files: files, log: log, busy: busy}
+func NewService(kw *fulltext.Keyword, sem *Semantic, cmb *Combined, files []config.Vault, log *slog.Logger, busy Busy) *Service {
+	return &Service{keyword: kw, semantic: sem, db: sem.db, combined: cmb, files: files, log: log, busy: busy}
 }
 
 // Why semantic search could not run, and the reasons an answer gives.
@@ -149,7 +153,7 @@ const (
 	fellBackToFiles    = "searched the note files on disk for the words instead (slower, ranked by word counts)"
 )
 
-// Search runs q. Errors are only those a caller must act on: ErrEmptyQuery,
+// Search runs q. Errors are only those a caller must act on: notes.ErrEmptyQuery,
 // ErrQueryTooLong, and the context's own; everything else degrades the
 // answer and says why.
 func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
@@ -165,8 +169,8 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	q.Limit = limit
 	// The filter is read once for every retriever. When the index cannot
 	// be read, the retrievers fail too, and the file scan applies it.
-	if f, err := q.Filter.resolve(ctx, s.keyword.db); err == nil {
-		if f.matchesNothing() {
+	if f, err := q.Filter.Resolve(ctx, s.db); err == nil {
+		if f.MatchesNothing() {
 			return noNotes(f), nil
 		}
 		q.Filter = f
@@ -190,14 +194,14 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 		return Answer{}, err
 	}
 	if a.Results == nil {
-		a.Results = []Result{}
+		a.Results = []notes.Result{}
 	}
 	a.Results, a.Truncated = truncate(a.Results, limit)
 	if limitNote != "" {
 		a.Notes = append(a.Notes, limitNote)
 	}
-	if n := keywordCut(text); n > 0 && (q.Mode != ModeSemantic || a.Degraded) {
-		a.Notes = append(a.Notes, fmt.Sprintf("keyword search used the first %d words of the query and left out %d more", maxTerms, n))
+	if n := fulltext.KeywordCut(text); n > 0 && (q.Mode != ModeSemantic || a.Degraded) {
+		a.Notes = append(a.Notes, fmt.Sprintf("keyword search used the first %d words of the query and left out %d more", fulltext.MaxTerms, n))
 	}
 	if len(a.Results) == 0 {
 		a.Empty = emptiness(q, a)
@@ -208,7 +212,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 // byKeyword answers by keywords, or from the files when the index cannot
 // be read; why says what led here ("" when keywords were asked for).
 func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, error) {
-	res, err := s.keyword.Search(ctx, KeywordQuery{Text: q.Text, Filter: q.Filter, Limit: probe(q.Limit), NamesOnly: q.NamesOnly})
+	res, err := s.keyword.Search(ctx, fulltext.KeywordQuery{Text: q.Text, Filter: q.Filter, Limit: probe(q.Limit), NamesOnly: q.NamesOnly})
 	if err == nil {
 		a := Answer{Results: res}
 		if why != "" {
@@ -298,9 +302,9 @@ func (s *Service) covered(a *Answer, rest string) {
 // keyword search ranked bare, within the limit: the notes shown, not every
 // candidate. A note semantic search also found keeps the keyword passage,
 // whose matches are marked.
-func (s *Service) keywordPassages(ctx context.Context, q Query, res []Result) error {
+func (s *Service) keywordPassages(ctx context.Context, q Query, res []notes.Result) error {
 	shown := res[:min(len(res), q.Limit)]
-	var kw []Result
+	var kw []notes.Result
 	var at []int
 	for i, r := range shown {
 		if slices.Contains(r.Retrievers, RetrieverKeyword) {
@@ -324,7 +328,7 @@ func (s *Service) keywordPassages(ctx context.Context, q Query, res []Result) er
 // words; the error itself goes to the log, not to the reader.
 func (s *Service) semanticFailed(err error) string {
 	switch {
-	case errors.Is(err, ErrNoEmbedder):
+	case errors.Is(err, vectors.ErrNoEmbedder):
 		s.log.Debug("no embedder; answering with keywords", "err", err)
 		return reasonNoEmbedder
 	case errors.Is(err, ErrNoVectors):
@@ -332,7 +336,7 @@ func (s *Service) semanticFailed(err error) string {
 			return reasonLoading
 		}
 		return reasonNoVectors
-	case errors.Is(err, ErrDimensionMismatch):
+	case errors.Is(err, vectors.ErrDimensionMismatch):
 		return reasonChanged
 	}
 	s.log.Warn("semantic search failed; answering with keywords", "err", err)
@@ -342,7 +346,7 @@ func (s *Service) semanticFailed(err error) string {
 // stop reports whether an error ends the search instead of degrading it:
 // the caller's own cancellation, or a query with nothing to search for.
 func stop(ctx context.Context, err error) bool {
-	return ctx.Err() != nil || errors.Is(err, ErrEmptyQuery)
+	return ctx.Err() != nil || errors.Is(err, notes.ErrEmptyQuery)
 }
 
 // semanticText is the part of a query that is embedded, cut at a word
@@ -365,7 +369,7 @@ func semanticCutNote(cut int) string {
 func emptiness(q Query, a Answer) string {
 	var b strings.Builder
 	b.WriteString("Nothing in the notes matches this query")
-	if d := describeFilter(q.Filter); d != "" {
+	if d := q.Filter.Describe(); d != "" {
 		b.WriteString(" among the notes " + d)
 	}
 	mode := q.Mode
@@ -385,7 +389,7 @@ func emptiness(q Query, a Answer) string {
 }
 
 // noNotes is the answer when the filter itself keeps no note.
-func noNotes(f Filter) Answer {
-	return Answer{Results: []Result{}, Empty: "No notes are " + describeFilter(f) +
+func noNotes(f notes.Filter) Answer {
+	return Answer{Results: []notes.Result{}, Empty: "No notes are " + f.Describe() +
 		": nothing was searched. Check the filter: vault names come from list-vaults, and paths start at the vault's top folder."}
 }

@@ -11,6 +11,9 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -32,19 +35,19 @@ func indexedService(t testing.TB, vaults ...config.Vault) (*Service, *store.DB) 
 			t.Fatal(err)
 		}
 	}
-	vec := NewVectors(db, LexicalSource(), quietLog())
+	vec := vectors.NewVectors(db, vectors.LexicalSource(), quietLog())
 	vec.Serve()
-	if _, err := vec.Sync(ctx, SyncOptions{}); err != nil {
+	if _, err := vec.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	kw, sem := NewKeyword(db), NewSemantic(vec, db)
+	kw, sem := fulltext.NewKeyword(db), NewSemantic(vec, db)
 	return NewService(kw, sem, NewCombinedOver(kw, sem), vaults, quietLog(), nil), db
 }
 
 var allModes = []Mode{ModeKeyword, ModeSemantic, ModeCombined}
 
 // TestPathPrefixRules holds every mode, and the file scan, to the rules
-// Filter states: case, "./" and "\", a trailing "/" for a folder, and a
+// notes.Filter states: case, "./" and "\", a trailing "/" for a folder, and a
 // prefix of a name.
 func TestPathPrefixRules(t *testing.T) {
 	dir := t.TempDir()
@@ -90,7 +93,7 @@ func TestPathPrefixRules(t *testing.T) {
 	} {
 		for _, mode := range allModes {
 			a, err := svc.Search(context.Background(), Query{Mode: mode, Text: "roasted beans", Limit: 50,
-				Filter: Filter{Vaults: []string{"v"}, PathPrefix: tc.prefix}})
+				Filter: notes.Filter{Vaults: []string{"v"}, PathPrefix: tc.prefix}})
 			if err != nil {
 				t.Fatalf("%s %q: %v", mode, tc.prefix, err)
 			}
@@ -102,7 +105,7 @@ func TestPathPrefixRules(t *testing.T) {
 				t.Errorf("%s, path prefix %q: no results and no sentence saying why", mode, tc.prefix)
 			}
 		}
-		res, err := scanFiles(context.Background(), []config.Vault{v}, "roasted beans", Filter{PathPrefix: tc.prefix}, 50, true)
+		res, err := scanFiles(context.Background(), []config.Vault{v}, "roasted beans", notes.Filter{PathPrefix: tc.prefix}, 50, true)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -112,7 +115,7 @@ func TestPathPrefixRules(t *testing.T) {
 	}
 }
 
-func resultPaths(rs []Result) []string {
+func resultPaths(rs []notes.Result) []string {
 	out := make([]string, len(rs))
 	for i, r := range rs {
 		out[i] = r.Path
@@ -133,7 +136,7 @@ func TestServiceFallsBack(t *testing.T) {
 	ctx := context.Background()
 
 	// No vectors: semantic and combined answer by keywords, and say so.
-	noVectors := NewSemantic(NewVectors(db, LexicalSource(), quietLog()), db)
+	noVectors := NewSemantic(vectors.NewVectors(db, vectors.LexicalSource(), quietLog()), db)
 	busy := false
 	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors), []config.Vault{v}, quietLog(), func() bool { return busy })
 	for _, mode := range []Mode{ModeSemantic, ModeCombined} {
@@ -154,7 +157,7 @@ func TestServiceFallsBack(t *testing.T) {
 	// The database gone: every mode scans the files.
 	db.Close()
 	for _, mode := range allModes {
-		a, err := svc.Search(ctx, Query{Mode: mode, Text: "french press", Filter: Filter{PathPrefix: "methods/"}})
+		a, err := svc.Search(ctx, Query{Mode: mode, Text: "french press", Filter: notes.Filter{PathPrefix: "methods/"}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,7 +174,7 @@ func TestServiceQueryLimits(t *testing.T) {
 	svc, _ := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
 	ctx := context.Background()
 	for _, mode := range allModes {
-		if _, err := svc.Search(ctx, Query{Mode: mode, Text: "  "}); !errors.Is(err, ErrEmptyQuery) {
+		if _, err := svc.Search(ctx, Query{Mode: mode, Text: "  "}); !errors.Is(err, notes.ErrEmptyQuery) {
 			t.Errorf("%s, blank query: %v", mode, err)
 		}
 		if _, err := svc.Search(ctx, Query{Mode: mode, Text: strings.Repeat("x", MaxQueryChars+1)}); !errors.Is(err, ErrQueryTooLong) {
@@ -194,7 +197,7 @@ func TestServiceQueryLimits(t *testing.T) {
 			if r.Score <= 0 || FormatScore(r.Score) == "0.000" {
 				t.Errorf("%s: %s has score %v", mode, r.Path, r.Score)
 			}
-			if mode == ModeCombined && (r.Score > 1 || i > 0 && r.Score > a.Results[i-1].Score && !a.Results[i-1].exactName) {
+			if mode == ModeCombined && (r.Score > 1 || i > 0 && r.Score > a.Results[i-1].Score && !a.Results[i-1].ExactName) {
 				t.Errorf("combined: %s has score %v after %v; want 0 to 1, best first", r.Path, r.Score, a.Results[max(i-1, 0)].Score)
 			}
 		}
@@ -226,7 +229,7 @@ func TestCombinedShowsKeywordPassages(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	byPath := map[string]Result{}
+	byPath := map[string]notes.Result{}
 	for _, r := range kw.Results {
 		byPath[r.Path] = r
 	}

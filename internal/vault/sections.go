@@ -106,20 +106,9 @@ func SectionEnd(headings []Heading, i int) int {
 // and a longer path cites the section above it instead.
 const MaxHeadingPath = 1000
 
-// CitedHeading is the heading path that names the smallest section
-// holding lines start..end, such that FindHeading finds that section
-// again, of at most MaxHeadingPath characters, or "" when only the whole
-// note holds them. A chunk's own heading
-// path is not always it: a tiny section joins the one after it, and the
-// chunk, which starts above that section's heading, takes its path.
-func CitedHeading(headings []Heading, start, end int) string {
-	return NewHeadingCiter(headings).Cite(start, end)
-}
-
-// HeadingCiter cites sections of one note's headings as CitedHeading
-// does, normalising each heading once however many passages it cites: a
-// note of 50,000 headings would otherwise have every citation normalise
-// all of them.
+// HeadingCiter cites sections of one note's headings, normalising each
+// heading once however many passages it cites: a note of 50,000 headings
+// would otherwise have every citation normalise all of them.
 type HeadingCiter struct {
 	headings []Heading
 	keys     []string // made when first needed
@@ -131,7 +120,12 @@ func NewHeadingCiter(headings []Heading) *HeadingCiter {
 	return &HeadingCiter{headings: headings}
 }
 
-// Cite is CitedHeading for lines start..end.
+// Cite is the heading path that names the smallest section holding lines
+// start..end, such that FindHeading finds that section again, of at most
+// MaxHeadingPath characters, or "" when only the whole note holds them. A
+// chunk's own heading path is not always it: a tiny section joins the one
+// after it, and the chunk, which starts above that section's heading,
+// takes its path.
 func (c *HeadingCiter) Cite(start, end int) string {
 	headings := c.headings
 	var open []int // indexes of the headings above start, outermost first

@@ -20,7 +20,7 @@ func TestParagraphs(t *testing.T) {
 	}
 }
 
-func TestCitedHeading(t *testing.T) {
+func TestCite(t *testing.T) {
 	// # Pour over (1) / ## Recipe (5) / ## Notes (9) / ### Recipe (12) / # Other (15)
 	hs := []Heading{{1, "Pour over", 1}, {2, "Recipe", 5}, {2, "Notes", 9}, {3, "Recipe", 12}, {1, "Other", 15}}
 	for _, tc := range []struct {
@@ -35,9 +35,9 @@ func TestCitedHeading(t *testing.T) {
 		{"before any heading", 0, 0, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got := CitedHeading(hs, tc.start, tc.end)
+			got := NewHeadingCiter(hs).Cite(tc.start, tc.end)
 			if got != tc.want {
-				t.Fatalf("CitedHeading(%d, %d) = %q; want %q", tc.start, tc.end, got, tc.want)
+				t.Fatalf("Cite(%d, %d) = %q; want %q", tc.start, tc.end, got, tc.want)
 			}
 			if got != "" {
 				i := FindHeading(hs, got)
@@ -49,12 +49,12 @@ func TestCitedHeading(t *testing.T) {
 	}
 }
 
-// TestCitedHeadingStaysShort: a heading path longer than read-note takes
+// TestCiteStaysShort: a heading path longer than read-note takes
 // cites the section above it.
-func TestCitedHeadingStaysShort(t *testing.T) {
+func TestCiteStaysShort(t *testing.T) {
 	long := strings.Repeat("very long heading ", 60)
 	hs := []Heading{{1, "Top", 1}, {2, long, 3}}
-	if got := CitedHeading(hs, 4, 5); got != "Top" {
-		t.Fatalf("CitedHeading = %.40q; want Top", got)
+	if got := NewHeadingCiter(hs).Cite(4, 5); got != "Top" {
+		t.Fatalf("Cite = %.40q; want Top", got)
 	}
 }

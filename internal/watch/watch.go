@@ -182,14 +182,7 @@ func New(vaults []config.Vault, opts Options, log *slog.Logger) (*Watcher, error
 	return w, nil
 }
 
-// Close stops the watches. Run closes them itself when its context ends;
-// Close is for a Watcher whose Run is never called. It is safe to call more
-// than once and at the same time as Run, which then returns.
-func (w *Watcher) Close() error {
-	return w.fw.Close()
-}
-
-// Run delivers changes to onChange until ctx is done or Close is called,
+// Run delivers changes to onChange until ctx is done,
 // then closes the watches, waits for a running callback to return and
 // returns nil. Callbacks for one vault run one at a time, in their own
 // goroutine, so events keep being read while the index is updated; those

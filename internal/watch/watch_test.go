@@ -558,7 +558,7 @@ func TestNew(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		defer w.Close()
+		defer w.fw.Close()
 		if !strings.Contains(logs.String(), "vault folder cannot be watched") {
 			t.Errorf("missing folder not logged; log:\n%s", logs)
 		}

@@ -1,0 +1,374 @@
+package fulltext
+
+import (
+	"cmp"
+	"slices"
+	"strings"
+	"unicode/utf8"
+)
+
+// Snippets are made in Go from the chunks of the notes returned, not by
+// FTS5's snippet(), which tokenises a note's whole text again inside
+// SQLite for every note: that took about 40% of a search whose words occur
+// in thousands of notes. The passage chosen is the one snippet() would
+// choose: the window of snippetTokens words holding the most distinct
+// query terms, then the most matches, centred on them.
+
+// wordSpan is a word of a text: its byte range.
+type wordSpan struct{ start, end int }
+
+// textWords splits text into words as unicode61 does: runs of letters,
+// digits, marks and private-use characters (isTokenRune).
+func textWords(text string) []wordSpan {
+	var out []wordSpan
+	start := -1
+	for i := 0; i < len(text); {
+		c := text[i]
+		var word bool
+		size := 1
+		if c < utf8.RuneSelf {
+			word = 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+		} else {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			word = isTokenRune(r)
+		}
+		switch {
+		case word && start < 0:
+			start = i
+		case !word && start >= 0:
+			out = append(out, wordSpan{start, i})
+			start = -1
+		}
+		i += size
+	}
+	if start >= 0 {
+		out = append(out, wordSpan{start, len(text)})
+	}
+	return out
+}
+
+// markWord is a word of a query as the index holds it: folded and stemmed.
+type markWord struct {
+	stem   string
+	prefix bool // the query matches it as a prefix too
+}
+
+// marker finds a query's words in text, as FTS5 matched them: each term
+// is a word, or a phrase whose words must follow one another.
+type marker struct {
+	terms [][]markWord
+	// firsts holds the first byte of every stem: a word starting with
+	// another cannot match, and is not stemmed.
+	firsts [256]bool
+}
+
+// newMarker returns the marker for the terms a loose match of pq holds
+// (parsedQuery.units): each quoted phrase as a phrase, words joined by
+// punctuation each on its own. CJK terms are not marked here.
+func newMarker(pq parsedQuery) *marker {
+	m := &marker{}
+	add := func(words []string, prefix bool) {
+		var term []markWord
+		for _, w := range words {
+			s := porterStem(foldToken(w))
+			if s == "" {
+				return
+			}
+			term = append(term, markWord{stem: s, prefix: prefix})
+			m.firsts[s[0]] = true
+		}
+		m.terms = append(m.terms, term)
+	}
+	for _, t := range pq.terms {
+		switch {
+		case t.cjk:
+		case t.phrase && !t.quoted:
+			n := len(m.terms)
+			for _, w := range t.words {
+				if !stopWords[w] {
+					add([]string{w}, false)
+				}
+			}
+			if len(m.terms) == n {
+				add(t.words, false)
+			}
+		case t.prefix:
+			// FTS5 reads the word and its prefix as two phrases, so the
+			// word itself counts twice when a passage is chosen.
+			add(t.words, false)
+			add(t.words, true)
+		default:
+			add(t.words, false)
+		}
+	}
+	return m
+}
+
+// match is where a term occurs in a text: words [first, last] of it.
+type match struct {
+	term        int
+	first, last int
+}
+
+// find returns the matches of the marker's terms among words of text, in
+// the order of their first word.
+func (m *marker) find(text string, words []wordSpan) []match {
+	if len(m.terms) == 0 {
+		return nil
+	}
+	stems := make([]string, len(words)) // "" until needed; "\x00" when it cannot match
+	stemAt := func(i int) string {
+		if stems[i] == "" {
+			w := text[words[i].start:words[i].end]
+			first := w[0]
+			if first >= utf8.RuneSelf {
+				w = foldToken(w)
+				first = w[0]
+			} else if 'A' <= first && first <= 'Z' {
+				first += 'a' - 'A'
+			}
+			if !m.firsts[first] {
+				stems[i] = "\x00"
+			} else {
+				stems[i] = porterStem(foldToken(w))
+			}
+		}
+		return stems[i]
+	}
+	var out []match
+	for i := range words {
+		n := len(out)
+		for t, term := range m.terms {
+			if i+len(term) > len(words) {
+				continue
+			}
+			ok := true
+			for j, w := range term {
+				s := stemAt(i + j)
+				if s != w.stem && !(w.prefix && strings.HasPrefix(s, w.stem)) {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				out = append(out, match{term: t, first: i, last: i + len(term) - 1})
+			}
+		}
+		// The longest match at a word first, so that a phrase is marked
+		// whole rather than its first word alone.
+		slices.SortStableFunc(out[n:], func(a, b match) int { return b.last - a.last })
+	}
+	return out
+}
+
+// window picks the snippet's words, as FTS5's snippet() does: for each
+// match, the size words from it, moved so that the matches they hold sit
+// in the middle, and the size words from the start of its sentence; scored 1000 for each distinct term
+// they hold and 1 for each further match, 100 more for starting a
+// sentence (120 the text). The best wins, the earliest on a tie. It
+// returns the span and the matches inside it.
+func window(text string, words []wordSpan, matches []match, size int) (start, end int, in []match) {
+	n := len(words)
+	if len(matches) == 0 {
+		return 0, min(n, size), nil
+	}
+	seen := make(map[int]int) // term -> the scoring it was last seen in
+	scoring := 0
+	// score counts the matches in words [pos, pos+size), and where the
+	// first and last of them lie.
+	// Matches come in the order of their first word, so those of a
+	// window are a run found by binary search: a note of 50,000 matches
+	// costs a few per window, not all of them per window.
+	score := func(pos int) (score, lo, hi int) {
+		scoring++
+		lo = -1
+		from, _ := slices.BinarySearchFunc(matches, pos, func(mt match, pos int) int { return cmp.Compare(mt.first, pos) })
+		for _, mt := range matches[from:] {
+			if mt.first >= pos+size {
+				break
+			}
+			if seen[mt.term] != scoring {
+				seen[mt.term] = scoring
+				score += 1000
+			} else {
+				score++
+			}
+			if lo < 0 {
+				lo = mt.first
+			}
+			hi = mt.last + 1
+		}
+		return score, lo, hi
+	}
+	best := -1
+	sentence := 0 // the start of the sentence of the match at hand
+	scanned := 0  // the words up to here have been looked at for sentence starts
+	for _, mt := range matches {
+		sc, lo, hi := score(mt.first)
+		if sc > best {
+			best = sc
+			start = max(0, min(lo-(size-(hi-lo))/2, n-size))
+		}
+		if n <= size {
+			continue
+		}
+		for s := scanned + 1; s <= mt.first; s++ {
+			if startsSentence(text, words, s) {
+				sentence = s
+			}
+		}
+		scanned = max(scanned, mt.first)
+		if sentence < mt.first {
+			sc, _, _ := score(sentence)
+			if sentence == 0 {
+				sc += 120
+			} else {
+				sc += 100
+			}
+			if sc > best {
+				best, start = sc, sentence
+			}
+		}
+	}
+	end = min(n, start+size)
+	for _, mt := range matches {
+		if mt.first >= start && mt.last < end {
+			in = append(in, mt)
+		}
+	}
+	return start, end, nonOverlapping(in)
+}
+
+// startsSentence reports whether word i begins a sentence as FTS5 sees
+// it: the first word, or one after a full stop or colon and white space.
+func startsSentence(text string, words []wordSpan, i int) bool {
+	if i == 0 {
+		return true
+	}
+	j := words[i].start - 1
+	for j >= 0 && strings.IndexByte(" \t\n\r", text[j]) >= 0 {
+		j--
+	}
+	return j >= 0 && j != words[i].start-1 && (text[j] == '.' || text[j] == ':')
+}
+
+// render writes words [start, end) of text with the matches in marked by
+// markOpen and markClose, "…" where the text goes on either side.
+func render(text string, words []wordSpan, start, end int, in []match) string {
+	if start >= end {
+		return ""
+	}
+	var b strings.Builder
+	at := 0
+	if start > 0 {
+		b.WriteString("…")
+		at = words[start].start
+	}
+	for _, mt := range in {
+		b.WriteString(text[at:words[mt.first].start])
+		b.WriteString(markOpen)
+		b.WriteString(text[words[mt.first].start:words[mt.last].end])
+		b.WriteString(markClose)
+		at = words[mt.last].end
+	}
+	if end < len(words) {
+		b.WriteString(text[at:words[end-1].end])
+		b.WriteString("…")
+	} else {
+		b.WriteString(text[at:])
+	}
+	return b.String()
+}
+
+// snippetText turns a rendered passage into a snippet: the note's own bold
+// markers go, so that ** marks only matches, and it is one line.
+func snippetText(s string) string {
+	s = strings.ReplaceAll(s, "**", "")
+	return oneLine(markers.Replace(s))
+}
+
+// markers turns the markers put around matched words into **; built once,
+// as a Replacer builds its tables on first use.
+var markers = strings.NewReplacer(markOpen, "**", markClose, "**")
+
+// passage is the snippet of a note's text and the line of its first match.
+type passage struct {
+	snippet string
+	line    int
+	found   bool // the text holds a query word
+}
+
+// passageOf picks the passage of a note from its chunks, read as note_fts
+// reads its body: the chunks joined by line breaks.
+func (m *marker) passageOf(chunks []storedChunk) passage {
+	if len(chunks) == 0 {
+		return passage{}
+	}
+	offsets := make([]int, len(chunks))
+	var b strings.Builder
+	for i, c := range chunks {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		offsets[i] = b.Len()
+		b.WriteString(c.text)
+	}
+	body := b.String()
+	words := textWords(body)
+	matches := m.find(body, words)
+	start, end, in := window(body, words, matches, snippetTokens)
+	p := passage{snippet: snippetText(render(body, words, start, end, in)), line: chunks[0].line}
+	if len(in) > 0 {
+		p.found = true
+		off := words[in[0].first].start
+		i := len(offsets) - 1
+		for offsets[i] > off {
+			i--
+		}
+		p.line = chunks[i].line + strings.Count(body[offsets[i]:off], "\n")
+	}
+	return p
+}
+
+// marked is text with every match marked by **, on one line: a note's
+// title as a snippet.
+func (m *marker) marked(text string) (string, bool) {
+	words := textWords(text)
+	matches := m.find(text, words)
+	if len(words) == 0 {
+		return oneLine(text), false
+	}
+	return snippetText(render(text, words, 0, len(words), nonOverlapping(matches))), len(matches) > 0
+}
+
+// nonOverlapping drops each match that starts inside the one before.
+func nonOverlapping(matches []match) []match {
+	var out []match
+	for _, mt := range matches {
+		if len(out) > 0 && mt.first <= out[len(out)-1].last {
+			continue
+		}
+		out = append(out, mt)
+	}
+	return out
+}
+
+// Terms are the words of a query as keyword search marks them in text, for
+// callers that score passages against a query by the same rules.
+type Terms struct{ m *marker }
+
+// QueryTerms returns the terms of query text.
+func QueryTerms(text string) Terms { return Terms{newMarker(parseQuery(text))} }
+
+// Len is how many terms there are.
+func (t Terms) Len() int { return len(t.m.terms) }
+
+// In reports which of the terms occur in text.
+func (t Terms) In(text string) []bool {
+	in := make([]bool, len(t.m.terms))
+	for _, mt := range t.m.find(text, textWords(text)) {
+		in[mt.term] = true
+	}
+	return in
+}

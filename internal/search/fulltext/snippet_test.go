@@ -1,0 +1,63 @@
+package fulltext
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestMarkerMarksWhatFTS5Matched(t *testing.T) {
+	for _, tt := range []struct {
+		name, query, text, want string
+	}{
+		{"stemmed both ways", "syncing", "We sync daily; it synced twice.", "We **sync** daily; it **synced** twice."},
+		{"case and accents", "cafe", "The Café opened.", "The **Café** opened."},
+		{"prefix of the last word", "deploy pipe", "Pipelines deploy.", "**Pipelines** **deploy**."},
+		{"no prefix before the last word", "pipe deploy", "Pipelines deploy.", "Pipelines **deploy**."},
+		{"quoted phrase whole", `"feature flags"`, "flags: feature flags, feature.", "flags: **feature flags**, feature."},
+		{"words joined by punctuation", "e-mail", "Send an email or mail.", "Send an email or **mail**."},
+		{"stop words of a question unmarked", "what is the retry logic", "The retry is logical.", "The **retry** is **logical**."},
+		{"note's own bold dropped", "sour", "**Sour** and thin", "**Sour** and thin"},
+		{"nothing", "kettle", "Grind finer.", "Grind finer."},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			got, found := newMarker(parseQuery(tt.query)).marked(tt.text)
+			if got != tt.want {
+				t.Errorf("marked %q; want %q", got, tt.want)
+			}
+			if found != strings.Contains(tt.want, "**") {
+				t.Errorf("found %v", found)
+			}
+		})
+	}
+}
+
+func TestPassageOf(t *testing.T) {
+	filler := strings.Repeat("word ", 40)
+	chunks := []storedChunk{
+		{line: 1, text: "# Title\n\nIntro about kettles."},
+		{line: 5, text: "## Brew\n\n" + filler + "\nThe grind size and the kettle matter. " + filler},
+	}
+	m := newMarker(parseQuery("grind kettle"))
+	p := m.passageOf(chunks)
+	if !p.found || p.line != 8 {
+		t.Fatalf("passage %+v; want the second chunk's line 8", p)
+	}
+	if !strings.Contains(p.snippet, "**grind** size and the **kettle** matter") || !strings.HasPrefix(p.snippet, "…") ||
+		!strings.HasSuffix(p.snippet, "…") {
+		t.Fatalf("snippet %q", p.snippet)
+	}
+	if n := len(textWords(strings.Trim(p.snippet, "…"))); n != snippetTokens {
+		t.Errorf("snippet of %d words; want %d", n, snippetTokens)
+	}
+	// A passage at the start of the text keeps what precedes its first word;
+	// its line is that of the match.
+	p = newMarker(parseQuery("kettles")).passageOf(chunks)
+	if p.line != 3 || !strings.HasPrefix(p.snippet, "# Title Intro about **kettles**.") {
+		t.Fatalf("passage %+v", p)
+	}
+	// Without a match: the start of the text, the first chunk's line.
+	p = newMarker(parseQuery("espresso")).passageOf(chunks)
+	if p.found || p.line != 1 || !strings.HasPrefix(p.snippet, "# Title Intro") {
+		t.Fatalf("passage %+v", p)
+	}
+}

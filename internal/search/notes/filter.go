@@ -1,0 +1,303 @@
+package notes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Filter narrows a search. Zero values mean no restriction. Every mode,
+// and the scan of the files that stands in for the index when it is
+// unavailable, applies it by the rules below, implemented once here.
+//
+// Vaults: Vault names one; without it, every vault in Vaults; without
+// either, every vault in the database.
+//
+// Path prefix: the start of a note's vault-relative path, as text.
+//   - Written either way: "\" is "/", and a leading "./" or "/" and
+//     surrounding spaces mean nothing ("./Projects/" is "Projects/").
+//   - Without regard to case or Unicode form: "projects/" keeps
+//     "Projects/Plan.md", and "café/" keeps a folder macOS wrote as
+//     "cafe" and a combining accent.
+//   - A folder or a name: "Projects/" keeps the notes inside the folder
+//     Projects (and its subfolders); "Projects" also keeps "Projects.md"
+//     and "Projects 2024/...", as the text is a prefix of those paths too.
+//
+// Tag: the tag or one nested under it ("project" keeps "#project/alpha"),
+// with or without "#", compared by vault.TagKey: without regard to case
+// or Unicode form ("été" keeps "#Été" and "#ÉTÉ/plage").
+type Filter struct {
+	// Vault is a vault name; empty searches every vault in Vaults.
+	Vault string
+	// Vaults are the vaults a search without Vault may look in: those the
+	// caller serves. A database can hold vaults indexed by other runs;
+	// empty means every vault in it.
+	Vaults []string
+	// PathPrefix keeps notes whose vault-relative path starts with it.
+	PathPrefix string
+	// Tag keeps notes carrying the tag or one nested under it.
+	Tag string
+
+	// set is the filter resolved against the database, once per search
+	// (see Resolve); nil before.
+	set *noteSet
+}
+
+// Scope is the vaults a filter allows, nil for every vault.
+func (f Filter) Scope() []string {
+	if f.Vault != "" {
+		return []string{f.Vault}
+	}
+	return f.Vaults
+}
+
+// normalizePrefix writes a path prefix the way paths are stored: slashes,
+// no leading "./" or "/", no surrounding spaces.
+func normalizePrefix(p string) string {
+	p = strings.ReplaceAll(strings.TrimSpace(p), `\`, "/")
+	for {
+		switch {
+		case strings.HasPrefix(p, "./"):
+			p = p[2:]
+		case strings.HasPrefix(p, "/"):
+			p = p[1:]
+		default:
+			return p
+		}
+	}
+}
+
+// NormalizeTag is a tag as tags are stored: without "#".
+func NormalizeTag(t string) string {
+	return strings.TrimPrefix(strings.TrimSpace(t), "#")
+}
+
+// HasPathPrefix reports whether a vault-relative path passes a path
+// prefix by the rules of Filter. An empty prefix passes every path.
+func HasPathPrefix(path, prefix string) bool {
+	p := vault.FoldName(normalizePrefix(prefix))
+	return strings.HasPrefix(vault.FoldName(path), p)
+}
+
+// HasTag reports whether a note with the given tags (without "#") passes
+// a tag filter by the rules of Filter. An empty tag passes every note.
+// notes states the same rule in SQL, over the keys the index stores.
+func HasTag(tags []string, tag string) bool {
+	t := vault.TagKey(NormalizeTag(tag))
+	if t == "" {
+		return true
+	}
+	for _, have := range tags {
+		h := vault.TagKey(NormalizeTag(have))
+		if h == t || strings.HasPrefix(h, t+"/") {
+			return true
+		}
+	}
+	return false
+}
+
+// Describe says what a filter keeps, for a sentence about an empty
+// answer: `under "Projects/" tagged #idea`.
+func (f Filter) Describe() string {
+	var parts []string
+	if p := normalizePrefix(f.PathPrefix); p != "" {
+		parts = append(parts, fmt.Sprintf("whose path starts with %q", p))
+	}
+	if t := NormalizeTag(f.Tag); t != "" {
+		parts = append(parts, "tagged #"+t)
+	}
+	if f.Vault != "" {
+		parts = append(parts, fmt.Sprintf("in vault %q", f.Vault))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// noteSet is a filter resolved against the database: every note, none,
+// or those a query lists.
+type noteSet struct {
+	all  bool // every note in the database passes
+	none bool // no note passes
+	// sql lists the ids of the notes that pass, with args; set unless all
+	// or none.
+	sql  string
+	args []any
+	// ids are the notes that pass when a path or tag condition was
+	// checked here; nil when the set is a vault condition alone.
+	ids map[int64]bool
+	// vaults are the ids of the vaults a set that is a vault condition
+	// alone keeps; nil otherwise.
+	vaults map[int64]bool
+}
+
+// Resolve reads which notes pass f, once per search. A filter naming
+// every vault in the database, and no path or tag, keeps every note and
+// costs the searches nothing.
+func (f Filter) Resolve(ctx context.Context, db Querier) (Filter, error) {
+	if f.set != nil {
+		return f, nil
+	}
+	set, err := f.notes(ctx, db)
+	if err != nil {
+		return f, fmt.Errorf("apply the search filter: %w", err)
+	}
+	f.set = &set
+	return f, nil
+}
+
+func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
+	scope := f.Scope()
+	var vaults map[int64]bool
+	if len(scope) > 0 {
+		all, ids, err := coversDatabase(ctx, db, scope)
+		if err != nil {
+			return noteSet{}, err
+		}
+		if all {
+			scope = nil
+		}
+		vaults = ids
+	}
+	prefix, tag := normalizePrefix(f.PathPrefix), NormalizeTag(f.Tag)
+	vaultCond, vaultArgs := store.InVaults("f.vault_id", scope)
+	if prefix == "" && tag == "" {
+		if vaultCond == "" {
+			return noteSet{all: true}, nil
+		}
+		return noteSet{sql: `SELECT f.id FROM files f WHERE ` + vaultCond, args: vaultArgs, vaults: vaults}, nil
+	}
+	q := `SELECT f.id, f.path FROM files f WHERE f.kind = 'note'`
+	var args []any
+	if vaultCond != "" {
+		q += ` AND ` + vaultCond
+		args = append(args, vaultArgs...)
+	}
+	if prefix != "" {
+		// LIKE narrows the notes by the prefix's ASCII start, without
+		// regard to ASCII case; HasPathPrefix decides, with Unicode.
+		q += ` AND f.path LIKE ? ESCAPE '\'`
+		args = append(args, likePrefix(prefix))
+	}
+	if tag != "" {
+		// HasTag's rule over the stored keys: the tag's key, or a key
+		// starting with it and "/". Two conditions, not an OR, so that
+		// each uses tags_fold; '0' follows '/', so the second range is
+		// every key starting with key+"/".
+		key := vault.TagKey(tag)
+		q += ` AND f.id IN (SELECT file_id FROM tags WHERE fold = ?
+			UNION SELECT file_id FROM tags WHERE fold >= ? AND fold < ?)`
+		args = append(args, key, key+"/", key+"0")
+	}
+	rows, err := db.QueryContext(ctx, q, args...)
+	if err != nil {
+		return noteSet{}, err
+	}
+	defer rows.Close()
+	ids := map[int64]bool{}
+	var list []int64
+	for rows.Next() {
+		var id int64
+		var path string
+		if err := rows.Scan(&id, &path); err != nil {
+			return noteSet{}, err
+		}
+		if HasPathPrefix(path, prefix) {
+			ids[id] = true
+			list = append(list, id)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return noteSet{}, err
+	}
+	if len(ids) == 0 {
+		return noteSet{none: true, ids: ids}, nil
+	}
+	js, err := json.Marshal(list)
+	if err != nil {
+		return noteSet{}, err
+	}
+	return noteSet{sql: `SELECT value FROM json_each(?)`, args: []any{string(js)}, ids: ids}, nil
+}
+
+// coversDatabase reports whether the named vaults are every vault the
+// database holds, so that a search within them needs no vault condition,
+// and the ids of those it holds.
+func coversDatabase(ctx context.Context, db Querier, names []string) (bool, map[int64]bool, error) {
+	held, err := store.VaultNames(ctx, db)
+	if err != nil {
+		return false, nil, err
+	}
+	all, ids := true, map[int64]bool{}
+	for id, name := range held {
+		if slices.Contains(names, name) {
+			ids[id] = true
+		} else {
+			all = false
+		}
+	}
+	return all, ids, nil
+}
+
+// likePrefix is a LIKE pattern for the paths that may start with prefix:
+// its ASCII start, escaped, then anything. LIKE folds ASCII case only, so
+// the pattern stops at the first other character and HasPathPrefix checks
+// the rest. The prefix is composed first: a decomposed "U" and diaeresis
+// must not leave a "U" that "Ü" does not start with.
+func likePrefix(prefix string) string {
+	prefix = norm.NFC.String(prefix)
+	end := len(prefix)
+	for i, r := range prefix {
+		if r >= utf8.RuneSelf {
+			end = i
+			break
+		}
+	}
+	return store.EscapeLike(prefix[:end]) + "%"
+}
+
+// NoteIDs is a query listing the ids of the notes a resolved filter lets
+// through, with its arguments; "" when it lets every note through.
+func (f Filter) NoteIDs() (query string, args []any) {
+	if f.set == nil || f.set.all {
+		return "", nil
+	}
+	if f.set.none {
+		return `SELECT 0 WHERE 0`, nil
+	}
+	return f.set.sql, f.set.args
+}
+
+// Keep is the test semantic search applies to each chunk's note: nil when
+// the vaults chosen are the whole condition.
+func (f Filter) Keep() func(int64) bool {
+	if f.set == nil || f.set.ids == nil {
+		return nil
+	}
+	ids := f.set.ids
+	return func(id int64) bool { return ids[id] }
+}
+
+// InVaults is the ids of the vaults a resolved filter keeps when a vault
+// condition is all it is; nil otherwise.
+func (f Filter) InVaults() map[int64]bool {
+	if f.set == nil {
+		return nil
+	}
+	return f.set.vaults
+}
+
+// Listed reports whether a resolved filter's notes are known without a
+// query: every note, or a set of note or vault ids.
+func (f Filter) Listed() bool {
+	return f.set != nil && (f.set.all || f.set.ids != nil || f.set.vaults != nil)
+}
+
+// MatchesNothing reports whether a resolved filter lets no note through.
+func (f Filter) MatchesNothing() bool { return f.set != nil && f.set.none }

@@ -1,0 +1,62 @@
+// Package notes holds what every search shares: the Filter that says
+// which notes a search may return, resolved once against the index, and
+// the Result, one note found, with the heading path of its passage.
+package notes
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// ErrEmptyQuery means the query has no text to search for. Every kind of
+// search returns it, so callers can ask for a query once.
+var ErrEmptyQuery = errors.New("the query is empty")
+
+// Result is one note found by a search, with the passage that matched best.
+// Vault and Path are enough to read the note.
+type Result struct {
+	Vault string  `json:"vault"`
+	Path  string  `json:"path"`
+	Title string  `json:"title"`
+	Score float64 `json:"score"`
+	// Snippet is the best passage, with matched terms marked by ** for
+	// keyword hits.
+	Snippet string `json:"snippet"`
+	// Heading is the heading path of the passage ("A > B"); empty before the
+	// first heading.
+	Heading string `json:"heading"`
+	// Line is the 1-based line where the passage starts.
+	Line int `json:"line"`
+	// Retrievers names the searches that found the note ("keyword",
+	// "semantic"); set by combined search.
+	Retrievers []string `json:"retrievers,omitempty"`
+
+	// File is the note's id in the index, so that a later step (the
+	// passages of combined results) need not look it up; 0 when unknown.
+	File int64 `json:"-"`
+	// BelowFloor marks a semantic result less similar than the floor,
+	// returned only as evidence for combined search.
+	BelowFloor bool `json:"-"`
+	// ExactName marks a keyword result whose title or an alias is the
+	// query itself: it comes first in every mode that finds it by keyword.
+	ExactName bool `json:"-"`
+}
+
+// Querier is what searches need of the database. *sql.DB, *sql.Conn,
+// *sql.Tx and *store.DB all have it, and a test can pass any of them.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// ExactFirst orders a result whose title or alias is the query before one
+// whose is not, and leaves the rest to the caller's order.
+func ExactFirst(a, b Result) int {
+	switch {
+	case a.ExactName && !b.ExactName:
+		return -1
+	case b.ExactName && !a.ExactName:
+		return 1
+	}
+	return 0
+}

@@ -1,0 +1,174 @@
+package vectors
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+)
+
+// probeTimeout bounds the test embedding doctor asks of a remote embedder.
+const probeTimeout = 10 * time.Second
+
+// Checks are semantic search's contribution to doctor: whether the
+// configured embedder can be built and reached, and whether every chunk has
+// a vector from it. Semantic search falls back to keyword search without
+// them, so each problem is a warning, never a failure.
+// Fixes name jarvis commands through inv.
+func Checks(h *store.Handle, src EmbedderSource, inv health.Invocation) []health.Check {
+	return []health.Check{{Name: "embedder", Order: 60, Run: func(ctx context.Context) []health.Result {
+		return []health.Result{embedderResult(ctx, h, src, inv)}
+	}}}
+}
+
+func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, inv health.Invocation) health.Result {
+	name := src.Provider
+	if src.Model != "" {
+		name += " " + src.Model
+	}
+	r := health.Result{Name: "embedder"}
+	warn := func(detail, fix string) health.Result {
+		r.Status, r.Detail, r.Fix = health.Warn, detail, fix
+		return r
+	}
+	if src.Provider == embed.ProviderLocal && src.Restore != nil {
+		// A local model is checked whether or not there is an index yet:
+		// it needs no database to load.
+		if _, err := src.Restore(nil); err != nil {
+			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), localFix(src.Model, err))
+		}
+	}
+	db, err := h.DB(ctx)
+	if err != nil {
+		return health.NotChecked(r.Name, name+": whether notes have vectors: the database is not available (see the database check above)")
+	}
+	if src.Restore == nil {
+		return warn("no embedder configured: semantic search answers with keyword search", "set JARVIS_EMBEDDER or the embedder section of the config file")
+	}
+	v := NewVectors(db, src, nil)
+	stored, err := v.stored(ctx)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return warn(name+": the database predates semantic search", "run "+inv.Command("index"))
+		}
+		return warn(name+": cannot read stored vectors: "+err.Error(), "see the database check above")
+	}
+	emb, err := src.Restore(stored.state)
+	if err != nil {
+		if src.Provider == embed.ProviderLocal {
+			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), localFix(src.Model, err))
+		}
+		return warn(fmt.Sprintf("%s cannot be used: %v", name, err), "run "+inv.Command("index", "--reembed")+", or check the embedder settings")
+	}
+	if l, ok := emb.(interface{ Dir() string }); ok {
+		if err := hub.Verify(l.Dir()); err != nil && !errors.Is(err, hub.ErrNotInstalled) {
+			return warn(fmt.Sprintf("%s: %v; its vectors would be wrong", name, err), localFix(src.Model, err))
+		}
+	}
+	if src.Fit == nil {
+		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
+		// A remote embedder's Check asks once, without the retries and
+		// backoff an index run uses, so a server that is down is reported
+		// at once.
+		var err error
+		if c, ok := emb.(interface{ Check(context.Context) error }); ok {
+			err = c.Check(pctx)
+		} else {
+			_, err = emb.Embed(pctx, []string{"jarvis doctor"})
+		}
+		cancel()
+		if err != nil {
+			how := "is not reachable"
+			if !errors.Is(err, embed.ErrUnreachable) {
+				how = "answers with an error" // a wrong model name, a bad key
+			}
+			return warn(fmt.Sprintf("%s %s: %v; semantic search answers with keyword search", name, how, err),
+				remoteFix(src.Provider))
+		}
+	}
+	var chunks, covered int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
+		return warn(name+": cannot count chunks: "+err.Error(), "run "+inv.Command("index"))
+	}
+	if stored.id != 0 {
+		if covered, err = v.countCovered(ctx, stored.id); err != nil {
+			return warn(name+": cannot count vectors: "+err.Error(), "see the database check above")
+		}
+	}
+	var others []string
+	rows, err := db.QueryContext(ctx, `SELECT provider || ' ' || model FROM embedders WHERE id != ? ORDER BY id`, stored.id)
+	if err == nil {
+		for rows.Next() {
+			var s string
+			if rows.Scan(&s) == nil {
+				others = append(others, s)
+			}
+		}
+		rows.Close()
+	}
+	kind := "neural similarity"
+	if src.Fit != nil {
+		kind = "lexical similarity (shared words and word pieces), not neural; " +
+			"for search by meaning, pull a local model: `jarvis model pull potion-base-8M` (fast, 31 MB) or `jarvis model pull all-MiniLM-L6-v2` (better, 91 MB)"
+	}
+	switch {
+	case chunks == 0:
+		r.Status, r.Detail = health.OK, name+" ("+kind+"); nothing indexed yet"
+	case stored.id == 0 && len(others) > 0:
+		return warn(fmt.Sprintf("the embedder changed: vectors exist for %s, none for %s", strings.Join(others, ", "), name),
+			"run "+inv.Command("index", "--reembed")+" to embed every note with "+name)
+	case stored.id == 0:
+		return warn(name+": no note has a vector yet; semantic search answers with keyword search", "run "+inv.Command("index"))
+	case emb.Dimension() != 0 && emb.Fingerprint() != stored.fingerprint:
+		return warn(fmt.Sprintf("%s now embeds as %s, its vectors were made as %s", name, emb.Fingerprint(), stored.fingerprint),
+			"run "+inv.Command("index", "--reembed"))
+	case src.Stale != nil && src.Stale(emb, chunks):
+		return warn(name+": the vault changed much since its word statistics were taken", "run "+inv.Command("index")+" (it refits them)")
+	case covered < chunks:
+		if p, ok := v.storedProgress(ctx, stored.id); ok && time.Since(p.Updated) < progressFresh && p.Done < p.Total && p.PerSecond > 0 {
+			// Another jarvis (a server) is making them: say how fast.
+			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
+			r.Status = health.OK
+			r.Detail = fmt.Sprintf("%s (%s): vectors are being made, %d of %d chunks so far, %.0f a second, about %s left",
+				name, kind, covered, chunks, p.PerSecond, left.Round(time.Second))
+			return r
+		}
+		return warn(fmt.Sprintf("%s: %d of %d chunks have no vector yet", name, chunks-covered, chunks), "run "+inv.Command("index"))
+	default:
+		r.Status = health.OK
+		r.Detail = fmt.Sprintf("%s (%s): all %d chunks have vectors", name, kind, chunks)
+	}
+	if len(others) > 0 {
+		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (" + inv.Command("index", "--reembed") + " drops them)"
+	}
+	return r
+}
+
+// progressFresh is how recently a sync must have stored a batch for
+// doctor to take it as still running.
+const progressFresh = time.Minute
+
+// localFix says how to get a local model that cannot be loaded or whose
+// files are damaged.
+func localFix(model string, err error) string {
+	if errors.Is(err, hub.ErrHash) {
+		return fmt.Sprintf("run `jarvis model rm %s` and `jarvis model pull %s` to download it again", model, model)
+	}
+	if strings.ContainsAny(model, `/\`) && !hub.IsRepoName(model) {
+		return "check that " + model + " holds a supported model (`jarvis model list` shows the known ones), or pull one with `jarvis model pull NAME`"
+	}
+	return "run `jarvis model pull " + model + "` (or, offline, put the model's files in the folder `jarvis model list` names)"
+}
+
+func remoteFix(provider string) string {
+	if provider == "ollama" {
+		return "start Ollama (`ollama serve`) and pull the model (`ollama pull nomic-embed-text`), or set JARVIS_EMBEDDER=lexical"
+	}
+	return "check the embedder URL and API key (JARVIS_EMBED_URL, JARVIS_EMBED_API_KEY), or set JARVIS_EMBEDDER=lexical"
+}

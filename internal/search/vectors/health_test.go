@@ -1,0 +1,103 @@
+package vectors
+
+import (
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+)
+
+// fakeOpenAI answers POST /v1/embeddings as an OpenAI-compatible server
+// does, with 8-dimension vectors, or with OpenAI's error body for a model
+// it does not have.
+func fakeOpenAI(t *testing.T) *httptest.Server {
+	t.Helper()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		var req struct {
+			Model string   `json:"model"`
+			Input []string `json:"input"`
+		}
+		if err := json.NewDecoder(r.Body).Decode(&req); err != nil || r.URL.Path != "/v1/embeddings" {
+			http.Error(w, "bad request", http.StatusBadRequest)
+			return
+		}
+		if req.Model != "known" {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"error":{"message":"The model '` + req.Model + `' does not exist","type":"invalid_request_error","code":"model_not_found"}}`))
+			return
+		}
+		type item struct {
+			Object    string    `json:"object"`
+			Index     int       `json:"index"`
+			Embedding []float32 `json:"embedding"`
+		}
+		out := struct {
+			Object string `json:"object"`
+			Data   []item `json:"data"`
+			Model  string `json:"model"`
+		}{Object: "list", Model: req.Model}
+		for i, text := range req.Input {
+			v := make([]float32, 8)
+			v[len(text)%8] = 1
+			out.Data = append(out.Data, item{Object: "embedding", Index: i, Embedding: v})
+		}
+		w.Header().Set("Content-Type", "application/json")
+		json.NewEncoder(w).Encode(out)
+	}))
+	t.Cleanup(srv.Close)
+	return srv
+}
+
+func openAISource(url, model string) EmbedderSource {
+	return EmbedderSource{Provider: "openai", Model: model, Restore: func([]byte) (embed.Embedder, error) {
+		return embed.NewRemote(embed.Config{Provider: "openai", Model: model, BaseURL: url + "/v1", MaxRetries: -1}, nil)
+	}}
+}
+
+// TestEmbedderCheck runs doctor's embedder check against a lexical
+// embedder and an OpenAI-compatible server that works, that does not know
+// the model, and that is gone.
+func TestEmbedderCheck(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta gamma")
+	h := store.NewHandle(db.Path, store.Options{})
+	t.Cleanup(func() { h.Close() })
+	check := func(src EmbedderSource) health.Result {
+		t.Helper()
+		return Checks(h, src, nil)[0].Run(ctx)[0]
+	}
+
+	if r := check(LexicalSource()); r.Status != health.Warn || !strings.Contains(r.Detail, "no note has a vector yet") {
+		t.Errorf("lexical, nothing embedded: %+v", r)
+	}
+	if _, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := check(LexicalSource()); r.Status != health.OK || !strings.Contains(r.Detail, "all 2 chunks have vectors") {
+		t.Errorf("lexical, all embedded: %+v", r)
+	}
+
+	srv := fakeOpenAI(t)
+	if _, err := NewVectors(db, openAISource(srv.URL, "known"), nil).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := check(openAISource(srv.URL, "known")); r.Status != health.OK {
+		t.Errorf("openai, working: %+v", r)
+	}
+	if r := check(openAISource(srv.URL, "missing")); r.Status != health.Warn || !strings.Contains(r.Detail, "answers with an error") || !strings.Contains(r.Detail, "does not exist") {
+		t.Errorf("openai, unknown model: %+v", r)
+	}
+	gone := httptest.NewServer(http.NotFoundHandler())
+	gone.Close()
+	if r := check(openAISource(gone.URL, "known")); r.Status != health.Warn || !strings.Contains(r.Detail, "is not reachable") || r.Fix == "" {
+		t.Errorf("openai, server gone: %+v", r)
+	}
+}

@@ -1,0 +1,179 @@
+package vectors
+
+import (
+	"context"
+	"database/sql"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
+)
+
+// queryLog is a DB that records the text of every query it is given.
+type queryLog struct {
+	*store.DB
+	mu      sync.Mutex
+	queries []string
+}
+
+func (q *queryLog) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	q.mu.Lock()
+	q.queries = append(q.queries, query)
+	q.mu.Unlock()
+	return q.DB.QueryContext(ctx, query, args...)
+}
+
+func (q *queryLog) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	q.mu.Lock()
+	q.queries = append(q.queries, query)
+	q.mu.Unlock()
+	return q.DB.QueryRowContext(ctx, query, args...)
+}
+
+// reading says whether a recorded query reads every chunk.
+func (q *queryLog) readsChunks() bool {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for _, s := range q.queries {
+		if strings.Contains(s, "FROM chunks c") {
+			return true
+		}
+	}
+	return false
+}
+
+func (q *queryLog) reset() {
+	q.mu.Lock()
+	q.queries = nil
+	q.mu.Unlock()
+}
+
+// TestSyncWithNothingChangedReadsNoChunk: once a sync has finished, the
+// next one finds the count of chunk changes where it left it and reads no
+// chunk at all (at 100,000 notes that reading takes seconds); a change of
+// any kind to chunks, a cascade from files included, makes the next sync
+// look again and bring vectors and memory in step.
+func TestSyncWithNothingChangedReadsNoChunk(t *testing.T) {
+	ctx := context.Background()
+	sdb, add := testDB(t)
+	a := add("a.md", "alpha beta", "gamma delta")
+	add("b.md", "epsilon zeta")
+	db := &queryLog{DB: sdb}
+	v := servingVectors(db, LexicalSource(), quietLog())
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	db.reset()
+	res, err := v.Sync(ctx, SyncOptions{})
+	if err != nil || res.Embedded != 0 || res.Vectors != 3 || res.Chunks != 3 {
+		t.Fatalf("second sync = %+v, %v; want nothing embedded and 3 of 3 chunks covered", res, err)
+	}
+	if db.readsChunks() {
+		t.Fatalf("a sync with nothing changed read the chunks: %q", db.queries)
+	}
+
+	steps := []struct {
+		name   string
+		change func()
+		want   int
+	}{
+		{"a note added", func() { add("c.md", "eta theta") }, 4},
+		{"a chunk's text changed", func() {
+			if _, err := sdb.Exec(`UPDATE chunks SET text = 'iota', hash = 'changed' WHERE file_id = ? AND ord = 0`, a); err != nil {
+				t.Fatal(err)
+			}
+		}, 4},
+		{"a note deleted, its chunks by cascade", func() {
+			if _, err := sdb.Exec(`DELETE FROM files WHERE id = ?`, a); err != nil {
+				t.Fatal(err)
+			}
+		}, 2},
+	}
+	for _, s := range steps {
+		s.change()
+		db.reset()
+		res, err := v.Sync(ctx, SyncOptions{})
+		if err != nil || res.Vectors != s.want || res.Chunks != s.want {
+			t.Fatalf("%s: sync = %+v, %v; want %d of %d chunks covered", s.name, res, err, s.want, s.want)
+		}
+		if !db.readsChunks() {
+			t.Fatalf("%s: the sync did not look at the chunks", s.name)
+		}
+		memoryMatchesStore(t, v, sdb, s.want)
+	}
+}
+
+// TestVectorsLoadBothWays loads the same stored vectors by hash, a page
+// at a time (few missing), and in one pass over the table (many missing),
+// into chromem-go and into the column index: memory must hold the same
+// vectors either way, and vectors stored in the float32 form by earlier
+// versions load as well as the int8 form.
+func TestVectorsLoadBothWays(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha beta", "gamma delta", "alpha beta") // one text twice
+	add("b.md", "epsilon zeta", "eta theta alpha")
+	if _, err := NewVectors(db, LexicalSource(), quietLog()).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var int8Form int
+	if err := db.QueryRow(`SELECT count(*) FROM vectors WHERE length(vector) = 8 + 768`).Scan(&int8Form); err != nil || int8Form != 4 {
+		t.Fatalf("%d lexical vectors stored in the int8 form (%v); want all 4", int8Form, err)
+	}
+	load := func(from int) {
+		t.Helper()
+		old := scanVectorsFrom
+		scanVectorsFrom = from
+		defer func() { scanVectorsFrom = old }()
+		for _, size := range storeSizes {
+			v := NewVectors(db, LexicalSource(), quietLog())
+			v.ChromemMax = size.max
+			if err := v.Load(ctx); err != nil {
+				t.Fatal(err)
+			}
+			memoryMatchesStore(t, v, db, 5)
+			hits, err := v.Nearest(ctx, mustEmbedQuery(t, v, "alpha beta"), nil, 5, nil, 0)
+			if err != nil || len(hits) != 5 {
+				t.Fatalf("nearest after a load into %s: %d hits, %v", size.name, len(hits), err)
+			}
+		}
+	}
+	load(1 << 30) // by hash
+	load(1)       // one pass
+	// As an earlier version stored them.
+	rows, err := db.Query(`SELECT id, vector FROM vectors`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := map[int64][]byte{}
+	for rows.Next() {
+		var id int64
+		var blob []byte
+		if err := rows.Scan(&id, &blob); err != nil {
+			t.Fatal(err)
+		}
+		vec, err := decodeVector(blob)
+		if err != nil {
+			t.Fatal(err)
+		}
+		old[id] = encodeVector(vec)
+	}
+	rows.Close()
+	for id, blob := range old {
+		if _, err := db.Exec(`UPDATE vectors SET vector = ? WHERE id = ?`, blob, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	load(1 << 30)
+	load(1)
+}
+
+func mustEmbedQuery(t *testing.T, v *Vectors, q string) []float32 {
+	t.Helper()
+	vecs, err := v.Embedder().Embed(context.Background(), []string{q})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vecs[0]
+}
