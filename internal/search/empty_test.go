@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -67,7 +68,7 @@ func TestNothingFoundIsNothing(t *testing.T) {
 					}
 					return
 				}
-				if !containsString(paths(rs), tc.want) {
+				if !slices.Contains(paths(rs), tc.want) {
 					t.Fatalf("results %v; want %s among them", paths(rs), tc.want)
 				}
 			})

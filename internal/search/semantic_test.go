@@ -22,7 +22,7 @@ func TestSemanticThresholdAppliesBeforeLimit(t *testing.T) {
 		add(fmt.Sprintf("filler%02d.md", i), "zzzz qqqq "+strings.Repeat("x", i))
 	}
 	add("target.md", "abc abc abc")
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{Name: "m"}), quietLog())
 	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestSemanticOneResultPerNoteAndStableTies(t *testing.T) {
 	for i := range 40 {
 		add(fmt.Sprintf("n%02d.md", i), "same words", "words same")
 	}
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{Name: "m"}), quietLog())
 	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +91,7 @@ func TestSemanticFilters(t *testing.T) {
 	if _, err := db.Exec(`INSERT INTO tags (file_id, tag, fold, line, inline) SELECT id, 'space/rockets', 'space/rockets', 0, 0 FROM files WHERE path = 'Notes/gamma.md'`); err != nil {
 		t.Fatal(err)
 	}
-	v := servingVectors(db, sourceFor(&letters{model: "m"}), quietLog())
+	v := servingVectors(db, sourceFor(&letters{Name: "m"}), quietLog())
 	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -135,12 +135,12 @@ func TestSemanticSaysWhenTheEmbedderChangedDimension(t *testing.T) {
 	ctx := context.Background()
 	db, add := testDB(t)
 	add("a.md", "alpha")
-	e := &remoteLike{dim: 4}
+	e := &remoteLike{Dim: 4}
 	v := servingVectors(db, vectors.EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) { return e, nil }}, quietLog())
 	if _, err := v.Sync(ctx, vectors.SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	e.dim = 3
+	e.Dim = 3
 	if _, err := NewSemantic(v, db).Search(ctx, SemanticQuery{Text: "alpha"}); !errors.Is(err, vectors.ErrDimensionMismatch) {
 		t.Fatalf("search with a changed embedder: %v; want vectors.ErrDimensionMismatch", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -38,7 +39,7 @@ func TestFeedbackFindsNotesInTheAnswersWords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if containsString(paths(plain), "Levain.md") {
+	if slices.Contains(paths(plain), "Levain.md") {
 		t.Fatalf("without feedback: %v; Levain.md shares no word with the query", paths(plain))
 	}
 	k.Feedback = DefaultFeedback
@@ -47,10 +48,10 @@ func TestFeedbackFindsNotesInTheAnswersWords(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := paths(rs)
-	if len(got) < 3 || !containsString(got[:2], "Sourdough.md") || !containsString(got[:2], "Starter.md") || got[2] != "Levain.md" {
+	if len(got) < 3 || !slices.Contains(got[:2], "Sourdough.md") || !slices.Contains(got[:2], "Starter.md") || got[2] != "Levain.md" {
 		t.Fatalf("with feedback: %v; want the two notes on the query first, then Levain.md", got)
 	}
-	if containsString(got, "Bicycle.md") {
+	if slices.Contains(got, "Bicycle.md") {
 		t.Fatalf("with feedback: %v; Bicycle.md has nothing to do with it", got)
 	}
 	if s := rs[2].Snippet; !strings.Contains(strings.ToLower(s), "**levain**") {

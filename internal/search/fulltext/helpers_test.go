@@ -1,13 +1,11 @@
 package fulltext
 
 import (
-	"io"
-	"log/slog"
-
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/searchtest"
 )
 
-func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+var quietLog = searchtest.Quiet
 
 func paths(rs []notes.Result) []string {
 	var out []string

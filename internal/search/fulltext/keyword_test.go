@@ -9,30 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/jarvis-mcp/jarvis/internal/config"
-	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/searchtest"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/store"
-	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // indexedKeyword indexes vaults (name, folder, name, folder, ...) into a
 // fresh database and returns keyword search over it.
 func indexedKeyword(t testing.TB, vaults ...string) (*Keyword, *store.DB) {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ix := index.New(db, vault.NewParser(), quietLog())
-	for i := 0; i+1 < len(vaults); i += 2 {
-		if _, err := ix.Index(ctx, config.Vault{Name: vaults[i], Path: vaults[i+1]}, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db := searchtest.IndexedDB(t, vaults...)
 	return NewKeyword(db), db
 }
 
@@ -86,7 +73,7 @@ func runKeywordCases(t *testing.T, k *Keyword, tests []keywordCase) {
 				t.Errorf("snippet %q does not mark %q", r.Snippet, tt.snippet)
 			}
 			for _, r := range rs {
-				if tt.only != nil && !containsString(tt.only, r.Path) {
+				if tt.only != nil && !slices.Contains(tt.only, r.Path) {
 					t.Errorf("result %q is none of %v", r.Path, tt.only)
 				}
 				if r.Score <= 0 || r.Vault == "" || r.Title == "" || r.Line < 1 {
@@ -102,15 +89,6 @@ func runKeywordCases(t *testing.T, k *Keyword, tests []keywordCase) {
 			}
 		})
 	}
-}
-
-func containsString(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func TestKeywordExampleVault(t *testing.T) {

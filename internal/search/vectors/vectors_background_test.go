@@ -25,7 +25,7 @@ type gated struct {
 }
 
 func newGated(model string) *gated {
-	return &gated{letters: letters{model: model}, started: make(chan []string), proceed: make(chan struct{})}
+	return &gated{letters: letters{Name: model}, started: make(chan []string), proceed: make(chan struct{})}
 }
 
 func (g *gated) Embed(ctx context.Context, texts []string) ([][]float32, error) {
@@ -204,7 +204,7 @@ func TestSyncLetsOtherWritersIn(t *testing.T) {
 	for i := range n {
 		add(strings.Repeat("n", i+1)+".md", "chunk")
 	}
-	s := &slowLetters{letters: letters{model: "m"}, each: 100 * time.Millisecond}
+	s := &slowLetters{letters: letters{Name: "m"}, each: 100 * time.Millisecond}
 	src := sourceFor(&s.letters)
 	src.Restore = func([]byte) (embed.Embedder, error) { return s, nil }
 	v := NewVectors(db, src, quietLog())
@@ -218,7 +218,7 @@ func TestSyncLetsOtherWritersIn(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	embedded := s.calls.Load()
+	embedded := s.Calls.Load()
 	unlock()
 	if embedded >= n {
 		t.Fatalf("the writer lock came free only after all %d chunks were embedded", n)

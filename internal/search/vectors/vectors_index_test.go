@@ -20,7 +20,7 @@ func TestVectorsDeletedNoteLeavesTheCollection(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		src  EmbedderSource
-	}{{"lexical", LexicalSource()}, {"dense", sourceFor(&letters{model: "m"})}} {
+	}{{"lexical", LexicalSource()}, {"dense", sourceFor(&letters{Name: "m"})}} {
 		for _, size := range storeSizes {
 			t.Run(c.name+"/"+size.name, func(t *testing.T) {
 				testDeletedNoteLeavesTheCollection(t, c.src, size.max)
@@ -120,7 +120,7 @@ func TestVectorsRemoteEmbedderKeepsMemoryAcrossSyncs(t *testing.T) {
 	db, add := testDB(t)
 	add("a.md", "alpha", "beta gamma")
 	src := EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) {
-		return &remoteLike{dim: 4}, nil
+		return &remoteLike{Dim: 4}, nil
 	}}
 	if _, err := NewVectors(db, src, quietLog()).Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)

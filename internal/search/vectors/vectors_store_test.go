@@ -71,7 +71,7 @@ func TestVectorsStoreFollowsVaultSize(t *testing.T) {
 		src           EmbedderSource
 	}{
 		{"lexical", StoreColumn, LexicalSource()},
-		{"dense", StoreDense, sourceFor(&letters{model: "m"})},
+		{"dense", StoreDense, sourceFor(&letters{Name: "m"})},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			ctx := context.Background()
