@@ -3,16 +3,13 @@ package related
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"path/filepath"
 	"testing"
 
-	"github.com/jarvis-mcp/jarvis/internal/config"
-	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/searchtest"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
-	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // indexedSimilarity indexes the example vault as "coffee", with the
@@ -20,15 +17,7 @@ import (
 func indexedSimilarity(t *testing.T) (*Similarity, *store.DB) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ix := index.New(db, vault.NewParser(), slog.New(slog.DiscardHandler))
-	if _, err := ix.Index(ctx, config.Vault{Name: "coffee", Path: filepath.Join("..", "..", "examples", "vault")}, nil); err != nil {
-		t.Fatal(err)
-	}
+	db := searchtest.IndexedDB(t, "coffee", filepath.Join("..", "..", "examples", "vault"))
 	vec := vectors.NewVectors(db, vectors.LexicalSource(), nil)
 	vec.Serve()
 	if _, err := vec.Sync(ctx, vectors.SyncOptions{}); err != nil {

@@ -10,12 +10,11 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
-	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/searchtest"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
-	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // indexedService indexes vaults into a fresh database, makes the lexical
@@ -24,17 +23,7 @@ import (
 func indexedService(t testing.TB, vaults ...config.Vault) (*Service, *store.DB) {
 	t.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
-	ix := index.New(db, vault.NewParser(), quietLog())
-	for _, v := range vaults {
-		if _, err := ix.Index(ctx, v, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
+	db := searchtest.IndexedVaults(t, vaults...)
 	vec := vectors.NewVectors(db, vectors.LexicalSource(), quietLog())
 	vec.Serve()
 	if _, err := vec.Sync(ctx, vectors.SyncOptions{}); err != nil {

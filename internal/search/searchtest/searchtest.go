@@ -100,11 +100,7 @@ func Quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 // a function that adds a note with the given chunk texts.
 func NoteDB(t *testing.T) (*store.DB, func(path string, chunks ...string) int64) {
 	t.Helper()
-	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "j.db"), store.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { db.Close() })
+	db := EmptyDB(t)
 	if _, err := db.Exec(`INSERT INTO vaults (id, name, path) VALUES (1, 'v', '/v')`); err != nil {
 		t.Fatal(err)
 	}
@@ -129,19 +125,36 @@ func NoteDB(t *testing.T) (*store.DB, func(path string, chunks ...string) int64)
 	return db, add
 }
 
-// IndexedDB indexes vaults (name, folder, name, folder, ...) into a fresh
-// database and returns it.
-func IndexedDB(t testing.TB, vaults ...string) *store.DB {
+// EmptyDB opens a migrated database in a temporary folder, closed when the
+// test ends.
+func EmptyDB(t testing.TB) *store.DB {
 	t.Helper()
-	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(t.TempDir(), "j.db"), store.Options{})
+	db, err := store.Open(context.Background(), filepath.Join(t.TempDir(), "j.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { db.Close() })
-	ix := index.New(db, vault.NewParser(), Quiet())
+	return db
+}
+
+// IndexedDB indexes vaults (name, folder, name, folder, ...) into a fresh
+// database and returns it.
+func IndexedDB(t testing.TB, vaults ...string) *store.DB {
+	t.Helper()
+	var vs []config.Vault
 	for i := 0; i+1 < len(vaults); i += 2 {
-		if _, err := ix.Index(ctx, config.Vault{Name: vaults[i], Path: vaults[i+1]}, nil); err != nil {
+		vs = append(vs, config.Vault{Name: vaults[i], Path: vaults[i+1]})
+	}
+	return IndexedVaults(t, vs...)
+}
+
+// IndexedVaults indexes vaults into a fresh database and returns it.
+func IndexedVaults(t testing.TB, vaults ...config.Vault) *store.DB {
+	t.Helper()
+	db := EmptyDB(t)
+	ix := index.New(db, vault.NewParser(), Quiet())
+	for _, v := range vaults {
+		if _, err := ix.Index(context.Background(), v, nil); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -5,12 +5,12 @@ import (
 	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"testing"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/search/searchtest"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
@@ -98,11 +98,7 @@ func (denseStub) Embed(_ context.Context, texts []string) ([][]float32, error) {
 func storeDense(b *testing.B, n int) *store.DB {
 	b.Helper()
 	ctx := context.Background()
-	db, err := store.Open(ctx, filepath.Join(b.TempDir(), "j.db"), store.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { db.Close() })
+	db := searchtest.EmptyDB(b)
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
 		b.Fatal(err)
