@@ -128,13 +128,10 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		if stop != nil {
 			return nil, out, stop
 		}
-		// The note is found as read-note finds it.
-		v, rel, _, lerr := t.locate(ctx, in.Vault, ref)
+		// The note is found as read-note finds it, the graph's failed
+		// lookup standing for the index's.
+		v, rel, _, lerr := t.locateAfter(ctx, in.Vault, ref, func() (graph.Match, error) { return graph.Match{}, err })
 		if lerr != nil {
-			// The graph's own answer names the closest notes.
-			if nf := shortNotFound(err); nf != nil {
-				return nil, out, nf
-			}
 			return nil, out, lerr
 		}
 		if out, err = t.graphFromDisk(ctx, v, rel, out, why); err != nil {

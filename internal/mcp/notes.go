@@ -195,12 +195,16 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	}
 	targets := map[at][]string{}
 	edges, err := use(t.graph, "the link graph", func(g LinkGraph) ([]graph.Edge, error) { return g.Outlinks(ctx, v.Name, rel) })
+	// What the link graph could not give, and why (the first failure's
+	// reason: the same graph fails the same way twice).
+	var why string
+	var missing []string
 	if err != nil {
-		why, stop := t.fallback(ctx, "the link graph", err)
-		if stop != nil {
+		var stop error
+		if why, stop = t.fallback(ctx, "the link graph", err); stop != nil {
 			return nil, out, stop
 		}
-		out.degrade(why + "; links are not resolved to files")
+		missing = append(missing, "links are not resolved to files")
 	}
 	for _, e := range edges {
 		target := ""
@@ -241,15 +245,17 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		if len(out.Backlinks) < out.BacklinkCount {
 			out.Shortened = append(out.Shortened, fmt.Sprintf("%d of %d backlinks", len(out.Backlinks), out.BacklinkCount))
 		}
-	} else if why, stop := t.fallback(ctx, "the link graph", err); stop != nil {
-		return nil, out, stop
-	} else if !out.Degraded {
-		out.degrade(why + "; backlinks are unknown")
 	} else {
-		out.DegradedReason += ", and backlinks are unknown"
+		if why == "" {
+			var stop error
+			if why, stop = t.fallback(ctx, "the link graph", err); stop != nil {
+				return nil, out, stop
+			}
+		}
+		missing = append(missing, "backlinks are unknown")
 	}
-	if out.Degraded {
-		out.DegradedReason += "; the note itself was read from disk"
+	if len(missing) > 0 {
+		out.degrade(why + "; " + strings.Join(missing, ", and ") + "; the note itself was read from disk")
 	}
 	// A section or a later page is read for its text: the backlinks were
 	// listed with the first page of the whole note.
@@ -260,6 +266,15 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 // first, then the index's lookup (graph.FindNote), then the files on disk
 // by the same rules of link resolution.
 func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault, string, []graph.Ref, error) {
+	return t.locateAfter(ctx, vaultName, ref, func() (graph.Match, error) {
+		return use(t.graph, "the link graph", func(g LinkGraph) (graph.Match, error) { return g.FindNote(ctx, vaultName, ref) })
+	})
+}
+
+// locateAfter is locate with the index's lookup given: a tool whose own
+// index query already looked the note up passes its answer rather than
+// asking again.
+func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup func() (graph.Match, error)) (config.Vault, string, []graph.Ref, error) {
 	rel := strings.TrimPrefix(strings.ReplaceAll(ref, `\`, "/"), "/")
 	var found []config.Vault
 	var foundRel string
@@ -287,21 +302,16 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 		}
 		return config.Vault{}, "", nil, fmt.Errorf("%s exists in vaults %s; pass vault to choose one", rel, strings.Join(names, " and "))
 	}
-	var indexErr error
-	if t.graph != nil {
-		m, err := t.graph.FindNote(ctx, vaultName, ref)
-		indexErr = err
-		if err == nil && vaultName == "" {
-			err = oneVault(ref, m)
-			if err != nil {
+	m, indexErr := lookup()
+	if indexErr == nil {
+		if vaultName == "" {
+			if err := oneVault(ref, m); err != nil {
 				return config.Vault{}, "", nil, err
 			}
 		}
-		if err == nil {
-			for _, v := range t.vaults {
-				if v.Name == m.Vault {
-					return v, m.Path, m.Others, nil
-				}
+		for _, v := range t.vaults {
+			if v.Name == m.Vault {
+				return v, m.Path, m.Others, nil
 			}
 		}
 	}
@@ -311,7 +321,7 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 	// every folder costs too much to do on every miss of a complete
 	// index). The index's answer, which names the closest notes, is kept
 	// for a note that is nowhere.
-	if t.graph == nil || !errors.Is(indexErr, graph.ErrNoteNotFound) || t.state().State != index.StateReady {
+	if !errors.Is(indexErr, graph.ErrNoteNotFound) || t.state().State != index.StateReady {
 		if v, p, ok := resolveOnDisk(ctx, t.vaults, vaultName, ref); ok {
 			return v, p, nil, nil
 		}
