@@ -60,34 +60,6 @@ type NoteName struct {
 	Vault, Path, Title string
 }
 
-// ListNotes returns up to n notes of the named vaults (every vault when
-// vaults is empty) ordered by vault name and path, after the given one
-// (from the start when both are empty): the pages of the MCP resource
-// list.
-func ListNotes(ctx context.Context, db Querier, vaults []string, afterVault, afterPath string, n int) ([]NoteName, error) {
-	q := `SELECT v.name, f.path, f.title FROM files f JOIN vaults v ON v.id = f.vault_id
-		WHERE f.kind = 'note' AND (v.name > ? OR (v.name = ? AND f.path > ?))`
-	args := []any{afterVault, afterVault, afterPath}
-	if cond, cargs := store.InVaults("f.vault_id", vaults); cond != "" {
-		q += " AND " + cond
-		args = append(args, cargs...)
-	}
-	rows, err := db.QueryContext(ctx, q+` ORDER BY v.name, f.path LIMIT ?`, append(args, n)...)
-	if err != nil {
-		return nil, fmt.Errorf("list notes: %w", err)
-	}
-	defer rows.Close()
-	var out []NoteName
-	for rows.Next() {
-		var nn NoteName
-		if err := rows.Scan(&nn.Vault, &nn.Path, &nn.Title); err != nil {
-			return nil, fmt.Errorf("list notes: %w", err)
-		}
-		out = append(out, nn)
-	}
-	return out, rows.Err()
-}
-
 // Catalog is what the index holds of the vaults a process serves: their
 // statistics and their notes. One database may hold other vaults, indexed
 // by other runs; a Catalog never shows them.
@@ -111,7 +83,29 @@ func (c *Catalog) Stats(ctx context.Context) ([]VaultStats, error) {
 	return slices.DeleteFunc(all, func(s VaultStats) bool { return !slices.Contains(c.vaults, s.Name) }), nil
 }
 
-// List returns up to n notes of the served vaults after the one given.
+// List returns up to n notes of the served vaults ordered by vault name
+// and path, after the one given (from the start when it is empty): the
+// pages of the MCP resource list.
 func (c *Catalog) List(ctx context.Context, after NoteName, n int) ([]NoteName, error) {
-	return ListNotes(ctx, c.db, c.vaults, after.Vault, after.Path, n)
+	q := `SELECT v.name, f.path, f.title FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE f.kind = 'note' AND (v.name > ? OR (v.name = ? AND f.path > ?))`
+	args := []any{after.Vault, after.Vault, after.Path}
+	if cond, cargs := store.InVaults("f.vault_id", c.vaults); cond != "" {
+		q += " AND " + cond
+		args = append(args, cargs...)
+	}
+	rows, err := c.db.QueryContext(ctx, q+` ORDER BY v.name, f.path LIMIT ?`, append(args, n)...)
+	if err != nil {
+		return nil, fmt.Errorf("list notes: %w", err)
+	}
+	defer rows.Close()
+	var out []NoteName
+	for rows.Next() {
+		var nn NoteName
+		if err := rows.Scan(&nn.Vault, &nn.Path, &nn.Title); err != nil {
+			return nil, fmt.Errorf("list notes: %w", err)
+		}
+		out = append(out, nn)
+	}
+	return out, rows.Err()
 }
