@@ -107,16 +107,35 @@ func (c *columnIndex) addQuantized(vs []quantized) error {
 		for r1 < len(vs) && slots[r1] == slots[r1-1]+1 && slots[r1]%columnBlock != 0 {
 			r1++
 		}
-		run, block, j := vs[r0:r1], c.blocks[slots[r0]/columnBlock], slots[r0]%columnBlock
-		for d := range c.dim {
-			dst := block[d*columnBlock+j : d*columnBlock+j+len(run)]
-			for k := range dst {
-				dst[k] = run[k].values[d]
-			}
-		}
+		transpose(c.blocks[slots[r0]/columnBlock], slots[r0]%columnBlock, vs[r0:r1], c.dim)
 		r0 = r1
 	}
 	return nil
+}
+
+// transpose writes the values of run, vectors of dim dimensions, into
+// block from slot j on: value d of run[k] goes to d·columnBlock+j+k. It
+// takes eight vectors at a time, reading each in order and writing eight
+// adjacent bytes of every column, so the cache lines of a column are
+// filled in a few visits rather than one byte a visit (a load of 356,000
+// vectors took 0.9 s a vector at a time, column by column).
+func transpose(block []int8, j int, run []quantized, dim int) {
+	k := 0
+	for ; k+8 <= len(run); k += 8 {
+		r0, r1, r2, r3 := run[k].values[:dim], run[k+1].values[:dim], run[k+2].values[:dim], run[k+3].values[:dim]
+		r4, r5, r6, r7 := run[k+4].values[:dim], run[k+5].values[:dim], run[k+6].values[:dim], run[k+7].values[:dim]
+		for d := range dim {
+			o := d*columnBlock + j + k
+			dst := block[o : o+8 : o+8]
+			dst[0], dst[1], dst[2], dst[3] = r0[d], r1[d], r2[d], r3[d]
+			dst[4], dst[5], dst[6], dst[7] = r4[d], r5[d], r6[d], r7[d]
+		}
+	}
+	for ; k < len(run); k++ {
+		for d, x := range run[k].values[:dim] {
+			block[d*columnBlock+j+k] = x
+		}
+	}
 }
 
 // slot returns the slot of chunk id, of note file, making one when it has
