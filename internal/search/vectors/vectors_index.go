@@ -1,8 +1,11 @@
 package vectors
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"slices"
@@ -89,7 +92,7 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	if inStep {
 		return nil
 	}
-	chunks, err := v.chunksByVault(ctx)
+	chunks, err := v.readChunks(ctx)
 	if err != nil {
 		return fmt.Errorf("load vectors: %w", err)
 	}
@@ -99,7 +102,7 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 		return nil // a Sync or Load replaced the embedder meanwhile; it refreshes itself
 	}
 	if pending > 0 {
-		if err := v.loadVectors(ctx, rowID, key, need, pending); err != nil {
+		if err := v.loadVectors(ctx, rowID, key, chunks, need, pending); err != nil {
 			return fmt.Errorf("load vectors: %w", err)
 		}
 	}
@@ -116,61 +119,122 @@ func (v *Vectors) Refresh(ctx context.Context) error {
 	return nil
 }
 
-// chunkRow is a chunk as Refresh reads it.
+// chunkRow is a chunk as Refresh reads it. It holds no pointer, so that
+// the garbage collector need not look through the hundreds of thousands of
+// them a large vault has.
 type chunkRow struct {
-	id   int64
-	ref  chunkRef
-	hash string
+	id    int64
+	ref   chunkRef
+	key   vecKey // the hash its vector is stored under
+	vault int32  // an index in chunkList.names
 }
 
-// chunksByVault reads every chunk's id, note and hash, by vault name.
-func (v *Vectors) chunksByVault(ctx context.Context) (map[string][]chunkRow, error) {
-	names, err := store.VaultNames(ctx, v.db)
+// chunkList is every chunk of the database, as Refresh reads it.
+type chunkList struct {
+	names []string // the vaults' names
+	rows  []chunkRow
+	// odd keeps the stored form of the hashes a key cannot give back
+	// (any but 64 lowercase hex digits; jarvis writes none such).
+	odd map[vecKey]string
+}
+
+// vecKey is a chunk's hash as memory keys vectors by: the 32 bytes its 64
+// hex digits spell.
+type vecKey [32]byte
+
+// keyOf returns the key of a stored hash, and whether the hash is the
+// hex form of its key. Any other text is keyed by its own SHA-256, the
+// same for a chunk and a vector.
+func keyOf(hash []byte) (k vecKey, canonical bool) {
+	if len(hash) == hex.EncodedLen(len(k)) && !bytes.ContainsAny(hash, "ABCDEF") {
+		if _, err := hex.Decode(k[:], hash); err == nil {
+			return k, true
+		}
+	}
+	return sha256.Sum256(hash), false
+}
+
+// hash is the stored form of the hash keyed k.
+func (l *chunkList) hash(k vecKey) string {
+	if h, ok := l.odd[k]; ok {
+		return h
+	}
+	return hex.EncodeToString(k[:])
+}
+
+// readChunks reads every chunk's id, note, vault and hash.
+func (v *Vectors) readChunks(ctx context.Context) (*chunkList, error) {
+	ids, err := store.VaultNames(ctx, v.db)
 	if err != nil {
 		return nil, err
 	}
+	l := &chunkList{}
+	vaults := make(map[int64]int32, len(ids))
+	index := func(id int64) int32 {
+		i, ok := vaults[id]
+		if !ok {
+			i = int32(len(l.names))
+			vaults[id] = i
+			l.names = append(l.names, ids[id])
+		}
+		return i
+	}
+	v.mu.RLock()
+	l.rows = make([]chunkRow, 0, v.chunkTotal) // as last counted: a hint
+	v.mu.RUnlock()
 	rows, err := v.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.vault_id, c.hash FROM chunks c JOIN files f ON f.id = c.file_id`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	out := map[string][]chunkRow{}
+	var hash sql.RawBytes
 	for rows.Next() {
 		var c chunkRow
 		var vault int64
-		if err := rows.Scan(&c.id, &c.ref.fileID, &vault, &c.hash); err != nil {
+		if err := rows.Scan(&c.id, &c.ref.fileID, &vault, &hash); err != nil {
 			return nil, err
 		}
-		c.ref.hash = hashKey(c.hash)
-		name := names[vault]
-		out[name] = append(out[name], c)
+		c.ref.hash = hashKey(hash)
+		k, canonical := keyOf(hash)
+		if !canonical {
+			if l.odd == nil {
+				l.odd = map[vecKey]string{}
+			}
+			l.odd[k] = string(hash)
+		}
+		c.key, c.vault = k, index(vault)
+		l.rows = append(l.rows, c)
 	}
-	return out, rows.Err()
+	return l, rows.Err()
 }
 
-// arrival is a chunk whose vector memory lacks.
-type arrival struct {
-	vault string
-	id    int64
-	ref   chunkRef
+// needs is the chunks whose vectors memory lacks, by the vector each
+// needs. Like chunkRow, it holds no pointer.
+type needs struct {
+	first map[vecKey]int32 // the first such chunk, an index in chunkList.rows
+	next  []int32          // by index in rows: the next chunk needing the same vector, or -1
 }
 
 // dropStale removes from memory the vectors of chunks gone from chunks or
 // changed, and every vector when memory holds another embedder's (key
 // names the one wanted), and returns the chunks whose vectors memory
-// lacks, by hash, and how many they are. ok is false when the embedder in
-// use is no longer rowID's.
-func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRow) (need map[string][]arrival, pending int, ok bool) {
+// lacks, and how many they are. ok is false when the embedder in use is
+// no longer rowID's.
+func (v *Vectors) dropStale(rowID int64, key string, chunks *chunkList) (need needs, pending int, ok bool) {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.rowID != rowID {
-		return nil, 0, false
+		return needs{}, 0, false
+	}
+	counts := make([]int, len(chunks.names))
+	for _, c := range chunks.rows {
+		counts[c.vault]++
 	}
 	// Another embedder, or the same one refitted, has vectors that differ
 	// from those in memory even where a chunk's hash does not: every
 	// collection goes. Otherwise only those of vaults gone.
 	for name := range v.cols {
-		if _, ok := chunks[name]; !ok || v.loaded != key {
+		if i := slices.Index(chunks.names, name); i < 0 || counts[i] == 0 || v.loaded != key {
 			delete(v.cols, name)
 		}
 	}
@@ -178,46 +242,69 @@ func (v *Vectors) dropStale(rowID int64, key string, chunks map[string][]chunkRo
 		v.refreshedAt = -1
 	}
 	v.loaded = key
-	need = map[string][]arrival{}
-	for name, list := range chunks {
+	// had is each vault's collection as it was kept, nil for one made now.
+	had := make([]*collection, len(chunks.names))
+	for i, name := range chunks.names {
 		col := v.cols[name]
-		if col != nil && v.shrunkLocked(col, len(list)) {
+		if col != nil && v.shrunkLocked(col, counts[i]) {
 			// Reloaded from SQLite into chromem-go: the compact index
 			// holds less than the stored vectors.
 			delete(v.cols, name)
 			col = nil
 		}
-		if col != nil {
-			want := make(map[int64]uint64, len(list))
-			for _, c := range list {
-				want[c.id] = c.ref.hash
+		had[i] = col
+	}
+	wants := make([]map[int64]uint64, len(chunks.names))
+	for _, c := range chunks.rows {
+		if had[c.vault] != nil {
+			if wants[c.vault] == nil {
+				wants[c.vault] = make(map[int64]uint64, counts[c.vault])
 			}
+			wants[c.vault][c.id] = c.ref.hash
+		}
+	}
+	for i, name := range chunks.names {
+		if col := had[i]; col != nil {
 			var gone []int64
 			for id, ref := range col.chunks {
-				if h, ok := want[id]; !ok || h != ref.hash {
+				if h, ok := wants[i][id]; !ok || h != ref.hash {
 					gone = append(gone, id)
 				}
 			}
 			col.drop(gone)
-			if err := v.outgrowLocked(name, col, len(list)); err != nil {
+			if err := v.outgrowLocked(name, col, counts[i]); err != nil {
 				// The vault is loaded again from SQLite instead.
 				v.log.Warn("move vectors to the compact store", "vault", name, "err", err)
 				delete(v.cols, name)
-				col = nil
+				had[i] = nil
 			}
 		}
-		if col == nil {
-			v.collectionLocked(name, len(list))
+		if had[i] == nil && counts[i] > 0 {
+			v.collectionLocked(name, counts[i])
 		}
-		for _, c := range list {
-			if col != nil {
-				if _, ok := col.chunks[c.id]; ok {
-					continue
-				}
-			}
-			need[c.hash] = append(need[c.hash], arrival{vault: name, id: c.id, ref: c.ref})
+	}
+	lacks := func(c chunkRow) bool {
+		if col := had[c.vault]; col != nil {
+			_, ok := col.chunks[c.id]
+			return !ok
+		}
+		return true
+	}
+	for _, c := range chunks.rows {
+		if lacks(c) {
 			pending++
 		}
+	}
+	need = needs{first: make(map[vecKey]int32, pending), next: make([]int32, len(chunks.rows))}
+	for i, c := range chunks.rows {
+		if !lacks(c) {
+			continue
+		}
+		need.next[i] = -1
+		if j, ok := need.first[c.key]; ok {
+			need.next[i] = j
+		}
+		need.first[c.key] = int32(i)
 	}
 	return need, pending, true
 }
@@ -232,7 +319,7 @@ const loadBatch = 1024
 
 // loadVectors reads the stored vectors of the chunks in need and adds
 // them to memory, unless the embedder in use changes meanwhile.
-func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, need map[string][]arrival, pending int) error {
+func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, chunks *chunkList, need needs, pending int) error {
 	if pending >= scanVectorsFrom {
 		// NOT INDEXED: in rowid order, the order the table is laid out
 		// in, rather than through the (embedder, hash) index.
@@ -240,11 +327,11 @@ func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, need
 		if err != nil {
 			return err
 		}
-		return v.takeVectors(rows, rowID, key, need)
+		return v.takeVectors(rows, rowID, key, chunks, need)
 	}
-	hashes := make([]any, 0, len(need))
-	for h := range need {
-		hashes = append(hashes, h)
+	hashes := make([]any, 0, len(need.first))
+	for k := range need.first {
+		hashes = append(hashes, chunks.hash(k))
 	}
 	const page = 500
 	for start := 0; start < len(hashes); start += page {
@@ -254,7 +341,7 @@ func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, need
 		if err != nil {
 			return err
 		}
-		if err := v.takeVectors(rows, rowID, key, need); err != nil {
+		if err := v.takeVectors(rows, rowID, key, chunks, need); err != nil {
 			return err
 		}
 	}
@@ -262,50 +349,106 @@ func (v *Vectors) loadVectors(ctx context.Context, rowID int64, key string, need
 }
 
 // takeVectors adds the vectors rows yields (hash, vector) to the chunks
-// of need that have that hash, loadBatch at a time under one hold of the
-// lock, and closes rows.
-func (v *Vectors) takeVectors(rows *sql.Rows, rowID int64, key string, need map[string][]arrival) error {
-	defer rows.Close()
-	var batch []storedVector
-	var arena []byte // the batch's blobs, copied out of the rows
+// in need of them, loadBatch at a time under one hold of the lock, and
+// closes rows. Reading a batch and putting it into memory take about as
+// long as each other, so a goroutine reads the next batch while this one
+// puts the last.
+func (v *Vectors) takeVectors(rows *sql.Rows, rowID int64, key string, chunks *chunkList, need needs) error {
+	full := make(chan *staged, 1)
+	free := make(chan *staged, 2) // never blocks: two batches exist
+	free <- &staged{}
+	free <- &staged{}
+	stop := make(chan struct{})
+	var readErr error
+	go func() {
+		defer close(full)
+		defer rows.Close()
+		readErr = stageVectors(rows, chunks, need, free, full, stop)
+	}()
+	var putErr error
+	for b := range full {
+		if putErr == nil {
+			if putErr = v.putStored(rowID, key, chunks.names, b.vectors); putErr != nil {
+				close(stop)
+			}
+		}
+		// Memory holds copies: the batch serves again.
+		b.vectors, b.arena = b.vectors[:0], b.arena[:0]
+		free <- b
+	}
+	if putErr != nil {
+		return ignoreReplaced(putErr)
+	}
+	return readErr
+}
+
+// staged is a batch of stored vectors read and not yet in memory.
+type staged struct {
+	vectors []storedVector
+	arena   []byte // their blobs, copied out of the rows
+}
+
+// stageVectors reads rows into batches taken from free and sends each on
+// full once it holds loadBatch vectors, and the last one at the end,
+// until stop closes.
+func stageVectors(rows *sql.Rows, chunks *chunkList, need needs, free <-chan *staged, full chan<- *staged, stop <-chan struct{}) error {
+	var b *staged
+	select {
+	case b = <-free:
+	case <-stop:
+		return nil
+	}
+	var hash, blob sql.RawBytes
 	for rows.Next() {
-		var hash, blob sql.RawBytes
 		if err := rows.Scan(&hash, &blob); err != nil {
 			return err
 		}
-		for _, a := range need[string(hash)] {
-			if len(arena)+len(blob) > cap(arena) {
+		k, _ := keyOf(hash)
+		i, ok := need.first[k]
+		for ; ok && i >= 0; i = need.next[i] {
+			if len(b.arena)+len(blob) > cap(b.arena) {
 				// A new arena: the staged blobs still point into the old.
-				arena = make([]byte, 0, max(len(blob)*(loadBatch+1), 2*cap(arena)))
+				b.arena = make([]byte, 0, max(len(blob)*(loadBatch+1), 2*cap(b.arena)))
 			}
-			start := len(arena)
-			arena = append(arena, blob...)
-			batch = append(batch, storedVector{a: a, blob: arena[start:len(arena):len(arena)]})
+			start := len(b.arena)
+			b.arena = append(b.arena, blob...)
+			b.vectors = append(b.vectors, storedVector{c: chunks.rows[i], blob: b.arena[start:len(b.arena):len(b.arena)]})
 		}
-		if len(batch) >= loadBatch {
-			if err := v.putStored(rowID, key, batch); err != nil {
-				return ignoreReplaced(err)
+		if len(b.vectors) >= loadBatch {
+			select {
+			case full <- b:
+			case <-stop:
+				return nil
 			}
-			// Memory holds copies: the arena serves the next batch.
-			batch, arena = batch[:0], arena[:0]
+			select {
+			case b = <-free:
+			case <-stop:
+				return nil
+			}
 		}
 	}
 	if err := rows.Err(); err != nil {
 		return err
 	}
-	return ignoreReplaced(v.putStored(rowID, key, batch))
+	if len(b.vectors) > 0 {
+		select {
+		case full <- b:
+		case <-stop:
+		}
+	}
+	return nil
 }
 
 // storedVector is a chunk's vector as the vectors table holds it.
 type storedVector struct {
-	a    arrival
+	c    chunkRow
 	blob []byte
 }
 
 // putStored adds a batch of stored vectors to memory under one hold of
 // the lock, unless the embedder in use is no longer rowID's (errReplaced).
 // Vectors in the int8 form go to a column index as they are.
-func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error {
+func (v *Vectors) putStored(rowID int64, key string, names []string, batch []storedVector) error {
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	if v.rowID != rowID || v.loaded != key {
@@ -316,20 +459,21 @@ func (v *Vectors) putStored(rowID int64, key string, batch []storedVector) error
 	refs := map[*collection][]chunkRef{}
 	grown := map[string]*collection{}
 	for _, s := range batch {
-		col := v.collectionLocked(s.a.vault, 0)
-		grown[s.a.vault] = col
+		name := names[s.c.vault]
+		col := v.collectionLocked(name, 0)
+		grown[name] = col
 		if step, values, ok := int8Vector(s.blob); ok {
 			if _, columns := col.index.(*columnIndex); columns {
-				lex[col] = append(lex[col], quantized{id: s.a.id, file: s.a.ref.fileID, step: step, values: values})
-				refs[col] = append(refs[col], s.a.ref)
+				lex[col] = append(lex[col], quantized{id: s.c.id, file: s.c.ref.fileID, step: step, values: values})
+				refs[col] = append(refs[col], s.c.ref)
 				continue
 			}
 		}
 		var err error
 		if vec, err = decodeVectorInto(vec, s.blob); err != nil {
-			return fmt.Errorf("vector of chunk %d: %w", s.a.id, err)
+			return fmt.Errorf("vector of chunk %d: %w", s.c.id, err)
 		}
-		if err := col.put(s.a.id, s.a.ref, vec); err != nil {
+		if err := col.put(s.c.id, s.c.ref, vec); err != nil {
 			return err
 		}
 	}
@@ -362,7 +506,7 @@ func ignoreReplaced(err error) error {
 
 // hashKey condenses a chunk's hash (64 hex digits) into the 64 bits memory
 // keeps to notice that a chunk's text changed: FNV-1a.
-func hashKey(h string) uint64 {
+func hashKey[T ~string | ~[]byte](h T) uint64 {
 	k := uint64(14695981039346656037)
 	for i := 0; i < len(h); i++ {
 		k ^= uint64(h[i])

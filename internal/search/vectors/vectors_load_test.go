@@ -3,6 +3,7 @@ package vectors
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -176,4 +177,93 @@ func mustEmbedQuery(t *testing.T, v *Vectors, q string) []float32 {
 		t.Fatal(err)
 	}
 	return vecs[0]
+}
+
+// TestVectorsLoadManyBatches loads more vectors than two batches hold
+// (the reader then waits for the batches memory has taken), with texts
+// shared between notes and hashes stored in forms other than jarvis's
+// lowercase hex, both ways: memory must hold every stored vector. A
+// damaged vector stops the load with an error naming its chunk, and a
+// load whose embedder is replaced stops quietly, its rows closed.
+func TestVectorsLoadManyBatches(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	for n := range 26 {
+		var texts []string
+		for c := range 100 {
+			texts = append(texts, fmt.Sprintf("note%d chunk%d word%d", n, c, n*c))
+		}
+		add(fmt.Sprintf("n%d.md", n), texts...)
+	}
+	add("again.md", "note3 chunk7 word21") // n3.md's text, in another note
+	const total = 26*100 + 1
+	if _, err := NewVectors(db, LexicalSource(), quietLog()).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, h := range []string{`upper(hash)`, `'not a hash'`, `substr(hash, 1, 63)`} {
+		var old string
+		if err := db.QueryRow(`SELECT hash FROM chunks WHERE id = (SELECT max(id) FROM chunks WHERE hash = lower(hash) AND length(hash) = 64)`).Scan(&old); err != nil {
+			t.Fatal(err)
+		}
+		for _, table := range []string{"chunks", "vectors"} {
+			if _, err := db.Exec(`UPDATE `+table+` SET hash = `+h+` WHERE hash = ?`, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	load := func(from int) error {
+		t.Helper()
+		old := scanVectorsFrom
+		scanVectorsFrom = from
+		defer func() { scanVectorsFrom = old }()
+		for _, size := range storeSizes {
+			v := NewVectors(db, LexicalSource(), quietLog())
+			v.ChromemMax = size.max
+			if err := v.Load(ctx); err != nil {
+				return err
+			}
+			memoryMatchesStore(t, v, db, total)
+		}
+		return nil
+	}
+	for _, from := range []int{1 << 30, 1} {
+		if err := load(from); err != nil {
+			t.Fatalf("load (scan from %d): %v", from, err)
+		}
+	}
+
+	var rowID int64
+	if err := db.QueryRow(`SELECT id FROM embedders`).Scan(&rowID); err != nil {
+		t.Fatal(err)
+	}
+	v := NewVectors(db, LexicalSource(), quietLog())
+	rows, err := db.Query(`SELECT hash, vector FROM vectors`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	chunks, err := v.readChunks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	need, _, _ := v.dropStale(0, "", chunks) // memory holds no embedder: rowID 0
+	if err := v.takeVectors(rows, rowID, loadedKey(rowID, "x"), chunks, need); err != nil {
+		t.Fatalf("a load whose embedder was replaced: %v; want it to stop quietly", err)
+	}
+	if rows.Next() {
+		t.Fatal("the rows of a stopped load are still open")
+	}
+
+	var damaged int64
+	if err := db.QueryRow(`SELECT c.id FROM chunks c JOIN vectors x ON x.hash = c.hash ORDER BY x.id DESC LIMIT 1`).Scan(&damaged); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`UPDATE vectors SET vector = x'010203' WHERE id = (SELECT max(id) FROM vectors)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, from := range []int{1 << 30, 1} {
+		err := load(from)
+		if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("chunk %d", damaged)) {
+			t.Fatalf("load of a damaged vector (scan from %d): %v; want an error naming chunk %d", from, err, damaged)
+		}
+	}
 }
