@@ -186,7 +186,12 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 		sqldb.Close()
 		return nil, explainAccess(path, opts, sqliteError(path, err))
 	}
-	if _, _, err := db.Version(ctx); err != nil {
+	current, _, err := db.Version(ctx)
+	if err == nil && current == 0 {
+		// As Open refuses to migrate it (see checkForeignTables).
+		err = db.checkForeignTables(ctx)
+	}
+	if err != nil {
 		sqldb.Close()
 		return nil, explainAccess(path, opts, err)
 	}

@@ -1,0 +1,143 @@
+package main
+
+import (
+	"bytes"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// TestRebuildRecoversFromAnyDamagedPage damages one page of an indexed
+// database at a time, at twenty places from just after the header to the
+// end of the file, and runs `jarvis index --rebuild` on each copy: it
+// exits 0, the database it leaves passes its integrity check and holds
+// every note of the vault, and a file that was damaged is kept aside, byte
+// for byte, under the name the command prints.
+func TestRebuildRecoversFromAnyDamagedPage(t *testing.T) {
+	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
+	dir := t.TempDir()
+	sound := filepath.Join(dir, "sound.db")
+	code, stdout, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", sound, "--no-embed", "--json")
+	if code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	var first indexOutput
+	if err := json.Unmarshal([]byte(stdout), &first); err != nil || len(first.Vaults) != 1 {
+		t.Fatalf("index --json: %v: %s", err, stdout)
+	}
+	notes := first.Vaults[0].Notes
+	checkpoint(t, sound)
+	pages := sharedtest.Pages(t, sound)
+	if pages < 40 {
+		t.Fatalf("the index is %d pages: too small to damage at twenty places", pages)
+	}
+
+	const places = 20
+	for i := range places {
+		page := 2 + i*(pages-2)/(places-1)
+		if page > pages {
+			page = pages
+		}
+		t.Run(fmt.Sprintf("page %d of %d", page, pages), func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "j.db")
+			copyFile(t, sound, db)
+			sharedtest.DamagePage(t, db, page, uint64(i))
+			damaged, _ := os.ReadFile(db)
+			wasDamaged := len(integrity(t, db)) > 0
+
+			code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed", "--rebuild")
+			if code != 0 {
+				t.Fatalf("index --rebuild: exit %d: %s", code, stderr)
+			}
+			if problems := integrity(t, db); len(problems) > 0 {
+				t.Fatalf("after --rebuild the database fails its integrity check: %v", problems)
+			}
+			if got := countNotes(t, db); got != notes {
+				t.Fatalf("after --rebuild the database holds %d notes; the vault has %d", got, notes)
+			}
+			backups, _ := filepath.Glob(db + ".broken-*Z")
+			if !wasDamaged {
+				return // a page nothing reads: nothing to keep
+			}
+			if len(backups) != 1 {
+				t.Fatalf("the damaged file was not kept aside: %v (stderr %q)", backups, stderr)
+			}
+			if kept, _ := os.ReadFile(backups[0]); !bytes.Equal(kept, damaged) {
+				t.Fatalf("%s does not hold the damaged file as it was", backups[0])
+			}
+			if !strings.Contains(stderr, backups[0]) {
+				t.Fatalf("the user is not told where the damaged file went: %q", stderr)
+			}
+		})
+	}
+}
+
+// checkpoint folds the database's WAL into its main file, so that the
+// file alone is the whole database.
+func checkpoint(t *testing.T, path string) {
+	t.Helper()
+	raw := openRaw(t, path)
+	defer raw.Close()
+	if _, err := raw.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// integrity runs PRAGMA integrity_check on a connection of its own and
+// returns what it found wrong, an error to open or read the file counting
+// as a problem.
+func integrity(t *testing.T, path string) []string {
+	t.Helper()
+	raw, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer raw.Close()
+	rows, err := raw.Query(`PRAGMA integrity_check`)
+	if err != nil {
+		return []string{err.Error()}
+	}
+	defer rows.Close()
+	var problems []string
+	for rows.Next() {
+		var s string
+		if err := rows.Scan(&s); err != nil {
+			return []string{err.Error()}
+		}
+		if s != "ok" {
+			problems = append(problems, s)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		problems = append(problems, err.Error())
+	}
+	return problems
+}
+
+func countNotes(t *testing.T, path string) int {
+	t.Helper()
+	raw := openRaw(t, path)
+	defer raw.Close()
+	var n int
+	if err := raw.QueryRow(`SELECT count(*) FROM files WHERE kind = 'note'`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func copyFile(t *testing.T, src, dst string) {
+	t.Helper()
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
