@@ -141,3 +141,23 @@ func copyFile(t *testing.T, src, dst string) {
 		t.Fatal(err)
 	}
 }
+
+// TestRebuildKeepsStoredVectors rebuilds a sound index: the vectors its
+// notes had are used again, none is made anew.
+func TestRebuildKeepsStoredVectors(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	if code, stdout, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db); code != 0 || strings.Contains(stdout, "(0 embedded now)") {
+		t.Fatalf("index: exit %d: %s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--rebuild")
+	if code != 0 || !strings.Contains(stdout, "(0 embedded now)") {
+		t.Fatalf("index --rebuild: exit %d: %s%s", code, stdout, stderr)
+	}
+	if backups, _ := filepath.Glob(db + ".*-*Z"); len(backups) > 0 {
+		t.Fatalf("a sound database was kept aside: %v", backups)
+	}
+	if _, err := os.Stat(db + ".rebuild"); err == nil {
+		t.Fatal("the rebuild left its file behind")
+	}
+}

@@ -56,11 +56,18 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		// Never --rebuild for these: the file may well be sound.
 		rebuild = AccessFix(problems)
 	}
+	// A server's database looks whether its file was replaced (and opens
+	// the new one) or deleted, and away says so.
+	away := h.Recheck(ctx)
+	awayResult := []health.Result{{Status: health.Warn, Detail: away,
+		Fix: "run " + inv.Command("index") + " to build a new index (the server also does, within a minute)"}}
 	// The file is looked at through a connection of its own, not the
 	// handle's: a page damaged on disk must not pass because the handle
 	// holds it in its cache.
 	in := Inspect(ctx, h.Path(), h.opts, opts.Quick)
 	switch err := in.OpenErr; {
+	case errors.Is(err, fs.ErrNotExist) && away != "":
+		return awayResult
 	case errors.Is(err, fs.ErrNotExist) && len(problems) > 0:
 		return fail(fmt.Sprintf("%s does not exist yet, and it cannot be created: %s", h.Path(), describe(problems)), AccessFix(problems))
 	case errors.Is(err, fs.ErrNotExist):
@@ -73,6 +80,8 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		return fail(fmt.Sprintf("%s cannot be used: %s", h.Path(), describe(problems)), AccessFix(problems))
 	case err != nil:
 		return fail(err.Error(), "check the permissions of the database file and its folder, or choose another with --db")
+	case away != "":
+		return awayResult
 	}
 	db, err := h.DB(ctx)
 	if err != nil {

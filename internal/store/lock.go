@@ -18,8 +18,17 @@ const lockPoll = 50 * time.Millisecond
 // would both insert the same new files. SQLite serialises single writes,
 // not a run's plan and its writes. The lock is an advisory lock on the
 // file <db>.lock, released by the system if the process dies.
+//
+// Once it holds the lock, the writer works on the file the path names:
+// one that took the place of the open file (a rebuild's) is opened, and
+// when the file was deleted a new one is made, for the writer to fill.
 func (db *DB) LockWriters(ctx context.Context) (func(), error) {
-	return lockWriters(ctx, db.Path, db.OnWait)
+	unlock, err := lockWriters(ctx, db.Path, db.OnWait)
+	if err != nil {
+		return nil, err
+	}
+	db.follow(ctx, true)
+	return unlock, nil
 }
 
 // lockWriters takes the writer lock of the database at path, calling
