@@ -1,16 +1,21 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"database/sql"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // TestRebuildRecoversFromAnyDamagedPage damages one page of an indexed
@@ -159,5 +164,97 @@ func TestRebuildKeepsStoredVectors(t *testing.T) {
 	}
 	if _, err := os.Stat(db + ".rebuild"); err == nil {
 		t.Fatal("the rebuild left its file behind")
+	}
+}
+
+// TestRebuildIsInvisibleToReaders reads the database as a server does,
+// again and again, while `jarvis index --rebuild` runs on it: every answer
+// counts every note of the vault, the old index's or the new one's, never
+// a half-cleared index's.
+func TestRebuildIsInvisibleToReaders(t *testing.T) {
+	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
+	db := filepath.Join(t.TempDir(), "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index: %s", stderr)
+	}
+	notes := countNotes(t, db)
+	reader, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer reader.Close()
+	done := make(chan string, 1)
+	go func() {
+		code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed", "--rebuild")
+		if code != 0 {
+			stderr = fmt.Sprintf("exit %d: %s", code, stderr)
+		} else {
+			stderr = ""
+		}
+		done <- stderr
+	}()
+	reads := 0
+	for {
+		var n int
+		err := reader.QueryRowContext(context.Background(), `SELECT count(*) FROM files WHERE kind = 'note'`).Scan(&n)
+		if err != nil {
+			t.Fatalf("read %d: %v", reads, err)
+		}
+		if n != notes {
+			t.Fatalf("read %d during the rebuild counts %d notes; the vault has %d", reads, n, notes)
+		}
+		reads++
+		select {
+		case msg := <-done:
+			if msg != "" {
+				t.Fatalf("index --rebuild: %s", msg)
+			}
+			if reads < 5 {
+				t.Fatalf("only %d reads while the rebuild ran", reads)
+			}
+			return
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// TestRebuildKilledLeavesTheIndex kills `jarvis index --rebuild` (kill -9)
+// while it reads the vault's notes: the database is the whole old index,
+// sound, and the next rebuild finishes.
+func TestRebuildKilledLeavesTheIndex(t *testing.T) {
+	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
+	db := filepath.Join(t.TempDir(), "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index: %s", stderr)
+	}
+	notes := countNotes(t, db)
+	cmd := exec.Command(os.Args[0], "-test.run=^$")
+	cmd.Env = append(os.Environ(), "HOME="+t.TempDir(), "JARVIS_TEST_ARGS="+strings.Join([]string{"index", "--vault", vault, "--db", db, "--no-embed", "--rebuild"}, "\x1f"))
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Killed once the scan is done, while the notes are read and written.
+	line, err := bufio.NewReader(stderr).ReadString('\n')
+	if err != nil || !strings.Contains(line, "scanning files") {
+		cmd.Process.Kill()
+		t.Fatalf("first line %q, %v", line, err)
+	}
+	cmd.Process.Kill()
+	cmd.Wait()
+	if problems := integrity(t, db); len(problems) > 0 {
+		t.Fatalf("after kill -9 the database fails its integrity check: %v", problems)
+	}
+	if got := countNotes(t, db); got != notes {
+		t.Fatalf("after kill -9 the database holds %d notes; it held %d", got, notes)
+	}
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed", "--rebuild"); code != 0 {
+		t.Fatalf("the next rebuild: exit %d: %s", code, stderr)
+	}
+	if got := countNotes(t, db); got != notes {
+		t.Fatalf("after the next rebuild the database holds %d notes; want %d", got, notes)
 	}
 }
