@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"runtime/debug"
 	"time"
 
@@ -58,7 +57,7 @@ says why), 130 when interrupted.`, e)
 	}
 	var c common
 	c.register(fs)
-	rebuild := fs.Bool("rebuild", false, "start from an empty index; a database that cannot be opened is first moved aside to a timestamped backup")
+	rebuild := fs.Bool("rebuild", false, "build a fresh index beside the database, then put it in its place; a damaged database is kept as a timestamped backup")
 	noEmbed := fs.Bool("no-embed", false, "index notes only, without making vectors for semantic search (the next run without it makes them)")
 	reembed := fs.Bool("reembed", false, "embed every note again, dropping all stored vectors (after changing the embedder)")
 	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
@@ -77,29 +76,44 @@ says why), 130 when interrupted.`, e)
 	log := c.logger(e)
 	start := time.Now()
 
+	dbPath := cfg.DBPath
+	var rb *store.Rebuild
 	if *rebuild {
-		if err := prepareRebuild(ctx, e, cfg.DBPath); err != nil {
-			return err
+		rb, err = store.BeginRebuild(ctx, dbPath, store.Options{}, func() {
+			fmt.Fprintf(e.stderr, "jarvis: another jarvis process is writing to %s; waiting for it to finish\n", dbPath)
+		})
+		if err != nil {
+			return fmt.Errorf("rebuild: %w", err)
 		}
+		defer rb.Close()
+		// The fresh index is built beside the database; the database is
+		// read by others meanwhile, and replaced once it is complete.
+		cfg.DBPath = rb.Fresh
 	}
 
 	var deps container.IndexDeps
 	app := container.NewIndexApp(cfg, log, &deps)
 	if err := container.Err(app); err != nil {
-		return explainOpenError(cfg.DBPath, err)
+		return explainOpenError(dbPath, err)
 	}
 	if err := app.Start(ctx); err != nil {
 		return fmt.Errorf("start: %w", err)
 	}
-	defer app.Stop(context.Background())
+	stopped := false
+	defer func() {
+		if !stopped {
+			app.Stop(context.Background())
+		}
+	}()
 	progress := newProgressView(e, *asJSON, true)
 	// The line is erased before anything else is printed, an error too.
 	defer progress.Finish()
 	sayWhenWaiting(e, deps.DB, progress)
 
-	if *rebuild {
-		if err := deps.Indexer.Clear(ctx); err != nil {
-			return err
+	if rb != nil {
+		if err := rb.CopyVectors(ctx, deps.DB); err != nil {
+			// Only time is lost: the vectors are made again.
+			log.Warn("stored vectors not kept; they are made again", "err", err)
 		}
 	}
 	out := indexOutput{Vaults: []index.Result{}}
@@ -136,6 +150,15 @@ says why), 130 when interrupted.`, e)
 		}
 	}
 	progress.Finish()
+	if rb != nil {
+		stopped = true
+		if err := app.Stop(context.Background()); err != nil {
+			return fmt.Errorf("rebuild: close the fresh index: %w", err)
+		}
+		if err := commitRebuild(e, rb); err != nil {
+			return err
+		}
+	}
 	out.DurationMS = time.Since(start).Milliseconds()
 	if *asJSON {
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
@@ -143,7 +166,7 @@ says why), 130 when interrupted.`, e)
 		}
 		return vectorsErr
 	}
-	printIndexSummary(e.stdout, out, cfg.DBPath)
+	printIndexSummary(e.stdout, out, dbPath)
 	return vectorsErr
 }
 
@@ -160,21 +183,28 @@ func explainVectorsError(err error) error {
 		"semantic search answers with keyword search until vectors are made: %w", err, slow, errNoVectors)
 }
 
-// prepareRebuild moves a database that cannot be opened aside, so that a
-// fresh one can be built without destroying the old file.
-func prepareRebuild(ctx context.Context, e *env, path string) error {
-	if _, err := os.Stat(path); err != nil {
-		return nil // nothing to move
+// commitRebuild puts the fresh index of rb in the database's place and
+// tells the user where a database that could not be kept in use went.
+func commitRebuild(e *env, rb *store.Rebuild) error {
+	backup, err := rb.Commit(time.Now())
+	if err != nil {
+		return err
 	}
-	db, err := store.Open(ctx, path, store.Options{})
-	if err == nil {
-		return db.Close()
+	if backup == "" {
+		return nil
 	}
-	backup, merr := store.MoveAside(path, time.Now())
-	if merr != nil {
-		return fmt.Errorf("database %s cannot be opened (%v) and could not be moved aside: %w", path, err, merr)
+	why := "it was written by a newer jarvis"
+	if rb.Old.Damaged() {
+		why = "it was damaged"
+		if err := rb.Old.OpenErr; err != nil {
+			why += " (" + err.Error() + ")"
+		} else if rb.Old.Err != nil {
+			why += " (" + rb.Old.Err.Error() + ")"
+		} else if len(rb.Old.Problems) > 0 {
+			why += " (" + rb.Old.Problems[0] + ")"
+		}
 	}
-	fmt.Fprintf(e.stderr, "jarvis: %v\njarvis: moved it to %s; building a fresh index\n", err, backup)
+	fmt.Fprintf(e.stderr, "jarvis: the old database %s is kept as %s: %s; the fresh index took its place\n", rb.Path, backup, why)
 	return nil
 }
 

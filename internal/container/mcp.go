@@ -101,6 +101,17 @@ func asTool(constructor any) any {
 
 func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *vectors.Vectors, log *slog.Logger) *live.Live {
 	var l *live.Live
+	// A database file replaced by another (a rebuild) or deleted: memory
+	// forgets the old file's vectors, and the index is brought up to date.
+	h.OnFileChange(func(reopened bool) {
+		if reopened {
+			log.Info("the database file was replaced; reading the new one", "db", h.Path())
+			vec.Forget()
+		} else {
+			log.Warn("the database file was deleted; the next index pass makes a new one", "db", h.Path())
+		}
+		l.FileChanged(reopened)
+	})
 	l = live.New(cfg.Vaults,
 		func(ctx context.Context, v config.Vault, p index.Progress) (index.Result, error) {
 			if _, err := h.DB(ctx); err != nil {

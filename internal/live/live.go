@@ -34,6 +34,9 @@ type Live struct {
 	mu         sync.Mutex
 	state      index.State
 	syncFailed bool // the last vector sync failed; RetrySync tries again
+	// passWanted is set when the database file was replaced or deleted:
+	// RetrySync then runs a whole pass.
+	passWanted bool
 	// background is set while EmbedInBackground runs: passes then hand
 	// the vector sync to it through kick instead of running it themselves.
 	background bool
@@ -267,14 +270,37 @@ func (l *Live) EmbedInBackground(ctx context.Context) (wait func()) {
 	return func() { <-done }
 }
 
+// FileChanged is told that the database file was replaced (reopened) or
+// deleted. A replaced file, such as a rebuild's, holds a whole index:
+// the vectors are synced at once, which loads them into memory. For both,
+// the next RetrySync runs a whole pass, which makes a new file in place of
+// a deleted one and indexes every vault into it.
+func (l *Live) FileChanged(reopened bool) {
+	l.mu.Lock()
+	l.passWanted = true
+	background := l.background
+	l.mu.Unlock()
+	if reopened && background {
+		l.requestSync()
+	}
+}
+
 // RetrySync syncs the vectors again if the last sync failed, such as while
-// a remote embedder was down; otherwise it does nothing. The server calls
-// it now and then, so that notes changed meanwhile get their vectors once
+// a remote embedder was down, and runs a whole pass if the database file
+// changed (FileChanged); otherwise it does nothing. The server calls it
+// now and then, so that notes changed meanwhile get their vectors once
 // the embedder is back, without waiting for the next edit.
 func (l *Live) RetrySync(ctx context.Context) {
 	l.mu.Lock()
-	failed, background := l.syncFailed, l.background
+	failed, background, pass := l.syncFailed, l.background, l.passWanted
+	l.passWanted = false
 	l.mu.Unlock()
+	if pass {
+		if err := l.All(ctx); err != nil && ctx.Err() == nil {
+			l.log.Warn("index pass after the database file changed failed", "err", err)
+		}
+		return
+	}
 	if !failed {
 		return
 	}

@@ -17,6 +17,8 @@ type Handle struct {
 
 	mu sync.Mutex
 	db *DB
+	// onChange is given to the database once open (DB.OnFileChange).
+	onChange func(reopened bool)
 	// fail and lastErr stand in for the database while it cannot be
 	// opened (see failing).
 	fail    *sql.DB
@@ -42,8 +44,31 @@ func (h *Handle) DB(ctx context.Context) (*DB, error) {
 	if err != nil {
 		return nil, err
 	}
+	db.OnFileChange(h.onChange)
 	h.db = db
 	return db, nil
+}
+
+// OnFileChange sets what the database, once open, calls when its file
+// was replaced or deleted (DB.OnFileChange).
+func (h *Handle) OnFileChange(f func(reopened bool)) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.onChange = f
+	if h.db != nil {
+		h.db.OnFileChange(f)
+	}
+}
+
+// Recheck is DB.Recheck of the database if it is open, and "" if not.
+func (h *Handle) Recheck(ctx context.Context) string {
+	h.mu.Lock()
+	db := h.db
+	h.mu.Unlock()
+	if db == nil {
+		return ""
+	}
+	return db.Recheck(ctx)
 }
 
 // Close closes the database if it was opened.

@@ -56,23 +56,39 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		// Never --rebuild for these: the file may well be sound.
 		rebuild = AccessFix(problems)
 	}
-	db, err := h.DB(ctx)
-	switch {
+	// A server's database looks whether its file was replaced (and opens
+	// the new one) or deleted, and away says so.
+	away := h.Recheck(ctx)
+	awayResult := []health.Result{{Status: health.Warn, Detail: away,
+		Fix: "run " + inv.Command("index") + " to build a new index (the server also does, within a minute)"}}
+	// The file is looked at through a connection of its own, not the
+	// handle's: a page damaged on disk must not pass because the handle
+	// holds it in its cache.
+	in := Inspect(ctx, h.Path(), h.opts, opts.Quick)
+	switch err := in.OpenErr; {
+	case errors.Is(err, fs.ErrNotExist) && away != "":
+		return awayResult
 	case errors.Is(err, fs.ErrNotExist) && len(problems) > 0:
 		return fail(fmt.Sprintf("%s does not exist yet, and it cannot be created: %s", h.Path(), describe(problems)), AccessFix(problems))
 	case errors.Is(err, fs.ErrNotExist):
 		return []health.Result{{Status: health.Warn,
 			Detail: fmt.Sprintf("%s does not exist yet: nothing is indexed", h.Path()),
 			Fix:    "run " + inv.Command("index") + " to build the index"}}
-	case errors.Is(err, ErrNotDatabase):
+	case in.Damaged() && err != nil:
 		return fail(err.Error(), rebuild)
 	case len(problems) > 0 && err != nil:
 		return fail(fmt.Sprintf("%s cannot be used: %s", h.Path(), describe(problems)), AccessFix(problems))
 	case err != nil:
 		return fail(err.Error(), "check the permissions of the database file and its folder, or choose another with --db")
+	case away != "":
+		return awayResult
+	}
+	db, err := h.DB(ctx)
+	if err != nil {
+		return fail(err.Error(), "check the permissions of the database file and its folder, or choose another with --db")
 	}
 
-	out := []health.Result{integrityResult(ctx, db, opts, rebuild, inv)}
+	out := []health.Result{integrityResult(in, h.Path(), rebuild, inv)}
 	if len(problems) > 0 {
 		out = append(out, health.Result{Name: "database access", Status: health.Fail,
 			Detail: fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
@@ -84,32 +100,28 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 	return append(out, schemaResult(ctx, db, inv))
 }
 
-func integrityResult(ctx context.Context, db *DB, opts CheckOptions, rebuild string, inv health.Invocation) health.Result {
-	name, check := "integrity check", db.IntegrityCheck
-	if opts.Quick {
-		name, check = "quick check", db.QuickCheck
-	}
-	problems, err := check(ctx)
-	if (err != nil || len(problems) > 0) && db.ChangedSinceOpen() {
-		return health.Result{Status: health.Warn,
-			Detail: fmt.Sprintf("%s changed while its %s ran (another jarvis is writing to it), so the check proves nothing", db.Path, name),
-			Fix:    "run " + inv.Command("doctor") + " again"}
-	}
+// integrityResult reports what the inspection of the file at path found.
+func integrityResult(in Inspection, path, rebuild string, inv health.Invocation) health.Result {
 	switch {
-	case err != nil && ctx.Err() != nil:
+	case in.Changed:
+		return health.Result{Status: health.Warn,
+			Detail: fmt.Sprintf("%s changed while its %s ran (another jarvis is writing to it), so the check proves nothing", path, in.Check),
+			Fix:    "run " + inv.Command("doctor") + " again"}
+	case in.Stopped:
 		// Stopped, not failed: it says nothing of the file.
-		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", name, db.Path, ctx.Err())}
-	case err != nil:
-		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %v", db.Path, err), Fix: rebuild}
-	case len(problems) > 0:
+		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", in.Check, path, in.Err)}
+	case in.Err != nil:
+		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %v", path, in.Err), Fix: rebuild}
+	case len(in.Problems) > 0:
+		problems := in.Problems
 		if len(problems) > 3 {
-			problems = append(problems[:3], fmt.Sprintf("and %d more", len(problems)-3))
+			problems = append(problems[:3:3], fmt.Sprintf("and %d more", len(problems)-3))
 		}
 		return health.Result{Status: health.Fail,
-			Detail: fmt.Sprintf("%s fails its %s: %s", db.Path, name, strings.Join(problems, "; ")),
+			Detail: fmt.Sprintf("%s fails its %s: %s", path, in.Check, strings.Join(problems, "; ")),
 			Fix:    rebuild}
 	}
-	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its %s", db.Path, name)}
+	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its %s", path, in.Check)}
 }
 
 func schemaResult(ctx context.Context, db *DB, inv health.Invocation) health.Result {

@@ -15,6 +15,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/migrations"
@@ -32,7 +34,12 @@ var (
 	ErrNotDatabase = errors.New("file is not a usable jarvis database")
 )
 
-// DB is an open jarvis database.
+// DB is an open jarvis database. It follows its path: when the file there
+// is replaced (a rebuild in another process renames a fresh index into
+// place), connections to the old file are closed as they come back to the
+// pool and new ones open the new file; when the file is deleted, it goes
+// on reading the deleted file and says so (Recheck) until the next writer
+// makes a new one (see follow). Services keep the same *DB throughout.
 type DB struct {
 	*sql.DB
 	// Path is the database file.
@@ -48,6 +55,22 @@ type DB struct {
 	// changes the file (see openReadOnly); stamp is the file as it was then.
 	immutable bool
 	stamp     fileStamp
+
+	// gen counts the files opened at Path; a connection to an older one is
+	// not used again (fileConn). Nil for a read-only database, which
+	// follows nothing: doctor looks once.
+	gen *atomic.Uint64
+	// following keeps follow calls apart.
+	following sync.Mutex
+	mu        sync.Mutex
+	// file is the file open now, as it was when opened; checked is when
+	// follow last compared it with what Path names.
+	file    os.FileInfo
+	checked time.Time
+	// away says why Path does not name the open file ("" when it does).
+	away string
+	// onChange is told when the file was replaced or deleted.
+	onChange func(reopened bool)
 }
 
 // Options change how Open treats the database.
@@ -93,6 +116,10 @@ func dsn(path string) string {
 	// server's memory. Index runs and graph walks measured within noise of
 	// the 16 MB cache, the operating system's file cache doing the rest.
 	q.Add("_pragma", "cache_size(-4096)")
+	// Connections keep the -wal file when they close (persistWAL); this
+	// empties it then, and after a checkpoint keeps at most 64 MB of it on
+	// disk, where a large index run would leave gigabytes.
+	q.Add("_pragma", "journal_size_limit(67108864)")
 	// No memory map: every connection mapped up to 64 MB of the file, and
 	// each map counts as resident memory of its own (about 290 MB under
 	// load), for reads about 5% faster.
@@ -132,11 +159,12 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, explainAccess(path, opts, fmt.Errorf("database %s: %w", path, err))
 	}
 
-	sqldb, err := sql.Open("sqlite", dsn(path))
+	db := &DB{Path: path, opts: opts, gen: new(atomic.Uint64)}
+	sqldb, err := openPool(dsn(path), db)
 	if err != nil {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
-	db := &DB{DB: sqldb, Path: path, opts: opts}
+	db.DB = sqldb
 	if err := db.PingContext(ctx); err != nil {
 		sqldb.Close()
 		return nil, explainAccess(path, opts, sqliteError(path, err))
@@ -145,6 +173,15 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 		sqldb.Close()
 		return nil, explainAccess(path, opts, err)
 	}
+	// The file as SQLite opened it: stat after the open, so that a file
+	// put in place meanwhile is the one remembered, then found replaced
+	// and opened by the next check.
+	file, err := os.Stat(path)
+	if err != nil {
+		sqldb.Close()
+		return nil, fmt.Errorf("database %s: %w", path, err)
+	}
+	db.remember(file)
 	return db, nil
 }
 
@@ -186,7 +223,12 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 		sqldb.Close()
 		return nil, explainAccess(path, opts, sqliteError(path, err))
 	}
-	if _, _, err := db.Version(ctx); err != nil {
+	current, _, err := db.Version(ctx)
+	if err == nil && current == 0 {
+		// As Open refuses to migrate it (see checkForeignTables).
+		err = db.checkForeignTables(ctx)
+	}
+	if err != nil {
 		sqldb.Close()
 		return nil, explainAccess(path, opts, err)
 	}

@@ -22,6 +22,17 @@ func (v *Vectors) Serve() {
 	v.mu.Unlock()
 }
 
+// Forget drops every vector memory holds and the embedders row they came
+// from, as when the database file was replaced by another (a rebuild):
+// ids and rows are the new file's, and the next Sync or Load reads its
+// vectors from the start. Queries meanwhile find no vector and say so.
+func (v *Vectors) Forget() {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	v.cols = map[string]*collection{}
+	v.rowID, v.loaded, v.refreshedAt = 0, "", -1
+}
+
 // Load builds the in-memory collections from the vectors stored for the
 // configured embedder, without embedding anything. With no stored vectors,
 // semantic search stays unavailable and says so.
