@@ -72,7 +72,7 @@ file watcher keeps it current as notes change.`, e)
 	var allowOrigins stringList
 	fs.Var(&allowOrigins, "allow-origin", "with --http, also let in browser pages from this `origin`, such as http://localhost:3000 (repeatable)")
 	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
-	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr")
+	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr; past 10 MB it is moved to file.1 and begun again")
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -95,7 +95,7 @@ file watcher keeps it current as notes change.`, e)
 	}
 	logOut := e.stderr
 	if *logFile != "" {
-		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := openLogFile(*logFile, maxLogBytes)
 		if err != nil {
 			return fmt.Errorf("open --log-file: %w: %w", err, errUsage)
 		}

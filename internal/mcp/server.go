@@ -5,7 +5,9 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -13,6 +15,7 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -77,7 +80,7 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 		res.bind(&r)
 	}
 	registerResources(s, &r)
-	s.AddReceivingMiddleware(timeCalls(opts.Metrics), newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors, answerCeiling(ceiling))
+	s.AddReceivingMiddleware(timeCalls(opts.Metrics), newInFlight(opts.Limits).middleware, recoverPanics(log), nullArguments, friendlyArgumentErrors, answerCeiling(ceiling))
 	return s
 }
 
@@ -113,13 +116,21 @@ func readOnly(title string) *mcpsdk.ToolAnnotations {
 
 // recoverPanics turns a panic in any handler into a tool error (for tool
 // calls) or a protocol error, so that one bad note or bug never stops the
-// server.
+// server. Each kind of panic is logged with its stack once; when it comes
+// again, a line with the count is logged at the 2nd, 4th, 8th... time, so
+// that a client repeating a failing call cannot fill the log.
 func recoverPanics(log *slog.Logger) mcpsdk.Middleware {
+	seen := &panicCounts{n: map[string]int{}}
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		return func(ctx context.Context, method string, req mcpsdk.Request) (res mcpsdk.Result, err error) {
 			defer func() {
 				if p := recover(); p != nil {
-					log.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+					switch n := seen.add(method, p); {
+					case n == 1:
+						log.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+					case n&(n-1) == 0:
+						log.Error("handler panicked again", "method", method, "panic", p, "times", n)
+					}
 					if method == "tools/call" {
 						r := &mcpsdk.CallToolResult{}
 						r.SetError(fmt.Errorf("jarvis hit an internal error answering this call (%v); try again, or try another tool; the server keeps running", p))
@@ -131,6 +142,42 @@ func recoverPanics(log *slog.Logger) mcpsdk.Middleware {
 			}()
 			return next(ctx, method, req)
 		}
+	}
+}
+
+// panicCounts counts the panics of each method and message.
+type panicCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// maxPanicKinds bounds how many kinds of panic are told apart; beyond it,
+// every new kind is logged with its stack.
+const maxPanicKinds = 1000
+
+// add counts one panic and returns how many of its kind there have been.
+func (c *panicCounts) add(method string, p any) int {
+	key := method + "\x00" + fmt.Sprint(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.n[key]; !ok && len(c.n) >= maxPanicKinds {
+		return 1
+	}
+	c.n[key]++
+	return c.n[key]
+}
+
+// nullArguments reads a tool call whose arguments are null as one without
+// arguments ({}), which is how a client that has nothing to pass may send
+// them; the SDK would otherwise apply the schema's defaults to a nil map.
+// Every tool call comes through here, whatever the tool.
+func nullArguments(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if r, ok := req.(*mcpsdk.CallToolRequest); ok && method == "tools/call" && r.Params != nil &&
+			string(bytes.TrimSpace(r.Params.Arguments)) == "null" {
+			r.Params.Arguments = json.RawMessage("{}")
+		}
+		return next(ctx, method, req)
 	}
 }
 
