@@ -69,7 +69,7 @@ type GraphOutput struct {
 }
 
 func (t *tools) addSearchGraph(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolSearchGraph,
 		Description: `Explore the link graph around a note: the notes it links to (out), the notes that link to it (in), or both, up to 5 links away.
 Use it to find related notes, a topic's neighbourhood, or what depends on a note. Returns nodes with their depth and tags, the links between them with line numbers, and links that lead to missing notes.`,

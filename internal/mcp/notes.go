@@ -92,7 +92,7 @@ type ReadNoteOutput struct {
 const defaultMaxChars = 20000
 
 func (t *tools) addReadNote(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolReadNote,
 		Description: `Read one note: its Markdown text (or one section, by heading), frontmatter, tags, headings, the links it makes (and where they resolve) and the notes linking to it (backlinks).
 Pass the vault and path of a search result. Long notes come in pages: when next_offset is not 0, call again with offset=next_offset.`,

@@ -44,7 +44,7 @@ type RelatedOutput struct {
 }
 
 func (t *tools) addRelatedNotes(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolRelatedNotes,
 		Description: `Notes related to one note, each with its reasons and a score: links either way, links both make to the same notes (shared-links), notes linking to both (co-cited), similar passages (meaning, as the configured embedder measures it) and shared tags (rarer tags count more).
 Also suggests links to add (notes close in meaning not linked either way, with the sentence where the link would go) and lists unlinked mentions: where other notes write this note's title or an alias as plain text, and where this note writes other notes' names.
