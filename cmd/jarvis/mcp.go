@@ -22,6 +22,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/watch"
@@ -133,6 +134,12 @@ file watcher keeps it current as notes change.`, e)
 		return fmt.Errorf("start: %w", err)
 	}
 	defer app.Stop(context.Background())
+	// A vault the database holds under another folder or other rules is
+	// refused before serving; a database that cannot be opened is not,
+	// as the tools answer from the files and say why.
+	if err := index.CheckVaults(ctx, deps.DB, cfg.Vaults); errors.Is(err, index.ErrVaultRebound) {
+		return fmt.Errorf("%w: %w", err, errUsage)
+	}
 
 	v, _ := buildVersion()
 	server := deps.NewServer(v, log)

@@ -103,7 +103,7 @@ func Excluded(rel string, patterns []string) bool {
 	}
 	rel = FoldName(rel)
 	for _, pat := range patterns {
-		pat = FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
+		pat = patternKey(pat)
 		if pat == "" {
 			continue
 		}
@@ -118,6 +118,12 @@ func Excluded(rel string, patterns []string) bool {
 		}
 	}
 	return false
+}
+
+// patternKey is an exclude pattern as Excluded compares it: without a
+// leading or trailing "/", folded; "" for a pattern that matches nothing.
+func patternKey(pat string) string {
+	return FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
 }
 
 // KeptOut reports whether Scan leaves out the entry at the vault-relative
