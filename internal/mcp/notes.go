@@ -235,6 +235,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	})
 	if err == nil {
 		for _, e := range back.Edges {
+			if t.excluded(v.Name, e.Source) {
+				continue // the index holds it under other rules
+			}
 			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: clip(e.Context, maxTextChars)})
 		}
 		// The text lists each source again: its size counts twice.
