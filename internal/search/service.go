@@ -213,6 +213,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if a.Results == nil {
 		a.Results = []notes.Result{}
 	}
+	notes.BreakTies(a.Results)
 	a.Results, a.Truncated = truncate(a.Results, limit)
 	if limitNote != "" {
 		a.Notes = append(a.Notes, limitNote)
