@@ -82,11 +82,12 @@ func maxItems(p *jsonschema.Schema, n int) {
 // The longest string arguments, in characters. Every string, array and
 // number of every tool's input is bounded, so that the SDK refuses an
 // oversized argument before a handler sees it: a query is a few key words
-// or one question, a path a vault-relative file path, a name a vault name
+// or one question, a path a vault-relative file path (as long as a path
+// the scan takes), a name a vault name
 // or a tag, a heading one heading or a path of them ("A > B").
 const (
 	maxQueryChars   = 1000
-	maxPathChars    = 1000
+	maxPathChars    = vault.MaxPathChars
 	maxNameChars    = 200
 	maxHeadingChars = vault.MaxHeadingPath
 )

@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -126,12 +127,22 @@ func patternKey(pat string) string {
 	return FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
 }
 
+// MaxPathChars is the longest vault-relative path jarvis takes, in
+// characters: a file at a longer path is left out of the vault (KeptOut),
+// so that no answer names a path the tools' path arguments, bounded by it,
+// could not take back.
+const MaxPathChars = 1000
+
 // KeptOut reports whether Scan leaves out the entry at the vault-relative
 // path rel itself, a folder when dir is true, leaving its parents aside:
-// a hidden name, node_modules for a folder, or an exclude pattern. It is
+// a path longer than MaxPathChars, a hidden name, node_modules for a
+// folder, or an exclude pattern. It is
 // the one rule; LeftOut applies it to a path and every folder above, the
 // scans and the watcher to each entry they meet.
 func KeptOut(rel string, dir bool, patterns []string) bool {
+	if utf8.RuneCountInString(rel) > MaxPathChars {
+		return true
+	}
 	name := path.Base(rel)
 	if dir {
 		return SkipDir(name) || Excluded(rel, patterns)
