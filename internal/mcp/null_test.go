@@ -80,9 +80,7 @@ func TestRepeatedPanicsLogOnce(t *testing.T) {
 	b := &fake{
 		Vaults: []config.Vault{exampleVault(t)},
 		Search: searchFunc(func(context.Context, search.Query) (search.Answer, error) {
-			var m map[string]int
-			m["x"] = 1 // assignment to entry in nil map
-			return search.Answer{}, nil
+			panic("assignment to entry in nil map") // as null arguments once made seven tools do
 		}),
 	}
 	cs := connectWith(t, b, mcp.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
