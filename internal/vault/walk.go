@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxNoteSize is the largest note whose content is parsed. A bigger Markdown
@@ -133,6 +134,13 @@ func patternKey(pat string) string {
 // could not take back.
 const MaxPathChars = 1000
 
+// tooLong reports whether a path is longer than MaxPathChars characters
+// in its composed form, so that the same name written decomposed (as
+// macOS may, or as read-note tries it) is judged the same.
+func tooLong(rel string) bool {
+	return utf8.RuneCountInString(rel) > MaxPathChars && utf8.RuneCountInString(norm.NFC.String(rel)) > MaxPathChars
+}
+
 // KeptOut reports whether Scan leaves out the entry at the vault-relative
 // path rel itself, a folder when dir is true, leaving its parents aside:
 // a path longer than MaxPathChars, a hidden name, node_modules for a
@@ -140,7 +148,7 @@ const MaxPathChars = 1000
 // the one rule; LeftOut applies it to a path and every folder above, the
 // scans and the watcher to each entry they meet.
 func KeptOut(rel string, dir bool, patterns []string) bool {
-	if utf8.RuneCountInString(rel) > MaxPathChars {
+	if tooLong(rel) {
 		return true
 	}
 	name := path.Base(rel)
