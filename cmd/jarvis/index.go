@@ -131,6 +131,13 @@ says why), 130 when interrupted.`, e)
 			fmt.Fprintf(e.stderr, "jarvis: dropped vault %s (%d %s) from the index\n", name, notes, noun)
 		}
 	}
+	// After --forget, which frees a name for another folder or rules.
+	if err := index.CheckVaults(ctx, deps.DB, cfg.Vaults); err != nil {
+		if errors.Is(err, index.ErrVaultRebound) {
+			return fmt.Errorf("%w: %w", err, errUsage)
+		}
+		return err
+	}
 	for _, v := range cfg.Vaults {
 		res, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name))
 		if err != nil {

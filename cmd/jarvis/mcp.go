@@ -22,6 +22,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/watch"
@@ -72,7 +73,7 @@ file watcher keeps it current as notes change.`, e)
 	var allowOrigins stringList
 	fs.Var(&allowOrigins, "allow-origin", "with --http, also let in browser pages from this `origin`, such as http://localhost:3000 (repeatable)")
 	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
-	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr")
+	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr; past 10 MB it is moved to file.1 and begun again")
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -95,7 +96,7 @@ file watcher keeps it current as notes change.`, e)
 	}
 	logOut := e.stderr
 	if *logFile != "" {
-		f, err := os.OpenFile(*logFile, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		f, err := openLogFile(*logFile, maxLogBytes)
 		if err != nil {
 			return fmt.Errorf("open --log-file: %w: %w", err, errUsage)
 		}
@@ -133,6 +134,12 @@ file watcher keeps it current as notes change.`, e)
 		return fmt.Errorf("start: %w", err)
 	}
 	defer app.Stop(context.Background())
+	// A vault the database holds under another folder or other rules is
+	// refused before serving; a database that cannot be opened is not,
+	// as the tools answer from the files and say why.
+	if err := index.CheckVaults(ctx, deps.DB, cfg.Vaults); errors.Is(err, index.ErrVaultRebound) {
+		return fmt.Errorf("%w: %w", err, errUsage)
+	}
 
 	v, _ := buildVersion()
 	server := deps.NewServer(v, log)

@@ -35,6 +35,8 @@ type MCPDeps struct {
 	Live      *live.Live
 	Vectors   *vectors.Vectors
 	Checks    []health.Check `name:"ordered"`
+	// DB is the database, opened on first use.
+	DB store.Conn
 }
 
 // NewServer is the MCP server of deps' tools and resources, serving the

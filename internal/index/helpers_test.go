@@ -169,9 +169,14 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
+// undoVaultRules takes a database back from version 12
+// (0012_vault_rules.sql) to 11, for tests of upgrades from earlier
+// versions.
+var undoVaultRules = []string{`ALTER TABLE vaults DROP COLUMN exclude`}
+
 // undoBacklinkCounts takes a database back from version 11
 // (0011_backlink_counts.sql) to 10, for tests of upgrades from earlier
-// versions.
+// versions; undoVaultRules comes first.
 var undoBacklinkCounts = []string{
 	`DROP TRIGGER links_backlinks_insert`, `DROP TRIGGER links_backlinks_delete`, `DROP TRIGGER links_backlinks_retarget`,
 	`DROP TABLE backlink_counts`,

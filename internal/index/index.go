@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -371,20 +372,74 @@ func plan(files []vault.File, known map[string]*existing, reparse bool) (work []
 	return work, same, gone
 }
 
-// ensureVault returns the id of the vault row, creating it or updating its
-// path, and the parser version its notes were last read with ("" for a new
-// vault).
+// ensureVault returns the id of the vault row, creating it or recording
+// the path and rules it is given, and the parser version its notes were
+// last read with ("" for a new vault). A vault the database holds under
+// another folder or other rules is refused (checkBinding).
 func (ix *Indexer) ensureVault(ctx context.Context, v config.Vault) (int64, string, error) {
+	if err := CheckVaults(ctx, ix.db, []config.Vault{v}); err != nil {
+		return 0, "", err
+	}
 	var id int64
 	var parser string
 	err := ix.db.QueryRowContext(ctx,
-		`INSERT INTO vaults (name, path) VALUES (?, ?)
-		 ON CONFLICT (name) DO UPDATE SET path = excluded.path
-		 RETURNING id, parser`, v.Name, v.Path).Scan(&id, &parser)
+		`INSERT INTO vaults (name, path, exclude) VALUES (?, ?, ?)
+		 ON CONFLICT (name) DO UPDATE SET path = excluded.path, exclude = excluded.exclude
+		 RETURNING id, parser`, v.Name, v.Path, vault.RulesKey(v.Exclude)).Scan(&id, &parser)
 	if err != nil {
 		return 0, "", fmt.Errorf("record vault: %w", err)
 	}
 	return id, parser, nil
+}
+
+// ErrVaultRebound means a vault name the database holds is given another
+// folder or other exclude patterns; a *BindingError says which.
+var ErrVaultRebound = errors.New("the vault is indexed under another folder or other exclude patterns")
+
+// BindingError is a vault given a folder or rules other than those the
+// database holds it under.
+type BindingError struct {
+	Vault                   string
+	StoredPath, StoredRules string // as recorded (rules as vault.RulesKey writes them)
+	Path, Rules             string // as given now
+}
+
+func (e *BindingError) Error() string {
+	return fmt.Sprintf("vault %q is indexed in this database from %s with exclude %s, but this run gives it %s with exclude %s: "+
+		"a database holds a vault under one folder and one set of exclude patterns, and two sets would delete and add each other's notes in turn. "+
+		"If you moved the vault or changed its exclude patterns, run `jarvis index --forget %s` to index it afresh as it is now; "+
+		"if another jarvis serves the same vault with other settings, give them the same folder and patterns, or give one of them another --db or another vault name",
+		e.Vault, e.StoredPath, e.StoredRules, e.Path, e.Rules, e.Vault)
+}
+
+func (e *BindingError) Is(target error) bool { return target == ErrVaultRebound }
+
+// CheckVaults refuses, with a *BindingError, a vault the database holds
+// under another folder (vault.SameFolder) or other exclude patterns
+// (vault.RulesKey) than it is given. A vault recorded before its rules
+// were (exclude NULL) takes the rules it is given. `jarvis index` and
+// `jarvis mcp` ask it before they start; every index run asks it again.
+func CheckVaults(ctx context.Context, db store.Conn, vaults []config.Vault) error {
+	for _, v := range vaults {
+		var path string
+		var rules sql.NullString
+		err := db.QueryRowContext(ctx, `SELECT path, exclude FROM vaults WHERE name = ?`, v.Name).Scan(&path, &rules)
+		switch {
+		case errors.Is(err, sql.ErrNoRows):
+			continue
+		case err != nil:
+			return fmt.Errorf("read vault %q: %w", v.Name, err)
+		}
+		key := vault.RulesKey(v.Exclude)
+		if !vault.SameFolder(path, v.Path) || (rules.Valid && rules.String != key) {
+			stored := rules.String
+			if !rules.Valid {
+				stored = key
+			}
+			return &BindingError{Vault: v.Name, StoredPath: path, StoredRules: stored, Path: v.Path, Rules: key}
+		}
+	}
+	return nil
 }
 
 func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*existing, error) {

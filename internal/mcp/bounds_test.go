@@ -34,6 +34,10 @@ func TestSchemaErrorsUseTheRightArticle(t *testing.T) {
 		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "limit": "ten"}, "limit must be an integer, not a string"},
 		{mcp.ToolSearchVault, map[string]any{"query": []string{"coffee"}}, "query must be a string, not an array"},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "x", "depth": map[string]any{}}, "depth must be an integer, not an object"},
+		// An optional array's schema allows null too; the message names
+		// the array and what it holds, not null.
+		{mcp.ToolBuildContext, map[string]any{"query": "grind", "paths": "Water.md"}, `paths must be an array of strings, such as ["a", "b"], not a string`},
+		{mcp.ToolBuildContext, map[string]any{"query": "grind", "paths": []any{1}}, "each item of paths must be a string, not an integer"},
 	} {
 		text, isErr := call(t, cs, tc.tool, tc.args, nil)
 		if !isErr || !strings.Contains(text, tc.want) {

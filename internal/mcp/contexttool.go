@@ -72,7 +72,7 @@ type BuildContextOutput struct {
 }
 
 func (t *tools) addBuildContext(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolBuildContext,
 		Description: `Gather what the user's notes say about a question, fitted to a budget of tokens: the best passages across the vaults, each a whole section or paragraph with its citation (vault, path, heading, lines), near-duplicates dropped, grouped by note in reading order.
 Use it before answering a question from the notes, instead of several searches and reads. Passages come from keyword and semantic search, scored passage by passage, and from the notes the best ones link to; paths adds notes to start from.

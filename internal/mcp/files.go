@@ -19,6 +19,20 @@ var (
 	errOutside  = errors.New("the path leads outside the vault; give a path relative to the vault folder, such as Folder/Note.md")
 )
 
+// excluded reports whether the note at rel in the vault named is kept out
+// of this server's answers: a vault it does not serve, or a path the
+// vault's own rules keep out (vault.LeftOut, the rule of the scan and of
+// every read). What a tool lists from the index passes through it, as the
+// index may hold what other rules let in.
+func (t *tools) excluded(vaultName, rel string) bool {
+	for _, v := range t.vaults {
+		if v.Name == vaultName {
+			return vault.LeftOut(rel, v.Exclude)
+		}
+	}
+	return true
+}
+
 // notePath returns the path of the note rel names in vault v, written with
 // or without ".md" and in either Unicode normal form, when it exists. A
 // path leading out of the vault is errOutside; one the vault keeps out is

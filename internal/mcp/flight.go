@@ -14,8 +14,9 @@ import (
 // pipe, so a client that pipelines thousands of calls is slowed down
 // instead of filling memory. The writer frees a slot as the answer goes
 // out. The SDK answers every request it is given, a failed or cancelled
-// one too, so every slot is freed. Notifications and the client's
-// responses take no slot.
+// one too, so every slot is freed; the answer to a request the client
+// cancelled frees its slot and is then dropped. Notifications and the
+// client's responses take no slot.
 //
 // Waiting cannot deadlock the server. (A client must read its answers as
 // it sends, as with any pipe: one that writes all its requests before
@@ -45,20 +46,24 @@ type flight struct {
 	calls    map[jsonrpc.ID]struct{} // the client's requests not answered yet
 	listens  map[jsonrpc.ID]struct{} // the client's open subscriptions/listen, which take no slot
 	awaiting map[jsonrpc.ID]struct{} // the server's requests the client has not answered
-	changed  chan struct{}           // closed and replaced at every change
+	// cancelled are the client's requests in calls that the client has
+	// cancelled: their answers are not sent.
+	cancelled map[jsonrpc.ID]struct{}
+	changed   chan struct{} // closed and replaced at every change
 }
 
 func newFlight(limit int, held func()) *flight {
 	done := make(chan struct{})
 	return &flight{
-		limit:    limit,
-		held:     held,
-		done:     done,
-		close:    sync.OnceFunc(func() { close(done) }),
-		calls:    map[jsonrpc.ID]struct{}{},
-		listens:  map[jsonrpc.ID]struct{}{},
-		awaiting: map[jsonrpc.ID]struct{}{},
-		changed:  make(chan struct{}),
+		limit:     limit,
+		held:      held,
+		done:      done,
+		close:     sync.OnceFunc(func() { close(done) }),
+		calls:     map[jsonrpc.ID]struct{}{},
+		listens:   map[jsonrpc.ID]struct{}{},
+		awaiting:  map[jsonrpc.ID]struct{}{},
+		cancelled: map[jsonrpc.ID]struct{}{},
+		changed:   make(chan struct{}),
 	}
 }
 
@@ -113,12 +118,28 @@ func (f *flight) listen(id jsonrpc.ID) bool {
 	return true
 }
 
-// answered frees the slot of the client's request id.
-func (f *flight) answered(id jsonrpc.ID) {
+// answered frees the slot of the client's request id, and reports
+// whether the client cancelled the request, when its answer is not sent.
+func (f *flight) answered(id jsonrpc.ID) bool {
 	f.mu.Lock()
 	delete(f.listens, id)
+	_, cancelled := f.cancelled[id]
+	delete(f.cancelled, id)
 	f.mu.Unlock()
 	f.update(f.calls, id, false)
+	return cancelled
+}
+
+// cancel records that the client cancelled its request id, when that
+// request is not answered yet; a cancel of any other id is ignored.
+func (f *flight) cancel(id jsonrpc.ID) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	_, call := f.calls[id]
+	_, listen := f.listens[id]
+	if call || listen {
+		f.cancelled[id] = struct{}{}
+	}
 }
 
 // asked records that the server sent the client request id.

@@ -69,7 +69,7 @@ type GraphOutput struct {
 }
 
 func (t *tools) addSearchGraph(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolSearchGraph,
 		Description: `Explore the link graph around a note: the notes it links to (out), the notes that link to it (in), or both, up to 5 links away.
 Use it to find related notes, a topic's neighbourhood, or what depends on a note. Returns nodes with their depth and tags, the links between them with line numbers, and links that lead to missing notes.`,
@@ -145,21 +145,35 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 			return nil, out, err
 		}
 	}
+	if t.excluded(sub.Start.Vault, sub.Start.Path) {
+		return nil, out, errExcluded // the index holds it under other rules
+	}
 	out.Start = sub.Start
 	out.Truncated = sub.Truncated
 	out.NodesReached, out.LinksFound = sub.Reached, sub.EdgesFound
+	// Files the index holds under other rules are left out, with the
+	// links to and from them.
 	at := make(map[string]int, len(sub.Nodes))
-	for i, n := range sub.Nodes {
-		at[n.Path] = i
+	for _, n := range sub.Nodes {
+		if t.excluded(n.Vault, n.Path) {
+			continue
+		}
+		at[n.Path] = len(out.Nodes)
 		out.Nodes = append(out.Nodes, graphNode(n.Path, n.Title, n.Depth, n.Kind, n.Tags))
 	}
 	// The start note's own links come first: a model asked about one
 	// note wants them before the links among its neighbours.
 	for _, e := range startFirst(sub.Edges, sub.Start.Path) {
-		out.Edges = append(out.Edges, GraphEdge{From: at[e.Source], To: at[e.Target], Kind: e.Kind, Line: e.Line})
+		from, ok1 := at[e.Source]
+		to, ok2 := at[e.Target]
+		if ok1 && ok2 {
+			out.Edges = append(out.Edges, GraphEdge{From: from, To: to, Kind: e.Kind, Line: e.Line})
+		}
 	}
 	for _, u := range sub.Unresolved {
-		out.Unresolved = append(out.Unresolved, GraphUnresolved{From: at[u.Source], Target: u.Target, Line: u.Line})
+		if from, ok := at[u.Source]; ok {
+			out.Unresolved = append(out.Unresolved, GraphUnresolved{From: from, Target: u.Target, Line: u.Line})
+		}
 	}
 	shortGraph(&out)
 	return renderGraph(out), out, nil

@@ -92,7 +92,7 @@ type ReadNoteOutput struct {
 const defaultMaxChars = 20000
 
 func (t *tools) addReadNote(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolReadNote,
 		Description: `Read one note: its Markdown text (or one section, by heading), frontmatter, tags, headings, the links it makes (and where they resolve) and the notes linking to it (backlinks).
 Pass the vault and path of a search result. Long notes come in pages: when next_offset is not 0, call again with offset=next_offset.`,
@@ -235,6 +235,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	})
 	if err == nil {
 		for _, e := range back.Edges {
+			if t.excluded(v.Name, e.Source) {
+				continue // the index holds it under other rules
+			}
 			out.Backlinks = append(out.Backlinks, BacklinkItem{Source: e.Source, Line: e.Line, Kind: e.Kind, Context: clip(e.Context, maxTextChars)})
 		}
 		// The text lists each source again: its size counts twice.

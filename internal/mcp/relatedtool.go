@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -44,7 +45,7 @@ type RelatedOutput struct {
 }
 
 func (t *tools) addRelatedNotes(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolRelatedNotes,
 		Description: `Notes related to one note, each with its reasons and a score: links either way, links both make to the same notes (shared-links), notes linking to both (co-cited), similar passages (meaning, as the configured embedder measures it) and shared tags (rarer tags count more).
 Also suggests links to add (notes close in meaning not linked either way, with the sentence where the link would go) and lists unlinked mentions: where other notes write this note's title or an alias as plain text, and where this note writes other notes' names.
@@ -99,6 +100,10 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	}
 	out.Title = clip(a.Title, maxTitleChars)
 	out.Related, out.Suggestions, out.Mentions, out.Mentioning = a.Related, a.Suggestions, a.Mentions, a.Mentioning
+	out.Related = slices.DeleteFunc(out.Related, func(n related.Note) bool { return t.excluded(v.Name, n.Path) })
+	out.Suggestions = slices.DeleteFunc(out.Suggestions, func(n related.Suggestion) bool { return t.excluded(v.Name, n.Path) })
+	out.Mentions = slices.DeleteFunc(out.Mentions, func(m related.Mention) bool { return t.excluded(v.Name, m.Path) })
+	out.Mentioning = slices.DeleteFunc(out.Mentioning, func(m related.Mention) bool { return t.excluded(v.Name, m.Path) })
 	out.MentionsFound, out.MentionsCut, out.Embedder, out.Skipped = a.MentionsFound, a.MentionsCut, a.Embedder, a.Skipped
 	shortRelated(&out)
 	if len(a.Missing) > 0 {

@@ -144,6 +144,9 @@ func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandle
 			res.NextCursor = encodeCursor(notes[len(notes)-1])
 		}
 		for _, n := range notes {
+			if t.excluded(n.Vault, n.Path) {
+				continue // the index holds it under other rules
+			}
 			res.Resources = append(res.Resources, &mcpsdk.Resource{
 				URI: NoteURI(n.Vault, n.Path), Name: n.Path, Title: clip(n.Title, maxTitleChars), MIMEType: "text/markdown",
 				Description: "note in vault " + n.Vault,

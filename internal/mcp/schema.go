@@ -3,8 +3,11 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -23,6 +26,47 @@ func inputSchema[T any](edit func(p map[string]*jsonschema.Schema)) *jsonschema.
 	return s
 }
 
+// addTool registers a tool, and keeps its input schema for the messages
+// that say what an argument the SDK refused should have been (see
+// friendlyArgumentErrors).
+func addTool[In, Out any](t *tools, s *mcpsdk.Server, tool *mcpsdk.Tool, h mcpsdk.ToolHandlerFor[In, Out]) {
+	if in, ok := tool.InputSchema.(*jsonschema.Schema); ok {
+		t.inputs[tool.Name] = in
+	}
+	mcpsdk.AddTool(s, tool, h)
+}
+
+// expected says what a value of schema s is, for a model to send instead:
+// "an integer", "an array of strings". null, which an optional list's
+// schema allows, is left unsaid: leaving the argument out says the same.
+func expected(s *jsonschema.Schema) string {
+	types := s.Types
+	if s.Type != "" {
+		types = []string{s.Type}
+	}
+	types = slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	if len(types) != 1 {
+		return ""
+	}
+	if types[0] == "array" && s.Items != nil {
+		if item := expected(s.Items); item != "" {
+			return "an array of " + plural(item) + `, such as ["a", "b"]`
+		}
+		return "an array"
+	}
+	return withArticle(types[0])
+}
+
+// plural turns "a string" into "strings", "an object" into "objects".
+func plural(noun string) string {
+	for _, article := range []string{"a ", "an "} {
+		if n, ok := strings.CutPrefix(noun, article); ok && !strings.Contains(n, " ") {
+			return n + "s"
+		}
+	}
+	return noun
+}
+
 // outputSchema is inputSchema for a tool's answer: edit adds what tags
 // cannot say, such as the most items a list holds, which the SDK checks on
 // every answer.
@@ -38,11 +82,12 @@ func maxItems(p *jsonschema.Schema, n int) {
 // The longest string arguments, in characters. Every string, array and
 // number of every tool's input is bounded, so that the SDK refuses an
 // oversized argument before a handler sees it: a query is a few key words
-// or one question, a path a vault-relative file path, a name a vault name
+// or one question, a path a vault-relative file path (as long as a path
+// the scan takes), a name a vault name
 // or a tag, a heading one heading or a path of them ("A > B").
 const (
 	maxQueryChars   = 1000
-	maxPathChars    = 1000
+	maxPathChars    = vault.MaxPathChars
 	maxNameChars    = 200
 	maxHeadingChars = vault.MaxHeadingPath
 )

@@ -5,7 +5,9 @@
 package mcp
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"log/slog"
 	"math/big"
@@ -13,7 +15,9 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -66,7 +70,8 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 		ceiling = DefaultAnswerTokens
 	}
 	ceiling = max(ceiling, minAnswerTokens)
-	base := tools{vaults: opts.Vaults, st: opts.State, metrics: opts.Metrics, log: log, answerTokens: ceiling}
+	base := tools{vaults: opts.Vaults, st: opts.State, metrics: opts.Metrics, log: log, answerTokens: ceiling,
+		inputs: map[string]*jsonschema.Schema{}}
 	for _, tool := range list {
 		t := base
 		tool.bind(&t)
@@ -77,7 +82,7 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 		res.bind(&r)
 	}
 	registerResources(s, &r)
-	s.AddReceivingMiddleware(timeCalls(opts.Metrics), newInFlight(opts.Limits).middleware, recoverPanics(log), friendlyArgumentErrors, answerCeiling(ceiling))
+	s.AddReceivingMiddleware(timeCalls(opts.Metrics), newInFlight(opts.Limits).middleware, recoverPanics(log), nullArguments, friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
 	return s
 }
 
@@ -91,6 +96,9 @@ type tools struct {
 	log     *slog.Logger
 	// answerTokens is the ceiling of one answer (see answerCeiling).
 	answerTokens int
+	// inputs are the input schemas of the tools registered, by name,
+	// shared by every tool's copy (see addTool).
+	inputs map[string]*jsonschema.Schema
 
 	keyword  KeywordSearch
 	semantic SemanticSearch
@@ -113,13 +121,21 @@ func readOnly(title string) *mcpsdk.ToolAnnotations {
 
 // recoverPanics turns a panic in any handler into a tool error (for tool
 // calls) or a protocol error, so that one bad note or bug never stops the
-// server.
+// server. Each kind of panic is logged with its stack once; when it comes
+// again, a line with the count is logged at the 2nd, 4th, 8th... time, so
+// that a client repeating a failing call cannot fill the log.
 func recoverPanics(log *slog.Logger) mcpsdk.Middleware {
+	seen := &panicCounts{n: map[string]int{}}
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		return func(ctx context.Context, method string, req mcpsdk.Request) (res mcpsdk.Result, err error) {
 			defer func() {
 				if p := recover(); p != nil {
-					log.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+					switch n := seen.add(method, p); {
+					case n == 1:
+						log.Error("handler panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+					case n&(n-1) == 0:
+						log.Error("handler panicked again", "method", method, "panic", p, "times", n)
+					}
 					if method == "tools/call" {
 						r := &mcpsdk.CallToolResult{}
 						r.SetError(fmt.Errorf("jarvis hit an internal error answering this call (%v); try again, or try another tool; the server keeps running", p))
@@ -134,28 +150,71 @@ func recoverPanics(log *slog.Logger) mcpsdk.Middleware {
 	}
 }
 
+// panicCounts counts the panics of each method and message.
+type panicCounts struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// maxPanicKinds bounds how many kinds of panic are told apart; beyond it,
+// every new kind is logged with its stack.
+const maxPanicKinds = 1000
+
+// add counts one panic and returns how many of its kind there have been.
+func (c *panicCounts) add(method string, p any) int {
+	key := method + "\x00" + fmt.Sprint(p)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, ok := c.n[key]; !ok && len(c.n) >= maxPanicKinds {
+		return 1
+	}
+	c.n[key]++
+	return c.n[key]
+}
+
+// nullArguments reads a tool call whose arguments are null as one without
+// arguments ({}), which is how a client that has nothing to pass may send
+// them; the SDK would otherwise apply the schema's defaults to a nil map.
+// Every tool call comes through here, whatever the tool.
+func nullArguments(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+		if r, ok := req.(*mcpsdk.CallToolRequest); ok && method == "tools/call" && r.Params != nil &&
+			string(bytes.TrimSpace(r.Params.Arguments)) == "null" {
+			r.Params.Arguments = json.RawMessage("{}")
+		}
+		return next(ctx, method, req)
+	}
+}
+
 // friendlyArgumentErrors rewords the SDK's schema validation failures
 // ("validating \"arguments\": validating root: ...") into an instruction a
-// model can act on.
-func friendlyArgumentErrors(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
-	return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
-		res, err := next(ctx, method, req)
-		if method != "tools/call" || err != nil {
-			return res, err
-		}
-		r, ok := res.(*mcpsdk.CallToolResult)
-		if !ok || !r.IsError {
-			return res, err
-		}
-		for _, c := range r.Content {
-			tc, ok := c.(*mcpsdk.TextContent)
-			if !ok || !strings.HasPrefix(tc.Text, `validating "arguments"`) {
-				continue
+// model can act on, reading what was expected from the tool's input
+// schema in inputs.
+func friendlyArgumentErrors(inputs map[string]*jsonschema.Schema) mcpsdk.Middleware {
+	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+			res, err := next(ctx, method, req)
+			if method != "tools/call" || err != nil {
+				return res, err
 			}
-			detail := explainSchemaError(tc.Text)
-			tc.Text = "Invalid arguments: " + detail + ". Fix it (the tool's input schema lists the allowed values) and call again."
+			r, ok := res.(*mcpsdk.CallToolResult)
+			if !ok || !r.IsError {
+				return res, err
+			}
+			var input *jsonschema.Schema
+			if call, ok := req.(*mcpsdk.CallToolRequest); ok && call.Params != nil {
+				input = inputs[call.Params.Name]
+			}
+			for _, c := range r.Content {
+				tc, ok := c.(*mcpsdk.TextContent)
+				if !ok || !strings.HasPrefix(tc.Text, `validating "arguments"`) {
+					continue
+				}
+				detail := explainSchemaError(tc.Text, input)
+				tc.Text = "Invalid arguments: " + detail + ". Fix it (the tool's input schema lists the allowed values) and call again."
+			}
+			return res, err
 		}
-		return res, err
 	}
 }
 
@@ -173,17 +232,22 @@ var (
 // /properties/depth: maximum: 9 is greater than 5.000000`. What failed it
 // may be the caller's value of any size and content, so the locations are
 // read from the front, only the end of the value is looked at, and nothing
-// of it is quoted longer than quoteArg allows.
-func explainSchemaError(msg string) string {
+// of it is quoted longer than quoteArg allows. What a value of the wrong
+// type should have been is read from input, the tool's input schema, when
+// given: the message names "an array of strings", not the null an optional
+// list's schema also allows.
+func explainSchemaError(msg string, input *jsonschema.Schema) string {
 	rest := strings.TrimPrefix(msg, `validating "arguments": `)
-	prop := "an argument"
+	prop, item := "an argument", false
 	for strings.HasPrefix(rest, "validating ") {
 		loc, after, ok := strings.Cut(rest[len("validating "):], ": ")
 		if !ok {
 			break
 		}
 		if _, p, ok := strings.Cut(loc, "/properties/"); ok {
-			prop, _, _ = strings.Cut(p, "/")
+			var under string
+			prop, under, _ = strings.Cut(p, "/")
+			item = under == "items"
 		}
 		rest = after
 	}
@@ -219,7 +283,19 @@ func explainSchemaError(msg string) string {
 		return prop + " is not one of the allowed values"
 	case "type":
 		if m := schemaType.FindStringSubmatch(tail); m != nil {
-			return fmt.Sprintf("%s must be %s, not %s", prop, withArticle(m[2]), withArticle(m[1]))
+			want := withArticle(m[2])
+			if p := argumentSchema(input, prop); p != nil {
+				if item && p.Items != nil {
+					p = p.Items
+				}
+				if e := expected(p); e != "" {
+					want = e
+				}
+			}
+			if item {
+				return fmt.Sprintf("each item of %s must be %s, not %s", prop, want, withArticle(m[1]))
+			}
+			return fmt.Sprintf("%s must be %s, not %s", prop, want, withArticle(m[1]))
 		}
 	}
 	if names, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
@@ -229,6 +305,15 @@ func explainSchemaError(msg string) string {
 		return prop + ": " + clip(rest, maxQuoted)
 	}
 	return clip(rest, maxQuoted)
+}
+
+// argumentSchema is the schema of input's property prop, nil when there
+// is none.
+func argumentSchema(input *jsonschema.Schema, prop string) *jsonschema.Schema {
+	if input == nil {
+		return nil
+	}
+	return input.Properties[prop]
 }
 
 // withArticle puts "a" or "an" before a JSON type name: "an integer",

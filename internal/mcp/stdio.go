@@ -29,6 +29,9 @@ import (
 //     being refused, as no stdio client retries a refused call.
 //   - When in closes, the requests already read are answered, for up to
 //     drainGrace, before the session ends.
+//   - A request the client cancelled (notifications/cancelled) is not
+//     answered, as MCP asks: the SDK stops its handler but still writes
+//     the error its handler returned.
 //
 // out is never closed, as the SDK never closes stdout.
 func StdioTransport(in io.ReadCloser, out io.Writer) mcpsdk.Transport {
@@ -159,6 +162,9 @@ func (r *jsonLines) track(msg jsonrpc.Message) []byte {
 			// The SDK answers a reused id without any id, which no
 			// client can match; this answer has id null.
 			return errorReply(nil, codeInvalidRequest, fmt.Sprintf("Invalid Request: id %v is in use by a request not answered yet; give each request its own id", m.ID.Raw()))
+		}
+		if m.Method == methodCancelled && !m.IsCall() {
+			r.flight.cancel(cancelledRequest(m.Params))
 		}
 	case *jsonrpc.Response:
 		r.flight.replied(m.ID)
@@ -357,7 +363,9 @@ func (l *lockedWriter) Write(p []byte) (int, error) {
 	case o.response:
 		// The slot is freed before the answer goes out, so that a client
 		// that reuses the id as soon as it reads the answer finds it free.
-		l.flight.answered(o.id)
+		if l.flight.answered(o.id) {
+			return len(p), nil // cancelled by the client: not answered
+		}
 		if o.failed {
 			if fixed := withCode(p); fixed != nil {
 				out = fixed
@@ -446,14 +454,24 @@ func peekOutgoing(p []byte) outgoing {
 // cancelledID is the request a notifications/cancelled line cancels.
 func cancelledID(p []byte) jsonrpc.ID {
 	var n struct {
-		Params struct {
-			RequestID any `json:"requestId"`
-		} `json:"params"`
+		Params json.RawMessage `json:"params"`
 	}
 	if json.Unmarshal(p, &n) != nil {
 		return jsonrpc.ID{}
 	}
-	id, _ := jsonrpc.MakeID(n.Params.RequestID)
+	return cancelledRequest(n.Params)
+}
+
+// cancelledRequest is the request the params of a notifications/cancelled
+// cancel.
+func cancelledRequest(params json.RawMessage) jsonrpc.ID {
+	var p struct {
+		RequestID any `json:"requestId"`
+	}
+	if json.Unmarshal(params, &p) != nil {
+		return jsonrpc.ID{}
+	}
+	id, _ := jsonrpc.MakeID(p.RequestID)
 	return id
 }
 

@@ -355,7 +355,8 @@ func TestStdioBoundsRequestsInFlight(t *testing.T) {
 
 // TestStdioFreesSlotsOfCancelledAndFailedRequests: with room for two
 // requests, two cancelled searches and five failing calls each free their
-// slot, so the session goes on answering.
+// slot, so the session goes on answering; the cancelled ones are not
+// answered.
 func TestStdioFreesSlotsOfCancelledAndFailedRequests(t *testing.T) {
 	g := newGatedSearch(2)
 	p := startStdio(t, &fake{Search: g.Search}, mcp.StdioTransportWith(mcp.StdioLimits{InFlight: 2, Grace: waitLimit}))
@@ -366,22 +367,43 @@ func TestStdioFreesSlotsOfCancelledAndFailedRequests(t *testing.T) {
 	for id := 1; id <= 2; id++ {
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":%d}}`, id))
 	}
-	for range 2 {
-		if m := p.recv(); string(m.ID) != "1" && string(m.ID) != "2" {
-			t.Fatalf("answer to a cancelled search: %+v", m)
-		}
-	}
 	for id := 10; id < 15; id++ {
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"no/such/method"}`, id))
 	}
 	for range 5 {
-		if m := p.recv(); m.Error == nil {
+		if m := p.recv(); m.Error == nil || string(m.ID) == "1" || string(m.ID) == "2" {
 			t.Fatalf("answer to an unknown method: %+v", m)
 		}
 	}
 	p.send(`{"jsonrpc":"2.0","id":"next","method":"tools/list"}`)
 	if m := p.recv(); string(m.ID) != `"next"` || m.Error != nil {
 		t.Fatalf("tools/list: %+v", m)
+	}
+}
+
+// TestStdioCancelledRequestIsNotAnswered: a search the client cancels
+// stops, and no answer to it is sent; the next request is answered.
+func TestStdioCancelledRequestIsNotAnswered(t *testing.T) {
+	g := newGatedSearch(1)
+	p := startStdio(t, &fake{Search: g.Search}, mcp.StdioTransport)
+	p.initialize()
+	p.send(searchCall(7))
+	g.await(t, 1)
+	p.send(`{"jsonrpc":"2.0","method":"notifications/cancelled","params":{"requestId":7,"reason":"the user stopped it"}}`)
+	for deadline := time.Now().Add(waitLimit); ; time.Sleep(time.Millisecond) {
+		g.mu.Lock()
+		running := g.running
+		g.mu.Unlock()
+		if running == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the cancelled search is still running")
+		}
+	}
+	p.send(`{"jsonrpc":"2.0","id":"after","method":"ping"}`)
+	if m := p.recv(); string(m.ID) != `"after"` {
+		t.Fatalf("the first message after the cancel is %+v, want the answer to the ping", m)
 	}
 }
 

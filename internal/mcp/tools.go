@@ -94,7 +94,7 @@ func filterSchema(p map[string]*jsonschema.Schema) {
 }
 
 func (t *tools) addSearchVault(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolSearchVault,
 		Description: `Keyword search over the user's Obsidian notes: titles, aliases, headings and text, ranked by BM25 with titles weighing most. Words are matched by their stem (sync ~ syncing), a "quoted phrase" keeps its words together and in order, and a short query first returns notes with every word, then notes with some.
 Use it when the user names something (a note, a person, a term, a phrase) or for prefix* matches. Set search_content=false to look up notes by name only.
@@ -110,7 +110,7 @@ Returns one result per note with the best matching passage (matches marked **lik
 }
 
 func (t *tools) addSearchSemantic(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolSearchSemantic,
 		Description: `Semantic search: notes whose passages are closest to a description or question, as the configured embedder measures closeness.
 With a neural embedder (ollama, openai) that is meaning, even in other words. With the default lexical embedder it is shared words and word pieces (grinder ~ grind), not meaning: when nothing fits, search again with words the notes would use; the embedder field says which is in use.
@@ -127,7 +127,7 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 }
 
 func (t *tools) addSearchCombined(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolSearchCombined,
 		Description: `Keyword and semantic search together: each gives its best 100 candidates, each note's score in each list is divided by that list's best and the two are summed (semantic weighted by the kind of embedder), so a note both find ranks high and a note one finds far ahead of the rest is not buried. A good default for questions.
 Each result lists the retrievers that found it (keyword, semantic); its score, 0 to 1, is its share of the best possible: 1 for a note at the top of both lists.`,

@@ -54,7 +54,7 @@ type VaultStore struct {
 }
 
 func (t *tools) addListVaults(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolListVaults,
 		Description: `List the Obsidian vaults jarvis serves, with how many notes, attachments, links and unresolved links each holds, which embedder semantic search uses and which store holds its vectors, and how fresh the index is.
 Use it to learn vault names for the vault argument of other tools.`,
@@ -63,7 +63,7 @@ Use it to learn vault names for the vault argument of other tools.`,
 }
 
 func (t *tools) addHealthStatus(s *mcpsdk.Server) {
-	mcpsdk.AddTool(s, &mcpsdk.Tool{
+	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolHealthStatus,
 		Description: `Run jarvis's health checks (configuration, vault folders, database, index freshness, embedder, disk space) and return each as ok, warn or fail with a fix, with the store that holds each vault's vectors and each tool's calls, errors and latency since the server started.
 Use it when results look incomplete, slow, or a tool says it is degraded.`,

@@ -153,7 +153,7 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 		case a.score < b.score:
 			return 1
 		}
-		return compareKeys(a.key, b.key)
+		return notes.CompareTies(a.result, b.result)
 	})
 	out := make([]notes.Result, 0, min(q.Limit, len(fused)))
 	for _, f := range fused[:min(q.Limit, len(fused))] {
@@ -166,22 +166,6 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 }
 
 type resultKey struct{ vault, path string }
-
-func compareKeys(a, b resultKey) int {
-	if a.vault != b.vault {
-		if a.vault < b.vault {
-			return -1
-		}
-		return 1
-	}
-	switch {
-	case a.path < b.path:
-		return -1
-	case a.path > b.path:
-		return 1
-	}
-	return 0
-}
 
 type candidate struct {
 	key        resultKey

@@ -96,7 +96,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 		case a.Score < b.Score:
 			return 1
 		}
-		return strings.Compare(a.Vault+"/"+a.Path, b.Vault+"/"+b.Path)
+		return notes.CompareTies(a, b)
 	})
 	if len(out) > limit {
 		out = out[:limit]

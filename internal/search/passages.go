@@ -112,7 +112,9 @@ type PassagePart struct {
 // notes found, of q.Also and of the notes one link away, each scored. The
 // fallbacks are those of Search: without semantic search passages are
 // scored by keywords alone, and without the index the notes the file scan
-// found are read and chunked from disk; the answer says which.
+// found are read and chunked from disk; the answer says which. A note the
+// served vaults' rules keep out is never among them, whatever the index
+// holds (see Search).
 func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, error) {
 	n := q.Notes
 	if n <= 0 {
@@ -144,7 +146,9 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 		fromFiles = fromFiles || r.File == 0
 	}
 	for _, ref := range q.Also {
-		add(ref, "", 0).Asked = true
+		if !s.leftOut(ref) {
+			add(ref, "", 0).Asked = true
+		}
 	}
 	if !fromFiles {
 		err := s.indexedPassages(ctx, q, byRef, order, add, ids)
@@ -218,7 +222,7 @@ func (s *Service) indexedPassages(ctx context.Context, q PassageQuery, byRef map
 			}
 			for _, p := range paths {
 				ref := NoteRef{src.Vault, p}
-				if _, ok := ids[ref]; ok || p == src.Path {
+				if _, ok := ids[ref]; ok || p == src.Path || s.leftOut(ref) {
 					continue
 				}
 				np := add(ref, "", 0)

@@ -13,6 +13,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Mode is a kind of search.
@@ -120,7 +121,10 @@ type Service struct {
 	db       notes.Querier // the index, as both searches read it
 	combined *Combined
 	files    []config.Vault // scanned when the index cannot be read
-	log      *slog.Logger
+	// exclude are the exclude patterns of the vaults served, by name:
+	// every answer leaves out what they keep out (notes.Filter.Exclude).
+	exclude map[string][]string
+	log     *slog.Logger
 
 	// busy, when set, reports whether the index is being brought up to
 	// date, during which vectors may not be loaded yet.
@@ -135,7 +139,17 @@ type Busy func() bool
 // NewService returns the search service. files are the vaults scanned
 // when the index cannot be read; busy may be nil.
 func NewService(kw *fulltext.Keyword, sem *Semantic, cmb *Combined, files []config.Vault, log *slog.Logger, busy Busy) *Service {
-	return &Service{keyword: kw, semantic: sem, db: sem.db, combined: cmb, files: files, log: log, busy: busy}
+	exclude := map[string][]string{}
+	for _, v := range files {
+		exclude[v.Name] = v.Exclude
+	}
+	return &Service{keyword: kw, semantic: sem, db: sem.db, combined: cmb, files: files, exclude: exclude, log: log, busy: busy}
+}
+
+// leftOut reports whether the note at path in the named vault is kept out
+// by the rules of the vaults served, as every answer's filter keeps it out.
+func (s *Service) leftOut(ref NoteRef) bool {
+	return vault.LeftOut(ref.Path, s.exclude[ref.Vault])
 }
 
 // Why semantic search could not run, and the reasons an answer gives.
@@ -155,7 +169,9 @@ const (
 
 // Search runs q. Errors are only those a caller must act on: notes.ErrEmptyQuery,
 // ErrQueryTooLong, and the context's own; everything else degrades the
-// answer and says why.
+// answer and says why. The notes the served vaults' exclude patterns keep
+// out are left out by the filter every mode applies as it gathers
+// candidates, so they take no place within the limit.
 func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if err := CheckQuery(q.Text); err != nil {
 		return Answer{}, err
@@ -167,6 +183,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	}
 	limit, limitNote := limitFor(q.Mode, q.Limit)
 	q.Limit = limit
+	q.Filter.Exclude = s.exclude
 	// The filter is read once for every retriever. When the index cannot
 	// be read, the retrievers fail too, and the file scan applies it.
 	if f, err := q.Filter.Resolve(ctx, s.db); err == nil {
@@ -196,6 +213,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if a.Results == nil {
 		a.Results = []notes.Result{}
 	}
+	notes.BreakTies(a.Results)
 	a.Results, a.Truncated = truncate(a.Results, limit)
 	if limitNote != "" {
 		a.Notes = append(a.Notes, limitNote)

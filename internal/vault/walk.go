@@ -8,8 +8,10 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
+	"golang.org/x/text/unicode/norm"
 )
 
 // MaxNoteSize is the largest note whose content is parsed. A bigger Markdown
@@ -103,7 +105,7 @@ func Excluded(rel string, patterns []string) bool {
 	}
 	rel = FoldName(rel)
 	for _, pat := range patterns {
-		pat = FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
+		pat = patternKey(pat)
 		if pat == "" {
 			continue
 		}
@@ -120,12 +122,35 @@ func Excluded(rel string, patterns []string) bool {
 	return false
 }
 
+// patternKey is an exclude pattern as Excluded compares it: without a
+// leading or trailing "/", folded; "" for a pattern that matches nothing.
+func patternKey(pat string) string {
+	return FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
+}
+
+// MaxPathChars is the longest vault-relative path jarvis takes, in
+// characters: a file at a longer path is left out of the vault (KeptOut),
+// so that no answer names a path the tools' path arguments, bounded by it,
+// could not take back.
+const MaxPathChars = 1000
+
+// tooLong reports whether a path is longer than MaxPathChars characters
+// in its composed form, so that the same name written decomposed (as
+// macOS may, or as read-note tries it) is judged the same.
+func tooLong(rel string) bool {
+	return utf8.RuneCountInString(rel) > MaxPathChars && utf8.RuneCountInString(norm.NFC.String(rel)) > MaxPathChars
+}
+
 // KeptOut reports whether Scan leaves out the entry at the vault-relative
 // path rel itself, a folder when dir is true, leaving its parents aside:
-// a hidden name, node_modules for a folder, or an exclude pattern. It is
+// a path longer than MaxPathChars, a hidden name, node_modules for a
+// folder, or an exclude pattern. It is
 // the one rule; LeftOut applies it to a path and every folder above, the
 // scans and the watcher to each entry they meet.
 func KeptOut(rel string, dir bool, patterns []string) bool {
+	if tooLong(rel) {
+		return true
+	}
 	name := path.Base(rel)
 	if dir {
 		return SkipDir(name) || Excluded(rel, patterns)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"unicode/utf8"
@@ -45,6 +46,13 @@ type Filter struct {
 	PathPrefix string
 	// Tag keeps notes carrying the tag or one nested under it.
 	Tag string
+	// Exclude holds, by vault name, the exclude patterns of the vaults
+	// the caller serves. When it is set, a note vault.LeftOut keeps out
+	// of its vault by them (by no pattern, for a vault it does not name)
+	// does not pass, whatever the database holds: the index may have been
+	// written under other rules (an older config, another process), and
+	// the answer follows the rules of the one answering.
+	Exclude map[string][]string
 
 	// set is the filter resolved against the database, once per search
 	// (see Resolve); nil before.
@@ -135,6 +143,9 @@ type noteSet struct {
 	// vaults are the ids of the vaults a set that is a vault condition
 	// alone keeps; nil otherwise.
 	vaults map[int64]bool
+	// out are the notes Exclude keeps out, which a set that is all or a
+	// vault condition does not pass; nil when none are.
+	out map[int64]bool
 }
 
 // Resolve reads which notes pass f, once per search. A filter naming
@@ -167,11 +178,27 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 	}
 	prefix, tag := normalizePrefix(f.PathPrefix), NormalizeTag(f.Tag)
 	vaultCond, vaultArgs := store.InVaults("f.vault_id", scope)
+	out, err := f.keptOut(ctx, db, vaultCond, vaultArgs)
+	if err != nil {
+		return noteSet{}, err
+	}
 	if prefix == "" && tag == "" {
-		if vaultCond == "" {
+		switch {
+		case vaultCond == "" && out == nil:
 			return noteSet{all: true}, nil
+		case vaultCond == "":
+			vaultCond = "1"
 		}
-		return noteSet{sql: `SELECT f.id FROM files f WHERE ` + vaultCond, args: vaultArgs, vaults: vaults}, nil
+		q, args := `SELECT f.id FROM files f WHERE `+vaultCond, vaultArgs
+		if out != nil {
+			js, err := json.Marshal(slices.Collect(maps.Keys(out)))
+			if err != nil {
+				return noteSet{}, err
+			}
+			q += ` AND f.id NOT IN (SELECT value FROM json_each(?))`
+			args = append(slices.Clone(args), string(js))
+		}
+		return noteSet{sql: q, args: args, vaults: vaults, out: out}, nil
 	}
 	q := `SELECT f.id, f.path FROM files f WHERE f.kind = 'note'`
 	var args []any
@@ -208,7 +235,7 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 		if err := rows.Scan(&id, &path); err != nil {
 			return noteSet{}, err
 		}
-		if HasPathPrefix(path, prefix) {
+		if HasPathPrefix(path, prefix) && !out[id] {
 			ids[id] = true
 			list = append(list, id)
 		}
@@ -224,6 +251,39 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 		return noteSet{}, err
 	}
 	return noteSet{sql: `SELECT value FROM json_each(?)`, args: []any{string(js)}, ids: ids}, nil
+}
+
+// keptOut reads the notes, among those of the vaults vaultCond keeps,
+// that the vault rules of f.Exclude keep out: nil when f.Exclude is not
+// set or none is.
+func (f Filter) keptOut(ctx context.Context, db Querier, vaultCond string, vaultArgs []any) (map[int64]bool, error) {
+	if f.Exclude == nil {
+		return nil, nil
+	}
+	q := `SELECT f.id, v.name, f.path FROM files f JOIN vaults v ON v.id = f.vault_id WHERE f.kind = 'note'`
+	if vaultCond != "" {
+		q += ` AND ` + vaultCond
+	}
+	rows, err := db.QueryContext(ctx, q, vaultArgs...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out map[int64]bool
+	for rows.Next() {
+		var id int64
+		var name, path string
+		if err := rows.Scan(&id, &name, &path); err != nil {
+			return nil, err
+		}
+		if vault.LeftOut(path, f.Exclude[name]) {
+			if out == nil {
+				out = map[int64]bool{}
+			}
+			out[id] = true
+		}
+	}
+	return out, rows.Err()
 }
 
 // coversDatabase reports whether the named vaults are every vault the
@@ -277,11 +337,17 @@ func (f Filter) NoteIDs() (query string, args []any) {
 // Keep is the test semantic search applies to each chunk's note: nil when
 // the vaults chosen are the whole condition.
 func (f Filter) Keep() func(int64) bool {
-	if f.set == nil || f.set.ids == nil {
+	switch {
+	case f.set == nil:
 		return nil
+	case f.set.ids != nil:
+		ids := f.set.ids
+		return func(id int64) bool { return ids[id] }
+	case f.set.out != nil:
+		out := f.set.out
+		return func(id int64) bool { return !out[id] }
 	}
-	ids := f.set.ids
-	return func(id int64) bool { return ids[id] }
+	return nil
 }
 
 // InVaults is the ids of the vaults a resolved filter keeps when a vault
@@ -294,9 +360,10 @@ func (f Filter) InVaults() map[int64]bool {
 }
 
 // Listed reports whether a resolved filter's notes are known without a
-// query: every note, or a set of note or vault ids.
+// query: every note, or a set of note or vault ids, less the notes kept
+// out (Keep).
 func (f Filter) Listed() bool {
-	return f.set != nil && (f.set.all || f.set.ids != nil || f.set.vaults != nil)
+	return f.set != nil && (f.set.all || f.set.ids != nil || f.set.vaults != nil || f.set.out != nil)
 }
 
 // MatchesNothing reports whether a resolved filter lets no note through.

@@ -4,9 +4,11 @@
 package notes
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"errors"
+	"slices"
 )
 
 // ErrEmptyQuery means the query has no text to search for. Every kind of
@@ -59,4 +61,27 @@ func ExactFirst(a, b Result) int {
 		return 1
 	}
 	return 0
+}
+
+// CompareTies orders two results that rank equal: by vault, then path,
+// then the line of the passage. It is the one tie-break of every answer,
+// in every mode; it reads nothing the index assigns (row ids follow the
+// order notes were first indexed in, so ties broken by them come back in
+// another order after an incremental index than after a rebuild).
+func CompareTies(a, b Result) int {
+	return cmp.Or(cmp.Compare(a.Vault, b.Vault), cmp.Compare(a.Path, b.Path), cmp.Compare(a.Line, b.Line))
+}
+
+// BreakTies orders each run of results that rank equal (the same score,
+// and both or neither named by the query) by CompareTies, leaving the
+// order of the runs as the search ranked them.
+func BreakTies(rs []Result) {
+	for i := 0; i < len(rs); {
+		j := i + 1
+		for j < len(rs) && rs[j].Score == rs[i].Score && rs[j].ExactName == rs[i].ExactName {
+			j++
+		}
+		slices.SortStableFunc(rs[i:j], CompareTies)
+		i = j
+	}
 }
