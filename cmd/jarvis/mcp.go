@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -60,7 +61,8 @@ at least 16 characters, such as one made by
 Browser pages are let in only from the server's own origin and those given
 with --allow-origin; clients that send no Origin are not affected. A
 session idle for --session-timeout is closed, and the client's next
-request is answered 404 so that it starts a new one.
+request is answered 404 so that it starts a new one. These flags apply
+only with --http: without it they are an error.
 
 The server answers at once. The index is brought up to date in the
 background (tools answer from what is indexed so far and say so), and a
@@ -76,6 +78,11 @@ file watcher keeps it current as notes change.`, e)
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *httpAddr == "" {
+		if err := withoutHTTP(fs); err != nil {
+			return err
+		}
 	}
 	cfg, err := c.load(e)
 	if err != nil {
@@ -153,6 +160,32 @@ file watcher keeps it current as notes change.`, e)
 		return nil // the client closed stdin or the user pressed Ctrl-C
 	}
 	return err
+}
+
+// httpOnlyFlags are the flags of `jarvis mcp` that only mean something
+// with --http.
+var httpOnlyFlags = []string{"allow-remote", "allow-origin", "session-timeout"}
+
+// withoutHTTP refuses the HTTP-only flags set on a command line that
+// serves stdio: ignored, --allow-remote would look as if the server were
+// reachable from the network, and --session-timeout as if it bounded
+// something.
+func withoutHTTP(fs *flag.FlagSet) error {
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(httpOnlyFlags, f.Name) {
+			set = append(set, "--"+f.Name)
+		}
+	})
+	if len(set) == 0 {
+		return nil
+	}
+	verb, it := "applies", "it"
+	if len(set) > 1 {
+		verb, it = "apply", "them"
+	}
+	return fmt.Errorf("%s %s only with --http: add --http 127.0.0.1:PORT to serve over HTTP, or leave %s out to serve stdio: %w",
+		strings.Join(set, " and "), verb, it, errUsage)
 }
 
 // syncRetryEvery is how often a server whose last vector sync failed (a

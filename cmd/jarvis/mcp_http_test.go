@@ -398,3 +398,34 @@ func TestServeHTTPBoundsSessions(t *testing.T) {
 		time.Sleep(100 * time.Millisecond)
 	}
 }
+
+// TestMCPHTTPFlagsNeedHTTP: a flag that only means something with --http,
+// given without it, is a usage error naming the flag, not a stdio server
+// that ignores it: `--allow-remote` alone would otherwise look like it
+// served the network.
+func TestMCPHTTPFlagsNeedHTTP(t *testing.T) {
+	vault := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--allow-remote"}, "--allow-remote applies only with --http"},
+		{[]string{"--allow-origin", "http://localhost:3000"}, "--allow-origin applies only with --http"},
+		{[]string{"--session-timeout", "5m"}, "--session-timeout applies only with --http"},
+		{[]string{"--allow-remote", "--session-timeout", "0"}, "--allow-remote and --session-timeout apply only with --http"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			e := &env{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+			code := run(ctx, e, append([]string{"mcp", "--vault", vault, "--db", t.TempDir() + "/j.db", "--watch=false"}, tt.args...))
+			if code != 2 || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
+			}
+			if stdout.Len() != 0 {
+				t.Fatalf("stdout %q, want nothing: no server may start", stdout.String())
+			}
+		})
+	}
+}
