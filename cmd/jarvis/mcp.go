@@ -237,6 +237,7 @@ type httpOptions struct {
 	// maxSessions bounds the sessions open at once; 0 means
 	// defaultMaxSessions.
 	maxSessions int
+	conns       connBounds
 }
 
 // defaultMaxSessions bounds the HTTP sessions open at once. Each holds
@@ -316,10 +317,20 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		log.Warn("serving MCP to the network: whoever reaches this address and has the token can read every note of the served vaults",
 			"address", l.Addr().String())
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	bounds := opts.conns.withDefaults()
+	limited := newConnLimit(l, bounds.max, bounds.admitWait)
+	// No WriteTimeout: it would cut the SDK's event streams (conns.go).
+	srv := &http.Server{
+		Handler:           closeRefused(mux),
+		ReadHeaderTimeout: bounds.header,
+		ReadTimeout:       bounds.request,
+		IdleTimeout:       bounds.idle,
+		ConnState:         limited.track,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(l) }()
-	log.Info("serving MCP over HTTP", "url", "http://"+l.Addr().String()+"/mcp")
+	go func() { done <- srv.Serve(limited) }()
+	log.Info("serving MCP over HTTP", "url", "http://"+l.Addr().String()+"/mcp", "max_connections", bounds.max)
 	select {
 	case err := <-done:
 		return err
