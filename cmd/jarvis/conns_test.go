@@ -38,9 +38,9 @@ func TestMaxConns(t *testing.T) {
 	}
 }
 
-// serveConns runs serveHTTP with opts, a token and bounds, for a test
-// that speaks raw HTTP to it; it returns the server and the listener's
-// address.
+// serveConns runs serveHTTP with the connection bounds given and
+// connsToken required, for a test that speaks raw HTTP to it; it returns
+// the server and the listener's address.
 func serveConns(t *testing.T, bounds connBounds) (*mcpsdk.Server, string) {
 	t.Helper()
 	server, url := serveTest(t, httpOptions{token: connsToken, conns: bounds})
@@ -69,7 +69,7 @@ func closedByServer(c net.Conn, wait time.Duration) bool {
 	return !(errors.As(err, &ne) && ne.Timeout())
 }
 
-// authorizedPing initializes a session with the token, waiting at most
+// authorizedInitialize initializes a session with the token, waiting at most
 // 10s, and returns the HTTP status.
 func authorizedInitialize(t *testing.T, addr string) int {
 	t.Helper()
