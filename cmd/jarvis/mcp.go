@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/subtle"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"log/slog"
@@ -61,7 +62,8 @@ at least 16 characters, such as one made by
 Browser pages are let in only from the server's own origin and those given
 with --allow-origin; clients that send no Origin are not affected. A
 session idle for --session-timeout is closed, and the client's next
-request is answered 404 so that it starts a new one.
+request is answered 404 so that it starts a new one. These flags apply
+only with --http: without it they are an error.
 
 The server answers at once. The index is brought up to date in the
 background (tools answer from what is indexed so far and say so), and a
@@ -77,6 +79,11 @@ file watcher keeps it current as notes change.`, e)
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	if err := parse(fs, args); err != nil {
 		return err
+	}
+	if *httpAddr == "" {
+		if err := withoutHTTP(fs); err != nil {
+			return err
+		}
 	}
 	cfg, err := c.load(e)
 	if err != nil {
@@ -162,6 +169,32 @@ file watcher keeps it current as notes change.`, e)
 	return err
 }
 
+// httpOnlyFlags are the flags of `jarvis mcp` that only mean something
+// with --http.
+var httpOnlyFlags = []string{"allow-remote", "allow-origin", "session-timeout"}
+
+// withoutHTTP refuses the HTTP-only flags set on a command line that
+// serves stdio: ignored, --allow-remote would look as if the server were
+// reachable from the network, and --session-timeout as if it bounded
+// something.
+func withoutHTTP(fs *flag.FlagSet) error {
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		if slices.Contains(httpOnlyFlags, f.Name) {
+			set = append(set, "--"+f.Name)
+		}
+	})
+	if len(set) == 0 {
+		return nil
+	}
+	verb, it := "applies", "it"
+	if len(set) > 1 {
+		verb, it = "apply", "them"
+	}
+	return fmt.Errorf("%s %s only with --http: add --http 127.0.0.1:PORT to serve over HTTP, or leave %s out to serve stdio: %w",
+		strings.Join(set, " and "), verb, it, errUsage)
+}
+
 // syncRetryEvery is how often a server whose last vector sync failed (a
 // remote embedder down) tries again. A timer a minute apart costs nothing
 // while idle.
@@ -211,6 +244,7 @@ type httpOptions struct {
 	// maxSessions bounds the sessions open at once; 0 means
 	// defaultMaxSessions.
 	maxSessions int
+	conns       connBounds
 }
 
 // defaultMaxSessions bounds the HTTP sessions open at once. Each holds
@@ -290,10 +324,20 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		log.Warn("serving MCP to the network: whoever reaches this address and has the token can read every note of the served vaults",
 			"address", l.Addr().String())
 	}
-	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ErrorLog: slog.NewLogLogger(log.Handler(), slog.LevelWarn)}
+	bounds := opts.conns.withDefaults()
+	limited := newConnLimit(l, bounds.max, bounds.admitWait)
+	// No WriteTimeout: it would cut the SDK's event streams (conns.go).
+	srv := &http.Server{
+		Handler:           closeRefused(mux),
+		ReadHeaderTimeout: bounds.header,
+		ReadTimeout:       bounds.request,
+		IdleTimeout:       bounds.idle,
+		ConnState:         limited.track,
+		ErrorLog:          slog.NewLogLogger(log.Handler(), slog.LevelWarn),
+	}
 	done := make(chan error, 1)
-	go func() { done <- srv.Serve(l) }()
-	log.Info("serving MCP over HTTP", "url", "http://"+l.Addr().String()+"/mcp")
+	go func() { done <- srv.Serve(limited) }()
+	log.Info("serving MCP over HTTP", "url", "http://"+l.Addr().String()+"/mcp", "max_connections", bounds.max)
 	select {
 	case err := <-done:
 		return err

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"net"
@@ -396,5 +397,87 @@ func TestServeHTTPBoundsSessions(t *testing.T) {
 			t.Fatalf("no new session 10s after the others went idle: HTTP %d: %s", resp.StatusCode, body)
 		}
 		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+// TestMCPHTTPFlagsNeedHTTP: a flag that only means something with --http,
+// given without it, is a usage error naming the flag, not a stdio server
+// that ignores it: `--allow-remote` alone would otherwise look like it
+// served the network.
+func TestMCPHTTPFlagsNeedHTTP(t *testing.T) {
+	vault := t.TempDir()
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--allow-remote"}, "--allow-remote applies only with --http"},
+		{[]string{"--allow-origin", "http://localhost:3000"}, "--allow-origin applies only with --http"},
+		{[]string{"--session-timeout", "5m"}, "--session-timeout applies only with --http"},
+		{[]string{"--allow-remote", "--session-timeout", "0"}, "--allow-remote and --session-timeout apply only with --http"},
+	} {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			var stdout, stderr bytes.Buffer
+			e := &env{stdout: &stdout, stderr: &stderr, getenv: func(string) string { return "" }}
+			code := run(ctx, e, append([]string{"mcp", "--vault", vault, "--db", t.TempDir() + "/j.db", "--watch=false"}, tt.args...))
+			if code != 2 || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want 2 and %q", code, stderr.String(), tt.want)
+			}
+			if stdout.Len() != 0 {
+				t.Fatalf("stdout %q, want nothing: no server may start", stdout.String())
+			}
+		})
+	}
+}
+
+// TestMCPHTTPRefusesBatches: a JSON-RPC batch is refused over HTTP as
+// over stdio, with one -32600 error and nothing run. Taken, the SDK's
+// own reading of a batch answered id 1.5 as 1, a 30-digit id as -2^63,
+// and one of two requests sharing an id not at all: the checks a single
+// request gets did not reach the elements of a batch. A client speaking
+// 2025-03-26, the last version with batches, is refused as well.
+func TestMCPHTTPRefusesBatches(t *testing.T) {
+	url, _ := startHTTP(t, nil)
+	const old = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
+	resp, body := post(t, url, old, nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: HTTP %d: %s", resp.StatusCode, body)
+	}
+	session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-03-26"}
+	if resp, body := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: HTTP %d: %s", resp.StatusCode, body)
+	}
+	for _, tt := range []struct {
+		name, body string
+		header     map[string]string
+	}{
+		{"a fraction id", `[{"jsonrpc":"2.0","id":1.5,"method":"ping"}]`, session},
+		{"a 30-digit id", `[{"jsonrpc":"2.0","id":123456789012345678901234567890,"method":"ping"}]`, session},
+		{"a repeated id", `[{"jsonrpc":"2.0","id":7,"method":"ping"},{"jsonrpc":"2.0","id":7,"method":"tools/list"}]`, session},
+		{"good ids", `[{"jsonrpc":"2.0","id":8,"method":"ping"},{"jsonrpc":"2.0","id":9,"method":"ping"}]`, session},
+		{"an initialize", `[` + old + `]`, nil},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := post(t, url, tt.body, tt.header)
+			var reply struct {
+				ID    json.RawMessage `json:"id"`
+				Error struct {
+					Code    int    `json:"code"`
+					Message string `json:"message"`
+				} `json:"error"`
+			}
+			if err := json.Unmarshal([]byte(body), &reply); err != nil {
+				t.Fatalf("HTTP %d, body %q: want one JSON-RPC error, not an array: %v", resp.StatusCode, body, err)
+			}
+			if resp.StatusCode != http.StatusBadRequest || reply.Error.Code != -32600 || string(reply.ID) != "null" ||
+				!strings.Contains(reply.Error.Message, "batches are not supported") {
+				t.Fatalf("HTTP %d, body %s; want 400 and a -32600 error with id null saying batches are not supported", resp.StatusCode, body)
+			}
+		})
+	}
+	// The session is still there for single requests.
+	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":10,"method":"ping"}`, session); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":10`) {
+		t.Fatalf("a ping after the batches: HTTP %d: %s", resp.StatusCode, body)
 	}
 }

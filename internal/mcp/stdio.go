@@ -202,21 +202,14 @@ func (r *jsonLines) Close() error {
 // checkLine returns the message line holds, or the error to answer it
 // with when the SDK could not read it. The SDK's own decoder decides what
 // is a message, so that the two never disagree; this only adds what it
-// reads before that decoder runs and fails on: depth, JSON syntax by
-// encoding/json's rules, and batches.
+// reads before that decoder runs and fails on: what CheckBody refuses
+// (depth, batches, ids), and JSON syntax by encoding/json's rules.
 func checkLine(line []byte) (jsonrpc.Message, []byte) {
 	if reply := CheckBody(line); reply != nil {
 		return nil, reply
 	}
 	if !json.Valid(line) {
 		return nil, errorReply(nil, codeParseError, "Parse error: each line must be one JSON-RPC message")
-	}
-	if line[0] == '[' {
-		// MCP dropped JSON-RPC batches in 2025-06-18 and the SDK ends the
-		// session on one from then on. Its requests are not read, and
-		// JSON-RPC 2.0 answers a batch that cannot be taken with a
-		// single error.
-		return nil, errorReply(nil, codeInvalidRequest, "Invalid Request: batches are not supported; send each message on its own line")
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
@@ -258,14 +251,25 @@ func badID(line []byte) string {
 	return ""
 }
 
-// CheckBody returns the JSON-RPC error to answer an HTTP request body
-// with, or nil when the SDK may read it: the checks of a stdio line that
-// the SDK's HTTP transport does not make itself (nesting depth, ids it
-// would change or drop). Batches are left to the SDK there.
+// CheckBody returns the JSON-RPC error to answer a message with, a stdio
+// line or an HTTP request body, or nil when the SDK may read it: the
+// checks the SDK does not make itself, or makes only after it has read
+// the message (nesting depth, batches, ids it would change or drop). Both
+// transports call it, so that a message is taken or refused alike
+// whichever way it came.
 func CheckBody(body []byte) []byte {
 	body = bytes.TrimSpace(body)
 	if tooDeep(body, maxDepth) {
 		return errorReply(nil, codeParseError, fmt.Sprintf("Parse error: JSON nested more than %d levels deep", maxDepth))
+	}
+	if len(body) > 0 && body[0] == '[' && json.Valid(body) {
+		// MCP dropped JSON-RPC batches in 2025-06-18. The SDK refuses
+		// them from then on, but still reads one from a client of an
+		// earlier version, without the checks below for each element:
+		// it answered id 1.5 as 1, and one of two requests sharing an id
+		// not at all. So no batch is read, whatever the version; JSON-RPC
+		// 2.0 answers a batch that cannot be taken with a single error.
+		return errorReply(nil, codeInvalidRequest, "Invalid Request: batches are not supported; send each message by itself: a line of its own over stdio, a request of its own over HTTP")
 	}
 	if len(body) > 0 && body[0] == '{' {
 		if why := badID(body); why != "" {
