@@ -86,6 +86,26 @@ func TestVaultIsBoundToOneFolderAndRules(t *testing.T) {
 		t.Fatalf("%d excluded notes indexed (%v)", n, err)
 	}
 
+	// A pattern added is taken: the run removes what it keeps out, and the
+	// patterns without it are from then on refused, whoever gives them.
+	tighter := config.Vault{Name: "v", Path: folder, Exclude: []string{"Secret/**", "Public.md"}}
+	if err := CheckVaults(ctx, ix.db, []config.Vault{tighter}); err != nil {
+		t.Fatalf("a pattern added is refused: %v", err)
+	}
+	if _, err := ix.Index(ctx, tighter, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM files WHERE path = 'Public.md'`).Scan(&n); err != nil || n != 0 {
+		t.Fatalf("the note a pattern added keeps out is still indexed (%d, %v)", n, err)
+	}
+	err := CheckVaults(ctx, ix.db, []config.Vault{bound})
+	if _, indexErr := ix.Index(ctx, bound, nil); !errors.Is(err, ErrVaultRebound) || !errors.Is(indexErr, ErrVaultRebound) {
+		t.Fatalf("fewer patterns than stored were not refused: %v; %v", err, indexErr)
+	}
+	if msg := err.Error(); !strings.Contains(msg, "would let in notes") || !strings.Contains(msg, `["public.md","secret/**"]`) {
+		t.Fatalf("the refusal does not say why: %s", msg)
+	}
+
 	// Forgotten, the name takes the new folder and rules.
 	if _, err := ix.Forget(ctx, "v"); err != nil {
 		t.Fatal(err)

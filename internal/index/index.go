@@ -393,11 +393,12 @@ func (ix *Indexer) ensureVault(ctx context.Context, v config.Vault) (int64, stri
 }
 
 // ErrVaultRebound means a vault name the database holds is given another
-// folder or other exclude patterns; a *BindingError says which.
+// folder, or exclude patterns that let in notes it was indexed without; a
+// *BindingError says which.
 var ErrVaultRebound = errors.New("the vault is indexed under another folder or other exclude patterns")
 
-// BindingError is a vault given a folder or rules other than those the
-// database holds it under.
+// BindingError is a vault given a folder or rules the database does not
+// take for it.
 type BindingError struct {
 	Vault                   string
 	StoredPath, StoredRules string // as recorded (rules as vault.RulesKey writes them)
@@ -405,20 +406,31 @@ type BindingError struct {
 }
 
 func (e *BindingError) Error() string {
-	return fmt.Sprintf("vault %q is indexed in this database from %s with exclude %s, but this run gives it %s with exclude %s: "+
-		"a database holds a vault under one folder and one set of exclude patterns, and two sets would delete and add each other's notes in turn. "+
-		"If you moved the vault or changed its exclude patterns, run `jarvis index --forget %s` to index it afresh as it is now; "+
-		"if another jarvis serves the same vault with other settings, give them the same folder and patterns, or give one of them another --db or another vault name",
+	if !vault.SameFolder(e.StoredPath, e.Path) {
+		return fmt.Sprintf("vault %q is indexed in this database from %s with exclude %s, but this run gives it %s with exclude %s: "+
+			"a database holds a vault under one folder. If you moved the vault, run `jarvis index --forget %s` to index it afresh where it is now; "+
+			"if another jarvis serves another folder under this name, give one of them another --db or another vault name",
+			e.Vault, e.StoredPath, e.StoredRules, e.Path, e.Rules, e.Vault)
+	}
+	return fmt.Sprintf("vault %q is indexed in this database from %s with exclude %s, but this run gives it %s with exclude %s, "+
+		"which would let in notes those patterns keep out. If you removed exclude patterns on purpose, run `jarvis index --forget %s` "+
+		"to index it afresh under the new ones; if another jarvis serves the same vault with other patterns, give both the same patterns, "+
+		"or give one of them another --db or another vault name",
 		e.Vault, e.StoredPath, e.StoredRules, e.Path, e.Rules, e.Vault)
 }
 
 func (e *BindingError) Is(target error) bool { return target == ErrVaultRebound }
 
 // CheckVaults refuses, with a *BindingError, a vault the database holds
-// under another folder (vault.SameFolder) or other exclude patterns
-// (vault.RulesKey) than it is given. A vault recorded before its rules
-// were (exclude NULL) takes the rules it is given. `jarvis index` and
-// `jarvis mcp` ask it before they start; every index run asks it again.
+// under another folder (vault.SameFolder), or under exclude patterns the
+// given ones do not all hold (vault.RulesCover). More patterns than
+// stored are taken: the run records them and removes what they now keep
+// out. So one process can never let in what another keeps out, and two
+// processes given different patterns do not delete and add each other's
+// notes in turn: the one with fewer is refused. A vault recorded before
+// its rules were (exclude NULL) takes the rules it is given. `jarvis
+// index` and `jarvis mcp` check before they start, and every index run
+// checks again.
 func CheckVaults(ctx context.Context, db store.Conn, vaults []config.Vault) error {
 	for _, v := range vaults {
 		var path string
@@ -431,7 +443,7 @@ func CheckVaults(ctx context.Context, db store.Conn, vaults []config.Vault) erro
 			return fmt.Errorf("read vault %q: %w", v.Name, err)
 		}
 		key := vault.RulesKey(v.Exclude)
-		if !vault.SameFolder(path, v.Path) || (rules.Valid && rules.String != key) {
+		if !vault.SameFolder(path, v.Path) || (rules.Valid && !vault.RulesCover(key, rules.String)) {
 			stored := rules.String
 			if !rules.Valid {
 				stored = key

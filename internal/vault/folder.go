@@ -42,3 +42,23 @@ func RulesKey(patterns []string) string {
 	data, _ := json.Marshal(slices.Compact(keys))
 	return string(data)
 }
+
+// RulesCover reports whether the patterns keyed given (RulesKey) hold
+// every pattern keyed stored, so that a vault given them leaves out all
+// that it was left out under stored, and perhaps more. A key that is not
+// such a list covers nothing and is covered only by itself.
+func RulesCover(given, stored string) bool {
+	if given == stored {
+		return true
+	}
+	var g, s []string
+	if json.Unmarshal([]byte(given), &g) != nil || json.Unmarshal([]byte(stored), &s) != nil {
+		return false
+	}
+	for _, p := range s {
+		if !slices.Contains(g, p) {
+			return false
+		}
+	}
+	return true
+}
