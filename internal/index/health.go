@@ -91,7 +91,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	case why != "":
 		return health.NotChecked(r.Name, why)
 	}
-	files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+	files, scanWarnings, err := vault.Scan(ctx, v.Path, v.Exclude)
 	if err != nil {
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot scan the vault: "+err.Error(), "see the vault check above"
 		return r
@@ -101,7 +101,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
 		return r
 	}
-	work, same, gone := plan(files, known, false)
+	work, same, gone := plan(files, known, false, vault.UnreadIn(scanWarnings))
 	// A file that could not be read is planned again every run (so it is
 	// read once it can be); running jarvis index does not fix it, and
 	// the index warnings check says what does.
