@@ -222,7 +222,11 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 			if KeptOut(p, false, s.r.exclude) {
 				continue
 			}
-			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: IsNote(name)})
+			note := IsNote(name)
+			if note && st.Nlink > 1 {
+				s.warn(p, hardLinked(uint64(st.Nlink)))
+			}
+			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: note})
 		case unix.S_IFLNK:
 			if KeptOut(p, false, s.r.exclude) {
 				continue
@@ -231,6 +235,14 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// hardLinked is the warning of a note file with n hard links. Its other
+// names cannot be listed, so nothing shows they are inside the vault: the
+// note is indexed, and the user told that what it holds may be a file kept
+// elsewhere, which a vault's exclusions and link checks do not reach.
+func hardLinked(n uint64) string {
+	return fmt.Sprintf("the note file has %d hard links: its content may be shared with a file outside the vault; indexed all the same", n)
 }
 
 func (s *scanner) link(p string) {

@@ -119,3 +119,30 @@ func TestScanFailsWhenTheVaultFolderCannotBeListed(t *testing.T) {
 		t.Fatalf("scan of an unlistable vault folder succeeded with %v", files)
 	}
 }
+
+// TestScanWarnsOfHardLinkedNotes: a note file with another hard link may
+// be a file outside the vault under a second name; it is indexed, with a
+// warning that says so. An attachment, or a note with one link, is not.
+func TestScanWarnsOfHardLinkedNotes(t *testing.T) {
+	outside, root := t.TempDir(), t.TempDir()
+	sharedtest.WriteFile(t, outside, "diary.md", "private")
+	sharedtest.WriteFile(t, outside, "photo.png", "png")
+	sharedtest.WriteFile(t, root, "Plain.md", "x")
+	if err := os.Link(filepath.Join(outside, "diary.md"), filepath.Join(root, "Shared.md")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Link(filepath.Join(outside, "photo.png"), filepath.Join(root, "photo.png")); err != nil {
+		t.Fatal(err)
+	}
+	files, warnings, err := Scan(context.Background(), root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 3 {
+		t.Errorf("listed %v, want the three files", files)
+	}
+	if len(warnings) != 1 || warnings[0].Path != "Shared.md" || warnings[0].Unread ||
+		!strings.Contains(warnings[0].Message, "2 hard links") || !strings.Contains(warnings[0].Message, "outside the vault") {
+		t.Errorf("warnings %+v, want one for Shared.md", warnings)
+	}
+}
