@@ -135,7 +135,8 @@ type vaultState struct {
 }
 
 // New starts watching the folders of vaults. A vault folder that is missing
-// is logged and left out; New fails only on an invalid exclude pattern or
+// is logged, told to Options.Status and looked for until it appears, as one
+// that goes later is; New fails only on an invalid exclude pattern or
 // when the system refuses a watcher (on Linux, fs.inotify.max_user_instances
 // is reached). The watches catch changes from the moment New returns; they
 // are delivered once Run is called.
