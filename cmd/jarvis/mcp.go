@@ -447,7 +447,7 @@ func keepIndexed(ctx context.Context, deps container.MCPDeps, vaults []config.Va
 		// Watch before the first pass, so that nothing changed during it
 		// is missed.
 		var err error
-		if w, err = watch.New(vaults, watch.Options{Fallback: 5 * time.Minute, DBPath: dbPath}, log); err != nil {
+		if w, err = watch.New(vaults, watch.Options{Fallback: 5 * time.Minute, DBPath: dbPath, Status: deps.Live.Watching}, log); err != nil {
 			log.Warn("cannot watch the vaults; the index is refreshed at start only", "err", err)
 		}
 	}

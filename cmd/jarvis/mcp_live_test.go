@@ -179,3 +179,51 @@ func TestMCPKeepsTheIndexLive(t *testing.T) {
 		}
 	})
 }
+
+// TestMCPWatchesAVaultFolderThatComesBack: the vault folder renamed away
+// (a git checkout, a sync client, a remount) and back is watched again
+// without a restart. While it is away, answers are degraded and say why,
+// and the notes indexed stay searchable; once it is back, an edit is
+// indexed.
+func TestMCPWatchesAVaultFolderThatComesBack(t *testing.T) {
+	v := copyExampleVault(t)
+	cs := liveServer(t, v)
+	search := func(q string) (mcp.SearchOutput, bool) {
+		var out mcp.SearchOutput
+		ok := callTool(t, cs, mcp.ToolSearchVault, map[string]any{"query": q}, &out)
+		return out, ok
+	}
+	eventually(t, "the first background index", func() bool {
+		out, ok := search("french press")
+		return ok && len(out.Results) > 0
+	})
+	if err := os.Rename(v.Path, v.Path+"-away"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "answers saying the vault's changes are not seen", func() bool {
+		out, ok := search("french press")
+		return ok && out.Degraded && strings.Contains(out.DegradedReason, "is gone") && out.Index.Unwatched["coffee"] != ""
+	})
+	if out, _ := search("french press"); len(out.Results) == 0 {
+		t.Errorf("notes dropped while the vault folder was away: %+v", out)
+	}
+	if err := os.Rename(v.Path+"-away", v.Path); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "answers no longer degraded once the folder is back", func() bool {
+		out, ok := search("french press")
+		return ok && !out.Degraded && len(out.Results) > 0
+	})
+	p := filepath.Join(v.Path, "Water.md")
+	data, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, append(data, "\nZanzibarite is a mineral I made up.\n"...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, "an edit after the return showing in search-vault", func() bool {
+		out, ok := search("zanzibarite")
+		return ok && len(out.Results) == 1 && out.Results[0].Path == "Water.md"
+	})
+}

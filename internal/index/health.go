@@ -2,7 +2,10 @@ package index
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -91,7 +94,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	case why != "":
 		return health.NotChecked(r.Name, why)
 	}
-	files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
+	files, scanWarnings, err := vault.Scan(ctx, v.Path, v.Exclude)
 	if err != nil {
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot scan the vault: "+err.Error(), "see the vault check above"
 		return r
@@ -101,7 +104,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
 		return r
 	}
-	work, same, gone := plan(files, known, false)
+	work, same, gone := plan(files, known, false, vault.UnreadIn(scanWarnings))
 	// A file that could not be read is planned again every run (so it is
 	// read once it can be); running jarvis index does not fix it, and
 	// the index warnings check says what does.
@@ -167,6 +170,23 @@ func unreadablePaths(ctx context.Context, db store.Conn, id int64) (map[string]b
 	return out, rows.Err()
 }
 
+// readFix is the command that lets the user jarvis runs read the file or
+// folder at p: a file needs read permission, a folder read to be listed and
+// execute to be entered. A path that cannot even be looked at lies in a
+// folder that cannot be entered, and that folder is the one to open up.
+func readFix(p string) string {
+	info, err := os.Lstat(p)
+	dir := err == nil && info.IsDir()
+	if errors.Is(err, fs.ErrPermission) {
+		p, dir = filepath.Dir(p), true
+	}
+	perm := "r"
+	if dir {
+		perm = "rx"
+	}
+	return fmt.Sprintf("`chmod u+%s %s`", perm, health.Quote(p))
+}
+
 func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health.Result {
 	r := health.Result{Name: "index warnings " + v.Name}
 	why, db, _, _, err := store.VaultReady(ctx, h, v)
@@ -210,8 +230,8 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	if len(unreadable) > 0 {
 		// Only the user's access fixes these; jarvis cannot.
 		r.Status = health.Warn
-		r.Detail = fmt.Sprintf("%d files cannot be read, and are searched as they were last read or not at all: %s", len(unreadable), strings.Join(first, "; "))
-		r.Fix = fmt.Sprintf("let the user jarvis runs as read them, such as with `chmod u+r %s`; the next index run reads them", health.Quote(filepath.Join(v.Path, filepath.FromSlash(unreadable[0]))))
+		r.Detail = fmt.Sprintf("%d files or folders cannot be read, and are searched as they were last read or not at all: %s", len(unreadable), strings.Join(first, "; "))
+		r.Fix = fmt.Sprintf("let the user jarvis runs as read them, such as with %s; the next index run reads them", readFix(filepath.Join(v.Path, filepath.FromSlash(unreadable[0]))))
 		return r
 	}
 	if n == 0 {

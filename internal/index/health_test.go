@@ -53,3 +53,47 @@ func TestUnreadableNotesGetAPermissionFix(t *testing.T) {
 		t.Errorf("warnings: %+v", warned)
 	}
 }
+
+// TestUnreadableFolderGetsAFolderFix: a folder the scan could not read
+// needs read and execute to be listed and entered, not read alone; a file
+// needs read. (The warning is recorded as the indexer records it: the
+// tests run as root, who reads any folder.)
+func TestUnreadableFolderGetsAFolderFix(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "Private/a.md", "# A\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	if _, err := ix.db.ExecContext(ctx, `INSERT INTO warnings (vault_id, path, message) SELECT id, 'Private', ? FROM vaults`,
+		vault.CannotRead+"permission denied"+vault.KeptAsRead); err != nil {
+		t.Fatal(err)
+	}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "v", Path: root}}, health.Invocation{}), time.Minute)
+	for _, r := range rep.Checks {
+		if r.Name != "index warnings v" {
+			continue
+		}
+		if want := "`chmod u+rx " + filepath.Join(root, "Private") + "`"; r.Status != health.Warn || !strings.Contains(r.Fix, want) {
+			t.Errorf("fix %q, want %s", r.Fix, want)
+		}
+		return
+	}
+	t.Fatal("no index warnings check")
+}
+
+func TestReadFix(t *testing.T) {
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "Folder/note.md", "x")
+	for _, tt := range []struct{ path, want string }{
+		{"Folder", "`chmod u+rx " + filepath.Join(root, "Folder") + "`"},
+		{"Folder/note.md", "`chmod u+r " + filepath.Join(root, "Folder", "note.md") + "`"},
+		{"Folder/gone.md", "`chmod u+r " + filepath.Join(root, "Folder", "gone.md") + "`"},
+	} {
+		if got := readFix(filepath.Join(root, tt.path)); got != tt.want {
+			t.Errorf("readFix(%s) = %s, want %s", tt.path, got, tt.want)
+		}
+	}
+}

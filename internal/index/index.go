@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"log/slog"
 	"runtime"
 	"sync"
@@ -103,6 +104,13 @@ type Indexer struct {
 	log *slog.Logger
 	// parse turns a note's bytes into a Note; tests wrap it to count calls.
 	parse func(path string, src []byte) vault.Note
+	// scan is (*vault.Root).Scan; tests wrap it to make part of a vault
+	// unreadable, which the root that runs them cannot do with
+	// permissions.
+	scan func(root *vault.Root, ctx context.Context) ([]vault.File, []vault.Warning, error)
+	// readNote is (*vault.Root).ReadNote; tests wrap it to make a read
+	// fail as a disk, or a change racing the run, makes it fail.
+	readNote func(root *vault.Root, rel string) ([]byte, fs.FileInfo, string, error)
 	// BatchSize is how many changed files go into one transaction: large
 	// enough to amortise the commit, small enough that an interrupted run
 	// loses little work.
@@ -113,7 +121,7 @@ type Indexer struct {
 
 // New returns an Indexer writing into db.
 func New(db store.Conn, parser *vault.Parser, log *slog.Logger) *Indexer {
-	return &Indexer{db: db, parse: parser.Parse, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
+	return &Indexer{db: db, parse: parser.Parse, scan: (*vault.Root).Scan, readNote: (*vault.Root).ReadNote, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
 }
 
 // existing is what the database knows of a file.
@@ -162,7 +170,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
-	files, scanWarnings, err := root.Scan(ctx)
+	files, scanWarnings, err := ix.scan(root, ctx)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
@@ -179,7 +187,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	// Notes read by another version of the parser are read again, changed
 	// or not.
 	reparse := parsedWith != vault.ParserVersion
-	work, same, gone := plan(files, known, reparse)
+	work, same, gone := plan(files, known, reparse, vault.UnreadIn(scanWarnings))
 	for _, j := range work {
 		j.reparse = reparse
 	}
@@ -325,7 +333,7 @@ func (ix *Indexer) prepare(root *vault.Root, j *job) {
 	if !j.file.Note {
 		return
 	}
-	data, _, warn, err := root.ReadNote(j.file.Path)
+	data, _, warn, err := ix.readNote(root, j.file.Path)
 	if err != nil {
 		j.warn = vault.CannotRead + vault.ErrText(err)
 		j.unreadable = true
@@ -349,8 +357,10 @@ func (ix *Indexer) prepare(root *vault.Root, j *job) {
 // plan compares the files on disk with those in the database: files that are
 // new or whose size or modification time changed need work (every note
 // does with reparse), the rest are unchanged, and files no longer on disk
-// are gone.
-func plan(files []vault.File, known map[string]*existing, reparse bool) (work []*job, same, gone []*existing) {
+// are gone. A file the scan did not list because it, or a folder above it,
+// could not be read (unread) is not gone: it stays as last read, among the
+// unchanged. Both the index run and doctor's freshness check plan with it.
+func plan(files []vault.File, known map[string]*existing, reparse bool, unread vault.Unread) (work []*job, same, gone []*existing) {
 	for _, f := range files {
 		old, ok := known[f.Path]
 		if !ok {
@@ -364,8 +374,12 @@ func plan(files []vault.File, known map[string]*existing, reparse bool) (work []
 		}
 		same = append(same, old)
 	}
-	for _, e := range known {
-		if !e.present {
+	for p, e := range known {
+		switch {
+		case e.present:
+		case unread.Covers(p):
+			same = append(same, e)
+		default:
 			gone = append(gone, e)
 		}
 	}

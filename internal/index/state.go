@@ -19,6 +19,11 @@ type State struct {
 	// Embedding is how far making vectors for semantic search has got; it
 	// runs after indexing, in the background while the server answers.
 	Embedding Embedding `json:"embedding,omitzero"`
+	// Unwatched holds, by vault name, why changes to a vault's notes are
+	// not seen now (its folder is gone); answers may then miss changes
+	// made since. Empty while the watcher sees every vault, or does not
+	// run.
+	Unwatched map[string]string `json:"unwatched,omitempty"`
 }
 
 // Embedding is the progress of making vectors for semantic search.

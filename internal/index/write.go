@@ -138,7 +138,7 @@ func (w *writer) reserve(ctx context.Context, work []*job) ([]*job, map[string]i
 // statements are the prepared statements and bulk inserts of one batch
 // transaction.
 type statements struct {
-	upsertFile, touchFile                                 *sql.Stmt
+	upsertFile, touchFile, keepFile                       *sql.Stmt
 	delAliases, delTags, delHeadings, delBlocks, delLinks *sql.Stmt
 	delExternal, delWarnings, insWarning                  *sql.Stmt
 
@@ -177,6 +177,10 @@ func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
 			word_count = excluded.word_count, frontmatter = excluded.frontmatter
 		RETURNING id`)
 	p(&s.touchFile, `UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?`)
+	// A note kept as last read gets a modification time and a hash no
+	// file has: the next run reads it again, and once that read succeeds
+	// writes it afresh, its warnings with it, changed or not.
+	p(&s.keepFile, `UPDATE files SET mtime_ns = -1, hash = '' WHERE id = ?`)
 	p(&s.delAliases, `DELETE FROM aliases WHERE file_id = ?`)
 	p(&s.delTags, `DELETE FROM tags WHERE file_id = ?`)
 	p(&s.delHeadings, `DELETE FROM headings WHERE file_id = ?`)
@@ -228,10 +232,13 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 		}
 		if j.unreadable && j.old != nil && j.old.note {
 			// Keep what was indexed; record why it could not be refreshed.
+			if _, err := s.keepFile.ExecContext(ctx, j.old.id); err != nil {
+				return fmt.Errorf("write %s: %w", j.file.Path, err)
+			}
 			if _, err := s.delWarnings.ExecContext(ctx, j.old.id); err != nil {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
-			if _, err := s.insWarning.ExecContext(ctx, w.vaultID, j.old.id, j.file.Path, j.warn); err != nil {
+			if _, err := s.insWarning.ExecContext(ctx, w.vaultID, j.old.id, j.file.Path, j.warn+vault.KeptAsRead); err != nil {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
 			w.ix.log.Warn("note kept as indexed before", "path", j.file.Path, "problem", j.warn)

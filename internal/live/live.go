@@ -7,6 +7,7 @@ package live
 import (
 	"context"
 	"log/slog"
+	"maps"
 	"sync"
 	"time"
 
@@ -42,6 +43,9 @@ type Live struct {
 	background bool
 	kick       chan struct{}
 	rate       rate
+	// unwatched is what the watcher said of vaults whose changes it does
+	// not see; passes replace the state, so it is kept apart.
+	unwatched map[string]string
 }
 
 // New returns a Live over the given vaults. sync may be nil.
@@ -57,7 +61,26 @@ func New(vaults []config.Vault, idx IndexFunc, sync SyncFunc, log *slog.Logger) 
 func (l *Live) State() index.State {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	return l.state
+	st := l.state
+	if len(l.unwatched) > 0 {
+		st.Unwatched = maps.Clone(l.unwatched)
+	}
+	return st
+}
+
+// Watching records what the watcher says of a vault: why its changes are
+// not seen, or "" once they are again. It is the watcher's Status.
+func (l *Live) Watching(vault, problem string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if problem == "" {
+		delete(l.unwatched, vault)
+		return
+	}
+	if l.unwatched == nil {
+		l.unwatched = map[string]string{}
+	}
+	l.unwatched[vault] = problem
 }
 
 func (l *Live) set(f func(*index.State)) {

@@ -70,3 +70,27 @@ func TestStartLoadsBesideTheFirstPass(t *testing.T) {
 		}
 	}
 }
+
+// TestWatchingOutlivesPasses: what the watcher says of a vault stays in the
+// state through index passes, which replace the rest of it, until the
+// watcher says the vault is watched again; State hands out a copy.
+func TestWatchingOutlivesPasses(t *testing.T) {
+	l := New([]config.Vault{{Name: "v", Path: t.TempDir()}},
+		func(context.Context, config.Vault, index.Progress) (index.Result, error) { return index.Result{}, nil }, nil, nil)
+	l.Watching("v", "the vault folder is gone")
+	if err := l.All(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	st := l.State()
+	if st.State != index.StateReady || st.Unwatched["v"] != "the vault folder is gone" {
+		t.Fatalf("after a pass: %+v", st)
+	}
+	st.Unwatched["v"] = "changed by a reader"
+	if got := l.State().Unwatched["v"]; got != "the vault folder is gone" {
+		t.Errorf("a reader changed the state: %q", got)
+	}
+	l.Watching("v", "")
+	if st := l.State(); len(st.Unwatched) != 0 {
+		t.Errorf("after the watcher is back: %+v", st.Unwatched)
+	}
+}

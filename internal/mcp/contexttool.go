@@ -126,7 +126,8 @@ func (t *tools) buildContext(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 // the budget the caller asked for, which the answer names when budget is
 // lower.
 func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, asked int) (*mcpsdk.CallToolResult, BuildContextOutput, error) {
-	out := BuildContextOutput{Passages: []ContextPassage{}, LeftOut: []ContextLeftOut{}, Index: t.state()}
+	out := BuildContextOutput{Passages: []ContextPassage{}, LeftOut: []ContextLeftOut{}}
+	out.Index = t.answerState(&out.Degradation)
 	if err := t.checkVault(in.Vault); err != nil {
 		return nil, out, err
 	}
@@ -152,7 +153,10 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 		return nil, out, errors.New("gathering the context failed; health-status says what is wrong, and search-combined with read-note may still work")
 	}
 	out.BudgetTokens, out.TokensUsed, out.MoreLeftOut = pack.Budget, pack.Used, pack.MoreLeftOut
-	out.Embedder, out.Degraded, out.DegradedReason, out.Notes = pack.Embedder, pack.Degraded, pack.Reason, pack.Remarks
+	out.Embedder, out.Notes = pack.Embedder, pack.Remarks
+	if pack.Degraded {
+		out.degrade(pack.Reason)
+	}
 	if budget < asked {
 		out.Notes = append(out.Notes, fmt.Sprintf("budget_tokens was lowered from %d to %d: the passages come both as text and as structured content, and one answer takes at most %d tokens (mcp.answer_tokens in the server's config file)", asked, budget, t.answerTokens))
 	}

@@ -92,7 +92,8 @@ Use it to find related notes, a topic's neighbourhood, or what depends on a note
 }
 
 func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in GraphInput) (*mcpsdk.CallToolResult, GraphOutput, error) {
-	out := GraphOutput{Nodes: []GraphNode{}, Edges: []GraphEdge{}, Unresolved: []GraphUnresolved{}, Index: t.state()}
+	out := GraphOutput{Nodes: []GraphNode{}, Edges: []GraphEdge{}, Unresolved: []GraphUnresolved{}}
+	out.Index = t.answerState(&out.Degradation)
 	ref := strings.TrimSpace(in.QueryNotePath)
 	if ref == "" {
 		return nil, out, errors.New("query_note_path is empty: give the path, title or alias of the note to start from (search-vault finds one)")

@@ -112,6 +112,8 @@ Pass the vault and path of a search result. Long notes come in pages: when next_
 
 func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in ReadNoteInput) (*mcpsdk.CallToolResult, ReadNoteOutput, error) {
 	out := ReadNoteOutput{Frontmatter: map[string]any{}, Tags: []string{}, Headings: []HeadingItem{}, Links: []LinkItem{}, Backlinks: []BacklinkItem{}}
+	// The note comes from disk; its backlinks come from the index.
+	t.answerState(&out.Degradation)
 	if strings.TrimSpace(in.Path) == "" {
 		return nil, out, errors.New("path is empty: give the vault-relative path of a note, as search results give it")
 	}

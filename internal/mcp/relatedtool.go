@@ -67,7 +67,8 @@ Pass the vault and path of a search result, as to read-note.`,
 
 func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in RelatedInput) (*mcpsdk.CallToolResult, RelatedOutput, error) {
 	out := RelatedOutput{Related: []related.Note{}, Suggestions: []related.Suggestion{}, Mentions: []related.Mention{},
-		Mentioning: []related.Mention{}, Index: t.state()}
+		Mentioning: []related.Mention{}}
+	out.Index = t.answerState(&out.Degradation)
 	if strings.TrimSpace(in.Path) == "" {
 		return nil, out, errors.New("path is empty: give the vault-relative path of a note, as search results give it")
 	}

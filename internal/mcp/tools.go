@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -163,6 +164,17 @@ func (t *tools) state() index.State {
 	return t.st.State()
 }
 
+// answerState is the index state an answer carries. It is the one place
+// where that state degrades an answer d: while some vault's changes are not
+// seen (its folder is gone), what the index holds of it may be out of date.
+func (t *tools) answerState(d *Degradation) index.State {
+	st := t.state()
+	for _, name := range slices.Sorted(maps.Keys(st.Unwatched)) {
+		d.degrade(fmt.Sprintf("the index of vault %s may miss recent changes: %s", name, st.Unwatched[name]))
+	}
+	return st
+}
+
 // freshness is the line every answer carries while the index is not ready.
 func freshness(st index.State) string {
 	switch st.State {
@@ -237,7 +249,8 @@ func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 // search is every search tool: the arguments checked, the search service
 // asked, the answer rendered.
 func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filters, run func(search.Query) (search.Answer, error)) (*mcpsdk.CallToolResult, SearchOutput, error) {
-	out := SearchOutput{Results: []notes.Result{}, Index: t.state()}
+	out := SearchOutput{Results: []notes.Result{}}
+	out.Index = t.answerState(&out.Degradation)
 	if err := t.checkVault(f.Vault); err != nil {
 		return nil, out, err
 	}
@@ -257,7 +270,10 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, errors.New("the search failed; health-status says what is wrong")
 	}
 	out.Results, out.Truncated, out.Empty, out.Notes = a.Results, a.Truncated, a.Empty, a.Notes
-	out.Embedder, out.Degraded, out.DegradedReason = a.Embedder, a.Degraded, a.Reason
+	out.Embedder = a.Embedder
+	if a.Degraded {
+		out.degrade(a.Reason)
+	}
 	out.VectorsSearched, out.Passages = a.Vectors, a.Chunks
 	return t.fitSearch(kind, q.Text, out)
 }

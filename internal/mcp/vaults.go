@@ -72,8 +72,9 @@ Use it when results look incomplete, slow, or a tool says it is degraded.`,
 }
 
 func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, ListVaultsOutput, error) {
-	st := t.state()
-	out := ListVaultsOutput{Vaults: []VaultItem{}, Index: st}
+	out := ListVaultsOutput{Vaults: []VaultItem{}}
+	st := t.answerState(&out.Degradation)
+	out.Index = st
 	embedder, stores := "", map[string]string{}
 	if t.semantic != nil {
 		embedder, stores = t.semantic.Embedder(), t.semantic.VectorStores()

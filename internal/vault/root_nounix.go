@@ -10,6 +10,7 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
+	"syscall"
 )
 
 // open resolves the names in parts a link at a time, each link's target
@@ -38,7 +39,7 @@ walk:
 				continue
 			}
 			if links++; links > maxLinks {
-				return nil, "", &fs.PathError{Op: "open", Path: rel, Err: errors.New("too many links")}
+				return nil, "", &fs.PathError{Op: "open", Path: rel, Err: syscall.ELOOP}
 			}
 			target, err := root.Readlink(prefix)
 			if err != nil {
@@ -93,7 +94,11 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 			if rel == "." {
 				return err
 			}
-			warnings = append(warnings, Warning{Path: rel, Message: CannotRead + ErrText(err)})
+			// A folder that cannot be listed is unread, not empty; one
+			// gone since its parent was listed is gone.
+			if !Missing(err) {
+				warnings = append(warnings, unreadWarning(rel, err))
+			}
 			if d != nil && d.IsDir() {
 				return fs.SkipDir
 			}
@@ -113,7 +118,9 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 		}
 		info, err := d.Info()
 		if err != nil {
-			warnings = append(warnings, Warning{Path: rel, Message: CannotRead + ErrText(err)})
+			if !Missing(err) {
+				warnings = append(warnings, unreadWarning(rel, err))
+			}
 			return nil
 		}
 		if info.Mode()&fs.ModeSymlink != 0 {
@@ -122,7 +129,7 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 				return nil
 			}
 			if err != nil {
-				warnings = append(warnings, Warning{Path: rel, Message: linkWarning(err)})
+				warnings = append(warnings, linkWarning(rel, err))
 				return nil
 			}
 			info = target

@@ -146,6 +146,20 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 	return s.files, s.warnings, err
 }
 
+// scanCalls are the calls scan makes on the folders it walks. Tests replace
+// them to make one fail as a network disk, a FUSE folder or a full table of
+// open files does, which the root that runs the tests cannot cause with
+// permissions.
+var scanCalls = struct {
+	openat    func(dirFD int, name string, flags int, mode uint32) (int, error)
+	fstatat   func(dirFD int, name string, st *unix.Stat_t, flags int) error
+	readNames func(f *os.File) ([]string, error)
+}{
+	openat:    unix.Openat,
+	fstatat:   unix.Fstatat,
+	readNames: func(f *os.File) ([]string, error) { return f.Readdirnames(-1) },
+}
+
 type scanner struct {
 	r        *Root
 	ctx      context.Context
@@ -154,16 +168,17 @@ type scanner struct {
 }
 
 // dir lists the open folder fd at the vault-relative path rel, and closes
-// it.
+// it. A folder that cannot be listed is unread, not empty: a listing cut
+// short is not trusted either.
 func (s *scanner) dir(fd int, rel string, depth int) error {
 	f := os.NewFile(uintptr(fd), path.Join(s.r.dir, rel))
-	names, err := f.Readdirnames(-1)
+	names, err := scanCalls.readNames(f)
 	if err != nil {
 		f.Close()
 		if rel == "" {
 			return err
 		}
-		s.warn(rel, CannotRead+ErrText(err))
+		s.warnings = append(s.warnings, unreadWarning(rel, err))
 		return nil
 	}
 	defer f.Close()
@@ -176,9 +191,9 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 			p = rel + "/" + name
 		}
 		var st unix.Stat_t
-		if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
-			if !errors.Is(err, unix.ENOENT) { // gone since it was listed
-				s.warn(p, CannotRead+err.Error())
+		if err := scanCalls.fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			if !Missing(err) { // else gone since it was listed
+				s.warnings = append(s.warnings, unreadWarning(p, err))
 			}
 			continue
 		}
@@ -191,10 +206,12 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 				s.warn(p, fmt.Sprintf("folder nested more than %d deep skipped", maxDepth))
 				continue
 			}
-			sub, err := unix.Openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
+			sub, err := scanCalls.openat(fd, name, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_NOFOLLOW|unix.O_CLOEXEC, 0)
 			if err != nil {
-				if !errors.Is(err, unix.ENOENT) && !errors.Is(err, unix.ELOOP) && !errors.Is(err, unix.ENOTDIR) {
-					s.warn(p, CannotRead+err.Error())
+				// Missing: gone, or no longer a folder (a file or a link
+				// in its place) since it was described.
+				if !Missing(err) {
+					s.warnings = append(s.warnings, unreadWarning(p, err))
 				}
 				continue
 			}
@@ -205,7 +222,11 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 			if KeptOut(p, false, s.r.exclude) {
 				continue
 			}
-			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: IsNote(name)})
+			note := IsNote(name)
+			if note && st.Nlink > 1 {
+				s.warn(p, hardLinked(uint64(st.Nlink)))
+			}
+			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: note})
 		case unix.S_IFLNK:
 			if KeptOut(p, false, s.r.exclude) {
 				continue
@@ -214,6 +235,14 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 		}
 	}
 	return nil
+}
+
+// hardLinked is the warning of a note file with n hard links. Its other
+// names cannot be listed, so nothing shows they are inside the vault: the
+// note is indexed, and the user told that what it holds may be a file kept
+// elsewhere, which a vault's exclusions and link checks do not reach.
+func hardLinked(n uint64) string {
+	return fmt.Sprintf("the note file has %d hard links: its content may be shared with a file outside the vault; indexed all the same", n)
 }
 
 func (s *scanner) link(p string) {
@@ -225,7 +254,7 @@ func (s *scanner) link(p string) {
 		// A link to a folder: its target is scanned where it really is,
 		// and following it risks loops.
 	default:
-		s.warn(p, linkWarning(err))
+		s.warnings = append(s.warnings, linkWarning(p, err))
 	}
 }
 

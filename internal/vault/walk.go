@@ -8,6 +8,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
@@ -39,6 +40,63 @@ const CannotRead = "cannot read: "
 type Warning struct {
 	Path    string
 	Message string
+	// Unread is set when the scan could not see what is at Path, a file or
+	// a folder, for a reason that does not say it is gone (no permission,
+	// an I/O error, too many open files): what the index holds there and
+	// beneath it is kept as last read.
+	Unread bool
+}
+
+// KeptAsRead ends the warning of a file or folder that could not be read
+// and whose notes the index keeps as they were last read.
+const KeptAsRead = "; what was indexed there is kept as last read"
+
+// unreadWarning is the warning of a path whose reading failed with err,
+// when err does not say the path is gone (see Missing).
+func unreadWarning(p string, err error) Warning {
+	return Warning{Path: p, Message: CannotRead + ErrText(err) + KeptAsRead, Unread: true}
+}
+
+// Missing reports whether err says nothing is at a path any more: it does
+// not exist, a folder on the way is no longer a folder, or a symbolic link
+// stands where a folder was or loops. It is the one rule by which a failed
+// read deletes: any other failure (no permission, an I/O error on a
+// network or FUSE folder, too many open files) says nothing about what is
+// there, and the index keeps what it read before.
+func Missing(err error) bool {
+	return errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP)
+}
+
+// Unread is the set of paths a scan could not read (Warning.Unread).
+type Unread map[string]bool
+
+// UnreadIn gathers the paths of ws that the scan could not read.
+func UnreadIn(ws []Warning) Unread {
+	u := Unread{}
+	for _, w := range ws {
+		if w.Unread {
+			u[w.Path] = true
+		}
+	}
+	return u
+}
+
+// Covers reports whether the vault-relative path p is at or beneath a path
+// the scan could not read, so that its absence from the scan says nothing.
+func (u Unread) Covers(p string) bool {
+	if len(u) == 0 {
+		return false
+	}
+	for {
+		if u[p] {
+			return true
+		}
+		i := strings.LastIndexByte(p, '/')
+		if i < 0 {
+			return false
+		}
+		p = p[:i]
+	}
 }
 
 // IsNote reports whether a file name is a Markdown note.
@@ -58,7 +116,8 @@ func SkipDir(name string) bool {
 // exclude glob, and a symbolic link whose target is outside the vault or
 // itself left out; a link to a folder is skipped, its target being listed
 // where it really is. Problems with single files become warnings; only an
-// unreadable root is an error.
+// unreadable root is an error. A file or folder that cannot be read but is
+// not gone gets a warning marked Unread, and nothing beneath it is listed.
 func Scan(ctx context.Context, root string, exclude []string) ([]File, []Warning, error) {
 	r, err := OpenRoot(root, exclude)
 	if err != nil {
@@ -78,15 +137,19 @@ func (r *Root) Scan(ctx context.Context) ([]File, []Warning, error) {
 	return files, warnings, nil
 }
 
-// linkWarning says why a symbolic link found by Scan was skipped.
-func linkWarning(err error) string {
+// linkWarning says why a symbolic link found by Scan was skipped: it leads
+// out of the vault or to what the vault leaves out, it is broken, or what
+// it leads to could not be read, which keeps what was indexed through it.
+func linkWarning(p string, err error) Warning {
 	switch {
 	case errors.Is(err, ErrOutside):
-		return "symbolic link to outside the vault skipped"
+		return Warning{Path: p, Message: "symbolic link to outside the vault skipped"}
 	case errors.Is(err, ErrLeftOut):
-		return "symbolic link to a hidden or excluded file skipped"
+		return Warning{Path: p, Message: "symbolic link to a hidden or excluded file skipped"}
+	case Missing(err):
+		return Warning{Path: p, Message: "broken symbolic link skipped: " + ErrText(err)}
 	}
-	return "broken symbolic link skipped: " + ErrText(err)
+	return unreadWarning(p, err)
 }
 
 // Excluded reports whether a vault-relative path matches an exclude glob.

@@ -9,8 +9,9 @@
 //
 // A vault folder that disappears (deleted, renamed, its drive unmounted) is
 // logged and no longer watched; nothing is reported for it, so an unmounted
-// drive does not empty the index. When the folder is back, the caller starts
-// a new Watcher.
+// drive does not empty the index. The watcher looks for it again, less often
+// the longer it is away, and once it is back watches it again and asks for a
+// rescan. Options.Status hears of both.
 package watch
 
 import (
@@ -37,7 +38,12 @@ import (
 const (
 	DefaultQuiet   = 300 * time.Millisecond
 	DefaultMaxWait = 2 * time.Second
+	DefaultReturn  = time.Second
 )
+
+// maxReturn bounds the wait between two looks for a vault folder that is
+// gone: one that comes back is watched again within a minute.
+const maxReturn = time.Minute
 
 // Change is one settled burst of changes to one vault.
 type Change struct {
@@ -68,6 +74,14 @@ type Options struct {
 	// full rescan, and those folders are tried again. Zero turns it off. No
 	// timer runs while every folder is watched.
 	Fallback time.Duration
+	// Return is how long after a vault folder is found gone the watcher
+	// first looks for it again (DefaultReturn when zero); the wait doubles
+	// after each look that does not find it, up to a minute.
+	Return time.Duration
+	// Status, when set, is told that a vault's changes are no longer seen,
+	// with why (its folder is gone), and with "" once they are seen again.
+	// It is called from New and from Run's goroutine, never at once.
+	Status func(vault, problem string)
 	// DBPath is the database file. Should it lie inside a vault, writes to it
 	// and to its -wal, -shm and -journal files are ignored, since every
 	// index run would otherwise trigger the next.
@@ -113,10 +127,16 @@ type vaultState struct {
 	first, last time.Time
 	// busy is true while the callback runs for this vault.
 	busy bool
+	// gone is true while the vault folder is away; the watcher looks for
+	// it at nextLook, and waits wait longer each time it is not there.
+	gone     bool
+	nextLook time.Time
+	wait     time.Duration
 }
 
 // New starts watching the folders of vaults. A vault folder that is missing
-// is logged and left out; New fails only on an invalid exclude pattern or
+// is logged, told to Options.Status and looked for until it appears, as one
+// that goes later is; New fails only on an invalid exclude pattern or
 // when the system refuses a watcher (on Linux, fs.inotify.max_user_instances
 // is reached). The watches catch changes from the moment New returns; they
 // are delivered once Run is called.
@@ -133,6 +153,9 @@ func New(vaults []config.Vault, opts Options, log *slog.Logger) (*Watcher, error
 	}
 	if opts.MaxWait <= 0 {
 		opts.MaxWait = DefaultMaxWait
+	}
+	if opts.Return <= 0 {
+		opts.Return = DefaultReturn
 	}
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -169,8 +192,7 @@ func New(vaults []config.Vault, opts Options, log *slog.Logger) (*Watcher, error
 			err = errors.New("not a folder")
 		}
 		if err != nil {
-			log.Warn("vault folder cannot be watched; its changes are seen at the next start",
-				"vault", vs.name, "path", vs.root, "err", err)
+			w.lost(vs, time.Now(), fmt.Sprintf("the vault folder %s cannot be found (%v)", vs.root, err))
 			continue
 		}
 		w.watchTree(vs, vs.root, false)
@@ -223,6 +245,12 @@ func (w *Watcher) Run(ctx context.Context, onChange func(ctx context.Context, c 
 		now := time.Now()
 		var next time.Time
 		for _, vs := range w.vaults {
+			if vs.gone && !vs.nextLook.After(now) {
+				w.lookFor(vs, now)
+			}
+			if vs.gone && (next.IsZero() || vs.nextLook.Before(next)) {
+				next = vs.nextLook
+			}
 			due, ok := vs.due(w.opts)
 			if !ok {
 				continue
@@ -318,11 +346,13 @@ func (w *Watcher) handleEvent(ev fsnotify.Event, now time.Time) {
 			continue
 		}
 		if rel == "." {
-			if ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename) {
-				w.log.Warn("vault folder is gone (deleted, renamed or unmounted); its changes are no longer seen: restart jarvis when it is back",
-					"vault", vs.name, "path", vs.root)
+			if (ev.Has(fsnotify.Remove) || ev.Has(fsnotify.Rename)) && !vs.gone {
+				w.lost(vs, now, fmt.Sprintf("the vault folder %s is gone (deleted, renamed or unmounted)", vs.root))
 			}
 			continue
+		}
+		if vs.gone {
+			continue // events queued before its watches went
 		}
 		if vs.filter.ignores(rel, dir) {
 			continue
@@ -355,10 +385,56 @@ func (w *Watcher) handleError(err error, now time.Time) {
 		}
 	}
 	for _, vs := range w.vaults {
+		if vs.gone {
+			continue // looked for on its own schedule
+		}
 		if st, err := os.Stat(vs.root); err == nil && st.IsDir() {
 			w.watchTree(vs, vs.root, false)
+		} else {
+			w.lost(vs, now, fmt.Sprintf("the vault folder %s is gone (deleted, renamed or unmounted)", vs.root))
+			continue
 		}
 		vs.markRescan(now)
+	}
+}
+
+// lost records that the folder of vs is gone: its watches go (on Linux
+// they would follow the folder to where it was moved), the caller hears
+// why, and the folder is looked for again after Return.
+func (w *Watcher) lost(vs *vaultState, now time.Time, why string) {
+	vs.gone = true
+	// What was gathered is not delivered: a pass over a folder that is
+	// not there learns nothing, and the rescan at its return covers it.
+	vs.pending, vs.rescan = map[string]struct{}{}, false
+	vs.wait = w.opts.Return
+	vs.nextLook = now.Add(vs.wait)
+	for p := range w.watched {
+		if _, ok := vs.rel(p); ok {
+			w.forget(p)
+		}
+	}
+	w.log.Warn("vault folder is gone; its changes are not seen until it is back, which jarvis watches for",
+		"vault", vs.name, "path", vs.root, "why", why)
+	if w.opts.Status != nil {
+		w.opts.Status(vs.name, why+": changes to its notes are not seen until it is back")
+	}
+}
+
+// lookFor looks for the folder of a vault that is gone. Back, it is
+// watched again and rescanned, since anything may have changed while it was
+// away; not back, it is looked for again after twice the last wait.
+func (w *Watcher) lookFor(vs *vaultState, now time.Time) {
+	if st, err := os.Stat(vs.root); err != nil || !st.IsDir() {
+		vs.wait = min(2*vs.wait, maxReturn)
+		vs.nextLook = now.Add(vs.wait)
+		return
+	}
+	vs.gone = false
+	w.watchTree(vs, vs.root, false)
+	vs.markRescan(now)
+	w.log.Info("vault folder is back; watching it again", "vault", vs.name, "path", vs.root)
+	if w.opts.Status != nil {
+		w.opts.Status(vs.name, "")
 	}
 }
 

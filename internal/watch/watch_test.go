@@ -98,6 +98,17 @@ func reported(cs []Change, vault string) map[string]bool {
 	return got
 }
 
+// eventually polls until cond holds, for what is not a Change: a log
+// line, a status.
+func eventually(t *testing.T, timeout time.Duration, what string, cond func() bool) {
+	t.Helper()
+	for end := time.Now().Add(timeout); !cond(); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("no %s within %s", what, timeout)
+		}
+	}
+}
+
 func rescans(cs []Change, vault string) int {
 	n := 0
 	for _, c := range cs {
@@ -537,11 +548,95 @@ func TestVaultFolderGone(t *testing.T) {
 	if err := os.RemoveAll(gone.Path); err != nil {
 		t.Fatal(err)
 	}
-	rec.waitFor(t, deadline, "warning", func([]Change) bool {
+	eventually(t, deadline, "warning", func() bool {
 		return strings.Contains(logs.String(), "vault folder is gone")
 	})
 	sharedtest.WriteFile(t, stays.Path, "Still.md", "x")
 	rec.waitForPaths(t, "home", "Still.md")
+}
+
+// statusLog records what a Watcher tells Options.Status.
+type statusLog struct {
+	mu   sync.Mutex
+	last map[string]string
+	seen []string
+}
+
+func (l *statusLog) status(vault, problem string) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.last == nil {
+		l.last = map[string]string{}
+	}
+	l.last[vault] = problem
+	l.seen = append(l.seen, vault+": "+problem)
+}
+
+func (l *statusLog) of(vault string) string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.last[vault]
+}
+
+// TestVaultFolderRenamedAwayAndBack: a vault folder renamed away (a git
+// checkout, a sync client, a remount) and back is watched again: the
+// watcher says its changes are not seen while it is away, asks for a
+// rescan once it is back, and reports the edits made after.
+func TestVaultFolderRenamedAwayAndBack(t *testing.T) {
+	parent := t.TempDir()
+	v := config.Vault{Name: "notes", Path: filepath.Join(parent, "Vault")}
+	sharedtest.WriteFile(t, v.Path, "Sub/Note.md", "x")
+	var st statusLog
+	opts := testOptions
+	opts.Return, opts.Status = 20*time.Millisecond, st.status
+	_, rec := start(t, []config.Vault{v}, opts, nil)
+
+	if err := os.Rename(v.Path, v.Path+"-away"); err != nil {
+		t.Fatal(err)
+	}
+	eventually(t, deadline, "word that the folder is gone", func() bool {
+		return strings.Contains(st.of("notes"), "is gone")
+	})
+	// Written while away: under the old name on Linux the folder keeps
+	// its watches unless they are dropped.
+	sharedtest.WriteFile(t, v.Path+"-away", "Sub/Away.md", "x")
+	time.Sleep(5 * opts.Return)
+	if err := os.Rename(v.Path+"-away", v.Path); err != nil {
+		t.Fatal(err)
+	}
+	rec.waitFor(t, 5*deadline, "rescan once the folder is back", func(cs []Change) bool {
+		return rescans(cs, "notes") > 0
+	})
+	if got := st.of("notes"); got != "" {
+		t.Errorf("status %q once the folder is back, want none", got)
+	}
+	if got := reported(rec.snapshot(), "notes"); got["Sub/Away.md"] {
+		t.Errorf("a change made while the folder was away was reported under its path: %v", summary(rec.snapshot()))
+	}
+	sharedtest.WriteFile(t, v.Path, "Sub/After.md", "x")
+	rec.waitForPaths(t, "notes", "Sub/After.md")
+}
+
+// TestVaultFolderMissingAtStart: a vault folder missing when the watcher
+// starts is looked for until it appears, then watched.
+func TestVaultFolderMissingAtStart(t *testing.T) {
+	v := config.Vault{Name: "late", Path: filepath.Join(t.TempDir(), "Vault")}
+	var st statusLog
+	opts := testOptions
+	opts.Return, opts.Status = 20*time.Millisecond, st.status
+	_, rec := start(t, []config.Vault{v}, opts, nil)
+	if !strings.Contains(st.of("late"), "cannot be found") {
+		t.Fatalf("status %q for a missing folder", st.of("late"))
+	}
+	sharedtest.WriteFile(t, v.Path, "First.md", "x")
+	rec.waitFor(t, 5*deadline, "rescan once the folder appears", func(cs []Change) bool {
+		return rescans(cs, "late") > 0
+	})
+	sharedtest.WriteFile(t, v.Path, "Second.md", "x")
+	rec.waitForPaths(t, "late", "Second.md")
+	if st.of("late") != "" {
+		t.Errorf("status %q once the folder is there", st.of("late"))
+	}
 }
 
 func TestNew(t *testing.T) {
@@ -559,7 +654,7 @@ func TestNew(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer w.fw.Close()
-		if !strings.Contains(logs.String(), "vault folder cannot be watched") {
+		if !strings.Contains(logs.String(), "vault folder is gone") {
 			t.Errorf("missing folder not logged; log:\n%s", logs)
 		}
 	})
