@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"runtime"
@@ -101,7 +102,7 @@ type Indexer struct {
 	db  store.Conn
 	log *slog.Logger
 	// parse turns a note's bytes into a Note; tests wrap it to count calls.
-	parse func(path string, src []byte) vault.Note
+	parse func(ctx context.Context, path string, src []byte) (vault.Note, error)
 	// BatchSize is how many changed files go into one transaction: large
 	// enough to amortise the commit, small enough that an interrupted run
 	// loses little work.
@@ -256,7 +257,10 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 		go func() {
 			defer wg.Done()
 			for j := range in {
-				ix.prepare(root, j)
+				if err := ix.prepare(ctx, root, j); err != nil {
+					// Cancelled mid-parse: the note is not written.
+					return
+				}
 				links.resolve(j)
 				select {
 				case out <- j:
@@ -319,30 +323,37 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 	return flush()
 }
 
-// prepare reads and parses one file. Attachments are never read.
-func (ix *Indexer) prepare(root *vault.Root, j *job) {
+// prepare reads and parses one file. Attachments are never read. A note
+// whose Markdown runs out of its parse budget is kept by name only, with
+// the parser's warning, as one over vault.MaxNoteSize is. prepare fails
+// only when ctx ends during the parse.
+func (ix *Indexer) prepare(ctx context.Context, root *vault.Root, j *job) error {
 	if !j.file.Note {
-		return
+		return nil
 	}
 	data, _, warn, err := root.ReadNote(j.file.Path)
 	if err != nil {
 		j.warn = vault.CannotRead + vault.ErrText(err)
 		j.unreadable = true
 		j.note = vault.Note{Title: vault.TitleFromPath(j.file.Path)}
-		return
+		return nil
 	}
 	if warn != "" {
 		j.warn = warn
 		j.note = vault.Note{Title: vault.TitleFromPath(j.file.Path)}
-		return
+		return nil
 	}
 	sum := sha256.Sum256(data)
 	j.hash = hex.EncodeToString(sum[:])
 	if j.old != nil && j.old.note && j.old.hash == j.hash && !j.reparse {
 		j.touch = true
-		return
+		return nil
 	}
-	j.note = ix.parse(j.file.Path, data)
+	j.note, err = ix.parse(ctx, j.file.Path, data)
+	if err != nil && !errors.Is(err, vault.ErrTooComplex) {
+		return err
+	}
+	return nil
 }
 
 // plan compares the files on disk with those in the database: files that are

@@ -53,7 +53,7 @@ type fake struct {
 	Health       func(ctx context.Context) health.Report
 	State        func() index.State
 	BuildContext func(ctx context.Context, r contextpack.Request) (contextpack.Pack, error)
-	Parse        func(path string, src []byte) vault.Note
+	Parse        func(ctx context.Context, path string, src []byte) (vault.Note, error)
 	Metrics      *metrics.Recorder
 }
 
@@ -168,9 +168,11 @@ type stateFunc func() index.State
 
 func (f stateFunc) State() index.State { return f() }
 
-type parseFunc func(path string, src []byte) vault.Note
+type parseFunc func(ctx context.Context, path string, src []byte) (vault.Note, error)
 
-func (f parseFunc) Parse(path string, src []byte) vault.Note { return f(path, src) }
+func (f parseFunc) Parse(ctx context.Context, path string, src []byte) (vault.Note, error) {
+	return f(ctx, path, src)
+}
 
 type relatedFunc func(ctx context.Context, q related.Query) (related.Answer, error)
 

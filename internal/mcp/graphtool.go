@@ -249,7 +249,10 @@ func (t *tools) graphFromDisk(ctx context.Context, v config.Vault, rel string, o
 	if err != nil {
 		return out, err
 	}
-	note := t.parse(rel, data)
+	note, err := t.parse(ctx, rel, data)
+	if err != nil {
+		return out, err
+	}
 	out.degrade(why + "; showing the start note's own links, one level deep, resolved against the files on disk (a link to an alias shows as unresolved)")
 	out.Start = graph.Match{Ref: graph.Ref{Vault: v.Name, Path: rel, Title: note.Title}, Kind: "note", By: graph.ByPath}
 	files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
@@ -298,11 +301,19 @@ func (t *tools) graphFromDisk(ctx context.Context, v config.Vault, rel string, o
 	return out, nil
 }
 
-func (t *tools) parse(rel string, data []byte) vault.Note {
-	if t.parser != nil {
-		return t.parser.Parse(rel, data)
+// parse reads a note for a tool within the parser's budget and the
+// request's context. A note too complex to parse comes back by name only,
+// with the parser's warning; only the end of ctx is an error.
+func (t *tools) parse(ctx context.Context, rel string, data []byte) (vault.Note, error) {
+	p := t.parser
+	if p == nil {
+		p = vault.NewParser()
 	}
-	return vault.NewParser().Parse(rel, data)
+	note, err := p.Parse(ctx, rel, data)
+	if err != nil && !errors.Is(err, vault.ErrTooComplex) {
+		return note, err
+	}
+	return note, nil
 }
 
 func tagNames(n vault.Note) []string {

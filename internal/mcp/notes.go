@@ -137,7 +137,10 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if err != nil {
 		return nil, out, err
 	}
-	note := t.parse(rel, data)
+	note, err := t.parse(ctx, rel, data)
+	if err != nil {
+		return nil, out, err
+	}
 	for i, w := range note.Warnings {
 		if i == maxWarnings {
 			break

@@ -53,7 +53,7 @@ type LinkGraph interface {
 // NoteParser reads a note's headings, links, tags and frontmatter from its
 // text, so read-note works without the database.
 type NoteParser interface {
-	Parse(path string, src []byte) vault.Note
+	Parse(ctx context.Context, path string, src []byte) (vault.Note, error)
 }
 
 // Notes lists the indexed notes of the served vaults (the resource list).

@@ -276,7 +276,14 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 		}
 		// A sentence naming the note twice is one place to link it.
 		seen := map[Mention]bool{}
-		for _, b := range s.Prose(src) {
+		prose, err := s.Prose(ctx, src)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue // too complex to parse: no mentions found in it
+		}
+		for _, b := range prose {
 			for _, m := range findNames(b, names) {
 				at := Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)}
 				if seen[at] {

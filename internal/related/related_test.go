@@ -191,7 +191,10 @@ func TestSentence(t *testing.T) {
 
 func TestSentences(t *testing.T) {
 	src := "# Note\n\nFirst one. Second one weighs\n0.1 g! Third, with [[a link]].\n"
-	blocks := vault.NewParser().Prose([]byte(src))
+	blocks, err := vault.NewParser().Prose(context.Background(), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	for _, s := range sentences(blocks[1]) {
 		got = append(got, fmt.Sprintf("%d %s", s.Line, s.Sentence))

@@ -3,10 +3,13 @@ package vault
 import (
 	"bytes"
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -23,15 +26,26 @@ import (
 // and is safe for concurrent use: every call gets its own goldmark context.
 type Parser struct {
 	md parser.Parser
+	// budget is how long a body of size bytes may take to parse:
+	// ParseBudget, or another in tests.
+	budget func(size int) time.Duration
 }
 
 // NewParser builds the goldmark parser with the syntax Obsidian notes use:
 // CommonMark, GFM tables, footnotes, and the Obsidian extension for
 // wikilinks, embeds, tags, block ids and bare URLs.
 func NewParser() *Parser {
+	// The budget checker triggers wherever any inline parser does: those
+	// of goldmark's defaults and of obsidianSyntax (the table extension
+	// has none).
+	var inline []parser.InlineParser
+	for _, v := range append(parser.DefaultInlineParsers(), obsidianInlineParsers()...) {
+		inline = append(inline, v.Value.(parser.InlineParser))
+	}
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.Table, obsidianSyntax{}),
 		goldmark.WithParserOptions(
+			parser.WithInlineParsers(util.Prioritized(newBudgetChecker(inline), budgetCheckerPriority)),
 			// Only the block parser of the footnote extension: it keeps
 			// "[^1]: https://..." from being read as a link reference
 			// definition and parses the footnote text in place. Its AST
@@ -40,7 +54,7 @@ func NewParser() *Parser {
 			parser.WithBlockParsers(util.Prioritized(footnoteDefinitions{extension.NewFootnoteBlockParser()}, 999)),
 		),
 	)
-	return &Parser{md: md.Parser()}
+	return &Parser{md: md.Parser(), budget: ParseBudget}
 }
 
 // footnoteDefinitions is goldmark's footnote block parser, kept from
@@ -66,10 +80,15 @@ func (f footnoteDefinitions) Open(parent ast.Node, reader text.Reader, pc parser
 const ParserVersion = "2"
 
 // Parse reads one note. path is the note's vault-relative slash path, used
-// for the title when the frontmatter has none. Parse never fails: problems
-// such as invalid YAML or invalid UTF-8 are reported in Note.Warnings and
-// the rest of the note is still read.
-func (p *Parser) Parse(path string, src []byte) Note {
+// for the title when the frontmatter has none. Problems such as invalid
+// YAML or invalid UTF-8 are reported in Note.Warnings and the rest of the
+// note is still read.
+//
+// Parse fails only when it has to stop: when ctx ends, with ctx's error,
+// and when the Markdown takes longer than ParseBudget to parse, with an
+// error wrapping ErrTooComplex. The note it then returns is known by name
+// only, like a note over MaxNoteSize, with a warning saying why.
+func (p *Parser) Parse(ctx context.Context, path string, src []byte) (Note, error) {
 	var note Note
 	src, note.Warnings = normalizeSource(src)
 	lines := newLineIndex(src)
@@ -80,7 +99,13 @@ func (p *Parser) Parse(path string, src []byte) Note {
 		decodeFrontmatter(fm, &lines, &note)
 	}
 	body := src[bodyStart:]
-	p.parseBody(body, bodyStart, &lines, &note)
+	if err := p.parseBody(ctx, body, bodyStart, &lines, &note); err != nil {
+		if !errors.Is(err, ErrTooComplex) {
+			return Note{Title: TitleFromPath(path)}, fmt.Errorf("parse %s: %w", path, err)
+		}
+		return Note{Title: TitleFromPath(path), Warnings: []string{tooComplexWarning(p.budget(len(body)))}},
+			fmt.Errorf("parse %s: %w", path, err)
+	}
 	note.WordCount = countWords(body)
 	note.Chunks = chunkBody(&lines, bodyStart, note.Headings)
 	if note.Title == "" {
@@ -94,7 +119,7 @@ func (p *Parser) Parse(path string, src []byte) Note {
 	slices.SortStableFunc(note.External, func(a, b ExternalLink) int { return cmp.Compare(a.Line, b.Line) })
 	slices.SortStableFunc(note.Tags, func(a, b Tag) int { return cmp.Compare(a.Line, b.Line) })
 	slices.SortStableFunc(note.Blocks, func(a, b Block) int { return cmp.Compare(a.Line, b.Line) })
-	return note
+	return note, nil
 }
 
 // internalErrorWarning starts the warning added when goldmark or this
@@ -103,17 +128,26 @@ func (p *Parser) Parse(path string, src []byte) Note {
 const internalErrorWarning = "internal parser error"
 
 // parseBody runs goldmark over the Markdown after the frontmatter, which
-// starts at file offset base, and collects from the tree.
-func (p *Parser) parseBody(body []byte, base int, lines *lineIndex, note *Note) {
+// starts at file offset base, and collects from the tree. It returns the
+// error of parseTree when the parse had to stop; a panic inside goldmark
+// or this package costs the body only, with a warning.
+func (p *Parser) parseBody(ctx context.Context, body []byte, base int, lines *lineIndex, note *Note) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			note.Warnings = append(note.Warnings, fmt.Sprintf("%s: %v", internalErrorWarning, r))
 		}
 	}()
-	body = limitContainerDepth(body)
-	doc := p.md.Parse(text.NewReader(body))
-	c := collector{body: body, base: base, lines: lines, note: note}
+	doc, src, err := p.parseTree(ctx, body)
+	if err != nil {
+		if errors.Is(err, errParserPanic) {
+			note.Warnings = append(note.Warnings, err.Error())
+			return nil
+		}
+		return err
+	}
+	c := collector{body: src, base: base, lines: lines, note: note}
 	_ = ast.Walk(doc, c.visit)
+	return nil
 }
 
 // maxContainerDepth caps how many container blocks (block quotes, list
@@ -122,11 +156,19 @@ func (p *Parser) parseBody(body []byte, base int, lines *lineIndex, note *Note) 
 // takes minutes. Real notes stay far below the cap.
 const maxContainerDepth = 32
 
-// limitContainerDepth hides the container markers past maxContainerDepth
-// on each line behind U+001F, so goldmark reads the rest of the line as
-// text of the deepest allowed container. Bytes are replaced one for one:
-// offsets, and so line numbers, do not move. body is copied only when a
-// line is that deep.
+// maxIndentColumns caps how far into a line its container markers and
+// indentation may reach: list items nest by indentation too, one level a
+// tab, and goldmark measures every open level's indentation on every line,
+// so a list nested a thousand tabs deep costs the square of that on each
+// line. 128 columns hold maxContainerDepth levels of tabs.
+const maxIndentColumns = 4 * maxContainerDepth
+
+// limitContainerDepth hides the container markers past maxContainerDepth,
+// and the indentation and markers past maxIndentColumns, on each line
+// behind U+001F, so goldmark reads the rest of the line as text of the
+// deepest allowed container. Bytes are replaced one for one: offsets, and
+// so line numbers, do not move. body is copied only when a line is that
+// deep.
 func limitContainerDepth(body []byte) []byte {
 	out := body
 	copied := false
@@ -148,22 +190,45 @@ func limitContainerDepth(body []byte) []byte {
 	return out
 }
 
-// containerPrefix reads the container markers at the start of line. It
-// returns where the marker past maxContainerDepth starts (or -1 when the
-// line is not that deep) and where the markers end.
+// containerPrefix reads the indentation and container markers at the start
+// of line. It returns where the marker past maxContainerDepth or the byte
+// past maxIndentColumns starts (or -1 when the line is not that deep), and
+// where the markers, or the indentation hidden with them, end. Trailing
+// whitespace is never hidden: a line of blanks stays blank.
 func containerPrefix(line []byte) (cut, end int) {
 	cut = -1
-	depth := 0
+	depth, col := 0, 0
 	for end < len(line) {
 		i := end
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			if col >= maxIndentColumns && cut < 0 {
+				cut = i
+			}
+			if line[i] == '\t' {
+				col += 4 - col%4
+			} else {
+				col++
+			}
 			i++
+		}
+		if i == len(line) {
+			// Only blanks follow: nothing of them is hidden.
+			if cut >= end {
+				cut = -1
+			}
+			break
+		}
+		if cut >= 0 {
+			end = i
 		}
 		n := containerMarkerLength(line[i:])
 		if n == 0 {
 			break
 		}
-		if depth++; depth == maxContainerDepth+1 {
+		if depth++; depth == maxContainerDepth+1 && cut < 0 {
+			cut = i
+		}
+		if col += n; col > maxIndentColumns && cut < 0 {
 			cut = i
 		}
 		end = i + n
