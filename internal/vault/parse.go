@@ -77,7 +77,7 @@ func (f footnoteDefinitions) Open(parent ast.Node, reader text.Reader, pc parser
 // file would be stored differently (a new link form, a fix in what counts
 // as a block id), so that the indexer reads every note again after an
 // upgrade rather than only those edited since.
-const ParserVersion = "2"
+const ParserVersion = "3"
 
 // Parse reads one note. path is the note's vault-relative slash path, used
 // for the title when the frontmatter has none. Problems such as invalid
