@@ -1,0 +1,89 @@
+package mcp_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// slowNote is Markdown whose parse time grows with the square of its size
+// and that the parser's rewrites do not catch: each line opens a link
+// title goldmark looks for the end of to the end of the paragraph. One MB
+// takes half a minute or more to parse in full.
+func slowNote(mb int) []byte { return bytes.Repeat([]byte("[a](b \"x\n"), mb*(1<<20)/9) }
+
+// slowVault is a vault holding Slow.md, a slowNote of mb MB.
+func slowVault(t *testing.T, mb int) config.Vault {
+	t.Helper()
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "Slow.md"), slowNote(mb), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return config.Vault{Name: "v", Path: root}
+}
+
+// TestReadNoteOverItsParseBudget reads a note the parser gives up on: the
+// text comes back, with the parser's warning instead of its links.
+func TestReadNoteOverItsParseBudget(t *testing.T) {
+	v := slowVault(t, 1)
+	cs := connect(t, &fake{Vaults: []config.Vault{v}, Parse: vault.NewParser().Parse})
+	var out mcp.ReadNoteOutput
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Slow.md"}, &out); isErr {
+			t.Errorf("read-note failed: %s", text)
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("read-note still parsing after 30 s")
+	}
+	if !strings.HasPrefix(out.Content, "[a](b \"x\n") || len(out.Links) != 0 {
+		t.Errorf("content %.20q, %d links; want the text and no links", out.Content, len(out.Links))
+	}
+	if len(out.Warnings) != 1 || !strings.Contains(out.Warnings[0], "too complex to parse") {
+		t.Errorf("warnings %q", out.Warnings)
+	}
+}
+
+// TestReadNoteStopsParsingWhenCancelled cancels a read-note whose parse
+// would take minutes: the parse ends with the request's context.
+func TestReadNoteStopsParsingWhenCancelled(t *testing.T) {
+	v := slowVault(t, 3)
+	p := vault.NewParser()
+	parsed := make(chan error, 1)
+	started := make(chan struct{})
+	cs := connect(t, &fake{Vaults: []config.Vault{v}, Parse: func(ctx context.Context, path string, src []byte) (vault.Note, error) {
+		close(started)
+		n, err := p.Parse(ctx, path, src)
+		parsed <- err
+		return n, err
+	}})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		_, _ = cs.CallTool(ctx, &mcpsdk.CallToolParams{Name: mcp.ToolReadNote, Arguments: map[string]any{"path": "Slow.md"}})
+	}()
+	<-started
+	cancel()
+	select {
+	case err := <-parsed:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("parse ended with %v, want context.Canceled", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still parsing 30 s after the call was cancelled")
+	}
+}
