@@ -125,6 +125,9 @@ func TestParseKnownSlowShapes(t *testing.T) {
 			if len(n.Links) < 2 || n.Links[0].Target != "before" || n.Links[len(n.Links)-1].Target != "after" {
 				t.Errorf("links %d, want [[before]] first and [[after]] last", len(n.Links))
 			}
+			if want := bytes.Count(tt.src, []byte("[[x]]")); len(n.Links) != want+2 {
+				t.Errorf("%d links, want %d", len(n.Links), want+2)
+			}
 		})
 	}
 }
@@ -172,9 +175,10 @@ func TestLimitContainerDepthIndentation(t *testing.T) {
 		name, src, want string
 	}{
 		{"shallow", "\t\t- a\n", "\t\t- a\n"},
-		{"past the cap", deep + "- a\n", strings.Repeat("\t", 32) + strings.Repeat("\x1f", 10) + "a\n"},
+		{"past the cap", deep + "- a\n", strings.Repeat("\x1f", 42) + "a\n"},
+		{"past the cap in a quote", "> " + deep + "- a\n", ">" + strings.Repeat("\x1f", 43) + "a\n"},
 		{"blank line", deep + "\n", deep + "\n"},
-		{"spaces", strings.Repeat(" ", 130) + "x", strings.Repeat(" ", 128) + "\x1f\x1fx"},
+		{"spaces", strings.Repeat(" ", 130) + "x", strings.Repeat("\x1f", 130) + "x"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -164,9 +164,9 @@ const maxContainerDepth = 32
 const maxIndentColumns = 4 * maxContainerDepth
 
 // limitContainerDepth hides the container markers past maxContainerDepth,
-// and the indentation and markers past maxIndentColumns, on each line
-// behind U+001F, so goldmark reads the rest of the line as text of the
-// deepest allowed container. Bytes are replaced one for one: offsets, and
+// and the run of indentation that reaches past maxIndentColumns with the
+// markers after it, on each line behind U+001F, so goldmark reads the rest
+// of the line as text of the deepest allowed container. Bytes are replaced one for one: offsets, and
 // so line numbers, do not move. body is copied only when a line is that
 // deep.
 func limitContainerDepth(body []byte) []byte {
@@ -191,8 +191,9 @@ func limitContainerDepth(body []byte) []byte {
 }
 
 // containerPrefix reads the indentation and container markers at the start
-// of line. It returns where the marker past maxContainerDepth or the byte
-// past maxIndentColumns starts (or -1 when the line is not that deep), and
+// of line. It returns where the marker past maxContainerDepth or the run of
+// blanks reaching past maxIndentColumns starts (or -1 when the line is not
+// that deep), and
 // where the markers, or the indentation hidden with them, end. Trailing
 // whitespace is never hidden: a line of blanks stays blank.
 func containerPrefix(line []byte) (cut, end int) {
@@ -202,7 +203,9 @@ func containerPrefix(line []byte) (cut, end int) {
 		i := end
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
 			if col >= maxIndentColumns && cut < 0 {
-				cut = i
+				// The whole run goes: what follows is then text, not
+				// code indented past the deepest container.
+				cut = end
 			}
 			if line[i] == '\t' {
 				col += 4 - col%4
