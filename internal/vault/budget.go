@@ -186,12 +186,19 @@ func (p *Parser) parseTree(ctx context.Context, body []byte) (doc ast.Node, src 
 // start of another over such a length is never a link a reader wrote.
 const maxOverlappingDestination = 1024
 
-// hideUnclosedDestinations hides behind U+001F the '(' of every "](" whose
-// destination, as goldmark would scan it, runs longer than
-// maxOverlappingDestination and holds another "](": goldmark then reads
-// "[text]" there as text instead of scanning on. It finds the scans in
-// one pass, as a stack of the destinations still open. Bytes are replaced
-// one for one, and body is copied only when something is hidden.
+// maxLinkLabel is the longest link text CommonMark allows, in bytes;
+// goldmark looks no further for a destination after a longer one.
+const maxLinkLabel = 999
+
+// hideUnclosedDestinations hides behind U+001F the link text opener '['
+// of every "](" whose destination, as goldmark would scan it, runs longer
+// than maxOverlappingDestination and holds another "](": goldmark then
+// reads the brackets as text, without opening a link there or scanning
+// on. Where that '[' is not found on the line within maxLinkLabel bytes,
+// the '(' is hidden instead. One pass finds the scans, as a stack of the
+// destinations still open; a destination already that long when another
+// starts is settled then, so the stack stays short. Bytes are replaced one
+// for one, and body is copied only when something is hidden.
 func hideUnclosedDestinations(body []byte) []byte {
 	type scan struct {
 		open     int  // offset of the '('
@@ -201,6 +208,16 @@ func hideUnclosedDestinations(body []byte) []byte {
 	var open []scan
 	out := body
 	copied := false
+	hide := func(paren int) {
+		if !copied {
+			out, copied = bytes.Clone(body), true
+		}
+		at := labelOpener(body, paren-1)
+		if at < 0 {
+			at = paren
+		}
+		out[at] = 0x1f
+	}
 	depth := 0
 	// end closes, at offset at, the scans on the stack that a depth of
 	// to ends (all of them for math.MinInt).
@@ -213,10 +230,7 @@ func hideUnclosedDestinations(body []byte) []byte {
 				open[len(open)-1].overlaps = true
 			}
 			if s.overlaps && at-s.open > maxOverlappingDestination {
-				if !copied {
-					out, copied = bytes.Clone(body), true
-				}
-				out[s.open] = 0x1f
+				hide(s.open)
 			}
 		}
 	}
@@ -227,6 +241,14 @@ func hideUnclosedDestinations(body []byte) []byte {
 		case c == '(':
 			depth++
 			if i > 0 && body[i-1] == ']' {
+				// Every scan still open holds this one; those already
+				// too long are hidden now and leave the stack.
+				settled := 0
+				for settled < len(open) && i-open[settled].open > maxOverlappingDestination {
+					hide(open[settled].open)
+					settled++
+				}
+				open = open[settled:]
 				if len(open) > 0 {
 					open[len(open)-1].overlaps = true
 				}
@@ -242,4 +264,22 @@ func hideUnclosedDestinations(body []byte) []byte {
 	}
 	end(len(body), math.MinInt)
 	return out
+}
+
+// labelOpener is the offset of the '[' that the ']' at close ends, looked
+// for back along its line within maxLinkLabel bytes, or -1.
+func labelOpener(body []byte, close int) int {
+	depth := 0
+	for i := close - 1; i >= 0 && i >= close-maxLinkLabel-1 && body[i] != '\n'; i-- {
+		switch body[i] {
+		case ']':
+			depth++
+		case '[':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
 }

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -136,14 +138,15 @@ func TestHideUnclosedDestinations(t *testing.T) {
 	long := strings.Repeat("x", maxOverlappingDestination)
 	tests := []struct {
 		name, src string
-		hidden    []int // offsets of the '(' hidden
+		hidden    []int // offsets of the bytes hidden
 	}{
 		{name: "links", src: "[a](b) [c](d)[e](f(g)h) ![i](j)"},
 		{name: "one long destination", src: "![](data:" + long + ")"},
-		{name: "long destination holding a short one", src: "[a](" + long + "[b](c))", hidden: []int{3}},
-		{name: "unclosed run", src: "[](" + "[](" + long + " [x](y)", hidden: []int{2}},
-		{name: "unclosed run of three", src: "[a](" + "[a](" + "[a](" + long, hidden: []int{3, 7}},
-		{name: "escaped parenthesis closes nothing", src: `[](\)[](` + long, hidden: []int{2}},
+		{name: "long destination holding a short one", src: "[a](" + long + "[b](c))", hidden: []int{0}},
+		{name: "unclosed run", src: "[](" + "[](" + long + " [x](y)", hidden: []int{0}},
+		{name: "unclosed run of three", src: "[a](" + "[a](" + "[a](" + long, hidden: []int{0, 4}},
+		{name: "link text on the line before", src: "[a\nb](" + "[](" + long, hidden: []int{5}},
+		{name: "escaped parenthesis closes nothing", src: `[](\)[](` + long, hidden: []int{0}},
 		{name: "short overlapping destinations", src: "[a](b[c](d)e) [f](g[h](" + " " + long},
 	}
 	for _, tt := range tests {
@@ -220,4 +223,43 @@ func FuzzParseBudget(f *testing.F) {
 			t.Errorf("err = %v", err)
 		}
 	})
+}
+
+// TestParseCapsLists parses a note holding more of every list than a note
+// keeps: each list stops at maxListItems and a warning says how many there
+// were.
+func TestParseCapsLists(t *testing.T) {
+	n := maxListItems + 5
+	var b strings.Builder
+	b.WriteString("---\ntags: [")
+	for i := range n {
+		fmt.Fprintf(&b, "f%d, ", i)
+	}
+	b.WriteString("]\n---\n")
+	for i := range n {
+		fmt.Fprintf(&b, "# H%d\n[[n%d]] [x](https://e.x/%d) #t%d ^b%d\n\n", i, i, i, i, i)
+	}
+	note := mustParse(t, NewParser(), "Big.md", []byte(b.String()))
+	for _, l := range []struct {
+		what string
+		got  int
+	}{
+		{"links", len(note.Links)}, {"external links", len(note.External)}, {"tags", len(note.Tags)},
+		{"block ids", len(note.Blocks)}, {"headings", len(note.Headings)},
+	} {
+		if l.got != maxListItems {
+			t.Errorf("%d %s, want %d", l.got, l.what, maxListItems)
+		}
+		total := n
+		if l.what == "tags" {
+			total = 2 * n // frontmatter and body
+		}
+		want := fmt.Sprintf("note has %d %s; only the first %d are kept", total, l.what, maxListItems)
+		if !slices.Contains(note.Warnings, want) {
+			t.Errorf("no warning %q in %q", want, note.Warnings)
+		}
+	}
+	if note.Links[0].Target != "n0" || note.Headings[0].Text != "H0" {
+		t.Errorf("first link %q, first heading %q; want the first of the note", note.Links[0].Target, note.Headings[0].Text)
+	}
 }

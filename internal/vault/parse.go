@@ -99,13 +99,15 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (Note, erro
 		decodeFrontmatter(fm, &lines, &note)
 	}
 	body := src[bodyStart:]
-	if err := p.parseBody(ctx, body, bodyStart, &lines, &note); err != nil {
+	var d dropped
+	if err := p.parseBody(ctx, body, bodyStart, &lines, &note, &d); err != nil {
 		if !errors.Is(err, ErrTooComplex) {
 			return Note{Title: TitleFromPath(path)}, fmt.Errorf("parse %s: %w", path, err)
 		}
 		return Note{Title: TitleFromPath(path), Warnings: []string{tooComplexWarning(p.budget(len(body)))}},
 			fmt.Errorf("parse %s: %w", path, err)
 	}
+	capLists(&note, &d)
 	note.WordCount = countWords(body)
 	note.Chunks = chunkBody(&lines, bodyStart, note.Headings)
 	if note.Title == "" {
@@ -131,7 +133,7 @@ const internalErrorWarning = "internal parser error"
 // starts at file offset base, and collects from the tree. It returns the
 // error of parseTree when the parse had to stop; a panic inside goldmark
 // or this package costs the body only, with a warning.
-func (p *Parser) parseBody(ctx context.Context, body []byte, base int, lines *lineIndex, note *Note) (err error) {
+func (p *Parser) parseBody(ctx context.Context, body []byte, base int, lines *lineIndex, note *Note, d *dropped) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			note.Warnings = append(note.Warnings, fmt.Sprintf("%s: %v", internalErrorWarning, r))
@@ -145,9 +147,59 @@ func (p *Parser) parseBody(ctx context.Context, body []byte, base int, lines *li
 		}
 		return err
 	}
-	c := collector{body: src, base: base, lines: lines, note: note}
+	c := collector{body: src, base: base, lines: lines, note: note, dropped: d}
 	_ = ast.Walk(doc, c.visit)
 	return nil
+}
+
+// maxListItems caps each list of a note (links, external links, tags,
+// block ids, headings): what a note holds past it is left out, with a
+// warning, so that the memory a parsed note takes, and the rows it
+// writes, do not follow a note of a hundred thousand links. Notes written
+// by hand stay far below it.
+const maxListItems = 20_000
+
+// dropped counts, for each list of a note, the items left out past
+// maxListItems.
+type dropped struct{ links, external, tags, blocks, headings int }
+
+// keep appends item to list unless the list is full, counting it in *n
+// then.
+func keep[T any](list []T, n *int, item T) []T {
+	if len(list) >= maxListItems {
+		*n++
+		return list
+	}
+	return append(list, item)
+}
+
+// capLists cuts the lists that frontmatter filled past maxListItems, and
+// warns of every list that lost items, with how many were kept of how
+// many.
+func capLists(note *Note, d *dropped) {
+	if n := len(note.Links); n > maxListItems {
+		d.links += n - maxListItems
+		note.Links = slices.Clone(note.Links[:maxListItems])
+	}
+	if n := len(note.Tags); n > maxListItems {
+		d.tags += n - maxListItems
+		note.Tags = slices.Clone(note.Tags[:maxListItems])
+	}
+	for _, l := range []struct {
+		n    int
+		kept int
+		what string
+	}{
+		{d.links, len(note.Links), "links"},
+		{d.external, len(note.External), "external links"},
+		{d.tags, len(note.Tags), "tags"},
+		{d.blocks, len(note.Blocks), "block ids"},
+		{d.headings, len(note.Headings), "headings"},
+	} {
+		if l.n > 0 {
+			note.Warnings = append(note.Warnings, fmt.Sprintf("note has %d %s; only the first %d are kept", l.kept+l.n, l.what, l.kept))
+		}
+	}
 }
 
 // maxContainerDepth caps how many container blocks (block quotes, list
@@ -280,6 +332,7 @@ type collector struct {
 	// The context of the last link, shared by the next links on its line.
 	contextLine int
 	context     string
+	dropped     *dropped
 }
 
 // lineAt turns an offset into the body into a file line.
@@ -301,7 +354,7 @@ func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	case *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.CodeSpan, *ast.RawHTML:
 		return ast.WalkSkipChildren, nil
 	case *ast.Heading:
-		c.note.Headings = append(c.note.Headings, Heading{
+		c.note.Headings = keep(c.note.Headings, &c.dropped.headings, Heading{
 			Level: n.Level,
 			Text:  plainText(n, c.body),
 			Line:  c.lineAt(blockPos(n)),
@@ -313,9 +366,9 @@ func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		}
 		c.addLink(kind, string(n.Target), string(n.Subpath), string(n.Display), n.Pos())
 	case *tagNode:
-		c.note.Tags = append(c.note.Tags, Tag{Name: string(n.Name), Line: c.lineAt(n.Pos()), Inline: true})
+		c.note.Tags = keep(c.note.Tags, &c.dropped.tags, Tag{Name: string(n.Name), Line: c.lineAt(n.Pos()), Inline: true})
 	case *blockIDNode:
-		c.note.Blocks = append(c.note.Blocks, Block{ID: string(n.ID), Line: c.lineAt(n.Pos())})
+		c.note.Blocks = keep(c.note.Blocks, &c.dropped.blocks, Block{ID: string(n.ID), Line: c.lineAt(n.Pos())})
 	case *ast.Link:
 		c.addMarkdownLink(KindMarkdown, n.Destination, plainText(n, c.body), n.Pos())
 	case *ast.Image:
@@ -328,6 +381,10 @@ func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 
 // addLink records a link into the vault at body offset pos.
 func (c *collector) addLink(kind LinkKind, target, subpath, display string, pos int) {
+	if len(c.note.Links) >= maxListItems {
+		c.dropped.links++
+		return
+	}
 	line := c.lineAt(pos)
 	if line != c.contextLine {
 		c.contextLine, c.context = line, c.lines.context(line)
@@ -351,7 +408,7 @@ func (c *collector) addMarkdownLink(kind LinkKind, rawDest []byte, label string,
 		return
 	}
 	if hasURLScheme(dest) {
-		c.note.External = append(c.note.External, ExternalLink{URL: dest, Text: label, Line: c.lineAt(pos)})
+		c.note.External = keep(c.note.External, &c.dropped.external, ExternalLink{URL: dest, Text: label, Line: c.lineAt(pos)})
 		return
 	}
 	ref, fragment, _ := strings.Cut(dest, "#")
@@ -370,7 +427,7 @@ func (c *collector) addAutoLink(n *ast.AutoLink) {
 	if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
 		url = "mailto:" + url
 	}
-	c.note.External = append(c.note.External, ExternalLink{URL: url, Text: label, Line: c.lineAt(n.Pos())})
+	c.note.External = keep(c.note.External, &c.dropped.external, ExternalLink{URL: url, Text: label, Line: c.lineAt(n.Pos())})
 }
 
 // blockPos is the offset where a block node starts, falling back to its
