@@ -37,7 +37,7 @@ func Hostile(dir string, opts HostileOptions) ([]HostileNote, error) {
 	copies := max(opts.LinkDenseCopies, 1)
 	type spec struct {
 		name, shape string
-		body       []byte
+		body        []byte
 	}
 	specs := []spec{
 		{"Empty links", `200 KB of "[](" on one line`, repeatTo("[](", 200<<10)},
