@@ -16,6 +16,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -109,11 +111,36 @@ type Indexer struct {
 	BatchSize int
 	// Workers read and parse notes in parallel with the single writer.
 	Workers int
+	// InFlightBytes bounds, by their size on disk, the notes read and
+	// not yet written: a batch is written once it holds half of it,
+	// whatever BatchSize says, and workers wait for room before reading.
+	InFlightBytes int64
+	// ParseBytes bounds, by size on disk, the notes being parsed at once:
+	// goldmark's tree of a note takes tens of times the note's size, so
+	// notes near vault.MaxNoteSize are parsed one at a time.
+	ParseBytes int64
+}
+
+// Defaults of Indexer.InFlightBytes and Indexer.ParseBytes.
+const (
+	defaultInFlightBytes = 4 * vault.MaxNoteSize
+	defaultParseBytes    = vault.MaxNoteSize + vault.MaxNoteSize/2
+)
+
+// jobOverhead is what a job counts for beyond its file's size, so that
+// many small notes count for something too.
+const jobOverhead = 1 << 10
+
+// weight is what job j counts for against a byte bound of limit: its
+// size, capped at limit so that any job fits once the rest are gone.
+func (j *job) weight(limit int64) int64 {
+	return min(max(j.file.Size, 0)+jobOverhead, limit)
 }
 
 // New returns an Indexer writing into db.
 func New(db store.Conn, parser *vault.Parser, log *slog.Logger) *Indexer {
-	return &Indexer{db: db, parse: parser.Parse, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
+	return &Indexer{db: db, parse: parser.Parse, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0),
+		InFlightBytes: defaultInFlightBytes, ParseBytes: defaultParseBytes}
 }
 
 // existing is what the database knows of a file.
@@ -249,15 +276,31 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 	workers := max(ix.Workers, 1)
 	in := make(chan *job)
 	// Room for a whole batch of parsed notes, so that parsing goes on
-	// while the writer commits the previous batch.
+	// while the writer commits the previous batch; inFlight bounds the
+	// bytes they hold.
 	out := make(chan *job, max(4*workers, ix.BatchSize))
+	inFlightLimit := max(ix.InFlightBytes, 2*jobOverhead)
+	// A job weighs at most half the bound, and the writer writes a batch
+	// that holds half: a worker waiting for room always gets it once the
+	// jobs ahead of it reach the writer.
+	inFlight := semaphore.NewWeighted(inFlightLimit)
+	parseLimit := max(ix.ParseBytes, jobOverhead)
+	parsing := semaphore.NewWeighted(parseLimit)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range in {
-				if err := ix.prepare(ctx, root, j); err != nil {
+				if err := inFlight.Acquire(ctx, j.weight(inFlightLimit/2)); err != nil {
+					return
+				}
+				if err := parsing.Acquire(ctx, j.weight(parseLimit)); err != nil {
+					return
+				}
+				err := ix.prepare(ctx, root, j)
+				parsing.Release(j.weight(parseLimit))
+				if err != nil {
 					// Cancelled mid-parse: the note is not written.
 					return
 				}
@@ -286,6 +329,7 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 	}()
 
 	batch := make([]*job, 0, ix.BatchSize)
+	var batchBytes int64
 	done := 0
 	var writing time.Duration
 	defer func() { ix.log.Debug("writer busy", "vault", root.Dir(), "time", writing) }()
@@ -305,13 +349,15 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 			// need not stay with it.
 			j.note, j.targets = vault.Note{}, nil
 		}
-		batch = batch[:0]
 		progress.report(PhaseWrite, done, len(work))
+		inFlight.Release(batchBytes)
+		batch, batchBytes = batch[:0], 0
 		return nil
 	}
 	for j := range out {
 		batch = append(batch, j)
-		if len(batch) >= ix.BatchSize {
+		batchBytes += j.weight(inFlightLimit / 2)
+		if len(batch) >= ix.BatchSize || batchBytes >= inFlightLimit/2 {
 			if err := flush(); err != nil {
 				return err
 			}
