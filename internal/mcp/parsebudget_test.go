@@ -87,3 +87,37 @@ func TestReadNoteStopsParsingWhenCancelled(t *testing.T) {
 		t.Fatal("still parsing 30 s after the call was cancelled")
 	}
 }
+
+// TestStdioCloseStopsParsing closes stdin while a read-note parses a note
+// whose parse, budget and all, outlasts the drain grace: the request is
+// cancelled, its parse stops and the server ends.
+func TestStdioCloseStopsParsing(t *testing.T) {
+	v := slowVault(t, 6)
+	p := vault.NewParser()
+	parsed := make(chan error, 1)
+	started := make(chan struct{})
+	b := &fake{Vaults: []config.Vault{v}, Parse: func(ctx context.Context, path string, src []byte) (vault.Note, error) {
+		close(started)
+		n, err := p.Parse(ctx, path, src)
+		parsed <- err
+		return n, err
+	}}
+	peer := startStdio(t, b, mcp.StdioTransport)
+	peer.initialize()
+	peer.send(`{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"read-note","arguments":{"path":"Slow.md"}}}`)
+	<-started
+	peer.in.Close()
+	select {
+	case err := <-parsed:
+		if !errors.Is(err, context.Canceled) {
+			t.Errorf("parse ended with %v, want context.Canceled", err)
+		}
+	case <-time.After(30 * time.Second):
+		t.Fatal("still parsing 30 s after stdin closed")
+	}
+	select {
+	case <-peer.done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not end after stdin closed")
+	}
+}
