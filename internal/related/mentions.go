@@ -266,6 +266,7 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 	if err != nil {
 		return errors.New("the full-text index could not be searched")
 	}
+	read := 0
 	for _, p := range paths {
 		if p == kin.Path {
 			continue
@@ -274,6 +275,11 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 		if err != nil {
 			continue // gone or unreadable since it was indexed
 		}
+		if read+len(src) > mentionBytes {
+			more = true
+			continue
+		}
+		read += len(src)
 		// A sentence naming the note twice is one place to link it.
 		seen := map[Mention]bool{}
 		prose, err := s.Prose(ctx, src)

@@ -132,6 +132,11 @@ const (
 	// mentionCandidates is how many notes that may mention the note are
 	// read from disk, those with most mentions first.
 	mentionCandidates = 50
+	// mentionBytes bounds the text of the notes read for mentions, in
+	// all: each is parsed, and fifty notes near the 8 MB note size limit
+	// would take minutes. A note that would take the total past it is
+	// not read, and the answer says mentions were cut.
+	mentionBytes = 4 << 20
 )
 
 // Service answers related-notes questions. Each field is one capability;
