@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -299,6 +301,22 @@ func (t *tools) graphFromDisk(ctx context.Context, v config.Vault, rel string, o
 	out.Unresolved = append(out.Unresolved, unresolved...)
 	out.NodesReached, out.LinksFound = len(out.Nodes), len(out.Edges)
 	return out, nil
+}
+
+// readStored is the note whose content is data as the index stored it,
+// when the index read that very content, and else data parsed (see
+// parse): a large note is parsed once, by the index, not on every read.
+// A stored note that cannot be read is parsed too.
+func (t *tools) readStored(ctx context.Context, vaultName, rel string, data []byte) (vault.Note, error) {
+	if t.stored != nil {
+		sum := sha256.Sum256(data)
+		if note, ok, err := t.stored.StoredNote(ctx, vaultName, rel, hex.EncodeToString(sum[:])); err == nil && ok {
+			return note, nil
+		} else if ctx.Err() != nil {
+			return vault.Note{}, ctx.Err()
+		}
+	}
+	return t.parse(ctx, rel, data)
 }
 
 // parse reads a note for a tool within the parser's budget and the

@@ -137,7 +137,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if err != nil {
 		return nil, out, err
 	}
-	note, err := t.parse(ctx, rel, data)
+	note, err := t.readStored(ctx, v.Name, rel, data)
 	if err != nil {
 		return nil, out, err
 	}

@@ -3,6 +3,8 @@ package mcp_test
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"os"
 	"path/filepath"
@@ -119,5 +121,46 @@ func TestStdioCloseStopsParsing(t *testing.T) {
 	case <-peer.done:
 	case <-time.After(30 * time.Second):
 		t.Fatal("the server did not end after stdin closed")
+	}
+}
+
+// TestReadNoteTakesTheStoredParse reads a note the index stored from the
+// same content: the stored note answers and the note is not parsed again.
+// Once the file changes, its hash no longer matches and it is parsed.
+func TestReadNoteTakesTheStoredParse(t *testing.T) {
+	v := slowVault(t, 0)
+	path := filepath.Join(v.Path, "Slow.md")
+	if err := os.WriteFile(path, []byte("# Stored\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256([]byte("# Stored\n"))
+	var parsed int
+	cs := connect(t, &fake{Vaults: []config.Vault{v},
+		StoredNote: func(_ context.Context, vaultName, rel, hash string) (vault.Note, bool, error) {
+			if vaultName != "v" || rel != "Slow.md" || hash != hex.EncodeToString(sum[:]) {
+				return vault.Note{}, false, nil
+			}
+			return vault.Note{Title: "From the index", Headings: []vault.Heading{{Level: 1, Text: "Stored", Line: 1}}}, true, nil
+		},
+		Parse: func(ctx context.Context, rel string, src []byte) (vault.Note, error) {
+			parsed++
+			return vault.NewParser().Parse(ctx, rel, src)
+		},
+	})
+	var out mcp.ReadNoteOutput
+	if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Slow.md"}, &out); isErr {
+		t.Fatal(text)
+	}
+	if out.Title != "From the index" || parsed != 0 {
+		t.Errorf("title %q after %d parses; want the stored note, not parsed", out.Title, parsed)
+	}
+	if err := os.WriteFile(path, []byte("# Edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Slow.md"}, &out); isErr {
+		t.Fatal(text)
+	}
+	if out.Title != "Slow" || parsed != 1 || len(out.Headings) != 1 || out.Headings[0].Text != "Edited" {
+		t.Errorf("title %q, headings %+v after %d parses; want the edited note parsed", out.Title, out.Headings, parsed)
 	}
 }

@@ -56,6 +56,13 @@ type NoteParser interface {
 	Parse(ctx context.Context, path string, src []byte) (vault.Note, error)
 }
 
+// StoredNotes gives a note as the index stored it when the index read the
+// very content whose SHA-256 is hash (hex), so that read-note does not
+// parse a note the index already parsed.
+type StoredNotes interface {
+	StoredNote(ctx context.Context, vault, path, hash string) (vault.Note, bool, error)
+}
+
 // Notes lists the indexed notes of the served vaults (the resource list).
 type Notes interface {
 	List(ctx context.Context, after index.NoteName, n int) ([]index.NoteName, error)
