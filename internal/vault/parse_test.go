@@ -973,8 +973,15 @@ func TestParseHugeInput(t *testing.T) {
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("took %v", d)
 			}
-			if len(n.Links) != tt.links {
-				t.Errorf("%d links, want %d", len(n.Links), tt.links)
+			// Links past maxListItems are counted, not kept.
+			if want := min(tt.links, maxListItems); len(n.Links) != want {
+				t.Errorf("%d links, want %d", len(n.Links), want)
+			}
+			if tt.links > maxListItems {
+				want := fmt.Sprintf("note has %d links; only the first %d are kept", tt.links, maxListItems)
+				if !slices.Contains(n.Warnings, want) {
+					t.Errorf("warnings %q, want %q", n.Warnings, want)
+				}
 			}
 		})
 	}
