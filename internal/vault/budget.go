@@ -15,16 +15,16 @@ import (
 )
 
 // Some Markdown makes goldmark's time grow with the square of the note or
-// worse: a line of "[](" repeated, deeply indented lists, long runs of
-// brackets. limitContainerDepth and hideUnclosedDestinations rewrite the
-// shapes known to do that before goldmark sees them; the budget here stops
-// any other shape. goldmark cannot be interrupted from outside, so the
+// worse: a line of "[](" repeated, lists nested by tabs, lines that open
+// link titles and never close them. limitContainerDepth and
+// hideUnclosedDestinations rewrite the first two before goldmark sees
+// them; the budget here stops any other shape. goldmark cannot be interrupted from outside, so the
 // parse carries a budget that goldmark itself consults: the reader it is
 // given checks it on every line of the block phase, and budgetChecker, the
 // first inline parser asked at every byte that has one, checks it before
-// any inline parser runs. When the deadline has passed or the caller's
-// context has ended, the check panics with budgetStop, which parseTree
-// recovers.
+// any inline parser runs; every budgetCheckEvery checks, the clock and the
+// context are read. When the deadline has passed or the caller's context
+// has ended, the check panics with budgetStop, which parseTree recovers.
 
 // ErrTooComplex is returned, wrapped, by Parse and Prose when a note's
 // Markdown takes longer to parse than its budget allows.
