@@ -80,7 +80,7 @@ var Serving = fx.Module("serve",
 		},
 		fx.Annotate(metrics.New, fx.As(new(mcp.Metrics))),
 		fx.Annotate(newHealthRunner, fx.ParamTags(`name:"ordered"`), fx.As(new(mcp.Health))),
-		fx.Annotate(newCatalog, fx.As(new(mcp.Vaults)), fx.As(new(mcp.Notes))),
+		fx.Annotate(newCatalog, fx.As(new(mcp.Vaults)), fx.As(new(mcp.Notes)), fx.As(new(mcp.StoredNotes))),
 		mcp.NoteResources,
 	),
 	fx.Provide(

@@ -28,9 +28,9 @@ func testIndexer(t testing.TB, path string) (*Indexer, *atomic.Int64) {
 	ix := New(db, vault.NewParser(), slog.New(slog.NewTextHandler(io.Discard, nil)))
 	var parsed atomic.Int64
 	inner := ix.parse
-	ix.parse = func(p string, src []byte) vault.Note {
+	ix.parse = func(ctx context.Context, p string, src []byte) (vault.Note, error) {
 		parsed.Add(1)
-		return inner(p, src)
+		return inner(ctx, p, src)
 	}
 	return ix, &parsed
 }

@@ -17,6 +17,8 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/sync/semaphore"
+
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -103,7 +105,7 @@ type Indexer struct {
 	db  store.Conn
 	log *slog.Logger
 	// parse turns a note's bytes into a Note; tests wrap it to count calls.
-	parse func(path string, src []byte) vault.Note
+	parse func(ctx context.Context, path string, src []byte) (vault.Note, error)
 	// scan is (*vault.Root).Scan; tests wrap it to make part of a vault
 	// unreadable, which the root that runs them cannot do with
 	// permissions.
@@ -117,11 +119,36 @@ type Indexer struct {
 	BatchSize int
 	// Workers read and parse notes in parallel with the single writer.
 	Workers int
+	// InFlightBytes bounds, by their size on disk, the notes read and
+	// not yet written: a batch is written once it holds half of it,
+	// whatever BatchSize says, and workers wait for room before reading.
+	InFlightBytes int64
+	// ParseBytes bounds, by size on disk, the notes being parsed at once:
+	// goldmark's tree of a note takes tens of times the note's size, so
+	// notes near vault.MaxNoteSize are parsed one at a time.
+	ParseBytes int64
+}
+
+// Defaults of Indexer.InFlightBytes and Indexer.ParseBytes.
+const (
+	defaultInFlightBytes = 4 * vault.MaxNoteSize
+	defaultParseBytes    = vault.MaxNoteSize + vault.MaxNoteSize/2
+)
+
+// jobOverhead is what a job counts for beyond its file's size, so that
+// many small notes count for something too.
+const jobOverhead = 1 << 10
+
+// weight is what job j counts for against a byte bound of limit: its
+// size, capped at limit so that any job fits once the rest are gone.
+func (j *job) weight(limit int64) int64 {
+	return min(max(j.file.Size, 0)+jobOverhead, limit)
 }
 
 // New returns an Indexer writing into db.
 func New(db store.Conn, parser *vault.Parser, log *slog.Logger) *Indexer {
-	return &Indexer{db: db, parse: parser.Parse, scan: (*vault.Root).Scan, readNote: (*vault.Root).ReadNote, log: log, BatchSize: 500, Workers: runtime.GOMAXPROCS(0)}
+	return &Indexer{db: db, parse: parser.Parse, scan: (*vault.Root).Scan, readNote: (*vault.Root).ReadNote, log: log,
+		BatchSize: 500, Workers: runtime.GOMAXPROCS(0), InFlightBytes: defaultInFlightBytes, ParseBytes: defaultParseBytes}
 }
 
 // existing is what the database knows of a file.
@@ -257,15 +284,34 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 	workers := max(ix.Workers, 1)
 	in := make(chan *job)
 	// Room for a whole batch of parsed notes, so that parsing goes on
-	// while the writer commits the previous batch.
+	// while the writer commits the previous batch; inFlight bounds the
+	// bytes they hold.
 	out := make(chan *job, max(4*workers, ix.BatchSize))
+	inFlightLimit := max(ix.InFlightBytes, 2*jobOverhead)
+	// A job weighs at most half the bound, and the writer writes a batch
+	// that holds half: a worker waiting for room always gets it once the
+	// jobs ahead of it reach the writer.
+	inFlight := semaphore.NewWeighted(inFlightLimit)
+	parseLimit := max(ix.ParseBytes, jobOverhead)
+	parsing := semaphore.NewWeighted(parseLimit)
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for j := range in {
-				ix.prepare(root, j)
+				if err := inFlight.Acquire(ctx, j.weight(inFlightLimit/2)); err != nil {
+					return
+				}
+				if err := parsing.Acquire(ctx, j.weight(parseLimit)); err != nil {
+					return
+				}
+				err := ix.prepare(ctx, root, j)
+				parsing.Release(j.weight(parseLimit))
+				if err != nil {
+					// Cancelled mid-parse: the note is not written.
+					return
+				}
 				links.resolve(j)
 				select {
 				case out <- j:
@@ -291,6 +337,7 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 	}()
 
 	batch := make([]*job, 0, ix.BatchSize)
+	var batchBytes int64
 	done := 0
 	var writing time.Duration
 	defer func() { ix.log.Debug("writer busy", "vault", root.Dir(), "time", writing) }()
@@ -310,13 +357,15 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 			// need not stay with it.
 			j.note, j.targets = vault.Note{}, nil
 		}
-		batch = batch[:0]
 		progress.report(PhaseWrite, done, len(work))
+		inFlight.Release(batchBytes)
+		batch, batchBytes = batch[:0], 0
 		return nil
 	}
 	for j := range out {
 		batch = append(batch, j)
-		if len(batch) >= ix.BatchSize {
+		batchBytes += j.weight(inFlightLimit / 2)
+		if len(batch) >= ix.BatchSize || batchBytes >= inFlightLimit/2 {
 			if err := flush(); err != nil {
 				return err
 			}
@@ -328,30 +377,37 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 	return flush()
 }
 
-// prepare reads and parses one file. Attachments are never read.
-func (ix *Indexer) prepare(root *vault.Root, j *job) {
+// prepare reads and parses one file. Attachments are never read. A note
+// whose Markdown runs out of its parse budget is kept by name only, with
+// the parser's warning, as one over vault.MaxNoteSize is. prepare fails
+// only when ctx ends during the parse.
+func (ix *Indexer) prepare(ctx context.Context, root *vault.Root, j *job) error {
 	if !j.file.Note {
-		return
+		return nil
 	}
 	data, _, warn, err := ix.readNote(root, j.file.Path)
 	if err != nil {
 		j.warn = vault.CannotRead + vault.ErrText(err)
 		j.unreadable = true
 		j.note = vault.Note{Title: vault.TitleFromPath(j.file.Path)}
-		return
+		return nil
 	}
 	if warn != "" {
 		j.warn = warn
 		j.note = vault.Note{Title: vault.TitleFromPath(j.file.Path)}
-		return
+		return nil
 	}
 	sum := sha256.Sum256(data)
 	j.hash = hex.EncodeToString(sum[:])
 	if j.old != nil && j.old.note && j.old.hash == j.hash && !j.reparse {
 		j.touch = true
-		return
+		return nil
 	}
-	j.note = ix.parse(j.file.Path, data)
+	j.note, err = ix.parse(ctx, j.file.Path, data)
+	if err != nil && !errors.Is(err, vault.ErrTooComplex) {
+		return err
+	}
+	return nil
 }
 
 // plan compares the files on disk with those in the database: files that are

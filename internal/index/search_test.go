@@ -61,8 +61,9 @@ func TestSearchRows(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			want += len(p.Parse(filepath.Base(path), src).Chunks)
-			return nil
+			n, err := p.Parse(context.Background(), filepath.Base(path), src)
+			want += len(n.Chunks)
+			return err
 		})
 		if err != nil {
 			t.Fatal(err)

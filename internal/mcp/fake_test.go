@@ -53,7 +53,8 @@ type fake struct {
 	Health       func(ctx context.Context) health.Report
 	State        func() index.State
 	BuildContext func(ctx context.Context, r contextpack.Request) (contextpack.Pack, error)
-	Parse        func(path string, src []byte) vault.Note
+	Parse        func(ctx context.Context, path string, src []byte) (vault.Note, error)
+	StoredNote   func(ctx context.Context, vault, path, hash string) (vault.Note, bool, error)
 	Metrics      *metrics.Recorder
 }
 
@@ -70,6 +71,7 @@ func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
 		sem  mcp.SemanticSearch
 		g    mcp.LinkGraph
 		p    mcp.NoteParser
+		sn   mcp.StoredNotes
 		rel  mcp.RelatedNotes
 		pack mcp.ContextPack
 		st   mcp.Vaults
@@ -84,6 +86,9 @@ func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
 	}
 	if f.Parse != nil {
 		p = parseFunc(f.Parse)
+	}
+	if f.StoredNote != nil {
+		sn = storedFunc(f.StoredNote)
 	}
 	if f.Related != nil {
 		rel = relatedFunc(f.Related)
@@ -102,7 +107,7 @@ func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
 	}
 	tools := []mcp.Tool{
 		mcp.SearchVaultTool(kw), mcp.SearchSemanticTool(sem), mcp.SearchCombinedTool(sem),
-		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p), mcp.RelatedNotesTool(rel, g),
+		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p, sn), mcp.RelatedNotesTool(rel, g),
 		mcp.BuildContextTool(pack), mcp.ListVaultsTool(st, sem), mcp.HealthStatusTool(h, sem),
 	}
 	return mcp.New(tools, mcp.NoteResources(ns, st, sem), opts)
@@ -168,9 +173,17 @@ type stateFunc func() index.State
 
 func (f stateFunc) State() index.State { return f() }
 
-type parseFunc func(path string, src []byte) vault.Note
+type storedFunc func(ctx context.Context, vault, path, hash string) (vault.Note, bool, error)
 
-func (f parseFunc) Parse(path string, src []byte) vault.Note { return f(path, src) }
+func (f storedFunc) StoredNote(ctx context.Context, vault, path, hash string) (vault.Note, bool, error) {
+	return f(ctx, vault, path, hash)
+}
+
+type parseFunc func(ctx context.Context, path string, src []byte) (vault.Note, error)
+
+func (f parseFunc) Parse(ctx context.Context, path string, src []byte) (vault.Note, error) {
+	return f(ctx, path, src)
+}
 
 type relatedFunc func(ctx context.Context, q related.Query) (related.Answer, error)
 

@@ -2,6 +2,8 @@ package mcp
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"maps"
@@ -264,7 +266,10 @@ func (t *tools) graphFromDisk(ctx context.Context, v config.Vault, rel string, o
 	if err != nil {
 		return out, err
 	}
-	note := t.parse(rel, data)
+	note, err := t.parse(ctx, rel, data)
+	if err != nil {
+		return out, err
+	}
 	out.degrade(why + "; showing the start note's own links, one level deep, resolved against the files on disk (a link to an alias shows as unresolved)")
 	out.Start = graph.Match{Ref: graph.Ref{Vault: v.Name, Path: rel, Title: note.Title}, Kind: "note", By: graph.ByPath}
 	files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
@@ -313,11 +318,35 @@ func (t *tools) graphFromDisk(ctx context.Context, v config.Vault, rel string, o
 	return out, nil
 }
 
-func (t *tools) parse(rel string, data []byte) vault.Note {
-	if t.parser != nil {
-		return t.parser.Parse(rel, data)
+// readStored is the note whose content is data as the index stored it,
+// when the index read that very content, and else data parsed (see
+// parse): a large note is parsed once, by the index, not on every read.
+// A stored note that cannot be read is parsed too.
+func (t *tools) readStored(ctx context.Context, vaultName, rel string, data []byte) (vault.Note, error) {
+	if t.stored != nil {
+		sum := sha256.Sum256(data)
+		if note, ok, err := t.stored.StoredNote(ctx, vaultName, rel, hex.EncodeToString(sum[:])); err == nil && ok {
+			return note, nil
+		} else if ctx.Err() != nil {
+			return vault.Note{}, ctx.Err()
+		}
 	}
-	return vault.NewParser().Parse(rel, data)
+	return t.parse(ctx, rel, data)
+}
+
+// parse reads a note for a tool within the parser's budget and the
+// request's context. A note too complex to parse comes back by name only,
+// with the parser's warning; only the end of ctx is an error.
+func (t *tools) parse(ctx context.Context, rel string, data []byte) (vault.Note, error) {
+	p := t.parser
+	if p == nil {
+		p = vault.NewParser()
+	}
+	note, err := p.Parse(ctx, rel, data)
+	if err != nil && !errors.Is(err, vault.ErrTooComplex) {
+		return note, err
+	}
+	return note, nil
 }
 
 func tagNames(n vault.Note) []string {

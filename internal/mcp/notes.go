@@ -139,7 +139,10 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if err != nil {
 		return nil, out, err
 	}
-	note := t.parse(rel, data)
+	note, err := t.readStored(ctx, v.Name, rel, data)
+	if err != nil {
+		return nil, out, err
+	}
 	for i, w := range note.Warnings {
 		if i == maxWarnings {
 			break

@@ -104,6 +104,7 @@ type tools struct {
 	semantic SemanticSearch
 	graph    LinkGraph
 	parser   NoteParser
+	stored   StoredNotes
 	notes    Notes
 	stats    Vaults
 	health   Health

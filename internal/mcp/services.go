@@ -53,7 +53,14 @@ type LinkGraph interface {
 // NoteParser reads a note's headings, links, tags and frontmatter from its
 // text, so read-note works without the database.
 type NoteParser interface {
-	Parse(path string, src []byte) vault.Note
+	Parse(ctx context.Context, path string, src []byte) (vault.Note, error)
+}
+
+// StoredNotes gives a note as the index stored it when the index read the
+// very content whose SHA-256 is hash (hex), so that read-note does not
+// parse a note the index already parsed.
+type StoredNotes interface {
+	StoredNote(ctx context.Context, vault, path, hash string) (vault.Note, bool, error)
 }
 
 // Notes lists the indexed notes of the served vaults (the resource list).

@@ -49,10 +49,12 @@ func sessionBound(l Limits) int {
 }
 
 // drainGrace is how long a session whose stdin closed goes on answering
-// the requests it already read. Clients close stdin to stop a server and
-// kill it a few seconds later if it has not exited; a search is answered
-// well within this.
-const drainGrace = 5 * time.Second
+// the requests it already read; then the SDK cancels them, and their work
+// (a note's parse included) stops within milliseconds. Clients close stdin
+// to stop a server and kill it a few seconds later if it has not exited,
+// so the server exits within two seconds of stdin closing; a search is
+// answered well within the grace.
+const drainGrace = time.Second
 
 // stdioLimits are the bounds of one stdio session; tests shorten them.
 type stdioLimits struct {

@@ -43,8 +43,8 @@ func SearchGraphTool(g LinkGraph, p NoteParser) Tool {
 
 // ReadNoteTool is read-note: the parser reads the note, the link graph
 // adds its resolved links and backlinks.
-func ReadNoteTool(g LinkGraph, p NoteParser) Tool {
-	return Tool{ToolReadNote, func(t *tools) { t.graph, t.parser = g, p }, (*tools).addReadNote}
+func ReadNoteTool(g LinkGraph, p NoteParser, s StoredNotes) Tool {
+	return Tool{ToolReadNote, func(t *tools) { t.graph, t.parser, t.stored = g, p, s }, (*tools).addReadNote}
 }
 
 // RelatedNotesTool is related-notes, with the link graph to find the note

@@ -266,6 +266,7 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 	if err != nil {
 		return errors.New("the full-text index could not be searched")
 	}
+	read := 0
 	for _, p := range paths {
 		if p == kin.Path {
 			continue
@@ -274,9 +275,21 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 		if err != nil {
 			continue // gone or unreadable since it was indexed
 		}
+		if read+len(src) > mentionBytes {
+			more = true
+			continue
+		}
+		read += len(src)
 		// A sentence naming the note twice is one place to link it.
 		seen := map[Mention]bool{}
-		for _, b := range s.Prose(src) {
+		prose, err := s.Prose(ctx, src)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			continue // too complex to parse: no mentions found in it
+		}
+		for _, b := range prose {
 			for _, m := range findNames(b, names) {
 				at := Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)}
 				if seen[at] {

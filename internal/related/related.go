@@ -132,6 +132,11 @@ const (
 	// mentionCandidates is how many notes that may mention the note are
 	// read from disk, those with most mentions first.
 	mentionCandidates = 50
+	// mentionBytes bounds the text of the notes read for mentions, in
+	// all: each is parsed, and fifty notes near the 8 MB note size limit
+	// would take minutes. A note that would take the total past it is
+	// not read, and the answer says mentions were cut.
+	mentionBytes = 4 << 20
 )
 
 // Service answers related-notes questions. Each field is one capability;
@@ -148,8 +153,9 @@ type Service struct {
 	Mentioning func(ctx context.Context, vault string, names []string, limit int) ([]string, bool, error)
 	// Names lists every note's names, for the mentions in the note.
 	Names func(ctx context.Context, vault string) ([]graph.NoteNames, error)
-	// Prose reads a note's plain words.
-	Prose func(src []byte) []vault.Prose
+	// Prose reads a note's plain words; it fails as vault.Parser.Prose
+	// does, when ctx ends or the note is too complex to parse.
+	Prose func(ctx context.Context, src []byte) ([]vault.Prose, error)
 }
 
 // New builds the service over the link graph, the passages' similarity,
@@ -210,7 +216,12 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	if readErr != nil {
 		a.Missing = append(a.Missing, "the note's own text could not be read ("+readErr.Error()+"): no sentences for link suggestions and no mentions in it")
 	} else if s.Prose != nil {
-		prose = s.Prose(src)
+		if prose, err = s.Prose(ctx, src); err != nil {
+			if ctx.Err() != nil {
+				return Answer{}, ctx.Err()
+			}
+			a.Missing = append(a.Missing, "the note's own text is too complex to parse in time: no sentences for link suggestions and no mentions in it")
+		}
 	}
 	var names []graph.NoteNames
 	if s.Names != nil {

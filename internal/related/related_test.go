@@ -191,7 +191,10 @@ func TestSentence(t *testing.T) {
 
 func TestSentences(t *testing.T) {
 	src := "# Note\n\nFirst one. Second one weighs\n0.1 g! Third, with [[a link]].\n"
-	blocks := vault.NewParser().Prose([]byte(src))
+	blocks, err := vault.NewParser().Prose(context.Background(), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
 	var got []string
 	for _, s := range sentences(blocks[1]) {
 		got = append(got, fmt.Sprintf("%d %s", s.Line, s.Sentence))
@@ -217,5 +220,24 @@ func TestFindWithNoKinListsNone(t *testing.T) {
 	}
 	if strings.Contains(string(data), "null") || len(a.Related) != 0 {
 		t.Fatalf("answer %s; want empty lists", data)
+	}
+}
+
+// TestMentionsReadBoundedText gives a note a candidate mention too big to
+// read within mentionBytes: it is left unread, the others are read, and
+// the answer says mentions were cut.
+func TestMentionsReadBoundedText(t *testing.T) {
+	notes := map[string]string{
+		"Green tea.md": "# Green tea\n\nCooler water.\n",
+		"Big.md":       strings.Repeat("Green tea again, and more words to read.\n", mentionBytes/40+1),
+		"Kettle.md":    "Good for green tea.\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Green tea.md", Title: "Green tea"}, ID: 1}
+	a, err := fakeService(t, notes, kin).Find(context.Background(), Query{Vault: "v", Path: "Green tea.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.Mentions) != 1 || a.Mentions[0].Path != "Kettle.md" || !a.MentionsCut {
+		t.Fatalf("mentions %+v, cut %v; want Kettle.md's alone, cut", a.Mentions, a.MentionsCut)
 	}
 }

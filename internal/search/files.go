@@ -2,6 +2,7 @@ package search
 
 import (
 	"context"
+	"errors"
 	"slices"
 	"strings"
 	"unicode"
@@ -79,8 +80,18 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 				}
 				score += float64(min(n, 20))
 			}
-			if !all || (parser != nil && !noteHasTag(parser.Parse(file.Path, []byte(text)), tag)) {
+			if !all {
 				continue
+			}
+			if parser != nil {
+				// A note too complex to parse has no tags known.
+				note, err := parser.Parse(ctx, file.Path, []byte(text))
+				if err != nil && !errors.Is(err, vault.ErrTooComplex) {
+					return nil, err
+				}
+				if !noteHasTag(note, tag) {
+					continue
+				}
 			}
 			r := notes.Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
 			if content {

@@ -316,7 +316,11 @@ func (s *Service) filePassages(ctx context.Context, order []*NotePassages) error
 		if err != nil {
 			continue // gone since the scan, or not a note: no passages
 		}
-		note := parser.Parse(np.Path, data)
+		// A note too complex to parse gives no passages, as in the index.
+		note, err := parser.Parse(ctx, np.Path, data)
+		if err != nil && !errors.Is(err, vault.ErrTooComplex) {
+			return err
+		}
 		np.Title, np.Headings = note.Title, note.Headings
 		for _, c := range note.Chunks {
 			np.Passages = append(np.Passages, Passage{Heading: c.HeadingPath(), StartLine: c.StartLine, EndLine: c.EndLine, Text: c.Text})

@@ -127,7 +127,7 @@ func TestChunks(t *testing.T) {
 	p := NewParser()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := p.Parse("t.md", []byte(tt.src))
+			n := mustParse(t, p, "t.md", []byte(tt.src))
 			if got := chunkStrings(n.Chunks); !slices.Equal(got, tt.want) {
 				t.Errorf("chunks\n got %q\nwant %q", got, tt.want)
 			}
@@ -140,7 +140,7 @@ func TestChunks(t *testing.T) {
 // heading line on, blank lines inside kept, none at the edges.
 func TestChunkText(t *testing.T) {
 	src := "---\ntitle: T\n---\n\n# Head\n\nFirst paragraph\nsecond line.\n\n\n- item\n\n"
-	n := NewParser().Parse("t.md", []byte(src))
+	n := mustParse(t, NewParser(), "t.md", []byte(src))
 	want := []Chunk{{Headings: []string{"Head"}, StartLine: 5, EndLine: 11, Text: "# Head\n\nFirst paragraph\nsecond line.\n\n\n- item"}}
 	if len(n.Chunks) != 1 || n.Chunks[0].HeadingPath() != "Head" || n.Chunks[0].Text != want[0].Text ||
 		n.Chunks[0].StartLine != 5 || n.Chunks[0].EndLine != 11 {
@@ -208,7 +208,7 @@ func TestChunksHelpVault(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		n := p.Parse(filepath.Base(path), src)
+		n := mustParse(t, p, filepath.Base(path), src)
 		checkChunks(t, path, src, n)
 		notes++
 		chunks += len(n.Chunks)
@@ -233,7 +233,7 @@ func FuzzChunks(f *testing.F) {
 	}
 	p := NewParser()
 	f.Fuzz(func(t *testing.T, src []byte) {
-		checkChunks(t, "fuzz", src, p.Parse("fuzz.md", src))
+		checkChunks(t, "fuzz", src, mustParse(t, p, "fuzz.md", src))
 	})
 }
 
@@ -242,7 +242,7 @@ func BenchmarkChunkBody(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	n := NewParser().Parse("r.md", src)
+	n := mustParse(b, NewParser(), "r.md", src)
 	lines := newLineIndex(src)
 	fm, _ := splitFrontmatter(src)
 	b.SetBytes(int64(len(src)))

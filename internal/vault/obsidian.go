@@ -123,12 +123,17 @@ type obsidianSyntax struct{}
 
 // Extend implements goldmark.Extender.
 func (obsidianSyntax) Extend(m goldmark.Markdown) {
-	m.Parser().AddOptions(parser.WithInlineParsers(
+	m.Parser().AddOptions(parser.WithInlineParsers(obsidianInlineParsers()...))
+}
+
+// obsidianInlineParsers are the inline parsers obsidianSyntax registers.
+func obsidianInlineParsers() []util.PrioritizedValue {
+	return []util.PrioritizedValue{
 		util.Prioritized(wikilinkParser{}, wikilinkPriority),
 		util.Prioritized(tagParser{}, tagPriority),
 		util.Prioritized(blockIDParser{}, blockIDPriority),
 		util.Prioritized(bareURLParser{linkify: extension.NewLinkifyParser()}, bareURLPriority),
-	))
+	}
 }
 
 // bareURLParser turns "https://..." written in text into an autolink, as

@@ -3,10 +3,13 @@ package vault
 import (
 	"bytes"
 	"cmp"
+	"context"
+	"errors"
 	"fmt"
 	"net/url"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -23,15 +26,26 @@ import (
 // and is safe for concurrent use: every call gets its own goldmark context.
 type Parser struct {
 	md parser.Parser
+	// budget is how long a body of size bytes may take to parse:
+	// ParseBudget, or another in tests.
+	budget func(size int) time.Duration
 }
 
 // NewParser builds the goldmark parser with the syntax Obsidian notes use:
 // CommonMark, GFM tables, footnotes, and the Obsidian extension for
 // wikilinks, embeds, tags, block ids and bare URLs.
 func NewParser() *Parser {
+	// The budget checker triggers wherever any inline parser does: those
+	// of goldmark's defaults and of obsidianSyntax (the table extension
+	// has none).
+	var inline []parser.InlineParser
+	for _, v := range append(parser.DefaultInlineParsers(), obsidianInlineParsers()...) {
+		inline = append(inline, v.Value.(parser.InlineParser))
+	}
 	md := goldmark.New(
 		goldmark.WithExtensions(extension.Table, obsidianSyntax{}),
 		goldmark.WithParserOptions(
+			parser.WithInlineParsers(util.Prioritized(newBudgetChecker(inline), budgetCheckerPriority)),
 			// Only the block parser of the footnote extension: it keeps
 			// "[^1]: https://..." from being read as a link reference
 			// definition and parses the footnote text in place. Its AST
@@ -40,7 +54,7 @@ func NewParser() *Parser {
 			parser.WithBlockParsers(util.Prioritized(footnoteDefinitions{extension.NewFootnoteBlockParser()}, 999)),
 		),
 	)
-	return &Parser{md: md.Parser()}
+	return &Parser{md: md.Parser(), budget: ParseBudget}
 }
 
 // footnoteDefinitions is goldmark's footnote block parser, kept from
@@ -63,13 +77,18 @@ func (f footnoteDefinitions) Open(parent ast.Node, reader text.Reader, pc parser
 // file would be stored differently (a new link form, a fix in what counts
 // as a block id), so that the indexer reads every note again after an
 // upgrade rather than only those edited since.
-const ParserVersion = "2"
+const ParserVersion = "3"
 
 // Parse reads one note. path is the note's vault-relative slash path, used
-// for the title when the frontmatter has none. Parse never fails: problems
-// such as invalid YAML or invalid UTF-8 are reported in Note.Warnings and
-// the rest of the note is still read.
-func (p *Parser) Parse(path string, src []byte) Note {
+// for the title when the frontmatter has none. Problems such as invalid
+// YAML or invalid UTF-8 are reported in Note.Warnings and the rest of the
+// note is still read.
+//
+// Parse fails only when it has to stop: when ctx ends, with ctx's error,
+// and when the Markdown takes longer than ParseBudget to parse, with an
+// error wrapping ErrTooComplex. The note it then returns is known by name
+// only, like a note over MaxNoteSize, with a warning saying why.
+func (p *Parser) Parse(ctx context.Context, path string, src []byte) (Note, error) {
 	var note Note
 	src, note.Warnings = normalizeSource(src)
 	lines := newLineIndex(src)
@@ -80,7 +99,15 @@ func (p *Parser) Parse(path string, src []byte) Note {
 		decodeFrontmatter(fm, &lines, &note)
 	}
 	body := src[bodyStart:]
-	p.parseBody(body, bodyStart, &lines, &note)
+	var d dropped
+	if err := p.parseBody(ctx, body, bodyStart, &lines, &note, &d); err != nil {
+		if !errors.Is(err, ErrTooComplex) {
+			return Note{Title: TitleFromPath(path)}, fmt.Errorf("parse %s: %w", path, err)
+		}
+		return Note{Title: TitleFromPath(path), Warnings: []string{tooComplexWarning(p.budget(len(body)))}},
+			fmt.Errorf("parse %s: %w", path, err)
+	}
+	capLists(&note, &d)
 	note.WordCount = countWords(body)
 	note.Chunks = chunkBody(&lines, bodyStart, note.Headings)
 	if note.Title == "" {
@@ -94,7 +121,7 @@ func (p *Parser) Parse(path string, src []byte) Note {
 	slices.SortStableFunc(note.External, func(a, b ExternalLink) int { return cmp.Compare(a.Line, b.Line) })
 	slices.SortStableFunc(note.Tags, func(a, b Tag) int { return cmp.Compare(a.Line, b.Line) })
 	slices.SortStableFunc(note.Blocks, func(a, b Block) int { return cmp.Compare(a.Line, b.Line) })
-	return note
+	return note, nil
 }
 
 // internalErrorWarning starts the warning added when goldmark or this
@@ -103,17 +130,76 @@ func (p *Parser) Parse(path string, src []byte) Note {
 const internalErrorWarning = "internal parser error"
 
 // parseBody runs goldmark over the Markdown after the frontmatter, which
-// starts at file offset base, and collects from the tree.
-func (p *Parser) parseBody(body []byte, base int, lines *lineIndex, note *Note) {
+// starts at file offset base, and collects from the tree. It returns the
+// error of parseTree when the parse had to stop; a panic inside goldmark
+// or this package costs the body only, with a warning.
+func (p *Parser) parseBody(ctx context.Context, body []byte, base int, lines *lineIndex, note *Note, d *dropped) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			note.Warnings = append(note.Warnings, fmt.Sprintf("%s: %v", internalErrorWarning, r))
 		}
 	}()
-	body = limitContainerDepth(body)
-	doc := p.md.Parse(text.NewReader(body))
-	c := collector{body: body, base: base, lines: lines, note: note}
+	doc, src, err := p.parseTree(ctx, body)
+	if err != nil {
+		if errors.Is(err, errParserPanic) {
+			note.Warnings = append(note.Warnings, err.Error())
+			return nil
+		}
+		return err
+	}
+	c := collector{body: src, base: base, lines: lines, note: note, dropped: d}
 	_ = ast.Walk(doc, c.visit)
+	return nil
+}
+
+// maxListItems caps each list of a note (links, external links, tags,
+// block ids, headings): what a note holds past it is left out, with a
+// warning, so that the memory a parsed note takes, and the rows it
+// writes, do not follow a note of a hundred thousand links. Notes written
+// by hand stay far below it.
+const maxListItems = 20_000
+
+// dropped counts, for each list of a note, the items left out past
+// maxListItems.
+type dropped struct{ links, external, tags, blocks, headings int }
+
+// keep appends item to list unless the list is full, counting it in *n
+// then.
+func keep[T any](list []T, n *int, item T) []T {
+	if len(list) >= maxListItems {
+		*n++
+		return list
+	}
+	return append(list, item)
+}
+
+// capLists cuts the lists that frontmatter filled past maxListItems, and
+// warns of every list that lost items, with how many were kept of how
+// many.
+func capLists(note *Note, d *dropped) {
+	if n := len(note.Links); n > maxListItems {
+		d.links += n - maxListItems
+		note.Links = slices.Clone(note.Links[:maxListItems])
+	}
+	if n := len(note.Tags); n > maxListItems {
+		d.tags += n - maxListItems
+		note.Tags = slices.Clone(note.Tags[:maxListItems])
+	}
+	for _, l := range []struct {
+		n    int
+		kept int
+		what string
+	}{
+		{d.links, len(note.Links), "links"},
+		{d.external, len(note.External), "external links"},
+		{d.tags, len(note.Tags), "tags"},
+		{d.blocks, len(note.Blocks), "block ids"},
+		{d.headings, len(note.Headings), "headings"},
+	} {
+		if l.n > 0 {
+			note.Warnings = append(note.Warnings, fmt.Sprintf("note has %d %s; only the first %d are kept", l.kept+l.n, l.what, l.kept))
+		}
+	}
 }
 
 // maxContainerDepth caps how many container blocks (block quotes, list
@@ -122,11 +208,19 @@ func (p *Parser) parseBody(body []byte, base int, lines *lineIndex, note *Note) 
 // takes minutes. Real notes stay far below the cap.
 const maxContainerDepth = 32
 
-// limitContainerDepth hides the container markers past maxContainerDepth
-// on each line behind U+001F, so goldmark reads the rest of the line as
-// text of the deepest allowed container. Bytes are replaced one for one:
-// offsets, and so line numbers, do not move. body is copied only when a
-// line is that deep.
+// maxIndentColumns caps how far into a line its container markers and
+// indentation may reach: list items nest by indentation too, one level a
+// tab, and goldmark measures every open level's indentation on every line,
+// so a list nested a thousand tabs deep costs the square of that on each
+// line. 128 columns hold maxContainerDepth levels of tabs.
+const maxIndentColumns = 4 * maxContainerDepth
+
+// limitContainerDepth hides the container markers past maxContainerDepth,
+// and the run of indentation that reaches past maxIndentColumns with the
+// markers after it, on each line behind U+001F, so goldmark reads the rest
+// of the line as text of the deepest allowed container. Bytes are replaced one for one: offsets, and
+// so line numbers, do not move. body is copied only when a line is that
+// deep.
 func limitContainerDepth(body []byte) []byte {
 	out := body
 	copied := false
@@ -148,22 +242,48 @@ func limitContainerDepth(body []byte) []byte {
 	return out
 }
 
-// containerPrefix reads the container markers at the start of line. It
-// returns where the marker past maxContainerDepth starts (or -1 when the
-// line is not that deep) and where the markers end.
+// containerPrefix reads the indentation and container markers at the start
+// of line. It returns where the marker past maxContainerDepth or the run of
+// blanks reaching past maxIndentColumns starts (or -1 when the line is not
+// that deep), and
+// where the markers, or the indentation hidden with them, end. Trailing
+// whitespace is never hidden: a line of blanks stays blank.
 func containerPrefix(line []byte) (cut, end int) {
 	cut = -1
-	depth := 0
+	depth, col := 0, 0
 	for end < len(line) {
 		i := end
 		for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+			if col >= maxIndentColumns && cut < 0 {
+				// The whole run goes: what follows is then text, not
+				// code indented past the deepest container.
+				cut = end
+			}
+			if line[i] == '\t' {
+				col += 4 - col%4
+			} else {
+				col++
+			}
 			i++
+		}
+		if i == len(line) {
+			// Only blanks follow: nothing of them is hidden.
+			if cut >= end {
+				cut = -1
+			}
+			break
+		}
+		if cut >= 0 {
+			end = i
 		}
 		n := containerMarkerLength(line[i:])
 		if n == 0 {
 			break
 		}
-		if depth++; depth == maxContainerDepth+1 {
+		if depth++; depth == maxContainerDepth+1 && cut < 0 {
+			cut = i
+		}
+		if col += n; col > maxIndentColumns && cut < 0 {
 			cut = i
 		}
 		end = i + n
@@ -212,6 +332,7 @@ type collector struct {
 	// The context of the last link, shared by the next links on its line.
 	contextLine int
 	context     string
+	dropped     *dropped
 }
 
 // lineAt turns an offset into the body into a file line.
@@ -233,7 +354,7 @@ func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 	case *ast.CodeBlock, *ast.FencedCodeBlock, *ast.HTMLBlock, *ast.CodeSpan, *ast.RawHTML:
 		return ast.WalkSkipChildren, nil
 	case *ast.Heading:
-		c.note.Headings = append(c.note.Headings, Heading{
+		c.note.Headings = keep(c.note.Headings, &c.dropped.headings, Heading{
 			Level: n.Level,
 			Text:  plainText(n, c.body),
 			Line:  c.lineAt(blockPos(n)),
@@ -245,9 +366,9 @@ func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		}
 		c.addLink(kind, string(n.Target), string(n.Subpath), string(n.Display), n.Pos())
 	case *tagNode:
-		c.note.Tags = append(c.note.Tags, Tag{Name: string(n.Name), Line: c.lineAt(n.Pos()), Inline: true})
+		c.note.Tags = keep(c.note.Tags, &c.dropped.tags, Tag{Name: string(n.Name), Line: c.lineAt(n.Pos()), Inline: true})
 	case *blockIDNode:
-		c.note.Blocks = append(c.note.Blocks, Block{ID: string(n.ID), Line: c.lineAt(n.Pos())})
+		c.note.Blocks = keep(c.note.Blocks, &c.dropped.blocks, Block{ID: string(n.ID), Line: c.lineAt(n.Pos())})
 	case *ast.Link:
 		c.addMarkdownLink(KindMarkdown, n.Destination, plainText(n, c.body), n.Pos())
 	case *ast.Image:
@@ -260,6 +381,10 @@ func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 
 // addLink records a link into the vault at body offset pos.
 func (c *collector) addLink(kind LinkKind, target, subpath, display string, pos int) {
+	if len(c.note.Links) >= maxListItems {
+		c.dropped.links++
+		return
+	}
 	line := c.lineAt(pos)
 	if line != c.contextLine {
 		c.contextLine, c.context = line, c.lines.context(line)
@@ -283,7 +408,7 @@ func (c *collector) addMarkdownLink(kind LinkKind, rawDest []byte, label string,
 		return
 	}
 	if hasURLScheme(dest) {
-		c.note.External = append(c.note.External, ExternalLink{URL: dest, Text: label, Line: c.lineAt(pos)})
+		c.note.External = keep(c.note.External, &c.dropped.external, ExternalLink{URL: dest, Text: label, Line: c.lineAt(pos)})
 		return
 	}
 	ref, fragment, _ := strings.Cut(dest, "#")
@@ -302,7 +427,7 @@ func (c *collector) addAutoLink(n *ast.AutoLink) {
 	if n.AutoLinkType == ast.AutoLinkEmail && !strings.HasPrefix(strings.ToLower(url), "mailto:") {
 		url = "mailto:" + url
 	}
-	c.note.External = append(c.note.External, ExternalLink{URL: url, Text: label, Line: c.lineAt(n.Pos())})
+	c.note.External = keep(c.note.External, &c.dropped.external, ExternalLink{URL: url, Text: label, Line: c.lineAt(n.Pos())})
 }
 
 // blockPos is the offset where a block node starts, falling back to its

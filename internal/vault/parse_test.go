@@ -2,6 +2,7 @@ package vault
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -238,7 +239,7 @@ func TestParseSyntax(t *testing.T) {
 	p := NewParser()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := p.Parse("Note.md", []byte(tt.src))
+			n := mustParse(t, p, "Note.md", []byte(tt.src))
 			check := func(what string, got, want []string) {
 				t.Helper()
 				if want != nil && !slices.Equal(got, want) {
@@ -278,7 +279,7 @@ func TestParseLines(t *testing.T) {
 	p := NewParser()
 	for name, src := range variants {
 		t.Run(name, func(t *testing.T) {
-			n := p.Parse("Lines.md", []byte(src))
+			n := mustParse(t, p, "Lines.md", []byte(src))
 			if got := linkStrings(n.Links); !slices.Equal(got, want.links) {
 				t.Errorf("links: got %q, want %q", got, want.links)
 			}
@@ -309,7 +310,7 @@ func TestParseLines(t *testing.T) {
 func TestParseContext(t *testing.T) {
 	p := NewParser()
 	t.Run("trimmed", func(t *testing.T) {
-		n := p.Parse("n.md", []byte("- \t [[A]] and more  \t\n"))
+		n := mustParse(t, p, "n.md", []byte("- \t [[A]] and more  \t\n"))
 		if len(n.Links) != 1 || n.Links[0].Context != "- \t [[A]] and more" {
 			t.Fatalf("links %+v", n.Links)
 		}
@@ -318,7 +319,7 @@ func TestParseContext(t *testing.T) {
 		// 'é' is two bytes; with one leading ASCII byte every cut at an
 		// even offset would split one.
 		line := "x" + strings.Repeat("é", 400) + " [[A]]"
-		n := p.Parse("n.md", []byte(line))
+		n := mustParse(t, p, "n.md", []byte(line))
 		if len(n.Links) != 1 {
 			t.Fatalf("links %+v", n.Links)
 		}
@@ -328,7 +329,7 @@ func TestParseContext(t *testing.T) {
 		}
 	})
 	t.Run("frontmatter link", func(t *testing.T) {
-		n := p.Parse("n.md", []byte("---\nup:  \"[[Parent]]\"  \n---\n"))
+		n := mustParse(t, p, "n.md", []byte("---\nup:  \"[[Parent]]\"  \n---\n"))
 		if len(n.Links) != 1 || n.Links[0].Context != `up:  "[[Parent]]"` {
 			t.Fatalf("links %+v", n.Links)
 		}
@@ -388,7 +389,7 @@ func TestParseWarnings(t *testing.T) {
 	p := NewParser()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := p.Parse("Note.md", []byte(tt.src))
+			n := mustParse(t, p, "Note.md", []byte(tt.src))
 			if len(n.Warnings) != 1 || !strings.HasPrefix(n.Warnings[0], tt.warning) {
 				t.Errorf("warnings %q, want one starting %q", n.Warnings, tt.warning)
 			}
@@ -408,7 +409,7 @@ func TestParseWarnings(t *testing.T) {
 		})
 	}
 	t.Run("replacement character kept", func(t *testing.T) {
-		n := p.Parse("Note.md", []byte("# Caf\xe9\n"))
+		n := mustParse(t, p, "Note.md", []byte("# Caf\xe9\n"))
 		if len(n.Headings) != 1 || n.Headings[0].Text != "Caf\uFFFD" {
 			t.Errorf("headings %+v", n.Headings)
 		}
@@ -466,7 +467,7 @@ func TestParseFrontmatter(t *testing.T) {
 	p := NewParser()
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			n := p.Parse("Note.md", []byte("---\n"+tt.yaml+"\n---\nBody.\n"))
+			n := mustParse(t, p, "Note.md", []byte("---\n"+tt.yaml+"\n---\nBody.\n"))
 			if len(n.Warnings) > 0 {
 				t.Fatalf("warnings %q", n.Warnings)
 			}
@@ -498,7 +499,7 @@ func TestParseFrontmatter(t *testing.T) {
 		})
 	}
 	t.Run("lifted fields stay in Frontmatter", func(t *testing.T) {
-		n := p.Parse("Note.md", []byte("---\ntitle: T\naliases: [A]\ntags: x\n---\n"))
+		n := mustParse(t, p, "Note.md", []byte("---\ntitle: T\naliases: [A]\ntags: x\n---\n"))
 		want := map[string]any{"title": "T", "aliases": []any{"A"}, "tags": "x"}
 		if !reflect.DeepEqual(n.Frontmatter, want) {
 			t.Errorf("frontmatter %#v, want %#v", n.Frontmatter, want)
@@ -567,7 +568,7 @@ func TestCountWords(t *testing.T) {
 			t.Errorf("countWords(%q) = %d, want %d", tt.text, got, tt.want)
 		}
 	}
-	n := NewParser().Parse("n.md", []byte("---\ntitle: not counted at all\n---\nTwo words"))
+	n := mustParse(t, NewParser(), "n.md", []byte("---\ntitle: not counted at all\n---\nTwo words"))
 	if n.WordCount != 2 {
 		t.Errorf("WordCount %d, want 2: frontmatter must not count", n.WordCount)
 	}
@@ -613,7 +614,7 @@ func TestParseGolden(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got, err := json.MarshalIndent(p.Parse(name, src), "", "  ")
+			got, err := json.MarshalIndent(mustParse(t, p, name, src), "", "  ")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -657,7 +658,7 @@ func parseVaultFile(t *testing.T, p *Parser, vault, rel string) (Note, []string)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return p.Parse(rel, src), strings.Split(string(src), "\n")
+	return mustParse(t, p, rel, src), strings.Split(string(src), "\n")
 }
 
 func findLink(links []Link, kind LinkKind, target, subpath string) (Link, bool) {
@@ -803,7 +804,7 @@ func TestHelpVaultAllFiles(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		n := p.Parse(rel, src)
+		n := mustParse(t, p, rel, src)
 		checkNote(t, rel, src, n)
 		lines := strings.Split(string(src), "\n")
 		if _, hasTitle := n.Frontmatter["title"]; !hasTitle && n.Title != strings.TrimSuffix(filepath.Base(path), ".md") {
@@ -920,14 +921,14 @@ func TestParseConcurrent(t *testing.T) {
 			t.Fatal(err)
 		}
 		srcs = append(srcs, src)
-		want = append(want, p.Parse(f, src))
+		want = append(want, mustParse(t, p, f, src))
 	}
 	var wg sync.WaitGroup
 	for g := range 8 {
 		wg.Go(func() {
 			for i := range 20 {
 				k := (g + i) % len(srcs)
-				if got := p.Parse(files[k], srcs[k]); !reflect.DeepEqual(got, want[k]) {
+				if got := mustParse(t, p, files[k], srcs[k]); !reflect.DeepEqual(got, want[k]) {
 					t.Errorf("%s parsed differently on goroutine %d", files[k], g)
 					return
 				}
@@ -963,15 +964,24 @@ func TestParseHugeInput(t *testing.T) {
 		{name: "nested footnotes", src: append(repeat("[^a]: "), "[[x]]"...), links: 1},
 	}
 	p := NewParser()
+	// The time is checked here; the budget is not what is tested.
+	p.budget = func(int) time.Duration { return time.Hour }
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
-			n := p.Parse("huge.md", tt.src)
+			n := mustParse(t, p, "huge.md", tt.src)
 			if d := time.Since(start); d > 30*time.Second {
 				t.Errorf("took %v", d)
 			}
-			if len(n.Links) != tt.links {
-				t.Errorf("%d links, want %d", len(n.Links), tt.links)
+			// Links past maxListItems are counted, not kept.
+			if want := min(tt.links, maxListItems); len(n.Links) != want {
+				t.Errorf("%d links, want %d", len(n.Links), want)
+			}
+			if tt.links > maxListItems {
+				want := fmt.Sprintf("note has %d links; only the first %d are kept", tt.links, maxListItems)
+				if !slices.Contains(n.Warnings, want) {
+					t.Errorf("warnings %q, want %q", n.Warnings, want)
+				}
 			}
 		})
 	}
@@ -993,7 +1003,7 @@ func FuzzParse(f *testing.F) {
 	}
 	p := NewParser()
 	f.Fuzz(func(t *testing.T, src []byte) {
-		n := p.Parse("fuzz.md", src)
+		n := mustParse(t, p, "fuzz.md", src)
 		checkNote(t, "fuzz", src, n)
 	})
 }
@@ -1007,7 +1017,7 @@ func BenchmarkParse(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		p.Parse("Reviews/2024-W14.md", src)
+		p.Parse(context.Background(), "Reviews/2024-W14.md", src)
 	}
 }
 
@@ -1023,7 +1033,28 @@ func BenchmarkParseParallel(b *testing.B) {
 	b.ReportAllocs()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {
-			p.Parse("Reviews/2024-W14.md", src)
+			p.Parse(context.Background(), "Reviews/2024-W14.md", src)
 		}
 	})
+}
+
+// mustParse is Parse with no deadline of the caller's, failing the test
+// when it does not read the note to the end.
+func mustParse(tb testing.TB, p *Parser, path string, src []byte) Note {
+	tb.Helper()
+	n, err := p.Parse(context.Background(), path, src)
+	if err != nil {
+		tb.Errorf("Parse(%s): %v", path, err)
+	}
+	return n
+}
+
+// mustProse is Prose as mustParse is Parse.
+func mustProse(tb testing.TB, p *Parser, src []byte) []Prose {
+	tb.Helper()
+	out, err := p.Prose(context.Background(), src)
+	if err != nil {
+		tb.Errorf("Prose: %v", err)
+	}
+	return out
 }

@@ -1,9 +1,12 @@
 package vault
 
 import (
+	"context"
+	"errors"
+	"fmt"
+
 	"github.com/yuin/goldmark/ast"
 	extast "github.com/yuin/goldmark/extension/ast"
-	"github.com/yuin/goldmark/text"
 )
 
 // Prose is one block of a note (a paragraph, heading, list item's text or
@@ -29,9 +32,10 @@ type FreeText struct {
 
 // Prose reads the blocks of a note's body (frontmatter excluded) in file
 // order, each with its plain words marked. Code blocks and HTML are left
-// out whole. Like Parse it never fails: what cannot be parsed is left out.
-func (p *Parser) Prose(src []byte) (out []Prose) {
-	// A parser panic, as in parseBody, loses the prose of this note only.
+// out whole. It parses within the same budget as Parse and fails as Parse
+// does: with ctx's error, or an error wrapping ErrTooComplex. A panic
+// inside the parser loses the prose of this note only.
+func (p *Parser) Prose(ctx context.Context, src []byte) (out []Prose, err error) {
 	defer func() {
 		if recover() != nil {
 			out = nil
@@ -43,8 +47,13 @@ func (p *Parser) Prose(src []byte) (out []Prose) {
 	if fm, ok := splitFrontmatter(src); ok {
 		bodyStart = fm.bodyStart
 	}
-	body := limitContainerDepth(src[bodyStart:])
-	doc := p.md.Parse(text.NewReader(body))
+	doc, body, err := p.parseTree(ctx, src[bodyStart:])
+	if err != nil {
+		if errors.Is(err, errParserPanic) {
+			return nil, nil
+		}
+		return nil, fmt.Errorf("read prose: %w", err)
+	}
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if !entering {
 			return ast.WalkContinue, nil
@@ -66,7 +75,7 @@ func (p *Parser) Prose(src []byte) (out []Prose) {
 		}
 		return ast.WalkContinue, nil
 	})
-	return out
+	return out, nil
 }
 
 // proseBuilder gathers one block's plain text and its free ranges.

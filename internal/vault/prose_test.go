@@ -8,7 +8,7 @@ import (
 func TestProseMarksPlainWords(t *testing.T) {
 	src := "---\ntitle: Grinder\n---\n# The grinder\n\nA hand grinder, see [[Grinder]] and `grinder` and #grinder.\n" +
 		"Next line: the *grinder* again.\n\n```\ngrinder in code\n```\n\n| a | b |\n| --- | --- |\n| grinder | [x](Grinder.md) |\n"
-	blocks := NewParser().Prose([]byte(src))
+	blocks := mustProse(t, NewParser(), []byte(src))
 	var free []string
 	var lines []int
 	for _, b := range blocks {
@@ -41,7 +41,7 @@ func TestProseMarksPlainWords(t *testing.T) {
 func FuzzProse(f *testing.F) {
 	f.Add("# a\n\nb [[c]] `d` e\n")
 	f.Fuzz(func(t *testing.T, src string) {
-		for _, b := range NewParser().Prose([]byte(src)) {
+		for _, b := range mustProse(t, NewParser(), []byte(src)) {
 			for _, r := range b.Free {
 				if r.Start < 0 || r.End > len(b.Text) || r.Start >= r.End || r.Line < 1 {
 					t.Fatalf("range %+v of %q", r, b.Text)

@@ -1,0 +1,94 @@
+package index
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+)
+
+// slowNote is Markdown whose parse time grows with the square of its size
+// and that the parser's rewrites do not catch: each line opens a link
+// title goldmark looks for the end of to the end of the paragraph. One MB
+// takes half a minute or more to parse in full.
+func slowNote(mb int) []byte { return bytes.Repeat([]byte("[a](b \"x\n"), mb*(1<<20)/9) }
+
+// withinSafety runs f and fails the test when it has not returned after
+// 30 s, so that work that cannot be stopped fails rather than hangs.
+func withinSafety(t *testing.T, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		f()
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("still indexing after 30 s")
+	}
+}
+
+// TestNoteOverItsParseBudget indexes a note the parser gives up on: it is
+// stored by name only with the parser's warning, as a note over the size
+// limit is, and links to it still resolve.
+func TestNoteOverItsParseBudget(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "Slow.md"), slowNote(1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "Home.md"), []byte("See [[Slow]].\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
+	var res Result
+	withinSafety(t, func() { res = mustIndex(t, ix, "v", root) })
+	if res.Notes != 2 || res.Warnings != 1 {
+		t.Fatalf("result %+v; want 2 notes and 1 warning", res)
+	}
+	db := ix.db.(*store.DB)
+	var title, warning string
+	if err := db.QueryRow(`SELECT f.title, w.message FROM files f JOIN warnings w ON w.file_id = f.id WHERE f.path = 'Slow.md'`).Scan(&title, &warning); err != nil {
+		t.Fatal(err)
+	}
+	if title != "Slow" || !strings.Contains(warning, "too complex to parse") || !strings.Contains(warning, "indexed by name only") {
+		t.Errorf("Slow.md: title %q, warning %q", title, warning)
+	}
+	if got := linkTarget(t, db.DB, "Home.md", 1, "link", "Slow", ""); got != "Slow.md" {
+		t.Errorf("[[Slow]] resolves to %q", got)
+	}
+}
+
+// TestIndexStopsMidParse cancels a run while it parses a note that would
+// take minutes: the run ends with the context's error and stores nothing
+// of the note, which the next run reads again.
+func TestIndexStopsMidParse(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "Slow.md"), append([]byte("# Kept\n\n"), slowNote(3)...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
+	ctx, cancel := context.WithCancel(context.Background())
+	time.AfterFunc(300*time.Millisecond, cancel)
+	var err error
+	withinSafety(t, func() { _, err = ix.Index(ctx, config.Vault{Name: "v", Path: root}, nil) })
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
+	}
+	var mtime int64
+	var warnings int
+	db := ix.db.(*store.DB)
+	if err := db.QueryRow(`SELECT mtime_ns, (SELECT count(*) FROM warnings) FROM files WHERE path = 'Slow.md'`).Scan(&mtime, &warnings); err != nil {
+		t.Fatal(err)
+	}
+	if mtime != -1 || warnings != 0 {
+		t.Errorf("Slow.md stored with mtime %d and %d warnings; want its placeholder row, read again next run", mtime, warnings)
+	}
+}
