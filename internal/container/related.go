@@ -24,7 +24,9 @@ var Relating = fx.Module("related",
 )
 
 func newRelated(cfg config.Config, g *graph.Graph, vec *vectors.Vectors, db store.Conn, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *related.Service {
-	return related.New(cfg.Vaults, g, related.NewSimilarity(vec, db, sem), sem, kw, p)
+	s := related.New(cfg.Vaults, g, related.NewSimilarity(vec, db, sem), sem, kw, p)
+	s.TooComplex = index.NewCatalog(db, config.Names(cfg.Vaults)).TooComplex
+	return s
 }
 
 // RelatedDeps is what `jarvis related` works with: the indexer to bring

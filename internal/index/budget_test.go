@@ -64,6 +64,16 @@ func TestNoteOverItsParseBudget(t *testing.T) {
 	if got := linkTarget(t, db.DB, "Home.md", 1, "link", "Slow", ""); got != "Slow.md" {
 		t.Errorf("[[Slow]] resolves to %q", got)
 	}
+	// The catalog says so for that very content, and only for it, so that
+	// related-notes does not spend the budget again to fail again.
+	cat := NewCatalog(db, []string{"v"})
+	ctx := context.Background()
+	if !cat.TooComplex(ctx, "v", "Slow.md", slowNote(1)) {
+		t.Error("the catalog does not know Slow.md was too complex")
+	}
+	if cat.TooComplex(ctx, "v", "Slow.md", append(slowNote(1), '\n')) || cat.TooComplex(ctx, "v", "Home.md", []byte("See [[Slow]].\n")) {
+		t.Error("the catalog calls a note too complex that the index did not find so")
+	}
 }
 
 // TestIndexStopsMidParse cancels a run while it parses a note that would

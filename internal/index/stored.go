@@ -2,6 +2,8 @@ package index
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -109,4 +111,13 @@ func decodeStored(note *vault.Note, frontmatter string, aliases, tags, headings,
 		note.Links = append(note.Links, l)
 	}
 	return errors.Join(errs...)
+}
+
+// TooComplex reports whether the index, reading the very content src of
+// the note at path, found its Markdown too complex to parse within its
+// budget: parsing it again would spend that budget to fail again.
+func (c *Catalog) TooComplex(ctx context.Context, vaultName, path string, src []byte) bool {
+	sum := sha256.Sum256(src)
+	note, ok, err := c.StoredNote(ctx, vaultName, path, hex.EncodeToString(sum[:]))
+	return err == nil && ok && slices.ContainsFunc(note.Warnings, vault.IsTooComplexWarning)
 }

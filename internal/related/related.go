@@ -156,6 +156,19 @@ type Service struct {
 	// Prose reads a note's plain words; it fails as vault.Parser.Prose
 	// does, when ctx ends or the note is too complex to parse.
 	Prose func(ctx context.Context, src []byte) ([]vault.Prose, error)
+	// TooComplex reports that the index found the note's content src too
+	// complex to parse in time, so that it is not parsed again to fail
+	// again (index.Catalog.TooComplex); nil knows of none.
+	TooComplex func(ctx context.Context, vault, path string, src []byte) bool
+}
+
+// prose reads the plain words of the note at path, whose content is src,
+// unless the index already found it too complex to parse.
+func (s *Service) prose(ctx context.Context, vaultName, path string, src []byte) ([]vault.Prose, error) {
+	if s.TooComplex != nil && s.TooComplex(ctx, vaultName, path, src) {
+		return nil, fmt.Errorf("%s: %w", path, vault.ErrTooComplex)
+	}
+	return s.Prose(ctx, src)
 }
 
 // New builds the service over the link graph, the passages' similarity,
@@ -216,7 +229,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	if readErr != nil {
 		a.Missing = append(a.Missing, "the note's own text could not be read ("+readErr.Error()+"): no sentences for link suggestions and no mentions in it")
 	} else if s.Prose != nil {
-		if prose, err = s.Prose(ctx, src); err != nil {
+		if prose, err = s.prose(ctx, q.Vault, kin.Path, src); err != nil {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
 			}

@@ -241,3 +241,40 @@ func TestMentionsReadBoundedText(t *testing.T) {
 		t.Fatalf("mentions %+v, cut %v; want Kettle.md's alone, cut", a.Mentions, a.MentionsCut)
 	}
 }
+
+// TestNoteFoundTooComplexIsNotParsedAgain: a note the index found too
+// complex to parse in time, as the note asked about or as a candidate
+// mention, is not parsed again (it would spend its budget to fail again);
+// the answer says the note's own sentences are missing, and the other
+// notes' mentions are still found.
+func TestNoteFoundTooComplexIsNotParsedAgain(t *testing.T) {
+	notes := map[string]string{
+		"Green tea.md": "# Green tea\n\nSee the kettle.\n",
+		"Kettle.md":    "Good for green tea.\n",
+		"Knot.md":      "Green tea, in a knot of Markdown.\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Green tea.md", Title: "Green tea"}, ID: 1}
+	s := fakeService(t, notes, kin)
+	s.TooComplex = func(_ context.Context, vaultName, path string, src []byte) bool {
+		return vaultName == "v" && (path == "Green tea.md" || path == "Knot.md") && string(src) == notes[path]
+	}
+	prose := s.Prose
+	var parsed []string
+	s.Prose = func(ctx context.Context, src []byte) ([]vault.Prose, error) {
+		parsed = append(parsed, string(src))
+		return prose(ctx, src)
+	}
+	a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Green tea.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(parsed) != 1 || parsed[0] != notes["Kettle.md"] {
+		t.Fatalf("parsed %q; want Kettle.md's text alone", parsed)
+	}
+	if len(a.Mentions) != 1 || a.Mentions[0].Path != "Kettle.md" {
+		t.Fatalf("mentions %+v; want Kettle.md's", a.Mentions)
+	}
+	if !slices.ContainsFunc(a.Missing, func(m string) bool { return strings.Contains(m, "too complex to parse") }) {
+		t.Fatalf("missing %q does not say the note is too complex to parse", a.Missing)
+	}
+}

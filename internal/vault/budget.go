@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"time"
 
 	"github.com/yuin/goldmark/ast"
@@ -49,8 +50,14 @@ func ParseBudget(size int) time.Duration {
 // tooComplexWarning is the warning of a note whose parse ran out of budget:
 // like a note over MaxNoteSize, it is then known by name only.
 func tooComplexWarning(budget time.Duration) string {
-	return fmt.Sprintf("Markdown too complex to parse within %v: indexed by name only, without its links, tags and headings", budget.Round(10*time.Millisecond))
+	return fmt.Sprintf("%s %v: indexed by name only, without its links, tags and headings", tooComplexPrefix, budget.Round(10*time.Millisecond))
 }
+
+const tooComplexPrefix = "Markdown too complex to parse within"
+
+// IsTooComplexWarning reports whether a note's warning is the one Parse
+// gives a note whose Markdown ran out of its budget.
+func IsTooComplexWarning(w string) bool { return strings.HasPrefix(w, tooComplexPrefix) }
 
 // errParserPanic is returned, wrapped, by parseTree when goldmark or this
 // package panics on some input.
