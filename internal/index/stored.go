@@ -115,9 +115,25 @@ func decodeStored(note *vault.Note, frontmatter string, aliases, tags, headings,
 
 // TooComplex reports whether the index, reading the very content src of
 // the note at path, found its Markdown too complex to parse within its
-// budget: parsing it again would spend that budget to fail again.
+// budget: parsing it again would spend that budget to fail again. It
+// reads the note's warnings alone.
 func (c *Catalog) TooComplex(ctx context.Context, vaultName, path string, src []byte) bool {
+	if len(c.vaults) > 0 && !slices.Contains(c.vaults, vaultName) {
+		return false
+	}
 	sum := sha256.Sum256(src)
-	note, ok, err := c.StoredNote(ctx, vaultName, path, hex.EncodeToString(sum[:]))
-	return err == nil && ok && slices.ContainsFunc(note.Warnings, vault.IsTooComplexWarning)
+	rows, err := c.db.QueryContext(ctx, `SELECT w.message FROM warnings w JOIN files f ON f.id = w.file_id JOIN vaults v ON v.id = f.vault_id
+		WHERE v.name = ? AND f.path = ? AND f.kind = 'note' AND f.hash = ? AND v.parser = ?`,
+		vaultName, path, hex.EncodeToString(sum[:]), vault.ParserVersion)
+	if err != nil {
+		return false
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var w string
+		if rows.Scan(&w) == nil && vault.IsTooComplexWarning(w) {
+			return true
+		}
+	}
+	return false
 }

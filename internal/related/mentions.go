@@ -282,7 +282,7 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 		read += len(src)
 		// A sentence naming the note twice is one place to link it.
 		seen := map[Mention]bool{}
-		prose, err := s.prose(ctx, vaultName, p, src)
+		prose, err := s.prose(ctx, vaultName, p, src, src)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -8,6 +8,7 @@
 package related
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"errors"
@@ -137,7 +138,24 @@ const (
 	// would take minutes. A note that would take the total past it is
 	// not read, and the answer says mentions were cut.
 	mentionBytes = 4 << 20
+	// ownProseBytes bounds the text of the note itself read for link
+	// suggestions and mentions: the first MB (to a line's end) of a note
+	// of up to 8 MB, whose parse alone would take most of a second.
+	ownProseBytes = 1 << 20
 )
+
+// ownText is the part of a note's text src read for its own sentences,
+// and whether that is less than all of it.
+func ownText(src []byte) ([]byte, bool) {
+	if len(src) <= ownProseBytes {
+		return src, false
+	}
+	cut := bytes.LastIndexByte(src[:ownProseBytes], '\n')
+	if cut < 0 {
+		cut = ownProseBytes
+	}
+	return src[:cut+1], true
+}
 
 // Service answers related-notes questions. Each field is one capability;
 // a nil one leaves its part out of the answer, which then says so.
@@ -162,13 +180,14 @@ type Service struct {
 	TooComplex func(ctx context.Context, vault, path string, src []byte) bool
 }
 
-// prose reads the plain words of the note at path, whose content is src,
-// unless the index already found it too complex to parse.
-func (s *Service) prose(ctx context.Context, vaultName, path string, src []byte) ([]vault.Prose, error) {
+// prose reads the plain words of text, all or the start of the note at
+// path whose content is src, unless the index already found that content
+// too complex to parse.
+func (s *Service) prose(ctx context.Context, vaultName, path string, src, text []byte) ([]vault.Prose, error) {
 	if s.TooComplex != nil && s.TooComplex(ctx, vaultName, path, src) {
 		return nil, fmt.Errorf("%s: %w", path, vault.ErrTooComplex)
 	}
-	return s.Prose(ctx, src)
+	return s.Prose(ctx, text)
 }
 
 // New builds the service over the link graph, the passages' similarity,
@@ -229,7 +248,11 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	if readErr != nil {
 		a.Missing = append(a.Missing, "the note's own text could not be read ("+readErr.Error()+"): no sentences for link suggestions and no mentions in it")
 	} else if s.Prose != nil {
-		if prose, err = s.prose(ctx, q.Vault, kin.Path, src); err != nil {
+		text, cut := ownText(src)
+		if cut {
+			a.Missing = append(a.Missing, fmt.Sprintf("only the first %d KB of the note's own text were read for link suggestions and mentions in it", len(text)>>10))
+		}
+		if prose, err = s.prose(ctx, q.Vault, kin.Path, src, text); err != nil {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
 			}

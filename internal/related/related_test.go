@@ -278,3 +278,31 @@ func TestNoteFoundTooComplexIsNotParsedAgain(t *testing.T) {
 		t.Fatalf("missing %q does not say the note is too complex to parse", a.Missing)
 	}
 }
+
+// TestOwnTextIsBounded: of a note past ownProseBytes, only its first MB,
+// to the end of a line, is parsed for its own sentences, and the answer
+// says so; a link suggestion from that part is still made.
+func TestOwnTextIsBounded(t *testing.T) {
+	big := "# Big\n\nThis names Kettle early on.\n\n" + strings.Repeat("Plain words that name nothing at all here.\n", ownProseBytes/43+10)
+	notes := map[string]string{"Big.md": big, "Kettle.md": "# Kettle\n"}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Big.md", Title: "Big"}, ID: 1}
+	s := fakeService(t, notes, kin)
+	prose := s.Prose
+	parsed := 0
+	s.Prose = func(ctx context.Context, src []byte) ([]vault.Prose, error) {
+		if strings.HasPrefix(string(src), "# Big") {
+			parsed = len(src)
+		}
+		return prose(ctx, src)
+	}
+	a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Big.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if parsed > ownProseBytes || parsed == 0 || big[parsed-1] != '\n' {
+		t.Fatalf("parsed %d bytes of %d; want at most %d, to a line's end", parsed, len(big), ownProseBytes)
+	}
+	if !slices.ContainsFunc(a.Missing, func(m string) bool { return strings.Contains(m, "only the first") }) {
+		t.Fatalf("missing %q does not say the note was read in part", a.Missing)
+	}
+}
