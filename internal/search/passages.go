@@ -171,6 +171,9 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 			return PassageAnswer{}, err
 		}
 	}
+	for _, np := range order {
+		np.Passages = fulltext.WithinScan(np.Passages, func(p Passage) int { return len(p.Text) })
+	}
 	var sims map[int64]float64
 	semantic := false
 	if !fromFiles {

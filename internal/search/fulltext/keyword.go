@@ -415,7 +415,7 @@ func (k *Keyword) passages(ctx context.Context, pq parsedQuery, hits []keywordHi
 	}
 	return k.eachChunkList(ctx, ids, func(id int64, chunks []storedChunk) {
 		h := byID[id]
-		p := m.passageOf(chunks)
+		p := m.passageOf(WithinScan(chunks, func(c storedChunk) int { return len(c.text) }))
 		h.res.Line = p.line // its heading path is set by withHeadings
 		if p.found || p.snippet != "" && !strings.Contains(h.res.Snippet, "**") {
 			h.res.Snippet = p.snippet
