@@ -970,7 +970,7 @@ func TestParseHugeInput(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			start := time.Now()
 			n := mustParse(t, p, "huge.md", tt.src)
-			if d := time.Since(start); d > 30*time.Second {
+			if d := time.Since(start); d > 2*time.Minute { // quadratic would take hours; a loaded CI machine takes a minute
 				t.Errorf("took %v", d)
 			}
 			// Links past maxListItems are counted, not kept.
