@@ -107,13 +107,17 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 		if rel == "." {
 			return nil
 		}
+		out, warning := scanKeptOut(rel, d.IsDir(), r.exclude)
+		if warning != "" {
+			warnings = append(warnings, Warning{Path: rel, Message: warning})
+		}
 		if d.IsDir() {
-			if KeptOut(rel, true, r.exclude) || strings.Count(rel, "/")+1 >= maxDepth {
+			if out || strings.Count(rel, "/")+1 >= maxDepth {
 				return fs.SkipDir
 			}
 			return nil
 		}
-		if KeptOut(rel, false, r.exclude) {
+		if out {
 			return nil
 		}
 		info, err := d.Info()

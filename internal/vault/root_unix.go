@@ -199,7 +199,7 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 		}
 		switch st.Mode & unix.S_IFMT {
 		case unix.S_IFDIR:
-			if KeptOut(p, true, s.r.exclude) {
+			if s.keptOut(p, true) {
 				continue
 			}
 			if depth+1 >= maxDepth {
@@ -219,7 +219,7 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 				return err
 			}
 		case unix.S_IFREG:
-			if KeptOut(p, false, s.r.exclude) {
+			if s.keptOut(p, false) {
 				continue
 			}
 			note := IsNote(name)
@@ -228,7 +228,7 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 			}
 			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: note})
 		case unix.S_IFLNK:
-			if KeptOut(p, false, s.r.exclude) {
+			if s.keptOut(p, false) {
 				continue
 			}
 			s.link(p)
@@ -256,6 +256,16 @@ func (s *scanner) link(p string) {
 	default:
 		s.warnings = append(s.warnings, linkWarning(p, err))
 	}
+}
+
+// keptOut reports whether the scan leaves out the entry at p, and warns
+// of one left out for a reason the user did not choose.
+func (s *scanner) keptOut(p string, dir bool) bool {
+	out, warning := scanKeptOut(p, dir, s.r.exclude)
+	if warning != "" {
+		s.warn(p, warning)
+	}
+	return out
 }
 
 func (s *scanner) warn(p, msg string) {

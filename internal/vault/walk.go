@@ -204,6 +204,19 @@ func tooLong(rel string) bool {
 	return utf8.RuneCountInString(rel) > MaxPathChars && utf8.RuneCountInString(norm.NFC.String(rel)) > MaxPathChars
 }
 
+// scanKeptOut is KeptOut as the scans apply it to each entry they meet,
+// with the warning of an entry left out for a reason the user did not
+// choose (a path too long), or "" for one the vault's rules leave out.
+func scanKeptOut(rel string, dir bool, patterns []string) (out bool, warning string) {
+	if !KeptOut(rel, dir, patterns) {
+		return false, ""
+	}
+	if tooLong(rel) {
+		return true, fmt.Sprintf("path longer than %d characters left out: no tool could name it", MaxPathChars)
+	}
+	return true, ""
+}
+
 // KeptOut reports whether Scan leaves out the entry at the vault-relative
 // path rel itself, a folder when dir is true, leaving its parents aside:
 // a path longer than MaxPathChars, a hidden name, node_modules for a

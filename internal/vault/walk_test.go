@@ -170,3 +170,31 @@ func TestLeftOut(t *testing.T) {
 		}
 	}
 }
+
+// TestScanWarnsOfPathsTooLong: a note at a path longer than MaxPathChars
+// is left out of the scan, as every tool's path argument would refuse it,
+// and the scan says so rather than losing it without a word.
+func TestScanWarnsOfPathsTooLong(t *testing.T) {
+	root := t.TempDir()
+	long := strings.Repeat("d", 240)
+	dir := filepath.Join(root, long, long, long, long) // 963 characters: the folder is taken
+	far := strings.Repeat("f", 60) + "Far.md"
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{filepath.Join(dir, far), filepath.Join(root, "Near.md")} {
+		if err := os.WriteFile(p, []byte("# Note\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	files, warnings, err := Scan(context.Background(), root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(files) != 1 || files[0].Path != "Near.md" {
+		t.Fatalf("scanned %+v; want Near.md alone", files)
+	}
+	if len(warnings) != 1 || !strings.Contains(warnings[0].Message, "longer than 1000 characters") || !strings.HasSuffix(warnings[0].Path, "Far.md") {
+		t.Fatalf("warnings %+v; want one naming Far.md's path as too long", warnings)
+	}
+}
