@@ -30,7 +30,7 @@ import (
 )
 
 // envHTTPToken is the bearer token `jarvis mcp --http` requires when set.
-const envHTTPToken = "JARVIS_HTTP_TOKEN"
+const envHTTPToken = config.EnvHTTPToken
 
 // minRemoteToken is the shortest token --allow-remote accepts: a token
 // that guards every note from the network must not be guessable. 16
