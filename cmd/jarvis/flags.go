@@ -85,20 +85,70 @@ const configPointer = "More settings (environment variables, config file): run `
 
 // newFlagSet makes a flag set whose --help prints usage, a description, the
 // flags as the README writes them (--flag) and, for commands that read the
-// configuration, where to find its reference. The flag package's own
-// messages are dropped: parse words errors itself.
-func newFlagSet(name, usage, description string, e *env) *flag.FlagSet {
+// configuration, where to find its reference. synopsis is the command and
+// its arguments without flags: the usage line lists the flags from fs
+// (see usageLine). The flag package's own messages are dropped: parse
+// words errors itself.
+func newFlagSet(name, synopsis, description string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		w := e.stdout
-		fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", usage, description)
+		fmt.Fprintf(w, "%s\n\n%s\n\nFlags:\n", usageLine(synopsis, fs), description)
 		printFlags(w, fs)
 		if fs.Lookup("vault") != nil {
 			fmt.Fprintf(w, "\n%s", configPointer)
 		}
 	}
 	return fs
+}
+
+// usageLine is "Usage: " and synopsis followed by every flag of fs, each
+// as [--name VALUE], [--name] for a switch, [--name=false] for a switch
+// that is on by default, and with "..." when it may be repeated; a
+// one-letter short form is left to the flag list. Lines wrap at
+// helpWidth.
+func usageLine(synopsis string, fs *flag.FlagSet) string {
+	words := []string{"Usage: " + synopsis}
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := strings.CutPrefix(f.Usage, "short for --"); ok && len(f.Name) == 1 {
+			return
+		}
+		word := "--" + f.Name
+		switch valueName, _ := flag.UnquoteUsage(f); {
+		case isBool(f) && f.DefValue == "true":
+			word += "=false"
+		case !isBool(f):
+			word += " " + strings.ToUpper(valueName)
+		}
+		word = "[" + word + "]"
+		if _, ok := f.Value.(*stringList); ok {
+			word += "..."
+		}
+		words = append(words, word)
+	})
+	const indent = "       " // under the synopsis, past "Usage: "
+	var b strings.Builder
+	line := ""
+	for _, w := range words {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= helpWidth:
+			line += " " + w
+		default:
+			b.WriteString(line + "\n")
+			line = indent + w
+		}
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// isBool reports whether f is a switch, given without a value.
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // flagColumn is where flag descriptions start, and helpWidth where they

@@ -74,3 +74,39 @@ func TestHelpConfigNamesEveryEnvironmentVariable(t *testing.T) {
 		}
 	}
 }
+
+// TestUsageLineListsEveryFlag checks, for every command and model
+// subcommand, that the usage line of --help names each flag its flag list
+// shows.
+func TestUsageLineListsEveryFlag(t *testing.T) {
+	listed := regexp.MustCompile(`(?m)^  (?:-\w, )?--([\w-]+)`)
+	var calls [][]string
+	for _, c := range commands() {
+		if c.name == "model" {
+			for _, sub := range []string{"pull", "list", "rm"} {
+				calls = append(calls, []string{"model", sub, "--help"})
+			}
+			continue
+		}
+		calls = append(calls, []string{c.name, "--help"})
+	}
+	seen := 0
+	for _, args := range calls {
+		code, stdout, _ := jarvis(t, nil, args...)
+		usage, rest, ok := strings.Cut(stdout, "\n\n")
+		if code != 0 || !strings.HasPrefix(usage, "Usage: ") || !ok {
+			t.Errorf("%v: exit %d, no usage line:\n%s", args, code, stdout)
+			continue
+		}
+		_, flags, _ := strings.Cut(rest, "\nFlags:\n")
+		for _, m := range listed.FindAllStringSubmatch(flags, -1) {
+			seen++
+			if !regexp.MustCompile(`\[--` + m[1] + `[ =\]]`).MatchString(usage) {
+				t.Errorf("%v: the usage line lacks --%s:\n%s", args, m[1], usage)
+			}
+		}
+	}
+	if seen < 20 {
+		t.Fatalf("read only %d flags from the flag lists; the test no longer parses them", seen)
+	}
+}
