@@ -17,7 +17,7 @@ import (
 const perCheckTimeout = 30 * time.Second
 
 func runDoctor(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet("doctor", "jarvis doctor [--vault PATH]... [--db FILE] [--json]",
+	fs := newFlagSet("doctor", "jarvis doctor",
 		`Run every health check and print each as ok, warn or fail, with a one-line
 fix for each problem, or as skip when it could not be made (the check that
 found why says so). Fixes that name a jarvis command repeat the --vault,

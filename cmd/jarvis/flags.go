@@ -19,71 +19,6 @@ import (
 // errHelp means --help was asked for and printed.
 var errHelp = errors.New("help printed")
 
-// configHelp explains where settings come from: `jarvis help config`.
-const configHelp = `Configuration: flags override the environment, which overrides the config file.
-
-Flags of every command that reads vaults:
-  --vault PATH|NAME   a vault folder (named after the folder) or the name of a
-                      vault from the config file; repeat it for several vaults
-  --db PATH           the SQLite database (default: jarvis.db in the user data
-                      folder: $XDG_DATA_HOME/jarvis or ~/.local/share/jarvis on
-                      Linux, ~/Library/Application Support/jarvis on macOS,
-                      %LocalAppData%\jarvis on Windows); never inside a vault
-  --config PATH       the config file (default: config.yaml, config.yml or
-                      config.toml in $XDG_CONFIG_HOME/jarvis or ~/.config/jarvis
-                      on Linux, ~/Library/Application Support/jarvis on macOS,
-                      %AppData%\jarvis on Windows); keep one of them: a
-                      YAML and a TOML file side by side are an error
-  --embedder NAME     the embedder for semantic search, as JARVIS_EMBEDDER
-
-Environment:
-  JARVIS_VAULT        vault folders joined by the path-list separator (':' on
-                      Linux and macOS, ';' on Windows)
-  JARVIS_DB           the database file
-  JARVIS_CONFIG       the config file
-  JARVIS_EMBEDDER     lexical (default, offline), ollama, openai, or a local
-                      model: a name from 'jarvis model list', owner/name, or
-                      a model folder
-  JARVIS_EMBED_MODEL  the embedding model (ollama: nomic-embed-text;
-                      openai: text-embedding-3-small)
-  JARVIS_EMBED_URL    the embedding server (ollama: http://localhost:11434;
-                      openai: https://api.openai.com, or any compatible
-                      server such as LM Studio, llama.cpp, vLLM, LocalAI)
-  JARVIS_EMBED_API_KEY  the key for an OpenAI-compatible server (or
-                      OPENAI_API_KEY)
-  JARVIS_EMBED_TIMEOUT, JARVIS_EMBED_BATCH_TIMEOUT, JARVIS_EMBED_RUN_TIMEOUT
-                      time limits of a remote embedder: one request (ollama
-                      2m, openai 1m), one batch with its retries (3m), the
-                      embedding pass of one index run (1h)
-  JARVIS_MODELS       the folder local models are pulled into (default:
-                      jarvis/models in the user cache folder)
-
-Config file (YAML; TOML takes the same keys):
-  database: ~/.local/share/jarvis/jarvis.db   # optional
-  vaults:
-    - name: work                     # optional; defaults to the folder name
-      path: ~/Documents/Work Notes
-      exclude: ["Archive/**", "*.excalidraw.md", "Templates"]
-  embedder:                          # optional; lexical needs no server
-    provider: ollama
-    model: nomic-embed-text
-    url: http://localhost:11434
-    timeout: 60s                     # one request
-    batch_timeout: 3m                # one batch, retries included
-    run_timeout: 1h                  # the embedding pass of one run
-  # or a model jarvis runs itself (jarvis model pull NAME first):
-  # embedder: {provider: local, model: bge-small-en-v1.5}
-  search:                            # optional; tunes ranking
-    semantic_weight: 0.5             # 0 to 10 (lexical 0.5, neural 1)
-    similarity_floor: 0.18           # 0 to 1 (lexical 0.18, neural none)
-  mcp:                               # optional; tunes jarvis mcp
-    answer_tokens: 20000             # the largest tool answer, 1000 to 200000
-
-  A pattern without '/' matches a file or folder name at any depth. Hidden
-  files and folders (.obsidian, .trash, .git) and node_modules are always
-  skipped.
-`
-
 // stringList is a flag that may be repeated.
 type stringList []string
 
@@ -150,20 +85,70 @@ const configPointer = "More settings (environment variables, config file): run `
 
 // newFlagSet makes a flag set whose --help prints usage, a description, the
 // flags as the README writes them (--flag) and, for commands that read the
-// configuration, where to find its reference. The flag package's own
-// messages are dropped: parse words errors itself.
-func newFlagSet(name, usage, description string, e *env) *flag.FlagSet {
+// configuration, where to find its reference. synopsis is the command and
+// its arguments without flags: the usage line lists the flags from fs
+// (see usageLine). The flag package's own messages are dropped: parse
+// words errors itself.
+func newFlagSet(name, synopsis, description string, e *env) *flag.FlagSet {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		w := e.stdout
-		fmt.Fprintf(w, "Usage: %s\n\n%s\n\nFlags:\n", usage, description)
+		fmt.Fprintf(w, "%s\n\n%s\n\nFlags:\n", usageLine(synopsis, fs), description)
 		printFlags(w, fs)
 		if fs.Lookup("vault") != nil {
 			fmt.Fprintf(w, "\n%s", configPointer)
 		}
 	}
 	return fs
+}
+
+// usageLine is "Usage: " and synopsis followed by every flag of fs, each
+// as [--name VALUE], [--name] for a switch, [--name=false] for a switch
+// that is on by default, and with "..." when it may be repeated; a
+// one-letter short form is left to the flag list. Lines wrap at
+// helpWidth.
+func usageLine(synopsis string, fs *flag.FlagSet) string {
+	words := []string{"Usage: " + synopsis}
+	fs.VisitAll(func(f *flag.Flag) {
+		if _, ok := strings.CutPrefix(f.Usage, "short for --"); ok && len(f.Name) == 1 {
+			return
+		}
+		word := "--" + f.Name
+		switch valueName, _ := flag.UnquoteUsage(f); {
+		case isBool(f) && f.DefValue == "true":
+			word += "=false"
+		case !isBool(f):
+			word += " " + strings.ToUpper(valueName)
+		}
+		word = "[" + word + "]"
+		if _, ok := f.Value.(*stringList); ok {
+			word += "..."
+		}
+		words = append(words, word)
+	})
+	const indent = "       " // under the synopsis, past "Usage: "
+	var b strings.Builder
+	line := ""
+	for _, w := range words {
+		switch {
+		case line == "":
+			line = w
+		case len(line)+1+len(w) <= helpWidth:
+			line += " " + w
+		default:
+			b.WriteString(line + "\n")
+			line = indent + w
+		}
+	}
+	b.WriteString(line)
+	return b.String()
+}
+
+// isBool reports whether f is a switch, given without a value.
+func isBool(f *flag.Flag) bool {
+	b, ok := f.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
 }
 
 // flagColumn is where flag descriptions start, and helpWidth where they

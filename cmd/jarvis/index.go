@@ -38,7 +38,7 @@ type forgotten struct {
 }
 
 func runIndex(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet("index", "jarvis index [--vault PATH|NAME]... [--db FILE] [--rebuild] [--reembed] [--no-embed] [--forget NAME]... [--json]",
+	fs := newFlagSet("index", "jarvis index",
 		`Build or refresh the index of your vaults. Only notes whose size or
 modification time changed, and whose content differs, are parsed again;
 notes gone from disk are removed and links to them become unresolved.

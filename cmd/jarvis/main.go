@@ -85,7 +85,7 @@ func run(ctx context.Context, e *env, args []string) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 && args[0] == "help" {
 			if args[1] == "config" {
-				fmt.Fprint(e.stdout, configHelp)
+				writeConfigHelp(e.stdout)
 				return 0
 			}
 			return run(ctx, e, []string{args[1], "--help"})

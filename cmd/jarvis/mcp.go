@@ -30,7 +30,7 @@ import (
 )
 
 // envHTTPToken is the bearer token `jarvis mcp --http` requires when set.
-const envHTTPToken = "JARVIS_HTTP_TOKEN"
+const envHTTPToken = config.EnvHTTPToken
 
 // minRemoteToken is the shortest token --allow-remote accepts: a token
 // that guards every note from the network must not be guessable. 16
@@ -49,7 +49,7 @@ const defaultSessionTimeout = time.Hour
 const maxRequestBytes = 1 << 20
 
 func runMCP(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet("mcp", "jarvis mcp [--vault PATH]... [--db FILE] [--http 127.0.0.1:PORT [--allow-remote] [--allow-origin URL]...] [--watch=false]",
+	fs := newFlagSet("mcp", "jarvis mcp",
 		`Serve your vaults to an AI assistant over the Model Context Protocol.
 
 By default jarvis speaks MCP over stdio, as Claude Desktop, Claude Code and

@@ -97,7 +97,7 @@ func parseModelName(fs *flag.FlagSet, args []string) (string, error) {
 }
 
 func runModelPull(ctx context.Context, e *env, args []string) error {
-	fs := newModelFlagSet("pull", "jarvis model pull NAME|owner/name [--revision REV]",
+	fs := newModelFlagSet("pull", "jarvis model pull NAME|owner/name",
 		`Download a model into the models folder, checking every file against
 the hash the hub lists. The files are gathered in a staging folder and the
 model is moved into place only when all of them are right, so a failed or
@@ -107,7 +107,7 @@ stopped. A model already there at the same commit is not downloaded again.
 Exit status: 0 when the model is installed, 1 when it could not be (the
 message says why and what to do), 2 for a usage error, 130 when
 interrupted.`, e)
-	revision := fs.String("revision", "", "the `branch, tag or commit` to download (default: the commit the catalogue pins, or main for other repositories)")
+	revision := fs.String("revision", "", "the `revision` to download, a branch, tag or commit (default: the commit the catalogue pins, or main for other repositories)")
 	name, err := parseModelName(fs, args)
 	if err != nil {
 		return err
@@ -209,7 +209,7 @@ type modelListOutput struct {
 }
 
 func runModelList(e *env, args []string) error {
-	fs := newModelFlagSet("list", "jarvis model list [--json]",
+	fs := newModelFlagSet("list", "jarvis model list",
 		`List the models jarvis knows, fastest first, and any other model in the
 models folder: its kind (static models look words up in a table and are
 fast on any machine; transformers read the whole text and are slower),

@@ -15,7 +15,7 @@ import (
 )
 
 func runRelated(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet("related", `jarvis related NOTE [--vault PATH|NAME] [--limit N] [--json]`,
+	fs := newFlagSet("related", "jarvis related NOTE",
 		`Show the notes related to NOTE (a vault-relative path, a title or an
 alias), each with its reasons and a score: links either way, links both
 make to the same notes, notes linking to both, similar passages as the

@@ -32,7 +32,7 @@ type searchOutput struct {
 }
 
 func runSearch(ctx context.Context, e *env, args []string) error {
-	fs := newFlagSet("search", `jarvis search "QUERY" [--mode keyword|semantic|combined] [--vault PATH]... [--json]`,
+	fs := newFlagSet("search", `jarvis search "QUERY"`,
 		`Search your vaults from the terminal. Before searching, the index is
 brought up to date with the vaults (only what changed is read again);
 --no-refresh searches the index as it is.

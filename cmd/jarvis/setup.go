@@ -21,7 +21,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
-const setupUsage = "jarvis setup claude [--vault PATH|NAME]... [--db FILE] [--config FILE] [--embedder NAME] [--name NAME] [--claude-config FILE] [--print]"
+const setupUsage = "jarvis setup claude"
 
 // runSetup adds jarvis to an AI assistant's configuration. Claude is the
 // one client it knows; the first argument names it, so that others can
