@@ -388,7 +388,7 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 			return
 		}
 		if opts.token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			got, ok := bearerToken(r.Header.Get("Authorization"))
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(opts.token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="jarvis"`)
 				http.Error(w, "Unauthorized: send Authorization: Bearer <JARVIS_HTTP_TOKEN>", http.StatusUnauthorized)
@@ -418,6 +418,19 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken returns the token of an Authorization header of the Bearer
+// scheme. The scheme is matched in any case and may be followed by more
+// than one space, as RFC 9110 (section 11) allows: "bearer x" is as good
+// as "Bearer x".
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimLeft(token, " ")
+	return token, token != ""
 }
 
 // originAllowed reports whether a page of origin may call the server: a

@@ -481,3 +481,44 @@ func TestMCPHTTPRefusesBatches(t *testing.T) {
 		t.Fatalf("a ping after the batches: HTTP %d: %s", resp.StatusCode, body)
 	}
 }
+
+// TestServeHTTPBearerSchemeAnyCase: the Bearer scheme is matched in any
+// case and may be followed by several spaces (RFC 9110 section 11: auth
+// schemes are case-insensitive); another token, none, another scheme or
+// a scheme without a token are refused with 401 and a WWW-Authenticate
+// challenge naming Bearer.
+func TestServeHTTPBearerSchemeAnyCase(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	_, url := serveTest(t, httpOptions{token: token})
+	for _, tt := range []struct {
+		auth string
+		want int
+	}{
+		{"Bearer " + token, http.StatusOK},
+		{"bearer " + token, http.StatusOK},
+		{"BEARER " + token, http.StatusOK},
+		{"bEaReR " + token, http.StatusOK},
+		{"Bearer   " + token, http.StatusOK},
+		{"", http.StatusUnauthorized},
+		{"Bearer " + token + "x", http.StatusUnauthorized},
+		{"bearer wrong", http.StatusUnauthorized},
+		{"Basic " + token, http.StatusUnauthorized},
+		{"Bearer", http.StatusUnauthorized},
+		{"Bearer ", http.StatusUnauthorized},
+		{"Bearer" + token, http.StatusUnauthorized},
+		{token, http.StatusUnauthorized},
+	} {
+		header := map[string]string{}
+		if tt.auth != "" {
+			header["Authorization"] = tt.auth
+		}
+		resp, body := post(t, url, initializeBody, header)
+		if resp.StatusCode != tt.want {
+			t.Errorf("Authorization %q: HTTP %d, want %d: %s", tt.auth, resp.StatusCode, tt.want, body)
+			continue
+		}
+		if challenge := resp.Header.Get("WWW-Authenticate"); tt.want == http.StatusUnauthorized && !strings.HasPrefix(challenge, "Bearer") {
+			t.Errorf("Authorization %q: WWW-Authenticate %q, want a Bearer challenge", tt.auth, challenge)
+		}
+	}
+}
