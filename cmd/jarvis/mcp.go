@@ -319,7 +319,7 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes, SessionTimeout: opts.sessionTimeout})
 	opts.origins = append(ownOrigins(l.Addr()), opts.origins...)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(limitSessions(h, server, opts.maxSessions), opts))
+	mux.Handle("/mcp", guard(newSessions(h, server, opts.maxSessions), opts))
 	if host, _, err := net.SplitHostPort(l.Addr().String()); err == nil && !isLoopbackHost(host) {
 		log.Warn("serving MCP to the network: whoever reaches this address and has the token can read every note of the served vaults",
 			"address", l.Addr().String())
@@ -349,15 +349,34 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 	}
 }
 
-// limitSessions refuses a new session (a POST without Mcp-Session-Id)
-// while max are open, with 503 and a Retry-After: the client may try again
-// once idle ones have been closed.
-func limitSessions(next http.Handler, server *mcpsdk.Server, max int) http.Handler {
+// newSessions decides on a POST without Mcp-Session-Id, which asks for a
+// new session: one that is not an initialize is answered 400 with a
+// JSON-RPC error saying to initialize first (the SDK would open a session
+// for it that no client can use, and answer 200, with a code-0 error for
+// all but a ping), and while max sessions are open a new one is refused
+// with 503 and a Retry-After, as the client may try again once idle ones
+// have been closed. An unknown session id is the SDK's to answer, with
+// 404.
+func newSessions(next http.Handler, server *mcpsdk.Server, max int) http.Handler {
 	if max <= 0 {
 		max = defaultMaxSessions
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
+			// guard has read the body, bounded; this reads it again
+			// from memory.
+			body, err := io.ReadAll(r.Body)
+			if err != nil {
+				http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
+			if reply := mcp.WithoutSession(body); reply != nil {
+				w.Header().Set("Content-Type", "application/json")
+				w.WriteHeader(http.StatusBadRequest)
+				w.Write(reply)
+				return
+			}
 			n := 0
 			for range server.Sessions() {
 				if n++; n >= max {
@@ -388,7 +407,7 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 			return
 		}
 		if opts.token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			got, ok := bearerToken(r.Header.Get("Authorization"))
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(opts.token)) != 1 {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="jarvis"`)
 				http.Error(w, "Unauthorized: send Authorization: Bearer <JARVIS_HTTP_TOKEN>", http.StatusUnauthorized)
@@ -418,6 +437,19 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// bearerToken returns the token of an Authorization header of the Bearer
+// scheme. The scheme is matched in any case and may be followed by more
+// than one space, as RFC 9110 (section 11) allows: "bearer x" is as good
+// as "Bearer x".
+func bearerToken(header string) (string, bool) {
+	scheme, token, ok := strings.Cut(header, " ")
+	if !ok || !strings.EqualFold(scheme, "Bearer") {
+		return "", false
+	}
+	token = strings.TrimLeft(token, " ")
+	return token, token != ""
 }
 
 // originAllowed reports whether a page of origin may call the server: a

@@ -481,3 +481,102 @@ func TestMCPHTTPRefusesBatches(t *testing.T) {
 		t.Fatalf("a ping after the batches: HTTP %d: %s", resp.StatusCode, body)
 	}
 }
+
+// rpcError is the JSON-RPC error of a response body.
+type rpcError struct {
+	ID    json.RawMessage `json:"id"`
+	Error struct {
+		Code    int    `json:"code"`
+		Message string `json:"message"`
+	} `json:"error"`
+}
+
+// TestServeHTTPRequiresASession: a request without Mcp-Session-Id other
+// than initialize is answered 400 with a -32600 error that names the
+// header and says to initialize first, and opens no session; one with an
+// unknown session id is answered 404. The SDK answered the first 200 with
+// a code-0 error, "method is invalid during session initialization", and
+// kept a session open for it.
+func TestServeHTTPRequiresASession(t *testing.T) {
+	server, url := serveTest(t, httpOptions{})
+	for _, tt := range []struct {
+		name, body, id string
+	}{
+		{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "2"},
+		{"a ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, `"p"`},
+		{"a notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "null"},
+		{"a response", `{"jsonrpc":"2.0","id":5,"result":{}}`, "null"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			resp, body := post(t, url, tt.body, nil)
+			var reply rpcError
+			if err := json.Unmarshal([]byte(body), &reply); err != nil {
+				t.Fatalf("HTTP %d, body %q: want a JSON-RPC error: %v", resp.StatusCode, body, err)
+			}
+			if resp.StatusCode != http.StatusBadRequest || reply.Error.Code != -32600 || string(reply.ID) != tt.id ||
+				!strings.Contains(reply.Error.Message, "Mcp-Session-Id header is missing") ||
+				!strings.Contains(reply.Error.Message, "send initialize first") {
+				t.Fatalf("HTTP %d, body %s; want 400 and a -32600 error with id %s naming the Mcp-Session-Id header and initialize", resp.StatusCode, body, tt.id)
+			}
+		})
+	}
+	for range server.Sessions() {
+		t.Fatal("a refused request opened a session")
+	}
+	unknown := map[string]string{"Mcp-Session-Id": "NOSUCHSESSION", "Mcp-Protocol-Version": "2025-06-18"}
+	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, unknown); resp.StatusCode != http.StatusNotFound {
+		t.Fatalf("an unknown session: HTTP %d, want 404: %s", resp.StatusCode, body)
+	}
+	resp, body := post(t, url, initializeBody, nil)
+	if resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: HTTP %d: %s", resp.StatusCode, body)
+	}
+	session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-06-18"}
+	if resp, body := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); resp.StatusCode != http.StatusAccepted {
+		t.Fatalf("initialized: HTTP %d: %s", resp.StatusCode, body)
+	}
+	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, session); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":4`) {
+		t.Fatalf("a ping in the session: HTTP %d: %s", resp.StatusCode, body)
+	}
+}
+
+// TestServeHTTPBearerSchemeAnyCase: the Bearer scheme is matched in any
+// case and may be followed by several spaces (RFC 9110 section 11: auth
+// schemes are case-insensitive); another token, none, another scheme or
+// a scheme without a token are refused with 401 and a WWW-Authenticate
+// challenge naming Bearer.
+func TestServeHTTPBearerSchemeAnyCase(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	_, url := serveTest(t, httpOptions{token: token})
+	for _, tt := range []struct {
+		auth string
+		want int
+	}{
+		{"Bearer " + token, http.StatusOK},
+		{"bearer " + token, http.StatusOK},
+		{"BEARER " + token, http.StatusOK},
+		{"bEaReR " + token, http.StatusOK},
+		{"Bearer   " + token, http.StatusOK},
+		{"", http.StatusUnauthorized},
+		{"Bearer " + token + "x", http.StatusUnauthorized},
+		{"bearer wrong", http.StatusUnauthorized},
+		{"Basic " + token, http.StatusUnauthorized},
+		{"Bearer", http.StatusUnauthorized},
+		{"Bearer ", http.StatusUnauthorized},
+		{"Bearer" + token, http.StatusUnauthorized},
+		{token, http.StatusUnauthorized},
+	} {
+		header := map[string]string{}
+		if tt.auth != "" {
+			header["Authorization"] = tt.auth
+		}
+		resp, body := post(t, url, initializeBody, header)
+		if resp.StatusCode != tt.want {
+			t.Errorf("Authorization %q: HTTP %d, want %d: %s", tt.auth, resp.StatusCode, tt.want, body)
+			continue
+		}
+		if challenge := resp.Header.Get("WWW-Authenticate"); tt.want == http.StatusUnauthorized && !strings.HasPrefix(challenge, "Bearer") {
+			t.Errorf("Authorization %q: WWW-Authenticate %q, want a Bearer challenge", tt.auth, challenge)
+		}
+	}
+}
