@@ -21,7 +21,7 @@ func TestInFlightBytesBound(t *testing.T) {
 	const notes, size = 40, 16 << 10
 	root := t.TempDir()
 	for i := range notes {
-		body := fmt.Sprintf("# Note %d\n\n%s\n", i, strings.Repeat("word [[Other]] ", size/15))
+		body := fmt.Sprintf("# Note %d\n\nSee [[Other]].\n\n%s\n", i, strings.Repeat("word ", size/5))
 		if err := os.WriteFile(filepath.Join(root, fmt.Sprintf("N%02d.md", i)), []byte(body[:size]), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -60,12 +60,12 @@ func TestInFlightBytesBound(t *testing.T) {
 func TestParseBytesBound(t *testing.T) {
 	root := t.TempDir()
 	for _, name := range []string{"A.md", "B.md"} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(strings.Repeat("Text [[A]] and [[B]].\n", 40_000)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(strings.Repeat("Text [[A]] and [[B]].\n", 2_000)), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
-	ix.Workers, ix.ParseBytes = 2, 1<<20
+	ix.Workers, ix.ParseBytes = 2, 64<<10 // each note is 44 KB
 	var now, most atomic.Int64
 	inner := ix.parse
 	ix.parse = func(ctx context.Context, p string, src []byte) (vault.Note, error) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -18,31 +19,62 @@ import (
 // into the main file, so that damage to the file is damage to the index.
 func filledDB(t *testing.T, path string) {
 	t.Helper()
+	filled.once.Do(func() {
+		dir, err := os.MkdirTemp("", "jarvis-filled-")
+		if err != nil {
+			filled.err = err
+			return
+		}
+		defer os.RemoveAll(dir)
+		src := filepath.Join(dir, "j.db")
+		if filled.err = fillDB(src); filled.err == nil {
+			filled.data, filled.err = os.ReadFile(src)
+		}
+	})
+	if filled.err != nil {
+		t.Fatal(filled.err)
+	}
+	if err := os.WriteFile(path, filled.data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// filled is the file fillDB makes, made once and copied for each test:
+// 3,000 notes take seconds to insert under the race detector.
+var filled struct {
+	once sync.Once
+	data []byte
+	err  error
+}
+
+// fillDB makes a database at path holding one vault of 3,000 notes, all
+// of it in the main file.
+func fillDB(path string) error {
 	ctx := context.Background()
 	db, err := Open(ctx, path, Options{})
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	defer db.Close()
 	if _, err := db.ExecContext(ctx, `INSERT INTO vaults (name, path) VALUES ('v', '/v')`); err != nil {
-		t.Fatal(err)
+		return err
 	}
 	tx, err := db.BeginTx(ctx, nil)
 	if err != nil {
-		t.Fatal(err)
+		return err
 	}
 	for i := range 3000 {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO files (vault_id, path, kind, size, mtime_ns, hash, title)
 			VALUES (1, ?, 'note', 1, 1, ?, ?)`, fmt.Sprintf("notes/%04d %s.md", i, strings.Repeat("x", 80)), fmt.Sprint(i), fmt.Sprint("title ", i)); err != nil {
-			t.Fatal(err)
+			tx.Rollback()
+			return err
 		}
 	}
 	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
+		return err
 	}
-	if _, err := db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
-		t.Fatal(err)
-	}
+	_, err = db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`)
+	return err
 }
 
 // warm reads every row of files through h, so that its connection holds
