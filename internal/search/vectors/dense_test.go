@@ -106,7 +106,11 @@ func sameRanking(vecs [][]float32, q []float32, got, want []scored, eps float64)
 // whose exact scores are closer than that error (a few millionths) have
 // swapped.
 func TestDenseRecall(t *testing.T) {
-	const dim, n, queries = 384, 12000, 250
+	const dim, n = 384, 12000
+	queries := 250
+	if raceEnabled {
+		queries = 60
+	}
 	r := rand.New(rand.NewPCG(3, 4))
 	centres := units(r, 50, dim)
 	for _, c := range []struct {

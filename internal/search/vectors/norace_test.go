@@ -1,0 +1,5 @@
+//go:build !race
+
+package vectors
+
+const raceEnabled = false
