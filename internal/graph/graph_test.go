@@ -57,6 +57,10 @@ func indexVault(tb testing.TB, name, root string) *store.DB {
 func indexInto(tb testing.TB, db *store.DB, name, root string) {
 	tb.Helper()
 	ix := index.New(db, vault.NewParser(), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	// One worker writes the notes in the scan's path order, so that link
+	// ids, which decide which links into a hub a walk reads first, do not
+	// depend on which parse finished first.
+	ix.Workers = 1
 	if _, err := ix.Index(context.Background(), config.Vault{Name: name, Path: root}, nil); err != nil {
 		tb.Fatal(err)
 	}
