@@ -1,7 +1,6 @@
 package index
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"os"
@@ -11,37 +10,16 @@ import (
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
-
-// slowNote is Markdown whose parse time grows with the square of its size
-// and that the parser's rewrites do not catch: each line opens a link
-// title goldmark looks for the end of to the end of the paragraph. One MB
-// takes half a minute or more to parse in full.
-func slowNote(mb int) []byte { return bytes.Repeat([]byte("[a](b \"x\n"), mb*(1<<20)/9) }
-
-// withinSafety runs f and fails the test when it has not returned after
-// 30 s, so that work that cannot be stopped fails rather than hangs.
-func withinSafety(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("still indexing after 30 s")
-	}
-}
 
 // TestNoteOverItsParseBudget indexes a note the parser gives up on: it is
 // stored by name only with the parser's warning, as a note over the size
 // limit is, and links to it still resolve.
 func TestNoteOverItsParseBudget(t *testing.T) {
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "Slow.md"), slowNote(1), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "Slow.md"), sharedtest.SlowMarkdown(1<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	if err := os.WriteFile(filepath.Join(root, "Home.md"), []byte("See [[Slow]].\n"), 0o644); err != nil {
@@ -49,7 +27,7 @@ func TestNoteOverItsParseBudget(t *testing.T) {
 	}
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
 	var res Result
-	withinSafety(t, func() { res = mustIndex(t, ix, "v", root) })
+	sharedtest.Within(t, "indexing", func() { res = mustIndex(t, ix, "v", root) })
 	if res.Notes != 2 || res.Warnings != 1 {
 		t.Fatalf("result %+v; want 2 notes and 1 warning", res)
 	}
@@ -68,10 +46,10 @@ func TestNoteOverItsParseBudget(t *testing.T) {
 	// related-notes does not spend the budget again to fail again.
 	cat := NewCatalog(db, []string{"v"})
 	ctx := context.Background()
-	if !cat.TooComplex(ctx, "v", "Slow.md", slowNote(1)) {
+	if !cat.TooComplex(ctx, "v", "Slow.md", sharedtest.SlowMarkdown(1<<20)) {
 		t.Error("the catalog does not know Slow.md was too complex")
 	}
-	if cat.TooComplex(ctx, "v", "Slow.md", append(slowNote(1), '\n')) || cat.TooComplex(ctx, "v", "Home.md", []byte("See [[Slow]].\n")) {
+	if cat.TooComplex(ctx, "v", "Slow.md", append(sharedtest.SlowMarkdown(1<<20), '\n')) || cat.TooComplex(ctx, "v", "Home.md", []byte("See [[Slow]].\n")) {
 		t.Error("the catalog calls a note too complex that the index did not find so")
 	}
 }
@@ -81,14 +59,14 @@ func TestNoteOverItsParseBudget(t *testing.T) {
 // of the note, which the next run reads again.
 func TestIndexStopsMidParse(t *testing.T) {
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "Slow.md"), append([]byte("# Kept\n\n"), slowNote(3)...), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "Slow.md"), append([]byte("# Kept\n\n"), sharedtest.SlowMarkdown(3<<20)...), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
 	ctx, cancel := context.WithCancel(context.Background())
 	time.AfterFunc(300*time.Millisecond, cancel)
 	var err error
-	withinSafety(t, func() { _, err = ix.Index(ctx, config.Vault{Name: "v", Path: root}, nil) })
+	sharedtest.Within(t, "indexing", func() { _, err = ix.Index(ctx, config.Vault{Name: "v", Path: root}, nil) })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err = %v, want context.Canceled", err)
 	}

@@ -1,7 +1,6 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -16,20 +15,15 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
-
-// slowNote is Markdown whose parse time grows with the square of its size
-// and that the parser's rewrites do not catch: each line opens a link
-// title goldmark looks for the end of to the end of the paragraph. One MB
-// takes half a minute or more to parse in full.
-func slowNote(mb int) []byte { return bytes.Repeat([]byte("[a](b \"x\n"), mb*(1<<20)/9) }
 
 // slowVault is a vault holding Slow.md, a slowNote of mb MB.
 func slowVault(t *testing.T, mb int) config.Vault {
 	t.Helper()
 	root := t.TempDir()
-	if err := os.WriteFile(filepath.Join(root, "Slow.md"), slowNote(mb), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(root, "Slow.md"), sharedtest.SlowMarkdown(mb<<20), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	return config.Vault{Name: "v", Path: root}
@@ -41,18 +35,11 @@ func TestReadNoteOverItsParseBudget(t *testing.T) {
 	v := slowVault(t, 1)
 	cs := connect(t, &fake{Vaults: []config.Vault{v}, Parse: vault.NewParser().Parse})
 	var out mcp.ReadNoteOutput
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	sharedtest.Within(t, "reading the note", func() {
 		if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Slow.md"}, &out); isErr {
 			t.Errorf("read-note failed: %s", text)
 		}
-	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("read-note still parsing after 30 s")
-	}
+	})
 	if !strings.HasPrefix(out.Content, "[a](b \"x\n") || len(out.Links) != 0 {
 		t.Errorf("content %.20q, %d links; want the text and no links", out.Content, len(out.Links))
 	}

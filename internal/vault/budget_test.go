@@ -9,38 +9,17 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
-
-// slowShape is Markdown goldmark reads in time that grows with its square
-// and that no rewrite catches: each line opens a link title that goldmark
-// looks for the end of to the end of the paragraph. 200 KB take a second,
-// the 1 MB here half a minute or more.
-func slowShape() []byte { return bytes.Repeat([]byte("[a](b \"x\n"), 100_000) }
-
-// within runs f and fails the test when it has not returned after a
-// generous safety timeout, so that a parse that cannot be stopped fails
-// the test rather than hanging it.
-func within(t *testing.T, f func()) {
-	t.Helper()
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		f()
-	}()
-	select {
-	case <-done:
-	case <-time.After(30 * time.Second):
-		t.Fatal("still parsing after 30 s")
-	}
-}
 
 func TestParseStopsAtItsBudget(t *testing.T) {
 	p := NewParser()
 	p.budget = func(int) time.Duration { return 100 * time.Millisecond }
-	src := append([]byte("---\ntitle: Kept out\ntags: [a]\n---\n"), slowShape()...)
+	src := append([]byte("---\ntitle: Kept out\ntags: [a]\n---\n"), sharedtest.SlowMarkdown(900_000)...)
 	var n Note
 	var err error
-	within(t, func() { n, err = p.Parse(context.Background(), "Folder/Slow.md", src) })
+	sharedtest.Within(t, "parsing", func() { n, err = p.Parse(context.Background(), "Folder/Slow.md", src) })
 	if !errors.Is(err, ErrTooComplex) {
 		t.Fatalf("err = %v, want ErrTooComplex", err)
 	}
@@ -57,7 +36,7 @@ func TestProseStopsAtItsBudget(t *testing.T) {
 	p := NewParser()
 	p.budget = func(int) time.Duration { return 100 * time.Millisecond }
 	var err error
-	within(t, func() { _, err = p.Prose(context.Background(), slowShape()) })
+	sharedtest.Within(t, "parsing", func() { _, err = p.Prose(context.Background(), sharedtest.SlowMarkdown(900_000)) })
 	if !errors.Is(err, ErrTooComplex) {
 		t.Fatalf("err = %v, want ErrTooComplex", err)
 	}
@@ -72,14 +51,17 @@ func TestParseStopsWhenCancelled(t *testing.T) {
 		name string
 		call func(ctx context.Context) error
 	}{
-		{"Parse", func(ctx context.Context) error { _, err := p.Parse(ctx, "Slow.md", slowShape()); return err }},
-		{"Prose", func(ctx context.Context) error { _, err := p.Prose(ctx, slowShape()); return err }},
+		{"Parse", func(ctx context.Context) error {
+			_, err := p.Parse(ctx, "Slow.md", sharedtest.SlowMarkdown(900_000))
+			return err
+		}},
+		{"Prose", func(ctx context.Context) error { _, err := p.Prose(ctx, sharedtest.SlowMarkdown(900_000)); return err }},
 	} {
 		t.Run(read.name, func(t *testing.T) {
 			ctx, cancel := context.WithCancel(context.Background())
 			time.AfterFunc(50*time.Millisecond, cancel)
 			var err error
-			within(t, func() { err = read.call(ctx) })
+			sharedtest.Within(t, "parsing", func() { err = read.call(ctx) })
 			if !errors.Is(err, context.Canceled) {
 				t.Fatalf("err = %v, want context.Canceled", err)
 			}
@@ -120,7 +102,7 @@ func TestParseKnownSlowShapes(t *testing.T) {
 			src := append(append([]byte("[[before]]\n\n"), tt.src...), "\n\n[[after]]\n"...)
 			var n Note
 			var err error
-			within(t, func() { n, err = p.Parse(context.Background(), "Shape.md", src) })
+			sharedtest.Within(t, "parsing", func() { n, err = p.Parse(context.Background(), "Shape.md", src) })
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -124,20 +124,15 @@ func TestVectorsLoadBothWays(t *testing.T) {
 	}
 	load := func(from int) {
 		t.Helper()
-		old := scanVectorsFrom
-		scanVectorsFrom = from
-		defer func() { scanVectorsFrom = old }()
-		for _, size := range storeSizes {
-			v := NewVectors(db, LexicalSource(), quietLog())
-			v.ChromemMax = size.max
-			if err := v.Load(ctx); err != nil {
-				t.Fatal(err)
-			}
+		err := loadEachStore(t, db, from, func(name string, v *Vectors) {
 			memoryMatchesStore(t, v, db, 5)
 			hits, err := v.Nearest(ctx, mustEmbedQuery(t, v, "alpha beta"), nil, 5, nil, 0)
 			if err != nil || len(hits) != 5 {
-				t.Fatalf("nearest after a load into %s: %d hits, %v", size.name, len(hits), err)
+				t.Fatalf("nearest after a load into %s: %d hits, %v", name, len(hits), err)
 			}
+		})
+		if err != nil {
+			t.Fatal(err)
 		}
 	}
 	load(1 << 30) // by hash
@@ -213,18 +208,7 @@ func TestVectorsLoadManyBatches(t *testing.T) {
 	}
 	load := func(from int) error {
 		t.Helper()
-		old := scanVectorsFrom
-		scanVectorsFrom = from
-		defer func() { scanVectorsFrom = old }()
-		for _, size := range storeSizes {
-			v := NewVectors(db, LexicalSource(), quietLog())
-			v.ChromemMax = size.max
-			if err := v.Load(ctx); err != nil {
-				return err
-			}
-			memoryMatchesStore(t, v, db, total)
-		}
-		return nil
+		return loadEachStore(t, db, from, func(_ string, v *Vectors) { memoryMatchesStore(t, v, db, total) })
 	}
 	for _, from := range []int{1 << 30, 1} {
 		if err := load(from); err != nil {
@@ -266,4 +250,24 @@ func TestVectorsLoadManyBatches(t *testing.T) {
 			t.Fatalf("load of a damaged vector (scan from %d): %v; want an error naming chunk %d", from, err, damaged)
 		}
 	}
+}
+
+// loadEachStore loads the vectors stored in db into chromem-go and into
+// the compact index in turn, reading them by hash when fewer than from
+// are missing and in one pass over the table otherwise, and calls check
+// with each store loaded; it returns the first load's error.
+func loadEachStore(t *testing.T, db DB, from int, check func(store string, v *Vectors)) error {
+	t.Helper()
+	old := scanVectorsFrom
+	scanVectorsFrom = from
+	defer func() { scanVectorsFrom = old }()
+	for _, size := range storeSizes {
+		v := NewVectors(db, LexicalSource(), quietLog())
+		v.ChromemMax = size.max
+		if err := v.Load(context.Background()); err != nil {
+			return err
+		}
+		check(size.name, v)
+	}
+	return nil
 }
