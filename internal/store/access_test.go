@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
 )
@@ -154,14 +153,17 @@ func TestPermissionIsNotDamage(t *testing.T) {
 	}
 }
 
-func TestMoveAsideLeavesAnUnwritableFolderAlone(t *testing.T) {
+func TestRebuildLeavesAnUnwritableFolderAlone(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "data")
 	os.MkdirAll(dir, 0o755)
 	path := filepath.Join(dir, "j.db")
 	os.WriteFile(path, []byte("not a database"), 0o644)
 	os.Chmod(dir, 0o555)
 	defer os.Chmod(dir, 0o755)
-	_, err := moveAside(path, time.Now(), userProbe())
+	r, err := BeginRebuild(context.Background(), path, Options{Probe: userProbe()}, nil)
+	if err == nil {
+		r.Close()
+	}
 	if !errors.Is(err, ErrAccess) {
 		t.Fatalf("err = %v; want ErrAccess", err)
 	}

@@ -521,36 +521,3 @@ func (db *DB) check(ctx context.Context, pragma string) ([]string, error) {
 	}
 	return problems, nil
 }
-
-// MoveAside renames the database file and its WAL and shared-memory files to
-// a timestamped backup next to it, so a fresh database can be started without
-// losing the old one. It returns the backup path of the main file. It moves
-// nothing when a fresh database could not be made in its place: when this
-// user may not use the files or their folder (then the old file was most
-// likely sound, only out of reach), or a file cannot be created there.
-func MoveAside(path string, now time.Time) (string, error) {
-	return moveAside(path, now, nil)
-}
-
-func moveAside(path string, now time.Time, probe Probe) (string, error) {
-	backup := path + ".broken-" + now.UTC().Format("20060102T150405Z")
-	if _, err := os.Stat(path); err != nil {
-		return "", fmt.Errorf("move database aside: %w", err)
-	}
-	if problems := AccessProblems(path, probe); len(problems) > 0 {
-		return "", fmt.Errorf("left in place, as a fresh database could not be made: %w", accessError(path, problems))
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), ".jarvis-write-test-*")
-	if err != nil {
-		return "", fmt.Errorf("left in place, as a fresh database could not be made: %w", err)
-	}
-	f.Close()
-	os.Remove(f.Name())
-	for _, suffix := range []string{"", "-wal", "-shm"} {
-		err := os.Rename(path+suffix, backup+suffix)
-		if err != nil && !(suffix != "" && errors.Is(err, fs.ErrNotExist)) {
-			return "", fmt.Errorf("move database aside: %w", err)
-		}
-	}
-	return backup, nil
-}

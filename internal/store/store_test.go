@@ -165,36 +165,6 @@ func TestOpenFinishesARunStoppedBeforeItsFirstMigration(t *testing.T) {
 	}
 }
 
-func TestMoveAside(t *testing.T) {
-	dir := t.TempDir()
-	path := filepath.Join(dir, "jarvis.db")
-	for _, suffix := range []string{"", "-wal"} {
-		if err := os.WriteFile(path+suffix, []byte("x"+suffix), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	now := time.Date(2026, 11, 22, 5, 0, 0, 0, time.UTC)
-	backup, err := MoveAside(path, now)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := path + ".broken-20261122T050000Z"; backup != want {
-		t.Fatalf("backup = %s; want %s", backup, want)
-	}
-	if _, err := os.Stat(path); !errors.Is(err, fs.ErrNotExist) {
-		t.Fatalf("original still there: %v", err)
-	}
-	for _, suffix := range []string{"", "-wal"} {
-		got, err := os.ReadFile(backup + suffix)
-		if err != nil || string(got) != "x"+suffix {
-			t.Fatalf("backup%s = %q, %v", suffix, got, err)
-		}
-	}
-	if _, err := MoveAside(path, now); err == nil {
-		t.Fatal("moving a missing file aside should fail")
-	}
-}
-
 func TestMigrationsAreNumberedInOrder(t *testing.T) {
 	ms, err := loadMigrations()
 	if err != nil {
