@@ -33,7 +33,7 @@ func TestMCPHTTPUnderAFileLimit(t *testing.T) {
 	cmd := exec.Command("sh", "-c", `ulimit -n 256 && exec "$0"`, exe)
 	cmd.Env = []string{"HOME=" + t.TempDir(), "PATH=" + os.Getenv("PATH"), envHTTPToken + "=" + connsToken,
 		"JARVIS_TEST_ARGS=" + strings.Join(args, "\x1f")}
-	var stderr syncBuffer
+	var stderr sharedtest.SyncBuffer
 	cmd.Stderr = &stderr
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)

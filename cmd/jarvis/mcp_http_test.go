@@ -10,7 +10,6 @@ import (
 	"net/http"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -19,36 +18,17 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
-// syncBuffer is a bytes.Buffer that a running command writes while the
-// test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
 var servingURL = regexp.MustCompile(`url=(http://\S+/mcp)`)
 
 // startHTTP runs `jarvis mcp --http 127.0.0.1:0` with args and vars on a
 // small vault until the test ends, and returns the URL it serves and its
 // log.
-func startHTTP(t *testing.T, vars map[string]string, args ...string) (string, *syncBuffer) {
+func startHTTP(t *testing.T, vars map[string]string, args ...string) (string, *sharedtest.SyncBuffer) {
 	t.Helper()
 	vault := t.TempDir()
 	sharedtest.WriteFile(t, vault, "Note.md", "# Note\nSome text.\n")
 	home := t.TempDir()
-	var stdout, stderr syncBuffer
+	var stdout, stderr sharedtest.SyncBuffer
 	e := &env{stdout: &stdout, stderr: &stderr, getenv: func(k string) string {
 		if k == "HOME" {
 			return home
@@ -290,7 +270,7 @@ func TestServeHTTPWarnsWhenServingTheNetwork(t *testing.T) {
 		}
 		// The listener says it is on tt.addr, and listens on loopback.
 		claimed, _ := net.ResolveTCPAddr("tcp", tt.addr)
-		var logged syncBuffer
+		var logged sharedtest.SyncBuffer
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan error, 1)
 		go func() {

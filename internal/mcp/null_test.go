@@ -1,13 +1,11 @@
 package mcp_test
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"log/slog"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -15,32 +13,15 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
-
-// syncBuffer is a log destination the server's goroutines can share.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 // TestNullArgumentsAreNoArguments calls every tool with "arguments": null
 // over a real client and server: each answers as it does with {} (a tool
 // that needs an argument says which, in the same words), never with an
 // internal error, and nothing panics.
 func TestNullArgumentsAreNoArguments(t *testing.T) {
-	var logs syncBuffer
+	var logs sharedtest.SyncBuffer
 	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t))
 	cs := connectWith(t, b, mcp.Options{Version: "test", Logger: slog.New(slog.NewTextHandler(&logs, nil))})
 	list, err := cs.ListTools(context.Background(), nil)
@@ -76,7 +57,7 @@ func TestNullArgumentsAreNoArguments(t *testing.T) {
 // TestRepeatedPanicsLogOnce has one kind of panic happen many times: its
 // stack is logged once, and the repeats only as a count, at powers of two.
 func TestRepeatedPanicsLogOnce(t *testing.T) {
-	var logs syncBuffer
+	var logs sharedtest.SyncBuffer
 	b := &fake{
 		Vaults: []config.Vault{exampleVault(t)},
 		Search: searchFunc(func(context.Context, search.Query) (search.Answer, error) {
