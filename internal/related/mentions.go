@@ -175,11 +175,43 @@ func lineAt(b vault.Prose, off int) int {
 	return line
 }
 
+// ownNames are the names of the note asked about, lower-cased. Another
+// note's name that is one of them (a translation that keeps the original
+// title as an alias, a note of the same title in another folder) names
+// this note as much as that one, so it is no mention of the other.
+func ownNames(kin graph.Kinship) map[string]bool {
+	own := map[string]bool{}
+	for _, n := range namesOf(kin.Path, kin.Title, kin.Aliases) {
+		own[strings.ToLower(n)] = true
+	}
+	return own
+}
+
+// othersNames are the names of the note at p, without those in own.
+func othersNames(p, title string, aliases []string, own map[string]bool) []string {
+	return slices.DeleteFunc(namesOf(p, title, aliases), func(n string) bool { return own[strings.ToLower(n)] })
+}
+
+// Why a sentence was chosen for a suggestion.
+const (
+	becauseMentions = "mentions it"
+	becauseShares   = "shares words no other note has"
+)
+
+// holding counts the notes of a vault, other than those at the paths in
+// except, that hold every one of words, counting no further than limit
+// (fulltext.Keyword.NotesHolding).
+type holding func(ctx context.Context, vault string, words, except []string, limit int) (int, error)
+
 // suggest proposes links to the notes closest in meaning that are not
 // linked either way, each with the sentence of the note where the link
-// would go: one that names the other note, or else the one of the similar
-// passage sharing the most words with the other note's passage.
-func suggest(kin graph.Kinship, similar []SimilarNote, prose []vault.Prose, names []graph.NoteNames) []Suggestion {
+// would go: one that names the other note, or else one of the similar
+// passage that shares something specific with it (specificSentence). A
+// note without such a sentence is still proposed, without a sentence.
+// It fails only when ctx ends; a failure of the full-text index leaves
+// out the sentences that need it, and says so in the error-free
+// degraded string.
+func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar []SimilarNote, prose []vault.Prose, names []graph.NoteNames, holds holding) (suggestions []Suggestion, missing string, err error) {
 	linked := map[string]bool{}
 	for _, k := range kin.Kin {
 		if k.LinksTo || k.LinkedFrom {
@@ -190,38 +222,33 @@ func suggest(kin graph.Kinship, similar []SimilarNote, prose []vault.Prose, name
 	for _, n := range names {
 		aliases[n.Path] = n.Aliases
 	}
+	own := ownNames(kin)
 	out := []Suggestion{}
 	for _, s := range similar {
 		if linked[s.Path] || s.Path == kin.Path {
 			continue
 		}
 		sg := Suggestion{Path: s.Path, Title: s.Title, Similarity: round(s.Similarity)}
-		other := namesOf(s.Path, s.Title, aliases[s.Path])
+		other := othersNames(s.Path, s.Title, aliases[s.Path], own)
 	named:
 		for _, b := range prose {
 			if b.Heading > 0 {
 				continue // a link goes in the text, not in a title
 			}
 			for _, m := range findNames(b, other) {
-				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b.Text, m.start, m.end), "mentions it"
+				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b.Text, m.start, m.end), becauseMentions
 				break named
 			}
 		}
-		if sg.Sentence == "" {
-			want := words(s.Passage.Text + " " + s.Title)
-			best := 0
-			for _, b := range prose {
-				if b.Heading > 0 {
-					continue
-				}
-				for _, sen := range sentences(b) {
-					if sen.Line < s.From.Line || sen.Line > s.From.End {
-						continue
-					}
-					if n := shared(words(sen.Sentence), want); n > best {
-						best, sg.Line, sg.Sentence, sg.Because = n, sen.Line, sen.Sentence, "shares the most words"
-					}
-				}
+		if sg.Sentence == "" && holds != nil {
+			sen, err := specificSentence(ctx, vaultName, kin.Path, s, prose, holds)
+			switch {
+			case ctx.Err() != nil:
+				return nil, "", ctx.Err()
+			case err != nil:
+				missing = "the full-text index could not be searched: some link suggestions come without the sentence where the link would go"
+			case sen.Sentence != "":
+				sg.Line, sg.Sentence, sg.Because = sen.Line, sen.Sentence, becauseShares
 			}
 		}
 		out = append(out, sg)
@@ -229,29 +256,86 @@ func suggest(kin graph.Kinship, similar []SimilarNote, prose []vault.Prose, name
 			break
 		}
 	}
-	return out
+	return out, missing, nil
 }
 
-// words are the distinct lower-case words of s of four letters or more:
-// shorter ones are mostly the words every sentence has.
-func words(s string) map[string]bool {
+// specificSentence is the sentence of the note at self, within the
+// passage similar to the other note's, that shares the most words with
+// that note's passage and title, among those sharing something specific
+// with it: words that no third note of the vault holds all of. Words
+// every note of a kind uses ("released", "plugin"), and sentences written
+// alike in many notes (a boilerplate line, a template's text), are held
+// by third notes too, and so say nothing about the two; a sentence made
+// of them could be proposed for any note of the vault. The zero Mention
+// means no sentence shares anything specific.
+func specificSentence(ctx context.Context, vaultName, self string, s SimilarNote, prose []vault.Prose, holds holding) (Mention, error) {
+	want := terms(s.Passage.Text + " " + s.Title)
+	type candidate struct {
+		at     Mention
+		shared []string
+	}
+	var cands []candidate
+	for _, b := range prose {
+		if b.Heading > 0 {
+			continue
+		}
+		for _, sen := range sentences(b) {
+			if sen.Line < s.From.Line || sen.Line > s.From.End {
+				continue
+			}
+			var shared []string
+			for w := range terms(sen.Sentence) {
+				if want[w] {
+					shared = append(shared, w)
+				}
+			}
+			if len(shared) > 0 {
+				slices.Sort(shared)
+				cands = append(cands, candidate{sen, shared})
+			}
+		}
+	}
+	slices.SortStableFunc(cands, func(a, b candidate) int { return len(b.shared) - len(a.shared) })
+	var common [][]string // word sets some third note holds
+	for _, c := range cands {
+		// A third note holding a set of words holds each subset of it.
+		if slices.ContainsFunc(common, func(set []string) bool { return subset(c.shared, set) }) {
+			continue
+		}
+		n, err := holds(ctx, vaultName, c.shared, []string{self, s.Path}, 1)
+		if err != nil {
+			return Mention{}, err
+		}
+		if n == 0 {
+			return c.at, nil
+		}
+		common = append(common, c.shared)
+	}
+	return Mention{}, nil
+}
+
+// subset reports whether every word of the sorted a is in the sorted b.
+func subset(a, b []string) bool {
+	for _, w := range a {
+		if _, ok := slices.BinarySearch(b, w); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// terms are the distinct lower-case words of s that may say something:
+// those of four letters or more (shorter ones are mostly the words every
+// sentence has) and, in Chinese and Japanese, written without spaces, the
+// character pairs full-text search indexes them by (vault.CJKPairs).
+func terms(s string) map[string]bool {
 	out := map[string]bool{}
-	for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !isWord(r) }) {
-		if utf8.RuneCountInString(w) >= 4 {
+	for _, w := range strings.FieldsFunc(strings.ToLower(vault.CJKPairs(s)), func(r rune) bool { return !isWord(r) }) {
+		if vault.HasCJK(w) || utf8.RuneCountInString(w) >= 4 {
 			out[w] = true
 		}
 	}
 	return out
-}
-
-func shared(a, b map[string]bool) int {
-	n := 0
-	for w := range a {
-		if b[w] {
-			n++
-		}
-	}
-	return n
 }
 
 // mentions finds the unlinked mentions of the note in the other notes of
@@ -316,19 +400,16 @@ const maxNameWords = 6
 // words of its free text is looked up among every note's names. A name
 // shared by several notes is taken for the first by path.
 func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship) []Mention {
-	own := map[string]bool{}
-	for _, n := range namesOf(kin.Path, kin.Title, kin.Aliases) {
-		own[strings.ToLower(n)] = true
-	}
+	own := ownNames(kin)
 	type named struct{ path, name string }
 	index := map[string]named{}
 	for _, n := range names {
 		if n.Path == kin.Path {
 			continue
 		}
-		for _, name := range namesOf(n.Path, n.Title, n.Aliases) {
+		for _, name := range othersNames(n.Path, n.Title, n.Aliases, own) {
 			k := strings.ToLower(name)
-			if _, taken := index[k]; !taken && !own[k] && len(strings.Fields(k)) <= maxNameWords {
+			if _, taken := index[k]; !taken && len(strings.Fields(k)) <= maxNameWords {
 				index[k] = named{n.Path, name}
 			}
 		}

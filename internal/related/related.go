@@ -80,7 +80,7 @@ type Suggestion struct {
 	Line       int     `json:"line,omitempty" jsonschema:"line of the sentence in the note asked about; 0 when no sentence was found"`
 	Sentence   string  `json:"sentence,omitempty" jsonschema:"the sentence of the note asked about where a link would go"`
 	// Because says how the sentence was chosen.
-	Because string `json:"because,omitempty" jsonschema:"mentions it: the sentence names the note; shares the most words: the sentence of the similar passage sharing the most words with the other note"`
+	Because string `json:"because,omitempty" jsonschema:"mentions it: the sentence names the note; shares words no other note has: the sentence of the similar passage sharing the most words with the other note, among those whose shared words no third note holds all of"`
 }
 
 // Mention is a note's name written as plain text somewhere.
@@ -169,6 +169,9 @@ type Service struct {
 	Embedder func() string
 	// Mentioning finds notes whose text may hold one of the names.
 	Mentioning func(ctx context.Context, vault string, names []string, limit int) ([]string, bool, error)
+	// Holding counts the notes holding a set of words, for the sentences
+	// of link suggestions: nil leaves out those that do not name the note.
+	Holding func(ctx context.Context, vault string, words, except []string, limit int) (int, error)
 	// Names lists every note's names, for the mentions in the note.
 	Names func(ctx context.Context, vault string) ([]graph.NoteNames, error)
 	// Prose reads a note's plain words; it fails as vault.Parser.Prose
@@ -194,7 +197,7 @@ func (s *Service) prose(ctx context.Context, vaultName, path string, src, text [
 // semantic and keyword search and the parser.
 func New(vaults []config.Vault, g *graph.Graph, sim *Similarity, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *Service {
 	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sim.Similar, Embedder: sem.Embedder,
-		Mentioning: kw.NotesMentioning, Names: g.Names, Prose: p.Prose}
+		Mentioning: kw.NotesMentioning, Holding: kw.NotesHolding, Names: g.Names, Prose: p.Prose}
 }
 
 // ErrUnavailable means the index that every part of the answer starts
@@ -271,7 +274,14 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	}
 
 	a.Related = merge(kin, similar, limit)
-	a.Suggestions = suggest(kin, similar, prose, names)
+	suggestions, missing, err := suggest(ctx, q.Vault, kin, similar, prose, names, s.Holding)
+	if err != nil {
+		return Answer{}, err
+	}
+	a.Suggestions = suggestions
+	if missing != "" {
+		a.Missing = append(a.Missing, missing)
+	}
 	if err := s.mentions(ctx, q.Vault, files, kin, &a); err != nil {
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
