@@ -51,7 +51,9 @@ func TestSearchMissingVaultFolder(t *testing.T) {
 	if !slices.Contains(topPaths(out, 3), "Methods/Pour over.md") {
 		t.Errorf("results %v; want the other vault's", topPaths(out, 3))
 	}
-	if !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, want) && strings.Contains(n, "correct the vault's path") }) {
+	if !slices.ContainsFunc(out.Notes, func(n string) bool {
+		return strings.Contains(n, want) && strings.Contains(n, "correct the vault's path")
+	}) {
 		t.Errorf("notes %q; want one saying %q and what to do", out.Notes, want)
 	}
 	out = searchJSON(t, "--vault", gone, "--db", db, "pour over")

@@ -100,7 +100,9 @@ func TestMissingVaultFolderOverMCP(t *testing.T) {
 	if isErr || len(out.Results) == 0 || out.Results[0].Vault != coffee.Name {
 		t.Errorf("the other vault's results do not come:\n%s", text)
 	}
-	if !slices.ContainsFunc(out.Notes, func(n string) bool { return strings.Contains(n, want) && strings.Contains(n, "correct the vault's path") }) {
+	if !slices.ContainsFunc(out.Notes, func(n string) bool {
+		return strings.Contains(n, want) && strings.Contains(n, "correct the vault's path")
+	}) {
 		t.Errorf("notes %q; want one saying %q and what to do", out.Notes, want)
 	}
 
