@@ -116,8 +116,8 @@ file watcher keeps it current as notes change.`, e)
 	}
 	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
 	for _, v := range cfg.Vaults {
-		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
-			log.Warn("vault folder cannot be read; its tools answer with errors until it can", "vault", v.Name, "path", v.Path)
+		if p := index.FolderProblem(v.Path); p != "" {
+			log.Warn("vault folder "+p+"; answers say so, and the other vaults are served, until it can be read", "vault", v.Name, "path", v.Path)
 		}
 	}
 	var listener net.Listener

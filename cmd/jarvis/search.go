@@ -7,6 +7,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -93,8 +95,16 @@ failed, 2 for a usage or configuration error.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	if err := checkVaults(e, cfg); err != nil {
-		return err
+	if len(cfg.Vaults) == 0 {
+		// A vault whose folder is missing is not an error here: the
+		// answer says so, beside what the other vaults give.
+		return checkVaults(e, cfg)
+	}
+	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}
+	if *noRefresh && noDatabase(cfg.DBPath) {
+		// Searching would make an empty database; nothing is indexed.
+		out.Empty = index.Explain(index.NoIndex(cfg.Vaults), index.State{}, cfg.Invocation()).Empty
+		return printSearch(e, out, *asJSON, len(cfg.Vaults) > 1)
 	}
 
 	var deps container.SearchDeps
@@ -112,7 +122,6 @@ failed, 2 for a usage or configuration error.`, e)
 	progress := newProgressView(e, *asJSON, false)
 	defer progress.Finish()
 	sayWhenWaiting(e, deps.DB, progress)
-	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}
 	// Keyword search needs no vectors; loading them costs time and memory
 	// in proportion to the vault.
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, mode != search.ModeKeyword); err != nil {
@@ -131,11 +140,23 @@ failed, 2 for a usage or configuration error.`, e)
 	}
 	out.Results, out.Embedder, out.Truncated, out.Empty, out.Notes = a.Results, a.Embedder, a.Truncated, a.Empty, a.Notes
 	out.Degraded = joinNotes(out.Degraded, a.Reason)
-	if *asJSON {
+	return printSearch(e, out, *asJSON, len(cfg.Vaults) > 1)
+}
+
+// printSearch writes the answer as JSON or for a reader.
+func printSearch(e *env, out searchOutput, asJSON, showVault bool) error {
+	if asJSON {
 		return json.NewEncoder(e.stdout).Encode(out)
 	}
-	printResults(e.stdout, out, len(cfg.Vaults) > 1, e.stdoutIsTerminal)
+	printResults(e.stdout, out, showVault, e.stdoutIsTerminal)
 	return nil
+}
+
+// noDatabase reports whether there is no database file at path: none was
+// ever made there.
+func noDatabase(path string) bool {
+	_, err := os.Stat(path)
+	return errors.Is(err, fs.ErrNotExist)
 }
 
 // parseWithQuery parses flags placed before or after the query, joining
@@ -225,6 +246,9 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec *vectors.Vectors, progress *progressView, update, withVectors bool) (string, error) {
 	if update {
 		for _, v := range vaults {
+			if index.FolderProblem(v.Path) != "" {
+				continue // the answer says why it was not searched
+			}
 			if _, err := ix.Index(ctx, v, progress.Index(v.Name)); err != nil {
 				return "", err
 			}

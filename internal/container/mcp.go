@@ -14,7 +14,6 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/metrics"
-	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -70,14 +69,6 @@ func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
 var Serving = fx.Module("serve",
 	fx.Provide(
 		fx.Annotate(newLive, fx.As(fx.Self()), fx.As(new(mcp.IndexState))),
-		// Search is told when the background index runs, as vectors may
-		// not be loaded yet.
-		func(l *live.Live) search.Busy {
-			return func() bool {
-				st := l.State()
-				return st.State == index.StateIndexing || st.Embedding.State == index.EmbedRunning
-			}
-		},
 		fx.Annotate(metrics.New, fx.As(new(mcp.Metrics))),
 		fx.Annotate(newHealthRunner, fx.ParamTags(`name:"ordered"`), fx.As(new(mcp.Health))),
 		fx.Annotate(newCatalog, fx.As(new(mcp.Vaults)), fx.As(new(mcp.Notes)), fx.As(new(mcp.StoredNotes))),

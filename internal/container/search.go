@@ -130,14 +130,13 @@ type serviceIn struct {
 	Combined *search.Combined
 	Cfg      config.Config
 	Log      *slog.Logger
-	// Busy is set by the server, which indexes in the background.
-	Busy search.Busy `optional:"true"`
 }
 
 // newService is the search service; files are scanned, when the index
-// cannot be read, in the configured vaults.
+// cannot be read, in the configured vaults, and a command an answer
+// suggests repeats the user's flags.
 func newService(in serviceIn) *search.Service {
-	return search.NewService(in.Keyword, in.Semantic, in.Combined, in.Cfg.Vaults, in.Log, in.Busy)
+	return search.NewService(in.Keyword, in.Semantic, in.Combined, in.Cfg.Vaults, in.Cfg.Invocation(), in.Log)
 }
 
 // newGraph is the link graph; lookups that name no vault stay within the

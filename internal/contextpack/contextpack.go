@@ -16,6 +16,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -75,6 +76,8 @@ type Request struct {
 	// Vault limits the pack to one vault; Vaults are those served.
 	Vault  string
 	Vaults []string
+	// Index is the background index's state, as in search.Query.
+	Index index.State
 }
 
 // Passage is one passage of the pack.
@@ -118,6 +121,9 @@ type Pack struct {
 	Reason      string
 	Embedder    string
 	Remarks     []string
+	// Unready, when the search found no note for a reason other than the
+	// query, says why (search.PassageAnswer.Unready).
+	Unready string
 }
 
 // PassageFunc runs a passage search (search.Service.Passages).
@@ -176,12 +182,13 @@ func (b *Builder) Build(ctx context.Context, r Request) (Pack, error) {
 		Also:   also,
 		Links:  b.links,
 		Hop:    Hop,
+		Index:  r.Index,
 	})
 	if err != nil {
 		return Pack{}, err
 	}
 	pack := choose(ans.Notes, budget)
-	pack.Degraded, pack.Reason, pack.Embedder, pack.Remarks = ans.Degraded, ans.Reason, ans.Embedder, ans.Remarks
+	pack.Degraded, pack.Reason, pack.Embedder, pack.Remarks, pack.Unready = ans.Degraded, ans.Reason, ans.Embedder, ans.Remarks, ans.Unready
 	return pack, nil
 }
 

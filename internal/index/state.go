@@ -56,3 +56,10 @@ const (
 	StateFailed      = "failed"
 	StateUnavailable = "unavailable"
 )
+
+// Busy reports whether the index is being brought up to date or its
+// vectors made: vectors may then not be loaded yet, nor every note
+// indexed.
+func (s State) Busy() bool {
+	return s.State == StateIndexing || s.Embedding.State == EmbedRunning
+}

@@ -6,6 +6,7 @@ package live
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"maps"
 	"sync"
@@ -127,6 +128,9 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	l.run.Lock()
 	defer l.run.Unlock()
 	began := time.Now()
+	// A vault that fails (its folder gone) does not keep the others from
+	// being indexed: their answers still come, and say why it is missing.
+	var failed error
 	for _, v := range vaults {
 		l.set(func(s *index.State) { s.State, s.Vault, s.Done, s.Total = index.StateIndexing, v.Name, 0, 0 })
 		res, err := l.index(ctx, v, func(phase index.Phase, done, total int) {
@@ -141,8 +145,8 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 				return ctx.Err()
 			}
 			l.log.Warn("index run failed", "vault", v.Name, "err", err)
-			l.set(func(s *index.State) { s.State, s.Error = index.StateFailed, err.Error() })
-			return err
+			failed = errors.Join(failed, err)
+			continue
 		}
 		if res.Added+res.Updated+res.Deleted > 0 {
 			l.log.Info("index updated", "vault", v.Name, "added", res.Added, "updated", res.Updated, "deleted", res.Deleted)
@@ -151,21 +155,23 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	l.mu.Lock()
 	background := l.background
 	l.mu.Unlock()
+	done := func(s *index.State) {
+		*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
+		if failed != nil {
+			s.State, s.Error = index.StateFailed, failed.Error()
+		}
+	}
 	if background {
-		l.set(func(s *index.State) {
-			*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
-		})
+		l.set(done)
 		l.requestSync()
 	} else {
 		if err := l.syncVectors(ctx); err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}
-		l.set(func(s *index.State) {
-			*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
-		})
+		l.set(done)
 	}
 	l.log.Debug("index pass done", "vaults", len(vaults), "took", time.Since(began))
-	return nil
+	return failed
 }
 
 // syncVectors runs the vector sync and records whether it failed. A

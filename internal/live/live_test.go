@@ -94,3 +94,24 @@ func TestWatchingOutlivesPasses(t *testing.T) {
 		t.Errorf("after the watcher is back: %+v", st.Unwatched)
 	}
 }
+
+// TestFailedVaultLeavesTheOthersIndexed: a vault whose index run fails
+// (its folder gone) does not keep the vaults after it from being indexed;
+// the pass reports the failure, and the state says it failed.
+func TestFailedVaultLeavesTheOthersIndexed(t *testing.T) {
+	var indexed []string
+	l := New([]config.Vault{{Name: "gone"}, {Name: "here"}},
+		func(_ context.Context, v config.Vault, _ index.Progress) (index.Result, error) {
+			if v.Name == "gone" {
+				return index.Result{}, errors.New("the vault folder does not exist")
+			}
+			indexed = append(indexed, v.Name)
+			return index.Result{}, nil
+		}, nil, nil)
+	if err := l.All(context.Background()); err == nil {
+		t.Fatal("the pass reported no failure")
+	}
+	if st := l.State(); len(indexed) != 1 || st.State != index.StateFailed || st.Error == "" {
+		t.Fatalf("indexed %v, state %+v; want the other vault indexed and the state failed", indexed, st)
+	}
+}

@@ -132,7 +132,7 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 		return nil, out, err
 	}
 	pack, err := use(t.pack, "build-context", func(c ContextPack) (contextpack.Pack, error) {
-		return c.Build(ctx, contextpack.Request{Query: in.Query, Budget: budget, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.vaults)})
+		return c.Build(ctx, contextpack.Request{Query: in.Query, Budget: budget, Paths: in.Paths, Vault: in.Vault, Vaults: config.Names(t.vaults), Index: out.Index})
 	})
 	switch {
 	case err == nil:
@@ -167,7 +167,11 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 	for _, l := range pack.LeftOut {
 		out.LeftOut = append(out.LeftOut, ContextLeftOut{Vault: l.Vault, Path: l.Path, Heading: l.Heading, StartLine: l.StartLine, EndLine: l.EndLine, Tokens: l.Tokens, Reason: l.Reason})
 	}
-	if len(out.Passages) == 0 {
+	switch {
+	case len(out.Passages) > 0:
+	case pack.Unready != "":
+		out.Empty = pack.Unready
+	default:
 		out.Empty = "No passage of the notes answers this query well enough"
 		if len(out.LeftOut) > 0 {
 			out.Empty += " (left_out lists the weak matches and what did not fit)"

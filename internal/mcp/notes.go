@@ -334,6 +334,12 @@ func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup f
 			return v, p, nil, nil
 		}
 	}
+	// A vault whose folder is gone, or whose first index is under way,
+	// may hold the note: the answer says so rather than that it is
+	// nowhere.
+	if why := t.unready(ctx, vaultName, t.state()).For(0); len(why) > 0 {
+		return config.Vault{}, "", nil, fmt.Errorf("no note %s was found: %s", quoteArg(ref), strings.Join(why, "; "))
+	}
 	if nf := shortNotFound(indexErr); nf != nil {
 		return config.Vault{}, "", nil, fmt.Errorf("%s; pass the vault-relative path that search results give", nf.Error())
 	}

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
@@ -178,8 +180,8 @@ func (t *tools) fallback(ctx context.Context, what string, err error) (string, e
 	}
 	switch {
 	case errors.Is(err, graph.ErrNoteNotFound):
-		if t.state().State == index.StateIndexing {
-			return "the note is not indexed yet (the index is being built)", nil
+		if st := t.state(); st.State == index.StateIndexing {
+			return "the note is not indexed yet: " + strings.Join(t.unready(ctx, st.Vault, st).For(0), "; "), nil
 		}
 		return "the note is not indexed yet (it changed since the last index run)", nil
 	case errors.Is(err, ErrUnavailable):
@@ -191,4 +193,18 @@ func (t *tools) fallback(ctx context.Context, what string, err error) (string, e
 	}
 	t.log.Warn(what+" failed; answering from the fallback", "err", err)
 	return what + " could not be read; health-status says why", nil
+}
+
+// unready is what index.Explain says of the vaults a lookup covers (the
+// one named, or every one) from their folders and the index's state st:
+// a tool that finds no note says why when the reason may not be the name
+// it was given.
+func (t *tools) unready(ctx context.Context, vaultName string, st index.State) index.Unready {
+	var vs []config.Vault
+	for _, v := range t.vaults {
+		if vaultName == "" || v.Name == vaultName {
+			vs = append(vs, v)
+		}
+	}
+	return index.Explain(index.Cover(ctx, nil, vs), st, nil)
 }

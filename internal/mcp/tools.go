@@ -255,6 +255,8 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, err
 	}
 	q.Filter = notes.Filter{Vault: f.Vault, Vaults: config.Names(t.vaults), PathPrefix: f.PathPrefix, Tag: f.Tag}
+	// The answer explains itself by the state it reports.
+	q.Index = out.Index
 	a, err := run(q)
 	switch {
 	case errors.Is(err, notes.ErrEmptyQuery):

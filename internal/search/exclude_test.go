@@ -47,7 +47,7 @@ func TestAnswersFollowTheServingRules(t *testing.T) {
 	}
 	kw, sem := fulltext.NewKeyword(db), NewSemantic(vec, db)
 	served := config.Vault{Name: "v", Path: dir, Exclude: []string{"Secret/**"}}
-	svc := NewService(kw, sem, NewCombinedOver(kw, sem), []config.Vault{served}, quietLog(), nil)
+	svc := NewService(kw, sem, NewCombinedOver(kw, sem), []config.Vault{served}, nil, quietLog())
 
 	for _, mode := range allModes {
 		for _, f := range []notes.Filter{{}, {Vault: "v"}, {Vaults: []string{"v"}}, {Tag: "beans"}, {PathPrefix: "Secret/"}} {

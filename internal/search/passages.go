@@ -11,6 +11,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
@@ -41,6 +42,8 @@ type PassageQuery struct {
 	// their passages too: one hop along the links.
 	Links LinkedFunc
 	Hop   int
+	// Index is the background index's state, as in Query.
+	Index index.State
 }
 
 // DefaultPassageNotes is how many notes a passage search reads: the
@@ -62,6 +65,9 @@ type PassageAnswer struct {
 	Reason   string
 	Embedder string
 	Remarks  []string
+	// Unready, when the search found no note for a reason other than the
+	// query (Answer.Unready), says why.
+	Unready string
 }
 
 // NotePassages is one note's passages, in document order, with what is
@@ -120,11 +126,14 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 	if n <= 0 {
 		n = DefaultPassageNotes
 	}
-	a, err := s.Search(ctx, Query{Mode: ModeCombined, Text: q.Text, Limit: n, Filter: q.Filter, noSnippets: true})
+	a, err := s.Search(ctx, Query{Mode: ModeCombined, Text: q.Text, Limit: n, Filter: q.Filter, Index: q.Index, noSnippets: true})
 	if err != nil {
 		return PassageAnswer{}, err
 	}
 	ans := PassageAnswer{Degraded: a.Degraded, Reason: a.Reason, Embedder: a.Embedder, Remarks: a.Notes}
+	if a.Unready {
+		ans.Unready = a.Empty
+	}
 	byRef := map[NoteRef]*NotePassages{}
 	ids := map[NoteRef]int64{}
 	var order []*NotePassages
@@ -185,7 +194,7 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 		case ctx.Err() != nil:
 			return PassageAnswer{}, ctx.Err()
 		case !ans.Degraded:
-			ans.Degraded, ans.Reason = true, s.semanticFailed(err)+"; passages ranked by keywords only"
+			ans.Degraded, ans.Reason = true, s.semanticFailed(err, q.Index)+"; passages ranked by keywords only"
 		}
 	}
 	s.scorePassages(q.Text, order, sims, semantic)

@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
@@ -81,6 +83,12 @@ type Query struct {
 	// NamesOnly, in keyword mode, matches note titles, aliases and paths,
 	// not their text.
 	NamesOnly bool
+	// Index is the state of the index that runs in the background, as the
+	// caller reports it with the answer; the zero State when nothing
+	// indexes in the background (a command that indexed first). It says
+	// whether vectors may still be loading, and an empty answer while a
+	// vault's first index is under way says so (index.Explain).
+	Index index.State
 
 	// noSnippets leaves combined results' snippets as ranked, for a
 	// caller that reads the notes' passages itself (Passages).
@@ -105,6 +113,9 @@ type Answer struct {
 	Vectors, Chunks int
 	// Empty, when there are no results, says why in a sentence.
 	Empty string
+	// Unready is set when Empty says why for a reason other than the
+	// query: no vault searched could be searched whole (index.Explain).
+	Unready bool
 	// Notes say what else the reader should know, such as a query cut to
 	// what a search could take.
 	Notes []string
@@ -125,25 +136,20 @@ type Service struct {
 	// every answer leaves out what they keep out (notes.Filter.Exclude).
 	exclude map[string][]string
 	log     *slog.Logger
-
-	// busy, when set, reports whether the index is being brought up to
-	// date, during which vectors may not be loaded yet.
-	busy Busy
+	// inv are the flags of the run, for the command an answer names
+	// when nothing is indexed yet.
+	inv health.Invocation
 }
 
-// Busy reports whether the index is being brought up to date: a server
-// indexing in the background says so; a command that indexed first gives
-// none.
-type Busy func() bool
-
-// NewService returns the search service. files are the vaults scanned
-// when the index cannot be read; busy may be nil.
-func NewService(kw *fulltext.Keyword, sem *Semantic, cmb *Combined, files []config.Vault, log *slog.Logger, busy Busy) *Service {
+// NewService returns the search service. files are the vaults served,
+// scanned when the index cannot be read; inv are the user's flags, which
+// a command an answer suggests repeats.
+func NewService(kw *fulltext.Keyword, sem *Semantic, cmb *Combined, files []config.Vault, inv health.Invocation, log *slog.Logger) *Service {
 	exclude := map[string][]string{}
 	for _, v := range files {
 		exclude[v.Name] = v.Exclude
 	}
-	return &Service{keyword: kw, semantic: sem, db: sem.db, combined: cmb, files: files, exclude: exclude, log: log, busy: busy}
+	return &Service{keyword: kw, semantic: sem, db: sem.db, combined: cmb, files: files, exclude: exclude, log: log, inv: inv}
 }
 
 // leftOut reports whether the note at path in the named vault is kept out
@@ -188,7 +194,9 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	// be read, the retrievers fail too, and the file scan applies it.
 	if f, err := q.Filter.Resolve(ctx, s.db); err == nil {
 		if f.MatchesNothing() {
-			return noNotes(f), nil
+			a := noNotes(f)
+			s.unready(ctx, q, &a)
+			return a, nil
 		}
 		q.Filter = f
 	} else if ctx.Err() != nil {
@@ -224,7 +232,27 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if len(a.Results) == 0 {
 		a.Empty = emptiness(q, a)
 	}
+	s.unready(ctx, q, &a)
 	return a, nil
+}
+
+// unready adds to a what index.Explain says of the vaults q searched:
+// in place of a's empty sentence when no vault could be searched whole,
+// and as notes about the vaults that could not beside what the others
+// gave.
+func (s *Service) unready(ctx context.Context, q Query, a *Answer) {
+	var searched []config.Vault
+	for _, v := range s.files {
+		if (q.Filter.Vault == "" || v.Name == q.Filter.Vault) && (len(q.Filter.Vaults) == 0 || slices.Contains(q.Filter.Vaults, v.Name)) {
+			searched = append(searched, v)
+		}
+	}
+	u := index.Explain(index.Cover(ctx, s.db, searched), q.Index, s.inv)
+	if len(a.Results) == 0 && u.Empty != "" {
+		a.Empty, a.Unready = u.Empty, true
+		return
+	}
+	a.Notes = append(a.Notes, u.For(len(a.Results))...)
 }
 
 // byKeyword answers by keywords, or from the files when the index cannot
@@ -262,7 +290,7 @@ func (s *Service) bySemantic(ctx context.Context, q Query) (Answer, error) {
 		if stop(ctx, err) {
 			return Answer{}, err
 		}
-		return s.byKeyword(ctx, q, s.semanticFailed(err))
+		return s.byKeyword(ctx, q, s.semanticFailed(err, q.Index))
 	}
 	a := Answer{Results: res}
 	s.covered(&a, "results come from those alone")
@@ -294,7 +322,7 @@ func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 	}
 	a := Answer{Results: res}
 	if semErr != nil {
-		a.Degraded, a.Reason = true, s.semanticFailed(semErr)+"; ranked by keywords only"
+		a.Degraded, a.Reason = true, s.semanticFailed(semErr, q.Index)+"; ranked by keywords only"
 		return a, nil
 	}
 	s.covered(&a, "the others are found by keywords only")
@@ -343,14 +371,15 @@ func (s *Service) keywordPassages(ctx context.Context, q Query, res []notes.Resu
 }
 
 // semanticFailed is why semantic search could not run, in the answer's
-// words; the error itself goes to the log, not to the reader.
-func (s *Service) semanticFailed(err error) string {
+// words, st being the background index's state; the error itself goes to
+// the log, not to the reader.
+func (s *Service) semanticFailed(err error, st index.State) string {
 	switch {
 	case errors.Is(err, vectors.ErrNoEmbedder):
 		s.log.Debug("no embedder; answering with keywords", "err", err)
 		return reasonNoEmbedder
 	case errors.Is(err, ErrNoVectors):
-		if s.busy != nil && s.busy() {
+		if st.Busy() {
 			return reasonLoading
 		}
 		return reasonNoVectors

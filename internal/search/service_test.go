@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/searchtest"
@@ -30,7 +31,7 @@ func indexedService(t testing.TB, vaults ...config.Vault) (*Service, *store.DB) 
 		t.Fatal(err)
 	}
 	kw, sem := fulltext.NewKeyword(db), NewSemantic(vec, db)
-	return NewService(kw, sem, NewCombinedOver(kw, sem), vaults, quietLog(), nil), db
+	return NewService(kw, sem, NewCombinedOver(kw, sem), vaults, nil, quietLog()), db
 }
 
 var allModes = []Mode{ModeKeyword, ModeSemantic, ModeCombined}
@@ -126,8 +127,7 @@ func TestServiceFallsBack(t *testing.T) {
 
 	// No vectors: semantic and combined answer by keywords, and say so.
 	noVectors := NewSemantic(vectors.NewVectors(db, vectors.LexicalSource(), quietLog()), db)
-	busy := false
-	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors), []config.Vault{v}, quietLog(), func() bool { return busy })
+	bare := NewService(svc.keyword, noVectors, NewCombinedOver(svc.keyword, noVectors), []config.Vault{v}, nil, quietLog())
 	for _, mode := range []Mode{ModeSemantic, ModeCombined} {
 		a, err := bare.Search(ctx, Query{Mode: mode, Text: "french press"})
 		if err != nil {
@@ -136,11 +136,10 @@ func TestServiceFallsBack(t *testing.T) {
 		if !a.Degraded || !strings.Contains(a.Reason, "no vectors yet") || len(a.Results) == 0 || a.Results[0].Path != "Methods/French press.md" {
 			t.Errorf("%s without vectors: %+v", mode, a)
 		}
-		busy = true
-		if a, _ := bare.Search(ctx, Query{Mode: mode, Text: "french press"}); !strings.Contains(a.Reason, "being brought up to date") {
+		busy := index.State{State: index.StateIndexing}
+		if a, _ := bare.Search(ctx, Query{Mode: mode, Text: "french press", Index: busy}); !strings.Contains(a.Reason, "being brought up to date") {
 			t.Errorf("%s while indexing: %q", mode, a.Reason)
 		}
-		busy = false
 	}
 
 	// The database gone: every mode scans the files.

@@ -40,7 +40,7 @@ func TestTiesDoNotFollowIndexHistory(t *testing.T) {
 			t.Fatal(err)
 		}
 		kw, sem := fulltext.NewKeyword(db), NewSemantic(vec, db)
-		return NewService(kw, sem, NewCombinedOver(kw, sem), []config.Vault{v}, quietLog(), nil)
+		return NewService(kw, sem, NewCombinedOver(kw, sem), []config.Vault{v}, nil, quietLog())
 	}
 	// Incrementally: y/Note.md first, then x/Note.md.
 	write("y/Note.md")

@@ -1,0 +1,223 @@
+package index
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Coverage is what is known of one vault for saying why a search of it may
+// find nothing, or less than there is, for a reason other than the query:
+// its folder, and what the index holds of it.
+type Coverage struct {
+	Name, Path string
+	// Folder says why the vault folder cannot be read ("does not exist",
+	// "cannot be read (permission denied)"); "" when it can.
+	Folder string
+	// Known is set when the index was asked: Indexed and Notes are then
+	// what it holds. A caller that did not ask, or could not read it,
+	// leaves it unset and nothing is said of the index.
+	Known bool
+	// Indexed is set once an index run of the vault has finished.
+	Indexed bool
+	// Notes is how many notes the index holds of the vault so far.
+	Notes int
+}
+
+// FolderProblem says why the vault folder at path cannot be searched, in
+// words for a reader ("does not exist"), or "" when it can be listed. It
+// is the one test of a vault folder that the answers and `jarvis search`
+// share.
+func FolderProblem(path string) string {
+	f, err := os.Open(path)
+	if err == nil {
+		defer f.Close()
+		var st fs.FileInfo
+		if st, err = f.Stat(); err == nil && !st.IsDir() {
+			return "is not a folder"
+		}
+		if err == nil {
+			if _, err = f.Readdirnames(1); errors.Is(err, io.EOF) {
+				err = nil
+			}
+		}
+	}
+	switch {
+	case err == nil:
+		return ""
+	case errors.Is(err, fs.ErrNotExist):
+		return "does not exist"
+	case errors.Is(err, fs.ErrPermission):
+		return "cannot be read (permission denied)"
+	}
+	return "cannot be read (" + vault.ErrText(err) + ")"
+}
+
+// Cover gathers the coverage of vaults: each folder as FolderProblem sees
+// it and, when db is not nil, what the index holds of each. An index that
+// cannot be read leaves Known unset: the search that follows falls back
+// to the files and says so itself.
+func Cover(ctx context.Context, db Querier, vaults []config.Vault) []Coverage {
+	out := make([]Coverage, len(vaults))
+	for i, v := range vaults {
+		out[i] = Coverage{Name: v.Name, Path: v.Path, Folder: FolderProblem(v.Path)}
+	}
+	if db == nil {
+		return out
+	}
+	stats, err := Stats(ctx, db)
+	if err != nil {
+		return out
+	}
+	for i := range out {
+		out[i].Known = true
+		for _, s := range stats {
+			if s.Name == out[i].Name {
+				out[i].Indexed, out[i].Notes = !s.LastIndexed.IsZero(), s.Notes
+			}
+		}
+	}
+	return out
+}
+
+// NoIndex is the coverage of vaults when there is no database at all:
+// nothing of any of them is indexed.
+func NoIndex(vaults []config.Vault) []Coverage {
+	out := make([]Coverage, len(vaults))
+	for i, v := range vaults {
+		out[i] = Coverage{Name: v.Name, Path: v.Path, Folder: FolderProblem(v.Path), Known: true}
+	}
+	return out
+}
+
+// Unready is why a search over some vaults may find nothing, or less than
+// there is, for a reason other than the query.
+type Unready struct {
+	// Empty is what an answer with no results says in place of "nothing
+	// matches": set when no vault searched could be searched whole.
+	Empty string
+	// Notes say, one a vault (or one for vaults alike), which vaults were
+	// not searched whole and why, for an answer to carry beside what the
+	// other vaults gave. Building is not among them while there are
+	// results: the answer's index state says so (see Explain).
+	Notes []string
+	// building are the notes of vaults whose first index is under way,
+	// kept apart from Notes for an answer that has results.
+	building []string
+}
+
+// Has reports whether any vault searched was not searched whole.
+func (u Unready) Has() bool { return len(u.Notes) > 0 || len(u.building) > 0 }
+
+// For returns what an answer with n results carries: every reason when it
+// has none, and the reasons that its index state does not already tell
+// when it has some.
+func (u Unready) For(n int) []string {
+	if n > 0 {
+		return u.Notes
+	}
+	return append(append([]string{}, u.building...), u.Notes...)
+}
+
+// Explain is the one rule that decides why a search over the vaults of
+// covs can miss notes for a reason other than the query: the vault folder
+// is missing or cannot be read; the vault's first index is being built,
+// with its progress (st is the background index's state, the zero State
+// when nothing indexes in the background); the index run failed before
+// the vault was indexed; or nothing of the vault is indexed yet, with the
+// command that indexes it (inv repeats the user's flags). A vault indexed
+// before, whose folder can be read, is searched whole: an empty answer
+// over such vaults is the query's, and says so in its own words.
+func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
+	var u Unready
+	var notIndexed []string
+	whole := false
+	for _, c := range covs {
+		name := fmt.Sprintf("%q", c.Name)
+		switch {
+		case c.Folder != "":
+			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path (given with --vault, %s or the config file; a running server reads it when it starts again) or put the folder back",
+				name, c.Path, c.Folder, config.EnvVault))
+		case st.State == StateIndexing && (c.Known && !c.Indexed || !c.Known && st.LastIndexed.IsZero()):
+			// Without the index asked, a run before any has finished
+			// is taken for the first.
+			u.building = append(u.building, building(c.Name, st))
+		case !c.Known || c.Indexed:
+			whole = true
+		case st.State == StateFailed:
+			u.Notes = append(u.Notes, fmt.Sprintf("vault %s is not indexed: the last index run failed before it was done (health-status says why and how to fix it)", name))
+		case c.Notes > 0:
+			u.Notes = append(u.Notes, fmt.Sprintf("the first index of vault %s is not finished (%s indexed so far; another jarvis may be building it now): search again once it is done, or run %s to finish it",
+				name, counted(c.Notes, "note"), inv.Command("index")))
+		default:
+			notIndexed = append(notIndexed, name)
+		}
+	}
+	if len(notIndexed) > 0 {
+		u.Notes = append(u.Notes, fmt.Sprintf("nothing is indexed yet for %s: run %s to build the index, then search again",
+			listed("vault", notIndexed), inv.Command("index")))
+	}
+	if !whole && u.Has() {
+		var b strings.Builder
+		for i, s := range u.For(0) {
+			if i > 0 {
+				b.WriteString(" ")
+			}
+			b.WriteString(sentence(s))
+		}
+		u.Empty = b.String()
+	}
+	return u
+}
+
+// building says how far the first index of the vault named has got.
+func building(name string, st State) string {
+	q := fmt.Sprintf("%q", name)
+	switch {
+	case st.Vault == name && st.Total > 0:
+		return fmt.Sprintf("the index of vault %s is still being built (%d of %s done), so not all of its notes can be found yet: ask again in a few seconds",
+			q, st.Done, counted(st.Total, "file"))
+	case st.Vault == name:
+		return fmt.Sprintf("the index of vault %s is still being built (its files are being listed), so not all of its notes can be found yet: ask again in a few seconds", q)
+	case st.Vault != "" && st.Total > 0:
+		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now (%d of %s done); ask again in a little while",
+			q, st.Vault, st.Done, counted(st.Total, "file"))
+	case st.Vault != "":
+		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now; ask again in a little while", q, st.Vault)
+	}
+	return fmt.Sprintf("the index of vault %s is about to be built, so its notes cannot be found yet: ask again in a few seconds", q)
+}
+
+// counted writes n and the noun, plural unless n is 1.
+func counted(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// listed names things of a kind: `vault "a"`, `vaults "a" and "b"`,
+// `vaults "a", "b" and "c"`.
+func listed(noun string, names []string) string {
+	if len(names) == 1 {
+		return noun + " " + names[0]
+	}
+	return noun + "s " + strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// sentence makes a clause a sentence: a capital first letter and a full
+// stop.
+func sentence(s string) string {
+	r, n := utf8.DecodeRuneInString(s)
+	return string(unicode.ToUpper(r)) + s[n:] + "."
+}

@@ -1,0 +1,138 @@
+package index
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+)
+
+// TestExplain: each reason other than the query that a search can find
+// nothing for is said, naming the vault, what to do and, while the first
+// index runs, how far it has got; a vault indexed before is searched
+// whole, and an answer over it is the query's own.
+func TestExplain(t *testing.T) {
+	inv := health.Invocation{"--vault", "/notes/work", "--db", "/tmp/j.db"}
+	indexed := Coverage{Name: "work", Path: "/notes/work", Known: true, Indexed: true, Notes: 1400}
+	fresh := Coverage{Name: "work", Path: "/notes/work", Known: true}
+	building := State{State: StateIndexing, Vault: "work", Done: 312, Total: 1400}
+	for _, tc := range []struct {
+		name  string
+		covs  []Coverage
+		st    State
+		empty []string // what Empty says; nil when the answer is the query's
+		notes []string // what the notes of an answer with results say
+	}{
+		{name: "indexed, nothing running", covs: []Coverage{indexed}},
+		{name: "indexed, brought up to date", covs: []Coverage{indexed}, st: building},
+		{name: "index not read", covs: []Coverage{{Name: "work", Path: "/notes/work"}}, st: State{State: StateReady, LastIndexed: time.Now()}},
+		{name: "first index running", covs: []Coverage{fresh}, st: building,
+			empty: []string{`The index of vault "work" is still being built (312 of 1400 files done)`, "ask again in a few seconds."}},
+		{name: "first index listing files", covs: []Coverage{fresh}, st: State{State: StateIndexing, Vault: "work"},
+			empty: []string{`vault "work" is still being built (its files are being listed)`, "ask again"}},
+		{name: "waiting its turn", covs: []Coverage{fresh}, st: State{State: StateIndexing, Vault: "home", Done: 5, Total: 9},
+			empty: []string{`Vault "work" is not indexed yet: its index is built after that of vault "home", which is being built now (5 of 9 files done)`}},
+		{name: "before the first pass", covs: []Coverage{{Name: "work", Path: "/notes/work"}}, st: State{State: StateIndexing},
+			empty: []string{`The index of vault "work" is about to be built`, "ask again"}},
+		{name: "never indexed", covs: []Coverage{fresh},
+			empty: []string{`Nothing is indexed yet for vault "work": run ` + "`jarvis index --vault /notes/work --db /tmp/j.db`" + ` to build the index, then search again.`},
+			notes: []string{`nothing is indexed yet for vault "work"`}},
+		{name: "two never indexed", covs: []Coverage{fresh, {Name: "home", Path: "/notes/home", Known: true}},
+			empty: []string{`Nothing is indexed yet for vaults "work" and "home": run`},
+			notes: []string{`nothing is indexed yet for vaults "work" and "home"`}},
+		{name: "first index cut off", covs: []Coverage{{Name: "work", Path: "/notes/work", Known: true, Notes: 1}},
+			empty: []string{`The first index of vault "work" is not finished (1 note indexed so far;`, "`jarvis index --vault /notes/work --db /tmp/j.db`"},
+			notes: []string{"1 note indexed so far"}},
+		{name: "index run failed", covs: []Coverage{fresh}, st: State{State: StateFailed},
+			empty: []string{`Vault "work" is not indexed: the last index run failed`, "health-status says why"},
+			notes: []string{"the last index run failed"}},
+		{name: "folder missing", covs: []Coverage{{Name: "work", Path: "/notes/work", Folder: "does not exist", Known: true, Indexed: true}},
+			empty: []string{`The folder of vault "work" (/notes/work) does not exist`, "correct the vault's path", "put the folder back."},
+			notes: []string{`the folder of vault "work" (/notes/work) does not exist`}},
+		{name: "folder unreadable", covs: []Coverage{{Name: "work", Path: "/notes/work", Folder: "cannot be read (permission denied)"}},
+			empty: []string{`The folder of vault "work" (/notes/work) cannot be read (permission denied)`},
+			notes: []string{"cannot be read (permission denied)"}},
+		{name: "one vault missing beside one indexed",
+			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, {Name: "home", Path: "/notes/home", Known: true, Indexed: true}},
+			notes: []string{`the folder of vault "gone" (/notes/gone) does not exist`}},
+		{name: "one vault building beside one indexed", covs: []Coverage{fresh, {Name: "home", Path: "/notes/home", Known: true, Indexed: true}}, st: building},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			u := Explain(tc.covs, tc.st, inv)
+			if (u.Empty == "") != (tc.empty == nil) {
+				t.Fatalf("Empty = %q; want it %s", u.Empty, map[bool]string{true: "unset", false: "set"}[tc.empty == nil])
+			}
+			for _, want := range tc.empty {
+				if !strings.Contains(u.Empty, want) {
+					t.Errorf("Empty = %q; want %q in it", u.Empty, want)
+				}
+			}
+			notes := strings.Join(u.For(1), "\n")
+			for _, want := range tc.notes {
+				if !strings.Contains(notes, want) {
+					t.Errorf("notes with results = %q; want %q in them", notes, want)
+				}
+			}
+			if tc.notes == nil && notes != "" {
+				t.Errorf("notes with results = %q; want none", notes)
+			}
+		})
+	}
+}
+
+// TestExplainNamesTheBuildingVaultBesideAnEmptyAnswer: when one vault is
+// indexed and another is still being built, an empty answer keeps the
+// query's wording and notes the vault not searched whole.
+func TestExplainNamesTheBuildingVaultBesideAnEmptyAnswer(t *testing.T) {
+	u := Explain([]Coverage{{Name: "new", Known: true}, {Name: "old", Known: true, Indexed: true}},
+		State{State: StateIndexing, Vault: "new", Done: 2, Total: 10}, nil)
+	if u.Empty != "" || len(u.For(0)) != 1 || !strings.Contains(u.For(0)[0], "2 of 10 files done") {
+		t.Fatalf("Empty %q, notes %q", u.Empty, u.For(0))
+	}
+}
+
+// TestFolderProblem: a folder that can be listed has none; a missing path
+// and a file say what is wrong in words.
+func TestFolderProblem(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "note.md")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for path, want := range map[string]string{dir: "", filepath.Join(dir, "gone"): "does not exist", file: "is not a folder"} {
+		if got := FolderProblem(path); got != want {
+			t.Errorf("FolderProblem(%s) = %q; want %q", path, got, want)
+		}
+	}
+}
+
+// TestCover reads from the index which vaults an index run has finished
+// and how many notes it holds of each; without a database nothing is
+// claimed of the index.
+func TestCover(t *testing.T) {
+	ctx := context.Background()
+	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
+	db := ix.db.(Querier)
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "A.md"), []byte("# A\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mustIndex(t, ix, "done", dir)
+	done := config.Vault{Name: "done", Path: dir}
+	never := config.Vault{Name: "never", Path: dir}
+	covs := Cover(ctx, db, []config.Vault{done, never})
+	if c := covs[0]; !c.Known || !c.Indexed || c.Notes != 1 || c.Folder != "" {
+		t.Errorf("indexed vault: %+v", c)
+	}
+	if c := covs[1]; !c.Known || c.Indexed || c.Notes != 0 {
+		t.Errorf("vault never indexed: %+v", c)
+	}
+	if c := Cover(ctx, nil, []config.Vault{done})[0]; c.Known {
+		t.Errorf("without a database: %+v", c)
+	}
+}

@@ -1,0 +1,160 @@
+package mcp_test
+
+import (
+	"context"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
+)
+
+// An answer that finds nothing says why when the reason is not the query;
+// these tests give the server each such reason.
+
+// indexState is the real server of deps with the state of the background
+// index given, so that a test can hold it at a point of a run.
+type indexState struct {
+	deps container.MCPDeps
+	st   index.State
+}
+
+func (b indexState) server(opts mcp.Options) *mcpsdk.Server {
+	opts.Vaults, opts.Metrics = b.deps.Cfg.Vaults, b.deps.Metrics
+	opts.State = stateFunc(func() index.State { return b.st })
+	return mcp.New(b.deps.Tools, b.deps.Resources, opts)
+}
+
+// TestEveryToolSaysTheFirstIndexIsRunning: while the first index of a vault
+// is being built, every tool that can come back with nothing says so with
+// its progress and to ask again, in every search mode, rather than that
+// the vaults may not cover the topic; the tools that report the state
+// give its progress. A tool added later must be given a call here.
+func TestEveryToolSaysTheFirstIndexIsRunning(t *testing.T) {
+	v := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	cs := connect(t, indexState{deps, index.State{State: index.StateIndexing, Vault: v.Name, Done: 3, Total: 12}})
+	const note = "Methods/Pour over.md"
+	// Each tool's calls, and whether it answers (true) or only reports
+	// the state (false).
+	calls := map[string]struct {
+		args    []map[string]any
+		answers bool
+	}{
+		mcp.ToolSearchVault: {[]map[string]any{
+			{"query": "pour over"}, {"query": "pour over", "search_content": false}}, true},
+		mcp.ToolSearchSemantic: {[]map[string]any{{"query": "pour over"}}, true},
+		mcp.ToolSearchCombined: {[]map[string]any{{"query": "pour over"}, {"query": "pour over", "vault": v.Name, "path_prefix": "Methods/"}}, true},
+		mcp.ToolBuildContext:   {[]map[string]any{{"query": "pour over"}}, true},
+		mcp.ToolSearchGraph:    {[]map[string]any{{"query_note_path": note}, {"query_note_path": "a title no file has"}}, true},
+		mcp.ToolRelatedNotes:   {[]map[string]any{{"path": note}}, true},
+		mcp.ToolReadNote:       {[]map[string]any{{"path": note}, {"path": "an alias the index would know"}}, true},
+		mcp.ToolListVaults:     {[]map[string]any{{}}, false},
+		mcp.ToolHealthStatus:   {[]map[string]any{{}}, false},
+	}
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		c, ok := calls[tool.Name]
+		if !ok {
+			t.Errorf("%s: no call for it here; say how it answers while the first index is being built", tool.Name)
+			continue
+		}
+		for _, args := range c.args {
+			text, _ := call(t, cs, tool.Name, args, nil)
+			if !strings.Contains(text, "3 of 12 files") {
+				t.Errorf("%s %v: the answer does not say how far the index has got:\n%s", tool.Name, args, text)
+			}
+			if c.answers && (!strings.Contains(text, "ask again") || strings.Contains(text, "may not cover")) {
+				t.Errorf("%s %v: the answer does not say to ask again, or blames the query:\n%s", tool.Name, args, text)
+			}
+		}
+	}
+}
+
+// TestMissingVaultFolderOverMCP: a served vault whose folder is missing
+// keeps neither the other vault from being indexed nor its results from
+// coming; answers name the missing vault, its path and what to do.
+func TestMissingVaultFolderOverMCP(t *testing.T) {
+	coffee := exampleVault(t)
+	gone := config.Vault{Name: "gone", Path: filepath.Join(t.TempDir(), "gone")}
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{gone, coffee},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	if err := deps.Live.All(context.Background()); err == nil {
+		t.Fatal("a pass over a vault whose folder is missing reported no error")
+	}
+	cs := connect(t, real{deps})
+	want := `folder of vault "gone" (` + gone.Path + `) does not exist`
+
+	var out mcp.SearchOutput
+	text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, &out)
+	if isErr || len(out.Results) == 0 || out.Results[0].Vault != coffee.Name {
+		t.Errorf("the other vault's results do not come:\n%s", text)
+	}
+	if !slices.ContainsFunc(out.Notes, func(n string) bool {
+		return strings.Contains(n, want) && strings.Contains(n, "correct the vault's path")
+	}) {
+		t.Errorf("notes %q; want one saying %q and what to do", out.Notes, want)
+	}
+
+	out = mcp.SearchOutput{}
+	text, _ = call(t, cs, mcp.ToolSearchCombined, map[string]any{"query": "pour over", "vault": "gone"}, &out)
+	if len(out.Results) != 0 || !strings.Contains(out.Empty, want) || strings.Contains(text, "may not cover") {
+		t.Errorf("the missing vault alone: empty %q\n%s", out.Empty, text)
+	}
+	var pack mcp.BuildContextOutput
+	call(t, cs, mcp.ToolBuildContext, map[string]any{"query": "pour over", "vault": "gone"}, &pack)
+	if !strings.Contains(pack.Empty, want) {
+		t.Errorf("build-context of the missing vault: empty %q", pack.Empty)
+	}
+	for _, tc := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{mcp.ToolReadNote, map[string]any{"vault": "gone", "path": "Plans.md"}},
+		{mcp.ToolSearchGraph, map[string]any{"vault": "gone", "query_note_path": "Plans.md"}},
+		{mcp.ToolRelatedNotes, map[string]any{"vault": "gone", "path": "Plans.md"}},
+	} {
+		if text, isErr := call(t, cs, tc.tool, tc.args, nil); !isErr || !strings.Contains(text, want) {
+			t.Errorf("%s of a note in the missing vault: error %v:\n%s", tc.tool, isErr, text)
+		}
+	}
+}
+
+// TestNothingIndexedOverMCP: before the server's first pass has begun,
+// and after an index run that failed before the vault was indexed, an
+// empty search says so rather than that nothing matches.
+func TestNothingIndexedOverMCP(t *testing.T) {
+	v := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	for _, tc := range []struct {
+		name string
+		b    backend
+		want string
+	}{
+		{"before the first pass", real{deps}, `The index of vault "coffee" is about to be built`},
+		{"after a failed run", indexState{deps, index.State{State: index.StateFailed, Error: "disk full"}},
+			`Vault "coffee" is not indexed: the last index run failed before it was done (health-status says why`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			cs := connect(t, tc.b)
+			for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
+				var out mcp.SearchOutput
+				text, _ := call(t, cs, tool, map[string]any{"query": "pour over"}, &out)
+				if len(out.Results) != 0 || !strings.Contains(out.Empty, tc.want) {
+					t.Errorf("%s: empty %q; want %q\n%s", tool, out.Empty, tc.want, text)
+				}
+			}
+		})
+	}
+}
