@@ -50,12 +50,11 @@ func (c *common) load(e *env) (config.Config, error) {
 }
 
 // checkVaults fails with one line saying what to do when no vault is
-// configured or a vault folder cannot be read.
+// configured, two vaults would index the same notes, or a vault folder
+// cannot be read.
 func checkVaults(e *env, cfg config.Config) error {
-	if len(cfg.Vaults) == 0 {
-		dir, _ := config.ConfigDir(e.getenv)
-		return fmt.Errorf("no vault given: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
-			config.EnvVault, dir, errUsage)
+	if err := checkConfigured(e, cfg); err != nil {
+		return err
 	}
 	for _, v := range cfg.Vaults {
 		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
@@ -66,6 +65,21 @@ func checkVaults(e *env, cfg config.Config) error {
 			return fmt.Errorf("vault %q: %s is not a folder that can be read; check the path or name given with --vault%s, %s or the config file: %w",
 				v.Name, v.Path, names, config.EnvVault, errUsage)
 		}
+	}
+	return nil
+}
+
+// checkConfigured is checkVaults without the reading of the folders, for
+// the server, which serves while a folder cannot be read: it fails when no
+// vault is configured or two vaults would index the same notes.
+func checkConfigured(e *env, cfg config.Config) error {
+	if len(cfg.Vaults) == 0 {
+		dir, _ := config.ConfigDir(e.getenv)
+		return fmt.Errorf("no vault given: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
+			config.EnvVault, dir, errUsage)
+	}
+	if o := cfg.Overlap(); o != nil {
+		return fmt.Errorf("%w: %w", o, errUsage)
 	}
 	return nil
 }

@@ -89,8 +89,8 @@ file watcher keeps it current as notes change.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	if len(cfg.Vaults) == 0 {
-		return checkVaults(e, cfg)
+	if err := checkConfigured(e, cfg); err != nil {
+		return err
 	}
 	if e.getenv("GOGC") == "" {
 		// A server runs for hours beside the user's other programs: the
