@@ -70,8 +70,13 @@ says why), 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	if err := checkVaults(e, cfg); err != nil {
-		return err
+	// Forgetting needs only the database: with no vault configured,
+	// --forget drops the vaults it names and indexes nothing.
+	forgetOnly := len(forget) > 0 && len(cfg.Vaults) == 0 && !*rebuild && !*reembed
+	if !forgetOnly {
+		if err := checkVaults(e, cfg); err != nil {
+			return err
+		}
 	}
 	log := c.logger(e)
 	start := time.Now()
@@ -146,7 +151,9 @@ says why), 130 when interrupted.`, e)
 		out.Vaults = append(out.Vaults, res)
 	}
 	var vectorsErr error
-	if !*noEmbed {
+	// The vectors of what was forgotten go at the next run with a vault,
+	// under the embedder its configuration names.
+	if !*noEmbed && !forgetOnly {
 		out.Embeddings, err = deps.Vectors.Sync(ctx, vectors.SyncOptions{Reembed: *reembed, Progress: progress.Vectors()})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -246,5 +253,9 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {
 	if out.VectorsError != "" {
 		fmt.Fprintf(w, "vectors: not brought up to date (%d chunks embedded now); the error says why\n", out.Embeddings.Embedded)
 	}
-	fmt.Fprintf(w, "indexed into %s in %s\n", dbPath, (time.Duration(out.DurationMS) * time.Millisecond).String())
+	verb := "indexed into"
+	if len(out.Vaults) == 0 && len(out.Forgotten) > 0 {
+		verb = "dropped from" // --forget with no vault configured
+	}
+	fmt.Fprintf(w, "%s %s in %s\n", verb, dbPath, (time.Duration(out.DurationMS) * time.Millisecond).String())
 }
