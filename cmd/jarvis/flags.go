@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
@@ -82,6 +83,17 @@ func checkConfigured(e *env, cfg config.Config) error {
 		return fmt.Errorf("%w: %w", o, errUsage)
 	}
 	return nil
+}
+
+// repeatFlags makes the command that err suggests, when the database
+// holds a vault under another folder or other rules, repeat the flags of
+// this run (cfg.Invocation), so that it works when pasted.
+func repeatFlags(err error, cfg config.Config) error {
+	var be *index.BindingError
+	if errors.As(err, &be) {
+		be.Invocation = cfg.Invocation()
+	}
+	return err
 }
 
 // logger writes to stderr, never stdout: stdout carries JSON output.

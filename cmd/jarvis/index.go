@@ -137,7 +137,7 @@ says why), 130 when interrupted.`, e)
 		}
 	}
 	// After --forget, which frees a name for another folder or rules.
-	if err := index.CheckVaults(ctx, deps.DB, cfg.Vaults); err != nil {
+	if err := repeatFlags(index.CheckVaults(ctx, deps.DB, cfg.Vaults), cfg); err != nil {
 		if errors.Is(err, index.ErrVaultRebound) {
 			return fmt.Errorf("%w: %w", err, errUsage)
 		}
@@ -146,7 +146,7 @@ says why), 130 when interrupted.`, e)
 	for _, v := range cfg.Vaults {
 		res, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name))
 		if err != nil {
-			return err
+			return repeatFlags(err, cfg)
 		}
 		out.Vaults = append(out.Vaults, res)
 	}
