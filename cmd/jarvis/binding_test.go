@@ -3,8 +3,11 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestVaultGivenOtherRulesIsRefused: a vault indexed from the config file
@@ -39,14 +42,51 @@ func TestVaultGivenOtherRulesIsRefused(t *testing.T) {
 		if code != 2 {
 			t.Fatalf("%s: exit %d, want 2: %s", cmd[0], code, stderr)
 		}
-		for _, want := range []string{`vault "notes"`, folder, `["secret/**"]`, link, "exclude []", "jarvis index --forget notes"} {
+		for _, want := range []string{`vault "notes"`, folder, `["secret/**"]`, link, "exclude []", "--forget notes`"} {
 			if !strings.Contains(stderr, want) {
 				t.Errorf("%s: the message does not say %q: %s", cmd[0], want, stderr)
 			}
+		}
+		if fix := commandIn(t, stderr); !strings.Contains(fix, "--db") {
+			t.Errorf("%s: the command %q does not name the database", cmd[0], fix)
 		}
 	}
 	// The same folder and rules through the link are the same vault.
 	if code, _, stderr := jarvis(t, nil, "index", "--config", cfgFile, "--vault", "notes", "--db", db, "--no-embed"); code != 0 {
 		t.Fatalf("index again: exit %d: %s", code, stderr)
 	}
+}
+
+// commandIn is the first command in backquotes in a message.
+func commandIn(t *testing.T, msg string) string {
+	t.Helper()
+	m := regexp.MustCompile("`([^`]*)`").FindStringSubmatch(msg)
+	if m == nil {
+		t.Fatalf("no command in %q", msg)
+	}
+	return m[1]
+}
+
+// TestMovedVaultFixWorksAsPrinted indexes a vault given by --vault and
+// --db, moves its folder, and runs the command the refusal suggests as
+// printed: the vault is then indexed where it is now.
+func TestMovedVaultFixWorksAsPrinted(t *testing.T) {
+	dir := t.TempDir()
+	before := filepath.Join(dir, "old", "notes")
+	sharedtest.WriteFile(t, before, "A.md", "# A\n")
+	db := filepath.Join(dir, "data dir", "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", before, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	after := filepath.Join(dir, "new", "notes")
+	os.MkdirAll(filepath.Dir(after), 0o755)
+	if err := os.Rename(before, after); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := jarvis(t, nil, "index", "--vault", after, "--db", db, "--no-embed")
+	if code != 2 {
+		t.Fatalf("index after the move: exit %d: %s", code, stderr)
+	}
+	follow(t, commandIn(t, stderr))
+	assertHealthy(t, "--vault", after, "--db", db)
 }

@@ -13,6 +13,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
@@ -50,12 +51,11 @@ func (c *common) load(e *env) (config.Config, error) {
 }
 
 // checkVaults fails with one line saying what to do when no vault is
-// configured or a vault folder cannot be read.
+// configured, two vaults would index the same notes, or a vault folder
+// cannot be read.
 func checkVaults(e *env, cfg config.Config) error {
-	if len(cfg.Vaults) == 0 {
-		dir, _ := config.ConfigDir(e.getenv)
-		return fmt.Errorf("no vault given: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
-			config.EnvVault, dir, errUsage)
+	if err := checkConfigured(e, cfg); err != nil {
+		return err
 	}
 	for _, v := range cfg.Vaults {
 		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
@@ -68,6 +68,32 @@ func checkVaults(e *env, cfg config.Config) error {
 		}
 	}
 	return nil
+}
+
+// checkConfigured is checkVaults without the reading of the folders, for
+// the server, which serves while a folder cannot be read: it fails when no
+// vault is configured or two vaults would index the same notes.
+func checkConfigured(e *env, cfg config.Config) error {
+	if len(cfg.Vaults) == 0 {
+		dir, _ := config.ConfigDir(e.getenv)
+		return fmt.Errorf("no vault given: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
+			config.EnvVault, dir, errUsage)
+	}
+	if o := cfg.Overlap(); o != nil {
+		return fmt.Errorf("%w: %w", o, errUsage)
+	}
+	return nil
+}
+
+// repeatFlags makes the command that err suggests, when the database
+// holds a vault under another folder or other rules, repeat the flags of
+// this run (cfg.Invocation), so that it works when pasted.
+func repeatFlags(err error, cfg config.Config) error {
+	var be *index.BindingError
+	if errors.As(err, &be) {
+		be.Invocation = cfg.Invocation()
+	}
+	return err
 }
 
 // logger writes to stderr, never stdout: stdout carries JSON output.

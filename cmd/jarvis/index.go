@@ -70,8 +70,13 @@ says why), 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	if err := checkVaults(e, cfg); err != nil {
-		return err
+	// Forgetting needs only the database: with no vault configured,
+	// --forget drops the vaults it names and indexes nothing.
+	forgetOnly := len(forget) > 0 && len(cfg.Vaults) == 0 && !*rebuild && !*reembed
+	if !forgetOnly {
+		if err := checkVaults(e, cfg); err != nil {
+			return err
+		}
 	}
 	log := c.logger(e)
 	start := time.Now()
@@ -132,7 +137,7 @@ says why), 130 when interrupted.`, e)
 		}
 	}
 	// After --forget, which frees a name for another folder or rules.
-	if err := index.CheckVaults(ctx, deps.DB, cfg.Vaults); err != nil {
+	if err := repeatFlags(index.CheckVaults(ctx, deps.DB, cfg.Vaults), cfg); err != nil {
 		if errors.Is(err, index.ErrVaultRebound) {
 			return fmt.Errorf("%w: %w", err, errUsage)
 		}
@@ -141,12 +146,14 @@ says why), 130 when interrupted.`, e)
 	for _, v := range cfg.Vaults {
 		res, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name))
 		if err != nil {
-			return err
+			return repeatFlags(err, cfg)
 		}
 		out.Vaults = append(out.Vaults, res)
 	}
 	var vectorsErr error
-	if !*noEmbed {
+	// The vectors of what was forgotten go at the next run with a vault,
+	// under the embedder its configuration names.
+	if !*noEmbed && !forgetOnly {
 		out.Embeddings, err = deps.Vectors.Sync(ctx, vectors.SyncOptions{Reembed: *reembed, Progress: progress.Vectors()})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -246,5 +253,9 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {
 	if out.VectorsError != "" {
 		fmt.Fprintf(w, "vectors: not brought up to date (%d chunks embedded now); the error says why\n", out.Embeddings.Embedded)
 	}
-	fmt.Fprintf(w, "indexed into %s in %s\n", dbPath, (time.Duration(out.DurationMS) * time.Millisecond).String())
+	verb := "indexed into"
+	if len(out.Vaults) == 0 && len(out.Forgotten) > 0 {
+		verb = "dropped from" // --forget with no vault configured
+	}
+	fmt.Fprintf(w, "%s %s in %s\n", verb, dbPath, (time.Duration(out.DurationMS) * time.Millisecond).String())
 }

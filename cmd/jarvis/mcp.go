@@ -89,8 +89,8 @@ file watcher keeps it current as notes change.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	if len(cfg.Vaults) == 0 {
-		return checkVaults(e, cfg)
+	if err := checkConfigured(e, cfg); err != nil {
+		return err
 	}
 	if e.getenv("GOGC") == "" {
 		// A server runs for hours beside the user's other programs: the
@@ -144,7 +144,7 @@ file watcher keeps it current as notes change.`, e)
 	// A vault the database holds under another folder or other rules is
 	// refused before serving; a database that cannot be opened is not,
 	// as the tools answer from the files and say why.
-	if err := index.CheckVaults(ctx, deps.DB, cfg.Vaults); errors.Is(err, index.ErrVaultRebound) {
+	if err := repeatFlags(index.CheckVaults(ctx, deps.DB, cfg.Vaults), cfg); errors.Is(err, index.ErrVaultRebound) {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
 

@@ -72,7 +72,7 @@ failed, 2 for a usage or configuration error.`, e)
 	var missing []string
 	why, err := refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, true)
 	if err != nil {
-		return err
+		return repeatFlags(err, cfg)
 	}
 	if why != "" {
 		missing = append(missing, why)

@@ -125,7 +125,7 @@ failed, 2 for a usage or configuration error.`, e)
 	// Keyword search needs no vectors; loading them costs time and memory
 	// in proportion to the vault.
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, mode != search.ModeKeyword); err != nil {
-		return err
+		return repeatFlags(err, cfg)
 	}
 	progress.Finish()
 	// Only the configured vaults: the database may hold others.

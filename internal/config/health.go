@@ -12,7 +12,8 @@ import (
 )
 
 // Checks are the configuration's contributions to doctor: where the settings
-// came from, and that every vault folder exists and can be read.
+// came from, that no two vaults index the same notes (Config.Overlap), and
+// that every vault folder exists and can be read.
 func Checks(cfg Config) []health.Check {
 	return []health.Check{
 		{Name: "configuration", Order: 10, Run: func(context.Context) []health.Result {
@@ -25,6 +26,9 @@ func Checks(cfg Config) []health.Check {
 				return []health.Result{{Status: health.Fail,
 					Detail: fmt.Sprintf("no vault configured (%s)", file),
 					Fix:    fmt.Sprintf("pass --vault PATH, set %s, or list vaults in %s", EnvVault, dir+string(os.PathSeparator)+"config.yaml")}}
+			}
+			if o := cfg.Overlap(); o != nil {
+				return []health.Result{{Status: health.Fail, Detail: o.Detail(), Fix: o.Fix()}}
 			}
 			names := make([]string, len(cfg.Vaults))
 			for i, v := range cfg.Vaults {

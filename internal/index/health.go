@@ -71,8 +71,12 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		if slices.ContainsFunc(vaults, func(v config.Vault) bool { return v.Name == name }) {
 			continue
 		}
+		noun := "notes"
+		if notes == 1 {
+			noun = "note"
+		}
 		out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
-			Detail: fmt.Sprintf("the database also holds vault %q (%d notes), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, notes, inv.Command("index", "--forget", name)),
+			Detail: fmt.Sprintf("the database also holds vault %q (%d %s), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, notes, noun, inv.Command("index", "--forget", name)),
 			Fix:    fmt.Sprintf("if no other configuration uses it, %s drops it", inv.Command("index", "--forget", name))})
 	}
 	if err := rows.Err(); err != nil {

@@ -20,6 +20,7 @@ import (
 	"golang.org/x/sync/semaphore"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -473,20 +474,24 @@ type BindingError struct {
 	Vault                   string
 	StoredPath, StoredRules string // as recorded (rules as vault.RulesKey writes them)
 	Path, Rules             string // as given now
+	// Invocation is the flags of the run that met it (config's
+	// Config.Invocation): the command the message suggests repeats them,
+	// so that it works on the same database and vaults.
+	Invocation health.Invocation
 }
 
 func (e *BindingError) Error() string {
 	if !vault.SameFolder(e.StoredPath, e.Path) {
 		return fmt.Sprintf("vault %q is indexed in this database from %s with exclude %s, but this run gives it %s with exclude %s: "+
-			"a database holds a vault under one folder. If you moved the vault, run `jarvis index --forget %s` to index it afresh where it is now; "+
+			"a database holds a vault under one folder. If you moved the vault, run %s to index it afresh where it is now; "+
 			"if another jarvis serves another folder under this name, give one of them another --db or another vault name",
-			e.Vault, e.StoredPath, e.StoredRules, e.Path, e.Rules, e.Vault)
+			e.Vault, e.StoredPath, e.StoredRules, e.Path, e.Rules, e.Invocation.Command("index", "--forget", e.Vault))
 	}
 	return fmt.Sprintf("vault %q is indexed in this database from %s with exclude %s, but this run gives it %s with exclude %s, "+
-		"which would let in notes those patterns keep out. If you removed exclude patterns on purpose, run `jarvis index --forget %s` "+
+		"which would let in notes those patterns keep out. If you removed exclude patterns on purpose, run %s "+
 		"to index it afresh under the new ones; if another jarvis serves the same vault with other patterns, give both the same patterns, "+
 		"or give one of them another --db or another vault name",
-		e.Vault, e.StoredPath, e.StoredRules, e.Path, e.Rules, e.Vault)
+		e.Vault, e.StoredPath, e.StoredRules, e.Path, e.Rules, e.Invocation.Command("index", "--forget", e.Vault))
 }
 
 func (e *BindingError) Is(target error) bool { return target == ErrVaultRebound }

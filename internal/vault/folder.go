@@ -2,22 +2,95 @@ package vault
 
 import (
 	"encoding/json"
+	"os"
+	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
-// SameFolder reports whether two vault folder paths name one folder: the
-// same once made absolute and cleaned, or once symbolic links are
-// resolved. A folder reached through a link is the folder it leads to; a
-// path that cannot be resolved (a folder gone) is the same only as itself.
+// SameFolder reports whether two vault folder paths name one folder
+// (Within, with nothing between them).
 func SameFolder(a, b string) bool {
-	a, b = absPath(a), absPath(b)
-	if a == b {
-		return true
+	rel, ok := Within(a, b)
+	return ok && rel == "."
+}
+
+// Within reports whether the folder inner is the folder outer or lies
+// beneath it, and gives inner's path relative to outer with '/'
+// separators ("." for the same folder). Folders are compared as they
+// really are: with symbolic links resolved, and by the file system's own
+// identity of a folder, so that on a disk that ignores case (macOS,
+// Windows) ~/notes and ~/Notes are one folder. A path that cannot be
+// resolved (a folder gone, or not made yet) is compared as written, made
+// absolute and cleaned. It is the one rule by which jarvis tells whether
+// two vault folders are one, or one holds the other.
+func Within(inner, outer string) (string, bool) {
+	inner, outer = absPath(inner), absPath(outer)
+	ri, errI := filepath.EvalSymlinks(inner)
+	ro, errO := filepath.EvalSymlinks(outer)
+	if errI != nil || errO != nil {
+		return lexicallyWithin(inner, outer)
 	}
-	ra, errA := filepath.EvalSymlinks(a)
-	rb, errB := filepath.EvalSymlinks(b)
-	return errA == nil && errB == nil && ra == rb
+	if rel, ok := lexicallyWithin(ri, ro); ok {
+		return rel, true
+	}
+	top, err := os.Stat(ro)
+	if err != nil {
+		return "", false
+	}
+	// ri's parents are real folders too: walk up until one is outer.
+	for p := ri; ; {
+		if st, err := os.Stat(p); err == nil && os.SameFile(st, top) {
+			return lexicallyWithin(ri, p)
+		}
+		parent := filepath.Dir(p)
+		if parent == p {
+			return "", false
+		}
+		p = parent
+	}
+}
+
+// lexicallyWithin is Within for paths as written: absolute and clean.
+func lexicallyWithin(inner, outer string) (string, bool) {
+	rel, err := filepath.Rel(outer, inner)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) || filepath.IsAbs(rel) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// FolderLeftOut reports whether a vault given the exclude patterns leaves
+// out the folder at the vault-relative path rel, and so all beneath it:
+// that folder or one above it is hidden, skipped or excluded (KeptOut,
+// each taken as a folder).
+func FolderLeftOut(rel string, patterns []string) bool {
+	rel = path.Clean(rel)
+	if rel == "." {
+		return false
+	}
+	parts := strings.Split(rel, "/")
+	for i := range parts {
+		if KeptOut(strings.Join(parts[:i+1], "/"), true, patterns) {
+			return true
+		}
+	}
+	return false
+}
+
+// FolderPattern is an exclude pattern that leaves out the folder at the
+// vault-relative path rel and all beneath it, and nothing else: the path
+// with its glob characters escaped, anchored at the vault's top.
+func FolderPattern(rel string) string {
+	var b strings.Builder
+	for _, r := range rel {
+		if strings.ContainsRune(`*?[]{}\`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String() + "/**"
 }
 
 func absPath(p string) string {
