@@ -131,8 +131,8 @@ func Classify(err error) Kind {
 	case errors.Is(err, syscall.ENOSPC):
 		return KindDiskFull
 	case errors.Is(err, ErrNotDatabase):
-		// After the codes: a permission error met while checking the
-		// file was once wrapped as damage (see sqliteError).
+		// After the codes: a permission code inside it (sqliteError)
+		// is a permission, not damage.
 		return KindDamaged
 	case errors.Is(err, fs.ErrPermission):
 		return KindAccess
@@ -178,6 +178,9 @@ func Explain(path string, err error, inv health.Invocation, probe Probe) (x Expl
 		x.Fix = "free some space on it, or choose another database with --db, then try again"
 	case KindDamaged:
 		x.Why = fmt.Sprintf("%s is not a usable jarvis database: %s", path, damage(err))
+		if code, ok := sqliteCode(err); ok && code&0xff == sqlite3.SQLITE_CORRUPT {
+			x.Why = fmt.Sprintf("%s is damaged: %s", path, damage(err))
+		}
 		x.Fix = "run " + inv.Command("index", "--rebuild") + ": it keeps the file aside as a timestamped backup and builds a fresh index"
 	case KindNewer:
 		x.Why = fmt.Sprintf("%s was written by a newer version of jarvis", path)
