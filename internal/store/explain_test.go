@@ -30,7 +30,9 @@ func TestExplainEachKind(t *testing.T) {
 		t.Fatal(err)
 	}
 	inv := health.Invocation{"--vault", "/v", "--db", path}
-	sound := func(string) (FileAccess, error) { return FileAccess{Exists: true, Read: true, Write: true, Owner: -1}, nil }
+	sound := func(string) (FileAccess, error) {
+		return FileAccess{Exists: true, Read: true, Write: true, Owner: -1}, nil
+	}
 	readOnly := func(p string) (FileAccess, error) {
 		return FileAccess{Exists: true, IsDir: p == dir, Read: true, Write: p == dir, Owner: currentUser()}, nil
 	}
