@@ -181,7 +181,7 @@ func Explain(path string, err error, inv health.Invocation, probe Probe) (x Expl
 		if code, ok := sqliteCode(err); ok && code&0xff == sqlite3.SQLITE_CORRUPT {
 			x.Why = fmt.Sprintf("%s is damaged: %s", path, damage(err))
 		}
-		x.Fix = "run " + inv.Command("index", "--rebuild") + ": it keeps the file aside as a timestamped backup and builds a fresh index"
+		x.Fix = "run " + inv.Command("index", "--rebuild") + ": it moves the file aside to a timestamped backup and starts a fresh index"
 	case KindNewer:
 		x.Why = fmt.Sprintf("%s was written by a newer version of jarvis", path)
 		x.Fix = "upgrade jarvis, or choose another database with --db"
