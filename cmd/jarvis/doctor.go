@@ -44,7 +44,7 @@ Exit status: 0 when healthy, 1 when degraded (warnings), 2 when broken.`, e)
 		}}}
 	} else {
 		var deps container.DoctorDeps
-		app := container.NewDoctorApp(cfg, c.logger(e), &deps)
+		app := container.NewDoctorApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
 		if err := container.Err(app); err != nil {
 			return fmt.Errorf("doctor: %w", err)
 		}

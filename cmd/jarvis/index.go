@@ -84,11 +84,11 @@ says why), 130 when interrupted.`, e)
 	dbPath := cfg.DBPath
 	var rb *store.Rebuild
 	if *rebuild {
-		rb, err = store.BeginRebuild(ctx, dbPath, store.Options{}, func() {
+		rb, err = store.BeginRebuild(ctx, dbPath, store.Options{Probe: e.dbProbe}, func() {
 			fmt.Fprintf(e.stderr, "jarvis: another jarvis process is writing to %s; waiting for it to finish\n", dbPath)
 		})
 		if err != nil {
-			return fmt.Errorf("rebuild: %w", err)
+			return fmt.Errorf("rebuild: %w", dbError(e, cfg, dbPath, err))
 		}
 		defer rb.Close()
 		// The fresh index is built beside the database; the database is
@@ -97,9 +97,9 @@ says why), 130 when interrupted.`, e)
 	}
 
 	var deps container.IndexDeps
-	app := container.NewIndexApp(cfg, log, &deps)
+	app := container.NewIndexApp(cfg, log, &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
-		return explainOpenError(dbPath, err)
+		return explainOpenError(e, cfg, err)
 	}
 	if err := app.Start(ctx); err != nil {
 		return fmt.Errorf("start: %w", err)
@@ -141,12 +141,12 @@ says why), 130 when interrupted.`, e)
 		if errors.Is(err, index.ErrVaultRebound) {
 			return fmt.Errorf("%w: %w", err, errUsage)
 		}
-		return err
+		return dbError(e, cfg, cfg.DBPath, err)
 	}
 	for _, v := range cfg.Vaults {
 		res, err := deps.Indexer.Index(ctx, v, progress.Index(v.Name))
 		if err != nil {
-			return repeatFlags(err, cfg)
+			return dbError(e, cfg, cfg.DBPath, repeatFlags(err, cfg))
 		}
 		out.Vaults = append(out.Vaults, res)
 	}
@@ -158,6 +158,11 @@ says why), 130 when interrupted.`, e)
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
+			}
+			if store.Classify(err) != store.KindOther {
+				// The database's state, not the embedder's: the fix
+				// is the database's.
+				return dbError(e, cfg, cfg.DBPath, err)
 			}
 			out.VectorsError = err.Error()
 			vectorsErr = explainVectorsError(err)
@@ -222,16 +227,21 @@ func commitRebuild(e *env, rb *store.Rebuild) error {
 	return nil
 }
 
-// explainOpenError adds what to do to an error from opening the database.
-func explainOpenError(path string, err error) error {
-	switch {
-	case errors.Is(err, store.ErrNotDatabase):
-		return fmt.Errorf("%w; it was left untouched: run `jarvis index --rebuild` to move it aside and start a fresh index, or use another --db", err)
-	case errors.Is(err, store.ErrNewerSchema):
-		return err
-	default:
-		return fmt.Errorf("database %s: %w; check that its folder exists and is writable, or choose another with --db", path, err)
+// explainOpenError says what an error from opening the database of cfg
+// means and what to do (dbError); an error store.Explain does not name is
+// most likely a folder that cannot be made.
+func explainOpenError(e *env, cfg config.Config, err error) error {
+	if _, ok := store.Explain(cfg.DBPath, err, cfg.Invocation(), e.dbProbe); !ok {
+		return fmt.Errorf("database %s: %w; check that its folder exists and is writable, or choose another with --db", cfg.DBPath, err)
 	}
+	return dbError(e, cfg, cfg.DBPath, err)
+}
+
+// dbError is err, met while using the database at path, in the words of
+// store.Explain when it is about the database: what is wrong and the fix,
+// whose commands repeat the user's flags. Any other error is left as it is.
+func dbError(e *env, cfg config.Config, path string, err error) error {
+	return store.Explained(path, err, cfg.Invocation(), e.dbProbe)
 }
 
 func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // command is one subcommand: its name, a one-line summary for the overview,
@@ -31,6 +33,10 @@ type env struct {
 	stderrIsTerminal bool
 	// stdoutIsTerminal decides whether search shows matched words in bold.
 	stdoutIsTerminal bool
+	// dbProbe tells what this user may do with the database's files; nil
+	// asks the system. Tests running as root, whom the system lets do
+	// anything, give one that answers as a user's system would.
+	dbProbe store.Probe
 }
 
 // exitError carries a specific exit code up to main, which is the only place

@@ -133,7 +133,7 @@ file watcher keeps it current as notes change.`, e)
 	}
 
 	var deps container.MCPDeps
-	app := container.NewMCPApp(cfg, log, &deps)
+	app := container.NewMCPApp(cfg, log, &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
 		return fmt.Errorf("start: %w", err)
 	}

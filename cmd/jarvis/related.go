@@ -57,7 +57,7 @@ failed, 2 for a usage or configuration error.`, e)
 	var deps container.RelatedDeps
 	app := container.NewRelatedApp(cfg, c.logger(e), &deps)
 	if err := container.Err(app); err != nil {
-		return explainOpenError(cfg.DBPath, err)
+		return explainOpenError(e, cfg, err)
 	}
 	if err := app.Start(ctx); err != nil {
 		return fmt.Errorf("start: %w", err)
@@ -72,7 +72,7 @@ failed, 2 for a usage or configuration error.`, e)
 	var missing []string
 	why, err := refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, true)
 	if err != nil {
-		return repeatFlags(err, cfg)
+		return dbError(e, cfg, cfg.DBPath, repeatFlags(err, cfg))
 	}
 	if why != "" {
 		missing = append(missing, why)

@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // searchOutput is what `jarvis search --json` prints.
@@ -108,9 +109,9 @@ failed, 2 for a usage or configuration error.`, e)
 	}
 
 	var deps container.SearchDeps
-	app := container.NewSearchApp(cfg, c.logger(e), &deps)
+	app := container.NewSearchApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
-		return explainOpenError(cfg.DBPath, err)
+		return explainOpenError(e, cfg, err)
 	}
 	if err := app.Start(ctx); err != nil {
 		return fmt.Errorf("start: %w", err)
@@ -121,11 +122,27 @@ failed, 2 for a usage or configuration error.`, e)
 	// way to the results, not worth lines of its own in a log.
 	progress := newProgressView(e, *asJSON, false)
 	defer progress.Finish()
-	sayWhenWaiting(e, deps.DB, progress)
 	// Keyword search needs no vectors; loading them costs time and memory
 	// in proportion to the vault.
-	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, mode != search.ModeKeyword); err != nil {
-		return repeatFlags(err, cfg)
+	update, withVectors := !*noRefresh, mode != search.ModeKeyword
+	var dbNote string
+	switch db, err := deps.Handle.DB(ctx); {
+	case err != nil:
+		// The search service scans the note files, as the server does.
+		update, withVectors = false, false
+		if dbNote, err = indexNote(e, cfg, err, "the index cannot be read, so the note files were searched instead"); err != nil {
+			return err
+		}
+	case db.NotWritable() != nil:
+		update = false
+		dbNote, _ = indexNote(e, cfg, db.NotWritable(), "the index could not be brought up to date, so it was searched as it is")
+	default:
+		sayWhenWaiting(e, db, progress)
+	}
+	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, withVectors); err != nil {
+		if dbNote, err = indexNote(e, cfg, repeatFlags(err, cfg), "the index could not be brought up to date"); err != nil {
+			return err
+		}
 	}
 	progress.Finish()
 	// Only the configured vaults: the database may hold others.
@@ -139,6 +156,9 @@ failed, 2 for a usage or configuration error.`, e)
 		return fmt.Errorf("search: %w", err)
 	}
 	out.Results, out.Embedder, out.Truncated, out.Empty, out.Notes = a.Results, a.Embedder, a.Truncated, a.Empty, a.Notes
+	if dbNote != "" {
+		out.Notes = append([]string{dbNote}, out.Notes...)
+	}
 	out.Degraded = joinNotes(out.Degraded, a.Reason)
 	return printSearch(e, out, *asJSON, len(cfg.Vaults) > 1)
 }
@@ -157,6 +177,19 @@ func printSearch(e *env, out searchOutput, asJSON, showVault bool) error {
 func noDatabase(path string) bool {
 	_, err := os.Stat(path)
 	return errors.Is(err, fs.ErrNotExist)
+}
+
+// indexNote is the note, above a search's results, for a database error
+// met on the way (store.Explain): lead says what the search did about it,
+// then what is wrong and the fix. A search goes on past the database's
+// state (a file this user may only read, a damaged one); it stops, with
+// err as it is, for anything else.
+func indexNote(e *env, cfg config.Config, err error, lead string) (string, error) {
+	x, ok := store.Explain(cfg.DBPath, err, cfg.Invocation(), e.dbProbe)
+	if !ok || x.Kind == store.KindOther {
+		return "", dbError(e, cfg, cfg.DBPath, err)
+	}
+	return lead + ": " + x.Why + "; to fix it, " + x.Fix, nil
 }
 
 // parseWithQuery parses flags placed before or after the query, joining
@@ -242,7 +275,8 @@ func flagSet(fs *flag.FlagSet, name string) bool {
 // readies the vectors when withVectors is set: synced with the notes when
 // update is set, else loaded as stored. A failed sync leaves the stored
 // vectors in use; the returned sentence says so, for the answer to
-// carry. Only an interruption is an error.
+// carry. Only an interruption, or the database's state
+// (store.Classify), is an error.
 func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec *vectors.Vectors, progress *progressView, update, withVectors bool) (string, error) {
 	if update {
 		for _, v := range vaults {
@@ -265,7 +299,8 @@ func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec 
 		return "", nil
 	}
 	if _, err := vec.Sync(ctx, vectors.SyncOptions{Progress: progress.Vectors()}); err != nil {
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || store.Classify(err) != store.KindOther {
+			// The database's state is the caller's to explain.
 			return "", err
 		}
 		return fmt.Sprintf("vectors could not be brought up to date (%v)", err), nil

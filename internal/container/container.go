@@ -144,10 +144,12 @@ type IndexDeps struct {
 }
 
 // SearchDeps is what `jarvis search` works with: the indexer to refresh
-// the index first, and every kind of search.
+// the index first, and every kind of search. The database is opened on
+// first use (Handle.DB): search answers from the note files when it
+// cannot be read, as the server does.
 type SearchDeps struct {
 	fx.In
-	DB       *store.DB
+	Handle   *store.Handle
 	Indexer  *index.Indexer
 	Vectors  *vectors.Vectors
 	Search   *search.Service
@@ -171,28 +173,45 @@ func Err(app *fx.App) error {
 	return nil
 }
 
-// NewIndexApp builds the app of `jarvis index` and fills deps.
-func NewIndexApp(cfg config.Config, log *slog.Logger, deps *IndexDeps) *fx.App {
-	return fx.New(indexOptions(cfg, log), fx.Populate(deps))
+// WithProbe makes the database's permission checks ask probe rather than
+// the system (store.Options.Probe): a test running as root, whom the
+// system lets do anything, sees what a user would.
+func WithProbe(probe store.Probe) fx.Option {
+	if probe == nil {
+		return fx.Options()
+	}
+	return fx.Decorate(func(o store.Options) store.Options {
+		o.Probe = probe
+		return o
+	})
+}
+
+// NewIndexApp builds the app of `jarvis index` and fills deps; extra
+// options (WithProbe) apply on top.
+func NewIndexApp(cfg config.Config, log *slog.Logger, deps *IndexDeps, extra ...fx.Option) *fx.App {
+	return fx.New(indexOptions(cfg, log), fx.Options(extra...), fx.Populate(deps))
 }
 
 func indexOptions(cfg config.Config, log *slog.Logger) fx.Option {
 	return fx.Options(Base(cfg, log, store.Options{}), Opened, Embedding, Indexing, Vectors)
 }
 
-// NewSearchApp builds the app of `jarvis search` and fills deps.
-func NewSearchApp(cfg config.Config, log *slog.Logger, deps *SearchDeps) *fx.App {
-	return fx.New(searchOptions(cfg, log), fx.Populate(deps))
+// NewSearchApp builds the app of `jarvis search` and fills deps; extra
+// options (WithProbe) apply on top.
+func NewSearchApp(cfg config.Config, log *slog.Logger, deps *SearchDeps, extra ...fx.Option) *fx.App {
+	return fx.New(searchOptions(cfg, log), fx.Options(extra...), fx.Populate(deps))
 }
 
+// searchOptions open the database on first use, read-only when this user
+// may only read it: a search reads the index as it is.
 func searchOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Opened, Embedding, Indexing, Vectors, Searching)
+	return fx.Options(Base(cfg, log, store.Options{ReadOnlyIfNeeded: true}), OnFirstUse, Embedding, Indexing, Vectors, Searching)
 }
 
 // NewDoctorApp builds the app of `jarvis doctor` and fills deps. It opens the
 // database without migrating it: looking never changes anything.
-func NewDoctorApp(cfg config.Config, log *slog.Logger, deps *DoctorDeps) *fx.App {
-	return fx.New(doctorOptions(cfg, log), fx.Populate(deps))
+func NewDoctorApp(cfg config.Config, log *slog.Logger, deps *DoctorDeps, extra ...fx.Option) *fx.App {
+	return fx.New(doctorOptions(cfg, log), fx.Options(extra...), fx.Populate(deps))
 }
 
 func doctorOptions(cfg config.Config, log *slog.Logger) fx.Option {

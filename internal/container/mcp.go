@@ -54,12 +54,16 @@ func (d MCPDeps) NewServer(version string, log *slog.Logger) *mcpsdk.Server {
 // answers initialize at once, and a database that cannot be opened makes
 // each call that needs it fail and say why (and the tools fall back),
 // until it can be: every call tries again.
-func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps) *fx.App {
-	return fx.New(mcpOptions(cfg, log), fx.Populate(deps))
+//
+// A database this user may read but not write is opened read-only: the
+// tools answer from the index as it is, and the background index says why
+// it cannot bring it up to date. Extra options (WithProbe) apply on top.
+func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps, extra ...fx.Option) *fx.App {
+	return fx.New(mcpOptions(cfg, log), fx.Options(extra...), fx.Populate(deps))
 }
 
 func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), OnFirstUse, fx.Supply(serving(true)), Embedding, Health, Indexing,
+	return fx.Options(Base(cfg, log, store.Options{ReadOnlyIfNeeded: true}), OnFirstUse, fx.Supply(serving(true)), Embedding, Health, Indexing,
 		Vectors, Searching, Relating, Serving, fx.Provide(serverChecks))
 }
 
@@ -92,7 +96,15 @@ func asTool(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(toolsGroup))
 }
 
-func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *vectors.Vectors, log *slog.Logger) *live.Live {
+func newLive(cfg config.Config, h *store.Handle, opts store.Options, ix *index.Indexer, vec *vectors.Vectors, log *slog.Logger) *live.Live {
+	// A database error reaches list-vaults and health-status through the
+	// index state in the words every command uses (store.Explain).
+	explain := func(err error) error {
+		if err != nil {
+			log.Debug("database error", "err", err)
+		}
+		return store.Explained(h.Path(), err, cfg.Invocation(), opts.Probe)
+	}
 	var l *live.Live
 	// A database file replaced by another (a rebuild) or deleted: memory
 	// forgets the old file's vectors, and the index is brought up to date.
@@ -107,15 +119,22 @@ func newLive(cfg config.Config, h *store.Handle, ix *index.Indexer, vec *vectors
 	})
 	l = live.New(cfg.Vaults,
 		func(ctx context.Context, v config.Vault, p index.Progress) (index.Result, error) {
-			if _, err := h.DB(ctx); err != nil {
+			db, err := h.DB(ctx)
+			if err != nil {
+				err = explain(err)
 				l.MarkUnavailable(err)
 				return index.Result{}, err
 			}
-			return ix.Index(ctx, v, p)
+			if why := db.NotWritable(); why != nil {
+				// Read as it is; its writes would fail one by one.
+				return index.Result{}, why
+			}
+			res, err := ix.Index(ctx, v, p)
+			return res, explain(err)
 		},
 		func(ctx context.Context, replan <-chan struct{}, progress func(done, total int)) error {
 			_, err := vec.Sync(ctx, vectors.SyncOptions{Replan: replan, Progress: progress})
-			return err
+			return explain(err)
 		}, log)
 	return l
 }

@@ -41,6 +41,12 @@ type AccessProblem struct {
 	Why string
 	// Fix is the command that gives this user the access it lacks.
 	Fix string
+
+	// cmd is Fix's command without the path, for AccessFix to give one
+	// command for every path that needs it; "" when Fix is no command.
+	cmd string
+	// read is whether this user may read it.
+	read bool
 }
 
 func (p AccessProblem) String() string { return p.Path + " " + p.Why }
@@ -100,7 +106,7 @@ func accessProblems(dbPath string, probe Probe, me int) []AccessProblem {
 // access back: chmod when the user owns it, chown when someone else does
 // (typically root, after a `sudo jarvis index`).
 func diagnose(path string, fa FileAccess, err error, me int) (AccessProblem, bool) {
-	p := AccessProblem{Path: path}
+	p := AccessProblem{Path: path, read: fa.Read || fa.IsDir}
 	if err != nil {
 		if !errors.Is(err, fs.ErrPermission) {
 			return p, false // not a question of permissions; opening says more
@@ -128,25 +134,26 @@ func diagnose(path string, fa FileAccess, err error, me int) (AccessProblem, boo
 	} else {
 		return p, false
 	}
-	q := health.Quote(path)
 	switch {
 	case fa.Owner < 0:
-		p.Fix = "`attrib -r " + q + "`"
+		p.cmd = "attrib -r"
 	case me >= 0 && fa.Owner != me:
 		p.Why += fmt.Sprintf(" (it belongs to user id %d, not to you)", fa.Owner)
-		p.Fix = "`sudo chown $USER " + q + "`"
+		p.cmd = "sudo chown $USER"
 	case fa.IsDir:
-		p.Fix = "`chmod u+rwx " + q + "`"
+		p.cmd = "chmod u+rwx"
 	default:
-		p.Fix = "`chmod u+rw " + q + "`"
+		p.cmd = "chmod u+rw"
 	}
+	p.Fix = "`" + p.cmd + " " + health.Quote(path) + "`"
 	return p, true
 }
 
-// accessError is the error for problems found: ErrAccess, what is wrong
-// with each path, and the commands that fix them.
+// accessError is the error for problems found: ErrAccess, explained with
+// what is wrong with each path and the one command that fixes them.
 func accessError(dbPath string, problems []AccessProblem) error {
-	return fmt.Errorf("database %s: %w: %s; fix: %s", dbPath, ErrAccess, describe(problems), AccessFix(problems))
+	return &Error{err: ErrAccess, Explanation: Explanation{Kind: KindAccess,
+		Why: describe(problems), Fix: AccessFix(problems), Readable: readable(dbPath, problems)}}
 }
 
 func describe(problems []AccessProblem) string {
@@ -158,15 +165,48 @@ func describe(problems []AccessProblem) string {
 }
 
 // AccessFix is one line saying what to run for problems, or to choose
-// another database.
+// another database. The paths that need the same command share it, and
+// the commands are joined with && into one, to paste once: a fix that
+// names the file but not its -wal would need a second round.
 func AccessFix(problems []AccessProblem) string {
-	var cmds []string
+	var cmds, other []string
+	paths := map[string][]string{}
 	for _, p := range problems {
-		if !slices.Contains(cmds, p.Fix) {
-			cmds = append(cmds, p.Fix)
+		if p.cmd == "" {
+			if !slices.Contains(other, p.Fix) {
+				other = append(other, p.Fix)
+			}
+			continue
 		}
+		if _, ok := paths[p.cmd]; !ok {
+			cmds = append(cmds, p.cmd)
+		}
+		paths[p.cmd] = append(paths[p.cmd], health.Quote(p.Path))
 	}
-	return "run " + strings.Join(cmds, " and ") + ", or choose another database with --db"
+	// chown first: a chmod of a file another user owns fails.
+	slices.SortStableFunc(cmds, func(a, b string) int {
+		return cmpBool(!strings.Contains(a, "chown"), !strings.Contains(b, "chown"))
+	})
+	var lines []string
+	for _, c := range cmds {
+		lines = append(lines, c+" "+strings.Join(paths[c], " "))
+	}
+	var fixes []string
+	if len(lines) > 0 {
+		fixes = append(fixes, "run `"+strings.Join(lines, " && ")+"`")
+	}
+	fixes = append(fixes, other...)
+	return strings.Join(fixes, " and ") + ", or choose another database with --db"
+}
+
+func cmpBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
 }
 
 // statAccess fills in what os.Stat tells; the system-specific probes add

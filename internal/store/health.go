@@ -51,11 +51,20 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 	fail := func(detail, fix string) []health.Result {
 		return []health.Result{{Status: health.Fail, Detail: detail, Fix: fix}}
 	}
-	rebuild := "run " + inv.Command("index", "--rebuild") + ": it moves the file aside to a timestamped backup and starts a fresh index"
-	if len(problems) > 0 {
-		// Never --rebuild for these: the file may well be sound.
-		rebuild = AccessFix(problems)
+	// What an error means, and its fix, as every command says it.
+	explain := func(err error) Explanation {
+		x, ok := Explain(h.Path(), err, inv, h.opts.Probe)
+		if !ok {
+			x = Explanation{Why: Plain(err), Fix: "check the permissions of the database file and its folder, or choose another with --db"}
+		}
+		if x.Kind == KindDamaged && len(problems) > 0 {
+			// --rebuild cannot make a fresh index where this user may
+			// not write.
+			x.Fix = AccessFix(problems) + "; then " + x.Fix
+		}
+		return x
 	}
+	rebuild := explain(ErrNotDatabase).Fix
 	// A server's database looks whether its file was replaced (and opens
 	// the new one) or deleted, and away says so.
 	away := h.Recheck(ctx)
@@ -74,18 +83,16 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		return []health.Result{{Status: health.Warn,
 			Detail: fmt.Sprintf("%s does not exist yet: nothing is indexed", h.Path()),
 			Fix:    "run " + inv.Command("index") + " to build the index"}}
-	case in.Damaged() && err != nil:
-		return fail(err.Error(), rebuild)
-	case len(problems) > 0 && err != nil:
-		return fail(fmt.Sprintf("%s cannot be used: %s", h.Path(), describe(problems)), AccessFix(problems))
 	case err != nil:
-		return fail(err.Error(), "check the permissions of the database file and its folder, or choose another with --db")
+		x := explain(err)
+		return fail(x.Why, x.Fix)
 	case away != "":
 		return awayResult
 	}
 	db, err := h.DB(ctx)
 	if err != nil {
-		return fail(err.Error(), "check the permissions of the database file and its folder, or choose another with --db")
+		x := explain(err)
+		return fail(x.Why, x.Fix)
 	}
 
 	out := []health.Result{integrityResult(in, h.Path(), rebuild, inv)}
@@ -97,7 +104,7 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		out = append(out, health.Result{Name: "database access", Status: health.OK,
 			Detail: "you may read and write the database and create files in its folder"})
 	}
-	return append(out, schemaResult(ctx, db, inv))
+	return append(out, schemaResult(ctx, db, inv, h.opts.Probe))
 }
 
 // integrityResult reports what the inspection of the file at path found.
@@ -111,7 +118,7 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 		// Stopped, not failed: it says nothing of the file.
 		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", in.Check, path, in.Err)}
 	case in.Err != nil:
-		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %v", path, in.Err), Fix: rebuild}
+		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %s", path, Plain(in.Err)), Fix: rebuild}
 	case len(in.Problems) > 0:
 		problems := in.Problems
 		if len(problems) > 3 {
@@ -124,16 +131,22 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its %s", path, in.Check)}
 }
 
-func schemaResult(ctx context.Context, db *DB, inv health.Invocation) health.Result {
+func schemaResult(ctx context.Context, db *DB, inv health.Invocation, probe Probe) health.Result {
 	r := health.Result{Name: "schema version"}
 	current, latest, err := db.Version(ctx)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Fail, err.Error(), "run "+inv.Command("index", "--rebuild")
+		x, ok := Explain(db.Path, err, inv, probe)
+		if !ok {
+			x, _ = Explain(db.Path, ErrNotDatabase, inv, probe)
+			x.Why = Plain(err)
+		}
+		r.Status, r.Detail, r.Fix = health.Fail, x.Why, x.Fix
 	case current > latest:
+		x, _ := Explain(db.Path, ErrNewerSchema, inv, probe)
 		r.Status = health.Fail
-		r.Detail = fmt.Sprintf("database is at version %d, written by a newer jarvis (this one knows %d)", current, latest)
-		r.Fix = "upgrade jarvis, or point --db at another file"
+		r.Detail = fmt.Sprintf("%s (version %d; this one knows %d)", x.Why, current, latest)
+		r.Fix = x.Fix
 	case current < latest:
 		r.Status = health.Warn
 		r.Detail = fmt.Sprintf("database is at version %d; this jarvis uses %d", current, latest)

@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
-	"io/fs"
 )
 
 // Inspection is what one look at the database file found. It is made
@@ -62,7 +60,7 @@ func Inspect(ctx context.Context, path string, opts Options, quick bool) Inspect
 func (in Inspection) Damaged() bool {
 	switch {
 	case in.OpenErr != nil:
-		return errors.Is(in.OpenErr, ErrNotDatabase) && !errors.Is(in.OpenErr, fs.ErrPermission)
+		return Classify(in.OpenErr) == KindDamaged
 	case in.Changed, in.Stopped:
 		return false
 	}

@@ -22,7 +22,6 @@ import (
 	"github.com/jarvis-mcp/jarvis/migrations"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
-	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Sentinel errors callers branch on.
@@ -55,6 +54,9 @@ type DB struct {
 	// changes the file (see openReadOnly); stamp is the file as it was then.
 	immutable bool
 	stamp     fileStamp
+	// notWritable is why a database asked for writing was opened
+	// read-only (Options.ReadOnlyIfNeeded); nil otherwise.
+	notWritable error
 
 	// gen counts the files opened at Path; a connection to an older one is
 	// not used again (fileConn). Nil for a read-only database, which
@@ -79,6 +81,10 @@ type Options struct {
 	// write, and no file created beside it (-wal, -shm, -journal). doctor
 	// uses it so that looking never changes anything.
 	ReadOnly bool
+	// ReadOnlyIfNeeded opens the database read-only, as ReadOnly does,
+	// when this user may read it but not write it, rather than fail: a
+	// search reads the index as it is. DB.NotWritable says why.
+	ReadOnlyIfNeeded bool
 	// Probe tells what this process may do with the database's files, to
 	// tell a permission problem from a damaged database; nil asks the
 	// system.
@@ -133,13 +139,28 @@ func dsn(path string) string {
 // Open opens the database at path, creating it and its folder when missing,
 // and applies pending migrations. A file that is not a readable database is
 // reported with ErrNotDatabase and never modified; files this user may not
-// read or write are reported with ErrAccess.
+// read or write are reported with ErrAccess, before SQLite opens anything
+// for writing: a write that fails leaves -wal and -shm files behind, made
+// with the database's read-only mode, which a fix of the file alone would
+// not cover.
 func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	if path == "" {
 		return nil, errors.New("no database path given")
 	}
 	if opts.ReadOnly {
 		return openReadOnly(ctx, path, opts)
+	}
+	if problems := AccessProblems(path, opts.Probe); len(problems) > 0 {
+		why := accessError(path, problems)
+		if !opts.ReadOnlyIfNeeded || !readable(path, problems) || !exists(path) {
+			return nil, why
+		}
+		db, err := openReadOnly(ctx, path, opts)
+		if err != nil {
+			return nil, err
+		}
+		db.notWritable = why
+		return db, nil
 	}
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
@@ -235,6 +256,17 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 	return db, nil
 }
 
+// NotWritable is why a database asked for writing was opened read-only,
+// this user being allowed to read it only (Options.ReadOnlyIfNeeded): an
+// *Error of KindAccess. Nil when it was opened for writing, or asked for
+// reading.
+func (db *DB) NotWritable() error { return db.notWritable }
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
 // nonEmpty reports whether path exists and holds something.
 func nonEmpty(path string) bool {
 	st, err := os.Stat(path)
@@ -265,19 +297,19 @@ func (db *DB) ChangedSinceOpen() bool {
 	return stampOf(db.Path) != db.stamp || nonEmpty(db.Path+"-wal") || nonEmpty(db.Path+"-journal")
 }
 
-// sqliteError names what SQLite said about the file at path: a file or
-// folder that cannot be opened or written is fs.ErrPermission, for
-// explainAccess to look at; anything else means the file is not a usable
-// database (ErrNotDatabase).
+// sqliteError names what SQLite said about the file at path, as Classify
+// reads it: a file or folder that cannot be opened or written is
+// fs.ErrPermission, for explainAccess to look at; a lock held too long or
+// a full disk is what it is; anything else means the file is not a usable
+// database (ErrNotDatabase). The SQLite error stays in the chain.
 func sqliteError(path string, err error) error {
-	var se interface{ Code() int }
-	if errors.As(err, &se) {
-		switch se.Code() & 0xff {
-		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH:
-			return fmt.Errorf("database %s: %w: %v", path, fs.ErrPermission, err)
-		}
+	switch Classify(err) {
+	case KindAccess:
+		return fmt.Errorf("database %s: %w: %w", path, fs.ErrPermission, err)
+	case KindBusy, KindDiskFull, KindNewer:
+		return fmt.Errorf("database %s: %w", path, err)
 	}
-	return fmt.Errorf("database %s: %w: %v", path, ErrNotDatabase, err)
+	return fmt.Errorf("database %s: %w: %w", path, ErrNotDatabase, err)
 }
 
 // permissionOr marks an SQLite error that comes from a file or folder that
@@ -331,7 +363,7 @@ func checkHeader(path string, size int64) error {
 func checkReadOnly(ctx context.Context, path string) error {
 	ro, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
-		return fmt.Errorf("database %s: %w: %v", path, ErrNotDatabase, err)
+		return sqliteError(path, err)
 	}
 	defer ro.Close()
 	var tables, ours int
@@ -340,7 +372,9 @@ func checkReadOnly(ctx context.Context, path string) error {
 		count(*) FILTER (WHERE name = 'schema_migrations')
 		FROM sqlite_master WHERE type = 'table'`).Scan(&tables, &ours)
 	if err != nil {
-		return fmt.Errorf("database %s: %w: %v", path, ErrNotDatabase, err)
+		// Not every failure here is damage: a folder this user cannot
+		// write (SQLite's read-only directory error) is a permission.
+		return sqliteError(path, err)
 	}
 	if tables > 0 && ours == 0 {
 		return fmt.Errorf("database %s: %w: it holds %d tables that jarvis did not create", path, ErrNotDatabase, tables)

@@ -1,0 +1,283 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+	"syscall"
+
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	sqlite3 "modernc.org/sqlite/lib"
+)
+
+// More sentinels callers branch on, beside ErrAccess, ErrNotDatabase and
+// ErrNewerSchema.
+var (
+	// ErrBusy means another program held the database locked for longer
+	// than jarvis waits.
+	ErrBusy = errors.New("the database is locked by another program")
+	// ErrDiskFull means the disk that holds the database is full.
+	ErrDiskFull = errors.New("the disk holding the database is full")
+)
+
+// Kind is what a database error means to the user, whatever the door it
+// came in by: opening, a statement in the middle of an index run, a
+// vector sync, a graph walk.
+type Kind int
+
+// The kinds of database error.
+const (
+	// KindOther is an error that is not about the database's state, or
+	// one this package cannot name.
+	KindOther Kind = iota
+	// KindAccess: this user may not read or write the file, its -wal,
+	// -shm or .lock companions, or create files in its folder. The file
+	// may well be sound: never fixed with --rebuild.
+	KindAccess
+	// KindBusy: another program holds the database locked.
+	KindBusy
+	// KindDiskFull: the disk that holds the database is full.
+	KindDiskFull
+	// KindDamaged: the file is not a usable jarvis database; only a fresh
+	// index helps.
+	KindDamaged
+	// KindNewer: a newer jarvis wrote the database.
+	KindNewer
+)
+
+// Explanation is what a database error means, in words for the user.
+type Explanation struct {
+	Kind Kind
+	// Why says what is wrong, naming the file: "/d/j.db is read-only
+	// for you".
+	Why string
+	// Fix says what to do, starting with a verb: "run `chmod u+rw
+	// /d/j.db`, or choose another database with --db".
+	Fix string
+	// Readable is set for an access problem that still lets this user
+	// read the index as it is (not bring it up to date).
+	Readable bool
+}
+
+func (x Explanation) String() string { return x.Why + "; " + x.Fix }
+
+// Error is a database error with its explanation. Its text is the
+// explanation alone; the error it explains stays reachable through
+// errors.Is and errors.As (and in debug logs), never in what the user
+// reads.
+type Error struct {
+	Explanation
+	err error
+}
+
+func (e *Error) Error() string { return e.Explanation.String() }
+
+// Unwrap gives the error explained.
+func (e *Error) Unwrap() error { return e.err }
+
+// Is matches the sentinel of the error's kind, so that callers branch on
+// ErrAccess, ErrNotDatabase and the like however the error arose.
+func (e *Error) Is(target error) bool {
+	switch e.Kind {
+	case KindAccess:
+		return target == ErrAccess || target == fs.ErrPermission
+	case KindBusy:
+		return target == ErrBusy
+	case KindDiskFull:
+		return target == ErrDiskFull
+	case KindDamaged:
+		return target == ErrNotDatabase
+	case KindNewer:
+		return target == ErrNewerSchema
+	}
+	return false
+}
+
+// Classify says what kind of database error err is, from the SQLite
+// result code it carries or the sentinel it wraps.
+func Classify(err error) Kind {
+	var x *Error
+	switch {
+	case err == nil, errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return KindOther
+	case errors.As(err, &x):
+		return x.Kind
+	case errors.Is(err, ErrNewerSchema):
+		return KindNewer
+	case errors.Is(err, ErrAccess):
+		// Before the codes: a look at the files decided it.
+		return KindAccess
+	case errors.Is(err, ErrBusy):
+		return KindBusy
+	case errors.Is(err, ErrDiskFull):
+		return KindDiskFull
+	}
+	if code, ok := sqliteCode(err); ok {
+		switch code & 0xff {
+		case sqlite3.SQLITE_READONLY, sqlite3.SQLITE_CANTOPEN, sqlite3.SQLITE_PERM, sqlite3.SQLITE_AUTH:
+			return KindAccess
+		case sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED:
+			return KindBusy
+		case sqlite3.SQLITE_FULL:
+			return KindDiskFull
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return KindDamaged
+		}
+	}
+	switch {
+	case errors.Is(err, syscall.ENOSPC):
+		return KindDiskFull
+	case errors.Is(err, ErrNotDatabase):
+		// After the codes: a permission code inside it (sqliteError)
+		// is a permission, not damage.
+		return KindDamaged
+	case errors.Is(err, fs.ErrPermission):
+		return KindAccess
+	}
+	return KindOther
+}
+
+// Explain is the one place that decides what an error met while using the
+// database at path means, and how to fix it: a permission problem (of the
+// file, its -wal, -shm or .lock, or its folder), a lock held by another
+// program, a full disk, a damaged file, a file written by a newer jarvis.
+// Fixes that name a jarvis command repeat the user's flags through inv;
+// probe (nil: ask the system) finds which files lack which permission. ok
+// is false for an error that is not about the database, which the caller
+// reports as it is.
+func Explain(path string, err error, inv health.Invocation, probe Probe) (x Explanation, ok bool) {
+	var done *Error
+	if errors.As(err, &done) {
+		return done.Explanation, true
+	}
+	x.Kind = Classify(err)
+	switch x.Kind {
+	case KindAccess:
+		problems := AccessProblems(path, probe)
+		if len(problems) == 0 {
+			if !errors.Is(err, ErrAccess) && !hasCode(err) {
+				// A permission error that names no file of the
+				// database: a note or folder of a vault, most likely.
+				return Explanation{}, false
+			}
+			x.Why = fmt.Sprintf("%s cannot be written (the disk or folder that holds it may be read-only)", path)
+			x.Fix = fmt.Sprintf("check that you may write to %s and its folder %s, or choose another database with --db",
+				health.Quote(path), health.Quote(filepath.Dir(path)))
+			return x, true
+		}
+		x.Why, x.Fix = describe(problems), AccessFix(problems)
+		x.Readable = readable(path, problems)
+	case KindBusy:
+		x.Why = fmt.Sprintf("%s is locked by another program, such as another jarvis writing to it, and stayed locked longer than jarvis waits", path)
+		x.Fix = "wait for it to finish, then try again"
+	case KindDiskFull:
+		x.Why = fmt.Sprintf("the disk that holds %s is full", path)
+		x.Fix = "free some space on it, or choose another database with --db, then try again"
+	case KindDamaged:
+		x.Why = fmt.Sprintf("%s is not a usable jarvis database: %s", path, damage(err))
+		if code, ok := sqliteCode(err); ok && code&0xff == sqlite3.SQLITE_CORRUPT {
+			x.Why = fmt.Sprintf("%s is damaged: %s", path, damage(err))
+		}
+		x.Fix = "run " + inv.Command("index", "--rebuild") + ": it moves the file aside to a timestamped backup and starts a fresh index"
+	case KindNewer:
+		x.Why = fmt.Sprintf("%s was written by a newer version of jarvis", path)
+		x.Fix = "upgrade jarvis, or choose another database with --db"
+	default:
+		if !hasCode(err) {
+			return Explanation{}, false
+		}
+		x.Why = fmt.Sprintf("%s could not be used: %s", path, Plain(err))
+		x.Fix = "run " + inv.Command("doctor") + " for what to do"
+	}
+	return x, true
+}
+
+// Explained is err as an *Error when it is about the database at path
+// (see Explain), and err as it is otherwise.
+func Explained(path string, err error, inv health.Invocation, probe Probe) error {
+	if err == nil {
+		return nil
+	}
+	x, ok := Explain(path, err, inv, probe)
+	if !ok {
+		return err
+	}
+	return &Error{Explanation: x, err: err}
+}
+
+// readable reports whether problems leave the database file readable, so
+// that the index can be read as it is.
+func readable(path string, problems []AccessProblem) bool {
+	for _, p := range problems {
+		if p.Path == path && !p.read {
+			return false
+		}
+	}
+	return true
+}
+
+// damage says in words what is wrong with a damaged file.
+func damage(err error) string {
+	if msg, ok := sqliteMessage(err); ok {
+		return msg
+	}
+	s := err.Error()
+	if _, after, found := strings.Cut(s, ErrNotDatabase.Error()+": "); found {
+		return after
+	}
+	return "SQLite cannot read it"
+}
+
+// sqliteCode is the SQLite result code err carries, if it carries one.
+func sqliteCode(err error) (int, bool) {
+	var se interface{ Code() int }
+	if errors.As(err, &se) {
+		return se.Code(), true
+	}
+	return 0, false
+}
+
+func hasCode(err error) bool {
+	_, ok := sqliteCode(err)
+	return ok
+}
+
+// sqliteMessage is what SQLite said, without its result code.
+func sqliteMessage(err error) (string, bool) {
+	var se interface {
+		error
+		Code() int
+	}
+	if !errors.As(err, &se) {
+		return "", false
+	}
+	return strings.TrimSuffix(se.Error(), fmt.Sprintf(" (%d)", se.Code())), true
+}
+
+// Plain is err's text without SQLite's result codes, such as the "(11)"
+// of "database disk image is malformed (11)": they mean nothing to a
+// reader.
+func Plain(err error) string {
+	s := err.Error()
+	var strip func(e error)
+	strip = func(e error) {
+		if se, ok := e.(interface{ Code() int }); ok {
+			s = strings.ReplaceAll(s, fmt.Sprintf(" (%d)", se.Code()), "")
+		}
+		switch u := e.(type) {
+		case interface{ Unwrap() error }:
+			if next := u.Unwrap(); next != nil {
+				strip(next)
+			}
+		case interface{ Unwrap() []error }:
+			for _, next := range u.Unwrap() {
+				strip(next)
+			}
+		}
+	}
+	strip(err)
+	return s
+}
