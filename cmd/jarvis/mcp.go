@@ -27,6 +27,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/watch"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // envHTTPToken is the bearer token `jarvis mcp --http` requires when set.
@@ -262,8 +263,8 @@ func newHTTPOptions(token string, allowRemote bool, origins []string, sessionTim
 			"set one with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
 	}
 	if allowRemote && len(strings.TrimSpace(token)) < minRemoteToken {
-		return opts, fmt.Errorf("%s has %d characters; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
-			envHTTPToken, len(token), minRemoteToken, envHTTPToken, errUsage)
+		return opts, fmt.Errorf("%s has %s; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
+			envHTTPToken, words.Count(len(token), "character"), minRemoteToken, envHTTPToken, errUsage)
 	}
 	if sessionTimeout < 0 {
 		return opts, fmt.Errorf("--session-timeout %s: give a positive duration such as 30m, or 0 to never close idle sessions: %w", sessionTimeout, errUsage)

@@ -1,0 +1,35 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+)
+
+// TestIndexSummaryCountsOne: a vault of one note, one link and one file
+// with a problem is summed up in the singular, and the fix it names
+// repeats the flags of the run.
+func TestIndexSummaryCountsOne(t *testing.T) {
+	var b bytes.Buffer
+	out := indexOutput{
+		Vaults: []index.Result{{Name: "one", Path: "/v", Notes: 1, Attachments: 1,
+			Links: 1, ResolvedLinks: 1, Warnings: 1}},
+		Embeddings: vectors.SyncResult{Embedder: "lexical", Vectors: 1, Chunks: 1, Embedded: 1},
+	}
+	printIndexSummary(&b, out, "/tmp/j.db", health.Invocation{"--vault", "/v"})
+	got := b.String()
+	for _, want := range []string{
+		"  1 note, 1 attachment\n",
+		"  1 link: 1 resolved, 0 unresolved\n",
+		"  1 file indexed with a problem: run `jarvis doctor --vault /v` for details\n",
+		"vectors: 1 of 1 chunk (1 embedded now) with lexical\n",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("summary lacks %q:\n%s", want, got)
+		}
+	}
+}
