@@ -2,6 +2,10 @@ package main
 
 import (
 	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -31,5 +35,26 @@ func TestIndexSummaryCountsOne(t *testing.T) {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)
 		}
+	}
+}
+
+// TestGoRunRefusalInstallsAsTheREADME: setup's refusal of a `go run`
+// build suggests the README's install line, with -buildvcs=true, and then
+// the command as the user gave it.
+func TestGoRunRefusalInstallsAsTheREADME(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "\n"+installCommand+" ") {
+		t.Errorf("README.md does not give the install line %q", installCommand)
+	}
+	err = goRunRefused("/cache/jarvis", []string{"--vault", "/notes/My Vault"})
+	want := "install it from the clone with `CGO_ENABLED=0 go install -buildvcs=true ./cmd/jarvis`, then run `jarvis setup claude --vault '/notes/My Vault'`"
+	if runtime.GOOS == "windows" {
+		want = strings.ReplaceAll(want, "'", `"`)
+	}
+	if err == nil || !strings.Contains(err.Error(), want) || !errors.Is(err, errUsage) {
+		t.Fatalf("refusal %v\nwant it to say %s", err, want)
 	}
 }
