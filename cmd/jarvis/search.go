@@ -122,7 +122,7 @@ failed, 2 for a usage or configuration error.`, e)
 	// Only the configured vaults: the database may hold others.
 	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
-		Threshold: *threshold, NamesOnly: *namesOnly})
+		Threshold: *threshold, NamesOnly: *namesOnly, Reader: notes.ReaderTerminal})
 	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}

@@ -58,3 +58,16 @@ func TestGoRunRefusalInstallsAsTheREADME(t *testing.T) {
 		t.Fatalf("refusal %v\nwant it to say %s", err, want)
 	}
 }
+
+// TestSearchFilterKeepingNothingNamesFlags: jarvis search whose
+// --path-prefix keeps no note says so with the flag to check, not the MCP
+// argument or tool a terminal user cannot call.
+func TestSearchFilterKeepingNothingNamesFlags(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, stdout, stderr := jarvis(t, nil, "search", "--vault", example, "--db", db, "--path-prefix", "Nope/", "x")
+	want := `There are no notes whose path starts with "Nope/", so nothing was searched. Check --path-prefix: paths start at the vault's top folder`
+	if code != 0 || !strings.HasPrefix(stdout, want) || strings.Contains(stdout, "list-vaults") || strings.Contains(stdout, "path_prefix") {
+		t.Fatalf("exit %d, stdout %q, stderr %q; want it to start %q", code, stdout, stderr, want)
+	}
+}

@@ -81,6 +81,9 @@ type Query struct {
 	// NamesOnly, in keyword mode, matches note titles, aliases and paths,
 	// not their text.
 	NamesOnly bool
+	// Reader is who reads the answer's sentences, so that they name what
+	// that reader can change (tool arguments or command flags).
+	Reader notes.Reader
 
 	// noSnippets leaves combined results' snippets as ranked, for a
 	// caller that reads the notes' passages itself (Passages).
@@ -188,7 +191,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	// be read, the retrievers fail too, and the file scan applies it.
 	if f, err := q.Filter.Resolve(ctx, s.db); err == nil {
 		if f.MatchesNothing() {
-			return noNotes(f), nil
+			return noNotes(f, q.Reader), nil
 		}
 		q.Filter = f
 	} else if ctx.Err() != nil {
@@ -407,7 +410,6 @@ func emptiness(q Query, a Answer) string {
 }
 
 // noNotes is the answer when the filter itself keeps no note.
-func noNotes(f notes.Filter) Answer {
-	return Answer{Results: []notes.Result{}, Empty: "No notes are " + f.Describe() +
-		": nothing was searched. Check the filter: vault names come from list-vaults, and paths start at the vault's top folder."}
+func noNotes(f notes.Filter, r notes.Reader) Answer {
+	return Answer{Results: []notes.Result{}, Empty: f.NoNotes(r)}
 }
