@@ -25,7 +25,12 @@ type command struct {
 // env is what a command may touch of the process.
 type env struct {
 	stdout, stderr io.Writer
-	getenv         func(string) string
+	// stdin is what jarvis mcp reads its client's requests from; nil is
+	// os.Stdin.
+	stdin io.ReadCloser
+	// stdinIsTerminal is set when a person, not a client, is on stdin.
+	stdinIsTerminal bool
+	getenv          func(string) string
 	// stderrIsTerminal decides whether progress is drawn as a line redrawn
 	// in place or written as plain log lines.
 	stderrIsTerminal bool
@@ -74,7 +79,7 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
-		stderrIsTerminal: isTerminal(os.Stderr), stdoutIsTerminal: isTerminal(os.Stdout)}
+		stderrIsTerminal: isTerminal(os.Stderr), stdoutIsTerminal: isTerminal(os.Stdout), stdinIsTerminal: isTerminal(os.Stdin)}
 	code := run(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)

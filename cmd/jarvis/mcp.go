@@ -23,6 +23,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
@@ -163,11 +164,28 @@ file watcher keeps it current as notes change.`, e)
 	if listener != nil {
 		return serveHTTP(ctx, server, listener, httpOpts, log)
 	}
-	err = server.Run(ctx, mcp.StdioTransport(os.Stdin, os.Stdout))
+	var in io.ReadCloser = os.Stdin
+	if e.stdin != nil {
+		in = e.stdin
+	}
+	if e.stdinIsTerminal {
+		fmt.Fprintln(e.stderr, waitingForClient(cfg.Invocation()))
+	}
+	err = server.Run(ctx, mcp.StdioTransport(in, e.stdout))
 	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF)) {
 		return nil // the client closed stdin or the user pressed Ctrl-C
 	}
 	return err
+}
+
+// waitingForClient is what jarvis mcp says, on stderr, when a person
+// starts it at a terminal: it does not answer typing, it waits for an
+// assistant to speak MCP on stdin and stdout, and inv's flags are those
+// to give setup for the assistant to start it with the same vaults.
+func waitingForClient(inv health.Invocation) string {
+	setup := "`" + shellLine(append([]string{"jarvis", "setup", "claude"}, inv...)) + "`"
+	return "jarvis: waiting for an MCP client on stdin and stdout; an assistant such as Claude Desktop starts jarvis mcp " +
+		"by itself once " + setup + " has added it. Press Ctrl-D or Ctrl-C to stop."
 }
 
 // httpOnlyFlags are the flags of `jarvis mcp` that only mean something

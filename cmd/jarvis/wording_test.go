@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -69,5 +70,30 @@ func TestSearchFilterKeepingNothingNamesFlags(t *testing.T) {
 	want := `There are no notes whose path starts with "Nope/", so nothing was searched. Check --path-prefix: paths start at the vault's top folder`
 	if code != 0 || !strings.HasPrefix(stdout, want) || strings.Contains(stdout, "list-vaults") || strings.Contains(stdout, "path_prefix") {
 		t.Fatalf("exit %d, stdout %q, stderr %q; want it to start %q", code, stdout, stderr, want)
+	}
+}
+
+// TestMCPAtATerminalSaysItWaits: jarvis mcp started by hand, stdin a
+// terminal, says on stderr what it waits for, how an assistant starts it
+// (setup with the flags given) and how to stop it; stdout, the protocol's,
+// stays empty. Started by a client it says nothing.
+func TestMCPAtATerminalSaysItWaits(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	want := "jarvis: waiting for an MCP client on stdin and stdout; an assistant such as Claude Desktop starts jarvis mcp by itself once " +
+		"`jarvis setup claude --vault " + health.Quote(example) + " --db " + health.Quote(db) + "` has added it. Press Ctrl-D or Ctrl-C to stop.\n"
+	for _, terminal := range []bool{true, false} {
+		code, stdout, stderr := jarvisIn(t, nil, func(e *env) {
+			e.stdin, e.stdinIsTerminal = io.NopCloser(strings.NewReader("")), terminal
+		}, "mcp", "--vault", example, "--db", db, "--watch=false", "--log-file", filepath.Join(t.TempDir(), "log"))
+		if code != 0 || stdout != "" {
+			t.Fatalf("terminal %v: exit %d, stdout %q, stderr %q", terminal, code, stdout, stderr)
+		}
+		if terminal && stderr != want {
+			t.Errorf("at a terminal, stderr:\n%q\nwant:\n%q", stderr, want)
+		}
+		if !terminal && stderr != "" {
+			t.Errorf("started by a client, stderr %q; want nothing", stderr)
+		}
 	}
 }
