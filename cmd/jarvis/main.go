@@ -20,7 +20,14 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, env *env, args []string) error
+	// interrupted follows "interrupted; " when Ctrl-C stops the command:
+	// what the interruption leaves behind ("" for nothing worth saying).
+	interrupted string
 }
+
+// indexInterrupted is what an interruption leaves of the index, for the
+// commands that write it.
+const indexInterrupted = "the index stays consistent and the next run finishes the work"
 
 // env is what a command may touch of the process.
 type env struct {
@@ -63,14 +70,15 @@ var errNoVectors = errors.New("no vectors")
 
 func commands() []command {
 	cs := []command{
-		{"index", "build or refresh the index of your vaults", runIndex},
-		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor},
-		{"search", "search your vaults from the terminal", runSearch},
-		{"related", "show the notes related to a note, links to consider and unlinked mentions", runRelated},
-		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP},
-		{"model", "download, list and remove embedding models that run inside jarvis", runModel},
-		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup},
-		{"version", "print the version", runVersion},
+		{"index", "build or refresh the index of your vaults", runIndex, indexInterrupted},
+		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor, ""},
+		{"search", "search your vaults from the terminal", runSearch, indexInterrupted},
+		{"related", "show the notes related to a note, links to consider and unlinked mentions", runRelated, indexInterrupted},
+		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP,
+			"the server stopped, and the index stays consistent: the next start finishes the work"},
+		{"model", "download, list and remove embedding models that run inside jarvis", runModel, ""},
+		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup, ""},
+		{"version", "print the version", runVersion, ""},
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
 	return cs
@@ -103,15 +111,18 @@ func run(ctx context.Context, e *env, args []string) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return exitCode(e, c.run(ctx, e, args[1:]))
+			return exitCode(ctx, e, c, c.run(ctx, e, args[1:]))
 		}
 	}
 	fmt.Fprintf(e.stderr, "jarvis: unknown command %q; run `jarvis --help` for the list\n", args[0])
 	return 2
 }
 
-// exitCode maps a command's error to an exit code, printing it once.
-func exitCode(e *env, err error) int {
+// exitCode maps command c's error to an exit code, printing it once. An
+// error after ctx ended (Ctrl-C or SIGTERM) is the interruption the user
+// asked for, whatever it says (a query stopped midway, a server closed),
+// and gets 130, the shell's status for Ctrl-C, and a plain line.
+func exitCode(ctx context.Context, e *env, c command, err error) int {
 	if err == nil {
 		return 0
 	}
@@ -129,13 +140,17 @@ func exitCode(e *env, err error) int {
 		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errUsage.Error()))
 		return 2
 	}
+	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
+		msg := "jarvis: interrupted"
+		if c.interrupted != "" {
+			msg += "; " + c.interrupted
+		}
+		fmt.Fprintln(e.stderr, msg)
+		return 130
+	}
 	if errors.Is(err, errNoVectors) {
 		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errNoVectors.Error()))
 		return 3
-	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(e.stderr, "jarvis: interrupted; the index stays consistent and the next run finishes the work")
-		return 130
 	}
 	fmt.Fprintf(e.stderr, "jarvis: %v\n", err)
 	return 1

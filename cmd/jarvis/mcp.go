@@ -171,11 +171,36 @@ file watcher keeps it current as notes change.`, e)
 	if e.stdinIsTerminal {
 		fmt.Fprintln(e.stderr, waitingForClient(cfg.Invocation()))
 	}
-	err = server.Run(ctx, mcp.StdioTransport(in, e.stdout))
-	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF)) {
-		return nil // the client closed stdin or the user pressed Ctrl-C
+	return serveStdio(ctx, server, mcp.StdioTransport(in, e.stdout), log)
+}
+
+// serveStdio serves the one client of t until it closes the connection
+// (nil) or ctx ends (ctx's error: the user's Ctrl-C, which main reports as
+// an interruption). It is the SDK's Server.Run less Run's error-level log
+// of a cancelled context: stopping a server is no error.
+func serveStdio(ctx context.Context, server *mcpsdk.Server, t mcpsdk.Transport, log *slog.Logger) error {
+	ss, err := server.Connect(ctx, t, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("connect to the client: %w", err)
 	}
-	return err
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		log.Info("server stopped: interrupted")
+		return ctx.Err()
+	case err := <-closed:
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		log.Info("server stopped: the client closed the connection")
+		return nil
+	}
 }
 
 // waitingForClient is what jarvis mcp says, on stderr, when a person
@@ -364,7 +389,8 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(sctx)
-		return nil
+		log.Info("server stopped: interrupted")
+		return ctx.Err()
 	}
 }
 

@@ -2,17 +2,21 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestIndexSummaryCountsOne: a vault of one note, one link and one file
@@ -94,6 +98,71 @@ func TestMCPAtATerminalSaysItWaits(t *testing.T) {
 		}
 		if !terminal && stderr != "" {
 			t.Errorf("started by a client, stderr %q; want nothing", stderr)
+		}
+	}
+}
+
+// firstWrite is a writer that closes written at its first write.
+type firstWrite struct {
+	sharedtest.SyncBuffer
+	once    sync.Once
+	written chan struct{}
+}
+
+func (w *firstWrite) Write(p []byte) (int, error) {
+	n, err := w.SyncBuffer.Write(p)
+	w.once.Do(func() { close(w.written) })
+	return n, err
+}
+
+// TestMCPInterruptedIsNoError: Ctrl-C stops jarvis mcp serving a client
+// on stdio; that is how a server is stopped, so nothing is logged as an
+// error, and it exits 130 with a plain line saying what happened.
+func TestMCPInterruptedIsNoError(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	in, client := io.Pipe()
+	defer client.Close()
+	out := &firstWrite{written: make(chan struct{})}
+	var stderr sharedtest.SyncBuffer
+	e := &env{stdin: in, stdout: out, stderr: &stderr, getenv: func(string) string { return "" }}
+	ctx, interrupt := context.WithCancel(context.Background())
+	defer interrupt()
+	exited := make(chan int, 1)
+	go func() {
+		exited <- run(ctx, e, []string{"mcp", "--vault", example, "--db", filepath.Join(t.TempDir(), "j.db"), "--watch=false"})
+	}()
+	go client.Write([]byte(initializeBody + "\n"))
+	select {
+	case <-out.written: // serving: the client has its answer
+	case code := <-exited:
+		t.Fatalf("jarvis mcp exited with %d before answering: %s", code, stderr.String())
+	}
+	interrupt()
+	code := <-exited
+	log := stderr.String()
+	if code != 130 || strings.Contains(log, "level=ERROR") ||
+		!strings.HasSuffix(log, "jarvis: interrupted; the server stopped, and the index stays consistent: the next start finishes the work\n") {
+		t.Fatalf("exit %d, stderr:\n%s\nwant 130, no error logged, and the interruption said plainly", code, log)
+	}
+}
+
+// TestInterruptedCommandsExit130: whatever error a command returns once
+// the user has interrupted it (a query stopped midway, vectors not made)
+// is the interruption, said plainly in that command's words, with 130.
+func TestInterruptedCommandsExit130(t *testing.T) {
+	ctx, interrupt := context.WithCancel(context.Background())
+	interrupt()
+	for _, c := range commands() {
+		for _, err := range []error{errors.New("interrupted (9)"), fmt.Errorf("embed: %w", errNoVectors)} {
+			var stderr bytes.Buffer
+			code := exitCode(ctx, &env{stderr: &stderr}, c, err)
+			want := "jarvis: interrupted\n"
+			if c.interrupted != "" {
+				want = "jarvis: interrupted; " + c.interrupted + "\n"
+			}
+			if code != 130 || stderr.String() != want {
+				t.Errorf("%s, %v: exit %d, %q; want 130, %q", c.name, err, code, stderr.String(), want)
+			}
 		}
 	}
 }
