@@ -120,13 +120,22 @@ func run(ctx context.Context, e *env, args []string) int {
 
 // exitCode maps command c's error to an exit code, printing it once. An
 // error after ctx ended (Ctrl-C or SIGTERM) is the interruption the user
-// asked for, whatever it says (a query stopped midway, a server closed),
-// and gets 130, the shell's status for Ctrl-C, and a plain line.
+// asked for, whatever it says (a query stopped midway, a server closed,
+// doctor's checks cut short), and gets 130, the shell's status for Ctrl-C,
+// and a plain line, unless the command said so itself.
 func exitCode(ctx context.Context, e *env, c command, err error) int {
 	if err == nil {
 		return 0
 	}
 	var ee *exitError
+	if (errors.Is(err, context.Canceled) || ctx.Err() != nil) && !(errors.As(err, &ee) && ee.code == 130) {
+		msg := "jarvis: interrupted"
+		if c.interrupted != "" {
+			msg += "; " + c.interrupted
+		}
+		fmt.Fprintln(e.stderr, msg)
+		return 130
+	}
 	if errors.As(err, &ee) {
 		if ee.err != nil {
 			fmt.Fprintf(e.stderr, "jarvis: %v\n", ee.err)
@@ -139,14 +148,6 @@ func exitCode(ctx context.Context, e *env, c command, err error) int {
 	if errors.Is(err, errUsage) {
 		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errUsage.Error()))
 		return 2
-	}
-	if errors.Is(err, context.Canceled) || ctx.Err() != nil {
-		msg := "jarvis: interrupted"
-		if c.interrupted != "" {
-			msg += "; " + c.interrupted
-		}
-		fmt.Fprintln(e.stderr, msg)
-		return 130
 	}
 	if errors.Is(err, errNoVectors) {
 		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errNoVectors.Error()))

@@ -69,7 +69,12 @@ only with --http: without it they are an error.
 
 The server answers at once. The index is brought up to date in the
 background (tools answer from what is indexed so far and say so), and a
-file watcher keeps it current as notes change.`, e)
+file watcher keeps it current as notes change.
+
+Over stdio it serves until the client closes stdin (Ctrl-D at a terminal);
+Ctrl-C stops it in either mode. Exit status: 0 when the client closed
+stdin, 1 when serving failed, 2 for a usage or configuration error, 130
+when interrupted.`, e)
 	var c common
 	c.register(fs)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on `address` (such as 127.0.0.1:8765) instead of stdio")

@@ -47,7 +47,7 @@ Modes:
             measures shared words and word pieces, not meaning)
 
 Exit status: 0 when the search ran (even with no results), 1 when it
-failed, 2 for a usage or configuration error.`, e)
+failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	var c common
 	c.register(fs)
 	modeName := fs.String("mode", string(search.ModeCombined), "`mode`: keyword, semantic or combined")

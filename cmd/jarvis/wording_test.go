@@ -147,13 +147,15 @@ func TestMCPInterruptedIsNoError(t *testing.T) {
 }
 
 // TestInterruptedCommandsExit130: whatever error a command returns once
-// the user has interrupted it (a query stopped midway, vectors not made)
-// is the interruption, said plainly in that command's words, with 130.
+// the user has interrupted it (a query stopped midway, vectors not made,
+// doctor's report of checks cut short) is the interruption, said plainly
+// in that command's words, with 130; a command that says it itself, as
+// model pull does, is left to.
 func TestInterruptedCommandsExit130(t *testing.T) {
 	ctx, interrupt := context.WithCancel(context.Background())
 	interrupt()
 	for _, c := range commands() {
-		for _, err := range []error{errors.New("interrupted (9)"), fmt.Errorf("embed: %w", errNoVectors)} {
+		for _, err := range []error{errors.New("interrupted (9)"), fmt.Errorf("embed: %w", errNoVectors), &exitError{code: 1}} {
 			var stderr bytes.Buffer
 			code := exitCode(ctx, &env{stderr: &stderr}, c, err)
 			want := "jarvis: interrupted\n"
@@ -164,5 +166,36 @@ func TestInterruptedCommandsExit130(t *testing.T) {
 				t.Errorf("%s, %v: exit %d, %q; want 130, %q", c.name, err, code, stderr.String(), want)
 			}
 		}
+	}
+	var stderr bytes.Buffer
+	own := &exitError{code: 130, err: errors.New("interrupted; nothing was installed")}
+	if code := exitCode(ctx, &env{stderr: &stderr}, command{name: "model"}, own); code != 130 || stderr.String() != "jarvis: interrupted; nothing was installed\n" {
+		t.Errorf("model's own interruption: exit %d, %q", code, stderr.String())
+	}
+}
+
+// TestREADMETestStepsAreCIs: the README's steps to run the tests are the
+// ones .ci/run takes: the npm ci of test/interop, then go test ./....
+func TestREADMETestStepsAreCIs(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci, err := os.ReadFile(filepath.Join("..", "..", ".ci", "run"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, quick, _ := strings.Cut(string(readme), "## Quick start")
+	quick, _, _ = strings.Cut(quick, "\n## ")
+	for _, step := range []string{"npm ci --prefix test/interop", "go test ./..."} {
+		if !strings.Contains(quick, "\n"+step+" ") {
+			t.Errorf("the README's Quick start does not give the step %q", step)
+		}
+		if !strings.Contains(string(ci), "\n"+step) {
+			t.Errorf(".ci/run does not take the step %q", step)
+		}
+	}
+	if strings.Index(quick, "npm ci") > strings.Index(quick, "\ngo test ./...") {
+		t.Error("the README's Quick start runs the tests before installing what they need")
 	}
 }
