@@ -143,7 +143,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, words.Count(chunks, "chunk"), words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
 	default:
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s (%s): %s", name, kind, words.CountAs(chunks, "chunk, which has a vector", "chunks, all with vectors"))
+		r.Detail = fmt.Sprintf("%s (%s): %s", name, kind, words.Agree(chunks, "its 1 chunk has a vector", fmt.Sprintf("all %d chunks have vectors", chunks)))
 	}
 	if len(others) > 0 {
 		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (" + inv.Command("index", "--reembed") + " drops them)"
