@@ -25,7 +25,8 @@ found why says so). Fixes that name a jarvis command repeat the --vault,
 the database read-only, creates no file beside it, and never changes the
 database or the vaults.
 
-Exit status: 0 when healthy, 1 when degraded (warnings), 2 when broken.`, e)
+Exit status: 0 when healthy, 1 when degraded (warnings), 2 when broken, 130
+when interrupted.`, e)
 	var c common
 	c.register(fs)
 	asJSON := fs.Bool("json", false, `print {"status":...,"checks":[...]} to stdout`)

@@ -12,9 +12,11 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // indexOutput is the one JSON object `jarvis index --json` prints.
@@ -129,11 +131,7 @@ says why), 130 when interrupted.`, e)
 		}
 		out.Forgotten = append(out.Forgotten, forgotten{Name: name, Notes: notes})
 		if !*asJSON {
-			noun := "notes"
-			if notes == 1 {
-				noun = "note"
-			}
-			fmt.Fprintf(e.stderr, "jarvis: dropped vault %s (%d %s) from the index\n", name, notes, noun)
+			fmt.Fprintf(e.stderr, "jarvis: dropped vault %s (%s) from the index\n", name, words.Count(notes, "note"))
 		}
 	}
 	// After --forget, which frees a name for another folder or rules.
@@ -185,7 +183,7 @@ says why), 130 when interrupted.`, e)
 		}
 		return vectorsErr
 	}
-	printIndexSummary(e.stdout, out, dbPath)
+	printIndexSummary(e.stdout, out, dbPath, cfg.Invocation())
 	return vectorsErr
 }
 
@@ -244,24 +242,26 @@ func dbError(e *env, cfg config.Config, path string, err error) error {
 	return store.Explained(path, err, cfg.Invocation(), e.dbProbe)
 }
 
-func printIndexSummary(w io.Writer, out indexOutput, dbPath string) {
+// printIndexSummary writes what an index run did; a fix it names repeats
+// the flags of the run (inv).
+func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.Invocation) {
 	for _, r := range out.Vaults {
 		fmt.Fprintf(w, "%s (%s)\n", r.Name, r.Path)
-		fmt.Fprintf(w, "  %d notes, %d attachments\n", r.Notes, r.Attachments)
+		fmt.Fprintf(w, "  %s, %s\n", words.Count(r.Notes, "note"), words.Count(r.Attachments, "attachment"))
 		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %d unchanged\n", r.Added, r.Updated, r.Deleted, r.Unchanged)
 		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
 			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
 		}
-		fmt.Fprintf(w, "  %d links: %d resolved, %d unresolved\n", r.Links, r.ResolvedLinks, r.UnresolvedLinks)
+		fmt.Fprintf(w, "  %s: %d resolved, %d unresolved\n", words.Count(r.Links, "link"), r.ResolvedLinks, r.UnresolvedLinks)
 		if r.Warnings > 0 {
-			fmt.Fprintf(w, "  %d files indexed with a problem: run `jarvis doctor` for details\n", r.Warnings)
+			fmt.Fprintf(w, "  %s indexed with a problem: run %s for details\n", words.Count(r.Warnings, "file"), inv.Command("doctor"))
 		}
 	}
 	if em := out.Embeddings; em.Embedder != "" {
-		fmt.Fprintf(w, "vectors: %d of %d chunks (%d embedded now) with %s\n", em.Vectors, em.Chunks, em.Embedded, em.Embedder)
+		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now) with %s\n", em.Vectors, words.Count(em.Chunks, "chunk"), em.Embedded, em.Embedder)
 	}
 	if out.VectorsError != "" {
-		fmt.Fprintf(w, "vectors: not brought up to date (%d chunks embedded now); the error says why\n", out.Embeddings.Embedded)
+		fmt.Fprintf(w, "vectors: not brought up to date (%s embedded now); the error says why\n", words.Count(out.Embeddings.Embedded, "chunk"))
 	}
 	verb := "indexed into"
 	if len(out.Vaults) == 0 && len(out.Forgotten) > 0 {

@@ -63,16 +63,9 @@ func TestConformance(t *testing.T) {
 // Node packages are not installed: a failure under CI=true, a skip elsewhere.
 func interopDir(t *testing.T) string {
 	t.Helper()
-	dir, err := filepath.Abs(filepath.Join("..", "..", "test", "interop"))
+	dir, err := filepath.Abs(sharedtest.Interop(t))
 	if err != nil {
 		t.Fatal(err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "node_modules", "@modelcontextprotocol")); err != nil {
-		msg := "Node packages for the interop tests are not installed; run `npm ci` in " + dir
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s (CI=true): %v", msg, err)
-		}
-		t.Skipf("%s: %v", msg, err)
 	}
 	return dir
 }
@@ -88,10 +81,7 @@ func nodeBinary(t *testing.T, dir string) string {
 	if _, err := os.Stat(p); err == nil {
 		return p
 	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("no node on PATH (CI=true)")
-	}
-	t.Skip("no node on PATH")
+	sharedtest.Missing(t, "the interop tests need node, on PATH or from `npm ci --prefix test/interop`", exec.ErrNotFound)
 	return ""
 }
 

@@ -22,12 +22,24 @@ type command struct {
 	name    string
 	summary string
 	run     func(ctx context.Context, env *env, args []string) error
+	// interrupted follows "interrupted; " when Ctrl-C stops the command:
+	// what the interruption leaves behind ("" for nothing worth saying).
+	interrupted string
 }
+
+// indexInterrupted is what an interruption leaves of the index, for the
+// commands that write it.
+const indexInterrupted = "the index stays consistent and the next run finishes the work"
 
 // env is what a command may touch of the process.
 type env struct {
 	stdout, stderr io.Writer
-	getenv         func(string) string
+	// stdin is what jarvis mcp reads its client's requests from; nil is
+	// os.Stdin.
+	stdin io.ReadCloser
+	// stdinIsTerminal is set when a person, not a client, is on stdin.
+	stdinIsTerminal bool
+	getenv          func(string) string
 	// stderrIsTerminal decides whether progress is drawn as a line redrawn
 	// in place or written as plain log lines.
 	stderrIsTerminal bool
@@ -64,14 +76,15 @@ var errNoVectors = errors.New("no vectors")
 
 func commands() []command {
 	cs := []command{
-		{"index", "build or refresh the index of your vaults", runIndex},
-		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor},
-		{"search", "search your vaults from the terminal", runSearch},
-		{"related", "show the notes related to a note, links to consider and unlinked mentions", runRelated},
-		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP},
-		{"model", "download, list and remove embedding models that run inside jarvis", runModel},
-		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup},
-		{"version", "print the version", runVersion},
+		{"index", "build or refresh the index of your vaults", runIndex, indexInterrupted},
+		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor, ""},
+		{"search", "search your vaults from the terminal", runSearch, indexInterrupted},
+		{"related", "show the notes related to a note, links to consider and unlinked mentions", runRelated, indexInterrupted},
+		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP,
+			"the server stopped, and the index stays consistent: the next start finishes the work"},
+		{"model", "download, list and remove embedding models that run inside jarvis", runModel, ""},
+		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup, ""},
+		{"version", "print the version", runVersion, ""},
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
 	return cs
@@ -80,7 +93,7 @@ func commands() []command {
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
-		stderrIsTerminal: isTerminal(os.Stderr), stdoutIsTerminal: isTerminal(os.Stdout)}
+		stderrIsTerminal: isTerminal(os.Stderr), stdoutIsTerminal: isTerminal(os.Stdout), stdinIsTerminal: isTerminal(os.Stdin)}
 	code := run(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
@@ -104,19 +117,31 @@ func run(ctx context.Context, e *env, args []string) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return exitCode(e, c.run(ctx, e, args[1:]))
+			return exitCode(ctx, e, c, c.run(ctx, e, args[1:]))
 		}
 	}
 	fmt.Fprintf(e.stderr, "jarvis: unknown command %q; run `jarvis --help` for the list\n", args[0])
 	return 2
 }
 
-// exitCode maps a command's error to an exit code, printing it once.
-func exitCode(e *env, err error) int {
+// exitCode maps command c's error to an exit code, printing it once. An
+// error after ctx ended (Ctrl-C or SIGTERM) is the interruption the user
+// asked for, whatever it says (a query stopped midway, a server closed,
+// doctor's checks cut short), and gets 130, the shell's status for Ctrl-C,
+// and a plain line, unless the command said so itself.
+func exitCode(ctx context.Context, e *env, c command, err error) int {
 	if err == nil {
 		return 0
 	}
 	var ee *exitError
+	if (errors.Is(err, context.Canceled) || ctx.Err() != nil) && !(errors.As(err, &ee) && ee.code == 130) {
+		msg := "jarvis: interrupted"
+		if c.interrupted != "" {
+			msg += "; " + c.interrupted
+		}
+		fmt.Fprintln(e.stderr, msg)
+		return 130
+	}
 	if errors.As(err, &ee) {
 		if ee.err != nil {
 			fmt.Fprintf(e.stderr, "jarvis: %v\n", ee.err)
@@ -133,10 +158,6 @@ func exitCode(e *env, err error) int {
 	if errors.Is(err, errNoVectors) {
 		fmt.Fprintf(e.stderr, "jarvis: %v\n", strings.TrimSuffix(err.Error(), ": "+errNoVectors.Error()))
 		return 3
-	}
-	if errors.Is(err, context.Canceled) {
-		fmt.Fprintln(e.stderr, "jarvis: interrupted; the index stays consistent and the next run finishes the work")
-		return 130
 	}
 	fmt.Fprintf(e.stderr, "jarvis: %v\n", err)
 	return 1

@@ -23,10 +23,12 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/watch"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // envHTTPToken is the bearer token `jarvis mcp --http` requires when set.
@@ -67,7 +69,12 @@ only with --http: without it they are an error.
 
 The server answers at once. The index is brought up to date in the
 background (tools answer from what is indexed so far and say so), and a
-file watcher keeps it current as notes change.`, e)
+file watcher keeps it current as notes change.
+
+Over stdio it serves until the client closes stdin (Ctrl-D at a terminal);
+Ctrl-C stops it in either mode. Exit status: 0 when the client closed
+stdin, 1 when serving failed, 2 for a usage or configuration error, 130
+when interrupted.`, e)
 	var c common
 	c.register(fs)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on `address` (such as 127.0.0.1:8765) instead of stdio")
@@ -162,11 +169,53 @@ file watcher keeps it current as notes change.`, e)
 	if listener != nil {
 		return serveHTTP(ctx, server, listener, httpOpts, log)
 	}
-	err = server.Run(ctx, mcp.StdioTransport(os.Stdin, os.Stdout))
-	if err != nil && (ctx.Err() != nil || errors.Is(err, io.EOF)) {
-		return nil // the client closed stdin or the user pressed Ctrl-C
+	var in io.ReadCloser = os.Stdin
+	if e.stdin != nil {
+		in = e.stdin
 	}
-	return err
+	if e.stdinIsTerminal {
+		fmt.Fprintln(e.stderr, waitingForClient(cfg.Invocation()))
+	}
+	return serveStdio(ctx, server, mcp.StdioTransport(in, e.stdout), log)
+}
+
+// serveStdio serves the one client of t until it closes the connection
+// (nil) or ctx ends (ctx's error: the user's Ctrl-C, which main reports as
+// an interruption). It is the SDK's Server.Run less Run's error-level log
+// of a cancelled context: stopping a server is no error.
+func serveStdio(ctx context.Context, server *mcpsdk.Server, t mcpsdk.Transport, log *slog.Logger) error {
+	ss, err := server.Connect(ctx, t, nil)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		return fmt.Errorf("connect to the client: %w", err)
+	}
+	closed := make(chan error, 1)
+	go func() { closed <- ss.Wait() }()
+	select {
+	case <-ctx.Done():
+		ss.Close()
+		<-closed
+		log.Info("server stopped: interrupted")
+		return ctx.Err()
+	case err := <-closed:
+		if err != nil && !errors.Is(err, io.EOF) {
+			return err
+		}
+		log.Info("server stopped: the client closed the connection")
+		return nil
+	}
+}
+
+// waitingForClient is what jarvis mcp says, on stderr, when a person
+// starts it at a terminal: it does not answer typing, it waits for an
+// assistant to speak MCP on stdin and stdout, and inv's flags are those
+// to give setup for the assistant to start it with the same vaults.
+func waitingForClient(inv health.Invocation) string {
+	setup := "`" + shellLine(append([]string{"jarvis", "setup", "claude"}, inv...)) + "`"
+	return "jarvis: waiting for an MCP client on stdin and stdout; an assistant such as Claude Desktop starts jarvis mcp " +
+		"by itself once " + setup + " has added it. Press Ctrl-D or Ctrl-C to stop."
 }
 
 // httpOnlyFlags are the flags of `jarvis mcp` that only mean something
@@ -262,8 +311,8 @@ func newHTTPOptions(token string, allowRemote bool, origins []string, sessionTim
 			"set one with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
 	}
 	if allowRemote && len(strings.TrimSpace(token)) < minRemoteToken {
-		return opts, fmt.Errorf("%s has %d characters; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
-			envHTTPToken, len(token), minRemoteToken, envHTTPToken, errUsage)
+		return opts, fmt.Errorf("%s has %s; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
+			envHTTPToken, words.Count(len(token), "character"), minRemoteToken, envHTTPToken, errUsage)
 	}
 	if sessionTimeout < 0 {
 		return opts, fmt.Errorf("--session-timeout %s: give a positive duration such as 30m, or 0 to never close idle sessions: %w", sessionTimeout, errUsage)
@@ -345,7 +394,8 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 		defer cancel()
 		_ = srv.Shutdown(sctx)
-		return nil
+		log.Info("server stopped: interrupted")
+		return ctx.Err()
 	}
 }
 

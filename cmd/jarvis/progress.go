@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // progressView shows how far a run has got, across all its phases (the
@@ -59,7 +61,7 @@ func newProgressView(e *env, quiet, plain bool) *progressView {
 }
 
 // Report tells the view the phase under way, in words ("en: scanning
-// files"), the unit it counts, and how much of total is done; total is 0
+// files"), the unit it counts (singular: "file"), and how much of total is done; total is 0
 // while it is not known.
 func (p *progressView) Report(phase, unit string, done, total int) {
 	if p == nil {
@@ -92,7 +94,7 @@ func (p *progressView) markRate(now time.Time) {
 func (p *progressView) show(now time.Time, force bool) {
 	if !p.terminal {
 		if p.total > 0 && now.Sub(p.logged) >= logEvery && now.Sub(p.started) >= logEvery {
-			fmt.Fprintf(p.w, "jarvis: %s: %d of %d %s%s\n", p.phase, p.done, p.total, p.unit, p.left(now, ", "))
+			fmt.Fprintf(p.w, "jarvis: %s: %d of %s%s\n", p.phase, p.done, p.count(p.total), p.left(now, ", "))
 			p.logged = now
 		}
 		return
@@ -121,7 +123,16 @@ func (p *progressView) line(now time.Time) string {
 	if filled < cells {
 		bar += ">" + strings.Repeat(" ", cells-filled-1)
 	}
-	return fmt.Sprintf("%s  [%s] %d/%d %s  %d%%%s", p.phase, bar, p.done, p.total, p.unit, 100*p.done/p.total, p.left(now, "  "))
+	return fmt.Sprintf("%s  [%s] %d/%s  %d%%%s", p.phase, bar, p.done, p.count(p.total), 100*p.done/p.total, p.left(now, "  "))
+}
+
+// count is n in the phase's unit, "1 file" or "3 files"; the number
+// alone for a phase without a unit.
+func (p *progressView) count(n int) string {
+	if p.unit == "" {
+		return strconv.Itoa(n)
+	}
+	return words.Count(n, p.unit)
 }
 
 // left is the time the phase still needs at the throughput measured so
@@ -145,9 +156,9 @@ func (p *progressView) endPhase(now time.Time) {
 	took := formatDuration(now.Sub(p.started))
 	switch {
 	case p.total > 0 && p.done == p.total:
-		fmt.Fprintf(p.w, "jarvis: %s: %d %s in %s\n", p.phase, p.done, p.unit, took)
+		fmt.Fprintf(p.w, "jarvis: %s: %s in %s\n", p.phase, p.count(p.done), took)
 	case p.total > 0:
-		fmt.Fprintf(p.w, "jarvis: %s: %d of %d %s in %s\n", p.phase, p.done, p.total, p.unit, took)
+		fmt.Fprintf(p.w, "jarvis: %s: %d of %s in %s\n", p.phase, p.done, p.count(p.total), took)
 	default:
 		fmt.Fprintf(p.w, "jarvis: %s: %s\n", p.phase, took)
 	}
@@ -182,8 +193,8 @@ func (p *progressView) Clear() {
 
 // indexPhases words the phases of index.Indexer.Index, with their units.
 var indexPhases = map[index.Phase]struct{ words, unit string }{
-	index.PhaseScan:  {"scanning files", "files"},
-	index.PhaseWrite: {"reading changed files", "files"},
+	index.PhaseScan:  {"scanning files", "file"},
+	index.PhaseWrite: {"reading changed files", "file"},
 	index.PhaseLinks: {"resolving links", ""},
 }
 
@@ -210,7 +221,7 @@ func (p *progressView) Vectors() func(done, total int) {
 	}
 	p.Report("checking vectors", "", 0, 0)
 	return func(done, total int) {
-		p.Report("embedding chunks", "chunks", done, total)
+		p.Report("embedding chunks", "chunk", done, total)
 	}
 }
 

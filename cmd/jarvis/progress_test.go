@@ -46,11 +46,11 @@ func TestProgressTimeLeft(t *testing.T) {
 			var f frames
 			c := newFakeClock()
 			v := viewOn(&f, c, true)
-			v.Report("embedding chunks", "chunks", 0, 0)
+			v.Report("embedding chunks", "chunk", 0, 0)
 			c.add(tt.setup)
-			v.Report("embedding chunks", "chunks", 0, tt.total)
+			v.Report("embedding chunks", "chunk", 0, tt.total)
 			c.add(tt.elapsed)
-			v.Report("embedding chunks", "chunks", tt.done, tt.total)
+			v.Report("embedding chunks", "chunk", tt.done, tt.total)
 			got := lastFrame(f)
 			if tt.want == "" {
 				if strings.Contains(got, "left") {
@@ -141,6 +141,33 @@ func TestProgressPlainLines(t *testing.T) {
 		"jarvis: en: resolving links: 2s\n"
 	if got != want {
 		t.Errorf("plain output:\n%s\nwant:\n%s", got, want)
+	}
+}
+
+// TestProgressCountsOne: a vault of one note is counted in the singular,
+// on a terminal and off it.
+func TestProgressCountsOne(t *testing.T) {
+	var plain, term frames
+	c := newFakeClock()
+	for _, v := range []*progressView{viewOn(&plain, c, false), viewOn(&term, c, true)} {
+		p := v.Index("en")
+		p(index.PhaseScan, 0, 0)
+		p(index.PhaseScan, 1, 1)
+		p(index.PhaseWrite, 0, 1)
+		c.add(20 * time.Second)
+		p(index.PhaseWrite, 0, 1)
+		p(index.PhaseLinks, 0, 0)
+		v.Finish()
+	}
+	want := "jarvis: en: scanning files: 1 file in 0s\n" +
+		"jarvis: en: reading changed files: 0 of 1 file\n" +
+		"jarvis: en: reading changed files: 0 of 1 file in 20s\n" +
+		"jarvis: en: resolving links: 0s\n"
+	if got := strings.Join(plain, ""); got != want {
+		t.Errorf("plain output:\n%s\nwant:\n%s", got, want)
+	}
+	if got := strings.Join(term, ""); !strings.Contains(got, "] 1/1 file  100%") {
+		t.Errorf("terminal frames %q; want one showing 1/1 file", term)
 	}
 }
 

@@ -29,7 +29,7 @@ related-notes tool of jarvis mcp.
 The index is brought up to date first; --no-refresh uses it as it is.
 
 Exit status: 0 when the note was found, 1 when it was not or the index
-failed, 2 for a usage or configuration error.`, e)
+failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	var c common
 	c.register(fs)
 	limit := fs.Int("limit", related.DefaultLimit, fmt.Sprintf("the most related `notes` shown (1 to %d)", related.MaxLimit))

@@ -50,7 +50,7 @@ Modes:
             measures shared words and word pieces, not meaning)
 
 Exit status: 0 when the search ran (even with no results), 1 when it
-failed, 2 for a usage or configuration error.`, e)
+failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	var c common
 	c.register(fs)
 	modeName := fs.String("mode", string(search.ModeCombined), "`mode`: keyword, semantic or combined")
@@ -148,7 +148,7 @@ failed, 2 for a usage or configuration error.`, e)
 	// Only the configured vaults: the database may hold others.
 	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
-		Threshold: *threshold, NamesOnly: *namesOnly})
+		Threshold: *threshold, NamesOnly: *namesOnly, Reader: notes.ReaderTerminal})
 	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}

@@ -78,7 +78,7 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	if err := checkVaults(e, cfg); err != nil {
 		return err
 	}
-	exe, err := installedExecutable()
+	exe, err := installedExecutable(args)
 	if err != nil {
 		return err
 	}
@@ -234,8 +234,9 @@ func shellLine(words []string) string {
 // installedExecutable is the absolute path of this binary with symbolic
 // links resolved, so that the entry keeps working when a link is moved. A
 // binary built by `go run` would start nothing once it is gone, so it is
-// refused.
-func installedExecutable() (string, error) {
+// refused; args are the arguments of setup claude, for the command the
+// refusal suggests.
+func installedExecutable(args []string) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("find this jarvis binary: %w", err)
@@ -244,10 +245,18 @@ func installedExecutable() (string, error) {
 		exe = real
 	}
 	if isGoRunBuild(exe) {
-		return "", fmt.Errorf("this jarvis was started by `go run` from %s, a build Go deletes when it exits or cleans its cache: "+
-			"install it with `CGO_ENABLED=0 go install ./cmd/jarvis`, then run `jarvis setup claude`: %w", exe, errUsage)
+		return "", goRunRefused(exe, args)
 	}
 	return exe, nil
+}
+
+// goRunRefused says why setup refuses a jarvis that `go run` built (at
+// exe), and how to install one: the install line, then this command with
+// the arguments it was given.
+func goRunRefused(exe string, args []string) error {
+	again := shellLine(append([]string{"jarvis", "setup", "claude"}, args...))
+	return fmt.Errorf("this jarvis was started by `go run` from %s, a build Go deletes when it exits or cleans its cache: "+
+		"install it from the clone with `%s`, then run `%s`: %w", exe, installCommand, again, errUsage)
 }
 
 // goRunCached matches the folder in Go's build cache that `go run` keeps

@@ -9,6 +9,12 @@ import (
 	"sync"
 )
 
+// installCommand installs jarvis from a clone of its repository, as the
+// README's Install section gives it and as messages that ask for an
+// installed jarvis suggest it. -buildvcs=true records the commit, so that
+// `jarvis version` names it, even where GOFLAGS=-buildvcs=false is set.
+const installCommand = "CGO_ENABLED=0 go install -buildvcs=true ./cmd/jarvis"
+
 // version, when set at build time with -ldflags "-X main.version=...", is
 // reported as it is; otherwise the version comes from the build information
 // the Go toolchain records in the binary.

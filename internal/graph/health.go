@@ -8,6 +8,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Checks are the graph's contribution to doctor: how many links in each
@@ -48,7 +49,7 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			if total == 0 {
 				r.Detail = "every link resolves"
 			} else {
-				r.Detail = fmt.Sprintf("%d links to %d missing targets, most linked: %s", total, len(targets), strings.Join(top, ", "))
+				r.Detail = fmt.Sprintf("%s to %s, most linked: %s", words.Count(total, "link"), words.Count(len(targets), "missing target"), strings.Join(top, ", "))
 			}
 			out = append(out, r, anchorsResult(ctx, New(db), name))
 		}
@@ -72,7 +73,7 @@ func anchorsResult(ctx context.Context, g *Graph, vaultName string) health.Resul
 		for _, b := range broken[:min(3, len(broken))] {
 			first = append(first, fmt.Sprintf("%s line %d → %s#%s", b.Source, b.Line, strings.TrimSuffix(b.Target, ".md"), b.Subpath))
 		}
-		r.Detail = fmt.Sprintf("%d links name a heading or block their note does not have: %s", len(broken), strings.Join(first, "; "))
+		r.Detail = fmt.Sprintf("%s a heading or block their note does not have: %s", words.CountAs(len(broken), "link names", "links name"), strings.Join(first, "; "))
 	}
 	return r
 }

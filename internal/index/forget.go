@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"slices"
+
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Forget removes a vault and everything indexed from it (notes, links,
@@ -25,10 +27,25 @@ func (ix *Indexer) Forget(ctx context.Context, name string) (int, error) {
 		return 0, fmt.Errorf("forget vault %q: %w", name, err)
 	}
 	if n, _ := res.RowsAffected(); n == 0 {
-		names, _ := ix.VaultNames(ctx)
-		return 0, fmt.Errorf("the database holds no vault named %q (it holds %v)", name, names)
+		held, err := ix.VaultNames(ctx)
+		if err != nil {
+			return 0, fmt.Errorf("forget vault %q: %w", name, err)
+		}
+		return 0, noVaultNamed(name, held)
 	}
 	return notes, nil
+}
+
+// noVaultNamed says that a vault to forget is not in the database, and
+// which vaults are, so that the user can give one of those.
+func noVaultNamed(name string, held []string) error {
+	switch len(held) {
+	case 0:
+		return fmt.Errorf("the database holds no vaults, so there is no vault named %q to forget", name)
+	case 1:
+		return fmt.Errorf("the database holds no vault named %q; the only vault it holds is %s", name, words.Quoted(held))
+	}
+	return fmt.Errorf("the database holds no vault named %q; the vaults it holds are %s", name, words.Quoted(held))
 }
 
 // VaultNames lists the vaults the database holds, by name.

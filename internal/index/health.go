@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Checks are the index's contributions to doctor: for each vault, whether
@@ -71,12 +72,8 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		if slices.ContainsFunc(vaults, func(v config.Vault) bool { return v.Name == name }) {
 			continue
 		}
-		noun := "notes"
-		if notes == 1 {
-			noun = "note"
-		}
 		out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
-			Detail: fmt.Sprintf("the database also holds vault %q (%d %s), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, notes, noun, inv.Command("index", "--forget", name)),
+			Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, words.Count(notes, "note"), inv.Command("index", "--forget", name)),
 			Fix:    fmt.Sprintf("if no other configuration uses it, %s drops it", inv.Command("index", "--forget", name))})
 	}
 	if err := rows.Err(); err != nil {
@@ -141,12 +138,12 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		err := db.QueryRowContext(ctx, `SELECT parser FROM vaults WHERE id = ?`, id).Scan(&parser)
 		if err == nil && parser != vault.ParserVersion {
 			r.Status = health.Warn
-			r.Detail = fmt.Sprintf("%d files indexed, none changed since the last index (%s), but read by an earlier version of jarvis", len(same), when)
+			r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s), but read by an earlier version of jarvis", words.Count(len(same), "file"), words.Agree(len(same), "unchanged", "none changed"), when)
 			r.Fix = "run " + inv.Command("index") + ": it reads every note again"
 			return r
 		}
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%d files indexed, none changed since the last index (%s)", len(same), when)
+		r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s)", words.Count(len(same), "file"), words.Agree(len(same), "unchanged", "none changed"), when)
 		return r
 	}
 	r.Status = health.Warn
@@ -234,7 +231,8 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	if len(unreadable) > 0 {
 		// Only the user's access fixes these; jarvis cannot.
 		r.Status = health.Warn
-		r.Detail = fmt.Sprintf("%d files or folders cannot be read, and are searched as they were last read or not at all: %s", len(unreadable), strings.Join(first, "; "))
+		r.Detail = fmt.Sprintf("%s: %s", words.CountAs(len(unreadable), "file or folder cannot be read, and is searched as it was last read or not at all",
+			"files or folders cannot be read, and are searched as they were last read or not at all"), strings.Join(first, "; "))
 		r.Fix = fmt.Sprintf("let the user jarvis runs as read them, such as with %s; the next index run reads them", readFix(filepath.Join(v.Path, filepath.FromSlash(unreadable[0]))))
 		return r
 	}
@@ -245,6 +243,6 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	// A problem in a note is the note's, not jarvis's: it is indexed anyway,
 	// so this informs rather than degrades.
 	r.Status = health.OK
-	r.Detail = fmt.Sprintf("%d files indexed with a problem: %s", n, strings.Join(first, "; "))
+	r.Detail = fmt.Sprintf("%s indexed with a problem: %s", words.Count(n, "file"), strings.Join(first, "; "))
 	return r
 }

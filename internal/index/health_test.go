@@ -97,3 +97,38 @@ func TestReadFix(t *testing.T) {
 		}
 	}
 }
+
+// TestHealthCountsOne: doctor's index checks count a vault of one note,
+// and one unreadable folder, in the singular.
+func TestHealthCountsOne(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	mustIndex(t, ix, "other", root)
+	if _, err := ix.db.ExecContext(ctx, `INSERT INTO warnings (vault_id, path, message) SELECT id, 'Private', ? FROM vaults WHERE name = 'v'`,
+		vault.CannotRead+"permission denied"+vault.KeptAsRead); err != nil {
+		t.Fatal(err)
+	}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "v", Path: root}}, health.Invocation{}), time.Minute)
+	want := map[string]string{
+		"index freshness v": "1 file indexed, unchanged since the last index (",
+		"index warnings v":  "1 file or folder cannot be read, and is searched as it was last read or not at all: ",
+		"other vault other": `the database also holds vault "other" (1 note), not configured here`,
+	}
+	for _, r := range rep.Checks {
+		if w, ok := want[r.Name]; ok {
+			if !strings.HasPrefix(r.Detail, w) {
+				t.Errorf("%s: %q; want it to start %q", r.Name, r.Detail, w)
+			}
+			delete(want, r.Name)
+		}
+	}
+	for name := range want {
+		t.Errorf("no result %q in %+v", name, rep.Checks)
+	}
+}

@@ -482,8 +482,31 @@ func TestForgetVault(t *testing.T) {
 			t.Errorf("%s = %d after forgetting; one vault alone gives %d", q, got, want)
 		}
 	}
-	if _, err := ix.Forget(context.Background(), "nope"); err == nil || !strings.Contains(err.Error(), "coffee") {
-		t.Fatalf("forgetting an unknown vault: %v; want an error naming those there are", err)
+}
+
+// TestForgetUnknownVault: forgetting a vault the database does not hold
+// names, in words, the vaults it does hold, or says it holds none.
+func TestForgetUnknownVault(t *testing.T) {
+	root := exampleVault(t)
+	for _, tc := range []struct {
+		name   string
+		vaults []string
+		want   string
+	}{
+		{"no vaults", nil, `the database holds no vaults, so there is no vault named "nope" to forget`},
+		{"one vault", []string{"en"}, `the database holds no vault named "nope"; the only vault it holds is "en"`},
+		{"two vaults", []string{"en", "vault-all"}, `the database holds no vault named "nope"; the vaults it holds are "en" and "vault-all"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
+			for _, v := range tc.vaults {
+				mustIndex(t, ix, v, root)
+			}
+			_, err := ix.Forget(context.Background(), "nope")
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("Forget(nope) = %v\nwant %s", err, tc.want)
+			}
+		})
 	}
 }
 

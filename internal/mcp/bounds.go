@@ -10,6 +10,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // maxQuoted is how much of an argument an error quotes: enough to
@@ -118,7 +119,7 @@ func shortFrontmatter(fm map[string]any) (map[string]any, string) {
 	}
 	note := "frontmatter: long values shortened"
 	if dropped > 0 {
-		note += fmt.Sprintf("; %d of %d properties left out", dropped, len(fm))
+		note += fmt.Sprintf("; %d of %s left out", dropped, words.CountAs(len(fm), "property", "properties"))
 	}
 	return out, note
 }

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // ToolBuildContext is the name of the build-context tool.
@@ -195,7 +196,7 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 	for _, p := range out.Passages {
 		notes[p.Vault+"\x00"+p.Path] = true
 	}
-	fmt.Fprintf(&b, "Context for %s: %s from %s, %d of %d tokens.\n", quoteArg(query), count(len(out.Passages), "passage"), count(len(notes), "note"), out.TokensUsed, out.BudgetTokens)
+	fmt.Fprintf(&b, "Context for %s: %s from %s, %d of %d tokens.\n", quoteArg(query), words.Count(len(out.Passages), "passage"), words.Count(len(notes), "note"), out.TokensUsed, out.BudgetTokens)
 	if out.Empty != "" {
 		fmt.Fprintf(&b, "\n%s\n", out.Empty)
 	}
@@ -216,7 +217,7 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 			if l.Heading != "" {
 				where += " § " + l.Heading
 			}
-			fmt.Fprintf(&b, "- %s, lines %d-%d (%d tokens): %s\n", where, l.StartLine, l.EndLine, l.Tokens, l.Reason)
+			fmt.Fprintf(&b, "- %s, lines %d-%d (%s): %s\n", where, l.StartLine, l.EndLine, words.Count(l.Tokens, "token"), l.Reason)
 		}
 		if out.MoreLeftOut > 0 {
 			fmt.Fprintf(&b, "- … and %d more\n", out.MoreLeftOut)

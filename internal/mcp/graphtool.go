@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // GraphInput is the input of search-graph.
@@ -370,11 +371,11 @@ func nonNil[T any](s []T) []T {
 
 func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Links around **%s** (`%s`): %s", out.Start.Title, out.Start.Path, count(len(out.Nodes), "node"))
+	fmt.Fprintf(&b, "Links around **%s** (`%s`): %s", out.Start.Title, out.Start.Path, words.Count(len(out.Nodes), "node"))
 	if out.NodesReached > len(out.Nodes) {
 		fmt.Fprintf(&b, " of %d reached", out.NodesReached)
 	}
-	fmt.Fprintf(&b, ", %s", count(len(out.Edges), "link"))
+	fmt.Fprintf(&b, ", %s", words.Count(len(out.Edges), "link"))
 	if out.LinksFound > len(out.Edges) {
 		fmt.Fprintf(&b, " of %d among them", out.LinksFound)
 	}

@@ -338,7 +338,8 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 2}, "similarity_threshold must be at most 1"},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 1.5}, "similarity_threshold must be at most 1; got 1.5"},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": -0.25}, "got -0.25"},
-		{mcp.ToolSearchSemantic, map[string]any{"query": strings.Repeat("long ", 2001)}, "query must be at most 10000 characters"},
+		{mcp.ToolSearchSemantic, map[string]any{"query": strings.Repeat("long ", 2001)}, "query must be at most 10000 characters long; it has 10005"},
+		{mcp.ToolSearchVault, map[string]any{"query": ""}, "query must be at least 1 character long"},
 	} {
 		t.Run(tc.tool+" "+tc.want, func(t *testing.T) {
 			text, isErr := call(t, cs, tc.tool, tc.args, nil)

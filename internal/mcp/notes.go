@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // ReadNoteInput is the input of read-note.
@@ -182,7 +183,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	runes := []rune(text)
 	out.TotalChars = len(runes)
 	if in.Offset > len(runes) {
-		return nil, out, fmt.Errorf("offset %d is past the end of the note (%d characters); start from 0", in.Offset, len(runes))
+		return nil, out, fmt.Errorf("offset %d is past the end of the note (%s); start from 0", in.Offset, words.Count(len(runes), "character"))
 	}
 	end := pageEnd(runes, in.Offset, maxChars)
 	out.Content, out.Offset = string(runes[in.Offset:end]), in.Offset
@@ -251,7 +252,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		})
 		out.BacklinkCount = max(back.Total, len(out.Backlinks))
 		if len(out.Backlinks) < out.BacklinkCount {
-			out.Shortened = append(out.Shortened, fmt.Sprintf("%d of %d backlinks", len(out.Backlinks), out.BacklinkCount))
+			out.Shortened = append(out.Shortened, fmt.Sprintf("%d of %s", len(out.Backlinks), words.Count(out.BacklinkCount, "backlink")))
 		}
 	} else {
 		if why == "" {
@@ -421,7 +422,7 @@ func pageEnd(runes []rune, offset, max int) int {
 
 func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "# %s\n`%s` in vault %s, %d bytes, modified %s", out.Title, out.Path, out.Vault, out.Size, out.Modified)
+	fmt.Fprintf(&b, "# %s\n`%s` in vault %s, %s, modified %s", out.Title, out.Path, out.Vault, words.Count(out.Size, "byte"), out.Modified)
 	if len(out.Tags) > 0 {
 		fmt.Fprintf(&b, ", tags #%s", strings.Join(out.Tags, " #"))
 	}
@@ -458,9 +459,9 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 			sources[bl.Source] = true
 		}
 		if out.BacklinkCount > len(out.Backlinks) {
-			fmt.Fprintf(&b, "\n%s linking here, %d of them listed (from %s)", count(out.BacklinkCount, "link"), len(out.Backlinks), count(len(sources), "note"))
+			fmt.Fprintf(&b, "\n%s linking here, %d of them listed (from %s)", words.Count(out.BacklinkCount, "link"), len(out.Backlinks), words.Count(len(sources), "note"))
 		} else {
-			fmt.Fprintf(&b, "\n%s linking here (from %s)", count(len(out.Backlinks), "link"), count(len(sources), "note"))
+			fmt.Fprintf(&b, "\n%s linking here (from %s)", words.Count(len(out.Backlinks), "link"), words.Count(len(sources), "note"))
 		}
 		if briefBacklinks {
 			b.WriteString("; read the note without heading or offset to list them.\n")

@@ -14,6 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // RelatedInput is the input of related-notes.
@@ -143,7 +144,7 @@ func shortRelated(out *RelatedOutput) {
 
 func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Notes related to **%s** (`%s` in vault %s): %s.\n", out.Title, out.Path, out.Vault, count(len(out.Related), "note"))
+	fmt.Fprintf(&b, "Notes related to **%s** (`%s` in vault %s): %s.\n", out.Title, out.Path, out.Vault, words.Count(len(out.Related), "note"))
 	if len(out.AlsoMatches) > 0 {
 		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to ask about it instead.\n", strings.Join(out.AlsoMatches, "`, `"))
 	}

@@ -7,6 +7,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Every tool answers with structured content and with this Markdown
@@ -28,7 +29,7 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	case out.Truncated:
 		fmt.Fprintf(&b, "the best %d notes (more matched).\n", n)
 	default:
-		fmt.Fprintf(&b, "%s.\n", count(n, "note"))
+		fmt.Fprintf(&b, "%s.\n", words.Count(n, "note"))
 	}
 	b.WriteString(out.line())
 	for _, n := range out.Notes {
@@ -75,12 +76,4 @@ func vaultsIn(out SearchOutput) bool {
 		seen[r.Vault] = true
 	}
 	return len(seen) > 1
-}
-
-// count writes n and the noun, plural unless n is 1: "1 note", "3 notes".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }

@@ -21,6 +21,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Options configure the server.
@@ -262,9 +263,9 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 	case "maxLength", "minLength":
 		if m := schemaLength.FindStringSubmatch(tail); m != nil {
 			if keyword == "maxLength" {
-				return fmt.Sprintf("%s must be at most %s characters long; it has %s", prop, m[2], m[1])
+				return fmt.Sprintf("%s must be at most %s long; it has %s", prop, characters(m[2]), m[1])
 			}
-			return fmt.Sprintf("%s must be at least %s characters long", prop, m[2])
+			return fmt.Sprintf("%s must be at least %s long", prop, characters(m[2]))
 		}
 	case "maximum", "minimum":
 		if m := schemaBound.FindStringSubmatch(detail); m != nil {
@@ -324,4 +325,14 @@ func withArticle(noun string) string {
 		return "an " + noun
 	}
 	return "a " + noun
+}
+
+// characters is a length from a schema message, "1 character" or "20
+// characters".
+func characters(n string) string {
+	i, err := strconv.Atoi(n)
+	if err != nil {
+		return n + " characters"
+	}
+	return words.Count(i, "character")
 }

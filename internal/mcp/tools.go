@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Tool names, fixed: clients and people's prompts refer to them.
@@ -180,7 +181,7 @@ func freshness(st index.State) string {
 	switch st.State {
 	case index.StateIndexing:
 		if st.Total > 0 {
-			return fmt.Sprintf("The index is being built (%d of %d files of %s done): results cover what is indexed so far.", st.Done, st.Total, st.Vault)
+			return fmt.Sprintf("The index is being built (%d of %s of %s done): results cover what is indexed so far.", st.Done, words.Count(st.Total, "file"), st.Vault)
 		}
 		return "The index is being built: results cover what is indexed so far."
 	case index.StateFailed:
@@ -196,7 +197,7 @@ func freshness(st index.State) string {
 func embedding(e index.Embedding) string {
 	switch e.State {
 	case index.EmbedRunning:
-		msg := fmt.Sprintf("Vectors for semantic search are being made: %d of %d passages done", e.Done, e.Total)
+		msg := fmt.Sprintf("Vectors for semantic search are being made: %d of %s done", e.Done, words.Count(e.Total, "passage"))
 		if e.PerSecond > 0 {
 			msg += fmt.Sprintf(", %.0f a second", e.PerSecond)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/metrics"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // VaultItem is one vault as list-vaults describes it.
@@ -175,7 +176,7 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	if len(out.Tools) > 0 {
 		b.WriteString("\nTool calls since the server started:\n")
 		for _, m := range out.Tools {
-			fmt.Fprintf(&b, "- %s: %d calls, %d errors, p50 %.2f ms, p95 %.2f ms\n", m.Name, m.Calls, m.Errors, m.P50Ms, m.P95Ms)
+			fmt.Fprintf(&b, "- %s: %s, %s, p50 %.2f ms, p95 %.2f ms\n", m.Name, words.Count(m.Calls, "call"), words.Count(m.Errors, "error"), m.P50Ms, m.P95Ms)
 		}
 	}
 	return textResult(b.String()), out, nil
@@ -201,7 +202,7 @@ func (t *tools) vectorStores() []VaultStore {
 
 func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%s.\n", count(len(out.Vaults), "vault"))
+	fmt.Fprintf(&b, "%s.\n", words.Count(len(out.Vaults), "vault"))
 	b.WriteString(out.line())
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
@@ -210,8 +211,9 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {
-		fmt.Fprintf(&b, "\n- **%s** (`%s`): %d notes, %d attachments, %d links (%d unresolved), %d passages; index %s",
-			v.Name, v.Path, v.Notes, v.Attachments, v.Links, v.UnresolvedLinks, v.Chunks, v.IndexState)
+		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s, %s (%d unresolved), %s; index %s",
+			v.Name, v.Path, words.Count(v.Notes, "note"), words.Count(v.Attachments, "attachment"), words.Count(v.Links, "link"),
+			v.UnresolvedLinks, words.Count(v.Chunks, "passage"), v.IndexState)
 		if v.LastIndexed != "" {
 			fmt.Fprintf(&b, ", updated %s", v.LastIndexed)
 		}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
@@ -104,5 +105,40 @@ func TestSemanticSymbolsFindOnlyTheirNotes(t *testing.T) {
 		if got := strings.Join(paths(rs), ","); got != want {
 			t.Errorf("%s: %q; want %q", query, got, want)
 		}
+	}
+}
+
+// TestFilterKeepingNothingSaysSoToItsReader: a filter that keeps no note
+// gets one sentence that reads as English, naming what the reader can
+// change: the tool's arguments and list-vaults for a model, the flags of
+// jarvis search for a person at a terminal.
+func TestFilterKeepingNothingSaysSoToItsReader(t *testing.T) {
+	svc, _ := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
+	for _, tc := range []struct {
+		name   string
+		filter notes.Filter
+		reader notes.Reader
+		want   string
+	}{
+		{"path for a model", notes.Filter{PathPrefix: "Nope/", Vault: "coffee"}, notes.ReaderModel,
+			`There are no notes whose path starts with "Nope/", in vault "coffee", so nothing was searched. ` +
+				`Check path_prefix: paths start at the vault's top folder, as search results give them ("Projects/" for the folder Projects). ` +
+				`list-vaults says how many notes each vault holds.`},
+		{"path at a terminal", notes.Filter{PathPrefix: "Nope/"}, notes.ReaderTerminal,
+			`There are no notes whose path starts with "Nope/", so nothing was searched. ` +
+				`Check --path-prefix: paths start at the vault's top folder, as search results give them ("Projects/" for the folder Projects).`},
+		{"tag at a terminal", notes.Filter{Tag: "#nope"}, notes.ReaderTerminal,
+			`There are no notes tagged #nope, so nothing was searched. ` +
+				`Check --tag: it keeps the notes with that tag or one nested under it ("project" keeps #project/alpha), with or without "#".`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			a, err := svc.Search(context.Background(), Query{Mode: ModeKeyword, Text: "grind", Filter: tc.filter, Reader: tc.reader})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(a.Results) != 0 || a.Empty != tc.want {
+				t.Fatalf("%d results, empty:\n%s\nwant:\n%s", len(a.Results), a.Empty, tc.want)
+			}
+		})
 	}
 }

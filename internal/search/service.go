@@ -89,6 +89,9 @@ type Query struct {
 	// whether vectors may still be loading, and an empty answer while a
 	// vault's first index is under way says so (index.Explain).
 	Index index.State
+	// Reader is who reads the answer's sentences, so that they name what
+	// that reader can change (tool arguments or command flags).
+	Reader notes.Reader
 
 	// noSnippets leaves combined results' snippets as ranked, for a
 	// caller that reads the notes' passages itself (Passages).
@@ -194,7 +197,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	// be read, the retrievers fail too, and the file scan applies it.
 	if f, err := q.Filter.Resolve(ctx, s.db); err == nil {
 		if f.MatchesNothing() {
-			a := noNotes(f)
+			a := noNotes(f, q.Reader)
 			s.unready(ctx, q, &a)
 			return a, nil
 		}
@@ -436,7 +439,6 @@ func emptiness(q Query, a Answer) string {
 }
 
 // noNotes is the answer when the filter itself keeps no note.
-func noNotes(f notes.Filter) Answer {
-	return Answer{Results: []notes.Result{}, Empty: "No notes are " + f.Describe() +
-		": nothing was searched. Check the filter: vault names come from list-vaults, and paths start at the vault's top folder."}
+func noNotes(f notes.Filter, r notes.Reader) Answer {
+	return Answer{Results: []notes.Result{}, Empty: f.NoNotes(r)}
 }

@@ -17,6 +17,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/parse")
@@ -642,14 +644,8 @@ func TestParseGolden(t *testing.T) {
 // except on CI where its absence is an error.
 func helpVault(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join("..", "..", "..", "shared", "vaults", "obsidian-help")
-	if _, err := os.Stat(filepath.Join(dir, "en")); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("Obsidian Help vault not found at %s: %v", dir, err)
-		}
-		t.Skipf("Obsidian Help vault not found at %s", dir)
-	}
-	return dir
+	sharedtest.Path(t, "vaults/obsidian-help/en")
+	return sharedtest.Path(t, "vaults/obsidian-help")
 }
 
 func parseVaultFile(t *testing.T, p *Parser, vault, rel string) (Note, []string) {

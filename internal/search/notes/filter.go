@@ -112,8 +112,9 @@ func HasTag(tags []string, tag string) bool {
 	return false
 }
 
-// Describe says what a filter keeps, for a sentence about an empty
-// answer: `under "Projects/" tagged #idea`.
+// Describe says what a filter keeps, as words that follow "notes" in a
+// sentence about an empty answer: `whose path starts with "Projects/",
+// tagged #idea`; "" when it keeps every note.
 func (f Filter) Describe() string {
 	var parts []string
 	if p := normalizePrefix(f.PathPrefix); p != "" {
@@ -126,6 +127,44 @@ func (f Filter) Describe() string {
 		parts = append(parts, fmt.Sprintf("in vault %q", f.Vault))
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Reader is who reads what a search says about its filter, so that the
+// sentence names what that reader can change: a tool's arguments and the
+// other tools, for the model behind an MCP client; the flags of jarvis
+// search, for a person at a terminal.
+type Reader int
+
+const (
+	// ReaderModel is the model behind an MCP client (the zero value).
+	ReaderModel Reader = iota
+	// ReaderTerminal is a person running jarvis search.
+	ReaderTerminal
+)
+
+// NoNotes is the answer's sentence when f itself keeps no note, so that
+// nothing was searched: what f keeps, and what to check, in the words of
+// reader r.
+func (f Filter) NoNotes(r Reader) string {
+	prefix, tag := "path_prefix", "tag"
+	if r == ReaderTerminal {
+		prefix, tag = "--path-prefix", "--tag"
+	}
+	var check []string
+	if normalizePrefix(f.PathPrefix) != "" {
+		check = append(check, "Check "+prefix+`: paths start at the vault's top folder, as search results give them ("Projects/" for the folder Projects).`)
+	}
+	if NormalizeTag(f.Tag) != "" {
+		check = append(check, "Check "+tag+`: it keeps the notes with that tag or one nested under it ("project" keeps #project/alpha), with or without "#".`)
+	}
+	if f.Vault != "" {
+		if r == ReaderTerminal {
+			check = append(check, "Check the vault: it holds no notes yet, or none that pass.")
+		} else {
+			check = append(check, "list-vaults says how many notes each vault holds.")
+		}
+	}
+	return strings.Join(append([]string{"There are no notes " + f.Describe() + ", so nothing was searched."}, check...), " ")
 }
 
 // noteSet is a filter resolved against the database: every note, none,

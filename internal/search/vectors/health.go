@@ -11,6 +11,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // probeTimeout bounds the test embedding doctor asks of a remote embedder.
@@ -135,14 +136,14 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 			// Another jarvis (a server) is making them: say how fast.
 			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
 			r.Status = health.OK
-			r.Detail = fmt.Sprintf("%s (%s): vectors are being made, %d of %d chunks so far, %.0f a second, about %s left",
-				name, kind, covered, chunks, p.PerSecond, left.Round(time.Second))
+			r.Detail = fmt.Sprintf("%s (%s): vectors are being made, %d of %s so far, %.0f a second, about %s left",
+				name, kind, covered, words.Count(chunks, "chunk"), p.PerSecond, left.Round(time.Second))
 			return r
 		}
-		return warn(fmt.Sprintf("%s: %d of %d chunks have no vector yet", name, chunks-covered, chunks), "run "+inv.Command("index"))
+		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, words.Count(chunks, "chunk"), words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
 	default:
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s (%s): all %d chunks have vectors", name, kind, chunks)
+		r.Detail = fmt.Sprintf("%s (%s): %s", name, kind, words.Agree(chunks, "its 1 chunk has a vector", fmt.Sprintf("all %d chunks have vectors", chunks)))
 	}
 	if len(others) > 0 {
 		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (" + inv.Command("index", "--reembed") + " drops them)"

@@ -11,6 +11,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // ErrRunTimeout means a Sync stopped embedding when its RunTimeout ran
@@ -25,7 +26,7 @@ type runTimeoutError struct {
 }
 
 func (e *runTimeoutError) Error() string {
-	msg := fmt.Sprintf("embedding stopped at the run limit of %s with %d of %d texts embedded (the next run goes on from there)", e.limit, e.embedded, e.total)
+	msg := fmt.Sprintf("embedding stopped at the run limit of %s with %d of %s embedded (the next run goes on from there)", e.limit, e.embedded, words.Count(e.total, "text"))
 	if e.err != nil {
 		msg += ": " + e.err.Error()
 	}

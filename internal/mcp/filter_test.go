@@ -1,0 +1,23 @@
+package mcp_test
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
+)
+
+// TestFilterKeepingNothingNamesTools: a search whose path_prefix keeps no
+// note says so in the words of a model: the argument to check and the
+// tool that lists the vaults, not a command-line flag.
+func TestFilterKeepingNothingNamesTools(t *testing.T) {
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
+	var out mcp.SearchOutput
+	text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "grind", "path_prefix": "Nope/", "vault": "coffee"}, &out)
+	want := `There are no notes whose path starts with "Nope/", in vault "coffee", so nothing was searched. Check path_prefix:`
+	if isErr || len(out.Results) != 0 || !strings.HasPrefix(out.Empty, want) || !strings.Contains(out.Empty, "list-vaults") ||
+		strings.Contains(out.Empty, "--") || !strings.Contains(text, out.Empty) {
+		t.Fatalf("error %v, empty %q; want it to start %q and name list-vaults", isErr, out.Empty, want)
+	}
+}

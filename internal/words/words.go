@@ -1,0 +1,63 @@
+// Package words writes the small pieces of English that messages share:
+// a count with its noun ("1 note", "3 notes") and a list of names ("a", "b"
+// and "c"). Every message a user reads counts through here, so that none
+// says "1 characters".
+package words
+
+import (
+	"strconv"
+	"strings"
+)
+
+// Count is n and the noun, singular for exactly one: Count(1, "note") is
+// "1 note", Count(0, "note") and Count(3, "note") are "0 notes" and
+// "3 notes". The plural is the noun with "s"; CountAs takes another.
+func Count[N Integer](n N, noun string) string {
+	return CountAs(n, noun, noun+"s")
+}
+
+// CountAs is Count for a noun whose plural is not the noun with "s", or
+// for a noun and its verb: CountAs(n, "note links", "notes link").
+func CountAs[N Integer](n N, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.FormatInt(int64(n), 10) + " " + many
+}
+
+// Integer is what a count may be: file sizes are int64, most counts int.
+type Integer interface {
+	~int | ~int32 | ~int64
+}
+
+// List joins items as a sentence does: "a", "a and b", "a, b and c"; ""
+// for none.
+func List(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+// Quoted is List of the names each in double quotes, as messages name a
+// vault or a file: `"en" and "vault-all"`.
+func Quoted(names []string) string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
+	}
+	return List(q)
+}
+
+// Agree is one when n is 1 and many otherwise: the verb or word that
+// agrees with a count given apart, as in "1 of 5 chunks has" and "2 of 5
+// chunks have".
+func Agree[N Integer](n N, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
