@@ -168,7 +168,7 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 		default:
 			s.log.Warn("read passages from the index; reading the note files", "err", err)
 			fromFiles = true
-			ans.Degraded, ans.Reason = true, reasonNoIndex+"; read the notes' passages from the files on disk instead"
+			ans.Degraded, ans.Reason = true, s.noIndex(notes.ReaderModel)+"; read the notes' passages from the files on disk instead"
 			order = slices.DeleteFunc(order, func(np *NotePassages) bool { return np.Via != "" })
 			for _, np := range order {
 				np.Passages, np.Headings = nil, nil
@@ -194,7 +194,7 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 		case ctx.Err() != nil:
 			return PassageAnswer{}, ctx.Err()
 		case !ans.Degraded:
-			ans.Degraded, ans.Reason = true, s.semanticFailed(err, q.Index)+"; passages ranked by keywords only"
+			ans.Degraded, ans.Reason = true, s.semanticFailed(err, q.Index, notes.ReaderModel)+"; passages ranked by keywords only"
 		}
 	}
 	s.scorePassages(q.Text, order, sims, semantic)

@@ -161,16 +161,11 @@ func (s *Service) leftOut(ref NoteRef) bool {
 	return vault.LeftOut(ref.Path, s.exclude[ref.Vault])
 }
 
-// Why semantic search could not run, and the reasons an answer gives.
+// Why semantic search could not run, and the reasons an answer gives that
+// name nothing the reader can run (see tellsWhy for those that do).
 const (
-	reasonNoVectors = "semantic search has no vectors yet (run `jarvis index` to make them)"
-	reasonLoading   = "the index is being brought up to date and its vectors made (list-vaults shows how far); semantic search joins in as soon as the first are stored"
-	reasonChanged   = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
-	reasonEmbedder  = "the embedder could not embed the query (health-status says why)"
-	// reasonNoEmbedder: the embedder could not be built, such as a local
-	// model not pulled yet.
-	reasonNoEmbedder = "the embedder is not available (health-status or `jarvis doctor` says why and how to fix it)"
-	reasonNoIndex    = "the index cannot be read (health-status says why)"
+	reasonLoading = "the index is being brought up to date and its vectors made (list-vaults shows how far); semantic search joins in as soon as the first are stored"
+	reasonChanged = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
 
 	fellBackToKeywords = "answered with keyword search instead"
 	fellBackToFiles    = "searched the note files on disk for the words instead (slower, ranked by word counts)"
@@ -272,12 +267,14 @@ func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, e
 	if stop(ctx, err) {
 		return Answer{}, err
 	}
-	s.log.Warn("keyword search failed; scanning the note files", "err", err)
+	// The answer says so; the log keeps SQLite's own words for whoever
+	// looks into it, below the level a terminal shows.
+	s.log.Info("keyword search failed; scanning the note files", "err", err)
 	res, err = scanFiles(ctx, s.files, q.Text, q.Filter, probe(q.Limit), !q.NamesOnly)
 	if err != nil {
 		return Answer{}, err
 	}
-	reason := reasonNoIndex + "; " + fellBackToFiles
+	reason := s.noIndex(q.Reader) + "; " + fellBackToFiles
 	if why != "" {
 		reason = why + ", and " + reason
 	}
@@ -293,7 +290,7 @@ func (s *Service) bySemantic(ctx context.Context, q Query) (Answer, error) {
 		if stop(ctx, err) {
 			return Answer{}, err
 		}
-		return s.byKeyword(ctx, q, s.semanticFailed(err, q.Index))
+		return s.byKeyword(ctx, q, s.semanticFailed(err, q.Index, q.Reader))
 	}
 	a := Answer{Results: res}
 	s.covered(&a, "results come from those alone")
@@ -325,7 +322,7 @@ func (s *Service) byBoth(ctx context.Context, q Query) (Answer, error) {
 	}
 	a := Answer{Results: res}
 	if semErr != nil {
-		a.Degraded, a.Reason = true, s.semanticFailed(semErr, q.Index)+"; ranked by keywords only"
+		a.Degraded, a.Reason = true, s.semanticFailed(semErr, q.Index, q.Reader)+"; ranked by keywords only"
 		return a, nil
 	}
 	s.covered(&a, "the others are found by keywords only")
@@ -373,24 +370,42 @@ func (s *Service) keywordPassages(ctx context.Context, q Query, res []notes.Resu
 	return nil
 }
 
-// semanticFailed is why semantic search could not run, in the answer's
-// words, st being the background index's state; the error itself goes to
-// the log, not to the reader.
-func (s *Service) semanticFailed(err error, st index.State) string {
+// semanticFailed is why semantic search could not run, in the words of
+// reader r, st being the background index's state; the error itself goes
+// to the log, not to the reader.
+func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) string {
 	switch {
 	case errors.Is(err, vectors.ErrNoEmbedder):
+		// Such as a local model not pulled yet.
 		s.log.Debug("no embedder; answering with keywords", "err", err)
-		return reasonNoEmbedder
+		return "the embedder is not available (" + s.tellsWhy(r) + " says why and how to fix it)"
 	case errors.Is(err, ErrNoVectors):
 		if st.Busy() {
 			return reasonLoading
 		}
-		return reasonNoVectors
+		return "semantic search has no vectors yet (run " + s.inv.Command("index") + " to make them)"
 	case errors.Is(err, vectors.ErrDimensionMismatch):
 		return reasonChanged
 	}
 	s.log.Warn("semantic search failed; answering with keywords", "err", err)
-	return reasonEmbedder
+	return "the embedder could not embed the query (" + s.tellsWhy(r) + " says why)"
+}
+
+// noIndex is the reason an answer gives, in the words of reader r, when
+// the index cannot be read.
+func (s *Service) noIndex(r notes.Reader) string {
+	return "the index cannot be read (" + s.tellsWhy(r) + " says why)"
+}
+
+// tellsWhy names, in the words of reader r, what says why a part of
+// jarvis failed and how to fix it: the health-status tool (or doctor) for
+// the model behind an MCP client, `jarvis doctor` with the flags the user
+// gave for a person at a terminal.
+func (s *Service) tellsWhy(r notes.Reader) string {
+	if r == notes.ReaderTerminal {
+		return s.inv.Command("doctor")
+	}
+	return "health-status or " + s.inv.Command("doctor")
 }
 
 // stop reports whether an error ends the search instead of degrading it:
