@@ -122,7 +122,7 @@ func TestIndexWithAHungEmbedder(t *testing.T) {
 				"vectors for semantic search could not be made",
 				"the embedder at " + stub.URL + " did not answer",
 				tt.want,
-				"`jarvis index --no-embed`",
+				"--no-embed`",
 			} {
 				if !strings.Contains(stderr, want) {
 					t.Errorf("stderr lacks %q:\n%s", want, stderr)

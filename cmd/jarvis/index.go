@@ -163,7 +163,7 @@ says why), 130 when interrupted.`, e)
 				return dbError(e, cfg, cfg.DBPath, err)
 			}
 			out.VectorsError = err.Error()
-			vectorsErr = explainVectorsError(err)
+			vectorsErr = explainVectorsError(err, cfg.Invocation())
 		}
 	}
 	progress.Finish()
@@ -189,15 +189,15 @@ says why), 130 when interrupted.`, e)
 
 // explainVectorsError says what an index run whose vectors could not be
 // made did and did not do, and what to do about it.
-func explainVectorsError(err error) error {
+func explainVectorsError(err error, inv health.Invocation) error {
 	slow := ""
 	if errors.Is(err, embed.ErrTimeout) || errors.Is(err, vectors.ErrRunTimeout) {
 		slow = fmt.Sprintf("; if it is only slow, raise batch_timeout or run_timeout under embedder: in the config file (or %s, %s)",
 			config.EnvEmbedBatchTimeout, config.EnvEmbedRunTimeout)
 	}
 	return fmt.Errorf("notes are indexed and keyword search works, but vectors for semantic search could not be made: %v; "+
-		"check that the embedding server runs and answers (`jarvis doctor` tries it)%s, or run `jarvis index --no-embed` to index without vectors; "+
-		"semantic search answers with keyword search until vectors are made: %w", err, slow, errNoVectors)
+		"check that the embedding server runs and answers (%s tries it)%s, or run %s to index without vectors; "+
+		"semantic search answers with keyword search until vectors are made: %w", err, inv.Command("doctor"), slow, inv.Command("index", "--no-embed"), errNoVectors)
 }
 
 // commitRebuild puts the fresh index of rb in the database's place and
@@ -212,13 +212,13 @@ func commitRebuild(e *env, rb *store.Rebuild) error {
 	}
 	why := "it was written by a newer jarvis"
 	if rb.Old.Damaged() {
-		why = "it was damaged"
-		if err := rb.Old.OpenErr; err != nil {
-			why += " (" + err.Error() + ")"
-		} else if rb.Old.Err != nil {
-			why += " (" + rb.Old.Err.Error() + ")"
-		} else if len(rb.Old.Problems) > 0 {
-			why += " (" + rb.Old.Problems[0] + ")"
+		switch {
+		case rb.Old.OpenErr != nil:
+			why = "it was damaged: " + store.Damage(rb.Old.OpenErr)
+		case rb.Old.Err != nil:
+			why = "it was damaged: " + store.Damage(rb.Old.Err)
+		default:
+			why = "it failed its " + rb.Old.Check + " (`jarvis doctor` on the kept copy lists what it found)"
 		}
 	}
 	fmt.Fprintf(e.stderr, "jarvis: the old database %s is kept as %s: %s; the fresh index took its place\n", rb.Path, backup, why)

@@ -177,9 +177,9 @@ func Explain(path string, err error, inv health.Invocation, probe Probe) (x Expl
 		x.Why = fmt.Sprintf("the disk that holds %s is full", path)
 		x.Fix = "free some space on it, or choose another database with --db, then try again"
 	case KindDamaged:
-		x.Why = fmt.Sprintf("%s is not a usable jarvis database: %s", path, damage(err))
-		if code, ok := sqliteCode(err); ok && code&0xff == sqlite3.SQLITE_CORRUPT {
-			x.Why = fmt.Sprintf("%s is damaged: %s", path, damage(err))
+		x.Why = fmt.Sprintf("%s is not a usable jarvis database: %s", path, Damage(err))
+		if code, ok := sqliteCode(err); ok && code&0xff == sqlite3.SQLITE_CORRUPT || strings.Contains(err.Error(), "database disk image is malformed") {
+			x.Why = fmt.Sprintf("%s is damaged: %s", path, Damage(err))
 		}
 		x.Fix = "run " + inv.Command("index", "--rebuild") + ": it moves the file aside to a timestamped backup and starts a fresh index"
 	case KindNewer:
@@ -219,14 +219,30 @@ func readable(path string, problems []AccessProblem) bool {
 	return true
 }
 
-// damage says in words what is wrong with a damaged file.
-func damage(err error) string {
-	if msg, ok := sqliteMessage(err); ok {
-		return msg
+// Damage says in words what is wrong with a damaged file: what jarvis
+// found itself ("it holds 3 tables that jarvis did not create"), or what
+// SQLite's result means, in words that do not need SQLite to read.
+func Damage(err error) string {
+	code, ok := sqliteCode(err)
+	if !ok {
+		// The code is lost where an error was wrapped as text; the
+		// message SQLite gives for each code is fixed.
+		switch s := err.Error(); {
+		case strings.Contains(s, "database disk image is malformed"):
+			code, ok = sqlite3.SQLITE_CORRUPT, true
+		case strings.Contains(s, "file is not a database"):
+			code, ok = sqlite3.SQLITE_NOTADB, true
+		default:
+			if _, after, found := strings.Cut(s, ErrNotDatabase.Error()+": "); found {
+				return after
+			}
+		}
 	}
-	s := err.Error()
-	if _, after, found := strings.Cut(s, ErrNotDatabase.Error()+": "); found {
-		return after
+	switch {
+	case ok && code&0xff == sqlite3.SQLITE_CORRUPT:
+		return "parts of it cannot be read (pages of the file are broken, as after a crash of the disk or a copy cut short)"
+	case ok && code&0xff == sqlite3.SQLITE_NOTADB:
+		return "it is not a database SQLite can read (another kind of file, or one cut short)"
 	}
 	return "SQLite cannot read it"
 }
@@ -243,18 +259,6 @@ func sqliteCode(err error) (int, bool) {
 func hasCode(err error) bool {
 	_, ok := sqliteCode(err)
 	return ok
-}
-
-// sqliteMessage is what SQLite said, without its result code.
-func sqliteMessage(err error) (string, bool) {
-	var se interface {
-		error
-		Code() int
-	}
-	if !errors.As(err, &se) {
-		return "", false
-	}
-	return strings.TrimSuffix(se.Error(), fmt.Sprintf(" (%d)", se.Code())), true
 }
 
 // Plain is err's text without SQLite's result codes, such as the "(11)"
