@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // errHelp means --help was asked for and printed.
@@ -58,13 +59,13 @@ func checkVaults(e *env, cfg config.Config) error {
 		return err
 	}
 	for _, v := range cfg.Vaults {
-		if st, err := os.Stat(v.Path); err != nil || !st.IsDir() {
+		if why := index.FolderProblem(v.Path); why != "" {
 			names := ""
 			if len(cfg.FileVaults) > 0 {
-				names = fmt.Sprintf(" (the config file names %s)", strings.Join(cfg.FileVaults, ", "))
+				names = " (the config file names " + words.Quoted(cfg.FileVaults) + ")"
 			}
-			return fmt.Errorf("vault %q: %s is not a folder that can be read; check the path or name given with --vault%s, %s or the config file: %w",
-				v.Name, v.Path, names, config.EnvVault, errUsage)
+			return fmt.Errorf("vault %q: its folder %s %s; check the path or name given with --vault%s, %s or the config file: %w",
+				v.Name, v.Path, why, names, config.EnvVault, errUsage)
 		}
 	}
 	return nil

@@ -244,7 +244,7 @@ func TestIndexErrors(t *testing.T) {
 		cfgFile := filepath.Join(dir, "config.yaml")
 		os.WriteFile(cfgFile, []byte("vaults:\n  - name: work\n    path: "+vault+"\n"), 0o644)
 		code, _, stderr := jarvis(t, nil, "index", "--config", cfgFile, "--vault", "wrok", "--db", filepath.Join(dir, "a.db"))
-		if code != 2 || !strings.Contains(stderr, "the config file names work") {
+		if code != 2 || !strings.Contains(stderr, `the config file names "work"`) {
 			t.Fatalf("exit %d, stderr %q", code, stderr)
 		}
 	})

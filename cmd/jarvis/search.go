@@ -96,10 +96,10 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	if len(cfg.Vaults) == 0 {
-		// A vault whose folder is missing is not an error here: the
-		// answer says so, beside what the other vaults give.
-		return checkVaults(e, cfg)
+	// A vault whose folder is missing is not an error here: the answer
+	// says so, beside what the other vaults give.
+	if err := checkConfigured(e, cfg); err != nil {
+		return err
 	}
 	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}
 	if *noRefresh && noDatabase(cfg.DBPath) {

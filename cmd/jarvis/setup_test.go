@@ -438,7 +438,7 @@ func TestSetupRefusesWithoutAVault(t *testing.T) {
 		t.Fatalf("exit %d; want 2 and what to pass\n%s%s", code, stdout, stderr)
 	}
 	code, _, stderr = jarvis(t, nil, "setup", "claude", "--vault", filepath.Join(t.TempDir(), "missing"))
-	if code != 2 || !strings.Contains(stderr, "is not a folder") {
+	if code != 2 || !strings.Contains(stderr, "does not exist") {
 		t.Fatalf("a missing vault folder: exit %d: %s", code, stderr)
 	}
 	code, _, stderr = jarvis(t, nil, "setup", "cursor")
