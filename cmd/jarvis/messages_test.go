@@ -1,0 +1,305 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// The messages a new user meets on the way in, every one of them read as
+// they would read it: each broken state is met through the CLI and over
+// MCP, every message checked for raw SQLite codes, Go type names and
+// grammar assembled wrong (sharedtest.MessageFaults), and every command a
+// message suggests is run as pasted: it must run, and the fix it promises
+// must leave the first command working.
+
+// messageRun is what one command line printed, kept for reading.
+type messageRun struct {
+	args           []string
+	code           int
+	stdout, stderr string
+}
+
+// readCLI runs a command line, checks every word it printed, and returns
+// what it printed.
+func readCLI(t *testing.T, vars map[string]string, args ...string) messageRun {
+	t.Helper()
+	code, stdout, stderr := jarvis(t, vars, args...)
+	where := "jarvis " + strings.Join(args, " ")
+	sharedtest.CheckWords(t, where+" (stderr)", stderr)
+	if !hasJSONFlag(args) {
+		sharedtest.CheckWords(t, where+" (stdout)", noteLines(stdout))
+	}
+	return messageRun{args: args, code: code, stdout: stdout, stderr: stderr}
+}
+
+func hasJSONFlag(args []string) bool {
+	for _, a := range args {
+		if a == "--json" {
+			return true
+		}
+	}
+	return false
+}
+
+// noteLines is what search printed about its answer rather than the
+// notes' own text: the lines that are not results or their passages.
+func noteLines(stdout string) string {
+	var keep []string
+	for _, line := range strings.Split(stdout, "\n") {
+		if strings.HasPrefix(line, "    ") || len(line) > 2 && line[2] == '.' {
+			continue
+		}
+		keep = append(keep, line)
+	}
+	return strings.Join(keep, "\n")
+}
+
+// runSuggestions runs, as pasted, every jarvis command the messages of r
+// suggest, and fails when one does not run (a usage error, or a failure
+// other than the state it is meant to fix). It returns the commands run.
+func runSuggestions(t *testing.T, vars map[string]string, r messageRun) [][]string {
+	t.Helper()
+	var cmds [][]string
+	for _, args := range sharedtest.SuggestedCommands(r.stderr + "\n" + r.stdout) {
+		if args[0] == "model" && len(args) > 1 && args[1] == "pull" {
+			continue // it downloads: tested against a stand-in hub in model_test.go
+		}
+		cmds = append(cmds, args)
+	}
+	for _, args := range cmds {
+		fix := readCLI(t, vars, args...)
+		if fix.code != 0 && !(args[0] == "doctor" && fix.code == 1) {
+			t.Errorf("jarvis %s, suggested by `jarvis %s`, exits %d:\n%s%s",
+				strings.Join(args, " "), strings.Join(r.args, " "), fix.code, fix.stdout, fix.stderr)
+		}
+	}
+	return cmds
+}
+
+// readTool calls a tool and checks every sentence of its answer meant for
+// the model: the text of an error, and the strings of the structured
+// answer that are not the notes' own text.
+func readTool(t *testing.T, cs *mcpsdk.ClientSession, name string, args map[string]any) (*mcpsdk.CallToolResult, map[string]any) {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: name, Arguments: args})
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok && res.IsError {
+			sharedtest.CheckWords(t, name+" error", tc.Text)
+		}
+	}
+	var out map[string]any
+	if res.StructuredContent != nil {
+		data, _ := json.Marshal(res.StructuredContent)
+		if err := json.Unmarshal(data, &out); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range sentences(out, "") {
+			sharedtest.CheckWords(t, name+" answer", s)
+		}
+	}
+	return res, out
+}
+
+// sentences are the strings of a tool's answer written for the reader,
+// found under the keys that hold them at any depth.
+func sentences(v any, key string) []string {
+	var out []string
+	switch v := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(v))
+		for k := range v {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			out = append(out, sentences(v[k], k)...)
+		}
+	case []any:
+		for _, e := range v {
+			out = append(out, sentences(e, key)...)
+		}
+	case string:
+		switch key {
+		case "empty", "notes", "note", "degraded", "reason", "warning", "warnings", "error", "detail", "fix", "message", "state", "status_detail":
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// messageVault is a small vault in a temp folder.
+func messageVault(t *testing.T) string {
+	t.Helper()
+	return namedVault(t, "vault")
+}
+
+// namedVault is messageVault in a folder of the given name, which is the
+// vault's name.
+func namedVault(t *testing.T, name string) string {
+	t.Helper()
+	v := filepath.Join(t.TempDir(), name)
+	sharedtest.WriteFile(t, v, "Coffee.md", "# Coffee\nGrind the beans coarse for a French press. See [[Tea]].\n")
+	sharedtest.WriteFile(t, v, "Tea.md", "# Tea\nSteep green tea for two minutes.\n")
+	sharedtest.WriteFile(t, v, "Work/Plan.md", "# Plan\nThe coffee budget for the team.\n")
+	return v
+}
+
+func mustIndex(t *testing.T, vars map[string]string, args ...string) {
+	t.Helper()
+	if r := readCLI(t, vars, append([]string{"index"}, args...)...); r.code != 0 {
+		t.Fatalf("index: exit %d\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+func TestMessagesOnADamagedDatabase(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db}
+	mustIndex(t, nil, flags...)
+	checkpoint(t, db)
+	for p := 2; p <= sharedtest.Pages(t, db); p++ {
+		sharedtest.DamagePage(t, db, p, uint64(p))
+	}
+
+	ix := readCLI(t, nil, append([]string{"index"}, flags...)...)
+	if ix.code != 1 {
+		t.Fatalf("index on a damaged database exits %d, want 1:\n%s%s", ix.code, ix.stdout, ix.stderr)
+	}
+	s := readCLI(t, nil, append([]string{"search"}, append(flags, "coffee")...)...)
+	if s.code != 0 || !strings.Contains(s.stdout, "Coffee.md") {
+		t.Errorf("search on a damaged database does not answer from the note files (exit %d):\n%s%s", s.code, s.stdout, s.stderr)
+	}
+
+	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
+	for _, tool := range []string{"search-vault", "search-semantic", "search-combined"} {
+		res, out := readTool(t, cs, tool, map[string]any{"query": "coffee"})
+		if res.IsError || !strings.Contains(mustJSON(out), "Coffee.md") {
+			t.Errorf("%s on a damaged database does not answer from the note files: %s", tool, mustJSON(out))
+		}
+	}
+	readTool(t, cs, "health-status", nil)
+	cs.Close()
+
+	if len(runSuggestions(t, nil, ix)) == 0 {
+		t.Fatalf("index on a damaged database suggests no command:\n%s", ix.stderr)
+	}
+	if again := readCLI(t, nil, append([]string{"index"}, flags...)...); again.code != 0 {
+		t.Errorf("index after the suggested fix exits %d:\n%s", again.code, again.stderr)
+	}
+}
+
+func TestMessagesBeforeAnythingIsIndexed(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db}
+
+	s := readCLI(t, nil, append([]string{"search", "--no-refresh"}, append(flags, "coffee")...)...)
+	if _, err := os.Stat(db); err == nil {
+		t.Errorf("search --no-refresh created the database %s", db)
+	}
+	if !strings.Contains(s.stdout+s.stderr, "jarvis index") {
+		t.Errorf("search --no-refresh before any index does not say how to build it:\n%s%s", s.stdout, s.stderr)
+	}
+	runSuggestions(t, nil, s)
+	if after := readCLI(t, nil, append([]string{"search", "--no-refresh"}, append(flags, "coffee")...)...); !strings.Contains(after.stdout, "Coffee.md") {
+		t.Errorf("search --no-refresh after the suggested index finds nothing:\n%s%s", after.stdout, after.stderr)
+	}
+}
+
+func TestMessagesForAVaultFolderThatIsGone(t *testing.T) {
+	vault := messageVault(t)
+	other := namedVault(t, "other")
+	db := filepath.Join(t.TempDir(), "j.db")
+	mustIndex(t, nil, "--vault", vault, "--vault", other, "--db", db)
+	gone := vault + "-moved"
+	if err := os.Rename(vault, gone); err != nil {
+		t.Fatal(err)
+	}
+	flags := []string{"--vault", vault, "--vault", other, "--db", db}
+	s := readCLI(t, nil, append([]string{"search"}, append(flags, "coffee")...)...)
+	if !strings.Contains(s.stdout+s.stderr, vault) {
+		t.Errorf("search with a vault folder gone does not name it:\n%s%s", s.stdout, s.stderr)
+	}
+
+	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
+	for _, tool := range []string{"search-vault", "search-semantic", "search-combined"} {
+		_, out := readTool(t, cs, tool, map[string]any{"query": "coffee", "vault": "vault"})
+		if !strings.Contains(mustJSON(out), "does not exist") && !strings.Contains(mustJSON(out), "missing") {
+			t.Errorf("%s in a vault whose folder is gone does not say so: %s", tool, mustJSON(out))
+		}
+	}
+}
+
+func TestMessagesForAFilterThatNamesNothing(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db}
+	mustIndex(t, nil, flags...)
+	s := readCLI(t, nil, append([]string{"search", "--path-prefix", "Nope/"}, append(flags, "coffee")...)...)
+	if strings.Contains(s.stdout, "list-vaults") {
+		t.Errorf("the terminal is told of the MCP tool list-vaults:\n%s", s.stdout)
+	}
+	f := readCLI(t, nil, "index", "--db", db, "--forget", "nope")
+	if f.code == 0 {
+		t.Errorf("--forget of a vault the database does not hold succeeds:\n%s", f.stderr)
+	}
+
+	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
+	readTool(t, cs, "search-vault", map[string]any{"query": "coffee", "path_prefix": "Nope/"})
+	readTool(t, cs, "search-vault", map[string]any{"query": ""})
+	readTool(t, cs, "read-note", map[string]any{"path": "Nope.md"})
+	readTool(t, cs, "search-graph", map[string]any{"query_note_path": "Nope.md"})
+	readTool(t, cs, "related-notes", map[string]any{"path": "Nope.md"})
+	readTool(t, cs, "build-context", map[string]any{"query": "coffee", "vault": "nope"})
+}
+
+func TestMessagesForNestedVaults(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	r := readCLI(t, nil, "index", "--vault", vault, "--vault", filepath.Join(vault, "Work"), "--db", db)
+	if r.code == 0 {
+		t.Fatalf("index of a vault and its own subfolder succeeds:\n%s%s", r.stdout, r.stderr)
+	}
+	for _, want := range []string{vault, filepath.Join(vault, "Work")} {
+		if !strings.Contains(r.stderr, want) {
+			t.Errorf("the refusal does not name %s:\n%s", want, r.stderr)
+		}
+	}
+}
+
+func TestMessagesForAVaultNoLongerConfigured(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	mustIndex(t, nil, "--vault", vault, "--db", db)
+	home := t.TempDir()
+	vars := map[string]string{"JARVIS_DB": db, "HOME": home}
+	d := readCLI(t, vars, "doctor")
+	cmds := runSuggestions(t, vars, d)
+	forgot := false
+	for _, c := range cmds {
+		forgot = forgot || (c[0] == "index" && strings.Contains(strings.Join(c, " "), "--forget"))
+	}
+	if !forgot {
+		t.Errorf("doctor with the database holding an unconfigured vault suggests no --forget:\n%s", d.stdout)
+	}
+}
+
+func mustJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err.Error()
+	}
+	return string(data)
+}
