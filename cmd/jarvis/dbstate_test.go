@@ -161,6 +161,7 @@ func TestDatabaseStates(t *testing.T) {
 				if m := sqliteCode.FindString(text); m != "" {
 					t.Errorf("%s shows the SQLite code %s:\n%s", what, m, text)
 				}
+				sharedtest.CheckWords(t, what, text)
 				if strings.Contains(text, "jarvis index") && !strings.Contains(text, inv.Command("index", "--rebuild")) {
 					t.Errorf("%s names jarvis index without the flags given (%s):\n%s", what, inv.Command("index", "--rebuild"), text)
 				}
