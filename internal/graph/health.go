@@ -23,7 +23,7 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			r := health.Result{Name: "unresolved links " + name}
 			why, db, _, _, err := store.VaultReady(ctx, h, v)
 			if err != nil {
-				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 				out = append(out, r)
 				continue
 			}
@@ -33,7 +33,7 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			}
 			targets, err := New(db).UnresolvedTargets(ctx, name, 0)
 			if err != nil {
-				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 				out = append(out, r)
 				continue
 			}
@@ -65,7 +65,7 @@ func anchorsResult(ctx context.Context, g *Graph, vaultName string) health.Resul
 	broken, err := g.BrokenAnchors(ctx, vaultName)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 	case len(broken) == 0:
 		r.Detail = "every link to a heading or block finds it"
 	default:

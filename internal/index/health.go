@@ -54,7 +54,7 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 	}
 	cannot := func(err error) []health.Result {
 		return []health.Result{{Name: "other vaults", Status: health.Warn,
-			Detail: "cannot list the vaults in the database: " + err.Error(), Fix: "see the database check above"}}
+			Detail: "cannot list the vaults in the database: " + store.Said(err), Fix: "see the database check above"}}
 	}
 	rows, err := db.QueryContext(ctx, `SELECT v.name, count(f.id) FROM vaults v
 		LEFT JOIN files f ON f.vault_id = v.id AND f.kind = 'note' GROUP BY v.id ORDER BY v.name`)
@@ -87,7 +87,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	why, db, id, last, err := store.VaultReady(ctx, h, v)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 		return r
 	case why == store.NeverIndexed:
 		r.Status, r.Detail, r.Fix = health.Warn, why, "run "+inv.Command("index")
@@ -102,7 +102,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	}
 	known, err := loadFiles(ctx, db, id)
 	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 		return r
 	}
 	work, same, gone := plan(files, known, false, vault.UnreadIn(scanWarnings))
@@ -111,7 +111,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	// the index warnings check says what does.
 	unreadable, err := unreadablePaths(ctx, db, id)
 	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 		return r
 	}
 	work = slices.DeleteFunc(work, func(j *job) bool { return j.old != nil && unreadable[j.file.Path] })
@@ -193,7 +193,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	why, db, _, _, err := store.VaultReady(ctx, h, v)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 		return r
 	case why != "":
 		return health.NotChecked(r.Name, why)
@@ -201,7 +201,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	rows, err := db.QueryContext(ctx, `SELECT w.path, w.message FROM warnings w JOIN vaults v ON v.id = w.vault_id
 		WHERE v.name = ? ORDER BY w.path`, v.Name)
 	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+err.Error(), "see the database check above"
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 		return r
 	}
 	defer rows.Close()
@@ -210,7 +210,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	for rows.Next() {
 		var p, m string
 		if err := rows.Scan(&p, &m); err != nil {
-			r.Status, r.Detail = health.Warn, "cannot tell: "+err.Error()
+			r.Status, r.Detail = health.Warn, "cannot tell: "+store.Said(err)
 			return r
 		}
 		n++

@@ -285,3 +285,23 @@ func Plain(err error) string {
 	strip(err)
 	return s
 }
+
+// Said is err in a few words, for a line that leaves the rest to the
+// database check (doctor's "see the database check above"): the kind of
+// trouble the database is in (Classify), or else err's own text without
+// SQLite's result codes.
+func Said(err error) string {
+	switch Classify(err) {
+	case KindAccess:
+		return "the database cannot be used by you"
+	case KindBusy:
+		return "the database is locked by another program"
+	case KindDiskFull:
+		return "the disk holding the database is full"
+	case KindDamaged:
+		return "the database is damaged"
+	case KindNewer:
+		return "the database was written by a newer jarvis"
+	}
+	return Plain(err)
+}

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // CheckOptions say how the database check looks.
@@ -120,12 +122,8 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 	case in.Err != nil:
 		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %s", path, Plain(in.Err)), Fix: rebuild}
 	case len(in.Problems) > 0:
-		problems := in.Problems
-		if len(problems) > 3 {
-			problems = append(problems[:3:3], fmt.Sprintf("and %d more", len(problems)-3))
-		}
 		return health.Result{Status: health.Fail,
-			Detail: fmt.Sprintf("%s fails its %s: %s", path, in.Check, strings.Join(problems, "; ")),
+			Detail: fmt.Sprintf("%s fails its %s: %s", path, in.Check, checkFindings(in.Problems)),
 			Fix:    rebuild}
 	}
 	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its %s", path, in.Check)}
@@ -155,4 +153,43 @@ func schemaResult(ctx context.Context, db *DB, inv health.Invocation, probe Prob
 		r.Status, r.Detail = health.OK, fmt.Sprintf("version %d, current", current)
 	}
 	return r
+}
+
+// unreadablePage is how the integrity and quick checks name a page they
+// cannot read: "Tree 25 page 298: btreeInitPage() returns error code 11".
+var unreadablePage = regexp.MustCompile(`\bpage (\d+)\b.*(?:btreeInitPage|invalid page number|2nd reference to page|freelist leaf count too big|error code)`)
+
+// checkFindings says in a few words what an integrity or quick check
+// listed: how many pages cannot be read, then the first few other
+// findings as the check words them (they name tables and indexes), and
+// how many more there are. SQLite may put several findings in one row,
+// one a line, under a "*** in database main ***" heading.
+func checkFindings(problems []string) string {
+	pages := map[string]bool{}
+	var other []string
+	for _, p := range problems {
+		for _, line := range strings.Split(p, "\n") {
+			line = strings.TrimSpace(line)
+			switch m := unreadablePage.FindStringSubmatch(line); {
+			case line == "" || strings.HasPrefix(line, "*** "):
+			case m != nil:
+				pages[m[1]] = true
+			default:
+				other = append(other, line)
+			}
+		}
+	}
+	var parts []string
+	if len(pages) > 0 {
+		parts = append(parts, words.Count(len(pages), "page")+" of it cannot be read")
+	}
+	const shown = 3
+	for i, o := range other {
+		if i == shown {
+			parts = append(parts, "and "+words.Count(len(other)-shown, "other finding"))
+			break
+		}
+		parts = append(parts, o)
+	}
+	return strings.Join(parts, "; ")
 }

@@ -58,7 +58,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		if strings.Contains(err.Error(), "no such table") {
 			return warn(name+": the database predates semantic search", "run "+inv.Command("index"))
 		}
-		return warn(name+": cannot read stored vectors: "+err.Error(), "see the database check above")
+		return warn(name+": cannot read stored vectors: "+store.Said(err), "see the database check above")
 	}
 	emb, err := src.Restore(stored.state)
 	if err != nil {
@@ -95,11 +95,11 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	var chunks, covered int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
-		return warn(name+": cannot count chunks: "+err.Error(), "run "+inv.Command("index"))
+		return warn(name+": cannot count chunks: "+store.Said(err), "see the database check above")
 	}
 	if stored.id != 0 {
 		if covered, err = v.countCovered(ctx, stored.id); err != nil {
-			return warn(name+": cannot count vectors: "+err.Error(), "see the database check above")
+			return warn(name+": cannot count vectors: "+store.Said(err), "see the database check above")
 		}
 	}
 	var others []string
