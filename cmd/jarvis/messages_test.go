@@ -191,6 +191,7 @@ func TestMessagesOnADamagedDatabase(t *testing.T) {
 	}
 	readTool(t, cs, "health-status", nil)
 	cs.Close()
+	readCLI(t, nil, append([]string{"doctor"}, flags...)...)
 
 	if len(runSuggestions(t, nil, ix)) == 0 {
 		t.Fatalf("index on a damaged database suggests no command:\n%s", ix.stderr)

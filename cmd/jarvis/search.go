@@ -189,6 +189,11 @@ func indexNote(e *env, cfg config.Config, err error, lead string) (string, error
 	if !ok || x.Kind == store.KindOther {
 		return "", dbError(e, cfg, cfg.DBPath, err)
 	}
+	if x.Kind == store.KindDamaged {
+		// The answer says itself what it read instead (its reason): a
+		// damaged index may still answer in part.
+		return x.Why + "; to fix it, " + x.Fix, nil
+	}
 	return lead + ": " + x.Why + "; to fix it, " + x.Fix, nil
 }
 
