@@ -91,12 +91,53 @@ func commands() []command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := notifyContext()
 	e := &env{stdout: os.Stdout, stderr: os.Stderr, getenv: os.Getenv,
 		stderrIsTerminal: isTerminal(os.Stderr), stdoutIsTerminal: isTerminal(os.Stdout), stdinIsTerminal: isTerminal(os.Stdin)}
 	code := run(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
+}
+
+// signalled is the cause of a context ended by a signal.
+type signalled struct{ sig os.Signal }
+
+func (s signalled) Error() string { return "stopped by " + s.sig.String() }
+
+// notifyContext is signal.NotifyContext for Ctrl-C and SIGTERM, with the
+// signal kept as the context's cause, for the exit status to tell them
+// apart (interruptedStatus).
+func notifyContext() (context.Context, context.CancelFunc) {
+	ctx, cancel := context.WithCancelCause(context.Background())
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-sigs:
+			cancel(signalled{s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		signal.Stop(sigs)
+		close(done)
+		cancel(context.Canceled)
+	}
+}
+
+// interruptedStatus is the exit status of a command stopped by the signal
+// that ended ctx, as shells report it: 128 and the signal's number, so
+// 130 for Ctrl-C and 143 for SIGTERM; 130 when no signal is known (a
+// command cancelled otherwise, as in tests).
+func interruptedStatus(ctx context.Context) int {
+	var s signalled
+	if errors.As(context.Cause(ctx), &s) {
+		if n, ok := s.sig.(syscall.Signal); ok {
+			return 128 + int(n)
+		}
+	}
+	return 130
 }
 
 // run executes one command line and returns the process exit code.
@@ -127,8 +168,9 @@ func run(ctx context.Context, e *env, args []string) int {
 // exitCode maps command c's error to an exit code, printing it once. An
 // error after ctx ended (Ctrl-C or SIGTERM) is the interruption the user
 // asked for, whatever it says (a query stopped midway, a server closed,
-// doctor's checks cut short), and gets 130, the shell's status for Ctrl-C,
-// and a plain line, unless the command said so itself.
+// doctor's checks cut short), and gets the shell's status for the signal
+// (interruptedStatus: 130 for Ctrl-C), and a plain line, unless the
+// command said so itself.
 func exitCode(ctx context.Context, e *env, c command, err error) int {
 	if err == nil {
 		return 0
@@ -140,7 +182,13 @@ func exitCode(ctx context.Context, e *env, c command, err error) int {
 			msg += "; " + c.interrupted
 		}
 		fmt.Fprintln(e.stderr, msg)
-		return 130
+		return interruptedStatus(ctx)
+	}
+	if errors.As(err, &ee) && ee.code == 130 {
+		if ee.err != nil {
+			fmt.Fprintf(e.stderr, "jarvis: %v\n", ee.err)
+		}
+		return interruptedStatus(ctx)
 	}
 	if errors.As(err, &ee) {
 		if ee.err != nil {
