@@ -1,0 +1,388 @@
+package bases
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+)
+
+// parseDate reads a date the way date() and date-typed properties are
+// written: "YYYY-MM-DD", optionally followed by " " or "T" and "HH:mm",
+// "HH:mm:ss" or "HH:mm:ss.SSS", optionally followed by "Z" or an offset
+// such as "+02:00". Without an offset the date is in loc.
+func parseDate(s string, loc *time.Location) (Date, bool) {
+	s = strings.TrimSpace(s)
+	if len(s) < 10 || s[4] != '-' || s[7] != '-' {
+		return Date{}, false
+	}
+	if len(s) == 10 {
+		t, err := time.ParseInLocation("2006-01-02", s, loc)
+		return Date{T: t}, err == nil
+	}
+	if s[10] != ' ' && s[10] != 'T' {
+		return Date{}, false
+	}
+	body := s[:10] + "T" + s[11:]
+	for _, layout := range []string{
+		"2006-01-02T15:04:05.999999999Z07:00",
+		"2006-01-02T15:04:05Z07:00",
+		"2006-01-02T15:04Z07:00",
+	} {
+		if t, err := time.Parse(layout, body); err == nil {
+			return Date{T: t, HasTime: true}, true
+		}
+	}
+	for _, layout := range []string{
+		"2006-01-02T15:04:05.999999999",
+		"2006-01-02T15:04:05",
+		"2006-01-02T15:04",
+	} {
+		if t, err := time.ParseInLocation(layout, body, loc); err == nil {
+			return Date{T: t, HasTime: true}, true
+		}
+	}
+	return Date{}, false
+}
+
+// durationUnits maps each unit Bases accepts to months, days or
+// milliseconds. Single letters are case-sensitive (M is a month, m a
+// minute); the words are not.
+var durationUnits = map[string]Duration{
+	"y": {Months: 12}, "year": {Months: 12}, "years": {Months: 12},
+	"M": {Months: 1}, "month": {Months: 1}, "months": {Months: 1},
+	"w": {Days: 7}, "week": {Days: 7}, "weeks": {Days: 7},
+	"d": {Days: 1}, "day": {Days: 1}, "days": {Days: 1},
+	"h": {Millis: hour}, "hour": {Millis: hour}, "hours": {Millis: hour},
+	"m": {Millis: minute}, "minute": {Millis: minute}, "minutes": {Millis: minute},
+	"s": {Millis: second}, "second": {Millis: second}, "seconds": {Millis: second},
+	"ms": {Millis: 1}, "millisecond": {Millis: 1}, "milliseconds": {Millis: 1},
+}
+
+// parseDuration reads "1M", "4h", "1 day", "-2 weeks" or several such parts
+// ("1d 4h", "1 day, 4 hours").
+func parseDuration(s string) (Duration, bool) {
+	var d Duration
+	rest := strings.TrimSpace(s)
+	if rest == "" {
+		return d, false
+	}
+	for rest != "" {
+		i := 0
+		if rest[0] == '+' || rest[0] == '-' {
+			i++
+		}
+		for i < len(rest) && (isDigit(rest[i]) || rest[i] == '.') {
+			i++
+		}
+		n, err := strconv.ParseFloat(rest[:i], 64)
+		if err != nil {
+			return d, false
+		}
+		rest = strings.TrimLeft(rest[i:], " ")
+		j := 0
+		for j < len(rest) && unicode.IsLetter(rune(rest[j])) {
+			j++
+		}
+		word := rest[:j]
+		u, ok := durationUnits[word]
+		if !ok && len(word) > 2 {
+			u, ok = durationUnits[strings.ToLower(word)]
+		}
+		if !ok {
+			return d, false
+		}
+		d = addDurations(d, scaleDuration(u, n))
+		rest = strings.TrimLeft(rest[j:], " ,")
+	}
+	return d, true
+}
+
+func addDurations(a, b Duration) Duration {
+	return Duration{Months: a.Months + b.Months, Days: a.Days + b.Days, Millis: a.Millis + b.Millis}
+}
+
+// scaleDuration multiplies a duration; fractions of months and days that
+// the calendar cannot add are carried down as milliseconds (30-day months).
+func scaleDuration(d Duration, k float64) Duration {
+	months := float64(d.Months) * k
+	days := float64(d.Days) * k
+	wholeM := math.Trunc(months)
+	days += (months - wholeM) * 30
+	wholeD := math.Trunc(days)
+	return Duration{
+		Months: int(wholeM),
+		Days:   int(wholeD),
+		Millis: d.Millis*k + (days-wholeD)*day,
+	}
+}
+
+// addToDate adds a duration to a date as Moment.js does: months first,
+// keeping the day of the month unless the month is shorter (January 31 plus
+// a month is the last day of February), then calendar days, then time.
+func addToDate(d Date, dur Duration) (Date, bool) {
+	t := d.T
+	if dur.Months != 0 {
+		y, m, dd := t.Date()
+		total := int(m) - 1 + dur.Months
+		ny := y + floorDiv(total, 12)
+		nm := time.Month(total - floorDiv(total, 12)*12 + 1)
+		last := time.Date(ny, nm+1, 0, 0, 0, 0, 0, t.Location()).Day()
+		if dd > last {
+			dd = last
+		}
+		hh, mi, ss := t.Clock()
+		t = time.Date(ny, nm, dd, hh, mi, ss, t.Nanosecond(), t.Location())
+	}
+	if dur.Days != 0 {
+		t = t.AddDate(0, 0, dur.Days)
+	}
+	if dur.Millis != 0 {
+		if math.IsNaN(dur.Millis) || math.Abs(dur.Millis) > 8e15 {
+			return Date{}, false
+		}
+		t = t.Add(time.Duration(dur.Millis * float64(time.Millisecond)))
+	}
+	if t.Year() < -9999 || t.Year() > 99999 {
+		return Date{}, false
+	}
+	hasTime := d.HasTime || math.Mod(dur.Millis, day) != 0
+	return Date{T: t, HasTime: hasTime}, true
+}
+
+func floorDiv(a, b int) int {
+	q := a / b
+	if (a%b != 0) && ((a < 0) != (b < 0)) {
+		q--
+	}
+	return q
+}
+
+// formatDuration prints a duration in words ("1 month 2 days 4 hours"),
+// in a form duration() reads back.
+func formatDuration(d Duration) string {
+	var parts []string
+	add := func(n float64, unit string) {
+		if n == 0 {
+			return
+		}
+		s := FormatNumber(n) + " " + unit
+		if n != 1 && n != -1 {
+			s += "s"
+		}
+		parts = append(parts, s)
+	}
+	add(float64(d.Months/12), "year")
+	add(float64(d.Months%12), "month")
+	add(float64(d.Days), "day")
+	ms := d.Millis
+	sign := 1.0
+	if ms < 0 {
+		sign, ms = -1, -ms
+	}
+	h := math.Floor(ms / hour)
+	ms -= h * hour
+	m := math.Floor(ms / minute)
+	ms -= m * minute
+	s := math.Floor(ms / second)
+	ms -= s * second
+	add(sign*h, "hour")
+	add(sign*m, "minute")
+	add(sign*s, "second")
+	add(sign*math.Round(ms*1000)/1000, "millisecond")
+	if len(parts) == 0 {
+		return "0 seconds"
+	}
+	return strings.Join(parts, " ")
+}
+
+// relativeTime words the distance from now to t as Moment.js's fromNow
+// does ("a few seconds ago", "3 days ago", "in 2 months").
+func relativeTime(t, now time.Time) string {
+	diff := t.Sub(now).Seconds()
+	future := diff > 0
+	s := math.Abs(diff)
+	minutes, hours, days := math.Round(s/60), math.Round(s/3600), math.Round(s/86400)
+	var w string
+	switch {
+	case s < 45:
+		w = "a few seconds"
+	case s < 90:
+		w = "a minute"
+	case minutes < 45:
+		w = fmt.Sprintf("%.0f minutes", minutes)
+	case minutes < 90:
+		w = "an hour"
+	case hours < 22:
+		w = fmt.Sprintf("%.0f hours", hours)
+	case hours < 36:
+		w = "a day"
+	case days < 26:
+		w = fmt.Sprintf("%.0f days", days)
+	case days < 46:
+		w = "a month"
+	case days < 320:
+		w = fmt.Sprintf("%.0f months", math.Round(days/30.4375))
+	case days < 548:
+		w = "a year"
+	default:
+		w = fmt.Sprintf("%.0f years", math.Round(days/365.25))
+	}
+	if future {
+		return "in " + w
+	}
+	return w + " ago"
+}
+
+var (
+	monthNames = []string{"January", "February", "March", "April", "May", "June", "July", "August", "September", "October", "November", "December"}
+	dayNames   = []string{"Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"}
+)
+
+// momentTokens are the Moment.js format tokens format() understands,
+// longest first so that "YYYY" wins over "YY".
+var momentTokens = []string{
+	"YYYY", "MMMM", "dddd", "DDDD", "SSS",
+	"YY", "MMM", "MM", "Do", "DD", "ddd", "dd", "HH", "hh", "mm", "ss", "ZZ", "WW", "Qo",
+	"M", "D", "d", "H", "h", "m", "s", "A", "a", "Z", "X", "x", "Q", "W", "E", "e", "S",
+}
+
+// formatDate formats a date with a Moment.js format string such as
+// "YYYY-MM-DD HH:mm:ss" or "dddd, MMMM Do YYYY". Text in [brackets] is
+// copied as it is; characters that are not tokens are copied too.
+func formatDate(t time.Time, layout string) string {
+	var b strings.Builder
+	for i := 0; i < len(layout); {
+		if layout[i] == '[' {
+			if j := strings.IndexByte(layout[i:], ']'); j > 0 {
+				b.WriteString(layout[i+1 : i+j])
+				i += j + 1
+				continue
+			}
+		}
+		tok := ""
+		for _, k := range momentTokens {
+			if strings.HasPrefix(layout[i:], k) {
+				tok = k
+				break
+			}
+		}
+		if tok == "" {
+			b.WriteByte(layout[i])
+			i++
+			continue
+		}
+		b.WriteString(formatToken(t, tok))
+		i += len(tok)
+	}
+	return b.String()
+}
+
+func formatToken(t time.Time, tok string) string {
+	pad := func(n, w int) string { return fmt.Sprintf("%0*d", w, n) }
+	h12 := t.Hour() % 12
+	if h12 == 0 {
+		h12 = 12
+	}
+	_, isoWeek := t.ISOWeek()
+	switch tok {
+	case "YYYY":
+		return pad(t.Year(), 4)
+	case "YY":
+		return pad(t.Year()%100, 2)
+	case "MMMM":
+		return monthNames[t.Month()-1]
+	case "MMM":
+		return monthNames[t.Month()-1][:3]
+	case "MM":
+		return pad(int(t.Month()), 2)
+	case "M":
+		return strconv.Itoa(int(t.Month()))
+	case "Q":
+		return strconv.Itoa((int(t.Month())-1)/3 + 1)
+	case "Qo":
+		return ordinal((int(t.Month())-1)/3 + 1)
+	case "DDDD":
+		return pad(t.YearDay(), 3)
+	case "DD":
+		return pad(t.Day(), 2)
+	case "D":
+		return strconv.Itoa(t.Day())
+	case "Do":
+		return ordinal(t.Day())
+	case "dddd":
+		return dayNames[t.Weekday()]
+	case "ddd":
+		return dayNames[t.Weekday()][:3]
+	case "dd":
+		return dayNames[t.Weekday()][:2]
+	case "d", "e":
+		return strconv.Itoa(int(t.Weekday()))
+	case "E":
+		wd := int(t.Weekday())
+		if wd == 0 {
+			wd = 7
+		}
+		return strconv.Itoa(wd)
+	case "W":
+		return strconv.Itoa(isoWeek)
+	case "WW":
+		return pad(isoWeek, 2)
+	case "HH":
+		return pad(t.Hour(), 2)
+	case "H":
+		return strconv.Itoa(t.Hour())
+	case "hh":
+		return pad(h12, 2)
+	case "h":
+		return strconv.Itoa(h12)
+	case "mm":
+		return pad(t.Minute(), 2)
+	case "m":
+		return strconv.Itoa(t.Minute())
+	case "ss":
+		return pad(t.Second(), 2)
+	case "s":
+		return strconv.Itoa(t.Second())
+	case "SSS":
+		return pad(t.Nanosecond()/1e6, 3)
+	case "S":
+		return strconv.Itoa(t.Nanosecond() / 1e8)
+	case "A":
+		if t.Hour() < 12 {
+			return "AM"
+		}
+		return "PM"
+	case "a":
+		if t.Hour() < 12 {
+			return "am"
+		}
+		return "pm"
+	case "Z":
+		return t.Format("-07:00")
+	case "ZZ":
+		return t.Format("-0700")
+	case "X":
+		return strconv.FormatInt(t.Unix(), 10)
+	case "x":
+		return strconv.FormatInt(t.UnixMilli(), 10)
+	}
+	return tok
+}
+
+func ordinal(n int) string {
+	suffix := "th"
+	if n%100 < 11 || n%100 > 13 {
+		switch n % 10 {
+		case 1:
+			suffix = "st"
+		case 2:
+			suffix = "nd"
+		case 3:
+			suffix = "rd"
+		}
+	}
+	return strconv.Itoa(n) + suffix
+}
