@@ -176,12 +176,16 @@ func formatDuration(d Duration) string {
 	}
 	add(float64(d.Months/12), "year")
 	add(float64(d.Months%12), "month")
-	add(float64(d.Days), "day")
 	ms := d.Millis
 	sign := 1.0
 	if ms < 0 {
 		sign, ms = -1, -ms
 	}
+	// Whole days of milliseconds (the difference of two dates) print as
+	// days too.
+	dd := math.Floor(ms / day)
+	ms -= dd * day
+	add(float64(d.Days)+sign*dd, "day")
 	h := math.Floor(ms / hour)
 	ms -= h * hour
 	m := math.Floor(ms / minute)
