@@ -23,8 +23,8 @@ type Env struct {
 	Resolve Resolver
 	// Formulas are the base's formulas, for `formula.NAME`.
 	Formulas *Formulas
-	// Random returns a number in [0, 1) for random(); nil uses a fixed
-	// sequence-free source (math/rand/v2).
+	// Random returns a number in [0, 1) for random(); nil uses
+	// math/rand/v2.
 	Random func() float64
 }
 

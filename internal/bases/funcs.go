@@ -963,9 +963,17 @@ func mListSlice(e *evaluator, n *callNode, v Value, args []Value) (Value, error)
 // null first, then booleans, numbers, dates, durations, text and the rest.
 var kindRank = map[Kind]int{KindNull: 0, KindBoolean: 1, KindNumber: 2, KindDate: 3, KindDuration: 4, KindString: 5}
 
-// Order is the order sort() and a view's sort use: values of one kind by
-// their natural order (numbers by size, text alphabetically, dates by
-// time), values of different kinds by kindRank, then by their text.
+// Order is the order of sort(), for a view's sort to use too: values of one
+// kind by their natural order (numbers by size, text alphabetically, dates
+// by time), values of different kinds by kindRank, then by their text. It
+// returns a negative number when a comes first, 0 when neither does.
+func Order(env *Env, a, b Value) int {
+	if env == nil {
+		env = &Env{}
+	}
+	return (&evaluator{env: env}).order(a, b)
+}
+
 func (e *evaluator) order(a, b Value) int {
 	if c, ok := e.compare(a, b); ok && a.Kind() == b.Kind() {
 		return c

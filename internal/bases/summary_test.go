@@ -66,3 +66,22 @@ func TestSummaryNames(t *testing.T) {
 		}
 	}
 }
+
+// TestOrder: the order a view sorts by is sort()'s.
+func TestOrder(t *testing.T) {
+	values := List{String("b"), Number(10), Null{}, Number(9), Bool(true), String("a")}
+	x := MustParse("values.sort()")
+	got, err := x.EvalWith(nil, nil, map[string]Value{"values": values})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorted := got.(List)
+	for i := 1; i < len(sorted); i++ {
+		if Order(nil, sorted[i-1], sorted[i]) > 0 {
+			t.Errorf("Order puts %s after %s, sort() before", show(sorted[i-1]), show(sorted[i]))
+		}
+	}
+	if Display(sorted) != ", true, 9, 10, a, b" {
+		t.Errorf("sorted = %q", Display(sorted))
+	}
+}

@@ -127,7 +127,7 @@ func (r Rendered) Kind() Kind {
 	return r.K
 }
 
-// NewObject builds an object from keys in order and their values.
+// NewObject returns an empty object; Set adds fields in order.
 func NewObject() *Object {
 	return &Object{Fields: map[string]Value{}}
 }
