@@ -275,16 +275,20 @@ func init() {
 		"H": num(hour), "HH": pad(hour, 2, false), "h": num(hour12), "hh": pad(hour12, 2, false),
 		"k": num(hour24), "kk": pad(hour24, 2, false),
 		"m": num(minute), "mm": pad(minute, 2, false), "s": num(second), "ss": pad(second, 2, false),
-		"hmm":   func(t time.Time) string { return strconv.Itoa(hour12(t)) + zeroFill(t.Minute(), 2, false) },
-		"hmmss": func(t time.Time) string { return strconv.Itoa(hour12(t)) + zeroFill(t.Minute(), 2, false) + zeroFill(t.Second(), 2, false) },
-		"Hmm":   func(t time.Time) string { return strconv.Itoa(t.Hour()) + zeroFill(t.Minute(), 2, false) },
-		"Hmmss": func(t time.Time) string { return strconv.Itoa(t.Hour()) + zeroFill(t.Minute(), 2, false) + zeroFill(t.Second(), 2, false) },
-		"a":     func(t time.Time) string { return strings.ToLower(meridiem(t)) },
-		"A":     meridiem,
-		"x":     func(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) },
-		"X":     func(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) },
-		"Z":     func(t time.Time) string { return offset(t, ":") },
-		"ZZ":    func(t time.Time) string { return offset(t, "") },
+		"hmm": func(t time.Time) string { return strconv.Itoa(hour12(t)) + zeroFill(t.Minute(), 2, false) },
+		"hmmss": func(t time.Time) string {
+			return strconv.Itoa(hour12(t)) + zeroFill(t.Minute(), 2, false) + zeroFill(t.Second(), 2, false)
+		},
+		"Hmm": func(t time.Time) string { return strconv.Itoa(t.Hour()) + zeroFill(t.Minute(), 2, false) },
+		"Hmmss": func(t time.Time) string {
+			return strconv.Itoa(t.Hour()) + zeroFill(t.Minute(), 2, false) + zeroFill(t.Second(), 2, false)
+		},
+		"a":  func(t time.Time) string { return strings.ToLower(meridiem(t)) },
+		"A":  meridiem,
+		"x":  func(t time.Time) string { return strconv.FormatInt(t.UnixMilli(), 10) },
+		"X":  func(t time.Time) string { return strconv.FormatInt(t.Unix(), 10) },
+		"Z":  func(t time.Time) string { return offset(t, ":") },
+		"ZZ": func(t time.Time) string { return offset(t, "") },
 		// moment names no zone without moment-timezone.
 		"z": func(time.Time) string { return "" }, "zz": func(time.Time) string { return "" },
 	} {
