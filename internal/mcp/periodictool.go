@@ -110,7 +110,7 @@ func (t *tools) periodicNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	settings, warnings := periodic.Load(root, p)
 	note, err := periodic.Locate(p, settings, day)
 	if err != nil {
-		return nil, out, fmt.Errorf("the %s notes' folder %s and format %s, from %s, make a path jarvis will not read: %v; the folder and format can be changed in Obsidian's settings",
+		return nil, out, fmt.Errorf("the %s notes' folder %s and format %s, from %s, give a path jarvis will not read: %v. They can be changed in Obsidian's settings",
 			p, quoteArg(settings.Folder), quoteArg(settings.Format), settings.Source, err)
 	}
 	out = PeriodicNoteOutput{Vault: v.Name, Period: string(p), Start: note.Range.Start.Format(time.DateOnly), End: note.Range.End.Format(time.DateOnly),
@@ -163,9 +163,9 @@ func (t *tools) findPeriodic(ctx context.Context, v config.Vault, root *vault.Ro
 	case errors.Is(err, vault.ErrOutside):
 		return "", false, errOutside
 	case errors.Is(err, vault.ErrLeftOut):
-		return "", false, fmt.Errorf("the %s note's path %s is hidden or excluded from jarvis, so it cannot be read", note.Period, note.Path)
+		return "", false, fmt.Errorf("the %s note's path %s is hidden or excluded from jarvis, so it cannot be read", note.Period, quoteArg(note.Path))
 	case !errors.Is(err, fs.ErrNotExist):
-		return "", false, &readError{msg: fmt.Sprintf("note %s cannot be read (%s)", note.Path, vault.ErrText(err)), err: err}
+		return "", false, &readError{msg: fmt.Sprintf("note %s cannot be read (%s)", quoteArg(note.Path), vault.ErrText(err)), err: err}
 	}
 	files, _, err := root.Scan(ctx)
 	if err != nil {
@@ -227,7 +227,7 @@ func renderPeriodic(out PeriodicNoteOutput) *mcpsdk.CallToolResult {
 	} else {
 		fmt.Fprintf(&b, "# %s\n%s note for %s: `%s` in vault %s, modified %s\n", out.Title, kind, period, out.Path, out.Vault, out.Modified)
 		if out.Expected != "" {
-			fmt.Fprintf(&b, "\nFound by its file name: the settings (%s, format %q, from %s) give `%s`.\n", where, out.Format, out.Setting, out.Expected)
+			fmt.Fprintf(&b, "\nFound by its file name in its folder; the settings give `%s`: %s, format %q, from %s.\n", out.Expected, where, out.Format, out.Setting)
 		}
 	}
 	for _, w := range out.Warnings {

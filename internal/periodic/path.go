@@ -15,7 +15,7 @@ import (
 
 // ErrOutside is a note path that would lead out of the vault: a folder
 // or format with a ".." part.
-var ErrOutside = errors.New("the path leads outside the vault")
+var ErrOutside = errors.New("leads outside the vault")
 
 // Note is where the note of one period is, by the vault's settings.
 type Note struct {
@@ -57,7 +57,7 @@ func NotePath(folder, name string) (string, error) {
 		case "":
 			continue
 		case "..":
-			return "", fmt.Errorf("%w: %s", ErrOutside, quote(joined))
+			return "", fmt.Errorf("the path %s %w", quote(joined), ErrOutside)
 		}
 		if strings.ContainsRune(part, 0) {
 			return "", fmt.Errorf("the path %s holds a NUL character, which no file name can", quote(joined))

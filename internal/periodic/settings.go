@@ -45,7 +45,7 @@ type Settings struct {
 // Periodic Notes plugin start with.
 func Defaults(p Period) Settings {
 	format := map[Period]string{Daily: "YYYY-MM-DD", Weekly: "gggg-[W]ww", Monthly: "YYYY-MM", Quarterly: "YYYY-[Q]Q", Yearly: "YYYY"}[p]
-	return Settings{Format: format, Source: "Obsidian's defaults (no settings for " + string(p) + " notes in the vault)"}
+	return Settings{Format: format, Source: "Obsidian's defaults"}
 }
 
 // fileSettings are one period's settings as the files hold them: the
@@ -87,14 +87,14 @@ func Load(r SettingsReader, p Period) (Settings, []string) {
 		if err := json.Unmarshal(plugin[string(p)], &f); err != nil {
 			warnings = append(warnings, fmt.Sprintf("the %s entry of .obsidian/%s was passed over: %s", p, PeriodicNotesFile, settingsProblem(err)))
 		} else if f.Enabled {
-			s, warn := f.settings(p, "the Periodic Notes plugin's "+string(p)+" settings (.obsidian/"+PeriodicNotesFile+")")
+			s, warn := f.settings(p, "the Periodic Notes plugin's "+string(p)+" settings in .obsidian/"+PeriodicNotesFile)
 			return s, append(warnings, warn...)
 		}
 	}
 	if p == Daily {
 		var f fileSettings
 		if read(DailyNotesFile, &f) {
-			s, warn := f.settings(p, "the Daily notes settings (.obsidian/"+DailyNotesFile+")")
+			s, warn := f.settings(p, "the Daily notes settings in .obsidian/"+DailyNotesFile)
 			return s, append(warnings, warn...)
 		}
 	}
