@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
@@ -56,6 +57,8 @@ type fake struct {
 	Parse        func(ctx context.Context, path string, src []byte) (vault.Note, error)
 	StoredNote   func(ctx context.Context, vault, path, hash string) (vault.Note, bool, error)
 	Metrics      *metrics.Recorder
+	// Now is the clock of periodic-note; the real one when nil.
+	Now func() time.Time
 }
 
 func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
@@ -107,7 +110,7 @@ func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
 	}
 	tools := []mcp.Tool{
 		mcp.SearchVaultTool(kw), mcp.SearchSemanticTool(sem), mcp.SearchCombinedTool(sem),
-		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p, sn), mcp.RelatedNotesTool(rel, g),
+		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p, sn), mcp.PeriodicNoteTool(p, sn, f.Now), mcp.RelatedNotesTool(rel, g),
 		mcp.BuildContextTool(pack), mcp.ListVaultsTool(st, sem), mcp.HealthStatusTool(h, sem),
 	}
 	return mcp.New(tools, mcp.NoteResources(ns, st, sem), opts)

@@ -22,11 +22,71 @@ import (
 
 // ReadNoteInput is the input of read-note.
 type ReadNoteInput struct {
-	Path     string `json:"path" jsonschema:"the note's vault-relative path as search results give it (Folder/Note.md); a title or alias also works"`
-	Vault    string `json:"vault,omitempty" jsonschema:"the note's vault, as search results give it; needed only when several vaults hold the path"`
-	Heading  string `json:"heading,omitempty" jsonschema:"return only the section under this heading (its text, without #)"`
-	Offset   int    `json:"offset,omitempty" jsonschema:"character offset to start from, to read a long note in pages: pass the next_offset of the previous answer"`
-	MaxChars int    `json:"max_chars,omitempty" jsonschema:"the most characters of content to return, 1000 to 100000; at most 20000 under the server's default answer ceiling; the rest comes in pages"`
+	Path    string `json:"path" jsonschema:"the note's vault-relative path as search results give it (Folder/Note.md); a title or alias also works"`
+	Vault   string `json:"vault,omitempty" jsonschema:"the note's vault, as search results give it; needed only when several vaults hold the path"`
+	Heading string `json:"heading,omitempty" jsonschema:"return only the section under this heading (its text, without #)"`
+	Paging
+}
+
+// Paging is how a tool that returns a note's text (read-note,
+// periodic-note) takes it in pages: checkPaging, pagingSchema and
+// tools.page are its rules.
+type Paging struct {
+	Offset   int `json:"offset,omitempty" jsonschema:"character offset to start from, to read a long note in pages: pass the next_offset of the previous answer"`
+	MaxChars int `json:"max_chars,omitempty" jsonschema:"the most characters of content to return, 1000 to 100000; at most 20000 under the server's default answer ceiling; the rest comes in pages"`
+}
+
+// pagingSchema bounds the paging arguments.
+func pagingSchema(p map[string]*jsonschema.Schema) {
+	floatRange(p["offset"], 0, vault.MaxNoteSize)
+	intRange(p["max_chars"], 1000, 100000, defaultMaxChars)
+}
+
+// check refuses paging arguments the schema lets through.
+func (pg Paging) check() error {
+	if pg.Offset < 0 {
+		return fmt.Errorf("offset must be 0 or more; got %d", pg.Offset)
+	}
+	return nil
+}
+
+// Page is one page of a note's text.
+type Page struct {
+	Content string
+	// Offset is where it starts, NextOffset where the next page does (0
+	// at the end), TotalChars the length of the whole text, all in
+	// characters.
+	Offset, NextOffset, TotalChars int
+}
+
+// noteText is a note's bytes as text, bytes that are not valid UTF-8
+// replaced.
+func noteText(data []byte) string {
+	text := string(data)
+	if !utf8.ValidString(text) {
+		text = strings.ToValidUTF8(text, "\uFFFD")
+	}
+	return text
+}
+
+// page is the page of text that pg asks for, at most max_chars long and
+// within the answer ceiling, ending at a break (pageEnd). data that is
+// not valid UTF-8 has its bad bytes replaced.
+func (t *tools) page(data []byte, pg Paging) (Page, error) {
+	if err := pg.check(); err != nil {
+		return Page{}, err
+	}
+	runes := []rune(noteText(data))
+	if pg.Offset > len(runes) {
+		return Page{}, fmt.Errorf("offset %d is past the end of the note (%s); start from 0", pg.Offset, words.Count(len(runes), "character"))
+	}
+	maxChars := min(clamp(pg.MaxChars, 1000, 100000, defaultMaxChars), t.pageChars())
+	end := pageEnd(runes, pg.Offset, maxChars)
+	p := Page{Content: string(runes[pg.Offset:end]), Offset: pg.Offset, TotalChars: len(runes)}
+	if end < len(runes) {
+		p.NextOffset = end
+	}
+	return p, nil
 }
 
 // HeadingItem is one heading of a note.
@@ -102,8 +162,7 @@ Pass the vault and path of a search result. Long notes come in pages: when next_
 			textLength(p["path"], 1, maxPathChars)
 			textLength(p["vault"], 0, maxNameChars)
 			textLength(p["heading"], 0, maxHeadingChars)
-			floatRange(p["offset"], 0, vault.MaxNoteSize)
-			intRange(p["max_chars"], 1000, 100000, defaultMaxChars)
+			pagingSchema(p)
 		}),
 		OutputSchema: outputSchema[ReadNoteOutput](func(p map[string]*jsonschema.Schema) {
 			maxItems(p["backlinks"], maxBacklinks)
@@ -121,10 +180,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if err := t.checkVault(in.Vault); err != nil {
 		return nil, out, err
 	}
-	if in.Offset < 0 {
-		return nil, out, fmt.Errorf("offset must be 0 or more; got %d", in.Offset)
+	if err := in.Paging.check(); err != nil {
+		return nil, out, err
 	}
-	maxChars := min(clamp(in.MaxChars, 1000, 100000, defaultMaxChars), t.pageChars())
 	v, rel, others, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
 	if err != nil {
 		return nil, out, err
@@ -171,25 +229,18 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if out.Headings, dropped = within(out.Headings, maxHeadings, maxHeadingBytes, func(h HeadingItem) int { return len(h.Text) + 32 }); dropped > 0 {
 		out.Shortened = append(out.Shortened, leftOut(len(out.Headings), dropped, "heading"))
 	}
-	text := string(data)
-	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, "\uFFFD")
-	}
 	if in.Heading != "" {
+		text := noteText(data)
 		if text, err = section(text, note.Headings, in.Heading); err != nil {
 			return nil, out, err
 		}
+		data = []byte(text)
 	}
-	runes := []rune(text)
-	out.TotalChars = len(runes)
-	if in.Offset > len(runes) {
-		return nil, out, fmt.Errorf("offset %d is past the end of the note (%s); start from 0", in.Offset, words.Count(len(runes), "character"))
+	pg, err := t.page(data, in.Paging)
+	if err != nil {
+		return nil, out, err
 	}
-	end := pageEnd(runes, in.Offset, maxChars)
-	out.Content, out.Offset = string(runes[in.Offset:end]), in.Offset
-	if end < len(runes) {
-		out.NextOffset = end
-	}
+	out.Content, out.Offset, out.NextOffset, out.TotalChars = pg.Content, pg.Offset, pg.NextOffset, pg.TotalChars
 
 	// The index keeps a note's links in the order the parser finds them.
 	// Several links can share a line and kind, so each line and kind has
@@ -420,6 +471,19 @@ func pageEnd(runes []rune, offset, max int) int {
 	return end
 }
 
+// writeFenced writes a note's text in a fence longer than any run of
+// backticks in it, so that its own frontmatter dashes and code fences
+// cannot be taken for the end of the note.
+func writeFenced(b *strings.Builder, content string) {
+	fence := strings.Repeat("`", max(3, longestRun(content, '`')+1))
+	b.WriteString("\n" + fence + "markdown\n")
+	b.WriteString(content)
+	if !strings.HasSuffix(content, "\n") {
+		b.WriteString("\n")
+	}
+	b.WriteString(fence + "\n")
+}
+
 func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n`%s` in vault %s, %s, modified %s", out.Title, out.Path, out.Vault, words.Count(out.Size, "byte"), out.Modified)
@@ -440,16 +504,7 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 	if out.Offset > 0 {
 		fmt.Fprintf(&b, "\n(from character %d of %d)\n", out.Offset, out.TotalChars)
 	}
-	// The text goes in a fence longer than any run of backticks in it, so
-	// that its own frontmatter dashes and code fences cannot be taken for
-	// the end of the note.
-	fence := strings.Repeat("`", max(3, longestRun(out.Content, '`')+1))
-	b.WriteString("\n" + fence + "markdown\n")
-	b.WriteString(out.Content)
-	if !strings.HasSuffix(out.Content, "\n") {
-		b.WriteString("\n")
-	}
-	b.WriteString(fence + "\n")
+	writeFenced(&b, out.Content)
 	if out.NextOffset > 0 {
 		fmt.Fprintf(&b, "\nThe note continues: call read-note again with offset=%d (%d characters in all).\n", out.NextOffset, out.TotalChars)
 	}

@@ -47,6 +47,12 @@ func ReadNoteTool(g LinkGraph, p NoteParser, s StoredNotes) Tool {
 	return Tool{ToolReadNote, func(t *tools) { t.graph, t.parser, t.stored = g, p, s }, (*tools).addReadNote}
 }
 
+// PeriodicNoteTool is periodic-note: the clock says what today is, the
+// parser reads the note's title as read-note does.
+func PeriodicNoteTool(p NoteParser, s StoredNotes, clock Clock) Tool {
+	return Tool{ToolPeriodicNote, func(t *tools) { t.parser, t.stored, t.clock = p, s, clock }, (*tools).addPeriodicNote}
+}
+
 // RelatedNotesTool is related-notes, with the link graph to find the note
 // asked about.
 func RelatedNotesTool(r RelatedNotes, g LinkGraph) Tool {

@@ -46,6 +46,9 @@ type Root struct {
 	dir     string // the folder's real path, symbolic links resolved
 	final   string // the same as the system names it for an open file
 	exclude []string
+	// settings turns the rules round for ReadSettings: only files beneath
+	// SettingsDir may be opened, links included.
+	settings bool
 }
 
 // OpenRoot prepares the vault folder dir, with its exclude globs, for
@@ -96,7 +99,7 @@ func (r *Root) Open(rel string) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	if LeftOut(strings.Join(parts, "/"), r.exclude) {
+	if r.leftOut(strings.Join(parts, "/")) {
 		return nil, ErrLeftOut
 	}
 	f, real, err := r.open(parts)
@@ -146,6 +149,53 @@ func (r *Root) ReadNote(rel string) ([]byte, fs.FileInfo, string, error) {
 		return nil, f.Info, tooBig(int64(len(data))), nil
 	}
 	return data, f.Info, "", nil
+}
+
+// leftOut is the rule every open of r applies to a path, the path asked
+// for, where a link leads and where the opened file really is: LeftOut, or
+// for the settings reader anything not beneath SettingsDir.
+func (r *Root) leftOut(rel string) bool {
+	if r.settings {
+		return !strings.HasPrefix(rel, SettingsDir+"/") || tooLong(rel)
+	}
+	return LeftOut(rel, r.exclude)
+}
+
+// SettingsDir is the folder of a vault's Obsidian settings, hidden from
+// every read but ReadSettings.
+const SettingsDir = ".obsidian"
+
+// MaxSettingsSize bounds a settings file read: Obsidian's own are a few
+// kilobytes.
+const MaxSettingsSize = 256 << 10
+
+// ErrSettingsTooBig is a settings file over MaxSettingsSize.
+var ErrSettingsTooBig = fmt.Errorf("the file is over %d KB", MaxSettingsSize>>10)
+
+// ReadSettings reads the settings file at name beneath the vault's
+// SettingsDir (such as "daily-notes.json"), bounded by MaxSettingsSize, by
+// the same walk as every other open: a name or a link that leads out of
+// SettingsDir is ErrLeftOut, or ErrOutside when it leaves the vault. A
+// missing file matches fs.ErrNotExist.
+func (r *Root) ReadSettings(name string) ([]byte, error) {
+	s := *r
+	s.settings = true
+	f, err := s.Open(SettingsDir + "/" + name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if f.Info.Size() > MaxSettingsSize {
+		return nil, ErrSettingsTooBig
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSettingsSize+1))
+	if err != nil {
+		return nil, &fs.PathError{Op: "read", Path: SettingsDir + "/" + name, Err: err}
+	}
+	if len(data) > MaxSettingsSize {
+		return nil, ErrSettingsTooBig
+	}
+	return data, nil
 }
 
 func tooBig(size int64) string {

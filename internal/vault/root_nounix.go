@@ -51,7 +51,7 @@ walk:
 			if len(parts) == 0 {
 				return nil, "", ErrNotRegular
 			}
-			if LeftOut(strings.Join(parts, "/"), r.exclude) {
+			if r.leftOut(strings.Join(parts, "/")) {
 				return nil, "", ErrLeftOut // where the link leads is kept out
 			}
 			continue walk
@@ -67,7 +67,7 @@ walk:
 		}
 		if known {
 			inside, ok := r.underRoot(where)
-			if !ok || LeftOut(inside, r.exclude) {
+			if !ok || r.leftOut(inside) {
 				f.Close()
 				return nil, "", ErrLeftOut
 			}

@@ -84,7 +84,7 @@ walk:
 			if len(parts) == 0 {
 				return nil, "", ErrNotRegular // a link to the vault folder itself
 			}
-			if LeftOut(strings.Join(parts, "/"), r.exclude) {
+			if r.leftOut(strings.Join(parts, "/")) {
 				return nil, "", ErrLeftOut // where the link leads is kept out
 			}
 			continue walk
@@ -103,7 +103,7 @@ func (r *Root) checked(fd int, rel string) (*os.File, string, error) {
 			unix.Close(fd)
 			return nil, "", ErrOutside
 		}
-		if LeftOut(inside, r.exclude) {
+		if r.leftOut(inside) {
 			unix.Close(fd)
 			return nil, "", ErrLeftOut
 		}
