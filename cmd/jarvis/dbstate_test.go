@@ -57,7 +57,9 @@ func indexedVault(t *testing.T) (vault, db string) {
 		sharedtest.WriteFile(t, vault, fmt.Sprintf("Note %02d.md", i),
 			fmt.Sprintf("# Note %d\n\nThe zephyr blows over note %d. [[Note %02d]]\n\n%s\n", i, i, (i+1)%40, strings.Repeat("Filler words for a page or two. ", 60)))
 	}
-	db = filepath.Join(dir, "index.db")
+	// In a folder of its own, as the default database is: the one folder
+	// whose owner a fix may change.
+	db = filepath.Join(dir, "data", "index.db")
 	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed"); code != 0 {
 		t.Fatalf("index: %s", stderr)
 	}
