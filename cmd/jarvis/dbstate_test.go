@@ -1,9 +1,12 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -57,7 +60,9 @@ func indexedVault(t *testing.T) (vault, db string) {
 		sharedtest.WriteFile(t, vault, fmt.Sprintf("Note %02d.md", i),
 			fmt.Sprintf("# Note %d\n\nThe zephyr blows over note %d. [[Note %02d]]\n\n%s\n", i, i, (i+1)%40, strings.Repeat("Filler words for a page or two. ", 60)))
 	}
-	db = filepath.Join(dir, "index.db")
+	// In a folder of its own, as the default database is: the one folder
+	// whose owner a fix may change.
+	db = filepath.Join(dir, "data", "index.db")
 	if code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db, "--no-embed"); code != 0 {
 		t.Fatalf("index: %s", stderr)
 	}
@@ -233,5 +238,194 @@ func TestReadOnlyFixCoversTheWAL(t *testing.T) {
 	}
 	if code, _, stderr := jarvisIn(t, nil, as, flags...); code != 0 {
 		t.Fatalf("after the fix: exit %d: %s", code, stderr)
+	}
+}
+
+// TestDatabasePathJarvisCannotUse gives --db paths jarvis did not make, or
+// cannot make: a folder, a text file, another program's SQLite database,
+// a file under a missing folder below one this user may not write. index
+// and index --rebuild refuse each with the same words, suggest no
+// --rebuild and change no folder jarvis did not make, and leave
+// everything as it was; search says once that it cannot read the index.
+func TestDatabasePathJarvisCannotUse(t *testing.T) {
+	tests := []struct {
+		name string
+		// prepare makes the path in dir and gives it, with the probe
+		// that sees it as its user would.
+		prepare func(t *testing.T, dir string) (db string, probe store.Probe)
+		want    []string
+	}{
+		{"a folder", func(t *testing.T, dir string) (string, store.Probe) {
+			db := filepath.Join(dir, "x")
+			os.Mkdir(db, 0o755)
+			return db, probeAs()
+		}, []string{"is not a jarvis index: it is a folder", "--db takes a file", "`" + filepath.Join("DIR", "x", "jarvis.db") + "`"}},
+		{"a text file", func(t *testing.T, dir string) (string, store.Probe) {
+			db := filepath.Join(dir, "notes.txt")
+			os.WriteFile(db, []byte("my notes\n"), 0o644)
+			return db, probeAs()
+		}, []string{"is not a jarvis index: it is not an SQLite file at all", "choose another --db", "`jarvis help config`"}},
+		{"another program's database", func(t *testing.T, dir string) (string, store.Probe) {
+			db := filepath.Join(dir, "places.sqlite")
+			raw := openRaw(t, db)
+			if _, err := raw.Exec(`CREATE TABLE moz_places (id INTEGER PRIMARY KEY, url TEXT)`); err != nil {
+				t.Fatal(err)
+			}
+			raw.Close()
+			return db, probeAs()
+		}, []string{"is not a jarvis index: it is another program's SQLite database (it holds 1 table that jarvis did not create)", "choose another --db"}},
+		{"under a missing folder in another user's folder", func(t *testing.T, dir string) (string, store.Probe) {
+			return filepath.Join(dir, "rootonly", "j.db"), probeAs(dir)
+		}, []string{"the folder " + filepath.Join("DIR", "rootonly") + " does not exist, and DIR is a folder you cannot create files in", "choose another --db", "`jarvis help config`"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			vault := filepath.Join(t.TempDir(), "vault")
+			sharedtest.WriteFile(t, vault, "Grinder.md", "# Grinder\n\nThe zephyr blows.\n")
+			dir := t.TempDir()
+			db, probe := tt.prepare(t, dir)
+			as := func(e *env) { e.dbProbe = probe }
+			flags := []string{"--vault", vault, "--db", db}
+			before := names(t, dir)
+			var said string
+			for _, args := range [][]string{{"index"}, {"index", "--rebuild"}} {
+				code, _, stderr := jarvisIn(t, nil, as, append(append(args, "--no-embed"), flags...)...)
+				if code != 1 {
+					t.Errorf("%v: exit %d, want 1: %s", args, code, stderr)
+				}
+				for _, w := range tt.want {
+					if w = strings.ReplaceAll(w, "DIR", dir); !strings.Contains(stderr, w) {
+						t.Errorf("%v lacks %q:\n%s", args, w, stderr)
+					}
+				}
+				for _, w := range []string{"--rebuild`", "damaged", "chown", "chmod", "user id 0"} {
+					if strings.Contains(stderr, w) {
+						t.Errorf("%v says %q:\n%s", args, w, stderr)
+					}
+				}
+				sharedtest.CheckWords(t, strings.Join(args, " "), stderr)
+				// --rebuild refuses in the words index uses.
+				if said == "" {
+					said = strings.TrimPrefix(stderr, "jarvis: ")
+				} else if !strings.Contains(stderr, strings.TrimSpace(said)) {
+					t.Errorf("index said %q; index --rebuild says %q", said, stderr)
+				}
+				if after := names(t, dir); !slices.Equal(before, after) {
+					t.Fatalf("%v: the folder held %v; now %v", args, before, after)
+				}
+			}
+
+			code, stdout, stderr := jarvisIn(t, nil, as, append([]string{"search", "--json", "zephyr"}, flags...)...)
+			if code != 0 {
+				t.Fatalf("search: exit %d: %s", code, stderr)
+			}
+			var out searchOutput
+			if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+				t.Fatalf("search: %v: %s", err, stdout)
+			}
+			all := strings.Join(append([]string{out.Degraded}, out.Notes...), "\n")
+			if n := strings.Count(all, "cannot be read"); n != 1 {
+				t.Errorf("search says %d times that the index cannot be read:\n%s", n, all)
+			}
+			if !strings.Contains(all, tt.want[0][:20]) && !strings.Contains(all, "does not exist") {
+				t.Errorf("search does not say why:\n%s", all)
+			}
+		})
+	}
+}
+
+// TestReadingAReadOnlyDatabase: search and related with --no-refresh read
+// a database this user may only read, and say nothing of an update not
+// asked for; related --no-refresh without a database answers as search
+// does, and makes none.
+func TestReadingAReadOnlyDatabase(t *testing.T) {
+	vault, db := indexedVault(t)
+	os.Chmod(db, 0o444)
+	t.Cleanup(func() { os.Chmod(db, 0o644) })
+	as := func(e *env) { e.dbProbe = probeAs() }
+	flags := []string{"--vault", vault, "--db", db, "--no-refresh"}
+
+	code, stdout, stderr := jarvisIn(t, nil, as, append([]string{"search", "--json", "zephyr blows"}, flags...)...)
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, stderr)
+	}
+	var out searchOutput
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) == 0 {
+		t.Errorf("search found nothing: %+v", out)
+	}
+	for _, n := range out.Notes {
+		if strings.Contains(n, "brought up to date") || strings.Contains(n, "searched as it is") {
+			t.Errorf("search --no-refresh speaks of an update not asked for: %s", n)
+		}
+	}
+
+	code, stdout, stderr = jarvisIn(t, nil, as, append([]string{"related", "Note 03"}, flags...)...)
+	if code != 0 || !strings.Contains(stdout, "Related to Note 03") {
+		t.Fatalf("related --no-refresh on a read-only database: exit %d: %s%s", code, stdout, stderr)
+	}
+	if strings.Contains(stdout, "brought up to date") {
+		t.Errorf("related --no-refresh speaks of an update not asked for:\n%s", stdout)
+	}
+
+	// No database at all: related answers as search does, and makes none.
+	dir := t.TempDir()
+	none := filepath.Join(dir, "j.db")
+	flags = []string{"--vault", vault, "--db", none, "--no-refresh"}
+	_, stdout, _ = jarvisIn(t, nil, as, append([]string{"search", "--json", "zephyr blows"}, flags...)...)
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || out.Empty == "" {
+		t.Fatalf("search: %v: %s", err, stdout)
+	}
+	code, _, stderr = jarvisIn(t, nil, as, append([]string{"related", "Note 03"}, flags...)...)
+	if code != 1 || !strings.Contains(stderr, out.Empty) {
+		t.Errorf("related: exit %d, want 1 with %q: %s", code, out.Empty, stderr)
+	}
+	if got := names(t, dir); len(got) != 0 {
+		t.Errorf("related --no-refresh made %v", got)
+	}
+}
+
+// stopAt is stderr that cancels a run once it prints the line that says
+// it waits for another writer.
+type stopAt struct {
+	bytes.Buffer
+	cancel func()
+}
+
+func (w *stopAt) Write(p []byte) (int, error) {
+	n, err := w.Buffer.Write(p)
+	if strings.Contains(w.String(), "waiting for it to finish") {
+		w.cancel()
+	}
+	return n, err
+}
+
+// TestSearchWaitingSaysHowNotTo holds the writer lock, as a stuck indexer
+// does: the line that says search waits also says how not to wait.
+func TestSearchWaitingSaysHowNotTo(t *testing.T) {
+	vault, db := indexedVault(t)
+	held, err := store.Open(context.Background(), db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer held.Close()
+	unlock, err := held.LockWriters(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	stderr := &stopAt{cancel: cancel}
+	e := &env{stdout: io.Discard, stderr: stderr, getenv: func(string) string { return "" }}
+	run(ctx, e, []string{"search", "zephyr", "--vault", vault, "--db", db})
+	line, _, _ := strings.Cut(stderr.String()[strings.Index(stderr.String(), "another jarvis"):], "\n")
+	for _, w := range []string{"waiting for it to finish", "--no-refresh", "as it is now", "Ctrl-C"} {
+		if !strings.Contains(line, w) {
+			t.Errorf("%q lacks %q", line, w)
+		}
 	}
 }

@@ -188,7 +188,7 @@ func TestDoctorTellsPermissionsFromDamage(t *testing.T) {
 		t.Run("file of another user", func(t *testing.T) {
 			os.Lchown(db, 0, 0)
 			defer os.Lchown(db, nobody, nobody)
-			stdout := doctor(t, 2, "belongs to user id 0, not to you")
+			stdout := doctor(t, 2, "belongs to root, not to you")
 			if fix := fixFor(t, stdout, "database access"); fix != "sudo chown $USER '"+db+"'" {
 				t.Fatalf("fix = %q", fix)
 			}

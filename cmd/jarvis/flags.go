@@ -302,10 +302,17 @@ func isTerminal(f *os.File) bool {
 // sayWhenWaiting tells the user, on stderr, when the command pauses for
 // another jarvis process writing to the same database, such as an MCP
 // server indexing at its start. The progress line, if one is drawn, is
-// erased first so that the message starts a line of its own.
-func sayWhenWaiting(e *env, db *store.DB, progress *progressView) {
+// erased first so that the message starts a line of its own. also is
+// more for that line, such as how not to wait.
+func sayWhenWaiting(e *env, db *store.DB, progress *progressView, also ...string) {
 	db.OnWait = func() {
 		progress.Clear()
-		fmt.Fprintf(e.stderr, "jarvis: another jarvis process is writing to %s; waiting for it to finish\n", db.Path)
+		fmt.Fprintf(e.stderr, "jarvis: %s\n", strings.Join(append([]string{waitingLine(db.Path)}, also...), "; "))
 	}
+}
+
+// waitingLine says that a writer waits for another jarvis writing to the
+// database at path.
+func waitingLine(path string) string {
+	return fmt.Sprintf("another jarvis process is writing to %s; waiting for it to finish", path)
 }

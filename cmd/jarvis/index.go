@@ -87,7 +87,7 @@ says why), 130 when interrupted.`, e)
 	var rb *store.Rebuild
 	if *rebuild {
 		rb, err = store.BeginRebuild(ctx, dbPath, store.Options{Probe: e.dbProbe}, func() {
-			fmt.Fprintf(e.stderr, "jarvis: another jarvis process is writing to %s; waiting for it to finish\n", dbPath)
+			fmt.Fprintf(e.stderr, "jarvis: %s\n", waitingLine(dbPath))
 		})
 		if err != nil {
 			return fmt.Errorf("rebuild: %w", dbError(e, cfg, dbPath, err))

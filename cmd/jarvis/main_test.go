@@ -190,7 +190,9 @@ func TestDoctor(t *testing.T) {
 
 	t.Run("corrupted database is broken and kept", func(t *testing.T) {
 		bad := filepath.Join(dir, "bad.db")
-		content := []byte("this file was a database once\x00\x01\x02")
+		// Its header wiped: a start of zeros is damage, not someone
+		// else's file.
+		content := append(make([]byte, 100), "this file was a database once\x00\x01\x02"...)
 		os.WriteFile(bad, content, 0o644)
 		code, stdout, _ := jarvis(t, nil, "doctor", "--vault", vault, "--db", bad)
 		if code != 2 || !strings.Contains(stdout, "not a usable jarvis database") || !strings.Contains(stdout, "fix: run `jarvis index --vault "+vault+" --db "+bad+" --rebuild`") {
@@ -256,7 +258,7 @@ func TestIndexErrors(t *testing.T) {
 	})
 	t.Run("corrupt database is kept, then moved aside by --rebuild", func(t *testing.T) {
 		db := filepath.Join(dir, "corrupt.db")
-		content := []byte("not sqlite at all")
+		content := append(make([]byte, 100), "not sqlite any more"...)
 		os.WriteFile(db, content, 0o644)
 		code, _, stderr := jarvis(t, nil, "index", "--vault", vault, "--db", db)
 		if code != 1 || !strings.Contains(stderr, "--rebuild") {

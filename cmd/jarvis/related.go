@@ -54,8 +54,13 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		return err
 	}
 
+	if empty, ok := nothingIndexed(cfg, *noRefresh); ok {
+		// Opening would make an empty database; no note can be found.
+		return errors.New(empty)
+	}
+
 	var deps container.RelatedDeps
-	app := container.NewRelatedApp(cfg, c.logger(e), &deps)
+	app := container.NewRelatedApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
 		return explainOpenError(e, cfg, err)
 	}
@@ -68,9 +73,16 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	// is a step on the way to the answer.
 	progress := newProgressView(e, *asJSON, false)
 	defer progress.Finish()
-	sayWhenWaiting(e, deps.DB, progress)
 	var missing []string
-	why, err := refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, !*noRefresh, true)
+	update := !*noRefresh
+	if deps.DB.NotWritable() != nil {
+		// Opened read-only: this user may read the index, not update it.
+		missing = append(missing, readOnlyNote(e, cfg, deps.DB, update))
+		update = false
+	} else {
+		sayWhenWaiting(e, deps.DB, progress, waitingToSearch)
+	}
+	why, err := refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, true)
 	if err != nil {
 		return dbError(e, cfg, cfg.DBPath, repeatFlags(err, cfg))
 	}

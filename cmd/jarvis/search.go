@@ -102,9 +102,8 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		return err
 	}
 	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}
-	if *noRefresh && noDatabase(cfg.DBPath) {
-		// Searching would make an empty database; nothing is indexed.
-		out.Empty = index.Explain(index.NoIndex(cfg.Vaults), index.State{}, cfg.Invocation()).Empty
+	if empty, ok := nothingIndexed(cfg, *noRefresh); ok {
+		out.Empty = empty
 		return printSearch(e, out, *asJSON, len(cfg.Vaults) > 1)
 	}
 
@@ -128,16 +127,17 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	var dbNote string
 	switch db, err := deps.Handle.DB(ctx); {
 	case err != nil:
-		// The search service scans the note files, as the server does.
+		// The search service scans the note files, as the server does,
+		// and its answer says so: the note says only why.
 		update, withVectors = false, false
-		if dbNote, err = indexNote(e, cfg, err, "the index cannot be read, so the note files were searched instead"); err != nil {
+		if dbNote, err = indexNote(e, cfg, err, ""); err != nil {
 			return err
 		}
 	case db.NotWritable() != nil:
+		dbNote = readOnlyNote(e, cfg, db, update)
 		update = false
-		dbNote, _ = indexNote(e, cfg, db.NotWritable(), "the index could not be brought up to date, so it was searched as it is")
 	default:
-		sayWhenWaiting(e, db, progress)
+		sayWhenWaiting(e, db, progress, waitingToSearch)
 	}
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, withVectors); err != nil {
 		if dbNote, err = indexNote(e, cfg, repeatFlags(err, cfg), "the index could not be brought up to date"); err != nil {
@@ -179,9 +179,37 @@ func noDatabase(path string) bool {
 	return errors.Is(err, fs.ErrNotExist)
 }
 
+// nothingIndexed is the answer of a command that reads the index as it is
+// (--no-refresh, noRefresh) when no database was ever made at cfg's path:
+// nothing is indexed, and opening it would make an empty database. ok is
+// false when the command goes on. search and related both ask it.
+func nothingIndexed(cfg config.Config, noRefresh bool) (answer string, ok bool) {
+	if !noRefresh || !noDatabase(cfg.DBPath) {
+		return "", false
+	}
+	return index.Explain(index.NoIndex(cfg.Vaults), index.State{}, cfg.Invocation()).Empty, true
+}
+
+// waitingToSearch is what a search or related waiting for another jarvis's
+// writer adds to the line that says it waits: the way not to.
+const waitingToSearch = "add --no-refresh to use the index as it is now, or press Ctrl-C to stop waiting"
+
+// readOnlyNote is the note for a database this user may read but not
+// write, opened read-only: the index was used as it is. With update
+// unset (--no-refresh) no update was asked for, and the note says only
+// that later updates will fail, and the fix.
+func readOnlyNote(e *env, cfg config.Config, db *store.DB, update bool) string {
+	lead := "the index could not be brought up to date, so it was used as it is"
+	if !update {
+		lead = "updates of the index will fail"
+	}
+	note, _ := indexNote(e, cfg, db.NotWritable(), lead)
+	return note
+}
+
 // indexNote is the note, above a search's results, for a database error
-// met on the way (store.Explain): lead says what the search did about it,
-// then what is wrong and the fix. A search goes on past the database's
+// met on the way (store.Explain): lead says what the search did about it
+// ("" when the answer says so itself), then what is wrong and the fix. A search goes on past the database's
 // state (a file this user may only read, a damaged one); it stops, with
 // err as it is, for anything else.
 func indexNote(e *env, cfg config.Config, err error, lead string) (string, error) {
@@ -189,7 +217,7 @@ func indexNote(e *env, cfg config.Config, err error, lead string) (string, error
 	if !ok || x.Kind == store.KindOther {
 		return "", dbError(e, cfg, cfg.DBPath, err)
 	}
-	if x.Kind == store.KindDamaged {
+	if lead == "" || x.Kind == store.KindDamaged {
 		// The answer says itself what it read instead (its reason): a
 		// damaged index may still answer in part.
 		return x.Why + "; to fix it, " + x.Fix, nil

@@ -41,11 +41,14 @@ type RelatedDeps struct {
 	Related *related.Service
 }
 
-// NewRelatedApp builds the app of `jarvis related` and fills deps.
-func NewRelatedApp(cfg config.Config, log *slog.Logger, deps *RelatedDeps) *fx.App {
-	return fx.New(relatedOptions(cfg, log), fx.Populate(deps))
+// NewRelatedApp builds the app of `jarvis related` and fills deps; extra
+// options (WithProbe) apply on top.
+func NewRelatedApp(cfg config.Config, log *slog.Logger, deps *RelatedDeps, extra ...fx.Option) *fx.App {
+	return fx.New(relatedOptions(cfg, log), fx.Options(extra...), fx.Populate(deps))
 }
 
+// relatedOptions open the database read-only when this user may only
+// read it, as search's do: related notes are read from the index as it is.
 func relatedOptions(cfg config.Config, log *slog.Logger) fx.Option {
-	return fx.Options(Base(cfg, log, store.Options{}), Opened, Embedding, Indexing, Vectors, Searching, Relating)
+	return fx.Options(Base(cfg, log, store.Options{ReadOnlyIfNeeded: true}), Opened, Embedding, Indexing, Vectors, Searching, Relating)
 }

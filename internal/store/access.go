@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/user"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
@@ -47,9 +49,17 @@ type AccessProblem struct {
 	cmd string
 	// read is whether this user may read it.
 	read bool
+	// missing is the folder, under Path, that would have to be made for
+	// a database not created yet; "" when none.
+	missing string
 }
 
-func (p AccessProblem) String() string { return p.Path + " " + p.Why }
+func (p AccessProblem) String() string {
+	if p.missing != "" {
+		return "the folder " + p.missing + " does not exist, and " + p.Path + " " + p.Why
+	}
+	return p.Path + " " + p.Why
+}
 
 // AccessProblems lists what keeps this user from using the database at
 // dbPath as jarvis does: reading and writing the file and its -wal, -shm
@@ -66,8 +76,8 @@ func AccessProblems(dbPath string, probe Probe) []AccessProblem {
 
 func accessProblems(dbPath string, probe Probe, me int) []AccessProblem {
 	var out []AccessProblem
-	add := func(path string, fa FileAccess, err error) {
-		if p, ok := diagnose(path, fa, err, me); ok {
+	add := func(path string, fa FileAccess, err error, fixable bool) {
+		if p, ok := diagnose(path, fa, err, me, fixable); ok {
 			out = append(out, p)
 		}
 	}
@@ -75,37 +85,73 @@ func accessProblems(dbPath string, probe Probe, me int) []AccessProblem {
 	if err == nil && !fa.Exists {
 		// Not created yet: the nearest folder that exists must let jarvis
 		// create the missing folders and the file.
-		dir := filepath.Dir(dbPath)
+		dir, missing := filepath.Dir(dbPath), ""
 		for {
 			d, derr := probe(dir)
 			if derr != nil || d.Exists {
-				add(dir, d, derr)
+				n := len(out)
+				add(dir, d, derr, missing == "" && onlyJarvisFiles(dir, dbPath))
+				if len(out) > n {
+					out[n].missing = missing
+				}
 				return out
 			}
 			parent := filepath.Dir(dir)
 			if parent == dir {
 				return out
 			}
-			dir = parent
+			dir, missing = parent, dir
 		}
 	}
 	dir := filepath.Dir(dbPath)
 	d, derr := probe(dir)
-	add(dir, d, derr)
-	add(dbPath, fa, err)
+	add(dir, d, derr, onlyJarvisFiles(dir, dbPath))
+	add(dbPath, fa, err, true)
 	for _, suffix := range []string{"-wal", "-shm", ".lock"} {
 		if fa, err := probe(dbPath + suffix); err != nil || fa.Exists {
-			add(dbPath+suffix, fa, err)
+			add(dbPath+suffix, fa, err, true)
 		}
 	}
 	return out
 }
 
+// onlyJarvisFiles reports whether dir, the database's folder, holds
+// nothing but the database at dbPath and the files jarvis makes beside it
+// (its -wal, -shm, -journal and .lock, a rebuild's file, the backups of
+// --rebuild): the one folder whose owner or mode a fix may change. A
+// folder that holds anything else is not jarvis's to change (/, /usr, a
+// shared folder), nor is one that cannot be listed.
+func onlyJarvisFiles(dir, dbPath string) bool {
+	if filepath.Dir(dbPath) != dir {
+		return false
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return false
+	}
+	base := filepath.Base(dbPath)
+	for _, e := range entries {
+		rest, ok := strings.CutPrefix(e.Name(), base)
+		if !ok {
+			return false
+		}
+		switch {
+		case rest == "", rest == "-wal", rest == "-shm", rest == "-journal", rest == ".lock",
+			strings.HasPrefix(rest, freshSuffix), strings.HasPrefix(rest, ".broken-"), strings.HasPrefix(rest, ".newer-"):
+		default:
+			return false
+		}
+	}
+	return true
+}
+
 // diagnose decides whether one existing path keeps this user (uid me, or
 // -1 where the system has no user ids) from using it, and how to give the
 // access back: chmod when the user owns it, chown when someone else does
-// (typically root, after a `sudo jarvis index`).
-func diagnose(path string, fa FileAccess, err error, me int) (AccessProblem, bool) {
+// (typically root, after a `sudo jarvis index`). Only a path jarvis made
+// (fixable) gets such a command: for any other folder the fix is another
+// --db.
+func diagnose(path string, fa FileAccess, err error, me int, fixable bool) (AccessProblem, bool) {
 	p := AccessProblem{Path: path, read: fa.Read || fa.IsDir}
 	if err != nil {
 		if !errors.Is(err, fs.ErrPermission) {
@@ -134,11 +180,16 @@ func diagnose(path string, fa FileAccess, err error, me int) (AccessProblem, boo
 	} else {
 		return p, false
 	}
+	if me >= 0 && fa.Owner >= 0 && fa.Owner != me {
+		p.Why += fmt.Sprintf(" (it belongs to %s, not to you)", ownerName(fa.Owner))
+	}
 	switch {
+	case !fixable:
+		p.Fix = chooseAnother
+		return p, true
 	case fa.Owner < 0:
 		p.cmd = "attrib -r"
 	case me >= 0 && fa.Owner != me:
-		p.Why += fmt.Sprintf(" (it belongs to user id %d, not to you)", fa.Owner)
 		p.cmd = "sudo chown $USER"
 	case fa.IsDir:
 		p.cmd = "chmod u+rwx"
@@ -147,6 +198,15 @@ func diagnose(path string, fa FileAccess, err error, me int) (AccessProblem, boo
 	}
 	p.Fix = "`" + p.cmd + " " + health.Quote(path) + "`"
 	return p, true
+}
+
+// ownerName is the name of the user with id uid, such as "root", where
+// the system can tell it, and "user id 1001" where it cannot.
+func ownerName(uid int) string {
+	if u, err := user.LookupId(strconv.Itoa(uid)); err == nil && u.Username != "" {
+		return u.Username
+	}
+	return fmt.Sprintf("user id %d", uid)
 }
 
 // accessError is the error for problems found: ErrAccess, explained with
@@ -187,16 +247,16 @@ func AccessFix(problems []AccessProblem) string {
 	slices.SortStableFunc(cmds, func(a, b string) int {
 		return cmpBool(!strings.Contains(a, "chown"), !strings.Contains(b, "chown"))
 	})
+	if len(other) > 0 {
+		// A path jarvis may not change: a command for the others would
+		// not be enough, and each such fix offers another --db itself.
+		return strings.Join(other, "; ")
+	}
 	var lines []string
 	for _, c := range cmds {
 		lines = append(lines, c+" "+strings.Join(paths[c], " "))
 	}
-	var fixes []string
-	if len(lines) > 0 {
-		fixes = append(fixes, "run `"+strings.Join(lines, " && ")+"`")
-	}
-	fixes = append(fixes, other...)
-	return strings.Join(fixes, " and ") + ", or choose another database with --db"
+	return "run `" + strings.Join(lines, " && ") + "`, or choose another database with --db"
 }
 
 func cmpBool(a, b bool) int {

@@ -23,27 +23,35 @@ func TestDiagnose(t *testing.T) {
 		problem bool
 		why     string
 		fix     string
+		// notOurs: a folder jarvis did not make, which no fix changes.
+		notOurs bool
 	}{
-		{"missing", FileAccess{Owner: -1}, nil, false, "", ""},
-		{"readable and writable", FileAccess{Exists: true, Read: true, Write: true, Owner: me}, nil, false, "", ""},
-		{"writable through its group", FileAccess{Exists: true, Read: true, Write: true, Owner: 0}, nil, false, "", ""},
-		{"read-only file of mine", FileAccess{Exists: true, Read: true, Owner: me}, nil, true, "is read-only for you", "`chmod u+rw '/d b/j.db'`"},
-		{"unreadable file of mine", FileAccess{Exists: true, Write: true, Owner: me}, nil, true, "cannot be read by you", "`chmod u+rw '/d b/j.db'`"},
-		{"root's file", FileAccess{Exists: true, Read: true, Owner: 0}, nil, true, "belongs to user id 0, not to you", "`sudo chown $USER '/d b/j.db'`"},
-		{"folder of mine without write", FileAccess{Exists: true, IsDir: true, Read: true, Owner: me}, nil, true, "folder you cannot create files in", "`chmod u+rwx '/d b/j.db'`"},
-		{"root's folder", FileAccess{Exists: true, IsDir: true, Read: true, Owner: 0}, nil, true, "user id 0", "`sudo chown $USER '/d b/j.db'`"},
-		{"read-only attribute (Windows)", FileAccess{Exists: true, Read: true, Owner: -1}, nil, true, "read-only", "`attrib -r '/d b/j.db'`"},
-		{"a folder above cannot be searched", FileAccess{Owner: -1}, fs.ErrPermission, true, "cannot be looked at", "folders above"},
-		{"another stat error", FileAccess{Owner: -1}, errors.New("input/output error"), false, "", ""},
+		{"missing", FileAccess{Owner: -1}, nil, false, "", "", false},
+		{"readable and writable", FileAccess{Exists: true, Read: true, Write: true, Owner: me}, nil, false, "", "", false},
+		{"writable through its group", FileAccess{Exists: true, Read: true, Write: true, Owner: 0}, nil, false, "", "", false},
+		{"read-only file of mine", FileAccess{Exists: true, Read: true, Owner: me}, nil, true, "is read-only for you", "`chmod u+rw '/d b/j.db'`", false},
+		{"unreadable file of mine", FileAccess{Exists: true, Write: true, Owner: me}, nil, true, "cannot be read by you", "`chmod u+rw '/d b/j.db'`", false},
+		{"root's file", FileAccess{Exists: true, Read: true, Owner: 0}, nil, true, "belongs to root, not to you", "`sudo chown $USER '/d b/j.db'`", false},
+		{"file of a user without a name", FileAccess{Exists: true, Read: true, Owner: 987654}, nil, true, "belongs to user id 987654, not to you", "`sudo chown $USER '/d b/j.db'`", false},
+		{"folder of mine without write", FileAccess{Exists: true, IsDir: true, Read: true, Owner: me}, nil, true, "folder you cannot create files in", "`chmod u+rwx '/d b/j.db'`", false},
+		{"root's folder", FileAccess{Exists: true, IsDir: true, Read: true, Owner: 0}, nil, true, "belongs to root", "`sudo chown $USER '/d b/j.db'`", false},
+		{"root's folder jarvis did not make", FileAccess{Exists: true, IsDir: true, Read: true, Owner: 0}, nil, true, "belongs to root", "choose another --db, in a folder you may write", true},
+		{"folder of mine jarvis did not make", FileAccess{Exists: true, IsDir: true, Read: true, Owner: me}, nil, true, "folder you cannot create files in", "`jarvis help config`", true},
+		{"read-only attribute (Windows)", FileAccess{Exists: true, Read: true, Owner: -1}, nil, true, "read-only", "`attrib -r '/d b/j.db'`", false},
+		{"a folder above cannot be searched", FileAccess{Owner: -1}, fs.ErrPermission, true, "cannot be looked at", "folders above", false},
+		{"another stat error", FileAccess{Owner: -1}, errors.New("input/output error"), false, "", "", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, ok := diagnose("/d b/j.db", tt.fa, tt.err, me)
+			p, ok := diagnose("/d b/j.db", tt.fa, tt.err, me, !tt.notOurs)
 			if ok != tt.problem || !strings.Contains(p.Why, tt.why) || !strings.Contains(p.Fix, tt.fix) {
 				t.Fatalf("diagnose = %+v, %v; want problem %v with %q, fix %q", p, ok, tt.problem, tt.why, tt.fix)
 			}
 			if ok && strings.Contains(p.Fix, "rebuild") {
 				t.Fatalf("a permission problem is fixed with --rebuild: %s", p.Fix)
+			}
+			if tt.notOurs && (strings.Contains(p.Fix, "chown") || strings.Contains(p.Fix, "chmod")) {
+				t.Fatalf("a folder jarvis did not make gets %s", p.Fix)
 			}
 		})
 	}
@@ -298,5 +306,56 @@ func TestImmutableOpenNoticesAWriter(t *testing.T) {
 	}
 	if !r.ChangedSinceOpen() {
 		t.Fatal("a writer went unnoticed")
+	}
+}
+
+// TestAccessProblemsNeverChangeAFolderJarvisDidNotMake puts the database
+// under folders that do not exist, below one this user may not write (/,
+// /usr, /etc): the fix is another --db, never a chown of that folder.
+func TestAccessProblemsNeverChangeAFolderJarvisDidNotMake(t *testing.T) {
+	root := string(filepath.Separator)
+	probe := func(path string) (FileAccess, error) {
+		if path == root {
+			return FileAccess{Exists: true, IsDir: true, Read: true, Owner: 0}, nil
+		}
+		return FileAccess{Owner: -1}, nil
+	}
+	missing := filepath.Join(root, "rootonly")
+	ps := accessProblems(filepath.Join(missing, "j.db"), probe, 1000)
+	if len(ps) != 1 {
+		t.Fatalf("problems = %v; want one, for %s", ps, root)
+	}
+	why, fix := describe(ps), AccessFix(ps)
+	if want := "the folder " + missing + " does not exist, and " + root + " is a folder you cannot create files in (it belongs to root, not to you)"; why != want {
+		t.Errorf("why = %q; want %q", why, want)
+	}
+	for _, bad := range []string{"chown", "chmod", "sudo"} {
+		if strings.Contains(fix, bad) {
+			t.Errorf("fix %q changes a folder jarvis did not make (%s)", fix, bad)
+		}
+	}
+	if !strings.Contains(fix, "choose another --db") || !strings.Contains(fix, "`jarvis help config`") {
+		t.Errorf("fix %q does not say to choose another --db", fix)
+	}
+}
+
+// TestOnlyJarvisFiles: the database's folder may get a chmod or chown fix
+// only while it holds nothing but the database, its companions and its
+// backups.
+func TestOnlyJarvisFiles(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "j.db")
+	for _, name := range []string{"j.db", "j.db-wal", "j.db-shm", "j.db.lock", "j.db.broken-20240101T000000Z", "j.db.rebuild"} {
+		os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+	}
+	if !onlyJarvisFiles(dir, db) {
+		t.Fatal("a folder of jarvis's files is not taken for jarvis's")
+	}
+	if onlyJarvisFiles(filepath.Dir(dir), db) {
+		t.Fatal("a folder above the database's is taken for jarvis's")
+	}
+	os.WriteFile(filepath.Join(dir, "notes.txt"), nil, 0o644)
+	if onlyJarvisFiles(dir, db) {
+		t.Fatal("a folder that holds a file of the user's is taken for jarvis's")
 	}
 }

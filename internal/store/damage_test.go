@@ -3,9 +3,11 @@ package store
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -133,25 +135,28 @@ func TestHealthStatusSeesDamageOnDisk(t *testing.T) {
 // of a server that opened the file before) and `jarvis index --rebuild`:
 // all three call a file damaged exactly when Inspect does, doctor and
 // health-status then offer --rebuild, and the rebuild keeps that file, and
-// only that file, aside.
+// only that file, aside. A file jarvis did not make (foreign) is not
+// damage: nobody offers --rebuild for it, and the rebuild refuses it.
 func TestDamageHasOneAnswer(t *testing.T) {
 	for _, tc := range []struct {
-		name   string
-		make   func(t *testing.T, path string)
-		broken bool
+		name    string
+		make    func(t *testing.T, path string)
+		broken  bool
+		foreign bool
 	}{
-		{"sound", filledDB, false},
-		{"page 1 zeroed", func(t *testing.T, path string) { filledDB(t, path); sharedtest.ZeroPage(t, path, 1) }, true},
-		{"page 2 overwritten", func(t *testing.T, path string) { filledDB(t, path); sharedtest.DamagePage(t, path, 2, 2) }, true},
+		{"sound", filledDB, false, false},
+		{"page 1 zeroed", func(t *testing.T, path string) { filledDB(t, path); sharedtest.ZeroPage(t, path, 1) }, true, false},
+		{"page 2 overwritten", func(t *testing.T, path string) { filledDB(t, path); sharedtest.DamagePage(t, path, 2, 2) }, true, false},
 		{"a middle page overwritten", func(t *testing.T, path string) {
 			filledDB(t, path)
 			sharedtest.DamagePage(t, path, sharedtest.Pages(t, path)/2, 3)
-		}, true},
+		}, true, false},
 		{"the last page overwritten", func(t *testing.T, path string) {
 			filledDB(t, path)
 			sharedtest.DamagePage(t, path, sharedtest.Pages(t, path), 4)
-		}, true},
-		{"not a database", func(t *testing.T, path string) { os.WriteFile(path, []byte("some notes\n"), 0o644) }, true},
+		}, true, false},
+		{"not a database", func(t *testing.T, path string) { os.WriteFile(path, []byte("some notes\n"), 0o644) }, false, true},
+		{"a folder", func(t *testing.T, path string) { os.Mkdir(path, 0o755) }, false, true},
 		{"another program's database", func(t *testing.T, path string) {
 			raw, err := sql.Open("sqlite", path)
 			if err != nil {
@@ -161,14 +166,14 @@ func TestDamageHasOneAnswer(t *testing.T) {
 			if _, err := raw.Exec(`CREATE TABLE accounts (id INTEGER)`); err != nil {
 				t.Fatal(err)
 			}
-		}, true},
+		}, false, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
 			path := filepath.Join(t.TempDir(), "j.db")
 			server := NewHandle(path, Options{})
 			defer server.Close()
-			if tc.name != "not a database" && tc.name != "another program's database" {
+			if !tc.foreign {
 				filledDB(t, path)
 				warm(t, server)
 				os.Remove(path)
@@ -186,11 +191,24 @@ func TestDamageHasOneAnswer(t *testing.T) {
 				if offers != tc.broken {
 					t.Errorf("%s offers --rebuild: %v; want %v (%+v)", who, offers, tc.broken, r)
 				}
+				if tc.foreign && (r.Status != health.Fail || !strings.Contains(r.Detail, "is not a jarvis index") || !strings.Contains(r.Fix, "--db")) {
+					t.Errorf("%s on a file jarvis did not make: %+v", who, r)
+				}
 			}
 			doctor.Close()
 			server.Close()
 
+			before := listDir(t, filepath.Dir(path))
 			rb, err := BeginRebuild(ctx, path, Options{}, nil)
+			if tc.foreign {
+				if !errors.Is(err, ErrNotJarvis) {
+					t.Fatalf("--rebuild of a file jarvis did not make: %v; want it refused", err)
+				}
+				if after := listDir(t, filepath.Dir(path)); !slices.Equal(before, after) {
+					t.Fatalf("the refused --rebuild left %v; there was %v", after, before)
+				}
+				return
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

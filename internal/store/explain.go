@@ -46,6 +46,10 @@ const (
 	KindDamaged
 	// KindNewer: a newer jarvis wrote the database.
 	KindNewer
+	// KindForeign: the path names something jarvis did not make (a
+	// folder, a file that is not SQLite's, another program's database):
+	// never fixed with --rebuild, which would put an index in its place.
+	KindForeign
 )
 
 // Explanation is what a database error means, in words for the user.
@@ -92,6 +96,8 @@ func (e *Error) Is(target error) bool {
 		return target == ErrNotDatabase
 	case KindNewer:
 		return target == ErrNewerSchema
+	case KindForeign:
+		return target == ErrNotJarvis
 	}
 	return false
 }
@@ -107,6 +113,8 @@ func Classify(err error) Kind {
 		return x.Kind
 	case errors.Is(err, ErrNewerSchema):
 		return KindNewer
+	case errors.Is(err, ErrNotJarvis):
+		return KindForeign
 	case errors.Is(err, ErrAccess):
 		// Before the codes: a look at the files decided it.
 		return KindAccess
@@ -177,11 +185,10 @@ func Explain(path string, err error, inv health.Invocation, probe Probe) (x Expl
 		x.Why = fmt.Sprintf("the disk that holds %s is full", path)
 		x.Fix = "free some space on it, or choose another database with --db, then try again"
 	case KindDamaged:
-		x.Why = fmt.Sprintf("%s is not a usable jarvis database: %s", path, Damage(err))
-		if code, ok := sqliteCode(err); ok && code&0xff == sqlite3.SQLITE_CORRUPT || strings.Contains(err.Error(), "database disk image is malformed") {
-			x.Why = fmt.Sprintf("%s is damaged: %s", path, Damage(err))
-		}
+		x.Why = damaged(path, err)
 		x.Fix = "run " + inv.Command("index", "--rebuild") + ": it moves the file aside to a timestamped backup and starts a fresh index"
+	case KindForeign:
+		x.Why, x.Fix = foreign(path, err)
 	case KindNewer:
 		x.Why = fmt.Sprintf("%s was written by a newer version of jarvis", path)
 		x.Fix = "upgrade jarvis, or choose another database with --db"
@@ -207,6 +214,33 @@ func Explained(path string, err error, inv health.Invocation, probe Probe) error
 	}
 	return &Error{Explanation: x, err: err}
 }
+
+// damaged says that the file at path is damaged, and how (Damage).
+func damaged(path string, err error) string {
+	if code, ok := sqliteCode(err); ok && code&0xff == sqlite3.SQLITE_CORRUPT || strings.Contains(err.Error(), "database disk image is malformed") {
+		return fmt.Sprintf("%s is damaged: %s", path, Damage(err))
+	}
+	return fmt.Sprintf("%s is not a usable jarvis database: %s", path, Damage(err))
+}
+
+// foreign says that path names something other than a jarvis index, and
+// what to choose instead. A folder gets an example of a file in it.
+func foreign(path string, err error) (why, fix string) {
+	what := "it is not a file jarvis made"
+	var fe *foreignError
+	if errors.As(err, &fe) {
+		what = fe.what
+		if fe.dir {
+			return fmt.Sprintf("%s is not a jarvis index: %s", path, what),
+				fmt.Sprintf("--db takes a file, not a folder: give one inside it, such as `%s`", filepath.Join(path, "jarvis.db"))
+		}
+	}
+	return fmt.Sprintf("%s is not a jarvis index: %s", path, what), chooseAnother
+}
+
+// chooseAnother is the fix for a database path jarvis cannot use in
+// place, where no change of it would help.
+const chooseAnother = "choose another --db, in a folder you may write (for example the default, which `jarvis help config` names)"
 
 // readable reports whether problems leave the database file readable, so
 // that the index can be read as it is.
@@ -302,6 +336,8 @@ func Said(err error) string {
 		return "the database is damaged"
 	case KindNewer:
 		return "the database was written by a newer jarvis"
+	case KindForeign:
+		return "the database path does not name a jarvis index"
 	}
 	return Plain(err)
 }

@@ -53,8 +53,12 @@ func TestExplainEachKind(t *testing.T) {
 		{"disk full", fmt.Errorf("write notes: %w", codeError(13)), sound, KindDiskFull, []string{"disk that holds", "free some space"}},
 		{"damaged page", fmt.Errorf("load files: %w", codeError(11)), sound,
 			KindDamaged, []string{"is damaged", "`jarvis index --vault /v --db " + path + " --rebuild`"}},
-		{"not a database", fmt.Errorf("database %s: %w: it holds 3 tables that jarvis did not create", path, ErrNotDatabase), sound,
-			KindDamaged, []string{"it holds 3 tables", "--rebuild`"}},
+		{"another program's database", fmt.Errorf("open: %w", foreignTables(path, 1)), sound,
+			KindForeign, []string{"is not a jarvis index: it is another program's SQLite database (it holds 1 table that", "choose another --db", "`jarvis help config`"}},
+		{"not an SQLite file", &foreignError{path: path, what: "it is not an SQLite file at all"}, sound,
+			KindForeign, []string{"is not a jarvis index: it is not an SQLite file at all", "choose another --db"}},
+		{"a folder", &foreignError{path: path, what: "it is a folder", dir: true}, sound,
+			KindForeign, []string{"it is a folder", "--db takes a file, not a folder", "`" + filepath.Join(path, "jarvis.db") + "`"}},
 		{"newer", fmt.Errorf("database is at 99: %w", ErrNewerSchema), sound, KindNewer, []string{"newer version of jarvis", "upgrade jarvis"}},
 		{"another SQLite error", fmt.Errorf("read: %w", codeError(10)), sound, KindOther, []string{"sqlite says no", "`jarvis doctor --vault /v"}},
 	}
@@ -74,7 +78,7 @@ func TestExplainEachKind(t *testing.T) {
 			if m := code.FindString(text); m != "" {
 				t.Errorf("%q shows the SQLite code %s", text, m)
 			}
-			if tt.kind == KindAccess && strings.Contains(text, "rebuild") {
+			if (tt.kind == KindAccess || tt.kind == KindForeign) && strings.Contains(text, "rebuild") {
 				t.Errorf("a permission problem is fixed with --rebuild: %q", text)
 			}
 			// The explained error keeps what callers branch on.
@@ -154,5 +158,20 @@ func TestAccessFixIsOneCommand(t *testing.T) {
 	want := "run `sudo chown $USER /d && chmod u+rw /d/j.db /d/j.db-wal /d/j.db-shm`, or choose another database with --db"
 	if got := AccessFix(ps); got != want {
 		t.Fatalf("AccessFix = %q\nwant %q", got, want)
+	}
+}
+
+// TestIntegrityErrorInTheWordsOfDamage: a check stopped by a damaged page
+// is reported by doctor in the words index uses for it, not in SQLite's.
+func TestIntegrityErrorInTheWordsOfDamage(t *testing.T) {
+	path := "/d/j.db"
+	err := fmt.Errorf("integrity check: %w", codeError(11))
+	x, _ := Explain(path, err, nil, nil)
+	r := integrityResult(Inspection{Check: "integrity check", Err: err}, path, x.Fix, nil)
+	if r.Status != health.Fail || r.Detail != x.Why {
+		t.Fatalf("doctor says %q; index says %q", r.Detail, x.Why)
+	}
+	if !strings.Contains(r.Detail, "parts of it cannot be read") || strings.Contains(r.Detail, "sqlite says") {
+		t.Fatalf("doctor says %q", r.Detail)
 	}
 }

@@ -119,6 +119,9 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 	case in.Stopped:
 		// Stopped, not failed: it says nothing of the file.
 		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", in.Check, path, in.Err)}
+	case in.Err != nil && Classify(in.Err) == KindDamaged:
+		// In the words every command uses for damage.
+		return health.Result{Status: health.Fail, Detail: damaged(path, in.Err), Fix: rebuild}
 	case in.Err != nil:
 		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %s", path, Plain(in.Err)), Fix: rebuild}
 	case len(in.Problems) > 0:

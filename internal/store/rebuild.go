@@ -16,7 +16,8 @@ import (
 // from the whole old index, and a rebuild stopped at any moment (Ctrl-C,
 // a crash, kill -9) leaves it as it was. A database that is damaged, or
 // was written by a newer jarvis, is kept aside under a timestamped name;
-// a sound one is replaced.
+// a sound one is replaced. A file jarvis did not make (ErrNotJarvis) is
+// refused.
 type Rebuild struct {
 	// Path is the database; Fresh is the file the fresh index is built in.
 	Path, Fresh string
@@ -40,8 +41,16 @@ const freshSuffix = ".rebuild"
 // when this user may not use the database's files or folder: the database
 // may well be sound. onWait is called if the lock is held by another.
 func BeginRebuild(ctx context.Context, path string, opts Options, onWait func()) (*Rebuild, error) {
+	// Before the lock: its file would be left beside a folder, and would
+	// make a file jarvis did not make look like one it did.
+	if err := notJarvisIfFolder(path); err != nil {
+		return nil, err
+	}
 	if problems := AccessProblems(path, opts.Probe); len(problems) > 0 {
 		return nil, accessError(path, problems)
+	}
+	if err := refuseForeign(ctx, path); err != nil {
+		return nil, err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return nil, explainAccess(path, opts, fmt.Errorf("create database folder: %w", err))
@@ -55,7 +64,7 @@ func BeginRebuild(ctx context.Context, path string, opts Options, onWait func())
 		r.Close()
 		return nil, err
 	}
-	if st, err := os.Stat(path); err == nil && !st.IsDir() {
+	if _, err := os.Stat(path); err == nil {
 		r.exists = true
 		r.Old = Inspect(ctx, path, opts, false)
 		if r.Old.Stopped {
@@ -63,14 +72,31 @@ func BeginRebuild(ctx context.Context, path string, opts Options, onWait func())
 			return nil, fmt.Errorf("check database %s: %w", path, ctx.Err())
 		}
 		if r.Old.OpenErr != nil && !r.Old.Damaged() {
+			// Someone else's file among them (ErrNotJarvis): never
+			// moved aside for an index to take its place.
 			r.Close()
 			return nil, r.Old.OpenErr
 		}
-	} else if err == nil {
-		r.Close()
-		return nil, fmt.Errorf("database %s: %w: it is a directory", path, ErrNotDatabase)
 	}
 	return r, nil
+}
+
+// refuseForeign is ErrNotJarvis when path names something jarvis did not
+// make (a folder, a file that is not SQLite's, another program's
+// database), and nil otherwise: a damaged index is for Inspect to find.
+func refuseForeign(ctx context.Context, path string) error {
+	st, err := os.Stat(path)
+	if err != nil || st.IsDir() {
+		return notJarvisIfFolder(path)
+	}
+	err = checkHeader(path, st.Size())
+	if err == nil {
+		err = checkReadOnly(ctx, path)
+	}
+	if errors.Is(err, ErrNotJarvis) {
+		return err
+	}
+	return nil
 }
 
 // keepOld reports whether the old database is kept aside rather than

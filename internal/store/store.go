@@ -8,6 +8,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -19,6 +20,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/words"
 	"github.com/jarvis-mcp/jarvis/migrations"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
@@ -31,7 +33,34 @@ var (
 	// ErrNotDatabase means the file exists but SQLite cannot read it as a
 	// database, or it fails validation. The file is left untouched.
 	ErrNotDatabase = errors.New("file is not a usable jarvis database")
+	// ErrNotJarvis means the path names something jarvis did not make: a
+	// folder, a file that is not SQLite's, another program's SQLite
+	// database. It is never damage: --rebuild would put an index in its
+	// place.
+	ErrNotJarvis = errors.New("not a jarvis index")
 )
+
+// foreignError is a path that names something other than a jarvis index;
+// what says what it is instead, dir that it is a folder.
+type foreignError struct {
+	path, what string
+	dir        bool
+}
+
+func (e *foreignError) Error() string {
+	return fmt.Sprintf("database %s: %s: %s", e.path, ErrNotJarvis, e.what)
+}
+
+func (e *foreignError) Is(target error) bool { return target == ErrNotJarvis }
+
+// notJarvisIfFolder is the error for a database path that names a folder,
+// nil for anything else.
+func notJarvisIfFolder(path string) error {
+	if st, err := os.Stat(path); err == nil && st.IsDir() {
+		return &foreignError{path: path, what: "it is a folder", dir: true}
+	}
+	return nil
+}
 
 // DB is an open jarvis database. It follows its path: when the file there
 // is replaced (a rebuild in another process renames a fresh index into
@@ -164,7 +193,7 @@ func Open(ctx context.Context, path string, opts Options) (*DB, error) {
 	}
 	if st, err := os.Stat(path); err == nil {
 		if st.IsDir() {
-			return nil, fmt.Errorf("database %s: %w: it is a directory", path, ErrNotDatabase)
+			return nil, notJarvisIfFolder(path)
 		}
 		if err := checkHeader(path, st.Size()); err != nil {
 			return nil, explainAccess(path, opts, err)
@@ -220,7 +249,7 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 	case err != nil:
 		return nil, explainAccess(path, opts, fmt.Errorf("database %s: %w", path, err))
 	case st.IsDir():
-		return nil, fmt.Errorf("database %s: %w: it is a directory", path, ErrNotDatabase)
+		return nil, notJarvisIfFolder(path)
 	}
 	if err := checkHeader(path, st.Size()); err != nil {
 		return nil, explainAccess(path, opts, err)
@@ -340,7 +369,10 @@ func explainAccess(path string, opts Options, err error) error {
 }
 
 // checkHeader refuses a non-empty file that does not start with the SQLite
-// magic string, before SQLite gets a chance to touch it.
+// magic string, before SQLite gets a chance to touch it. Such a file is a
+// damaged jarvis index when its start is all zero bytes (a header wiped
+// by a crash of the disk) or jarvis's writer lock lies beside it (jarvis
+// wrote there), and someone else's file otherwise (ErrNotJarvis).
 func checkHeader(path string, size int64) error {
 	if size == 0 {
 		return nil
@@ -351,10 +383,30 @@ func checkHeader(path string, size int64) error {
 	}
 	defer f.Close()
 	head := make([]byte, 16)
-	if n, _ := f.Read(head); n < 16 || string(head) != "SQLite format 3\x00" {
+	n, _ := io.ReadFull(f, head)
+	if n == 16 && string(head) == "SQLite format 3\x00" {
+		return nil
+	}
+	if zeros(head[:n]) || exists(path+".lock") {
 		return fmt.Errorf("database %s: %w: it does not start with the SQLite header", path, ErrNotDatabase)
 	}
-	return nil
+	return &foreignError{path: path, what: "it is not an SQLite file at all"}
+}
+
+func zeros(b []byte) bool {
+	for _, c := range b {
+		if c != 0 {
+			return false
+		}
+	}
+	return len(b) > 0
+}
+
+// foreignTables is the error for a database that holds n tables jarvis
+// did not create, and no record of jarvis's migrations.
+func foreignTables(path string, n int) error {
+	return &foreignError{path: path, what: fmt.Sprintf("it is another program's SQLite database (it holds %s that jarvis did not create)",
+		words.Count(n, "table"))}
 }
 
 // checkReadOnly looks into an existing file through a read-only connection
@@ -377,7 +429,7 @@ func checkReadOnly(ctx context.Context, path string) error {
 		return sqliteError(path, err)
 	}
 	if tables > 0 && ours == 0 {
-		return fmt.Errorf("database %s: %w: it holds %d tables that jarvis did not create", path, ErrNotDatabase, tables)
+		return foreignTables(path, tables)
 	}
 	return nil
 }
@@ -498,7 +550,7 @@ func (db *DB) checkForeignTables(ctx context.Context) error {
 		return sqliteError(db.Path, err)
 	}
 	if n > 0 {
-		return fmt.Errorf("database %s: %w: it holds %d tables that jarvis did not create", db.Path, ErrNotDatabase, n)
+		return foreignTables(db.Path, n)
 	}
 	return nil
 }

@@ -75,12 +75,19 @@ func TestOpenRefusesNewerSchema(t *testing.T) {
 
 func TestOpenNeverTouchesAFileThatIsNotADatabase(t *testing.T) {
 	ctx := context.Background()
-	cases := map[string][]byte{
-		"text":            []byte("these are my notes, not a database\n"),
-		"truncated magic": []byte("SQLite format"),
-		"damaged header":  append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{0xff}, 4096)...),
+	cases := map[string]struct {
+		content []byte
+		// want is ErrNotJarvis for a file jarvis did not make,
+		// ErrNotDatabase for a damaged index.
+		want error
+	}{
+		"text":            {[]byte("these are my notes, not a database\n"), ErrNotJarvis},
+		"truncated magic": {[]byte("SQLite format"), ErrNotJarvis},
+		"zeroed header":   {make([]byte, 8192), ErrNotDatabase},
+		"damaged header":  {append([]byte("SQLite format 3\x00"), bytes.Repeat([]byte{0xff}, 4096)...), ErrNotDatabase},
 	}
-	for name, content := range cases {
+	for name, tc := range cases {
+		content := tc.content
 		t.Run(name, func(t *testing.T) {
 			path := filepath.Join(t.TempDir(), "jarvis.db")
 			if err := os.WriteFile(path, content, 0o644); err != nil {
@@ -92,8 +99,8 @@ func TestOpenNeverTouchesAFileThatIsNotADatabase(t *testing.T) {
 					db.Close()
 					t.Fatalf("Open(%+v) succeeded on a non-database", opts)
 				}
-				if !errors.Is(err, ErrNotDatabase) {
-					t.Fatalf("err = %v; want ErrNotDatabase", err)
+				if !errors.Is(err, tc.want) {
+					t.Fatalf("err = %v; want %v", err, tc.want)
 				}
 			}
 			got, err := os.ReadFile(path)
@@ -126,8 +133,8 @@ func TestOpenRefusesSomeoneElsesDatabase(t *testing.T) {
 	}
 	raw.Close()
 	before, _ := os.ReadFile(path)
-	if _, err := Open(ctx, path, Options{}); !errors.Is(err, ErrNotDatabase) {
-		t.Fatalf("err = %v; want ErrNotDatabase for tables without a migration record", err)
+	if _, err := Open(ctx, path, Options{}); !errors.Is(err, ErrNotJarvis) || errors.Is(err, ErrNotDatabase) {
+		t.Fatalf("err = %v; want ErrNotJarvis, and not damage, for tables without a migration record", err)
 	}
 	var n int
 	raw, _ = sql.Open("sqlite", path)
