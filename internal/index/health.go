@@ -185,7 +185,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		// It may also be running now, in another jarvis.
 		head := "the first index run has not finished"
 		if !f.neverFinished {
-			head = "the last index run has not finished (the last one to finish did " + ago(f.last) + ")"
+			head = "the last index run has not finished (the last complete run ended " + ago(f.last) + ")"
 		}
 		var done []string
 		if f.stored > 0 {
