@@ -44,8 +44,9 @@ type Result struct {
 	// Resumed counts the notes an earlier run read and stored but was
 	// cut off before finishing (resolving links, writing search rows):
 	// this run finished them without reading them again. Added, Updated,
-	// Unchanged and Resumed together count every note on disk.
-	Resumed int `json:"resumed"`
+	// Unchanged and Resumed together count every note on disk. Left out
+	// of the JSON when 0, so that an ordinary run keeps its shape.
+	Resumed int `json:"resumed,omitempty"`
 
 	// Attachments is what the run did to attachments. Added, Updated,
 	// Deleted and Unchanged above count notes only, so that a vault of 173
