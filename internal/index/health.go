@@ -172,8 +172,9 @@ func freshnessOf(work []*job, same, gone []*existing, lastMS sql.NullInt64, pend
 		}
 	}
 	// resolve_pending is set with every change a run stores and cleared
-	// at its end: set, a run stopped part way, as has a first run that
-	// has not finished, whether or not it stored anything.
+	// at its end, so a vault with it set has a run that stopped part way
+	// (or is under way); so has one that no run has finished, whether or
+	// not it stored anything.
 	f.interrupted = pending || f.stored > 0 || f.neverFinished
 	return f
 }
@@ -210,10 +211,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		r.Fix = "run " + inv.Command("index") + ": it finishes the work and does not read the stored notes again"
 		return r
 	}
-	when := "never finished"
-	if !f.neverFinished {
-		when = ago(f.last)
-	}
+	when := ago(f.last) // a vault no run has finished is interrupted
 	changed := f.changed + f.reread
 	if f.added+changed+f.deleted == 0 {
 		none := words.Agree(f.unchanged, "unchanged", "none changed")
