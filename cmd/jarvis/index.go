@@ -248,7 +248,12 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 	for _, r := range out.Vaults {
 		fmt.Fprintf(w, "%s (%s)\n", r.Name, r.Path)
 		fmt.Fprintf(w, "  %s, %s\n", words.Count(r.Notes, "note"), words.Count(r.Attachments, "attachment"))
-		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %d unchanged\n", r.Added, r.Updated, r.Deleted, r.Unchanged)
+		resumed := ""
+		if r.Resumed > 0 {
+			// Stored by a run cut off before its end, not read again.
+			resumed = fmt.Sprintf(", %d finished from the interrupted run", r.Resumed)
+		}
+		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %d unchanged%s\n", r.Added, r.Updated, r.Deleted, r.Unchanged, resumed)
 		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
 			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
 		}

@@ -43,6 +43,25 @@ func TestIndexSummaryCountsOne(t *testing.T) {
 	}
 }
 
+// TestIndexSummarySaysWhatItFinished: a run after an interrupted one says
+// how many notes it finished from that run, and an ordinary run says
+// nothing of it.
+func TestIndexSummarySaysWhatItFinished(t *testing.T) {
+	for _, tt := range []struct {
+		res  index.Result
+		want string
+	}{
+		{index.Result{Notes: 300, Added: 200, Resumed: 100}, "  notes: 200 added, 0 updated, 0 deleted, 0 unchanged, 100 finished from the interrupted run\n"},
+		{index.Result{Notes: 300, Unchanged: 300}, "  notes: 0 added, 0 updated, 0 deleted, 300 unchanged\n"},
+	} {
+		var b bytes.Buffer
+		printIndexSummary(&b, indexOutput{Vaults: []index.Result{tt.res}}, "/tmp/j.db", nil)
+		if !strings.Contains(b.String(), tt.want) {
+			t.Errorf("summary lacks %q:\n%s", tt.want, b.String())
+		}
+	}
+}
+
 // TestGoRunRefusalInstallsAsTheREADME: setup's refusal of a `go run`
 // build suggests the README's install line, with -buildvcs=true, and then
 // the command as the user gave it.

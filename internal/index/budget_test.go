@@ -76,7 +76,7 @@ func TestIndexStopsMidParse(t *testing.T) {
 	if err := db.QueryRow(`SELECT mtime_ns, (SELECT count(*) FROM warnings) FROM files WHERE path = 'Slow.md'`).Scan(&mtime, &warnings); err != nil {
 		t.Fatal(err)
 	}
-	if mtime != -1 || warnings != 0 {
+	if mtime != mtimeReserved || warnings != 0 {
 		t.Errorf("Slow.md stored with mtime %d and %d warnings; want its placeholder row, read again next run", mtime, warnings)
 	}
 }

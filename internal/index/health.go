@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -105,7 +106,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 		return r
 	}
-	work, same, gone := plan(files, known, false, vault.UnreadIn(scanWarnings))
+	work, same, gone := plan(files, known, vault.UnreadIn(scanWarnings))
 	// A file that could not be read is planned again every run (so it is
 	// read once it can be); running jarvis index does not fix it, and
 	// the index warnings check says what does.
@@ -115,42 +116,125 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		return r
 	}
 	work = slices.DeleteFunc(work, func(j *job) bool { return j.old != nil && unreadable[j.file.Path] })
-	var added, changed int
-	var examples []string
+	var parser string
+	var pending bool
+	// A database not migrated yet has no parser column; the schema check
+	// says to run jarvis index already.
+	if err := db.QueryRowContext(ctx, `SELECT parser, resolve_pending FROM vaults WHERE id = ?`, id).Scan(&parser, &pending); err != nil {
+		parser = vault.ParserVersion
+	}
+	return freshnessResult(r, freshnessOf(work, same, gone, last, pending), parser, inv)
+}
+
+// fresh is what doctor's freshness check finds of a vault: what an index
+// run would do now, and what a run cut off part way left behind.
+type fresh struct {
+	// added are files the index does not hold, or holds only as rows
+	// reserved by a run cut off before it read them; changed are files
+	// that differ from what is stored; reread are notes stored and
+	// marked to be read again by a run cut off before it did.
+	added, changed, reread, deleted, unchanged int
+	examples                                   []string
+	// stored counts the notes a run cut off before its end read and
+	// stored, unchanged since: the next run does not read them again.
+	stored int
+	// interrupted is set when an index run stopped before its end;
+	// neverFinished when no run of the vault has finished.
+	interrupted, neverFinished bool
+	// last is when the last run to finish ended.
+	last time.Time
+}
+
+// freshnessOf sums up the plan of the vault's files (work, same, gone, as
+// plan returns them), the time the last run finished (lastMS) and the
+// vault's resolve_pending flag.
+func freshnessOf(work []*job, same, gone []*existing, lastMS sql.NullInt64, pending bool) fresh {
+	f := fresh{deleted: len(gone), unchanged: len(same), neverFinished: !lastMS.Valid}
+	if lastMS.Valid {
+		f.last = time.UnixMilli(lastMS.Int64)
+	}
 	for _, j := range work {
-		if j.old == nil {
-			added++
-		} else {
-			changed++
+		switch {
+		case j.old.asWritten() == added:
+			f.added++
+		case j.old.mtime == mtimeReread:
+			f.reread++
+		default:
+			f.changed++
 		}
-		if len(examples) < 3 {
-			examples = append(examples, j.file.Path)
+		if len(f.examples) < 3 {
+			f.examples = append(f.examples, j.file.Path)
 		}
 	}
-	when := "never finished"
-	if last.Valid {
-		when = time.Since(time.UnixMilli(last.Int64)).Round(time.Second).String() + " ago"
+	for _, e := range same {
+		if e.asFound() == resumed {
+			f.stored++
+		}
 	}
-	if added+changed+len(gone) == 0 {
-		// A database not migrated yet has no parser column; the schema
-		// check says to run jarvis index already.
-		var parser string
-		err := db.QueryRowContext(ctx, `SELECT parser FROM vaults WHERE id = ?`, id).Scan(&parser)
-		if err == nil && parser != vault.ParserVersion {
+	// resolve_pending is set with every change a run stores and cleared
+	// at its end, so a vault with it set has a run that stopped part way
+	// (or is under way); so has one that no run has finished, whether or
+	// not it stored anything.
+	f.interrupted = pending || f.stored > 0 || f.neverFinished
+	return f
+}
+
+// freshnessResult words f as the freshness result r; parser is the parser
+// version the vault's notes were read with.
+func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocation) health.Result {
+	if f.interrupted {
+		// It may also be running now, in another jarvis.
+		head := "the first index run has not finished"
+		if !f.neverFinished {
+			head = "the last index run has not finished (the last complete run ended " + ago(f.last) + ")"
+		}
+		var done []string
+		if f.stored > 0 {
+			done = append(done, words.CountAs(f.stored, "note is read and stored", "notes are read and stored"))
+		}
+		if left := f.added + f.reread; left > 0 {
+			done = append(done, words.CountAs(left, "file is still to read", "files are still to read"))
+		}
+		var since []string
+		if f.changed > 0 {
+			since = append(since, words.Count(f.changed, "file")+" changed")
+		}
+		if f.deleted > 0 {
+			since = append(since, words.Count(f.deleted, "file")+" deleted")
+		}
+		if len(since) > 0 {
+			done = append(done, strings.Join(since, " and ")+" since it began")
+		}
+		done = append(done, "links are still to resolve")
+		r.Status = health.Warn
+		r.Detail = head + ": " + strings.Join(done, ", ")
+		r.Fix = "run " + inv.Command("index") + ": it finishes the work and does not read the stored notes again"
+		return r
+	}
+	when := ago(f.last) // a vault no run has finished is interrupted
+	changed := f.changed + f.reread
+	if f.added+changed+f.deleted == 0 {
+		none := words.Agree(f.unchanged, "unchanged", "none changed")
+		if parser != vault.ParserVersion {
 			r.Status = health.Warn
-			r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s), but read by an earlier version of jarvis", words.Count(len(same), "file"), words.Agree(len(same), "unchanged", "none changed"), when)
+			r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s), but read by an earlier version of jarvis", words.Count(f.unchanged, "file"), none, when)
 			r.Fix = "run " + inv.Command("index") + ": it reads every note again"
 			return r
 		}
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s)", words.Count(len(same), "file"), words.Agree(len(same), "unchanged", "none changed"), when)
+		r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s)", words.Count(f.unchanged, "file"), none, when)
 		return r
 	}
 	r.Status = health.Warn
 	r.Detail = fmt.Sprintf("since the last index (%s): %d new, %d changed, %d deleted files (%s)",
-		when, added, changed, len(gone), strings.Join(examples, ", "))
+		when, f.added, changed, f.deleted, strings.Join(f.examples, ", "))
 	r.Fix = "run " + inv.Command("index")
 	return r
+}
+
+// ago words a past time for the freshness check.
+func ago(t time.Time) string {
+	return time.Since(t).Round(time.Second).String() + " ago"
 }
 
 // unreadablePaths are the files of vault id whose last read failed.

@@ -41,6 +41,13 @@ type Result struct {
 	UnresolvedLinks int    `json:"unresolved_links"`
 	Warnings        int    `json:"warnings"`
 
+	// Resumed counts the notes an earlier run read and stored but was
+	// cut off before finishing (resolving links, writing search rows):
+	// this run finished them without reading them again. Added, Updated,
+	// Unchanged and Resumed together count every note on disk. Left out
+	// of the JSON when 0, so that an ordinary run keeps its shape.
+	Resumed int `json:"resumed,omitempty"`
+
 	// Attachments is what the run did to attachments. Added, Updated,
 	// Deleted and Unchanged above count notes only, so that a vault of 173
 	// notes reports 173 unchanged; attachment changes are told apart here
@@ -61,15 +68,18 @@ const (
 	updated
 	deleted
 	unchanged
+	// resumed is a note an interrupted run stored, finished by this one.
+	resumed
 )
 
 // tally counts one file of the run: a note in the Result's own counters,
-// an attachment in AttachmentChanges.
+// an attachment in AttachmentChanges. Attachments are whole once their row
+// is written, so none is ever resumed.
 func (r *Result) tally(note bool, c change) {
-	counts := [...]*int{&r.Added, &r.Updated, &r.Deleted, &r.Unchanged}
+	counts := [...]*int{&r.Added, &r.Updated, &r.Deleted, &r.Unchanged, &r.Resumed}
 	if !note {
 		a := &r.AttachmentChanges
-		counts = [...]*int{&a.Added, &a.Updated, &a.Deleted, &a.Unchanged}
+		counts = [...]*int{&a.Added, &a.Updated, &a.Deleted, &a.Unchanged, &a.Unchanged}
 	}
 	*counts[c]++
 }
@@ -160,6 +170,10 @@ type existing struct {
 	hash    string
 	note    bool
 	present bool // seen on disk in this run
+	// searchable is set when the note has its search row, which the pass
+	// that ends a run writes; a note stored by a run cut off before it
+	// has none.
+	searchable bool
 }
 
 // job is one file that needs reading or writing.
@@ -177,7 +191,6 @@ type job struct {
 	// before keeps what was stored, and the file is tried again next run.
 	unreadable bool
 	touch      bool // content unchanged: only size and mtime are updated
-	reparse    bool // parse even when the content is unchanged
 }
 
 // Index brings the database in step with one vault. It is safe to interrupt
@@ -214,13 +227,14 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 
 	// Notes read by another version of the parser are read again, changed
 	// or not.
-	reparse := parsedWith != vault.ParserVersion
-	work, same, gone := plan(files, known, reparse, vault.UnreadIn(scanWarnings))
-	for _, j := range work {
-		j.reparse = reparse
+	if parsedWith != vault.ParserVersion {
+		if err := ix.markReread(ctx, vaultID, known); err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
 	}
+	work, same, gone := plan(files, known, vault.UnreadIn(scanWarnings))
 	for _, e := range same {
-		res.tally(e.note, unchanged)
+		res.tally(e.note, e.asFound())
 	}
 
 	w := &writer{ix: ix, vaultID: vaultID, res: &res}
@@ -262,11 +276,6 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	progress.report(PhaseLinks, 0, 0)
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
-	}
-	if reparse {
-		if _, err := ix.db.ExecContext(ctx, `UPDATE vaults SET parser = ? WHERE id = ?`, vault.ParserVersion, vaultID); err != nil {
-			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
-		}
 	}
 	ix.log.Debug("index phases", "vault", v.Name, "files", len(files), "work", len(work),
 		"scan", scanned.Sub(began), "parse_and_write", processed.Sub(scanned), "resolve", time.Since(processed))
@@ -400,7 +409,7 @@ func (ix *Indexer) prepare(ctx context.Context, root *vault.Root, j *job) error 
 	}
 	sum := sha256.Sum256(data)
 	j.hash = hex.EncodeToString(sum[:])
-	if j.old != nil && j.old.note && j.old.hash == j.hash && !j.reparse {
+	if j.old != nil && j.old.note && j.old.hash == j.hash {
 		j.touch = true
 		return nil
 	}
@@ -412,12 +421,13 @@ func (ix *Indexer) prepare(ctx context.Context, root *vault.Root, j *job) error 
 }
 
 // plan compares the files on disk with those in the database: files that are
-// new or whose size or modification time changed need work (every note
-// does with reparse), the rest are unchanged, and files no longer on disk
+// new or whose size or modification time changed need work (as do the
+// notes marked to be read again or reserved and never stored, whose
+// modification time no file has), the rest are unchanged, and files no longer on disk
 // are gone. A file the scan did not list because it, or a folder above it,
 // could not be read (unread) is not gone: it stays as last read, among the
 // unchanged. Both the index run and doctor's freshness check plan with it.
-func plan(files []vault.File, known map[string]*existing, reparse bool, unread vault.Unread) (work []*job, same, gone []*existing) {
+func plan(files []vault.File, known map[string]*existing, unread vault.Unread) (work []*job, same, gone []*existing) {
 	for _, f := range files {
 		old, ok := known[f.Path]
 		if !ok {
@@ -425,7 +435,7 @@ func plan(files []vault.File, known map[string]*existing, reparse bool, unread v
 			continue
 		}
 		old.present = true
-		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime || (reparse && f.Note) {
+		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime {
 			work = append(work, &job{file: f, old: old})
 			continue
 		}
@@ -445,7 +455,8 @@ func plan(files []vault.File, known map[string]*existing, reparse bool, unread v
 
 // ensureVault returns the id of the vault row, creating it or recording
 // the path and rules it is given, and the parser version its notes were
-// last read with ("" for a new vault). A vault the database holds under
+// last read with. A new vault's is this version's: none of its notes was
+// read by another. A vault the database holds under
 // another folder or other rules is refused (checkBinding).
 func (ix *Indexer) ensureVault(ctx context.Context, v config.Vault) (int64, string, error) {
 	if err := CheckVaults(ctx, ix.db, []config.Vault{v}); err != nil {
@@ -454,9 +465,9 @@ func (ix *Indexer) ensureVault(ctx context.Context, v config.Vault) (int64, stri
 	var id int64
 	var parser string
 	err := ix.db.QueryRowContext(ctx,
-		`INSERT INTO vaults (name, path, exclude) VALUES (?, ?, ?)
+		`INSERT INTO vaults (name, path, exclude, parser) VALUES (?, ?, ?, ?)
 		 ON CONFLICT (name) DO UPDATE SET path = excluded.path, exclude = excluded.exclude
-		 RETURNING id, parser`, v.Name, v.Path, vault.RulesKey(v.Exclude)).Scan(&id, &parser)
+		 RETURNING id, parser`, v.Name, v.Path, vault.RulesKey(v.Exclude), vault.ParserVersion).Scan(&id, &parser)
 	if err != nil {
 		return 0, "", fmt.Errorf("record vault: %w", err)
 	}
@@ -535,7 +546,8 @@ func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*ex
 
 func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*existing, error) {
 	rows, err := db.QueryContext(ctx,
-		`SELECT id, path, kind, size, mtime_ns, hash FROM files WHERE vault_id = ?`, vaultID)
+		`SELECT id, path, kind, size, mtime_ns, hash, EXISTS (SELECT 1 FROM search_notes n WHERE n.file_id = f.id)
+		FROM files f WHERE vault_id = ?`, vaultID)
 	if err != nil {
 		return nil, fmt.Errorf("load files: %w", err)
 	}
@@ -544,7 +556,7 @@ func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*e
 	for rows.Next() {
 		var e existing
 		var p, kind string
-		if err := rows.Scan(&e.id, &p, &kind, &e.size, &e.mtime, &e.hash); err != nil {
+		if err := rows.Scan(&e.id, &p, &kind, &e.size, &e.mtime, &e.hash, &e.searchable); err != nil {
 			return nil, fmt.Errorf("load files: %w", err)
 		}
 		e.note = kind == "note"

@@ -76,9 +76,9 @@ func (w *writer) replaceScanWarnings(ctx context.Context, ws []vault.Warning) er
 // reserve gives every new file its row before any note is written, so that
 // links can be resolved to row ids as they are stored. New attachments are
 // complete with that row and leave the work list. A new note's row is a
-// placeholder with an impossible modification time until its batch is
-// written: if the run is cut off first, the next run sees it as changed and
-// parses it.
+// placeholder with the modification time mtimeReserved until its batch is
+// written: if the run is cut off first, the next run sees it as never
+// stored, parses it and counts it as added.
 func (w *writer) reserve(ctx context.Context, work []*job) ([]*job, map[string]int64, error) {
 	reserved := map[string]int64{}
 	for _, j := range work {
@@ -117,7 +117,7 @@ func (w *writer) reserve(ctx context.Context, work []*job) ([]*job, map[string]i
 		}
 		kind, mtime, title := "attachment", j.file.ModTime, ""
 		if j.file.Note {
-			kind, mtime, title = "note", -1, vault.TitleFromPath(j.file.Path)
+			kind, mtime, title = "note", mtimeReserved, vault.TitleFromPath(j.file.Path)
 		}
 		if err := stmt.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime, title).Scan(&j.id); err != nil {
 			return nil, nil, fmt.Errorf("reserve row for %s: %w", j.file.Path, err)
@@ -180,7 +180,7 @@ func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
 	// A note kept as last read gets a modification time and a hash no
 	// file has: the next run reads it again, and once that read succeeds
 	// writes it afresh, its warnings with it, changed or not.
-	p(&s.keepFile, `UPDATE files SET mtime_ns = -1, hash = '' WHERE id = ?`)
+	p(&s.keepFile, `UPDATE files SET mtime_ns = `+strconv.Itoa(mtimeReread)+`, hash = '' WHERE id = ?`)
 	p(&s.delAliases, `DELETE FROM aliases WHERE file_id = ?`)
 	p(&s.delTags, `DELETE FROM tags WHERE file_id = ?`)
 	p(&s.delHeadings, `DELETE FROM headings WHERE file_id = ?`)
@@ -227,10 +227,10 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 			if _, err := s.touchFile.ExecContext(ctx, j.file.Size, j.file.ModTime, j.old.id); err != nil {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
-			w.res.tally(j.old.note, unchanged)
+			w.res.tally(j.old.note, j.old.asFound())
 			continue
 		}
-		if j.unreadable && j.old != nil && j.old.note {
+		if j.unreadable && j.old != nil && j.old.note && !j.old.reserved() {
 			// Keep what was indexed; record why it could not be refreshed.
 			if _, err := s.keepFile.ExecContext(ctx, j.old.id); err != nil {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
@@ -249,11 +249,7 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 		if err := w.writeFile(ctx, s, j); err != nil {
 			return fmt.Errorf("write %s: %w", j.file.Path, err)
 		}
-		if j.old == nil {
-			w.res.tally(j.file.Note, added)
-		} else {
-			w.res.tally(j.file.Note, updated)
-		}
+		w.res.tally(j.file.Note, j.old.asWritten())
 	}
 	if err := s.flush(ctx); err != nil {
 		return fmt.Errorf("write batch: %w", err)
@@ -281,7 +277,7 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 	n := &j.note
 	mtime := j.file.ModTime
 	if j.unreadable {
-		mtime = -1 // never equal to the file's: the next run reads it again
+		mtime = mtimeReread // never equal to the file's: the next run reads it again
 	}
 	var id int64
 	if err := s.upsertFile.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime,
