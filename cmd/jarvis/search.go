@@ -96,9 +96,13 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	// A vault whose folder is missing is not an error here: the answer
-	// says so, beside what the other vaults give.
+	// A vault whose folder is missing is not an error here while another
+	// can be searched: the answer says so, beside what the others give.
+	// When none can, nothing is searched, and no database is made.
 	if err := checkConfigured(e, cfg); err != nil {
+		return err
+	}
+	if err := folderError(cfg, true); err != nil {
 		return err
 	}
 	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}

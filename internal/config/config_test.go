@@ -418,3 +418,33 @@ func TestYAMLAndTOMLBothPresent(t *testing.T) {
 		t.Errorf("--config with both present: %v, %v", cfg.File, err)
 	}
 }
+
+// TestAVaultGivenTwice: the same vault listed twice is refused, naming
+// where it was listed and what to do.
+func TestAVaultGivenTwice(t *testing.T) {
+	home := t.TempDir()
+	v := filepath.Join(home, "coffee")
+	file := filepath.Join(home, "twice.yaml")
+	write(t, file, "vaults:\n  - path: "+v+"\n  - path: "+v+"\n")
+	for _, tc := range []struct {
+		name  string
+		flags Flags
+		env   map[string]string
+		want  string
+	}{
+		{"config file", Flags{ConfigFile: file}, nil, "vault " + v + " is listed twice in the config file " + file + ": remove one of the two"},
+		{"flags", Flags{Vaults: []string{v, v}}, nil, "vault " + v + " is given twice with --vault: give it once"},
+		{"environment", Flags{}, map[string]string{EnvVault: v + string(os.PathListSeparator) + v}, "vault " + v + " is listed twice in " + EnvVault + ": remove one of the two"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := map[string]string{"HOME": home}
+			for k, x := range tc.env {
+				vars[k] = x
+			}
+			_, err := Load(tc.flags, fakeEnv(vars))
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("err = %v; want %q", err, tc.want)
+			}
+		})
+	}
+}

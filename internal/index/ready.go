@@ -142,11 +142,20 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 	var u Unready
 	var notIndexed []string
 	whole := false
+	// Indexing refuses to run while a vault folder is missing, so the
+	// command that indexes is named only when every folder can be read.
+	finish, build := "run "+inv.Command("index")+" to finish it", "run "+inv.Command("index")+" to build the index"
+	for _, c := range covs {
+		if c.Folder != "" {
+			finish = "index it once the vault folder this answer names is fixed"
+			build = finish
+		}
+	}
 	for _, c := range covs {
 		name := fmt.Sprintf("%q", c.Name)
 		switch {
 		case c.Folder != "":
-			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path (given with --vault, %s or the config file; a running server reads it when it starts again) or put the folder back",
+			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path if it is mistyped (it was given with --vault, %s or the config file; a running server reads it when it starts again), or put the folder back if it was moved",
 				name, c.Path, c.Folder, config.EnvVault))
 		case st.State == StateIndexing && (c.Known && !c.Indexed || !c.Known && st.LastIndexed.IsZero()):
 			// Without the index asked, a run before any has finished
@@ -157,15 +166,15 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 		case st.State == StateFailed:
 			u.Notes = append(u.Notes, fmt.Sprintf("vault %s is not indexed: the last index run failed before it was done (health-status says why and how to fix it)", name))
 		case c.Notes > 0:
-			u.Notes = append(u.Notes, fmt.Sprintf("the first index of vault %s is not finished (%s indexed so far; another jarvis may be building it now): search again once it is done, or run %s to finish it",
-				name, counted(c.Notes, "note"), inv.Command("index")))
+			u.Notes = append(u.Notes, fmt.Sprintf("the first index of vault %s is not finished (%s indexed so far; another jarvis may be building it now): search again once it is done, or %s",
+				name, counted(c.Notes, "note"), finish))
 		default:
 			notIndexed = append(notIndexed, name)
 		}
 	}
 	if len(notIndexed) > 0 {
-		u.Notes = append(u.Notes, fmt.Sprintf("nothing is indexed yet for %s: run %s to build the index, then search again",
-			listed("vault", notIndexed), inv.Command("index")))
+		u.Notes = append(u.Notes, fmt.Sprintf("nothing is indexed yet for %s: %s, then search again",
+			listed("vault", notIndexed), build))
 	}
 	if !whole && u.Has() {
 		var b strings.Builder

@@ -1,0 +1,89 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// TestSearchOfAMistypedVaultMakesNothing: a search whose only vault
+// folder does not exist is a usage error naming the folder, suggests no
+// command that would fail, and creates no database.
+func TestSearchOfAMistypedVaultMakesNothing(t *testing.T) {
+	vault := messageVault(t)
+	typo := vault + "-typo"
+	home := t.TempDir()
+	vars := map[string]string{"HOME": home}
+	s := readCLI(t, vars, "search", "coffee", "--vault", typo)
+	if s.code != 2 {
+		t.Errorf("search of a missing vault folder exits %d, want 2:\n%s%s", s.code, s.stdout, s.stderr)
+	}
+	if !strings.Contains(s.stderr, typo) || !strings.Contains(s.stderr, "does not exist") {
+		t.Errorf("search of a missing vault folder does not say so:\n%s", s.stderr)
+	}
+	if cmds := sharedtest.SuggestedCommands(s.stdout + s.stderr); len(cmds) > 0 {
+		t.Errorf("search of a missing vault folder suggests %q", cmds)
+	}
+	var made []string
+	filepath.WalkDir(home, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			made = append(made, p)
+		}
+		return nil
+	})
+	if len(made) > 0 {
+		t.Errorf("search of a missing vault folder made %q", made)
+	}
+
+	// Beside a vault that can be read, it answers from that one and names
+	// the missing one, without an index command that would refuse.
+	db := filepath.Join(t.TempDir(), "j.db")
+	both := readCLI(t, vars, "search", "coffee", "--vault", typo, "--vault", vault, "--db", db)
+	if both.code != 0 || !strings.Contains(both.stdout, "Coffee.md") || !strings.Contains(both.stdout, typo) {
+		t.Errorf("search of a missing and a present vault (exit %d):\n%s%s", both.code, both.stdout, both.stderr)
+	}
+	runSuggestions(t, vars, both)
+}
+
+// TestDoctorNamesNoIndexWhileAVaultIsMissing: doctor does not suggest the
+// index command, which refuses to run, while a vault folder is missing.
+func TestDoctorNamesNoIndexWhileAVaultIsMissing(t *testing.T) {
+	typo := messageVault(t) + "-typo"
+	db := filepath.Join(t.TempDir(), "j.db")
+	d := readCLI(t, nil, "doctor", "--vault", typo, "--db", db)
+	if d.code != 2 {
+		t.Errorf("doctor with a missing vault folder exits %d, want 2", d.code)
+	}
+	for _, c := range sharedtest.SuggestedCommands(d.stdout) {
+		if c[0] == "index" {
+			t.Errorf("doctor with a missing vault folder suggests `jarvis %s`:\n%s", strings.Join(c, " "), d.stdout)
+		}
+	}
+	if !strings.Contains(d.stdout, "first fix the vault problem above") {
+		t.Errorf("doctor does not say to fix the vault first:\n%s", d.stdout)
+	}
+}
+
+// TestNoVaultNamesTheConfigFileRead: with --config naming a file that
+// lists no vault, the message names that file, not the default one, in
+// every command and in doctor.
+func TestNoVaultNamesTheConfigFileRead(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "mine.yaml")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"search", "coffee", "--config", file},
+		{"index", "--config", file},
+		{"doctor", "--config", file},
+	} {
+		r := readCLI(t, nil, args...)
+		out := r.stdout + r.stderr
+		if r.code != 2 || !strings.Contains(out, "list vaults in "+file) || strings.Contains(out, "config.yaml") {
+			t.Errorf("jarvis %s (exit %d) does not name the config file read:\n%s", strings.Join(args, " "), r.code, out)
+		}
+	}
+}
