@@ -342,7 +342,24 @@ func TestFileErrorsInTheFilesTerms(t *testing.T) {
 		{"toml unknown key", "config.toml", "[embedder]\nprovidr = \"ollama\"\n",
 			`config.toml: embedder: unknown setting "providr"`},
 		{"toml syntax", "config.toml", "vaults = [\n",
-			`config.toml: not valid TOML at line `},
+			`config.toml: not valid TOML at line 1 ("vaults = [")`},
+		// The parsers name the line where a block starts, or the line
+		// after; the message names the line where the file stops being
+		// valid, and quotes it.
+		{"yaml mis-indented line", "config.yaml", "vaults:\n  - path: a\n    name: b\n   exclude: [x]\n",
+			`config.yaml: not valid YAML at line 4 ("   exclude: [x]"): `},
+		{"yaml unclosed bracket", "config.yaml", "vaults:\n  - path: a\n    exclude: [a, b\n  - path: c\n",
+			`config.yaml: not valid YAML at line 3 ("    exclude: [a, b"): `},
+		{"yaml tab", "config.yaml", "vaults:\n  - path: a\n\tname: b\n",
+			`config.yaml: not valid YAML at line 3 ("\tname: b"): found a tab character`},
+		{"yaml unclosed quote", "config.yaml", "database: j.db\nvaults:\n  - path: \"a\n  - path: b\n",
+			`config.yaml: not valid YAML at line 3 ("  - path: \"a"): `},
+		{"yaml key on the line at fault", "config.yaml", "embedder:\n  api_key: \"sk-secret\n",
+			`config.yaml: not valid YAML at line 2 ("  api_key ..."): `},
+		{"toml unclosed table array", "config.toml", "[[vaults]\npath = \"a\"\n",
+			`config.toml: not valid TOML at line 1 ("[[vaults]"): `},
+		{"toml bad value on a later line", "config.toml", "database = \"j.db\"\n\n[[vaults]]\npath = a\n",
+			`config.toml: not valid TOML at line 4 ("path = a"): `},
 	}
 	// What the decoders say of Go types and of themselves.
 	internals := regexp.MustCompile(`!!|unmarshal|float64|int64|\[\]config|struct|fileFormat|config\.Vault|(^|[^.])\b(toml|yaml): |Go `)
