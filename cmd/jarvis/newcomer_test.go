@@ -87,3 +87,39 @@ func TestNoVaultNamesTheConfigFileRead(t *testing.T) {
 		}
 	}
 }
+
+// TestAVaultOfOnlyAttachments: right after an index of a vault that holds
+// images and no Markdown note, search (CLI and MCP) and doctor say so,
+// rather than that vectors are missing or that the topic is not covered.
+func TestAVaultOfOnlyAttachments(t *testing.T) {
+	vault := filepath.Join(t.TempDir(), "pictures")
+	sharedtest.WriteFile(t, vault, "a.png", "\x89PNG")
+	sharedtest.WriteFile(t, vault, "b.png", "\x89PNG")
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db}
+	mustIndex(t, nil, flags...)
+	const want = `Vault "pictures" holds no Markdown notes, only 2 attachments`
+	for _, mode := range []string{"combined", "semantic", "keyword"} {
+		s := readCLI(t, nil, append([]string{"search", "grind", "--mode", mode}, flags...)...)
+		if s.code != 0 || !strings.Contains(s.stdout, want) {
+			t.Errorf("search --mode %s (exit %d) does not say the vault holds no notes:\n%s%s", mode, s.code, s.stdout, s.stderr)
+		}
+		for _, wrong := range []string{"no vectors", "jarvis index", "may not cover"} {
+			if strings.Contains(s.stdout, wrong) {
+				t.Errorf("search --mode %s says %q:\n%s", mode, wrong, s.stdout)
+			}
+		}
+	}
+	d := readCLI(t, nil, append([]string{"doctor"}, flags...)...)
+	if !strings.Contains(d.stdout, `no passage to embed: vault "pictures" holds no Markdown notes, only 2 attachments`) || strings.Contains(d.stdout, "nothing indexed yet") {
+		t.Errorf("doctor's embedder check does not say the vault holds no notes:\n%s", d.stdout)
+	}
+
+	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
+	for _, tool := range []string{"search-vault", "search-semantic", "search-combined"} {
+		_, out := readTool(t, cs, tool, map[string]any{"query": "grind"})
+		if got := mustJSON(out); !strings.Contains(got, "holds no Markdown notes, only 2 attachments") || strings.Contains(got, "no vectors") {
+			t.Errorf("%s over a vault of only attachments: %s", tool, got)
+		}
+	}
+}

@@ -30,8 +30,9 @@ type Coverage struct {
 	Known bool
 	// Indexed is set once an index run of the vault has finished.
 	Indexed bool
-	// Notes is how many notes the index holds of the vault so far.
-	Notes int
+	// Notes is how many notes the index holds of the vault so far, and
+	// Attachments how many other files.
+	Notes, Attachments int
 }
 
 // FolderProblem says why the vault folder at path cannot be searched, in
@@ -83,7 +84,7 @@ func Cover(ctx context.Context, db Querier, vaults []config.Vault) []Coverage {
 		out[i].Known = true
 		for _, s := range stats {
 			if s.Name == out[i].Name {
-				out[i].Indexed, out[i].Notes = !s.LastIndexed.IsZero(), s.Notes
+				out[i].Indexed, out[i].Notes, out[i].Attachments = !s.LastIndexed.IsZero(), s.Notes, s.Attachments
 			}
 		}
 	}
@@ -114,6 +115,10 @@ type Unready struct {
 	// building are the notes of vaults whose first index is under way,
 	// kept apart from Notes for an answer that has results.
 	building []string
+	// NoNotes is set when every vault searched is indexed and holds no
+	// Markdown note: nothing is missing from the index, there is nothing
+	// to search (and no vector to make).
+	NoNotes bool
 }
 
 // Has reports whether any vault searched was not searched whole.
@@ -151,6 +156,7 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 			build = finish
 		}
 	}
+	var hollow []string
 	for _, c := range covs {
 		name := fmt.Sprintf("%q", c.Name)
 		switch {
@@ -161,6 +167,8 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 			// Without the index asked, a run before any has finished
 			// is taken for the first.
 			u.building = append(u.building, building(c.Name, st))
+		case c.Known && c.Indexed && c.Notes == 0:
+			hollow = append(hollow, NoNotes(c.Name, c.Attachments))
 		case !c.Known || c.Indexed:
 			whole = true
 		case st.State == StateFailed:
@@ -176,6 +184,11 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 		u.Notes = append(u.Notes, fmt.Sprintf("nothing is indexed yet for %s: %s, then search again",
 			listed("vault", notIndexed), build))
 	}
+	if !whole && len(hollow) > 0 {
+		// Beside a vault with notes, an empty answer is the query's.
+		u.Notes = append(u.Notes, hollow...)
+		u.NoNotes = len(hollow) == len(covs)
+	}
 	if !whole && u.Has() {
 		var b strings.Builder
 		for i, s := range u.For(0) {
@@ -187,6 +200,16 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 		u.Empty = b.String()
 	}
 	return u
+}
+
+// NoNotes says that the vault named, indexed whole, holds no Markdown
+// note, and what it holds instead: why nothing of it can be found, and
+// why it has no vectors. Search answers and doctor say it in these words.
+func NoNotes(name string, attachments int) string {
+	if attachments > 0 {
+		return fmt.Sprintf("vault %q holds no Markdown notes, only %s (jarvis searches the text of .md files)", name, counted(attachments, "attachment"))
+	}
+	return fmt.Sprintf("vault %q holds no Markdown notes (jarvis searches the text of .md files)", name)
 }
 
 // building says how far the first index of the vault named has got.

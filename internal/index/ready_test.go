@@ -58,7 +58,7 @@ func TestExplain(t *testing.T) {
 			empty: []string{`The folder of vault "work" (/notes/work) cannot be read (permission denied)`},
 			notes: []string{"cannot be read (permission denied)"}},
 		{name: "one vault missing beside one indexed",
-			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, {Name: "home", Path: "/notes/home", Known: true, Indexed: true}},
+			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, {Name: "home", Path: "/notes/home", Known: true, Indexed: true, Notes: 3}},
 			notes: []string{`the folder of vault "gone" (/notes/gone) does not exist`}},
 		{name: "one vault missing beside one never indexed",
 			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, fresh},
@@ -68,7 +68,11 @@ func TestExplain(t *testing.T) {
 			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, {Name: "work", Path: "/notes/work", Known: true, Notes: 3}},
 			empty: []string{`or index it once the vault folder this answer names is fixed.`},
 			notes: []string{`the folder of vault "gone"`, "3 notes indexed so far"}},
-		{name: "one vault building beside one indexed", covs: []Coverage{fresh, {Name: "home", Path: "/notes/home", Known: true, Indexed: true}}, st: building},
+		{name: "indexed, no Markdown notes", covs: []Coverage{{Name: "pics", Path: "/notes/pics", Known: true, Indexed: true, Attachments: 1}},
+			empty: []string{`Vault "pics" holds no Markdown notes, only 1 attachment (jarvis searches the text of .md files).`},
+			notes: []string{`vault "pics" holds no Markdown notes`}},
+		{name: "no Markdown notes beside one indexed", covs: []Coverage{{Name: "pics", Path: "/notes/pics", Known: true, Indexed: true, Attachments: 2}, indexed}},
+		{name: "one vault building beside one indexed", covs: []Coverage{fresh, {Name: "home", Path: "/notes/home", Known: true, Indexed: true, Notes: 3}}, st: building},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := Explain(tc.covs, tc.st, inv)
@@ -104,7 +108,7 @@ func TestExplain(t *testing.T) {
 // indexed and another is still being built, an empty answer keeps the
 // query's wording and notes the vault not searched whole.
 func TestExplainNamesTheBuildingVaultBesideAnEmptyAnswer(t *testing.T) {
-	u := Explain([]Coverage{{Name: "new", Known: true}, {Name: "old", Known: true, Indexed: true}},
+	u := Explain([]Coverage{{Name: "new", Known: true}, {Name: "old", Known: true, Indexed: true, Notes: 3}},
 		State{State: StateIndexing, Vault: "new", Done: 2, Total: 10}, nil)
 	if u.Empty != "" || len(u.For(0)) != 1 || !strings.Contains(u.For(0)[0], "2 of 10 files done") {
 		t.Fatalf("Empty %q, notes %q", u.Empty, u.For(0))

@@ -246,6 +246,10 @@ func (s *Service) unready(ctx context.Context, q Query, a *Answer) {
 		}
 	}
 	u := index.Explain(index.Cover(ctx, s.db, searched), q.Index, s.inv)
+	if u.NoNotes {
+		// No vector is missing: there is no note to make one of.
+		a.Degraded, a.Reason = false, ""
+	}
 	if len(a.Results) == 0 && u.Empty != "" {
 		a.Empty, a.Unready = u.Empty, true
 		return
