@@ -1,13 +1,38 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
+
+// waitIndexed waits until the server's background index run and its
+// embedding are done, as list-vaults reports them.
+func waitIndexed(t *testing.T, cs *mcpsdk.ClientSession) {
+	t.Helper()
+	for range 3000 {
+		res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: "list-vaults"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, ok := res.StructuredContent.(map[string]any); ok {
+			if idx, ok := m["index"].(map[string]any); ok && idx["state"] == "ready" {
+				if e, ok := idx["embedding"].(map[string]any); ok && (e["state"] == "done" || e["state"] == "failed") {
+					return
+				}
+			}
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	t.Fatal("the server's background index did not finish")
+}
 
 // TestSearchOfAMistypedVaultMakesNothing: a search whose only vault
 // folder does not exist is a usage error naming the folder, suggests no
@@ -116,10 +141,49 @@ func TestAVaultOfOnlyAttachments(t *testing.T) {
 	}
 
 	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
+	waitIndexed(t, cs)
 	for _, tool := range []string{"search-vault", "search-semantic", "search-combined"} {
 		_, out := readTool(t, cs, tool, map[string]any{"query": "grind"})
 		if got := mustJSON(out); !strings.Contains(got, "holds no Markdown notes, only 2 attachments") || strings.Contains(got, "no vectors") {
 			t.Errorf("%s over a vault of only attachments: %s", tool, got)
 		}
+	}
+}
+
+// TestThresholdOutsideSemanticMode: --threshold, which only semantic
+// search applies, is refused in the other modes, naming the mode it needs.
+func TestThresholdOutsideSemanticMode(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	for _, mode := range []string{"combined", "keyword"} {
+		r := readCLI(t, nil, "search", "coffee", "--mode", mode, "--threshold", "0.99", "--vault", vault, "--db", db)
+		if r.code != 2 || !strings.Contains(r.stderr, "--threshold applies to semantic search only: add --mode semantic") {
+			t.Errorf("--threshold in %s mode (exit %d):\n%s%s", mode, r.code, r.stdout, r.stderr)
+		}
+	}
+	if r := readCLI(t, nil, "search", "coffee", "--threshold", "0.99", "--vault", vault, "--db", db); r.code != 2 {
+		t.Errorf("--threshold in the default mode exits %d", r.code)
+	}
+}
+
+// TestAThresholdTooHighIsNamed: a semantic search whose threshold leaves
+// out every passage says so, with the best similarity found, rather than
+// blaming the topic; at the terminal and in the MCP tool alike.
+func TestAThresholdTooHighIsNamed(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db}
+	mustIndex(t, nil, flags...)
+	r := readCLI(t, nil, append([]string{"search", "coffee beans", "--mode", "semantic", "--threshold", "0.999"}, flags...)...)
+	if !strings.Contains(r.stdout, "No passage is as similar to the query as --threshold 0.999 asks: the most similar, in Coffee.md, scores 0.") ||
+		!strings.Contains(r.stdout, "Give a lower --threshold, such as 0.") || strings.Contains(r.stdout, "may not cover") {
+		t.Errorf("search with a threshold above every passage:\n%s%s", r.stdout, r.stderr)
+	}
+
+	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
+	waitIndexed(t, cs)
+	_, out := readTool(t, cs, "search-semantic", map[string]any{"query": "coffee beans", "similarity_threshold": 0.999})
+	if got := mustJSON(out); !strings.Contains(got, "as similarity_threshold 0.999 asks: the most similar, in Coffee.md") || strings.Contains(got, "may not cover") {
+		t.Errorf("search-semantic with a threshold above every passage: %s", got)
 	}
 }

@@ -89,6 +89,10 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if _, most := search.Limits(mode); flagSet(fs, "limit") && (*limit < 1 || *limit > most) {
 		return fmt.Errorf("--limit %d: give 1 to %d: %w", *limit, most, errUsage)
 	}
+	if flagSet(fs, "threshold") && mode != search.ModeSemantic {
+		// Only semantic search measures similarity against a threshold.
+		return fmt.Errorf("--threshold applies to semantic search only: add --mode semantic, or leave --threshold out: %w", errUsage)
+	}
 	if *threshold < 0 || *threshold > 1 {
 		return fmt.Errorf("--threshold %v: give 0 to 1: %w", *threshold, errUsage)
 	}
