@@ -58,17 +58,36 @@ func checkVaults(e *env, cfg config.Config) error {
 	if err := checkConfigured(e, cfg); err != nil {
 		return err
 	}
+	return folderError(cfg, false)
+}
+
+// folderError is the usage error for a vault whose folder cannot be read:
+// the first such vault when every is false, and only when none of the
+// vaults can be read when every is true (search answers from the vaults
+// it can read, and says which it could not).
+func folderError(cfg config.Config, every bool) error {
+	var first error
 	for _, v := range cfg.Vaults {
-		if why := index.FolderProblem(v.Path); why != "" {
+		why := index.FolderProblem(v.Path)
+		if why == "" {
+			if every {
+				return nil
+			}
+			continue
+		}
+		if first == nil {
 			names := ""
-			if len(cfg.FileVaults) > 0 {
+			if len(cfg.FileVaults) > 0 && cfg.VaultSource != "config file" {
 				names = " (the config file names " + words.Quoted(cfg.FileVaults) + ")"
 			}
-			return fmt.Errorf("vault %q: its folder %s %s; check the path or name given with --vault%s, %s or the config file: %w",
-				v.Name, v.Path, why, names, config.EnvVault, errUsage)
+			first = fmt.Errorf("vault %q: its folder %s %s; check the path or name given with %s%s: %w",
+				v.Name, v.Path, why, cfg.VaultOrigin(), names, errUsage)
+		}
+		if !every {
+			return first
 		}
 	}
-	return nil
+	return first
 }
 
 // checkConfigured is checkVaults without the reading of the folders, for
@@ -76,9 +95,7 @@ func checkVaults(e *env, cfg config.Config) error {
 // vault is configured or two vaults would index the same notes.
 func checkConfigured(e *env, cfg config.Config) error {
 	if len(cfg.Vaults) == 0 {
-		dir, _ := config.ConfigDir(e.getenv)
-		return fmt.Errorf("no vault given: pass --vault PATH, set %s, or list vaults in %s/config.yaml: %w",
-			config.EnvVault, dir, errUsage)
+		return fmt.Errorf("no vault given: %s: %w", cfg.NoVaultFix(e.getenv), errUsage)
 	}
 	if o := cfg.Overlap(); o != nil {
 		return fmt.Errorf("%w: %w", o, errUsage)

@@ -89,6 +89,10 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if _, most := search.Limits(mode); flagSet(fs, "limit") && (*limit < 1 || *limit > most) {
 		return fmt.Errorf("--limit %d: give 1 to %d: %w", *limit, most, errUsage)
 	}
+	if flagSet(fs, "threshold") && mode != search.ModeSemantic {
+		// Only semantic search measures similarity against a threshold.
+		return fmt.Errorf("--threshold applies to semantic search only: add --mode semantic, or leave --threshold out: %w", errUsage)
+	}
 	if *threshold < 0 || *threshold > 1 {
 		return fmt.Errorf("--threshold %v: give 0 to 1: %w", *threshold, errUsage)
 	}
@@ -96,9 +100,13 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
-	// A vault whose folder is missing is not an error here: the answer
-	// says so, beside what the other vaults give.
+	// A vault whose folder is missing is not an error here while another
+	// can be searched: the answer says so, beside what the others give.
+	// When none can, nothing is searched, and no database is made.
 	if err := checkConfigured(e, cfg); err != nil {
+		return err
+	}
+	if err := folderError(cfg, true); err != nil {
 		return err
 	}
 	out := searchOutput{Query: query, Mode: mode, Results: []notes.Result{}}

@@ -41,7 +41,8 @@ func TestSearchNoRefreshWithoutDatabase(t *testing.T) {
 
 // TestSearchMissingVaultFolder: a vault whose folder is missing does not
 // keep the other vaults' results from coming; the answer names it, its
-// path and what to do. Searched alone, its answer says the same.
+// path and what to do. Searched alone, it is a usage error saying the
+// same, as index gives.
 func TestSearchMissingVaultFolder(t *testing.T) {
 	example, _ := filepath.Abs("../../examples/vault")
 	gone := filepath.Join(t.TempDir(), "gone")
@@ -56,9 +57,9 @@ func TestSearchMissingVaultFolder(t *testing.T) {
 	}) {
 		t.Errorf("notes %q; want one saying %q and what to do", out.Notes, want)
 	}
-	out = searchJSON(t, "--vault", gone, "--db", db, "pour over")
-	if len(out.Results) != 0 || !strings.Contains(out.Empty, "T"+want[1:]) || strings.Contains(out.Empty, "may not cover") {
-		t.Errorf("the missing vault alone: results %v, empty %q", topPaths(out, 3), out.Empty)
+	code, _, stderr := jarvis(t, nil, "search", "--json", "--vault", gone, "--db", db, "pour over")
+	if code != 2 || !strings.Contains(stderr, gone+" does not exist") {
+		t.Errorf("the missing vault alone: exit %d, %q", code, stderr)
 	}
 }
 

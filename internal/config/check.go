@@ -295,7 +295,7 @@ func got(v value) string {
 func decodeYAML(data []byte, f *fileFormat) error {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
-		return yamlSyntaxError(err)
+		return yamlSyntaxError(data, err)
 	}
 	if doc.Kind == 0 {
 		return nil // an empty file
@@ -315,13 +315,51 @@ func decodeYAML(data []byte, f *fileFormat) error {
 var yamlLinePrefix = regexp.MustCompile(`^yaml: line (\d+): `)
 
 // yamlSyntaxError words a YAML parser error as where the file stops being
-// YAML.
-func yamlSyntaxError(err error) error {
-	msg := err.Error()
-	if m := yamlLinePrefix.FindStringSubmatch(msg); m != nil {
-		return fmt.Errorf("not valid YAML at line %s: %s", m[1], msg[len(m[0]):])
+// YAML. The parser names the line where the enclosing block starts, not
+// the line at fault, so the line is found by stopLine.
+func yamlSyntaxError(data []byte, err error) error {
+	msg, noticed := strings.TrimPrefix(err.Error(), "yaml: "), 0
+	if m := yamlLinePrefix.FindStringSubmatch(err.Error()); m != nil {
+		msg = err.Error()[len(m[0]):]
+		noticed, _ = strconv.Atoi(m[1])
 	}
-	return fmt.Errorf("not valid YAML: %s", strings.TrimPrefix(msg, "yaml: "))
+	valid := func(b []byte) bool {
+		var n yaml.Node
+		return yaml.Unmarshal(b, &n) == nil
+	}
+	return fmt.Errorf("not valid YAML%s: %s", stopLine(data, valid, noticed), msg)
+}
+
+// maxStopLines bounds the lines stopLine reads again, one parse a line:
+// a config file is a few dozen lines.
+const maxStopLines = 2000
+
+// stopLine says where data stops being valid, as " at line N (its text
+// quoted)": the line after the longest run of whole lines from the start
+// that valid accepts. Parsers name the line where they noticed, which may
+// be where the enclosing block starts or the line after; that line,
+// noticed, is named for a file too long to read again, and nothing when
+// it is 0.
+func stopLine(data []byte, valid func([]byte) bool, noticed int) string {
+	lines := strings.SplitAfter(string(data), "\n")
+	if len(lines) > maxStopLines {
+		if noticed > 0 {
+			return fmt.Sprintf(" at line %d", noticed)
+		}
+		return ""
+	}
+	prefix := len(data)
+	for k := len(lines) - 1; k >= 0; k-- {
+		prefix -= len(lines[k])
+		if k == 0 || valid(data[:prefix]) {
+			text := strings.TrimRight(lines[k], "\r\n")
+			if i := strings.Index(text, "api_key"); i >= 0 {
+				text = text[:i+len("api_key")] + " ..." // the key stays off the screen
+			}
+			return fmt.Sprintf(" at line %d (%s)", k+1, strconv.Quote(text))
+		}
+	}
+	return ""
 }
 
 // yamlLines lists the lines a YAML type error names, as " (line 3, 7)".
@@ -349,7 +387,14 @@ func decodeTOML(data []byte, f *fileFormat) error {
 	if _, err := toml.Decode(string(data), &tree); err != nil {
 		var pe toml.ParseError
 		if errors.As(err, &pe) {
-			return fmt.Errorf("not valid TOML at line %d: %s", pe.Position.Line, pe.Message)
+			// The parser names the line it was on when it noticed, often
+			// the one after the line at fault.
+			valid := func(b []byte) bool {
+				var m map[string]any
+				_, err := toml.Decode(string(b), &m)
+				return err == nil
+			}
+			return fmt.Errorf("not valid TOML%s: %s", stopLine(data, valid, pe.Position.Line), pe.Message)
 		}
 		return fmt.Errorf("not valid TOML: %s", strings.TrimPrefix(err.Error(), "toml: "))
 	}

@@ -143,6 +143,34 @@ func (c Config) Invocation() health.Invocation {
 	return inv
 }
 
+// VaultOrigin names, for a message, the one place the vaults of this run
+// were given: "--vault", "JARVIS_VAULT" or "the config file PATH".
+func (c Config) VaultOrigin() string {
+	switch {
+	case c.VaultSource == "flag":
+		return "--vault"
+	case strings.HasPrefix(c.VaultSource, "env "):
+		return strings.TrimPrefix(c.VaultSource, "env ")
+	case c.File != "":
+		return "the config file " + c.File
+	}
+	return "the config file"
+}
+
+// NoVaultFix is what to do when no vault is configured, naming the config
+// file that was read or, when none was, the one that would be: the same
+// words for every command and for doctor.
+func (c Config) NoVaultFix(getenv func(string) string) string {
+	if c.File != "" {
+		return fmt.Sprintf("pass --vault PATH, set %s, or list vaults in %s (it lists none)", EnvVault, c.File)
+	}
+	dir, err := ConfigDir(getenv)
+	if err != nil {
+		return fmt.Sprintf("pass --vault PATH or set %s", EnvVault)
+	}
+	return fmt.Sprintf("pass --vault PATH, set %s, or list vaults in %s", EnvVault, filepath.Join(dir, "config.yaml"))
+}
+
 // Flags are the values given on the command line; empty means not given.
 type Flags struct {
 	Vaults     []string
@@ -253,7 +281,7 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		}
 		cfg.Vaults = append(cfg.Vaults, vaultFromArg(g, named, file.Vaults, getenv))
 	}
-	if err := uniqueNames(cfg.Vaults); err != nil {
+	if err := uniqueNames(cfg.Vaults, cfg.VaultOrigin()); err != nil {
 		return cfg, err
 	}
 
@@ -453,12 +481,16 @@ func vaultFromArg(arg string, named map[string]Vault, configured []Vault, getenv
 }
 
 // uniqueNames rejects two vaults with one name: tools pick vaults by name.
-func uniqueNames(vs []Vault) error {
+// origin is where the vaults were given (Config.VaultOrigin).
+func uniqueNames(vs []Vault, origin string) error {
 	seen := map[string]string{}
 	for _, v := range vs {
 		if prev, ok := seen[v.Name]; ok {
 			if prev == v.Path {
-				return fmt.Errorf("vault %s is given twice", v.Path)
+				if origin == "--vault" {
+					return fmt.Errorf("vault %s is given twice with --vault: give it once", v.Path)
+				}
+				return fmt.Errorf("vault %s is listed twice in %s: remove one of the two", v.Path, origin)
 			}
 			return fmt.Errorf("two vaults are named %q (%s and %s): give them distinct names in the config file", v.Name, prev, v.Path)
 		}

@@ -342,7 +342,24 @@ func TestFileErrorsInTheFilesTerms(t *testing.T) {
 		{"toml unknown key", "config.toml", "[embedder]\nprovidr = \"ollama\"\n",
 			`config.toml: embedder: unknown setting "providr"`},
 		{"toml syntax", "config.toml", "vaults = [\n",
-			`config.toml: not valid TOML at line `},
+			`config.toml: not valid TOML at line 1 ("vaults = [")`},
+		// The parsers name the line where a block starts, or the line
+		// after; the message names the line where the file stops being
+		// valid, and quotes it.
+		{"yaml mis-indented line", "config.yaml", "vaults:\n  - path: a\n    name: b\n   exclude: [x]\n",
+			`config.yaml: not valid YAML at line 4 ("   exclude: [x]"): `},
+		{"yaml unclosed bracket", "config.yaml", "vaults:\n  - path: a\n    exclude: [a, b\n  - path: c\n",
+			`config.yaml: not valid YAML at line 3 ("    exclude: [a, b"): `},
+		{"yaml tab", "config.yaml", "vaults:\n  - path: a\n\tname: b\n",
+			`config.yaml: not valid YAML at line 3 ("\tname: b"): found a tab character`},
+		{"yaml unclosed quote", "config.yaml", "database: j.db\nvaults:\n  - path: \"a\n  - path: b\n",
+			`config.yaml: not valid YAML at line 3 ("  - path: \"a"): `},
+		{"yaml key on the line at fault", "config.yaml", "embedder:\n  api_key: \"sk-secret\n",
+			`config.yaml: not valid YAML at line 2 ("  api_key ..."): `},
+		{"toml unclosed table array", "config.toml", "[[vaults]\npath = \"a\"\n",
+			`config.toml: not valid TOML at line 1 ("[[vaults]"): `},
+		{"toml bad value on a later line", "config.toml", "database = \"j.db\"\n\n[[vaults]]\npath = a\n",
+			`config.toml: not valid TOML at line 4 ("path = a"): `},
 	}
 	// What the decoders say of Go types and of themselves.
 	internals := regexp.MustCompile(`!!|unmarshal|float64|int64|\[\]config|struct|fileFormat|config\.Vault|(^|[^.])\b(toml|yaml): |Go `)
@@ -416,5 +433,35 @@ func TestYAMLAndTOMLBothPresent(t *testing.T) {
 	// A file named with --config is the one read, whatever lies beside it.
 	if cfg, err := Load(Flags{ConfigFile: tomlFile}, env); err != nil || cfg.File != tomlFile {
 		t.Errorf("--config with both present: %v, %v", cfg.File, err)
+	}
+}
+
+// TestAVaultGivenTwice: the same vault listed twice is refused, naming
+// where it was listed and what to do.
+func TestAVaultGivenTwice(t *testing.T) {
+	home := t.TempDir()
+	v := filepath.Join(home, "coffee")
+	file := filepath.Join(home, "twice.yaml")
+	write(t, file, "vaults:\n  - path: "+v+"\n  - path: "+v+"\n")
+	for _, tc := range []struct {
+		name  string
+		flags Flags
+		env   map[string]string
+		want  string
+	}{
+		{"config file", Flags{ConfigFile: file}, nil, "vault " + v + " is listed twice in the config file " + file + ": remove one of the two"},
+		{"flags", Flags{Vaults: []string{v, v}}, nil, "vault " + v + " is given twice with --vault: give it once"},
+		{"environment", Flags{}, map[string]string{EnvVault: v + string(os.PathListSeparator) + v}, "vault " + v + " is listed twice in " + EnvVault + ": remove one of the two"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			vars := map[string]string{"HOME": home}
+			for k, x := range tc.env {
+				vars[k] = x
+			}
+			_, err := Load(tc.flags, fakeEnv(vars))
+			if err == nil || err.Error() != tc.want {
+				t.Fatalf("err = %v; want %q", err, tc.want)
+			}
+		})
 	}
 }

@@ -16,16 +16,15 @@ import (
 // that every vault folder exists and can be read.
 func Checks(cfg Config) []health.Check {
 	return []health.Check{
-		{Name: "configuration", Order: 10, Run: func(context.Context) []health.Result {
+		{Name: "configuration", Order: 10, Gates: true, Run: func(context.Context) []health.Result {
 			file := "no config file"
 			if cfg.File != "" {
 				file = "config file " + cfg.File
 			}
 			if len(cfg.Vaults) == 0 {
-				dir, _ := ConfigDir(os.Getenv)
 				return []health.Result{{Status: health.Fail,
 					Detail: fmt.Sprintf("no vault configured (%s)", file),
-					Fix:    fmt.Sprintf("pass --vault PATH, set %s, or list vaults in %s", EnvVault, dir+string(os.PathSeparator)+"config.yaml")}}
+					Fix:    cfg.NoVaultFix(os.Getenv)}}
 			}
 			if o := cfg.Overlap(); o != nil {
 				return []health.Result{{Status: health.Fail, Detail: o.Detail(), Fix: o.Fix()}}
@@ -37,22 +36,32 @@ func Checks(cfg Config) []health.Check {
 			return []health.Result{{Status: health.OK, Detail: fmt.Sprintf("%s; vaults %s from %s; database %s from %s",
 				file, strings.Join(names, ", "), cfg.VaultSource, cfg.DBPath, cfg.DBSource)}}
 		}},
-		{Name: "vault", Order: 20, Run: func(context.Context) []health.Result {
+		{Name: "vault", Order: 20, Gates: true, Run: func(context.Context) []health.Result {
 			var out []health.Result
 			for _, v := range cfg.Vaults {
-				out = append(out, vaultResult(v))
+				out = append(out, vaultResult(v, cfg.VaultOrigin()))
 			}
 			return out
 		}},
 	}
 }
 
-func vaultResult(v Vault) health.Result {
+// vaultResult is the vault check of v; origin is where the vaults were
+// given (Config.VaultOrigin), which a missing folder's fix names.
+func vaultResult(v Vault, origin string) health.Result {
 	r := health.Result{Name: "vault " + v.Name, Status: health.OK, Detail: v.Path}
 	if why, fix := v.Unreadable(); why != "" {
 		r.Status, r.Detail, r.Fix = health.Fail, why, fix
+		if os.IsNotExist(v.statErr()) {
+			r.Fix = "check the path given with " + origin + ": correct it if it is mistyped, or put the folder back if it was moved"
+		}
 	}
 	return r
+}
+
+func (v Vault) statErr() error {
+	_, err := os.Stat(v.Path)
+	return err
 }
 
 // Unreadable says why the vault's folder cannot be read, and what to do,

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 )
@@ -50,6 +51,10 @@ type Check struct {
 	// grows with the data (reading every page of the database) gets the
 	// time its size needs, and is not reported as a disk that hangs.
 	Limit func() time.Duration
+	// Gates is set on a check whose failure makes `jarvis index` refuse
+	// to run (the configuration, a vault folder): while it fails, no
+	// other fix names the index command, and each says to fix it first.
+	Gates bool
 }
 
 // Sort orders checks by Order, keeping the given order among equals.
@@ -99,10 +104,22 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 	}
 	wg.Wait()
 	rep := Report{Status: Healthy, Checks: []Result{}}
+	var gated []string // the failed checks that make index refuse to run
+	for i, c := range checks {
+		for _, r := range results[i] {
+			if c.Gates && r.Status == Fail {
+				gated = append(gated, c.Name)
+				break
+			}
+		}
+	}
 	for i, c := range checks {
 		for _, r := range results[i] {
 			if r.Name == "" {
 				r.Name = c.Name
+			}
+			if len(gated) > 0 && !c.Gates && strings.Contains(r.Fix, "`jarvis index") {
+				r.Fix = "first fix the " + strings.Join(gated, " and ") + " problem above: indexing refuses to run until then"
 			}
 			rep.Checks = append(rep.Checks, r)
 			switch r.Status {

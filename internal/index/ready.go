@@ -30,8 +30,9 @@ type Coverage struct {
 	Known bool
 	// Indexed is set once an index run of the vault has finished.
 	Indexed bool
-	// Notes is how many notes the index holds of the vault so far.
-	Notes int
+	// Notes is how many notes the index holds of the vault so far, and
+	// Attachments how many other files.
+	Notes, Attachments int
 }
 
 // FolderProblem says why the vault folder at path cannot be searched, in
@@ -83,7 +84,7 @@ func Cover(ctx context.Context, db Querier, vaults []config.Vault) []Coverage {
 		out[i].Known = true
 		for _, s := range stats {
 			if s.Name == out[i].Name {
-				out[i].Indexed, out[i].Notes = !s.LastIndexed.IsZero(), s.Notes
+				out[i].Indexed, out[i].Notes, out[i].Attachments = !s.LastIndexed.IsZero(), s.Notes, s.Attachments
 			}
 		}
 	}
@@ -114,6 +115,10 @@ type Unready struct {
 	// building are the notes of vaults whose first index is under way,
 	// kept apart from Notes for an answer that has results.
 	building []string
+	// NoNotes is set when every vault searched is indexed and holds no
+	// Markdown note: nothing is missing from the index, there is nothing
+	// to search (and no vector to make).
+	NoNotes bool
 }
 
 // Has reports whether any vault searched was not searched whole.
@@ -142,30 +147,47 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 	var u Unready
 	var notIndexed []string
 	whole := false
+	// Indexing refuses to run while a vault folder is missing, so the
+	// command that indexes is named only when every folder can be read.
+	finish, build := "run "+inv.Command("index")+" to finish it", "run "+inv.Command("index")+" to build the index"
+	for _, c := range covs {
+		if c.Folder != "" {
+			finish = "index it once the vault folder this answer names is fixed"
+			build = finish
+		}
+	}
+	var hollow []string
 	for _, c := range covs {
 		name := fmt.Sprintf("%q", c.Name)
 		switch {
 		case c.Folder != "":
-			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path (given with --vault, %s or the config file; a running server reads it when it starts again) or put the folder back",
+			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path if it is mistyped (it was given with --vault, %s or the config file; a running server reads it when it starts again), or put the folder back if it was moved",
 				name, c.Path, c.Folder, config.EnvVault))
 		case st.State == StateIndexing && (c.Known && !c.Indexed || !c.Known && st.LastIndexed.IsZero()):
 			// Without the index asked, a run before any has finished
 			// is taken for the first.
 			u.building = append(u.building, building(c.Name, st))
+		case c.Known && c.Indexed && c.Notes == 0:
+			hollow = append(hollow, NoNotes(c.Name, c.Attachments))
 		case !c.Known || c.Indexed:
 			whole = true
 		case st.State == StateFailed:
 			u.Notes = append(u.Notes, fmt.Sprintf("vault %s is not indexed: the last index run failed before it was done (health-status says why and how to fix it)", name))
 		case c.Notes > 0:
-			u.Notes = append(u.Notes, fmt.Sprintf("the first index of vault %s is not finished (%s indexed so far; another jarvis may be building it now): search again once it is done, or run %s to finish it",
-				name, counted(c.Notes, "note"), inv.Command("index")))
+			u.Notes = append(u.Notes, fmt.Sprintf("the first index of vault %s is not finished (%s indexed so far; another jarvis may be building it now): search again once it is done, or %s",
+				name, counted(c.Notes, "note"), finish))
 		default:
 			notIndexed = append(notIndexed, name)
 		}
 	}
 	if len(notIndexed) > 0 {
-		u.Notes = append(u.Notes, fmt.Sprintf("nothing is indexed yet for %s: run %s to build the index, then search again",
-			listed("vault", notIndexed), inv.Command("index")))
+		u.Notes = append(u.Notes, fmt.Sprintf("nothing is indexed yet for %s: %s, then search again",
+			listed("vault", notIndexed), build))
+	}
+	if !whole && len(hollow) > 0 {
+		// Beside a vault with notes, an empty answer is the query's.
+		u.Notes = append(u.Notes, hollow...)
+		u.NoNotes = len(hollow) == len(covs)
 	}
 	if !whole && u.Has() {
 		var b strings.Builder
@@ -178,6 +200,16 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 		u.Empty = b.String()
 	}
 	return u
+}
+
+// NoNotes says that the vault named, indexed whole, holds no Markdown
+// note, and what it holds instead: why nothing of it can be found, and
+// why it has no vectors. Search answers and doctor say it in these words.
+func NoNotes(name string, attachments int) string {
+	if attachments > 0 {
+		return fmt.Sprintf("vault %q holds no Markdown notes, only %s (jarvis searches the text of .md files)", name, counted(attachments, "attachment"))
+	}
+	return fmt.Sprintf("vault %q holds no Markdown notes (jarvis searches the text of .md files)", name)
 }
 
 // building says how far the first index of the vault named has got.

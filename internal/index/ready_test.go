@@ -52,15 +52,27 @@ func TestExplain(t *testing.T) {
 			empty: []string{`Vault "work" is not indexed: the last index run failed`, "health-status says why"},
 			notes: []string{"the last index run failed"}},
 		{name: "folder missing", covs: []Coverage{{Name: "work", Path: "/notes/work", Folder: "does not exist", Known: true, Indexed: true}},
-			empty: []string{`The folder of vault "work" (/notes/work) does not exist`, "correct the vault's path", "put the folder back."},
+			empty: []string{`The folder of vault "work" (/notes/work) does not exist`, "correct the vault's path if it is mistyped", "put the folder back if it was moved."},
 			notes: []string{`the folder of vault "work" (/notes/work) does not exist`}},
 		{name: "folder unreadable", covs: []Coverage{{Name: "work", Path: "/notes/work", Folder: "cannot be read (permission denied)"}},
 			empty: []string{`The folder of vault "work" (/notes/work) cannot be read (permission denied)`},
 			notes: []string{"cannot be read (permission denied)"}},
 		{name: "one vault missing beside one indexed",
-			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, {Name: "home", Path: "/notes/home", Known: true, Indexed: true}},
+			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, {Name: "home", Path: "/notes/home", Known: true, Indexed: true, Notes: 3}},
 			notes: []string{`the folder of vault "gone" (/notes/gone) does not exist`}},
-		{name: "one vault building beside one indexed", covs: []Coverage{fresh, {Name: "home", Path: "/notes/home", Known: true, Indexed: true}}, st: building},
+		{name: "one vault missing beside one never indexed",
+			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, fresh},
+			empty: []string{`Nothing is indexed yet for vault "work": index it once the vault folder this answer names is fixed`},
+			notes: []string{`the folder of vault "gone"`, `nothing is indexed yet for vault "work"`}},
+		{name: "one vault missing beside one cut off",
+			covs:  []Coverage{{Name: "gone", Path: "/notes/gone", Folder: "does not exist"}, {Name: "work", Path: "/notes/work", Known: true, Notes: 3}},
+			empty: []string{`or index it once the vault folder this answer names is fixed.`},
+			notes: []string{`the folder of vault "gone"`, "3 notes indexed so far"}},
+		{name: "indexed, no Markdown notes", covs: []Coverage{{Name: "pics", Path: "/notes/pics", Known: true, Indexed: true, Attachments: 1}},
+			empty: []string{`Vault "pics" holds no Markdown notes, only 1 attachment (jarvis searches the text of .md files).`},
+			notes: []string{`vault "pics" holds no Markdown notes`}},
+		{name: "no Markdown notes beside one indexed", covs: []Coverage{{Name: "pics", Path: "/notes/pics", Known: true, Indexed: true, Attachments: 2}, indexed}},
+		{name: "one vault building beside one indexed", covs: []Coverage{fresh, {Name: "home", Path: "/notes/home", Known: true, Indexed: true, Notes: 3}}, st: building},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			u := Explain(tc.covs, tc.st, inv)
@@ -73,6 +85,13 @@ func TestExplain(t *testing.T) {
 				}
 			}
 			notes := strings.Join(u.For(1), "\n")
+			for _, c := range tc.covs {
+				// Indexing refuses to run while a vault folder is
+				// missing: the command that would fail is not named.
+				if c.Folder != "" && strings.Contains(u.Empty+notes, "`jarvis index") {
+					t.Errorf("a vault folder is missing, yet the answer names the index command: %q / %q", u.Empty, notes)
+				}
+			}
 			for _, want := range tc.notes {
 				if !strings.Contains(notes, want) {
 					t.Errorf("notes with results = %q; want %q in them", notes, want)
@@ -89,7 +108,7 @@ func TestExplain(t *testing.T) {
 // indexed and another is still being built, an empty answer keeps the
 // query's wording and notes the vault not searched whole.
 func TestExplainNamesTheBuildingVaultBesideAnEmptyAnswer(t *testing.T) {
-	u := Explain([]Coverage{{Name: "new", Known: true}, {Name: "old", Known: true, Indexed: true}},
+	u := Explain([]Coverage{{Name: "new", Known: true}, {Name: "old", Known: true, Indexed: true, Notes: 3}},
 		State{State: StateIndexing, Vault: "new", Done: 2, Total: 10}, nil)
 	if u.Empty != "" || len(u.For(0)) != 1 || !strings.Contains(u.For(0)[0], "2 of 10 files done") {
 		t.Fatalf("Empty %q, notes %q", u.Empty, u.For(0))

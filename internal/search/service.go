@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -227,7 +229,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if n := fulltext.KeywordCut(text); n > 0 && (q.Mode != ModeSemantic || a.Degraded) {
 		a.Notes = append(a.Notes, fmt.Sprintf("keyword search used the first %d words of the query and left out %d more", fulltext.MaxTerms, n))
 	}
-	if len(a.Results) == 0 {
+	if len(a.Results) == 0 && a.Empty == "" {
 		a.Empty = emptiness(q, a)
 	}
 	s.unready(ctx, q, &a)
@@ -246,6 +248,10 @@ func (s *Service) unready(ctx context.Context, q Query, a *Answer) {
 		}
 	}
 	u := index.Explain(index.Cover(ctx, s.db, searched), q.Index, s.inv)
+	if u.NoNotes {
+		// No vector is missing: there is no note to make one of.
+		a.Degraded, a.Reason = false, ""
+	}
 	if len(a.Results) == 0 && u.Empty != "" {
 		a.Empty, a.Unready = u.Empty, true
 		return
@@ -293,6 +299,16 @@ func (s *Service) bySemantic(ctx context.Context, q Query) (Answer, error) {
 		return s.byKeyword(ctx, q, s.semanticFailed(err, q.Index, q.Reader))
 	}
 	a := Answer{Results: res}
+	if len(res) == 0 && q.Threshold > 0 {
+		// Was it the threshold? The best passage without it says.
+		best, err := s.semantic.Search(ctx, SemanticQuery{Text: text, Filter: q.Filter, Limit: 1})
+		if stop(ctx, err) {
+			return Answer{}, err
+		}
+		if err == nil && len(best) > 0 {
+			a.Empty = belowThreshold(q.Threshold, best[0], q.Reader)
+		}
+	}
 	s.covered(&a, "results come from those alone")
 	if cut > 0 {
 		a.Notes = append(a.Notes, semanticCutNote(cut))
@@ -451,6 +467,20 @@ func emptiness(q Query, a Answer) string {
 	}
 	b.WriteString(" The vaults may not cover this topic; searching again with other words, or fewer, may find related notes.")
 	return b.String()
+}
+
+// belowThreshold is the empty answer of a semantic search whose
+// similarity threshold left out every passage, best being the most
+// similar note without it, in the words of reader r: the threshold's name
+// is --threshold at a terminal and similarity_threshold in the MCP tool.
+func belowThreshold(threshold float64, best notes.Result, r notes.Reader) string {
+	name := "similarity_threshold"
+	if r == notes.ReaderTerminal {
+		name = "--threshold"
+	}
+	lower := strconv.FormatFloat(math.Floor(best.Score*100)/100, 'f', -1, 64)
+	return fmt.Sprintf("No passage is as similar to the query as %s %s asks: the most similar, in %s, scores %s. Give a lower %s, such as %s, to see it and others near it.",
+		name, strconv.FormatFloat(threshold, 'f', -1, 64), best.Path, FormatScore(best.Score), name, lower)
 }
 
 // noNotes is the answer when the filter itself keeps no note.

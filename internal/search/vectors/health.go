@@ -10,6 +10,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
@@ -120,7 +121,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	switch {
 	case chunks == 0:
-		r.Status, r.Detail = health.OK, name+" ("+kind+"); nothing indexed yet"
+		r.Status, r.Detail = health.OK, name+" ("+kind+"); "+nothingToEmbed(ctx, db)
 	case stored.id == 0 && len(others) > 0:
 		return warn(fmt.Sprintf("the embedder changed: vectors exist for %s, none for %s", strings.Join(others, ", "), name),
 			"run "+inv.Command("index", "--reembed")+" to embed every note with "+name)
@@ -172,4 +173,25 @@ func remoteFix(provider string) string {
 		return "start Ollama (`ollama serve`) and pull the model (`ollama pull nomic-embed-text`), or set JARVIS_EMBEDDER=lexical"
 	}
 	return "check the embedder URL and API key (JARVIS_EMBED_URL, JARVIS_EMBED_API_KEY), or set JARVIS_EMBEDDER=lexical"
+}
+
+// nothingToEmbed says why the index holds no passage to embed: nothing
+// is indexed yet, or every vault indexed holds no Markdown note (in the
+// words search answers use, index.NoNotes).
+func nothingToEmbed(ctx context.Context, db index.Querier) string {
+	stats, err := index.Stats(ctx, db)
+	if err != nil {
+		return "nothing indexed yet"
+	}
+	var hollow []string
+	for _, s := range stats {
+		if s.LastIndexed.IsZero() || s.Notes > 0 {
+			return "nothing indexed yet"
+		}
+		hollow = append(hollow, index.NoNotes(s.Name, s.Attachments))
+	}
+	if len(hollow) == 0 {
+		return "nothing indexed yet"
+	}
+	return "no passage to embed: " + strings.Join(hollow, "; ")
 }
