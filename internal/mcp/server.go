@@ -84,7 +84,10 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 		res.bind(&r)
 	}
 	registerResources(s, &r)
-	s.AddReceivingMiddleware(timeCalls(opts.Metrics), newInFlight(opts.Limits).middleware, recoverPanics(log), nullArguments, friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
+	// recoverPanics comes first, so that a panic anywhere in the chain,
+	// in these middlewares too, is an error answer and never the end of
+	// the server.
+	s.AddReceivingMiddleware(recoverPanics(log), timeCalls(opts.Metrics, base.inputs), newInFlight(opts.Limits).middleware, nullArguments, friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
 	return s
 }
 

@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"github.com/google/jsonschema-go/jsonschema"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -90,8 +91,11 @@ func NoteResources(notes Notes, v Vaults, sem SemanticSearch) Resources {
 	return Resources{bind: func(t *tools) { t.notes, t.stats, t.semantic = notes, v, sem }}
 }
 
-// timeCalls records every tool call's latency and outcome in m.
-func timeCalls(m Metrics) mcpsdk.Middleware {
+// timeCalls records the latency and outcome of every call of a tool the
+// server has (known, by name) in m. A call of a tool it does not have is
+// the SDK's to refuse and is not recorded: health-status lists the tools
+// that exist.
+func timeCalls(m Metrics, known map[string]*jsonschema.Schema) mcpsdk.Middleware {
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		if m == nil {
 			return next
@@ -101,10 +105,15 @@ func timeCalls(m Metrics) mcpsdk.Middleware {
 			if method != "tools/call" || !ok || r.Params == nil {
 				return next(ctx, method, req)
 			}
+			if _, ok := known[r.Params.Name]; !ok {
+				return next(ctx, method, req)
+			}
 			start := time.Now()
 			res, err := next(ctx, method, req)
 			failed := err != nil
-			if cr, ok := res.(*mcpsdk.CallToolResult); ok && cr.IsError {
+			// A handler that fails gives a nil *CallToolResult in
+			// the interface, which is not itself nil.
+			if cr, ok := res.(*mcpsdk.CallToolResult); ok && cr != nil && cr.IsError {
 				failed = true
 			}
 			m.Observe(r.Params.Name, time.Since(start), failed)
