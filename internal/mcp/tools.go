@@ -42,7 +42,7 @@ type Filters struct {
 // QueryAlternatives is what every search tool takes: other words for the query that
 // the model knows and the notes may use (search.Query.Alternatives).
 type QueryAlternatives struct {
-	Alternatives []string `json:"alternatives,omitempty" jsonschema:"optional: up to 5 other phrasings of the query, or synonyms and related keywords, each searched like the query and merged into one ranking in which the query counts twice as much as each alternative. Give them when the query's words may not be the notes' words (a synonym, a translation, a broader or narrower term, an abbreviation spelled out) or after a search found too little; leave them out for a name, a phrase or an exact term"`
+	Alternatives []string `json:"alternatives,omitempty" jsonschema:"optional: up to 5 other phrasings of the query, or synonyms and related keywords, each searched like the query and merged into one ranking in which the query counts twice as much as each alternative. Give them when the query's words may not be the notes' words (a synonym, a translation, a broader or narrower term, an abbreviation spelled out) or after a search found too little. Leave them out otherwise: for a name, a phrase or an exact term, and as a habit, since words that are not the notes' own (such as dictionary synonyms) pull in notes off the subject and lower the ranking"`
 }
 
 // AlternativeFound is what one alternative added to a search's answer.
