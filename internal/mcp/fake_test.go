@@ -204,6 +204,11 @@ type statsFunc func(ctx context.Context) ([]index.VaultStats, error)
 
 func (f statsFunc) Stats(ctx context.Context) ([]index.VaultStats, error) { return f(ctx) }
 
+// Outline of a fake vault: no folders, no tags.
+func (f statsFunc) Outline(context.Context, string, int, int) (index.Outline, error) {
+	return index.Outline{}, nil
+}
+
 type healthFunc func(ctx context.Context) health.Report
 
 func (f healthFunc) Report(ctx context.Context) health.Report { return f(ctx) }

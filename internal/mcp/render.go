@@ -35,6 +35,9 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	for _, n := range out.Notes {
 		fmt.Fprintf(&b, "\n> Note: %s.\n", n)
 	}
+	for _, a := range out.Alternatives {
+		fmt.Fprintf(&b, "\n> Alternative %s: %s.\n", quoteArg(a.Text), alternativeFound(a))
+	}
 	if strings.HasPrefix(out.Embedder, "lexical/") && !out.Degraded {
 		b.WriteString("\n> Similarity here is lexical (shared words and word pieces), not meaning: if nothing fits, search again with words the notes would use.\n")
 	}
@@ -76,4 +79,15 @@ func vaultsIn(out SearchOutput) bool {
 		seen[r.Vault] = true
 	}
 	return len(seen) > 1
+}
+
+// alternativeFound says what an alternative added to the results shown.
+func alternativeFound(a AlternativeFound) string {
+	switch {
+	case a.Found == 0:
+		return "found none of these notes"
+	case a.Added == 0:
+		return fmt.Sprintf("found %d of these notes, which the query found too", a.Found)
+	}
+	return fmt.Sprintf("found %d of these notes, %d of them missed by the query alone", a.Found, a.Added)
 }

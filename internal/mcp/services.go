@@ -73,6 +73,9 @@ type Notes interface {
 // Vaults reads what the index holds of each served vault (list-vaults).
 type Vaults interface {
 	Stats(ctx context.Context) ([]index.VaultStats, error)
+	// Outline is at most folders folders and tags tags of a vault, with
+	// their note counts.
+	Outline(ctx context.Context, vault string, folders, tags int) (index.Outline, error)
 }
 
 // Health runs every doctor check (health-status).

@@ -39,12 +39,26 @@ type Filters struct {
 	Tag        string `json:"tag,omitempty" jsonschema:"only notes with this tag or one nested under it (project also matches project/alpha); # is optional"`
 }
 
+// QueryAlternatives is what every search tool takes: other words for the query that
+// the model knows and the notes may use (search.Query.Alternatives).
+type QueryAlternatives struct {
+	Alternatives []string `json:"alternatives,omitempty" jsonschema:"optional: up to 5 other phrasings of the query, or synonyms and related keywords, each searched like the query and merged into one ranking in which the query counts twice as much as each alternative. Give them when the query's words may not be the notes' words (a synonym, a translation, a broader or narrower term, an abbreviation spelled out) or after a search found too little. Leave them out otherwise: for a name, a phrase or an exact term, and as a habit, since words that are not the notes' own (such as dictionary synonyms) pull in notes off the subject and lower the ranking"`
+}
+
+// AlternativeFound is what one alternative added to a search's answer.
+type AlternativeFound struct {
+	Text  string `json:"text"`
+	Found int    `json:"found" jsonschema:"how many of the notes returned this alternative found"`
+	Added int    `json:"added" jsonschema:"how many of those the query alone did not find"`
+}
+
 // SemanticInput is the input of search-semantic.
 type SemanticInput struct {
 	Query               string  `json:"query" jsonschema:"what to look for, in words: a description or a question works best"`
 	Limit               int     `json:"limit,omitempty" jsonschema:"how many notes to return; more matched when truncated is true"`
 	SimilarityThreshold float64 `json:"similarity_threshold,omitempty" jsonschema:"leave out notes whose best passage is less similar than this, 0 to 1; 0 keeps all above the embedder's floor"`
 	Filters
+	QueryAlternatives
 }
 
 // KeywordInput is the input of search-vault.
@@ -53,6 +67,7 @@ type KeywordInput struct {
 	SearchContent bool   `json:"search_content,omitempty" jsonschema:"true to search note text as well as names; false to match only titles, aliases and paths"`
 	Limit         int    `json:"limit,omitempty" jsonschema:"how many notes to return; more matched when truncated is true"`
 	Filters
+	QueryAlternatives
 }
 
 // CombinedInput is the input of search-combined.
@@ -60,6 +75,7 @@ type CombinedInput struct {
 	Query string `json:"query" jsonschema:"what to look for: words, a description or a question"`
 	Limit int    `json:"limit,omitempty" jsonschema:"how many notes to return; more matched when truncated is true"`
 	Filters
+	QueryAlternatives
 }
 
 // SearchOutput is what every search tool returns.
@@ -76,8 +92,10 @@ type SearchOutput struct {
 	// VectorsSearched is how many passages semantic ranking compared.
 	VectorsSearched int `json:"vectors_searched,omitempty" jsonschema:"how many passages semantic ranking compared with the query"`
 	// Passages is how many passages the index holds.
-	Passages int         `json:"passages,omitempty" jsonschema:"how many passages the index holds; more than vectors_searched while vectors are still being made, when semantic ranking covered only part of the vaults"`
-	Index    index.State `json:"index" jsonschema:"how fresh the index searched was, and how far making vectors has got"`
+	// Alternatives says what each alternative searched found.
+	Alternatives []AlternativeFound `json:"alternatives,omitempty" jsonschema:"per alternative searched (repeats of the query and blanks are skipped): how many notes returned it found, and how many of those the query alone did not"`
+	Passages     int                `json:"passages,omitempty" jsonschema:"how many passages the index holds; more than vectors_searched while vectors are still being made, when semantic ranking covered only part of the vaults"`
+	Index        index.State        `json:"index" jsonschema:"how fresh the index searched was, and how far making vectors has got"`
 }
 
 // limitSchema gives a search tool's limit the default and the most of
@@ -86,6 +104,14 @@ type SearchOutput struct {
 func limitSchema(s *jsonschema.Schema, m search.Mode) {
 	def, most := search.Limits(m)
 	intRange(s, 1, most, def)
+}
+
+// alternativesSchema bounds the alternatives as the search service does
+// (search.CheckAlternatives).
+func alternativesSchema(p *jsonschema.Schema) {
+	most := search.MaxAlternatives
+	p.MaxItems = &most
+	textLength(p.Items, 0, search.MaxAlternativeChars)
 }
 
 // filterSchema bounds the filters' strings.
@@ -107,6 +133,7 @@ Returns one result per note with the best matching passage (matches marked **lik
 			limitSchema(p["limit"], search.ModeKeyword)
 			p["search_content"].Default = mustJSON(true)
 			filterSchema(p)
+			alternativesSchema(p["alternatives"])
 		}),
 	}, t.searchVault)
 }
@@ -124,6 +151,7 @@ If no embeddings exist yet, it answers with keyword search and says so in degrad
 			limitSchema(p["limit"], search.ModeSemantic)
 			floatRange(p["similarity_threshold"], 0, 1)
 			filterSchema(p)
+			alternativesSchema(p["alternatives"])
 		}),
 	}, t.searchSemantic)
 }
@@ -138,6 +166,7 @@ Each result lists the retrievers that found it (keyword, semantic); its score, 0
 			textLength(p["query"], 1, search.MaxQueryChars)
 			limitSchema(p["limit"], search.ModeCombined)
 			filterSchema(p)
+			alternativesSchema(p["alternatives"])
 		}),
 	}, t.searchCombined)
 }
@@ -224,7 +253,7 @@ func roughDuration(d time.Duration) string {
 }
 
 func (t *tools) searchVault(ctx context.Context, _ *mcpsdk.CallToolRequest, in KeywordInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
-	q := search.Query{Mode: search.ModeKeyword, Text: in.Query, Limit: in.Limit, NamesOnly: !in.SearchContent}
+	q := search.Query{Mode: search.ModeKeyword, Text: in.Query, Limit: in.Limit, NamesOnly: !in.SearchContent, Alternatives: in.Alternatives}
 	return t.search(ctx, "Keyword search", q, in.Filters, func(q search.Query) (search.Answer, error) {
 		return use(t.keyword, "keyword search", func(kw KeywordSearch) (search.Answer, error) { return kw.Keyword(ctx, q) })
 	})
@@ -234,14 +263,14 @@ func (t *tools) searchSemantic(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 	if in.SimilarityThreshold < 0 || in.SimilarityThreshold > 1 {
 		return nil, SearchOutput{}, fmt.Errorf("similarity_threshold must be between 0 and 1; got %v. Try 0.3 for loose matches or 0.6 for close ones", in.SimilarityThreshold)
 	}
-	q := search.Query{Mode: search.ModeSemantic, Text: in.Query, Limit: in.Limit, Threshold: in.SimilarityThreshold}
+	q := search.Query{Mode: search.ModeSemantic, Text: in.Query, Limit: in.Limit, Threshold: in.SimilarityThreshold, Alternatives: in.Alternatives}
 	return t.search(ctx, "Semantic search", q, in.Filters, func(q search.Query) (search.Answer, error) {
 		return use(t.semantic, "semantic search", func(sem SemanticSearch) (search.Answer, error) { return sem.Semantic(ctx, q) })
 	})
 }
 
 func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, in CombinedInput) (*mcpsdk.CallToolResult, SearchOutput, error) {
-	q := search.Query{Mode: search.ModeCombined, Text: in.Query, Limit: in.Limit}
+	q := search.Query{Mode: search.ModeCombined, Text: in.Query, Limit: in.Limit, Alternatives: in.Alternatives}
 	return t.search(ctx, "Combined search", q, in.Filters, func(q search.Query) (search.Answer, error) {
 		return use(t.semantic, "combined search", func(sem SemanticSearch) (search.Answer, error) { return sem.Combined(ctx, q) })
 	})
@@ -264,6 +293,8 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, errEmptyQuery
 	case errors.Is(err, search.ErrQueryTooLong):
 		return nil, out, fmt.Errorf("%v: give the key words, or the question without the text around it", err)
+	case errors.Is(err, search.ErrAlternatives):
+		return nil, out, fmt.Errorf("%v: give the few best, each a phrase or a few keywords", err)
 	case ctx.Err() != nil:
 		return nil, out, ctx.Err()
 	case errors.Is(err, ErrUnavailable):
@@ -278,6 +309,9 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		out.degrade(a.Reason)
 	}
 	out.VectorsSearched, out.Passages = a.Vectors, a.Chunks
+	for _, h := range a.Alternatives {
+		out.Alternatives = append(out.Alternatives, AlternativeFound{Text: clip(h.Text, maxTextChars), Found: h.Found, Added: h.Added})
+	}
 	return t.fitSearch(kind, q.Text, out)
 }
 

@@ -17,18 +17,42 @@ import (
 
 // VaultItem is one vault as list-vaults describes it.
 type VaultItem struct {
-	Name            string `json:"name" jsonschema:"the name to pass as vault to the other tools"`
-	Path            string `json:"path" jsonschema:"the vault folder"`
-	Notes           int    `json:"notes"`
-	Attachments     int    `json:"attachments"`
-	Links           int    `json:"links"`
-	UnresolvedLinks int    `json:"unresolved_links" jsonschema:"links that lead to no note"`
-	Chunks          int    `json:"chunks" jsonschema:"passages indexed for search"`
-	Embedder        string `json:"embedder" jsonschema:"the embedder of semantic search; lexical measures shared words and word pieces, not meaning"`
-	VectorStore     string `json:"vector_store,omitempty" jsonschema:"the store that holds this vault's vectors in memory: chromem-go, or a compact index for vaults too large for it; empty while none are loaded"`
-	LastIndexed     string `json:"last_indexed" jsonschema:"when the index of this vault was last brought up to date, RFC 3339; empty when never"`
-	IndexState      string `json:"index_state" jsonschema:"ready, indexing, failed, unavailable or not indexed"`
+	Name            string       `json:"name" jsonschema:"the name to pass as vault to the other tools"`
+	Path            string       `json:"path" jsonschema:"the vault folder"`
+	Notes           int          `json:"notes"`
+	Attachments     int          `json:"attachments"`
+	Links           int          `json:"links"`
+	UnresolvedLinks int          `json:"unresolved_links" jsonschema:"links that lead to no note"`
+	Chunks          int          `json:"chunks" jsonschema:"passages indexed for search"`
+	Embedder        string       `json:"embedder" jsonschema:"the embedder of semantic search; lexical measures shared words and word pieces, not meaning"`
+	VectorStore     string       `json:"vector_store,omitempty" jsonschema:"the store that holds this vault's vectors in memory: chromem-go, or a compact index for vaults too large for it; empty while none are loaded"`
+	LastIndexed     string       `json:"last_indexed" jsonschema:"when the index of this vault was last brought up to date, RFC 3339; empty when never"`
+	IndexState      string       `json:"index_state" jsonschema:"ready, indexing, failed, unavailable or not indexed"`
+	Folders         []FolderItem `json:"folders,omitempty" jsonschema:"folders holding notes, with how many notes each holds (subfolders included): the top levels first, then the fullest; pass one as path_prefix to search only there"`
+	MoreFolders     int          `json:"more_folders,omitempty" jsonschema:"how many folders were left out of folders"`
+	Tags            []TagItem    `json:"tags,omitempty" jsonschema:"tags with how many notes carry each, the most used first; pass one as tag to search only notes with it"`
+	MoreTags        int          `json:"more_tags,omitempty" jsonschema:"how many tags were left out of tags"`
 }
+
+// FolderItem is a folder of a vault and how many notes it holds.
+type FolderItem struct {
+	Path  string `json:"path" jsonschema:"vault-relative, ending in /"`
+	Notes int    `json:"notes"`
+}
+
+// TagItem is a tag and how many notes carry it.
+type TagItem struct {
+	Tag   string `json:"tag" jsonschema:"without #"`
+	Notes int    `json:"notes"`
+}
+
+// How many folders and tags list-vaults gives of each vault, and in how
+// many bytes of names: enough to write a filter with, and with many vaults
+// still within the answer ceiling.
+const (
+	maxVaultFolders, maxVaultFolderBytes = 40, 3 << 10
+	maxVaultTags, maxVaultTagBytes       = 40, 2 << 10
+)
 
 // ListVaultsOutput is what list-vaults returns.
 type ListVaultsOutput struct {
@@ -57,8 +81,8 @@ type VaultStore struct {
 func (t *tools) addListVaults(s *mcpsdk.Server) {
 	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolListVaults,
-		Description: `List the Obsidian vaults jarvis serves, with how many notes, attachments, links and unresolved links each holds, which embedder semantic search uses and which store holds its vectors, and how fresh the index is.
-Use it to learn vault names for the vault argument of other tools.`,
+		Description: `List the Obsidian vaults jarvis serves, with how many notes, attachments, links and unresolved links each holds, its folders and tags with their note counts (the top folders and the most used tags, with how many more there are), which embedder semantic search uses and which store holds its vectors, and how fresh the index is.
+Use it to learn vault names for the vault argument of other tools, and folders and tags for their path_prefix and tag filters.`,
 		Annotations: readOnly("List vaults"),
 	}, t.listVaults)
 }
@@ -103,6 +127,9 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			if st.State != index.StateReady && (st.Vault == v.Name || st.Vault == "") {
 				item.IndexState = st.State
 			}
+			if err := t.outline(ctx, &item); err != nil {
+				return nil, out, err
+			}
 		} else {
 			// No index: count the files on disk so the answer is still useful.
 			item.IndexState = index.StateUnavailable
@@ -134,6 +161,35 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		out.degrade(why + "; note and attachment counts come from the files on disk, links are not counted")
 	}
 	return renderVaults(out), out, nil
+}
+
+// outline adds a vault's folders and tags, from the index, to its item,
+// within their bounds. A failure to read them leaves them out and says so
+// in the item's state; only a cancelled call stops the answer.
+func (t *tools) outline(ctx context.Context, item *VaultItem) error {
+	o, err := t.stats.Outline(ctx, item.Name, maxVaultFolders, maxVaultTags)
+	if err != nil {
+		if ctx.Err() != nil {
+			return ctx.Err()
+		}
+		t.log.Warn("read the folders and tags of a vault", "vault", item.Name, "err", err)
+		item.IndexState += " (its folders and tags could not be read; health-status says why)"
+		return nil
+	}
+	folders := make([]FolderItem, 0, len(o.Folders))
+	for _, f := range o.Folders {
+		folders = append(folders, FolderItem{Path: clip(f.Path, maxTextChars), Notes: f.Notes})
+	}
+	tags := make([]TagItem, 0, len(o.Tags))
+	for _, tg := range o.Tags {
+		tags = append(tags, TagItem{Tag: clip(tg.Tag, maxTextChars), Notes: tg.Notes})
+	}
+	var cut int
+	item.Folders, cut = within(folders, maxVaultFolders, maxVaultFolderBytes, func(f FolderItem) int { return len(f.Path) + 16 })
+	item.MoreFolders = o.MoreFolders + cut
+	item.Tags, cut = within(tags, maxVaultTags, maxVaultTagBytes, func(tg TagItem) int { return len(tg.Tag) + 16 })
+	item.MoreTags = o.MoreTags + cut
+	return nil
 }
 
 func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, HealthOutput, error) {
@@ -224,6 +280,36 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 			fmt.Fprintf(&b, ", vectors in %s", v.VectorStore)
 		}
 		b.WriteString("\n")
+		if len(v.Folders) > 0 {
+			b.WriteString("  folders (notes):")
+			for i, f := range v.Folders {
+				fmt.Fprintf(&b, "%s `%s` %d", listSep(i), f.Path, f.Notes)
+			}
+			fmt.Fprintf(&b, "%s\n", andMore(v.MoreFolders, "folder"))
+		}
+		if len(v.Tags) > 0 {
+			b.WriteString("  tags (notes):")
+			for i, tg := range v.Tags {
+				fmt.Fprintf(&b, "%s #%s %d", listSep(i), tg.Tag, tg.Notes)
+			}
+			fmt.Fprintf(&b, "%s\n", andMore(v.MoreTags, "tag"))
+		}
 	}
 	return textResult(b.String())
+}
+
+// listSep is the comma before the i-th item of a list on one line.
+func listSep(i int) string {
+	if i == 0 {
+		return ""
+	}
+	return ","
+}
+
+// andMore is the end of a list that left n items out: "; 3 more folders".
+func andMore(n int, noun string) string {
+	if n == 0 {
+		return ""
+	}
+	return "; " + words.Count(n, "more "+noun)
 }

@@ -143,18 +143,6 @@ func (c *Combined) search(ctx context.Context, q CombinedQuery, semText string, 
 		return nil, err
 	}
 	fused := c.fuse(kw, sem, depth)
-	slices.SortStableFunc(fused, func(a, b *candidate) int {
-		if o := notes.ExactFirst(a.result, b.result); o != 0 {
-			return o // a note named by the query comes first, as in keyword search
-		}
-		switch {
-		case a.score > b.score:
-			return -1
-		case a.score < b.score:
-			return 1
-		}
-		return notes.CompareTies(a.result, b.result)
-	})
 	out := make([]notes.Result, 0, min(q.Limit, len(fused)))
 	for _, f := range fused[:min(q.Limit, len(fused))] {
 		r := f.result
@@ -176,15 +164,10 @@ type candidate struct {
 }
 
 // fuse sums each note's terms over both lists, each weighted by its
-// list's weight. In score fusion (Convex) a term is the note's score over
-// the best score in its list: both scores start at 0 (BM25 cannot be
-// negative, and a similarity below 0 counts as 0), so this is min-max
-// scaling with the theoretical minimum, which Bruch et al. ("An Analysis of
-// Fusion Functions for Hybrid Retrieval", 2023) found the most robust of
-// the normalisations they compared. A note missing from the keyword list
-// scores 0 there; one missing from a full semantic list (as long as the
-// depth asked) scores as that list's last candidate, the most it could
-// have scored, and 0 when the list holds every note with a vector. The
+// list's weight (fuseLists). A note missing from the keyword list scores
+// 0 there; one missing from a full semantic list (as long as the depth
+// asked) scores as that list's last candidate, the most it could have
+// scored, and 0 when the list holds every note with a vector. The
 // semantic list reaches below the similarity floor: a weak similarity is
 // still evidence about a note keyword search found, but a note only
 // semantic search found, and only below the floor, is no result, and a
@@ -192,21 +175,40 @@ type candidate struct {
 // keyword result supplies the snippet when there is one: its matches are
 // marked.
 func (c *Combined) fuse(kw, sem []notes.Result, depth int) []*candidate {
-	byKey := map[resultKey]*candidate{}
-	var order []*candidate
-	type list struct {
-		results []notes.Result
-		name    string
-		weight  float64
-		best    float64 // the highest score above the floor, at least 0
-
-		missing float64 // the score of a note the list does not hold
-	}
-	lists := []*list{{results: kw, name: RetrieverKeyword, weight: c.KeywordWeight},
+	lists := []*rankedList{{results: kw, name: RetrieverKeyword, weight: c.KeywordWeight},
 		{results: sem, name: RetrieverSemantic, weight: c.semanticWeight()}}
 	if len(sem) >= depth {
 		lists[1].missing = max(0, sem[len(sem)-1].Score)
 	}
+	return fuseLists(lists)
+}
+
+// rankedList is one ranking fuseLists fuses.
+type rankedList struct {
+	results []notes.Result
+	name    string
+	weight  float64
+	missing float64 // the score of a note the list does not hold
+
+	best float64 // the highest score above the floor, at least 0
+}
+
+// fuseLists is the one fusion of rankings, of combined search's two
+// retrievers and of a query with its alternatives: each note's terms are
+// summed over the lists, each weighted by its list's weight. A term is the
+// note's score over the best score in its list (score fusion, Convex):
+// scores start at 0 (BM25 cannot be negative, and a similarity below 0
+// counts as 0), so this is min-max scaling with the theoretical minimum,
+// which Bruch et al. ("An Analysis of Fusion Functions for Hybrid
+// Retrieval", 2023) found the most robust of the normalisations they
+// compared. A note a list lacks scores the list's missing score there. A
+// result BelowFloor is evidence about a note another list found, and no
+// result alone. The first list to hold a note supplies its result. The
+// fused score is over the weights of the lists that found anything: 1 for
+// a note at the top of every list that ran.
+func fuseLists(lists []*rankedList) []*candidate {
+	byKey := map[resultKey]*candidate{}
+	var order []*candidate
 	for _, l := range lists {
 		for _, r := range l.results {
 			if !r.BelowFloor {
@@ -214,7 +216,7 @@ func (c *Combined) fuse(kw, sem []notes.Result, depth int) []*candidate {
 			}
 		}
 	}
-	scaled := func(l *list, score float64) float64 {
+	scaled := func(l *rankedList, score float64) float64 {
 		if l.best == 0 {
 			return 0
 		}
@@ -252,10 +254,21 @@ func (c *Combined) fuse(kw, sem []notes.Result, depth int) []*candidate {
 			}
 		}
 		if total > 0 {
-			// 1 for a note at the top of every list that ran.
 			cand.score /= total
 		}
 	}
+	slices.SortStableFunc(order, func(a, b *candidate) int {
+		if o := notes.ExactFirst(a.result, b.result); o != 0 {
+			return o // a note named by the query comes first, as in keyword search
+		}
+		switch {
+		case a.score > b.score:
+			return -1
+		case a.score < b.score:
+			return 1
+		}
+		return notes.CompareTies(a.result, b.result)
+	})
 	return order
 }
 

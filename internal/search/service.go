@@ -95,6 +95,11 @@ type Query struct {
 	// that reader can change (tool arguments or command flags).
 	Reader notes.Reader
 
+	// Alternatives are other phrasings of Text, or keywords, searched
+	// as Text is and fused with it (alternatives.go); at most
+	// MaxAlternatives, each at most MaxAlternativeChars.
+	Alternatives []string
+
 	// noSnippets leaves combined results' snippets as ranked, for a
 	// caller that reads the notes' passages itself (Passages).
 	noSnippets bool
@@ -124,6 +129,9 @@ type Answer struct {
 	// Notes say what else the reader should know, such as a query cut to
 	// what a search could take.
 	Notes []string
+	// Alternatives says what each alternative searched added to the
+	// results, in the order given; nil without alternatives.
+	Alternatives []AlternativeHits
 }
 
 // Service is the one entry point of search: it runs each mode, applies
@@ -182,6 +190,9 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	if err := CheckQuery(q.Text); err != nil {
 		return Answer{}, err
 	}
+	if err := CheckAlternatives(q.Alternatives); err != nil {
+		return Answer{}, err
+	}
 	text := strings.TrimSpace(q.Text)
 	q.Text = text
 	if q.Mode == "" {
@@ -205,15 +216,10 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 
 	var a Answer
 	var err error
-	switch q.Mode {
-	case ModeKeyword:
-		a, err = s.byKeyword(ctx, q, "")
-	case ModeSemantic:
-		a, err = s.bySemantic(ctx, q)
-	case ModeCombined:
-		a, err = s.byBoth(ctx, q)
-	default:
-		return Answer{}, fmt.Errorf("there is no search mode %q: use keyword, semantic or combined", q.Mode)
+	if alts := distinctAlternatives(text, q.Alternatives); len(alts) > 0 {
+		a, err = s.withAlternatives(ctx, q, alts)
+	} else {
+		a, err = s.run(ctx, q)
 	}
 	if err != nil {
 		return Answer{}, err
@@ -234,6 +240,19 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	}
 	s.unready(ctx, q, &a)
 	return a, nil
+}
+
+// run answers q in its mode, with the fallbacks of each.
+func (s *Service) run(ctx context.Context, q Query) (Answer, error) {
+	switch q.Mode {
+	case ModeKeyword:
+		return s.byKeyword(ctx, q, "")
+	case ModeSemantic:
+		return s.bySemantic(ctx, q)
+	case ModeCombined:
+		return s.byBoth(ctx, q)
+	}
+	return Answer{}, fmt.Errorf("there is no search mode %q: use keyword, semantic or combined", q.Mode)
 }
 
 // unready adds to a what index.Explain says of the vaults q searched:

@@ -1,0 +1,102 @@
+package index
+
+import (
+	"context"
+	"fmt"
+)
+
+// Outline is how a vault's notes are arranged, as the index holds them:
+// its folders and its tags, each with how many notes it has, at most so
+// many of each.
+type Outline struct {
+	// Folders are the top levels first, and within a level the folders
+	// with the most notes first.
+	Folders []FolderCount
+	// MoreFolders is how many folders were left out.
+	MoreFolders int
+	// Tags are the most used first.
+	Tags []TagCount
+	// MoreTags is how many tags were left out.
+	MoreTags int
+}
+
+// FolderCount is a folder and how many notes are in it, its subfolders
+// included.
+type FolderCount struct {
+	// Path is vault-relative and ends in '/', as a path_prefix filter
+	// takes it.
+	Path  string
+	Notes int
+}
+
+// TagCount is a tag and how many notes carry it. Tags differing only in
+// case are one tag (their key, vault.TagKey), named as one of its notes
+// writes it.
+type TagCount struct {
+	Tag   string
+	Notes int
+}
+
+// outlineFolders lists every folder that holds a note, found by cutting
+// each note's path at each '/', with the notes under it.
+const outlineFolders = `WITH RECURSIVE dirs(dir, rest) AS (
+		SELECT '', f.path FROM files f
+		WHERE f.kind = 'note' AND f.vault_id = (SELECT id FROM vaults WHERE name = ?)
+		UNION ALL
+		SELECT dir || substr(rest, 1, instr(rest, '/')), substr(rest, instr(rest, '/') + 1)
+		FROM dirs WHERE instr(rest, '/') > 0
+	)
+	SELECT dir, count(*) AS notes, count(*) OVER () FROM dirs WHERE dir <> ''
+	GROUP BY dir
+	ORDER BY length(dir) - length(replace(dir, '/', '')), notes DESC, dir
+	LIMIT ?`
+
+// outlineTags lists the tags of a vault's notes by key, each note counted
+// once however often it carries the tag.
+const outlineTags = `SELECT min(t.tag), count(DISTINCT t.file_id) AS notes, count(*) OVER ()
+	FROM tags t JOIN files f ON f.id = t.file_id
+	WHERE f.vault_id = (SELECT id FROM vaults WHERE name = ?)
+	GROUP BY t.fold
+	ORDER BY notes DESC, t.fold
+	LIMIT ?`
+
+// Outline reads the folders and tags of the named vault, at most folders
+// and tags of each, in two queries.
+func (c *Catalog) Outline(ctx context.Context, vaultName string, folders, tags int) (Outline, error) {
+	var o Outline
+	total, err := c.counts(ctx, outlineFolders, vaultName, folders, func(name string, n int) {
+		o.Folders = append(o.Folders, FolderCount{Path: name, Notes: n})
+	})
+	if err != nil {
+		return Outline{}, fmt.Errorf("read the folders of vault %q: %w", vaultName, err)
+	}
+	o.MoreFolders = total - len(o.Folders)
+	total, err = c.counts(ctx, outlineTags, vaultName, tags, func(name string, n int) {
+		o.Tags = append(o.Tags, TagCount{Tag: name, Notes: n})
+	})
+	if err != nil {
+		return Outline{}, fmt.Errorf("read the tags of vault %q: %w", vaultName, err)
+	}
+	o.MoreTags = total - len(o.Tags)
+	return o, nil
+}
+
+// counts runs a query of (name, notes, total) rows for a vault, at most
+// limit of them, and returns the total.
+func (c *Catalog) counts(ctx context.Context, query, vaultName string, limit int, add func(string, int)) (int, error) {
+	rows, err := c.db.QueryContext(ctx, query, vaultName, limit)
+	if err != nil {
+		return 0, err
+	}
+	defer rows.Close()
+	total := 0
+	for rows.Next() {
+		var name string
+		var n int
+		if err := rows.Scan(&name, &n, &total); err != nil {
+			return 0, err
+		}
+		add(name, n)
+	}
+	return total, rows.Err()
+}
