@@ -74,8 +74,10 @@ const (
 		WHERE v.name = ? ORDER BY f.path, a.rowid`
 )
 
-// Load reads the files of the named vault from the index.
-func Load(ctx context.Context, db Querier, name string) (*Vault, error) {
+// Load reads the files of the named vault from the index, leaving out
+// those its exclude patterns keep out (vault.LeftOut): the index may have
+// been written under other rules.
+func Load(ctx context.Context, db Querier, name string, exclude []string) (*Vault, error) {
 	v := &Vault{Name: name, byPath: map[string]*File{}}
 	byID := map[int64]*File{}
 	err := each(ctx, db, filesQuery, name, func(rows *sql.Rows) error {
@@ -84,6 +86,9 @@ func Load(ctx context.Context, db Querier, name string) (*Vault, error) {
 		var mtime int64
 		if err := rows.Scan(&f.ID, &f.path, &kind, &f.size, &mtime, &f.Title, &fm); err != nil {
 			return err
+		}
+		if vault.LeftOut(f.path, exclude) {
+			return nil
 		}
 		f.Note, f.mtime = kind == "note", time.Unix(0, mtime)
 		if fm != "" {

@@ -37,7 +37,7 @@ func indexed(t *testing.T) (*store.DB, *query.Vault, *vault.Root) {
 	if _, err := ix.Index(ctx, config.Vault{Name: "work", Path: root}, nil); err != nil {
 		t.Fatal(err)
 	}
-	v, err := query.Load(ctx, db, "work")
+	v, err := query.Load(ctx, db, "work", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -251,7 +251,7 @@ func TestFilterFailingOnSomeFiles(t *testing.T) {
 func TestLoadReadsInFewStatements(t *testing.T) {
 	db, _, _ := indexed(t)
 	counter := &countingDB{db: db}
-	v, err := query.Load(context.Background(), counter, "work")
+	v, err := query.Load(context.Background(), counter, "work", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -267,6 +267,16 @@ func TestLoadReadsInFewStatements(t *testing.T) {
 	}
 	if got := f.Links(); !slices.Contains(got, "Ada") || !slices.Contains(got, "Grace") {
 		t.Errorf("links %q, want the frontmatter link and the body link", got)
+	}
+	if _, ok := v.File("Daily/2026-11-26.md"); !ok {
+		t.Error("a daily note is missing")
+	}
+	kept, err := query.Load(context.Background(), db, "work", []string{"Daily/**"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := kept.File("Daily/2026-11-26.md"); ok {
+		t.Error("a file the exclude patterns keep out was loaded")
 	}
 	d, _ := v.File("Projects/Draco.md")
 	if got := d.Embeds(); !slices.Equal(got, []string{"diagram.png"}) {
