@@ -78,3 +78,26 @@ func TestQueryCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestSearchWhere: jarvis search --where keeps the notes a Bases filter
+// lets through, as query-notes and the search tools read it.
+func TestSearchWhere(t *testing.T) {
+	vault := filepath.Join(t.TempDir(), "work")
+	querytest.Write(t, vault)
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, stdout, stderr := jarvis(t, nil, "search", "--vault", vault, "--db", db, "--json", "--mode", "keyword",
+		"--where", `status == "active" && priority < 2`, "Draco Apollo")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	var out struct {
+		Results []struct{ Path string } `json:"results"`
+	}
+	if err := json.Unmarshal([]byte(stdout), &out); err != nil || len(out.Results) != 1 || out.Results[0].Path != "Projects/Draco.md" {
+		t.Errorf("results %+v (%v)\n%s", out.Results, err, stdout)
+	}
+	code, _, stderr = jarvis(t, nil, "search", "--vault", vault, "--db", db, "--no-refresh", "--where", "status ==", "Draco")
+	if code != 1 || !strings.Contains(stderr, "expression `status ==`, column 10") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

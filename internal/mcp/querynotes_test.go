@@ -176,3 +176,37 @@ func TestQueryNotesAnswerIsBounded(t *testing.T) {
 		t.Errorf("%d rows, truncated %v, %d tokens of text", len(out.Rows), out.Truncated, mcp.Tokens(text))
 	}
 }
+
+// TestWhereOnEverySearchMode: where keeps the candidates a Bases filter
+// lets through, in each mode, by the rule of query-notes; a broken
+// expression is an error naming it.
+func TestWhereOnEverySearchMode(t *testing.T) {
+	_, b := queryVault(t)
+	cs := connect(t, b)
+	for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
+		t.Run(tool, func(t *testing.T) {
+			var out mcp.SearchOutput
+			args := map[string]any{"query": "Draco Apollo", "where": `status == "active" && priority < 2`}
+			if tool == mcp.ToolSearchVault {
+				args["search_content"] = true
+			}
+			text, isErr := call(t, cs, tool, args, &out)
+			if isErr {
+				t.Fatal(text)
+			}
+			var got []string
+			for _, r := range out.Results {
+				got = append(got, r.Path)
+			}
+			// Apollo (priority 2) and the daily notes naming both are
+			// left out; Draco, active with priority 1, stays.
+			if !slices.Equal(got, []string{"Projects/Draco.md"}) {
+				t.Errorf("results %q\n%s", got, text)
+			}
+			text, isErr = call(t, cs, tool, map[string]any{"query": "Apollo", "where": "status =="}, nil)
+			if !isErr || !strings.Contains(text, "where: expression `status ==`, column 10: expected") {
+				t.Errorf("a broken where: %s", text)
+			}
+		})
+	}
+}

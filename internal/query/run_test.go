@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -292,4 +293,41 @@ type countingDB struct {
 func (c *countingDB) QueryContext(ctx context.Context, q string, args ...any) (*sql.Rows, error) {
 	c.n++
 	return c.db.QueryContext(ctx, q, args...)
+}
+
+// TestWhereAndViewFilterAgree: a search's where and a query's filter are
+// one rule: the same expression keeps the same notes.
+func TestWhereAndViewFilterAgree(t *testing.T) {
+	db, v, _ := indexed(t)
+	for _, expr := range []string{`status == "active"`, `file.hasTag("work") || mood > 3`, `file.backlinks.length > 1`, `due < today()`} {
+		ids, err := query.Where(context.Background(), db, []string{"work"}, nil, expr, querytest.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, err := query.AdHoc{Filter: []byte(strconv.Quote(expr))}.Base()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := query.Run(context.Background(), v, query.Request{Base: b, Now: querytest.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var viewed []int64
+		for _, r := range res.Rows {
+			if r.File.Note {
+				viewed = append(viewed, r.File.ID)
+			}
+		}
+		if len(viewed) == 0 || len(viewed) != len(ids) {
+			t.Errorf("%s: the view keeps %d notes, where %d", expr, len(viewed), len(ids))
+		}
+		for _, id := range viewed {
+			if !ids[id] {
+				t.Errorf("%s: note %d passes the view, not where", expr, id)
+			}
+		}
+	}
+	if _, err := query.Where(context.Background(), db, []string{"work"}, nil, "status ==", querytest.Now); !errors.Is(err, query.ErrWhere) {
+		t.Errorf("a broken where: %v", err)
+	}
 }
