@@ -68,10 +68,7 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 		if !ok || strings.TrimSpace(name) == "" {
 			return fmt.Errorf("--formula %q: write it as name=expression: %w", f, errUsage)
 		}
-		if in.Formulas == nil {
-			in.Formulas = map[string]string{}
-		}
-		in.Formulas[strings.TrimSpace(name)] = expr
+		in.Formulas = append(in.Formulas, mcp.QueryFormula{Name: strings.TrimSpace(name), Expression: expr})
 	}
 	for _, s := range sorts {
 		prop, dir := s, ""

@@ -90,6 +90,12 @@ func TestQueryNotesViewsOverMCP(t *testing.T) {
 		t.Errorf("summaries %+v, groups %+v", out.Summaries, out.Groups)
 	}
 	out = mcp.QueryNotesOutput{}
+	call(t, cs, mcp.ToolQueryNotes, map[string]any{"filter": `file.name == "Cygnus.md"`,
+		"formulas": []any{map[string]any{"name": "double", "expression": "priority * 2"}}, "properties": []any{"formula.double"}}, &out)
+	if len(out.Rows) != 1 || out.Rows[0].Values["formula.double"] != 6.0 {
+		t.Errorf("formula values %+v", out.Rows)
+	}
+	out = mcp.QueryNotesOutput{}
 	call(t, cs, mcp.ToolQueryNotes, map[string]any{"filter": `file.name == "Apollo.md"`, "properties": []any{"owner", "due", "tags"}}, &out)
 	if len(out.Rows) != 1 || fmt.Sprint(out.Rows[0].Values) != "map[due:2026-12-02 owner:[[Ada]] tags:[project work]]" {
 		t.Errorf("values %+v", out.Rows)

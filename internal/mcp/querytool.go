@@ -39,10 +39,16 @@ type QueryNotesInput struct {
 	// Filter is a Bases filter: an expression string, or an and/or/not
 	// object as in a .base file.
 	Filter     json.RawMessage   `json:"filter,omitempty" jsonschema:"a query without a base file: a Bases filter, either an expression such as 'status == \"active\" && due <= today() + \"7d\"' or an object {\"and\"|\"or\"|\"not\": [filters]} as in a .base file"`
-	Formulas   map[string]string `json:"formulas,omitempty" jsonschema:"formulas by name, read as formula.NAME, for a query given by filter"`
+	Formulas   []QueryFormula    `json:"formulas,omitempty" jsonschema:"formulas, each read as formula.NAME, for a query given by filter"`
 	Sort       []query.SortKey   `json:"sort,omitempty" jsonschema:"sort keys in turn, for a query given by filter: each a property (status, note.due, file.mtime, formula.NAME) and ASC or DESC"`
 	Properties []string          `json:"properties,omitempty" jsonschema:"the columns, for a query given by filter, such as file.name, status, formula.NAME; the file name by default"`
 	Limit      int               `json:"limit,omitempty" jsonschema:"the most rows to return; with a base, lowers the view's own limit"`
+}
+
+// QueryFormula is a named formula of a query.
+type QueryFormula struct {
+	Name       string `json:"name" jsonschema:"the formula's name, read as formula.NAME"`
+	Expression string `json:"expression" jsonschema:"a Bases expression, such as price * quantity"`
 }
 
 // QueryNotesOutput is what query-notes returns.
@@ -105,7 +111,16 @@ Returns the rows in the view's order, each with its vault, path and title and th
 			textLength(p["base"], 0, maxPathChars)
 			textLength(p["view"], 0, maxTitleChars)
 			p["block"].Minimum, p["block"].Maximum = ptr(0.0), ptr(1000.0)
-			p["filter"] = &jsonschema.Schema{Types: []string{"string", "object"}, Description: p["filter"].Description}
+			// An and/or/not group has one key; its size is bounded as a
+			// whole by the request's.
+			p["filter"] = &jsonschema.Schema{Types: []string{"string", "object"}, Description: p["filter"].Description,
+				MaxLength: ptr(maxWhereChars), MaxProperties: ptr(1)}
+			maxItems(p["formulas"], 50)
+			textLength(p["formulas"].Items.Properties["name"], 1, maxNameChars)
+			textLength(p["formulas"].Items.Properties["expression"], 1, maxWhereChars)
+			textLength(p["sort"].Items.Properties["property"], 1, maxNameChars)
+			textLength(p["sort"].Items.Properties["direction"], 0, 4)
+			textLength(p["properties"].Items, 1, maxNameChars)
 			p["limit"].Minimum, p["limit"].Maximum = ptr(0.0), ptr(float64(maxQueryRows))
 			maxItems(p["sort"], 10)
 			maxItems(p["properties"], 50)
@@ -215,7 +230,14 @@ func queryRequest(v config.Vault, files *query.Vault, in QueryNotesInput) (query
 		if in.View != "" || in.Block != 0 {
 			return query.Request{}, errors.New("view and block choose within a base; pass them with base")
 		}
-		b, err := query.AdHoc{Filter: in.Filter, Formulas: in.Formulas, Sort: in.Sort, Properties: in.Properties, Limit: in.Limit}.Base()
+		var formulas map[string]string
+		for _, f := range in.Formulas {
+			if formulas == nil {
+				formulas = map[string]string{}
+			}
+			formulas[f.Name] = f.Expression
+		}
+		b, err := query.AdHoc{Filter: in.Filter, Formulas: formulas, Sort: in.Sort, Properties: in.Properties, Limit: in.Limit}.Base()
 		if err != nil {
 			return query.Request{}, err
 		}
