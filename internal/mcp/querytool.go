@@ -38,11 +38,11 @@ type QueryNotesInput struct {
 	View  string `json:"view,omitempty" jsonschema:"the view of the base to run, by name; the first by default"`
 	// Filter is a Bases filter: an expression string, or an and/or/not
 	// object as in a .base file.
-	Filter     json.RawMessage   `json:"filter,omitempty" jsonschema:"a query without a base file: a Bases filter, either an expression such as 'status == \"active\" && due <= today() + \"7d\"' or an object {\"and\"|\"or\"|\"not\": [filters]} as in a .base file"`
-	Formulas   []QueryFormula    `json:"formulas,omitempty" jsonschema:"formulas, each read as formula.NAME, for a query given by filter"`
-	Sort       []query.SortKey   `json:"sort,omitempty" jsonschema:"sort keys in turn, for a query given by filter: each a property (status, note.due, file.mtime, formula.NAME) and ASC or DESC"`
-	Properties []string          `json:"properties,omitempty" jsonschema:"the columns, for a query given by filter, such as file.name, status, formula.NAME; the file name by default"`
-	Limit      int               `json:"limit,omitempty" jsonschema:"the most rows to return; with a base, lowers the view's own limit"`
+	Filter     json.RawMessage `json:"filter,omitempty" jsonschema:"a query without a base file: a Bases filter, either an expression such as 'status == \"active\" && due <= today() + \"7d\"' or an object {\"and\"|\"or\"|\"not\": [filters]} as in a .base file"`
+	Formulas   []QueryFormula  `json:"formulas,omitempty" jsonschema:"formulas, each read as formula.NAME, for a query given by filter"`
+	Sort       []query.SortKey `json:"sort,omitempty" jsonschema:"sort keys in turn, for a query given by filter: each a property (status, note.due, file.mtime, formula.NAME) and ASC or DESC"`
+	Properties []string        `json:"properties,omitempty" jsonschema:"the columns, for a query given by filter, such as file.name, status, formula.NAME; the file name by default"`
+	Limit      int             `json:"limit,omitempty" jsonschema:"the most rows to return; with a base, lowers the view's own limit"`
 }
 
 // QueryFormula is a named formula of a query.
