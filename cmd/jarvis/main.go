@@ -79,6 +79,7 @@ func commands() []command {
 		{"index", "build or refresh the index of your vaults", runIndex, indexInterrupted},
 		{"doctor", "check configuration, vaults and index, and say how to fix problems", runDoctor, ""},
 		{"search", "search your vaults from the terminal", runSearch, indexInterrupted},
+		{"query", "run an Obsidian Base (a .base file, a base block or a filter) over the index", runQuery, indexInterrupted},
 		{"related", "show the notes related to a note, links to consider and unlinked mentions", runRelated, indexInterrupted},
 		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP,
 			"the server stopped, and the index stays consistent: the next start finishes the work"},

@@ -60,6 +60,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	limit := fs.Int("limit", 0, fmt.Sprintf("the most `notes` shown, 1 to %d (default %d, %d in keyword mode)", most, def, keywordDef))
 	prefix := fs.String("path-prefix", "", "only notes whose path starts with `prefix`")
 	tag := fs.String("tag", "", "only notes with this `tag` or one nested under it")
+	where := fs.String("where", "", "only notes passing this Bases filter `expression`, as jarvis query reads it")
 	threshold := fs.Float64("threshold", 0, "semantic mode: drop notes less similar than this (0 to 1)")
 	namesOnly := fs.Bool("names-only", false, "match titles, aliases and paths only (a keyword search)")
 	noRefresh := fs.Bool("no-refresh", false, "search the index as it is, without bringing it up to date first")
@@ -154,7 +155,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	}
 	progress.Finish()
 	// Only the configured vaults: the database may hold others.
-	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Vaults: config.Names(cfg.Vaults)}
+	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Where: *where, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
 		Threshold: *threshold, NamesOnly: *namesOnly, Reader: notes.ReaderTerminal})
 	if errors.Is(err, notes.ErrEmptyQuery) {

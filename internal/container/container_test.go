@@ -245,7 +245,7 @@ func TestEveryToolIsInTheGroup(t *testing.T) {
 	if err := Err(app); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined, mcp.ToolSearchGraph, mcp.ToolReadNote, mcp.ToolPeriodicNote,
+	want := []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined, mcp.ToolSearchGraph, mcp.ToolReadNote, mcp.ToolPeriodicNote, mcp.ToolQueryNotes,
 		mcp.ToolRelatedNotes, mcp.ToolBuildContext, mcp.ToolListVaults, mcp.ToolHealthStatus}
 	var got []string
 	for _, tool := range deps.Tools {

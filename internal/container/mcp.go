@@ -14,6 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/metrics"
+	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 )
@@ -79,6 +80,12 @@ var Serving = fx.Module("serve",
 		mcp.NoteResources,
 		// What today is for periodic-note: the process's clock and time zone.
 		func() mcp.Clock { return time.Now },
+		// The files of a vault as query-notes reads them, from the index.
+		func(db store.Conn) mcp.VaultFiles {
+			return func(ctx context.Context, name string, exclude []string) (*query.Vault, error) {
+				return query.Load(ctx, db, name, exclude)
+			}
+		},
 	),
 	fx.Provide(
 		asTool(mcp.SearchVaultTool),
@@ -87,6 +94,7 @@ var Serving = fx.Module("serve",
 		asTool(mcp.SearchGraphTool),
 		asTool(mcp.ReadNoteTool),
 		asTool(mcp.PeriodicNoteTool),
+		asTool(mcp.QueryNotesTool),
 		asTool(mcp.RelatedNotesTool),
 		asTool(mcp.BuildContextTool),
 		asTool(mcp.ListVaultsTool),

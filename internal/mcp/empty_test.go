@@ -57,6 +57,7 @@ func TestEveryToolSaysTheFirstIndexIsRunning(t *testing.T) {
 		mcp.ToolRelatedNotes:   {[]map[string]any{{"path": note}}, true},
 		mcp.ToolReadNote:       {[]map[string]any{{"path": note}, {"path": "an alias the index would know"}}, true},
 		mcp.ToolPeriodicNote:   {[]map[string]any{{}, {"period": "weekly", "date": "-1"}}, true},
+		mcp.ToolQueryNotes:     {[]map[string]any{{"filter": `file.ext == "md"`}, {"base": "a.base"}}, true},
 		mcp.ToolListVaults:     {[]map[string]any{{}}, false},
 		mcp.ToolHealthStatus:   {[]map[string]any{{}}, false},
 	}

@@ -59,6 +59,8 @@ type fake struct {
 	Metrics      *metrics.Recorder
 	// Now is the clock of periodic-note; the real one when nil.
 	Now func() time.Time
+	// Files are the vault files query-notes reads.
+	Files mcp.VaultFiles
 }
 
 func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
@@ -110,7 +112,7 @@ func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
 	}
 	tools := []mcp.Tool{
 		mcp.SearchVaultTool(kw), mcp.SearchSemanticTool(sem), mcp.SearchCombinedTool(sem),
-		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p, sn), mcp.PeriodicNoteTool(p, sn, f.Now), mcp.RelatedNotesTool(rel, g),
+		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p, sn), mcp.PeriodicNoteTool(p, sn, f.Now), mcp.QueryNotesTool(f.Files, f.Now), mcp.RelatedNotesTool(rel, g),
 		mcp.BuildContextTool(pack), mcp.ListVaultsTool(st, sem), mcp.HealthStatusTool(h, sem),
 	}
 	return mcp.New(tools, mcp.NoteResources(ns, st, sem), opts)

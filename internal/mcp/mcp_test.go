@@ -159,7 +159,7 @@ func TestEveryToolStatesItsAnnotations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []string{mcp.ToolBuildContext, mcp.ToolHealthStatus, mcp.ToolListVaults, mcp.ToolPeriodicNote, mcp.ToolReadNote, mcp.ToolRelatedNotes, mcp.ToolSearchCombined, mcp.ToolSearchGraph, mcp.ToolSearchSemantic, mcp.ToolSearchVault}
+	want := []string{mcp.ToolBuildContext, mcp.ToolHealthStatus, mcp.ToolListVaults, mcp.ToolPeriodicNote, mcp.ToolQueryNotes, mcp.ToolReadNote, mcp.ToolRelatedNotes, mcp.ToolSearchCombined, mcp.ToolSearchGraph, mcp.ToolSearchSemantic, mcp.ToolSearchVault}
 	if len(res.Tools) != len(want) {
 		t.Fatalf("%d tools; want %v", len(res.Tools), want)
 	}

@@ -28,8 +28,8 @@ func TestNullArgumentsAreNoArguments(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(list.Tools) != 10 {
-		t.Fatalf("%d tools listed, want 10", len(list.Tools))
+	if len(list.Tools) != 11 {
+		t.Fatalf("%d tools listed, want 11", len(list.Tools))
 	}
 	for _, tool := range list.Tools {
 		t.Run(tool.Name, func(t *testing.T) {

@@ -53,6 +53,7 @@ const instructions = `jarvis searches the user's Obsidian vaults (Markdown notes
 - related-notes: notes close to one note (by links, meaning and tags), links it could make, and unlinked mentions of it.
 - build-context: the best passages for a question across the vaults, fitted to a token budget, each with its citation; use it to gather what the notes say before answering.
 - read-note: the full text of a note (or one section) with its links and backlinks; every search result's vault and path can be passed to it.
+- query-notes: notes by their properties, as an Obsidian Base runs: a .base file, a base block in a note, or a filter such as status == "active" && due <= today() + "7d".
 - periodic-note: the user's daily (weekly, monthly, quarterly, yearly) note for today or another date, found by the vault's own settings.
 - list-vaults: which vaults exist and how fresh their index is.
 - health-status: what is wrong when results look incomplete.
@@ -116,6 +117,8 @@ type tools struct {
 	pack     ContextPack
 	related  RelatedNotes
 	clock    Clock
+	// vaultFiles reads a vault's files for query-notes.
+	vaultFiles VaultFiles
 }
 
 // readOnly are the annotations of every jarvis tool: they read the vaults

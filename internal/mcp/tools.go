@@ -13,8 +13,10 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/bases"
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -37,6 +39,7 @@ type Filters struct {
 	Vault      string `json:"vault,omitempty" jsonschema:"search only this vault (a name from list-vaults); every vault when empty"`
 	PathPrefix string `json:"path_prefix,omitempty" jsonschema:"only notes whose vault-relative path starts with this, without regard to case: Projects/ keeps the folder Projects, Projects also keeps Projects.md"`
 	Tag        string `json:"tag,omitempty" jsonschema:"only notes with this tag or one nested under it (project also matches project/alpha); # is optional"`
+	Where      string `json:"where,omitempty" jsonschema:"only notes passing this Obsidian Bases filter expression, as query-notes reads it, such as 'status == \"active\" && file.hasTag(\"project\")'"`
 }
 
 // QueryAlternatives is what every search tool takes: other words for the query that
@@ -119,7 +122,12 @@ func filterSchema(p map[string]*jsonschema.Schema) {
 	textLength(p["vault"], 0, maxNameChars)
 	textLength(p["path_prefix"], 0, maxPathChars)
 	textLength(p["tag"], 0, maxNameChars)
+	textLength(p["where"], 0, maxWhereChars)
 }
+
+// maxWhereChars bounds a where expression: room for a long filter, not a
+// document.
+const maxWhereChars = 4000
 
 func (t *tools) addSearchVault(s *mcpsdk.Server) {
 	addTool(t, s, &mcpsdk.Tool{
@@ -284,7 +292,7 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 	if err := t.checkVault(f.Vault); err != nil {
 		return nil, out, err
 	}
-	q.Filter = notes.Filter{Vault: f.Vault, Vaults: config.Names(t.vaults), PathPrefix: f.PathPrefix, Tag: f.Tag}
+	q.Filter = notes.Filter{Vault: f.Vault, Vaults: config.Names(t.vaults), PathPrefix: f.PathPrefix, Tag: f.Tag, Where: f.Where}
 	// The answer explains itself by the state it reports.
 	q.Index = out.Index
 	a, err := run(q)
@@ -297,6 +305,12 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, fmt.Errorf("%v: give the few best, each a phrase or a few keywords", err)
 	case ctx.Err() != nil:
 		return nil, out, ctx.Err()
+	case errors.Is(err, query.ErrWhere):
+		var be *bases.Error
+		if errors.As(err, &be) {
+			return nil, out, fmt.Errorf("where: %v; write a Bases filter such as status == \"active\"", be)
+		}
+		return nil, out, err
 	case errors.Is(err, ErrUnavailable):
 		return nil, out, fmt.Errorf("%s is not available in this server (%v); read-note and list-vaults still work", strings.ToLower(kind), err)
 	case err != nil:

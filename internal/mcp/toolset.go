@@ -54,6 +54,12 @@ func PeriodicNoteTool(p NoteParser, s StoredNotes, clock Clock) Tool {
 	return Tool{ToolPeriodicNote, func(t *tools) { t.parser, t.stored, t.clock = p, s, clock }, (*tools).addPeriodicNote}
 }
 
+// QueryNotesTool is query-notes: the index's files of a vault as Bases
+// sees them, and the clock for today().
+func QueryNotesTool(files VaultFiles, clock Clock) Tool {
+	return Tool{ToolQueryNotes, func(t *tools) { t.vaultFiles, t.clock = files, clock }, (*tools).addQueryNotes}
+}
+
 // RelatedNotesTool is related-notes, with the link graph to find the note
 // asked about.
 func RelatedNotesTool(r RelatedNotes, g LinkGraph) Tool {

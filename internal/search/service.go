@@ -212,6 +212,10 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 		q.Filter = f
 	} else if ctx.Err() != nil {
 		return Answer{}, ctx.Err()
+	} else if strings.TrimSpace(q.Filter.Where) != "" {
+		// A where filter is read from the index alone: without it, no
+		// answer could honour it.
+		return Answer{}, err
 	}
 
 	var a Answer

@@ -7,10 +7,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -53,6 +55,9 @@ type Filter struct {
 	// written under other rules (an older config, another process), and
 	// the answer follows the rules of the one answering.
 	Exclude map[string][]string
+	// Where keeps the notes that pass a Bases filter expression, by the
+	// rule of a base's view (query.Where).
+	Where string
 
 	// set is the filter resolved against the database, once per search
 	// (see Resolve); nil before.
@@ -125,6 +130,9 @@ func (f Filter) Describe() string {
 	}
 	if f.Vault != "" {
 		parts = append(parts, fmt.Sprintf("in vault %q", f.Vault))
+	}
+	if w := strings.TrimSpace(f.Where); w != "" {
+		parts = append(parts, fmt.Sprintf("where `%s`", w))
 	}
 	return strings.Join(parts, ", ")
 }
@@ -216,12 +224,27 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 		vaults = ids
 	}
 	prefix, tag := normalizePrefix(f.PathPrefix), NormalizeTag(f.Tag)
+	var where map[int64]bool
+	if strings.TrimSpace(f.Where) != "" {
+		names := scope
+		if len(names) == 0 {
+			held, err := store.VaultNames(ctx, db)
+			if err != nil {
+				return noteSet{}, err
+			}
+			names = slices.Sorted(maps.Values(held))
+		}
+		var err error
+		if where, err = query.Where(ctx, db, names, f.Exclude, f.Where, time.Now()); err != nil {
+			return noteSet{}, err
+		}
+	}
 	vaultCond, vaultArgs := store.InVaults("f.vault_id", scope)
 	out, err := f.keptOut(ctx, db, vaultCond, vaultArgs)
 	if err != nil {
 		return noteSet{}, err
 	}
-	if prefix == "" && tag == "" {
+	if prefix == "" && tag == "" && where == nil {
 		switch {
 		case vaultCond == "" && out == nil:
 			return noteSet{all: true}, nil
@@ -274,7 +297,7 @@ func (f Filter) notes(ctx context.Context, db Querier) (noteSet, error) {
 		if err := rows.Scan(&id, &path); err != nil {
 			return noteSet{}, err
 		}
-		if HasPathPrefix(path, prefix) && !out[id] {
+		if HasPathPrefix(path, prefix) && !out[id] && (where == nil || where[id]) {
 			ids[id] = true
 			list = append(list, id)
 		}

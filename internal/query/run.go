@@ -1,0 +1,324 @@
+package query
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/bases"
+	"github.com/jarvis-mcp/jarvis/internal/words"
+)
+
+// Request is one view of a base to run over a vault.
+type Request struct {
+	Base *bases.Base
+	// View is the view's name; the first view when empty.
+	View string
+	// This is the file `this` is: the .base file, or the note embedding
+	// the base block. Nil makes `this` null.
+	This bases.File
+	// Now is the current time, in the time zone of dates written without
+	// one; the clock when zero.
+	Now time.Time
+}
+
+// Column is a column of a view: a property ("note.status", "file.name",
+// "formula.price") and the name it is shown by.
+type Column struct {
+	ID   string
+	Name string
+}
+
+// Row is one file that passed the view's filter, with the value of each
+// column in order.
+type Row struct {
+	File   *File
+	Values []bases.Value
+}
+
+// Summary is the summary of one column.
+type Summary struct {
+	Column  string // the column's name, as shown
+	Summary string // the summary's name ("Average", or a custom one)
+	Value   bases.Value
+}
+
+// Group is the rows sharing one value of the view's groupBy property.
+type Group struct {
+	Key       bases.Value
+	Rows      []Row
+	Summaries []Summary
+}
+
+// Result is a view's answer.
+type Result struct {
+	View    string
+	Columns []Column
+	// Rows are the files that passed, sorted, up to the view's limit.
+	Rows []Row
+	// Total is how many files passed, before the limit.
+	Total int
+	// Groups are Rows grouped by the view's groupBy, in its order; nil
+	// without one.
+	Groups    []Group
+	Summaries []Summary
+	// Warnings say what was passed over: files on which the filter or a
+	// column failed.
+	Warnings []string
+}
+
+// ErrNoView means the view asked for is not in the base; the error names
+// the views there are.
+var ErrNoView = errors.New("no such view")
+
+// FindView returns the view named, or the first when name is empty.
+func FindView(b *bases.Base, name string) (*bases.View, error) {
+	if len(b.Views) == 0 {
+		if name != "" {
+			return nil, fmt.Errorf("%w: the base has no views, so there is no view %q", ErrNoView, name)
+		}
+		return &bases.View{Type: "table"}, nil
+	}
+	if name == "" {
+		return &b.Views[0], nil
+	}
+	for i := range b.Views {
+		if b.Views[i].Name == name {
+			return &b.Views[i], nil
+		}
+	}
+	names := make([]string, len(b.Views))
+	for i, v := range b.Views {
+		names[i] = strconv.Quote(v.Name)
+	}
+	return nil, fmt.Errorf("%w: there is no view %q; the base's views are %s", ErrNoView, name, strings.Join(names, ", "))
+}
+
+// maxWarnings bounds the warnings of one answer.
+const maxWarnings = 5
+
+// Run runs a view of a base over the files of v: the base's filter and
+// the view's (joined by AND, bases.Base.ViewFilter), sorted by the view's
+// keys in turn (bases.Order, stable, so that ties keep path order), cut
+// to the view's limit, then grouped and summarized.
+func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
+	view, err := FindView(req.Base, req.View)
+	if err != nil {
+		return nil, err
+	}
+	env := req.Base.Env(bases.Env{Now: req.Now, This: req.This, Resolve: v.Resolve})
+	res := &Result{View: view.Name}
+	cols, err := columns(req.Base, view)
+	if err != nil {
+		return nil, err
+	}
+	for _, c := range cols {
+		res.Columns = append(res.Columns, c.Column)
+	}
+	sortBy := make([]*bases.Expr, len(view.Sort))
+	for i, k := range view.Sort {
+		if sortBy[i], err = propertyExpr(k.Property); err != nil {
+			return nil, fmt.Errorf("sort by %q: %w", k.Property, err)
+		}
+	}
+	var group *bases.Expr
+	if view.GroupBy != nil {
+		if group, err = propertyExpr(view.GroupBy.Property); err != nil {
+			return nil, fmt.Errorf("group by %q: %w", view.GroupBy.Property, err)
+		}
+	}
+	filter := req.Base.ViewFilter(view)
+	type candidate struct {
+		f    *File
+		keys []bases.Value
+		grp  bases.Value
+	}
+	var matched []candidate
+	var failed int
+	var firstErr error
+	for i, f := range v.Files {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		ok, err := Match(env, filter, f)
+		if err != nil {
+			failed++
+			if firstErr == nil {
+				firstErr = fmt.Errorf("%w (for %s)", err, f.path)
+			}
+			continue
+		}
+		if !ok {
+			continue
+		}
+		c := candidate{f: f, keys: make([]bases.Value, len(sortBy))}
+		for j, x := range sortBy {
+			c.keys[j] = value(env, x, f)
+		}
+		if group != nil {
+			c.grp = value(env, group, f)
+		}
+		matched = append(matched, c)
+	}
+	if failed > 0 && len(matched) == 0 {
+		return nil, firstErr
+	}
+	if failed > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s left out because the filter failed on them, as in: %v",
+			words.CountAs(failed, "file was", "files were"), firstErr))
+	}
+	slices.SortStableFunc(matched, func(a, b candidate) int {
+		for j, k := range view.Sort {
+			c := bases.Order(env, a.keys[j], b.keys[j])
+			if k.Descending {
+				c = -c
+			}
+			if c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	res.Total = len(matched)
+	if view.Limit > 0 && len(matched) > view.Limit {
+		matched = matched[:view.Limit]
+	}
+	for _, c := range matched {
+		row := Row{File: c.f, Values: make([]bases.Value, len(cols))}
+		for j, col := range cols {
+			val, err := col.expr.Eval(env, c.f)
+			if err != nil {
+				if len(res.Warnings) < maxWarnings {
+					res.Warnings = append(res.Warnings, fmt.Sprintf("column %q of %s: %v", col.Name, c.f.path, err))
+				}
+				val = bases.Null{}
+			}
+			row.Values[j] = val
+		}
+		res.Rows = append(res.Rows, row)
+	}
+	if res.Summaries, err = summarize(env, req.Base, view, cols, res.Rows); err != nil {
+		return nil, err
+	}
+	if group != nil {
+		desc := view.GroupBy.Descending
+		keys := make([]bases.Value, len(matched))
+		for i, c := range matched {
+			keys[i] = c.grp
+		}
+		for i, row := range res.Rows {
+			k := keys[i]
+			at := slices.IndexFunc(res.Groups, func(g Group) bool { return bases.Order(env, g.Key, k) == 0 })
+			if at < 0 {
+				res.Groups = append(res.Groups, Group{Key: k})
+				at = len(res.Groups) - 1
+			}
+			res.Groups[at].Rows = append(res.Groups[at].Rows, row)
+		}
+		slices.SortStableFunc(res.Groups, func(a, b Group) int {
+			c := bases.Order(env, a.Key, b.Key)
+			if desc {
+				c = -c
+			}
+			return c
+		})
+		for i := range res.Groups {
+			if res.Groups[i].Summaries, err = summarize(env, req.Base, view, cols, res.Groups[i].Rows); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return res, nil
+}
+
+// Match is the one rule of what a Bases filter lets through, for a view
+// and for the `where` of a search: the filter's statements evaluated for
+// the file, a nil filter letting every file through. An error is an
+// expression that cannot be evaluated for this file.
+func Match(env *bases.Env, f *bases.Filter, file bases.File) (bool, error) {
+	return f.Match(env, file)
+}
+
+// value evaluates a sort or group key, null where it fails: a file whose
+// key cannot be computed sorts with those that have none.
+func value(env *bases.Env, x *bases.Expr, f *File) bases.Value {
+	v, err := x.Eval(env, f)
+	if err != nil {
+		return bases.Null{}
+	}
+	return v
+}
+
+type column struct {
+	Column
+	expr *bases.Expr
+}
+
+// columns are the view's columns: those of `order`, or the file name
+// when it lists none, named by the base's displayName.
+func columns(b *bases.Base, view *bases.View) ([]column, error) {
+	ids := view.Order
+	if len(ids) == 0 {
+		ids = []string{"file.name"}
+	}
+	var out []column
+	for _, id := range ids {
+		x, err := propertyExpr(id)
+		if err != nil {
+			return nil, fmt.Errorf("column %q: %w", id, err)
+		}
+		out = append(out, column{Column: Column{ID: id, Name: displayName(b, id)}, expr: x})
+	}
+	return out, nil
+}
+
+// displayName is how a column is shown: its displayName in the base, else
+// the property without "note.".
+func displayName(b *bases.Base, id string) string {
+	for _, k := range []string{id, "note." + id, strings.TrimPrefix(id, "note.")} {
+		if p, ok := b.Properties[k]; ok && p.DisplayName != "" {
+			return p.DisplayName
+		}
+	}
+	return strings.TrimPrefix(id, "note.")
+}
+
+// propertyExpr is the expression that reads a property as a view names
+// it: "file.name" and "formula.price" as written, a note property
+// ("status", "note.due date") by its name, whatever characters it holds.
+func propertyExpr(id string) (*bases.Expr, error) {
+	id = strings.TrimSpace(id)
+	if strings.HasPrefix(id, "file.") || strings.HasPrefix(id, "formula.") {
+		return bases.Parse(id)
+	}
+	return bases.Parse("note[" + strconv.Quote(strings.TrimPrefix(id, "note.")) + "]")
+}
+
+// summarize computes the view's summaries over rows, in column order.
+func summarize(env *bases.Env, b *bases.Base, view *bases.View, cols []column, rows []Row) ([]Summary, error) {
+	var out []Summary
+	for j, col := range cols {
+		name, ok := view.Summaries[col.ID]
+		if !ok {
+			if name, ok = view.Summaries["note."+col.ID]; !ok {
+				if name, ok = view.Summaries[strings.TrimPrefix(col.ID, "note.")]; !ok {
+					continue
+				}
+			}
+		}
+		values := make([]bases.Value, len(rows))
+		for i, r := range rows {
+			values[i] = r.Values[j]
+		}
+		v, err := b.Summarize(env, name, values)
+		if err != nil {
+			return nil, fmt.Errorf("summary of column %q: %w", col.Name, err)
+		}
+		out = append(out, Summary{Column: col.Name, Summary: name, Value: v})
+	}
+	return out, nil
+}

@@ -1,0 +1,170 @@
+package query
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strings"
+
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/text"
+
+	"github.com/jarvis-mcp/jarvis/internal/bases"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// ErrNoBlock means a note holds no base block, or fewer than asked for.
+var ErrNoBlock = errors.New("no base block")
+
+// ErrNotBase means a path names neither a .base file nor a note.
+var ErrNotBase = errors.New("not a base")
+
+// Source is a base as read from the vault: the parsed base and the file
+// `this` is (the .base file, or the note embedding the block).
+type Source struct {
+	Base *bases.Base
+	// This is the .base file or the note, as the index holds it when it
+	// does (a .base file may not be indexed yet: then its path and times
+	// from disk).
+	This bases.File
+}
+
+// ReadBase reads the base at rel: a .base file, or the block-th ```base
+// block (from 1; the first when 0) of a note. Both are read through the
+// vault root, so that nothing outside the vault or kept out of it is
+// read, within the size a note may have. v gives `this` the facts the
+// index holds of the file.
+func ReadBase(root *vault.Root, v *Vault, rel string, block int) (Source, error) {
+	lower := strings.ToLower(rel)
+	isBase := strings.HasSuffix(lower, ".base")
+	if !isBase && !vault.IsNote(rel) {
+		return Source{}, fmt.Errorf("%w: %q is neither a .base file nor a Markdown note", ErrNotBase, rel)
+	}
+	if isBase && block > 0 {
+		return Source{}, fmt.Errorf("block is for a base block in a note; %q is a .base file", rel)
+	}
+	data, info, warn, err := root.ReadNote(rel)
+	if err != nil {
+		return Source{}, err
+	}
+	if warn != "" {
+		return Source{}, fmt.Errorf("%s: %s", rel, warn)
+	}
+	var this bases.File
+	if f, ok := v.File(rel); ok {
+		this = f
+	} else {
+		this = &bases.MemFile{FilePath: rel, FileSize: info.Size(), Ctime: info.ModTime(), Mtime: info.ModTime()}
+	}
+	src := data
+	if !isBase {
+		blocks := BaseBlocks(data)
+		n := max(block, 1)
+		if len(blocks) < n {
+			if len(blocks) == 0 {
+				return Source{}, fmt.Errorf("%w: note %q has no ```base block", ErrNoBlock, rel)
+			}
+			return Source{}, fmt.Errorf("%w: note %q has %d base blocks, so there is no block %d", ErrNoBlock, rel, len(blocks), n)
+		}
+		src = blocks[n-1]
+	}
+	b, err := bases.ParseBase(src)
+	if err != nil {
+		return Source{}, fmt.Errorf("base %q: %w", rel, err)
+	}
+	return Source{Base: b, This: this}, nil
+}
+
+// IsNotExist reports whether err says the base's file does not exist.
+func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
+
+// BaseBlocks are the contents of the fenced code blocks of a note whose
+// language is "base", in order: the bases a note embeds.
+func BaseBlocks(src []byte) [][]byte {
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	var out [][]byte
+	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
+		cb, ok := n.(*ast.FencedCodeBlock)
+		if !entering || !ok {
+			return ast.WalkContinue, nil
+		}
+		if strings.EqualFold(string(cb.Language(src)), "base") {
+			var b []byte
+			lines := cb.Lines()
+			for i := 0; i < lines.Len(); i++ {
+				seg := lines.At(i)
+				b = append(b, seg.Value(src)...)
+			}
+			out = append(out, b)
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	return out
+}
+
+// AdHoc is a query written as arguments rather than in a file: a filter
+// (an expression, or an and/or/not object as in a .base file, as JSON),
+// formulas by name, sort keys, the columns and a limit. It is read as the
+// one view of a base, by the same parser as a .base file.
+type AdHoc struct {
+	Filter     json.RawMessage
+	Formulas   map[string]string
+	Sort       []SortKey
+	Properties []string
+	GroupBy    *SortKey
+	Limit      int
+}
+
+// SortKey is a property and a direction, ASC (the default) or DESC.
+type SortKey struct {
+	Property  string `json:"property"`
+	Direction string `json:"direction,omitempty"`
+}
+
+// Base parses the query into a base of one view, named "query".
+func (q AdHoc) Base() (*bases.Base, error) {
+	type view struct {
+		Type    string          `json:"type"`
+		Name    string          `json:"name"`
+		Filters json.RawMessage `json:"filters,omitempty"`
+		Order   []string        `json:"order,omitempty"`
+		Sort    []SortKey       `json:"sort,omitempty"`
+		GroupBy *SortKey        `json:"groupBy,omitempty"`
+		Limit   int             `json:"limit,omitempty"`
+	}
+	doc := struct {
+		Formulas map[string]string `json:"formulas,omitempty"`
+		Views    []view            `json:"views"`
+	}{q.Formulas, []view{{Type: "table", Name: "query", Order: q.Properties, Sort: q.Sort, GroupBy: q.GroupBy, Limit: q.Limit}}}
+	if f := strings.TrimSpace(string(q.Filter)); f != "" && f != "null" {
+		doc.Views[0].Filters = q.Filter
+	}
+	// JSON is YAML: the base file parser reads it, with its checks and
+	// its words for what is wrong.
+	data, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("read the query: %w", err)
+	}
+	b, err := bases.ParseBase(data)
+	if err != nil {
+		return nil, asQueryError(err)
+	}
+	return b, nil
+}
+
+// asQueryError words a base file error in the names of the query's
+// arguments: "filter.and[1]" rather than "views[0].filters.and[1]".
+func asQueryError(err error) error {
+	return &queryError{msg: strings.NewReplacer("views[0].filters", "filter", "views[0].sort", "sort", "views[0].limit", "limit",
+		"views[0].groupBy", "group_by", "views[0].", "").Replace(err.Error()), err: err}
+}
+
+type queryError struct {
+	msg string
+	err error
+}
+
+func (e *queryError) Error() string { return e.msg }
+func (e *queryError) Unwrap() error { return e.err }
