@@ -80,10 +80,11 @@ var Serving = fx.Module("serve",
 		mcp.NoteResources,
 		// What today is for periodic-note: the process's clock and time zone.
 		func() mcp.Clock { return time.Now },
-		// The files of a vault as query-notes reads them, from the index.
+		// The files of a vault as query-notes reads them, from the index,
+		// through the snapshot the process keeps of them while current.
 		func(db store.Conn) mcp.VaultFiles {
 			return func(ctx context.Context, name string, exclude []string) (*query.Vault, error) {
-				return query.Load(ctx, db, name, exclude)
+				return query.Files(ctx, db, name, exclude)
 			}
 		},
 	),

@@ -24,7 +24,8 @@ func ParseWhere(expr string) (*bases.Filter, error) {
 }
 
 // Where reads which notes of the named vaults pass a search's where
-// filter, by the rule of a view's filter (Match), at the time now: the
+// filter, by the rule of a view's filter (Match), at the time now, over
+// the files the process holds of each vault (Files): the
 // ids of the notes that pass. exclude holds each vault's exclude
 // patterns. An expression that fails on every note is an error, as it
 // is for a view.
@@ -37,7 +38,7 @@ func Where(ctx context.Context, db Querier, vaults []string, exclude map[string]
 	var failed, tried int
 	var firstErr error
 	for _, name := range vaults {
-		v, err := Load(ctx, db, name, exclude[name])
+		v, err := Files(ctx, db, name, exclude[name])
 		if err != nil {
 			return nil, err
 		}
