@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/query/querytest"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -22,17 +23,20 @@ import (
 // `npm ci` in test/interop, which .ci/run does; the tests never download.
 
 // TestInteropTypeScriptClient runs client.mjs against `jarvis mcp` on the
-// Obsidian Help vault with an empty database: every tool is listed with
+// Obsidian Help vault and the query tests' vault of projects with .base
+// files (querytest), with an empty database: every tool is listed with
 // readOnlyHint, and every call in cases.json answers as expected, its
 // structuredContent valid against the tool's outputSchema.
 func TestInteropTypeScriptClient(t *testing.T) {
 	dir := interopDir(t)
 	node := nodeBinary(t, dir)
 	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
+	projects := filepath.Join(t.TempDir(), "projects") // the vault "projects" of cases.json
+	querytest.Write(t, projects)
 	bin := buildJarvis(t)
 	db := filepath.Join(t.TempDir(), "interop.db")
 
-	out, err := runInterop(t, node, filepath.Join(dir, "client.mjs"), "--bin", bin, "--vault", vault, "--db", db)
+	out, err := runInterop(t, node, filepath.Join(dir, "client.mjs"), "--bin", bin, "--vault", vault, "--vault", projects, "--db", db)
 	if err != nil {
 		t.Fatalf("client.mjs: %v\n%s", err, out)
 	}

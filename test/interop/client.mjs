@@ -2,9 +2,11 @@
 // spawn the binary, initialize, list the tools, call each one with the cases in
 // cases.json, and check every answer against the tool's own output schema.
 //
-//   node client.mjs --bin ./jarvis --vault ../shared/vaults/obsidian-help/en --db /tmp/x.db
+//   node client.mjs --bin ./jarvis --vault ../shared/vaults/obsidian-help/en [--vault DIR]... --db /tmp/x.db
 //
-// Flags fall back to INTEROP_BIN, INTEROP_VAULT, INTEROP_DB and INTEROP_CASES.
+// Each --vault is served (a case names one by its folder's name when there
+// are several). Flags fall back to INTEROP_BIN, INTEROP_VAULT (one vault),
+// INTEROP_DB and INTEROP_CASES.
 // The server gets the environment a desktop client gives it (HOME, PATH and a
 // few more) plus every JARVIS_* variable. Exit status: 0 when every check
 // passed, 1 when one failed, 2 for bad usage.
@@ -31,6 +33,7 @@ const TOOLS = [
   'search-combined',
   'health-status',
   'build-context',
+  'query-notes',
 ];
 
 // LEAKS are signs of Go or SQL internals in text meant for the model.
@@ -40,21 +43,21 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 function usage(msg) {
   console.error(`client.mjs: ${msg}`);
-  console.error('usage: node client.mjs --bin PATH --vault DIR --db FILE [--cases FILE] [--verbose]');
+  console.error('usage: node client.mjs --bin PATH --vault DIR [--vault DIR]... --db FILE [--cases FILE] [--verbose]');
   process.exit(2);
 }
 
 const { values: opts } = parseArgs({
   options: {
     bin: { type: 'string', default: process.env.INTEROP_BIN },
-    vault: { type: 'string', default: process.env.INTEROP_VAULT },
+    vault: { type: 'string', multiple: true, default: process.env.INTEROP_VAULT ? [process.env.INTEROP_VAULT] : undefined },
     db: { type: 'string', default: process.env.INTEROP_DB },
     cases: { type: 'string', default: process.env.INTEROP_CASES ?? join(here, 'cases.json') },
     verbose: { type: 'boolean', default: false },
   },
 });
 for (const k of ['bin', 'vault', 'db']) {
-  if (!opts[k]) usage(`--${k} is required`);
+  if (!opts[k] || opts[k].length === 0) usage(`--${k} is required`);
 }
 
 const failures = [];
@@ -166,7 +169,7 @@ async function main() {
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('JARVIS_')));
   const transport = new StdioClientTransport({
     command: opts.bin,
-    args: ['mcp', '--vault', opts.vault, '--db', opts.db],
+    args: ['mcp', ...opts.vault.flatMap((v) => ['--vault', v]), '--db', opts.db],
     env,
     stderr: 'pipe',
   });
