@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -35,6 +36,7 @@ import (
 //   - base: a base with two formulas and a sort on one, the same way;
 //   - where: query.Where, the part of a search with where that reads the
 //     vault (the search itself is measured by BenchmarkScale);
+//   - held: the live heap a vault's snapshot holds (heap-MB);
 //   - load: query.Load, reading the vault from SQLite, which each of the
 //     three paid on every call before the snapshot;
 //   - filter-uncached: Load then Run, the property filter as it was.
@@ -109,9 +111,18 @@ func benchQueryScale(b *testing.B, n int) {
 			return err
 		}},
 		{"load", func() error { _, err := cold(); return err }},
+		{"held", nil}, // the heap a snapshot holds, reported alone
 		{"filter-uncached", runBase(cold, filter)},
 	}
 	for _, o := range ops {
+		if o.op == nil {
+			b.Run(o.name, func(b *testing.B) {
+				for b.Loop() {
+					b.ReportMetric(heldMB(b, cold), "heap-MB")
+				}
+			})
+			continue
+		}
 		b.Run(o.name, func(b *testing.B) {
 			if err := o.op(); err != nil { // reads the vault into the snapshot
 				b.Fatal(err)
@@ -130,6 +141,22 @@ func benchQueryScale(b *testing.B, n int) {
 			b.ReportMetric(float64(lat[len(lat)*95/100])/1e6, "p95-ms")
 		})
 	}
+}
+
+// heldMB is the live heap, in MB, that one vault as load reads it holds
+// once collected.
+func heldMB(b *testing.B, load func() (*query.Vault, error)) float64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	v, err := load()
+	if err != nil {
+		b.Fatal(err)
+	}
+	runtime.GC()
+	runtime.ReadMemStats(&after)
+	runtime.KeepAlive(v)
+	return float64(int64(after.HeapAlloc)-int64(before.HeapAlloc)) / (1 << 20)
 }
 
 // scaleIndex returns the index of a generated vault of n notes and the
