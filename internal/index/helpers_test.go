@@ -169,9 +169,18 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
+// undoVaultGeneration takes a database back from version 13
+// (0013_vault_generation.sql) to 12, for tests of upgrades from earlier
+// versions.
+var undoVaultGeneration = []string{
+	`DROP TRIGGER vaults_generation_insert`, `DROP TRIGGER files_generation_insert`, `DROP TRIGGER files_generation_update`,
+	`DROP TRIGGER files_generation_delete`, `DROP TRIGGER links_generation_resolve`,
+	`ALTER TABLE vaults DROP COLUMN generation`,
+}
+
 // undoVaultRules takes a database back from version 12
 // (0012_vault_rules.sql) to 11, for tests of upgrades from earlier
-// versions.
+// versions; undoVaultGeneration comes first.
 var undoVaultRules = []string{`ALTER TABLE vaults DROP COLUMN exclude`}
 
 // undoBacklinkCounts takes a database back from version 11
