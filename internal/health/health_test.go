@@ -116,7 +116,7 @@ func (c *clock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unloc
 // testReuser is a Reuser on clk that waits long for a check, so that a
 // fast check is always waited for.
 func testReuser(t *testing.T, clk *clock) *Reuser {
-	u := NewReuser()
+	u := NewReuser(Invocation{"--vault", "my notes", "--db", "/tmp/j.db"})
 	u.Wait = 10 * time.Second
 	if clk != nil {
 		u.Now = clk.now
@@ -311,6 +311,9 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 	}})
 	if rs := c.Run(ctx); rs[0].Status != Warn || !strings.Contains(rs[0].Detail, "not checked yet") {
 		t.Fatalf("before any result: %+v", rs)
+	} else if want := "`jarvis doctor --vault 'my notes' --db /tmp/j.db`"; !strings.Contains(rs[0].Fix, want) {
+		// A bare jarvis doctor, pasted, checks another database.
+		t.Fatalf("fix %q does not suggest %s", rs[0].Fix, want)
 	}
 	gate <- struct{}{}
 	for runs.Load() == 1 {
