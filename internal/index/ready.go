@@ -216,18 +216,33 @@ func NoNotes(name string, attachments int) string {
 func building(name string, st State) string {
 	q := fmt.Sprintf("%q", name)
 	switch {
-	case st.Vault == name && st.Total > 0:
-		return fmt.Sprintf("the index of vault %s is still being built (%d of %s done), so not all of its notes can be found yet: ask again in a few seconds",
-			q, st.Done, counted(st.Total, "file"))
 	case st.Vault == name:
-		return fmt.Sprintf("the index of vault %s is still being built (its files are being listed), so not all of its notes can be found yet: ask again in a few seconds", q)
-	case st.Vault != "" && st.Total > 0:
-		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now (%d of %s done); ask again in a little while",
-			q, st.Vault, st.Done, counted(st.Total, "file"))
+		return fmt.Sprintf("the index of vault %s is still being built (%s), so not all of its notes can be found yet: ask again in a few seconds",
+			q, st.Progress())
 	case st.Vault != "":
-		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now; ask again in a little while", q, st.Vault)
+		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now (%s); ask again in a little while",
+			q, st.Vault, st.Progress())
 	}
 	return fmt.Sprintf("the index of vault %s is about to be built, so its notes cannot be found yet: ask again in a few seconds", q)
+}
+
+// Progress says how far the index run under way has got with the vault
+// it indexes (st.Vault), for a parenthesis: the stage it is in, and while
+// it reads files how many it has read. Every answer that tells of a run
+// under way words it here.
+func (st State) Progress() string {
+	switch {
+	case st.Phase == PhaseLinks:
+		return "every file is read; its links are being resolved"
+	case st.Total > 0 && st.Done >= st.Total:
+		return "every file is read; the index is being finished"
+	case st.Total > 0:
+		return fmt.Sprintf("%d of %s done", st.Done, counted(st.Total, "file"))
+	case st.Phase == PhaseWrite:
+		// Nothing changed: only the links are looked at again.
+		return "no file needs reading; the index is being finished"
+	}
+	return "its files are being listed"
 }
 
 // counted writes n and the noun, plural unless n is 1.

@@ -155,3 +155,26 @@ func TestCover(t *testing.T) {
 		t.Errorf("without a database: %+v", c)
 	}
 }
+
+// TestProgressNamesTheStageAfterReading: once every file is read, the
+// progress of a run names what it does next rather than a finished
+// count, and search answers say it in the same words.
+func TestProgressNamesTheStageAfterReading(t *testing.T) {
+	for _, tc := range []struct {
+		st   State
+		want string
+	}{
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseScan}, "its files are being listed"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: 500, Total: 1402}, "500 of 1402 files done"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: 1402, Total: 1402}, "every file is read; the index is being finished"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseLinks, Done: 1402, Total: 1402}, "every file is read; its links are being resolved"},
+	} {
+		if got := tc.st.Progress(); got != tc.want {
+			t.Errorf("%+v: %q; want %q", tc.st, got, tc.want)
+		}
+		u := Explain([]Coverage{{Name: "work", Known: true}}, tc.st, nil)
+		if !strings.Contains(u.Empty, "("+tc.want+")") || strings.Contains(u.Empty, "1402 of 1402") {
+			t.Errorf("%+v: search says %q", tc.st, u.Empty)
+		}
+	}
+}

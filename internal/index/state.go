@@ -7,9 +7,11 @@ import "time"
 type State struct {
 	// State is StateReady, StateIndexing, StateFailed or StateUnavailable.
 	State string `json:"state"`
-	// Done and Total count the files of the current run.
-	Done  int `json:"done,omitempty"`
-	Total int `json:"total,omitempty"`
+	// Phase is the stage of the current run; Done and Total count the
+	// files it reads (PhaseWrite).
+	Phase Phase `json:"phase,omitempty"`
+	Done  int   `json:"done,omitempty"`
+	Total int   `json:"total,omitempty"`
 	// Vault is the vault being indexed.
 	Vault string `json:"vault,omitempty"`
 	// Error says why the last run failed.

@@ -132,13 +132,18 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	// being indexed: their answers still come, and say why it is missing.
 	var failed error
 	for _, v := range vaults {
-		l.set(func(s *index.State) { s.State, s.Vault, s.Done, s.Total = index.StateIndexing, v.Name, 0, 0 })
+		l.set(func(s *index.State) {
+			s.State, s.Vault, s.Phase, s.Done, s.Total = index.StateIndexing, v.Name, index.PhaseScan, 0, 0
+		})
 		res, err := l.index(ctx, v, func(phase index.Phase, done, total int) {
 			// The state counts the files that need work, as list-vaults
 			// reports them; the other phases are not counted there.
-			if phase == index.PhaseWrite {
-				l.set(func(s *index.State) { s.Done, s.Total = done, total })
-			}
+			l.set(func(s *index.State) {
+				s.Phase = phase
+				if phase == index.PhaseWrite {
+					s.Done, s.Total = done, total
+				}
+			})
 		})
 		if err != nil {
 			if ctx.Err() != nil {

@@ -217,8 +217,8 @@ func (t *tools) answerState(d *Degradation) index.State {
 func freshness(st index.State) string {
 	switch st.State {
 	case index.StateIndexing:
-		if st.Total > 0 {
-			return fmt.Sprintf("The index is being built (%d of %s of %s done): results cover what is indexed so far.", st.Done, words.Count(st.Total, "file"), st.Vault)
+		if st.Vault != "" {
+			return fmt.Sprintf("The index of vault %q is being built (%s): results cover what is indexed so far.", st.Vault, st.Progress())
 		}
 		return "The index is being built: results cover what is indexed so far."
 	case index.StateFailed:
