@@ -165,6 +165,11 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 		if failed != nil {
 			s.State, s.Error = index.StateFailed, failed.Error()
 		}
+		if background && l.sync != nil {
+			// The sync asked for below makes the vectors from here on:
+			// answers say they are being made, not to run an index.
+			embedding(&s.Embedding)
+		}
 	}
 	if background {
 		l.set(done)
@@ -187,6 +192,7 @@ func (l *Live) syncVectors(ctx context.Context) error {
 		return nil
 	}
 	began := time.Now()
+	l.set(func(s *index.State) { embedding(&s.Embedding) })
 	l.rate.start(began)
 	err := l.sync(ctx, l.kick, l.progress)
 	if err != nil && ctx.Err() == nil {
@@ -207,6 +213,14 @@ func (l *Live) syncVectors(ctx context.Context) error {
 		l.log.Info("vectors made", "texts", l.rate.done, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return err
+}
+
+// embedding marks e as a sync under way that has not counted its work
+// yet.
+func embedding(e *index.Embedding) {
+	if e.State != index.EmbedRunning {
+		*e = index.Embedding{State: index.EmbedRunning}
+	}
 }
 
 // progress records how far the running sync has got, with its throughput

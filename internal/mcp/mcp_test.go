@@ -416,7 +416,7 @@ func TestSemanticFallsBackWithoutVectors(t *testing.T) {
 	var out mcp.SearchOutput
 	for _, tool := range []string{mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
 		text, _ := call(t, connect(t, b), tool, map[string]any{"query": "minerals"}, &out)
-		if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") || !strings.Contains(text, "Degraded") {
+		if !out.Degraded || !strings.Contains(out.DegradedReason, "making their vectors now") || !strings.Contains(text, "Degraded") {
 			t.Fatalf("%s before the first index pass: %+v\n%s", tool, out, text)
 		}
 	}

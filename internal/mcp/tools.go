@@ -234,7 +234,10 @@ func freshness(st index.State) string {
 func embedding(e index.Embedding) string {
 	switch e.State {
 	case index.EmbedRunning:
-		msg := fmt.Sprintf("Vectors for semantic search are being made: %d of %s done", e.Done, words.Count(e.Total, "passage"))
+		msg := "Vectors for semantic search are being made"
+		if e.Total > 0 {
+			msg += fmt.Sprintf(": %d of %s done", e.Done, words.Count(e.Total, "passage"))
+		}
 		if e.PerSecond > 0 {
 			msg += fmt.Sprintf(", %.0f a second", e.PerSecond)
 		}

@@ -174,7 +174,7 @@ func (s *Service) leftOut(ref NoteRef) bool {
 // Why semantic search could not run, and the reasons an answer gives that
 // name nothing the reader can run (see tellsWhy for those that do).
 const (
-	reasonLoading = "the index is being brought up to date and its vectors made (list-vaults shows how far); semantic search joins in as soon as the first are stored"
+	reasonLoading = "the server is indexing the notes and making their vectors now (list-vaults shows how far); semantic search joins in as soon as the first are stored: ask again shortly"
 	reasonChanged = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
 
 	fellBackToKeywords = "answered with keyword search instead"
