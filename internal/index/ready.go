@@ -171,7 +171,7 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 			hollow = append(hollow, NoNotes(c.Name, c.Attachments))
 		case !c.Known || c.Indexed:
 			whole = true
-		case st.State == StateFailed:
+		case failedFor(st, c.Name):
 			u.Notes = append(u.Notes, fmt.Sprintf("vault %s is not indexed: the last index run failed before it was done (health-status says why and how to fix it)", name))
 		case c.Notes > 0:
 			u.Notes = append(u.Notes, fmt.Sprintf("the first index of vault %s is not finished (%s indexed so far; another jarvis may be building it now): search again once it is done, or %s",
@@ -200,6 +200,12 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 		u.Empty = b.String()
 	}
 	return u
+}
+
+// failedFor reports whether the last run failed to index the vault named.
+func failedFor(st State, name string) bool {
+	_, failed := st.FailedFor(name)
+	return failed
 }
 
 // NoNotes says that the vault named, indexed whole, holds no Markdown

@@ -131,6 +131,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	// A vault that fails (its folder gone) does not keep the others from
 	// being indexed: their answers still come, and say why it is missing.
 	var failed error
+	why := map[string]string{}
 	for _, v := range vaults {
 		l.set(func(s *index.State) {
 			s.State, s.Vault, s.Phase, s.Done, s.Total = index.StateIndexing, v.Name, index.PhaseScan, 0, 0
@@ -151,6 +152,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 			}
 			l.log.Warn("index run failed", "vault", v.Name, "err", err)
 			failed = errors.Join(failed, err)
+			why[v.Name] = failedWhy(v)
 			continue
 		}
 		if res.Added+res.Updated+res.Deleted > 0 {
@@ -163,7 +165,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	done := func(s *index.State) {
 		*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
 		if failed != nil {
-			s.State, s.Error = index.StateFailed, failed.Error()
+			s.State, s.Error, s.Failed = index.StateFailed, failed.Error(), why
 		}
 		if background && l.sync != nil {
 			// The sync asked for below makes the vectors from here on:
@@ -213,6 +215,15 @@ func (l *Live) syncVectors(ctx context.Context) error {
 		l.log.Info("vectors made", "texts", l.rate.done, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return err
+}
+
+// failedWhy says why indexing vault v failed, in words for a reader:
+// its folder's problem when it has one.
+func failedWhy(v config.Vault) string {
+	if p := index.FolderProblem(v.Path); p != "" {
+		return "its folder " + p
+	}
+	return "the index run stopped with an error (the server log says which)"
 }
 
 // embedding marks e as a sync under way that has not counted its work

@@ -111,7 +111,7 @@ func TestFailedVaultLeavesTheOthersIndexed(t *testing.T) {
 	if err := l.All(context.Background()); err == nil {
 		t.Fatal("the pass reported no failure")
 	}
-	if st := l.State(); len(indexed) != 1 || st.State != index.StateFailed || st.Error == "" {
+	if st := l.State(); len(indexed) != 1 || st.State != index.StateFailed || st.Error == "" || len(st.Failed) != 1 || st.Failed["gone"] == "" {
 		t.Fatalf("indexed %v, state %+v; want the other vault indexed and the state failed", indexed, st)
 	}
 }

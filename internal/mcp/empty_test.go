@@ -106,6 +106,19 @@ func TestMissingVaultFolderOverMCP(t *testing.T) {
 	cs := connect(t, real{deps})
 	want := `folder of vault "gone" (` + gone.Path + `) does not exist`
 
+	// The failure is the missing vault's: list-vaults says so of it, and
+	// why, and not of the vault indexed whole.
+	var list mcp.ListVaultsOutput
+	text, _ := call(t, cs, mcp.ToolListVaults, nil, &list)
+	for _, v := range list.Vaults {
+		if v.Name == coffee.Name && v.IndexState != index.StateReady {
+			t.Errorf("list-vaults says the healthy vault is %q:\n%s", v.IndexState, text)
+		}
+	}
+	if !strings.Contains(text, `could not index vault "gone" (its folder does not exist)`) {
+		t.Errorf("list-vaults does not say which vault failed and why:\n%s", text)
+	}
+
 	var out mcp.SearchOutput
 	text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, &out)
 	if isErr || len(out.Results) == 0 || out.Results[0].Vault != coffee.Name {

@@ -222,7 +222,14 @@ func freshness(st index.State) string {
 		}
 		return "The index is being built: results cover what is indexed so far."
 	case index.StateFailed:
-		return "The last index run failed: results may be out of date. health-status says why and how to fix it."
+		if len(st.Failed) == 0 {
+			return "The last index run failed: results may be out of date. health-status says why and how to fix it."
+		}
+		var failed []string
+		for _, name := range slices.Sorted(maps.Keys(st.Failed)) {
+			failed = append(failed, fmt.Sprintf("vault %q (%s)", name, st.Failed[name]))
+		}
+		return fmt.Sprintf("The last index run could not index %s: results from it may be out of date; the other vaults are up to date.", strings.Join(failed, " or "))
 	case index.StateUnavailable:
 		return "The index cannot be used: answers come from the note files. health-status says why and how to fix it."
 	}

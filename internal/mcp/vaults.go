@@ -124,7 +124,11 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			if item.LastIndexed == "" {
 				item.IndexState = "not indexed"
 			}
-			if st.State != index.StateReady && (st.Vault == v.Name || st.Vault == "") {
+			switch _, failed := st.FailedFor(v.Name); {
+			case failed:
+				item.IndexState = index.StateFailed
+			case st.State == index.StateFailed:
+			case st.State != index.StateReady && (st.Vault == v.Name || st.Vault == ""):
 				item.IndexState = st.State
 			}
 			if err := t.outline(ctx, &item); err != nil {
