@@ -160,6 +160,11 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 	for _, c := range covs {
 		name := fmt.Sprintf("%q", c.Name)
 		switch {
+		case c.Folder != "" && c.Known && c.Indexed:
+			// The index still holds its notes; a server watching for the
+			// folder picks it up again once it is back.
+			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes are answered as they were last indexed, and changes to them are not seen until the folder is back: put it back if it was moved, or correct the vault's path if it is mistyped (it was given with --vault, %s or the config file)",
+				name, c.Path, c.Folder, config.EnvVault))
 		case c.Folder != "":
 			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path if it is mistyped (it was given with --vault, %s or the config file; a running server reads it when it starts again), or put the folder back if it was moved",
 				name, c.Path, c.Folder, config.EnvVault))

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -118,6 +119,11 @@ func TestMissingVaultFolderOverMCP(t *testing.T) {
 	if !strings.Contains(text, `could not index vault "gone" (its folder does not exist)`) {
 		t.Errorf("list-vaults does not say which vault failed and why:\n%s", text)
 	}
+	for _, v := range list.Vaults {
+		if v.Name == gone.Name && !strings.HasSuffix(v.IndexState, "its folder does not exist") {
+			t.Errorf("list-vaults says the missing vault is %q; want its folder named missing", v.IndexState)
+		}
+	}
 
 	var out mcp.SearchOutput
 	text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, &out)
@@ -180,5 +186,33 @@ func TestNothingIndexedOverMCP(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexedVaultFolderRemovedOverMCP: a vault indexed whole whose
+// folder then goes is answered from the index, and the answer says so:
+// not that its notes cannot be searched, nor that the server must start
+// again to see it back; list-vaults names the missing folder.
+func TestIndexedVaultFolderRemovedOverMCP(t *testing.T) {
+	fv := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{fv},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	if err := deps.Live.All(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(fv.Path); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, real{deps})
+	var out mcp.SearchOutput
+	text, _ := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, &out)
+	if len(out.Results) == 0 || !strings.Contains(text, "answered as they were last indexed") ||
+		strings.Contains(text, "cannot be searched") || strings.Contains(text, "starts again") {
+		t.Errorf("search of the vault whose folder went:\n%s", text)
+	}
+	var list mcp.ListVaultsOutput
+	text, _ = call(t, cs, mcp.ToolListVaults, nil, &list)
+	if !strings.Contains(list.Vaults[0].IndexState, "its folder does not exist") {
+		t.Errorf("list-vaults:\n%s", text)
 	}
 }

@@ -208,7 +208,7 @@ func (t *tools) state() index.State {
 func (t *tools) answerState(d *Degradation) index.State {
 	st := t.state()
 	for _, name := range slices.Sorted(maps.Keys(st.Unwatched)) {
-		d.degrade(fmt.Sprintf("the index of vault %s may miss recent changes: %s", name, st.Unwatched[name]))
+		d.degrade(fmt.Sprintf("vault %q: %s", name, st.Unwatched[name]))
 	}
 	return st
 }

@@ -131,6 +131,9 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			case st.State != index.StateReady && (st.Vault == v.Name || st.Vault == ""):
 				item.IndexState = st.State
 			}
+			if p := index.FolderProblem(v.Path); p != "" {
+				item.IndexState += " (its folder " + p + ": its notes are answered as last indexed until it is back)"
+			}
 			if err := t.outline(ctx, &item); err != nil {
 				return nil, out, err
 			}
@@ -145,7 +148,7 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			}
 			files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
 			if err != nil {
-				item.IndexState = "unreadable: " + vault.ErrText(err)
+				item.IndexState += "; " + folderState(v.Path, err)
 			}
 			for _, f := range files {
 				if f.Note {
@@ -165,6 +168,15 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		out.degrade(why + "; note and attachment counts come from the files on disk, links are not counted")
 	}
 	return renderVaults(out), out, nil
+}
+
+// folderState says why the vault folder at path could not be scanned
+// (err), in the words search answers use.
+func folderState(path string, err error) string {
+	if p := index.FolderProblem(path); p != "" {
+		return "its folder " + p
+	}
+	return "its folder cannot be read (" + vault.ErrText(err) + ")"
 }
 
 // outline adds a vault's folders and tags, from the index, to its item,
