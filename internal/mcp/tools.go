@@ -386,7 +386,7 @@ func noteLinks(rs []notes.Result) []mcpsdk.Content {
 	return links
 }
 
-var errEmptyQuery = errors.New("the query is empty: give the words or question to search for")
+var errEmptyQuery error = argumentError{detail: "the query is empty", fix: "give the words or question to search for"}
 
 // clamp returns v within lo..hi, or def when v is 0 (not given).
 func clamp(v, lo, hi, def int) int {
