@@ -420,3 +420,17 @@ func TestReuserRunsChecksInItsSlots(t *testing.T) {
 		t.Fatalf("%d runs of the second", second.Load())
 	}
 }
+
+// TestReuserAgeJoinsAParenthesis: a result that ends in a parenthesis
+// gets its age inside it, not a second one after it.
+func TestReuserAgeJoinsAParenthesis(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := testReuser(t, clk).Wrap(Check{Name: "links", Run: func(context.Context) []Result {
+		return []Result{{Status: Skip, Detail: "not checked: the folder is missing (see the vault check above)"}}
+	}})
+	c.Run(context.Background())
+	clk.add(2 * time.Second)
+	if rs := c.Run(context.Background()); rs[0].Detail != "not checked: the folder is missing (see the vault check above; checked 2s ago)" {
+		t.Fatalf("%q", rs[0].Detail)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 )
@@ -240,7 +241,14 @@ func passes(rs []Result) bool {
 func aged(rs []Result, age time.Duration, more string) []Result {
 	out := make([]Result, len(rs))
 	for i, r := range rs {
-		r.Detail = fmt.Sprintf("%s (checked %s ago%s)", r.Detail, age.Round(time.Second), more)
+		when := fmt.Sprintf("checked %s ago%s", age.Round(time.Second), more)
+		if strings.HasSuffix(r.Detail, ")") {
+			// One parenthesis, not two in a row: "(see the vault check
+			// above; checked 6s ago)".
+			r.Detail = strings.TrimSuffix(r.Detail, ")") + "; " + when + ")"
+		} else {
+			r.Detail += " (" + when + ")"
+		}
 		out[i] = r
 	}
 	return out

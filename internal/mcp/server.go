@@ -68,7 +68,7 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "jarvis", Title: "Jarvis: Obsidian vault search", Version: opts.Version},
-		&mcpsdk.ServerOptions{Instructions: instructions, Logger: log, PageSize: 200})
+		&mcpsdk.ServerOptions{Instructions: instructions, Logger: slog.New(sdkHandler{log.Handler()}), PageSize: 200})
 	ceiling := opts.AnswerTokens
 	if ceiling <= 0 {
 		ceiling = DefaultAnswerTokens
@@ -128,6 +128,34 @@ type tools struct {
 func readOnly(title string) *mcpsdk.ToolAnnotations {
 	closed := false
 	return &mcpsdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
+}
+
+// sdkHandler logs what the SDK logs at INFO (each session connected and
+// ended, with an empty id over stdio) at DEBUG: a user reads jarvis's own
+// lines at INFO, and the SDK's only when looking into a session.
+type sdkHandler struct{ slog.Handler }
+
+func (h sdkHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.Handler.Enabled(ctx, sdkLevel(level))
+}
+
+func (h sdkHandler) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = sdkLevel(r.Level)
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h sdkHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return sdkHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h sdkHandler) WithGroup(name string) slog.Handler { return sdkHandler{h.Handler.WithGroup(name)} }
+
+// sdkLevel is the level a line the SDK logs at level is logged at.
+func sdkLevel(level slog.Level) slog.Level {
+	if level == slog.LevelInfo {
+		return slog.LevelDebug
+	}
+	return level
 }
 
 // recoverPanics turns a panic in any handler into a tool error (for tool

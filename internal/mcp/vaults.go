@@ -238,11 +238,11 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	}
 	b.WriteString("\nVectors in memory:")
 	for i, vs := range out.VectorStores {
-		sep := ","
-		if i == 0 {
-			sep = ""
+		if vs.Store == "none" {
+			fmt.Fprintf(&b, "%s none for %s", listSep(i), vs.Vault)
+			continue
 		}
-		fmt.Fprintf(&b, "%s %s in %s", sep, vs.Vault, vs.Store)
+		fmt.Fprintf(&b, "%s %s in %s", listSep(i), vs.Vault, vs.Store)
 	}
 	b.WriteString(".\n")
 	if len(out.Tools) > 0 {
@@ -283,9 +283,9 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {
-		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s, %s (%d unresolved), %s; index %s",
+		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s, %s (%d unresolved), %s; %s",
 			v.Name, v.Path, words.Count(v.Notes, "note"), words.Count(v.Attachments, "attachment"), words.Count(v.Links, "link"),
-			v.UnresolvedLinks, words.Count(v.Chunks, "passage"), v.IndexState)
+			v.UnresolvedLinks, words.Count(v.Chunks, "passage"), indexStateWords(v.IndexState))
 		if v.LastIndexed != "" {
 			fmt.Fprintf(&b, ", updated %s", v.LastIndexed)
 		}
@@ -312,6 +312,18 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		}
 	}
 	return textResult(b.String())
+}
+
+// indexStateWords says a vault's index state in a sentence: "index
+// ready", "being indexed", "not indexed".
+func indexStateWords(state string) string {
+	switch {
+	case strings.HasPrefix(state, index.StateIndexing):
+		return "being indexed" + strings.TrimPrefix(state, index.StateIndexing)
+	case strings.HasPrefix(state, "not indexed"):
+		return state
+	}
+	return "index " + state
 }
 
 // listSep is the comma before the i-th item of a list on one line.
