@@ -119,6 +119,14 @@ func TestMissingVaultFolderOverMCP(t *testing.T) {
 	if !strings.Contains(text, `could not index vault "gone" (its folder does not exist)`) {
 		t.Errorf("list-vaults does not say which vault failed and why:\n%s", text)
 	}
+	// A note found in no vault that can be read is said to be missing
+	// there; the missing vault is only a possibility, and one instruction
+	// is given.
+	text, _ = call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour ovr.md"}, nil)
+	if !strings.Contains(text, "in the vaults that can be read; it may be in one that cannot") || strings.Count(text, "pass ") != 1 ||
+		!strings.Contains(text, "Methods/Pour over.md") {
+		t.Errorf("read-note of a misspelt path beside a missing vault:\n%s", text)
+	}
 	for _, v := range list.Vaults {
 		if v.Name == gone.Name && !strings.HasSuffix(v.IndexState, "its folder does not exist") {
 			t.Errorf("list-vaults says the missing vault is %q; want its folder named missing", v.IndexState)
