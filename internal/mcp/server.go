@@ -404,8 +404,11 @@ func orList(choices []string) string {
 // itemNoun is what the items of a list argument are, for a message about
 // how many it takes.
 func itemNoun(prop string) string {
-	if prop == "paths" {
+	switch prop {
+	case "paths":
 		return "note"
+	case "alternatives":
+		return "alternative"
 	}
 	return "item"
 }
