@@ -453,14 +453,14 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 			return
 		}
 		if !opts.allowRemote && !isLoopbackHost(hostOnly(r.Host)) {
-			http.Error(w, "Forbidden: invalid Host header "+r.Host, http.StatusForbidden)
+			http.Error(w, fmt.Sprintf("Forbidden: this server answers only requests sent to a loopback name (localhost, 127.0.0.1 or [::1]), not to %q; "+
+				"to serve other hosts, start it with --allow-remote and a token", clipHost(r.Host)), http.StatusForbidden)
 			return
 		}
 		if opts.token != "" {
-			got, ok := bearerToken(r.Header.Get("Authorization"))
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(opts.token)) != 1 {
+			if why := unauthorized(r.Header.Get("Authorization"), opts.token); why != "" {
 				w.Header().Set("WWW-Authenticate", `Bearer realm="jarvis"`)
-				http.Error(w, "Unauthorized: send Authorization: Bearer <JARVIS_HTTP_TOKEN>", http.StatusUnauthorized)
+				http.Error(w, "Unauthorized: "+why, http.StatusUnauthorized)
 				return
 			}
 		}
@@ -487,6 +487,30 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// unauthorized says why the Authorization header given does not let a
+// request in when the server requires token, or "" when it does. It never
+// repeats what was sent.
+func unauthorized(header, token string) string {
+	got, ok := bearerToken(header)
+	switch {
+	case header == "":
+		return "send the header Authorization: Bearer <token>, with the token in " + envHTTPToken + " of the server"
+	case !ok:
+		return "the Authorization header must be Bearer followed by the token: Authorization: Bearer <token>, with the token in " + envHTTPToken + " of the server"
+	case subtle.ConstantTimeCompare([]byte(got), []byte(token)) != 1:
+		return "the bearer token sent does not match " + envHTTPToken + " of the server; send that token"
+	}
+	return ""
+}
+
+// clipHost is a Host header short enough to quote back.
+func clipHost(host string) string {
+	if len(host) > 100 {
+		return host[:100] + "…"
+	}
+	return host
 }
 
 // bearerToken returns the token of an Authorization header of the Bearer

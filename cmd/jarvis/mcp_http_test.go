@@ -560,3 +560,48 @@ func TestServeHTTPBearerSchemeAnyCase(t *testing.T) {
 		}
 	}
 }
+
+// TestServeHTTPRefusalsSayWhatToDo: a wrong token is told it does not
+// match (and is not repeated), a missing one how to send it; a body that
+// is not JSON is answered as stdio answers a line that is not; a Host
+// that is not a loopback name is told which are, and --allow-remote.
+func TestServeHTTPRefusalsSayWhatToDo(t *testing.T) {
+	const token = "0123456789abcdef0123"
+	_, url := serveTest(t, httpOptions{token: token})
+	auth := map[string]string{"Authorization": "Bearer " + token}
+	for _, tt := range []struct {
+		name, body string
+		header     map[string]string
+		want       []string
+		notWant    string
+	}{
+		{"wrong token", initializeBody, map[string]string{"Authorization": "Bearer wrong-token-sent"}, []string{"does not match " + envHTTPToken}, "wrong-token-sent"},
+		{"no token", initializeBody, nil, []string{"Authorization: Bearer <token>", envHTTPToken}, ""},
+		{"not JSON", `{"jsonrpc": nope`, auth, []string{"each request must be one JSON-RPC message"}, "unmarshaling"},
+	} {
+		_, body := post(t, url, tt.body, tt.header)
+		for _, w := range tt.want {
+			if !strings.Contains(body, w) {
+				t.Errorf("%s: %s; want it to say %q", tt.name, body, w)
+			}
+		}
+		if tt.notWant != "" && strings.Contains(body, tt.notWant) {
+			t.Errorf("%s: %s; says %q", tt.name, body, tt.notWant)
+		}
+	}
+	req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initializeBody))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Host = "evil.example"
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "localhost") || !strings.Contains(string(body), "--allow-remote") {
+		t.Errorf("another host: HTTP %d: %s", resp.StatusCode, body)
+	}
+}

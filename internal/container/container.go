@@ -92,8 +92,8 @@ type checkStyle struct {
 
 // serverChecks is the server's check style. Its Reuser stops with the
 // app, before the database it reads is closed (hooks stop in reverse).
-func serverChecks(lc fx.Lifecycle, _ *store.Handle) checkStyle {
-	u := health.NewReuser()
+func serverChecks(lc fx.Lifecycle, _ *store.Handle, cfg config.Config) checkStyle {
+	u := health.NewReuser(cfg.Invocation())
 	lc.Append(fx.StopHook(u.Close))
 	return checkStyle{serving: true, reuse: u}
 }

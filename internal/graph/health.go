@@ -21,7 +21,7 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 		for _, v := range vaults {
 			name := v.Name
 			r := health.Result{Name: "unresolved links " + name}
-			why, db, _, _, err := store.VaultReady(ctx, h, v)
+			why, db, err := store.VaultIndexed(ctx, h, v)
 			if err != nil {
 				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
 				out = append(out, r)

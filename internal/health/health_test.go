@@ -116,7 +116,7 @@ func (c *clock) add(d time.Duration) { c.mu.Lock(); c.t = c.t.Add(d); c.mu.Unloc
 // testReuser is a Reuser on clk that waits long for a check, so that a
 // fast check is always waited for.
 func testReuser(t *testing.T, clk *clock) *Reuser {
-	u := NewReuser()
+	u := NewReuser(Invocation{"--vault", "my notes", "--db", "/tmp/j.db"})
 	u.Wait = 10 * time.Second
 	if clk != nil {
 		u.Now = clk.now
@@ -311,6 +311,9 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 	}})
 	if rs := c.Run(ctx); rs[0].Status != Warn || !strings.Contains(rs[0].Detail, "not checked yet") {
 		t.Fatalf("before any result: %+v", rs)
+	} else if want := "`jarvis doctor --vault 'my notes' --db /tmp/j.db`"; !strings.Contains(rs[0].Fix, want) {
+		// A bare jarvis doctor, pasted, checks another database.
+		t.Fatalf("fix %q does not suggest %s", rs[0].Fix, want)
 	}
 	gate <- struct{}{}
 	for runs.Load() == 1 {
@@ -415,5 +418,19 @@ func TestReuserRunsChecksInItsSlots(t *testing.T) {
 	}
 	if second.Load() != 1 {
 		t.Fatalf("%d runs of the second", second.Load())
+	}
+}
+
+// TestReuserAgeJoinsAParenthesis: a result that ends in a parenthesis
+// gets its age inside it, not a second one after it.
+func TestReuserAgeJoinsAParenthesis(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	c := testReuser(t, clk).Wrap(Check{Name: "links", Run: func(context.Context) []Result {
+		return []Result{{Status: Skip, Detail: "not checked: the folder is missing (see the vault check above)"}}
+	}})
+	c.Run(context.Background())
+	clk.add(2 * time.Second)
+	if rs := c.Run(context.Background()); rs[0].Detail != "not checked: the folder is missing (see the vault check above; checked 2s ago)" {
+		t.Fatalf("%q", rs[0].Detail)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"time"
 )
@@ -34,6 +35,9 @@ type Reuser struct {
 	Timeout time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// Inv is the user's command line, for the doctor command a result
+	// not checked yet suggests.
+	Inv Invocation
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -50,10 +54,11 @@ type Reuser struct {
 // second whatever the checks cost at the vault's size. The checks run on
 // one processor fewer than Go uses (one at a time on two), so that the
 // tools keep one while the checks of a large vault read the whole
-// database for seconds.
-func NewReuser() *Reuser {
+// database for seconds. inv is the user's command line, for the doctor
+// command it suggests.
+func NewReuser(inv Invocation) *Reuser {
 	ctx, cancel := context.WithCancel(context.Background())
-	return &Reuser{Pass: 2 * time.Minute, Problem: 5 * time.Second, Wait: 300 * time.Millisecond, Timeout: time.Minute,
+	return &Reuser{Pass: 2 * time.Minute, Problem: 5 * time.Second, Wait: 300 * time.Millisecond, Timeout: time.Minute, Inv: inv,
 		ctx: ctx, cancel: cancel, slots: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)-1))}
 }
 
@@ -187,7 +192,7 @@ func (r *reused) run(ctx context.Context) []Result {
 	// otherwise.
 	return []Result{{Name: r.check.Name, Status: Warn,
 		Detail: "not checked yet: the check is under way",
-		Fix:    "ask again in a few seconds, or run jarvis doctor, which runs every check in full"}}
+		Fix:    "ask again in a few seconds, or run " + r.u.Inv.Command("doctor") + ", which runs every check in full"}}
 }
 
 // start runs the check in the background, or says false once the Reuser
@@ -236,7 +241,14 @@ func passes(rs []Result) bool {
 func aged(rs []Result, age time.Duration, more string) []Result {
 	out := make([]Result, len(rs))
 	for i, r := range rs {
-		r.Detail = fmt.Sprintf("%s (checked %s ago%s)", r.Detail, age.Round(time.Second), more)
+		when := fmt.Sprintf("checked %s ago%s", age.Round(time.Second), more)
+		if strings.HasSuffix(r.Detail, ")") {
+			// One parenthesis, not two in a row: "(see the vault check
+			// above; checked 6s ago)".
+			r.Detail = strings.TrimSuffix(r.Detail, ")") + "; " + when + ")"
+		} else {
+			r.Detail += " (" + when + ")"
+		}
 		out[i] = r
 	}
 	return out

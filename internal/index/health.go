@@ -274,7 +274,7 @@ func readFix(p string) string {
 
 func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health.Result {
 	r := health.Result{Name: "index warnings " + v.Name}
-	why, db, _, _, err := store.VaultReady(ctx, h, v)
+	why, db, err := store.VaultIndexed(ctx, h, v)
 	switch {
 	case err != nil:
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -126,6 +127,40 @@ func TestHealthCountsOne(t *testing.T) {
 				t.Errorf("%s: %q; want it to start %q", r.Name, r.Detail, w)
 			}
 			delete(want, r.Name)
+		}
+	}
+	for name := range want {
+		t.Errorf("no result %q in %+v", name, rep.Checks)
+	}
+}
+
+// TestChecksOfAFirstIndexUnderWaySkip: while no index run of a vault has
+// finished, what is stored so far says nothing of its links or its files,
+// so the checks of them are skipped rather than passed.
+func TestChecksOfAFirstIndexUnderWaySkip(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n\n[[B]]\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	// As a first run leaves it part way: the vault's row, no end yet.
+	if _, err := ix.db.ExecContext(ctx, `UPDATE vaults SET last_indexed_ms = NULL`); err != nil {
+		t.Fatal(err)
+	}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	vaults := []config.Vault{{Name: "v", Path: root}}
+	checks := append(Checks(h, vaults, health.Invocation{}), graph.Checks(h, vaults)...)
+	rep := health.Run(ctx, checks, time.Minute)
+	want := map[string]bool{"index warnings v": true, "unresolved links v": true, "heading links v": true}
+	for _, r := range rep.Checks {
+		if !want[r.Name] {
+			continue
+		}
+		delete(want, r.Name)
+		if r.Status != health.Skip || r.Detail != "not checked: "+store.FirstIndexUnfinished {
+			t.Errorf("%s during the first index: %s %q", r.Name, r.Status, r.Detail)
 		}
 	}
 	for name := range want {

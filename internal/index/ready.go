@@ -160,6 +160,11 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 	for _, c := range covs {
 		name := fmt.Sprintf("%q", c.Name)
 		switch {
+		case c.Folder != "" && c.Known && c.Indexed:
+			// The index still holds its notes; a server watching for the
+			// folder picks it up again once it is back.
+			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes are answered as they were last indexed, and changes to them are not seen until the folder is back: put it back if it was moved, or correct the vault's path if it is mistyped (it was given with --vault, %s or the config file)",
+				name, c.Path, c.Folder, config.EnvVault))
 		case c.Folder != "":
 			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path if it is mistyped (it was given with --vault, %s or the config file; a running server reads it when it starts again), or put the folder back if it was moved",
 				name, c.Path, c.Folder, config.EnvVault))
@@ -171,7 +176,7 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 			hollow = append(hollow, NoNotes(c.Name, c.Attachments))
 		case !c.Known || c.Indexed:
 			whole = true
-		case st.State == StateFailed:
+		case failedFor(st, c.Name):
 			u.Notes = append(u.Notes, fmt.Sprintf("vault %s is not indexed: the last index run failed before it was done (health-status says why and how to fix it)", name))
 		case c.Notes > 0:
 			u.Notes = append(u.Notes, fmt.Sprintf("the first index of vault %s is not finished (%s indexed so far; another jarvis may be building it now): search again once it is done, or %s",
@@ -202,6 +207,12 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 	return u
 }
 
+// failedFor reports whether the last run failed to index the vault named.
+func failedFor(st State, name string) bool {
+	_, failed := st.FailedFor(name)
+	return failed
+}
+
 // NoNotes says that the vault named, indexed whole, holds no Markdown
 // note, and what it holds instead: why nothing of it can be found, and
 // why it has no vectors. Search answers and doctor say it in these words.
@@ -216,18 +227,33 @@ func NoNotes(name string, attachments int) string {
 func building(name string, st State) string {
 	q := fmt.Sprintf("%q", name)
 	switch {
-	case st.Vault == name && st.Total > 0:
-		return fmt.Sprintf("the index of vault %s is still being built (%d of %s done), so not all of its notes can be found yet: ask again in a few seconds",
-			q, st.Done, counted(st.Total, "file"))
 	case st.Vault == name:
-		return fmt.Sprintf("the index of vault %s is still being built (its files are being listed), so not all of its notes can be found yet: ask again in a few seconds", q)
-	case st.Vault != "" && st.Total > 0:
-		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now (%d of %s done); ask again in a little while",
-			q, st.Vault, st.Done, counted(st.Total, "file"))
+		return fmt.Sprintf("the index of vault %s is still being built (%s), so not all of its notes can be found yet: ask again in a few seconds",
+			q, st.Progress())
 	case st.Vault != "":
-		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now; ask again in a little while", q, st.Vault)
+		return fmt.Sprintf("vault %s is not indexed yet: its index is built after that of vault %q, which is being built now (%s); ask again in a little while",
+			q, st.Vault, st.Progress())
 	}
 	return fmt.Sprintf("the index of vault %s is about to be built, so its notes cannot be found yet: ask again in a few seconds", q)
+}
+
+// Progress says how far the index run under way has got with the vault
+// it indexes (st.Vault), for a parenthesis: the stage it is in, and while
+// it reads files how many it has read. Every answer that tells of a run
+// under way words it here.
+func (st State) Progress() string {
+	switch {
+	case st.Phase == PhaseLinks:
+		return "every file is read; its links are being resolved"
+	case st.Total > 0 && st.Done >= st.Total:
+		return "every file is read; the index is being finished"
+	case st.Total > 0:
+		return fmt.Sprintf("%d of %s done", st.Done, counted(st.Total, "file"))
+	case st.Phase == PhaseWrite:
+		// Nothing changed: only the links are looked at again.
+		return "no file needs reading; the index is being finished"
+	}
+	return "its files are being listed"
 }
 
 // counted writes n and the noun, plural unless n is 1.

@@ -52,7 +52,10 @@ func TestExplain(t *testing.T) {
 			empty: []string{`Vault "work" is not indexed: the last index run failed`, "health-status says why"},
 			notes: []string{"the last index run failed"}},
 		{name: "folder missing", covs: []Coverage{{Name: "work", Path: "/notes/work", Folder: "does not exist", Known: true, Indexed: true}},
-			empty: []string{`The folder of vault "work" (/notes/work) does not exist`, "correct the vault's path if it is mistyped", "put the folder back if it was moved."},
+			empty: []string{`The folder of vault "work" (/notes/work) does not exist`, "correct the vault's path if it is mistyped", "put it back if it was moved"},
+			notes: []string{`the folder of vault "work" (/notes/work) does not exist, so its notes are answered as they were last indexed, and changes to them are not seen until the folder is back`}},
+		{name: "folder missing, never indexed", covs: []Coverage{{Name: "work", Path: "/notes/work", Folder: "does not exist", Known: true}},
+			empty: []string{`The folder of vault "work" (/notes/work) does not exist, so its notes cannot be searched or read`, "put the folder back if it was moved."},
 			notes: []string{`the folder of vault "work" (/notes/work) does not exist`}},
 		{name: "folder unreadable", covs: []Coverage{{Name: "work", Path: "/notes/work", Folder: "cannot be read (permission denied)"}},
 			empty: []string{`The folder of vault "work" (/notes/work) cannot be read (permission denied)`},
@@ -153,5 +156,44 @@ func TestCover(t *testing.T) {
 	}
 	if c := Cover(ctx, nil, []config.Vault{done})[0]; c.Known {
 		t.Errorf("without a database: %+v", c)
+	}
+}
+
+// TestProgressNamesTheStageAfterReading: once every file is read, the
+// progress of a run names what it does next rather than a finished
+// count, and search answers say it in the same words.
+func TestProgressNamesTheStageAfterReading(t *testing.T) {
+	for _, tc := range []struct {
+		st   State
+		want string
+	}{
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseScan}, "its files are being listed"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: 500, Total: 1402}, "500 of 1402 files done"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: 1402, Total: 1402}, "every file is read; the index is being finished"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseLinks, Done: 1402, Total: 1402}, "every file is read; its links are being resolved"},
+	} {
+		if got := tc.st.Progress(); got != tc.want {
+			t.Errorf("%+v: %q; want %q", tc.st, got, tc.want)
+		}
+		u := Explain([]Coverage{{Name: "work", Known: true}}, tc.st, nil)
+		if !strings.Contains(u.Empty, "("+tc.want+")") || strings.Contains(u.Empty, "1402 of 1402") {
+			t.Errorf("%+v: search says %q", tc.st, u.Empty)
+		}
+	}
+}
+
+// TestExplainOfAnIndexedVaultWhoseFolderIsGone: the index still answers
+// for the vault, and a server picks the folder up again when it is back,
+// so the answer says neither that nothing can be searched nor that a
+// restart is needed.
+func TestExplainOfAnIndexedVaultWhoseFolderIsGone(t *testing.T) {
+	u := Explain([]Coverage{{Name: "fv", Path: "/notes/fv", Folder: "does not exist", Known: true, Indexed: true, Notes: 3}}, State{State: StateReady}, nil)
+	for _, n := range u.For(1) {
+		if strings.Contains(n, "cannot be searched") || strings.Contains(n, "starts again") {
+			t.Errorf("note %q", n)
+		}
+	}
+	if len(u.For(1)) != 1 {
+		t.Errorf("notes %q; want one", u.For(1))
 	}
 }

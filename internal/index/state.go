@@ -7,13 +7,18 @@ import "time"
 type State struct {
 	// State is StateReady, StateIndexing, StateFailed or StateUnavailable.
 	State string `json:"state"`
-	// Done and Total count the files of the current run.
-	Done  int `json:"done,omitempty"`
-	Total int `json:"total,omitempty"`
+	// Phase is the stage of the current run; Done and Total count the
+	// files it reads (PhaseWrite).
+	Phase Phase `json:"phase,omitempty"`
+	Done  int   `json:"done,omitempty"`
+	Total int   `json:"total,omitempty"`
 	// Vault is the vault being indexed.
 	Vault string `json:"vault,omitempty"`
 	// Error says why the last run failed.
 	Error string `json:"error,omitempty"`
+	// Failed holds, by vault name, why the last run failed to index a
+	// vault, in words for a reader; the other vaults were indexed.
+	Failed map[string]string `json:"failed,omitempty"`
 	// LastIndexed is when the last run finished.
 	LastIndexed time.Time `json:"last_indexed,omitzero"`
 	// Embedding is how far making vectors for semantic search has got; it
@@ -56,6 +61,19 @@ const (
 	StateFailed      = "failed"
 	StateUnavailable = "unavailable"
 )
+
+// FailedFor says why the last run failed to index the vault named, and
+// whether it did; a failure not pinned to a vault is every vault's.
+func (s State) FailedFor(name string) (why string, failed bool) {
+	if s.State != StateFailed {
+		return "", false
+	}
+	if len(s.Failed) == 0 {
+		return s.Error, true
+	}
+	why, failed = s.Failed[name]
+	return why, failed
+}
 
 // Busy reports whether the index is being brought up to date or its
 // vectors made: vectors may then not be loaded yet, nor every note

@@ -131,14 +131,20 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	// A vault that fails (its folder gone) does not keep the others from
 	// being indexed: their answers still come, and say why it is missing.
 	var failed error
+	why := map[string]string{}
 	for _, v := range vaults {
-		l.set(func(s *index.State) { s.State, s.Vault, s.Done, s.Total = index.StateIndexing, v.Name, 0, 0 })
+		l.set(func(s *index.State) {
+			s.State, s.Vault, s.Phase, s.Done, s.Total = index.StateIndexing, v.Name, index.PhaseScan, 0, 0
+		})
 		res, err := l.index(ctx, v, func(phase index.Phase, done, total int) {
 			// The state counts the files that need work, as list-vaults
 			// reports them; the other phases are not counted there.
-			if phase == index.PhaseWrite {
-				l.set(func(s *index.State) { s.Done, s.Total = done, total })
-			}
+			l.set(func(s *index.State) {
+				s.Phase = phase
+				if phase == index.PhaseWrite {
+					s.Done, s.Total = done, total
+				}
+			})
 		})
 		if err != nil {
 			if ctx.Err() != nil {
@@ -146,6 +152,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 			}
 			l.log.Warn("index run failed", "vault", v.Name, "err", err)
 			failed = errors.Join(failed, err)
+			why[v.Name] = failedWhy(v)
 			continue
 		}
 		if res.Added+res.Updated+res.Deleted > 0 {
@@ -158,7 +165,12 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	done := func(s *index.State) {
 		*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
 		if failed != nil {
-			s.State, s.Error = index.StateFailed, failed.Error()
+			s.State, s.Error, s.Failed = index.StateFailed, failed.Error(), why
+		}
+		if background && l.sync != nil {
+			// The sync asked for below makes the vectors from here on:
+			// answers say they are being made, not to run an index.
+			embedding(&s.Embedding)
 		}
 	}
 	if background {
@@ -182,6 +194,7 @@ func (l *Live) syncVectors(ctx context.Context) error {
 		return nil
 	}
 	began := time.Now()
+	l.set(func(s *index.State) { embedding(&s.Embedding) })
 	l.rate.start(began)
 	err := l.sync(ctx, l.kick, l.progress)
 	if err != nil && ctx.Err() == nil {
@@ -202,6 +215,23 @@ func (l *Live) syncVectors(ctx context.Context) error {
 		l.log.Info("vectors made", "texts", l.rate.done, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return err
+}
+
+// failedWhy says why indexing vault v failed, in words for a reader:
+// its folder's problem when it has one.
+func failedWhy(v config.Vault) string {
+	if p := index.FolderProblem(v.Path); p != "" {
+		return "its folder " + p
+	}
+	return "the index run stopped with an error (the server log says which)"
+}
+
+// embedding marks e as a sync under way that has not counted its work
+// yet.
+func embedding(e *index.Embedding) {
+	if e.State != index.EmbedRunning {
+		*e = index.Embedding{State: index.EmbedRunning}
+	}
 }
 
 // progress records how far the running sync has got, with its throughput

@@ -111,7 +111,42 @@ func TestFailedVaultLeavesTheOthersIndexed(t *testing.T) {
 	if err := l.All(context.Background()); err == nil {
 		t.Fatal("the pass reported no failure")
 	}
-	if st := l.State(); len(indexed) != 1 || st.State != index.StateFailed || st.Error == "" {
+	if st := l.State(); len(indexed) != 1 || st.State != index.StateFailed || st.Error == "" || len(st.Failed) != 1 || st.Failed["gone"] == "" {
 		t.Fatalf("indexed %v, state %+v; want the other vault indexed and the state failed", indexed, st)
 	}
+}
+
+// TestStateSaysVectorsAreBeingMadeOnceAsked: from the end of a pass that
+// hands the vector sync to the background worker, until the sync counts
+// its work, the state says vectors are being made (Busy), so that
+// semantic search does not tell the user to run an index meanwhile.
+func TestStateSaysVectorsAreBeingMadeOnceAsked(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	started, release := make(chan struct{}), make(chan struct{})
+	l := New([]config.Vault{{Name: "v", Path: t.TempDir()}},
+		func(context.Context, config.Vault, index.Progress) (index.Result, error) { return index.Result{}, nil },
+		func(context.Context, <-chan struct{}, func(int, int)) error {
+			close(started)
+			<-release // not a count reported yet
+			return nil
+		}, nil)
+	// Passes hand the sync over; the worker is not started until the
+	// pass has ended, so the state between the two is seen.
+	l.mu.Lock()
+	l.background = true
+	l.mu.Unlock()
+	if err := l.All(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if st := l.State(); st.State != index.StateReady || st.Embedding.State != index.EmbedRunning || !st.Busy() {
+		t.Fatalf("after the pass, before the sync: %+v; want vectors being made", st)
+	}
+	wait := l.EmbedInBackground(ctx)
+	<-started
+	if st := l.State(); st.Embedding.State != index.EmbedRunning || !st.Busy() {
+		t.Fatalf("during the sync: %+v; want vectors being made", st)
+	}
+	close(release)
+	cancel()
+	wait()
 }

@@ -38,7 +38,7 @@ func TestSearchAlternatives(t *testing.T) {
 		}
 
 		text, isErr = call(t, cs, tool, map[string]any{"query": "espresso", "alternatives": []string{"a", "b", "c", "d", "e", "f"}}, nil)
-		if !isErr || !strings.Contains(text, "greater than 5") {
+		if !isErr || !strings.Contains(text, "alternatives takes at most 5 alternatives; got 6") {
 			t.Errorf("%s with 6 alternatives: %s; want a tool error saying 5 is the most", tool, text)
 		}
 	}

@@ -133,3 +133,35 @@ func TestContextPassagesLinkTheirNotes(t *testing.T) {
 		}
 	}
 }
+
+// TestBudgetDescriptionNamesTheBudgetKept: the schema of build-context
+// names the budget the server lowers a larger one to, from the same
+// function, whatever the ceiling; a call over it is lowered at least
+// that far.
+func TestBudgetDescriptionNamesTheBudgetKept(t *testing.T) {
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t))
+	cs := connectWith(t, b, mcp.Options{Version: "test", Logger: quiet(), AnswerTokens: 10000})
+	tools, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var desc string
+	for _, tool := range tools.Tools {
+		if tool.Name == mcp.ToolBuildContext {
+			data, _ := json.Marshal(tool.InputSchema)
+			var s struct {
+				Properties map[string]struct{ Description string } `json:"properties"`
+			}
+			if err := json.Unmarshal(data, &s); err != nil {
+				t.Fatal(err)
+			}
+			desc = s.Properties["budget_tokens"].Description
+		}
+	}
+	var out mcp.BuildContextOutput
+	call(t, cs, mcp.ToolBuildContext, map[string]any{"query": "coffee", "budget_tokens": 20000}, &out)
+	// (10000 - 5000 overhead) / 2 with this ceiling.
+	if !strings.Contains(desc, "at most 2500 ") || out.BudgetTokens > 2500 {
+		t.Fatalf("description %q; a budget of 20000 became %d", desc, out.BudgetTokens)
+	}
+}

@@ -24,7 +24,7 @@ const ToolBuildContext = "build-context"
 // BuildContextInput is the input of build-context.
 type BuildContextInput struct {
 	Query        string   `json:"query" jsonschema:"the question or task to gather context for, in words"`
-	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"the most tokens the passages may cost, 200 to 20000 (4000 when left out); a token is 4 characters of a passage's citation line and text. A budget larger than half the server's answer ceiling (7500 with the default ceiling) is lowered to it, and the answer says so"`
+	BudgetTokens int      `json:"budget_tokens,omitempty" jsonschema:"the most tokens the passages may cost; described in full by budgetDescription"`
 	Paths        []string `json:"paths,omitempty" jsonschema:"notes to start from, by vault-relative path (a title or alias also works); their passages are candidates, and the notes they link to too"`
 	Vault        string   `json:"vault,omitempty" jsonschema:"gather only from this vault (a name from list-vaults); every vault when empty"`
 }
@@ -82,6 +82,7 @@ A token is counted as 4 characters of a passage's citation line and text; tokens
 		InputSchema: inputSchema[BuildContextInput](func(p map[string]*jsonschema.Schema) {
 			textLength(p["query"], 1, search.MaxQueryChars)
 			intRange(p["budget_tokens"], contextpack.MinBudget, contextpack.MaxBudget, contextpack.DefaultBudget)
+			p["budget_tokens"].Description = budgetDescription(t.contextBudget())
 			maxItems(p["paths"], contextpack.MaxPaths)
 			textLength(p["paths"].Items, 1, maxPathChars)
 			textLength(p["vault"], 0, maxNameChars)
@@ -233,6 +234,14 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 // twice: the citation fields of each passage, the left-out list (at most
 // 20 entries in both parts), the notes and the heading lines.
 const contextOverhead = 5000
+
+// budgetDescription describes budget_tokens to the model, with fit, the
+// largest budget this server keeps (contextBudget, which lowers it).
+func budgetDescription(fit int) string {
+	return fmt.Sprintf("the most tokens the passages may cost, %d to %d (%d when left out); a token is 4 characters of a passage's citation line and text. "+
+		"This server gives at most %d (the passages come both as text and as structured content, within its answer ceiling): a larger budget is lowered to it, or further when the citations need the room, and the answer says so",
+		contextpack.MinBudget, contextpack.MaxBudget, contextpack.DefaultBudget, fit)
+}
 
 // contextBudget is the largest budget whose answer fits the ceiling: the
 // passages appear in the text and again in the structured content.

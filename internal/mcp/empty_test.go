@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -106,6 +107,32 @@ func TestMissingVaultFolderOverMCP(t *testing.T) {
 	cs := connect(t, real{deps})
 	want := `folder of vault "gone" (` + gone.Path + `) does not exist`
 
+	// The failure is the missing vault's: list-vaults says so of it, and
+	// why, and not of the vault indexed whole.
+	var list mcp.ListVaultsOutput
+	text, _ := call(t, cs, mcp.ToolListVaults, nil, &list)
+	for _, v := range list.Vaults {
+		if v.Name == coffee.Name && v.IndexState != index.StateReady {
+			t.Errorf("list-vaults says the healthy vault is %q:\n%s", v.IndexState, text)
+		}
+	}
+	if !strings.Contains(text, `could not index vault "gone" (its folder does not exist)`) {
+		t.Errorf("list-vaults does not say which vault failed and why:\n%s", text)
+	}
+	// A note found in no vault that can be read is said to be missing
+	// there; the missing vault is only a possibility, and one instruction
+	// is given.
+	text, _ = call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour ovr.md"}, nil)
+	if !strings.Contains(text, "in the vaults that can be read; it may be in one that cannot") || strings.Count(text, "pass ") != 1 ||
+		!strings.Contains(text, "Methods/Pour over.md") {
+		t.Errorf("read-note of a misspelt path beside a missing vault:\n%s", text)
+	}
+	for _, v := range list.Vaults {
+		if v.Name == gone.Name && !strings.HasSuffix(v.IndexState, "its folder does not exist") {
+			t.Errorf("list-vaults says the missing vault is %q; want its folder named missing", v.IndexState)
+		}
+	}
+
 	var out mcp.SearchOutput
 	text, isErr := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, &out)
 	if isErr || len(out.Results) == 0 || out.Results[0].Vault != coffee.Name {
@@ -167,5 +194,33 @@ func TestNothingIndexedOverMCP(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexedVaultFolderRemovedOverMCP: a vault indexed whole whose
+// folder then goes is answered from the index, and the answer says so:
+// not that its notes cannot be searched, nor that the server must start
+// again to see it back; list-vaults names the missing folder.
+func TestIndexedVaultFolderRemovedOverMCP(t *testing.T) {
+	fv := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{fv},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	if err := deps.Live.All(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(fv.Path); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, real{deps})
+	var out mcp.SearchOutput
+	text, _ := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, &out)
+	if len(out.Results) == 0 || !strings.Contains(text, "answered as they were last indexed") ||
+		strings.Contains(text, "cannot be searched") || strings.Contains(text, "starts again") {
+		t.Errorf("search of the vault whose folder went:\n%s", text)
+	}
+	var list mcp.ListVaultsOutput
+	text, _ = call(t, cs, mcp.ToolListVaults, nil, &list)
+	if !strings.Contains(list.Vaults[0].IndexState, "its folder does not exist") {
+		t.Errorf("list-vaults:\n%s", text)
 	}
 }

@@ -25,3 +25,6 @@ func StdioTransportWith(l StdioLimits) func(io.ReadCloser, io.Writer) mcpsdk.Tra
 		return stdioTransport(in, out, stdioLimits{inFlight: l.InFlight, grace: l.Grace, draining: l.Draining, held: l.Held})
 	}
 }
+
+// Freshness is the line list-vaults and health-status give of the index.
+var Freshness = freshness

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -330,7 +331,10 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 		{mcp.ToolReadNote, map[string]any{"path": "../../../etc/passwd"}, "outside the vault"},
 		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "No such heading"}, `its headings include "Pour over"`},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "depth": 9}, "depth must be at most 5; got 9"},
-		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "direction": "sideways"}, "direction"},
+		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "direction": "sideways"}, `direction must be "out", "in" or "both"; got "sideways"`},
+		{mcp.ToolBuildContext, map[string]any{"query": "grind", "paths": slices.Repeat([]any{"Methods/Index.md"}, 21)}, "paths takes at most 20 notes; got 21."},
+		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "limit": 1e6}, "limit must be at most 100; got 1000000."},
+		{mcp.ToolSearchVault, map[string]any{"query": "   "}, "Invalid arguments: the query is empty. Give the words"},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Nonexistent thing"}, "no note matches"},
 		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "vault": "nope"}, `use one of "coffee"`},
 		{mcp.ToolSearchVault, map[string]any{"query": "   "}, "query is empty"},
@@ -347,6 +351,15 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 				t.Fatalf("error %v, text %q; want an error saying %q", isErr, text, tc.want)
 			}
 		})
+	}
+	// Arguments that are not an object at all.
+	res, err := cs.CallTool(context.Background(), &mcpsdk.CallToolParams{Name: mcp.ToolSearchVault, Arguments: json.RawMessage(`"notobj"`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := res.Content[0].(*mcpsdk.TextContent).Text
+	if !res.IsError || !strings.Contains(text, "the arguments must be a JSON object") || strings.Contains(text, "Go value") {
+		t.Fatalf("arguments not an object: %q", text)
 	}
 }
 
@@ -416,7 +429,7 @@ func TestSemanticFallsBackWithoutVectors(t *testing.T) {
 	var out mcp.SearchOutput
 	for _, tool := range []string{mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
 		text, _ := call(t, connect(t, b), tool, map[string]any{"query": "minerals"}, &out)
-		if !out.Degraded || !strings.Contains(out.DegradedReason, "being brought up to date") || !strings.Contains(text, "Degraded") {
+		if !out.Degraded || !strings.Contains(out.DegradedReason, "making their vectors now") || !strings.Contains(text, "Degraded") {
 			t.Fatalf("%s before the first index pass: %+v\n%s", tool, out, text)
 		}
 	}

@@ -389,13 +389,29 @@ func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup f
 	// A vault whose folder is gone, or whose first index is under way,
 	// may hold the note: the answer says so rather than that it is
 	// nowhere.
-	if why := t.unready(ctx, vaultName, t.state()).For(0); len(why) > 0 {
-		return config.Vault{}, "", nil, fmt.Errorf("no note %s was found: %s", quoteArg(ref), strings.Join(why, "; "))
+	missing := notFoundText(indexErr, ref)
+	if u := t.unready(ctx, vaultName, t.state()); u.Has() {
+		if u.Empty == "" {
+			// Some vault was searched whole: the note is not there, and
+			// the others are only a possibility.
+			return config.Vault{}, "", nil, fmt.Errorf("%s (in the vaults that can be read; it may be in one that cannot: %s)", missing, strings.Join(u.For(0), "; "))
+		}
+		return config.Vault{}, "", nil, fmt.Errorf("no note %s was found: %s", quoteArg(ref), strings.Join(u.For(0), "; "))
 	}
-	if nf := shortNotFound(indexErr); nf != nil {
-		return config.Vault{}, "", nil, fmt.Errorf("%s; pass the vault-relative path that search results give", nf.Error())
+	return config.Vault{}, "", nil, errors.New(missing)
+}
+
+// notFoundText says that no note answers to ref, with the closest the
+// index knows (indexErr) and one instruction.
+func notFoundText(indexErr error, ref string) string {
+	nf := shortNotFound(indexErr)
+	switch {
+	case nf == nil:
+		return fmt.Sprintf("no note %s exists; search-vault with a few of its words finds its path", quoteArg(ref))
+	case len(nf.Suggestions) > 0:
+		return nf.Error() // which says to pass one of them
 	}
-	return config.Vault{}, "", nil, fmt.Errorf("no note %s exists; search-vault with a few of its words finds its path", quoteArg(ref))
+	return nf.Error() + "; pass the vault-relative path that search results give"
 }
 
 // section returns the part of text under the heading named want, up to the

@@ -27,7 +27,7 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 			fmt.Fprintf(&b, "\n%s\n", out.Empty)
 		}
 	case out.Truncated:
-		fmt.Fprintf(&b, "the best %d notes (more matched).\n", n)
+		fmt.Fprintf(&b, "the best %s (more matched).\n", words.Count(n, "note"))
 	default:
 		fmt.Fprintf(&b, "%s.\n", words.Count(n, "note"))
 	}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/big"
 	"regexp"
 	"runtime/debug"
@@ -67,7 +68,7 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 		log = slog.New(slog.DiscardHandler)
 	}
 	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "jarvis", Title: "Jarvis: Obsidian vault search", Version: opts.Version},
-		&mcpsdk.ServerOptions{Instructions: instructions, Logger: log, PageSize: 200})
+		&mcpsdk.ServerOptions{Instructions: instructions, Logger: slog.New(sdkHandler{log.Handler()}), PageSize: 200})
 	ceiling := opts.AnswerTokens
 	if ceiling <= 0 {
 		ceiling = DefaultAnswerTokens
@@ -127,6 +128,34 @@ type tools struct {
 func readOnly(title string) *mcpsdk.ToolAnnotations {
 	closed := false
 	return &mcpsdk.ToolAnnotations{Title: title, ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: &closed}
+}
+
+// sdkHandler logs what the SDK logs at INFO (each session connected and
+// ended, with an empty id over stdio) at DEBUG: a user reads jarvis's own
+// lines at INFO, and the SDK's only when looking into a session.
+type sdkHandler struct{ slog.Handler }
+
+func (h sdkHandler) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.Handler.Enabled(ctx, sdkLevel(level))
+}
+
+func (h sdkHandler) Handle(ctx context.Context, r slog.Record) error {
+	r.Level = sdkLevel(r.Level)
+	return h.Handler.Handle(ctx, r)
+}
+
+func (h sdkHandler) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return sdkHandler{h.Handler.WithAttrs(attrs)}
+}
+
+func (h sdkHandler) WithGroup(name string) slog.Handler { return sdkHandler{h.Handler.WithGroup(name)} }
+
+// sdkLevel is the level a line the SDK logs at level is logged at.
+func sdkLevel(level slog.Level) slog.Level {
+	if level == slog.LevelInfo {
+		return slog.LevelDebug
+	}
+	return level
 }
 
 // recoverPanics turns a panic in any handler into a tool error (for tool
@@ -221,16 +250,30 @@ func friendlyArgumentErrors(inputs map[string]*jsonschema.Schema) mcpsdk.Middlew
 					continue
 				}
 				detail := explainSchemaError(tc.Text, input)
-				tc.Text = "Invalid arguments: " + detail + ". Fix it (the tool's input schema lists the allowed values) and call again."
+				tc.Text = invalidArguments(detail, "fix it (the tool's input schema lists the allowed values)")
 			}
 			return res, err
 		}
 	}
 }
 
+// invalidArguments is the text of a tool error for arguments that cannot
+// be used: what is wrong, then what to do before calling again. Every
+// such error is worded here.
+func invalidArguments(detail, fix string) string {
+	return "Invalid arguments: " + detail + ". " + strings.ToUpper(fix[:1]) + fix[1:] + " and call again."
+}
+
+// argumentError is an error of the arguments a handler finds itself,
+// worded as invalidArguments words the schema's.
+type argumentError struct{ detail, fix string }
+
+func (e argumentError) Error() string { return invalidArguments(e.detail, e.fix) }
+
 var (
 	schemaBound  = regexp.MustCompile(`^(-?[0-9/.e+-]+) is (?:greater|less) than ([0-9.]+)$`)
 	schemaLength = regexp.MustCompile(`contains (\d+) Unicode code points, (?:more|fewer|less) than (\d+)$`)
+	schemaItems  = regexp.MustCompile(`array length (\d+) is (?:greater|less) than (\d+)$`)
 	schemaType   = regexp.MustCompile(`has type "?(\w+)"?, want (?:one of )?\[?"?(\w+)"?`)
 )
 
@@ -281,7 +324,7 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 			got := m[1]
 			if r, ok := new(big.Rat).SetString(got); ok {
 				f, _ := r.Float64()
-				got = strconv.FormatFloat(f, 'g', -1, 64)
+				got = number(f)
 			}
 			limit := strings.TrimRight(strings.TrimRight(m[2], "0"), ".")
 			if keyword == "maximum" {
@@ -290,7 +333,28 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 			return fmt.Sprintf("%s must be at least %s; got %s", prop, limit, got)
 		}
 	case "enum":
-		return prop + " is not one of the allowed values"
+		msg := prop + " must be one of the allowed values"
+		if p := argumentSchema(input, prop); p != nil && len(p.Enum) > 0 {
+			var allowed []string
+			for _, e := range p.Enum {
+				allowed = append(allowed, fmt.Sprintf("%q", fmt.Sprint(e)))
+			}
+			msg = fmt.Sprintf("%s must be %s", prop, orList(allowed))
+		}
+		// The value comes first: "sideways does not equal any of: [...]".
+		if i := strings.LastIndex(detail, " does not equal any of: "); i >= 0 {
+			msg += "; got " + quoteArg(detail[:i])
+		}
+		return msg
+	case "maxItems", "minItems":
+		if m := schemaItems.FindStringSubmatch(tail); m != nil {
+			n, _ := strconv.Atoi(m[2])
+			bound := "at most"
+			if keyword == "minItems" {
+				bound = "at least"
+			}
+			return fmt.Sprintf("%s takes %s %s; got %s", prop, bound, words.Count(n, itemNoun(prop)), m[1])
+		}
 	case "type":
 		if m := schemaType.FindStringSubmatch(tail); m != nil {
 			want := withArticle(m[2])
@@ -308,6 +372,9 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 			return fmt.Sprintf("%s must be %s, not %s", prop, want, withArticle(m[1]))
 		}
 	}
+	if strings.HasPrefix(rest, "unmarshaling arguments") {
+		return `the arguments must be a JSON object with one member per argument, such as {"query": "coffee"}`
+	}
 	if names, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
 		return "there is no argument " + quoteArg(strings.Trim(names, `[]"`)) + " (unknown argument)"
 	}
@@ -315,6 +382,35 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 		return prop + ": " + clip(rest, maxQuoted)
 	}
 	return clip(rest, maxQuoted)
+}
+
+// number writes a number as a person would: an integer without an
+// exponent (1000000, not 1e+06).
+func number(f float64) string {
+	if f == math.Trunc(f) && math.Abs(f) < 1e15 {
+		return strconv.FormatFloat(f, 'f', -1, 64)
+	}
+	return strconv.FormatFloat(f, 'g', -1, 64)
+}
+
+// orList joins choices as "a", "b" or "c".
+func orList(choices []string) string {
+	if len(choices) < 2 {
+		return strings.Join(choices, "")
+	}
+	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
+}
+
+// itemNoun is what the items of a list argument are, for a message about
+// how many it takes.
+func itemNoun(prop string) string {
+	switch prop {
+	case "paths":
+		return "note"
+	case "alternatives":
+		return "alternative"
+	}
+	return "item"
 }
 
 // argumentSchema is the schema of input's property prop, nil when there

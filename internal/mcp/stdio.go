@@ -210,9 +210,6 @@ func checkLine(line []byte) (jsonrpc.Message, []byte) {
 	if reply := CheckBody(line); reply != nil {
 		return nil, reply
 	}
-	if !json.Valid(line) {
-		return nil, errorReply(nil, codeParseError, "Parse error: each line must be one JSON-RPC message")
-	}
 	msg, err := jsonrpc.DecodeMessage(line)
 	if err != nil {
 		id, why := explainInvalid(line, err)
@@ -264,7 +261,10 @@ func CheckBody(body []byte) []byte {
 	if tooDeep(body, maxDepth) {
 		return errorReply(nil, codeParseError, fmt.Sprintf("Parse error: JSON nested more than %d levels deep", maxDepth))
 	}
-	if len(body) > 0 && body[0] == '[' && json.Valid(body) {
+	if !json.Valid(body) {
+		return errorReply(nil, codeParseError, "Parse error: each request must be one JSON-RPC message: a line of its own over stdio, a request body of its own over HTTP")
+	}
+	if len(body) > 0 && body[0] == '[' {
 		// MCP dropped JSON-RPC batches in 2025-06-18. The SDK refuses
 		// them from then on, but still reads one from a client of an
 		// earlier version, without the checks below for each element:

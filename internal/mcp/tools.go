@@ -208,7 +208,7 @@ func (t *tools) state() index.State {
 func (t *tools) answerState(d *Degradation) index.State {
 	st := t.state()
 	for _, name := range slices.Sorted(maps.Keys(st.Unwatched)) {
-		d.degrade(fmt.Sprintf("the index of vault %s may miss recent changes: %s", name, st.Unwatched[name]))
+		d.degrade(fmt.Sprintf("vault %q: %s", name, st.Unwatched[name]))
 	}
 	return st
 }
@@ -217,12 +217,19 @@ func (t *tools) answerState(d *Degradation) index.State {
 func freshness(st index.State) string {
 	switch st.State {
 	case index.StateIndexing:
-		if st.Total > 0 {
-			return fmt.Sprintf("The index is being built (%d of %s of %s done): results cover what is indexed so far.", st.Done, words.Count(st.Total, "file"), st.Vault)
+		if st.Vault != "" {
+			return fmt.Sprintf("The index of vault %q is being built (%s): results cover what is indexed so far.", st.Vault, st.Progress())
 		}
 		return "The index is being built: results cover what is indexed so far."
 	case index.StateFailed:
-		return "The last index run failed: results may be out of date. health-status says why and how to fix it."
+		if len(st.Failed) == 0 {
+			return "The last index run failed: results may be out of date. health-status says why and how to fix it."
+		}
+		var failed []string
+		for _, name := range slices.Sorted(maps.Keys(st.Failed)) {
+			failed = append(failed, fmt.Sprintf("vault %q (%s)", name, st.Failed[name]))
+		}
+		return fmt.Sprintf("The last index run could not index %s: results from it may be out of date; the other vaults are up to date.", strings.Join(failed, " or "))
 	case index.StateUnavailable:
 		return "The index cannot be used: answers come from the note files. health-status says why and how to fix it."
 	}
@@ -234,7 +241,10 @@ func freshness(st index.State) string {
 func embedding(e index.Embedding) string {
 	switch e.State {
 	case index.EmbedRunning:
-		msg := fmt.Sprintf("Vectors for semantic search are being made: %d of %s done", e.Done, words.Count(e.Total, "passage"))
+		msg := "Vectors for semantic search are being made"
+		if e.Total > 0 {
+			msg += fmt.Sprintf(": %d of %s done", e.Done, words.Count(e.Total, "passage"))
+		}
 		if e.PerSecond > 0 {
 			msg += fmt.Sprintf(", %.0f a second", e.PerSecond)
 		}
@@ -376,7 +386,7 @@ func noteLinks(rs []notes.Result) []mcpsdk.Content {
 	return links
 }
 
-var errEmptyQuery = errors.New("the query is empty: give the words or question to search for")
+var errEmptyQuery error = argumentError{detail: "the query is empty", fix: "give the words or question to search for"}
 
 // clamp returns v within lo..hi, or def when v is 0 (not given).
 func clamp(v, lo, hi, def int) int {

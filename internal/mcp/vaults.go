@@ -124,8 +124,15 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			if item.LastIndexed == "" {
 				item.IndexState = "not indexed"
 			}
-			if st.State != index.StateReady && (st.Vault == v.Name || st.Vault == "") {
+			switch _, failed := st.FailedFor(v.Name); {
+			case failed:
+				item.IndexState = index.StateFailed
+			case st.State == index.StateFailed:
+			case st.State != index.StateReady && (st.Vault == v.Name || st.Vault == ""):
 				item.IndexState = st.State
+			}
+			if p := index.FolderProblem(v.Path); p != "" {
+				item.IndexState += " (its folder " + p + ": its notes are answered as last indexed until it is back)"
 			}
 			if err := t.outline(ctx, &item); err != nil {
 				return nil, out, err
@@ -141,7 +148,7 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			}
 			files, _, err := vault.Scan(ctx, v.Path, v.Exclude)
 			if err != nil {
-				item.IndexState = "unreadable: " + vault.ErrText(err)
+				item.IndexState += "; " + folderState(v.Path, err)
 			}
 			for _, f := range files {
 				if f.Note {
@@ -161,6 +168,15 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		out.degrade(why + "; note and attachment counts come from the files on disk, links are not counted")
 	}
 	return renderVaults(out), out, nil
+}
+
+// folderState says why the vault folder at path could not be scanned
+// (err), in the words search answers use.
+func folderState(path string, err error) string {
+	if p := index.FolderProblem(path); p != "" {
+		return "its folder " + p
+	}
+	return "its folder cannot be read (" + vault.ErrText(err) + ")"
 }
 
 // outline adds a vault's folders and tags, from the index, to its item,
@@ -222,11 +238,11 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	}
 	b.WriteString("\nVectors in memory:")
 	for i, vs := range out.VectorStores {
-		sep := ","
-		if i == 0 {
-			sep = ""
+		if vs.Store == "none" {
+			fmt.Fprintf(&b, "%s none for %s", listSep(i), vs.Vault)
+			continue
 		}
-		fmt.Fprintf(&b, "%s %s in %s", sep, vs.Vault, vs.Store)
+		fmt.Fprintf(&b, "%s %s in %s", listSep(i), vs.Vault, vs.Store)
 	}
 	b.WriteString(".\n")
 	if len(out.Tools) > 0 {
@@ -267,9 +283,9 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {
-		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s, %s (%d unresolved), %s; index %s",
+		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s, %s (%d unresolved), %s; %s",
 			v.Name, v.Path, words.Count(v.Notes, "note"), words.Count(v.Attachments, "attachment"), words.Count(v.Links, "link"),
-			v.UnresolvedLinks, words.Count(v.Chunks, "passage"), v.IndexState)
+			v.UnresolvedLinks, words.Count(v.Chunks, "passage"), indexStateWords(v.IndexState))
 		if v.LastIndexed != "" {
 			fmt.Fprintf(&b, ", updated %s", v.LastIndexed)
 		}
@@ -296,6 +312,18 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		}
 	}
 	return textResult(b.String())
+}
+
+// indexStateWords says a vault's index state in a sentence: "index
+// ready", "being indexed", "not indexed".
+func indexStateWords(state string) string {
+	switch {
+	case strings.HasPrefix(state, index.StateIndexing):
+		return "being indexed" + strings.TrimPrefix(state, index.StateIndexing)
+	case strings.HasPrefix(state, "not indexed"):
+		return state
+	}
+	return "index " + state
 }
 
 // listSep is the comma before the i-th item of a list on one line.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -17,6 +18,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -152,6 +154,26 @@ type Service struct {
 	// inv are the flags of the run, for the command an answer names
 	// when nothing is indexed yet.
 	inv health.Invocation
+	// keywordFailed counts the failures of keyword search, by why.
+	keywordFailed failures
+}
+
+// failures counts failures by kind, so that each kind is logged the first
+// time and then at the 2nd, 4th, 8th... rather than at every call.
+type failures struct {
+	mu sync.Mutex
+	n  map[string]int
+}
+
+// add counts one failure of kind and returns how many there have been.
+func (f *failures) add(kind string) int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.n == nil {
+		f.n = map[string]int{}
+	}
+	f.n[kind]++
+	return f.n[kind]
 }
 
 // NewService returns the search service. files are the vaults served,
@@ -174,7 +196,7 @@ func (s *Service) leftOut(ref NoteRef) bool {
 // Why semantic search could not run, and the reasons an answer gives that
 // name nothing the reader can run (see tellsWhy for those that do).
 const (
-	reasonLoading = "the index is being brought up to date and its vectors made (list-vaults shows how far); semantic search joins in as soon as the first are stored"
+	reasonLoading = "the server is indexing the notes and making their vectors now (list-vaults shows how far); semantic search joins in as soon as the first are stored: ask again shortly"
 	reasonChanged = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
 
 	fellBackToKeywords = "answered with keyword search instead"
@@ -296,9 +318,17 @@ func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, e
 	if stop(ctx, err) {
 		return Answer{}, err
 	}
-	// The answer says so; the log keeps SQLite's own words for whoever
-	// looks into it, below the level a terminal shows.
-	s.log.Info("keyword search failed; scanning the note files", "err", err)
+	// The answer says so; the log says it once in words, then counts
+	// (every call fails alike while the database is damaged), and keeps
+	// SQLite's own words below the level a terminal shows.
+	said := store.Said(err)
+	switch n := s.keywordFailed.add(said); {
+	case n == 1:
+		s.log.Warn("keyword search failed; scanning the note files", "why", said)
+	case n&(n-1) == 0:
+		s.log.Warn("keyword search failed again; scanning the note files", "why", said, "times", n)
+	}
+	s.log.Debug("keyword search failed", "err", err)
 	res, err = scanFiles(ctx, s.files, q.Text, q.Filter, probe(q.Limit), !q.NamesOnly)
 	if err != nil {
 		return Answer{}, err

@@ -137,7 +137,7 @@ func TestServiceFallsBack(t *testing.T) {
 			t.Errorf("%s without vectors: %+v", mode, a)
 		}
 		busy := index.State{State: index.StateIndexing}
-		if a, _ := bare.Search(ctx, Query{Mode: mode, Text: "french press", Index: busy}); !strings.Contains(a.Reason, "being brought up to date") {
+		if a, _ := bare.Search(ctx, Query{Mode: mode, Text: "french press", Index: busy}); !strings.Contains(a.Reason, "making their vectors now") || !strings.Contains(a.Reason, "ask again") {
 			t.Errorf("%s while indexing: %q", mode, a.Reason)
 		}
 	}

@@ -12,6 +12,23 @@ import (
 // look at.
 const NeverIndexed = "this vault has never been indexed"
 
+// FirstIndexUnfinished is why the checks of what an index holds (its
+// links, its warnings) have nothing to look at while no index run of the
+// vault has finished: the first one is under way, or was cut off, and
+// what it stored so far says nothing of the vault.
+const FirstIndexUnfinished = "the first index of this vault has not finished"
+
+// VaultIndexed is VaultReady for the checks of what an index run left
+// behind: it also says why (FirstIndexUnfinished) while no run of the
+// vault has finished.
+func VaultIndexed(ctx context.Context, h *Handle, v config.Vault) (why string, db *DB, err error) {
+	why, db, _, lastMS, err := VaultReady(ctx, h, v)
+	if why == "" && err == nil && !lastMS.Valid {
+		return FirstIndexUnfinished, nil, nil
+	}
+	return why, db, err
+}
+
 // VaultReady says why the index of vault v cannot be looked at, or "" when
 // it can: its folder cannot be read (what the database holds of it then
 // says nothing of the files), the database is not available, or the vault
