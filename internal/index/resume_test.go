@@ -18,8 +18,8 @@ import (
 // resumeNotes is the size of the generated vault the resume tests index:
 // several batches of resumeBatch notes.
 const (
-	resumeNotes = 300
-	resumeBatch = 50
+	resumeNotes = 120
+	resumeBatch = 20
 )
 
 // interruptAt cancels an index run when its progress reaches a point.
