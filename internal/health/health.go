@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -118,7 +119,7 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 			if r.Name == "" {
 				r.Name = c.Name
 			}
-			if len(gated) > 0 && !c.Gates && strings.Contains(r.Fix, "`jarvis index") {
+			if len(gated) > 0 && !c.Gates && namesIndex(r.Fix, false) {
 				r.Fix = "first fix the " + strings.Join(gated, " and ") + " problem above: indexing refuses to run until then"
 			}
 			rep.Checks = append(rep.Checks, r)
@@ -160,6 +161,39 @@ func runOne(ctx context.Context, c Check, timeout time.Duration) []Result {
 		}
 		return []Result{{Name: c.Name, Status: Fail, Detail: fmt.Sprintf("check did not finish within %s", timeout),
 			Fix: "check that the disk holding the vault and database responds"}}
+	}
+}
+
+// namesIndex reports whether fix tells the reader to run jarvis index:
+// any index command, or with plain set only one that brings the index up
+// to date (not --rebuild, --forget or --reembed, which the server never
+// runs on its own).
+func namesIndex(fix string, plain bool) bool {
+	parts := strings.Split(fix, "`")
+	for i := 1; i < len(parts); i += 2 { // the backquoted commands
+		words := strings.Fields(parts[i])
+		if len(words) < 2 || words[0] != "jarvis" || words[1] != "index" {
+			continue
+		}
+		if !plain || !slices.ContainsFunc(words[2:], func(w string) bool {
+			return w == "--rebuild" || w == "--forget" || w == "--reembed"
+		}) {
+			return true
+		}
+	}
+	return false
+}
+
+// Underway rewords the fixes of rep that say to run jarvis index while the
+// server itself is doing that work (doing says what, such as "the server
+// is indexing vault "work" now (312 of 1,402 files done)"): running a
+// second indexer beside it would only wait for it. Fixes naming
+// --rebuild or --forget stand.
+func (rep *Report) Underway(doing string) {
+	for i, r := range rep.Checks {
+		if r.Status != OK && namesIndex(r.Fix, true) {
+			rep.Checks[i].Fix = "nothing to run: " + doing + ", and this check passes once that is done; ask again in a little while"
+		}
 	}
 }
 

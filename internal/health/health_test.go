@@ -434,3 +434,26 @@ func TestReuserAgeJoinsAParenthesis(t *testing.T) {
 		t.Fatalf("%q", rs[0].Detail)
 	}
 }
+
+// TestUnderwayRewordsOnlyPlainIndexFixes: while the server indexes, a fix
+// saying to run jarvis index (with the user's flags) becomes "nothing to
+// run"; fixes that need a rebuild, a forget or another command, and
+// passed checks, stand.
+func TestUnderwayRewordsOnlyPlainIndexFixes(t *testing.T) {
+	inv := Invocation{"--config", "/tmp/my conf.yaml"}
+	rep := Report{Checks: []Result{
+		{Name: "index freshness work", Status: Warn, Detail: "the first index run has not finished", Fix: "run " + inv.Command("index") + ": it finishes the work"},
+		{Name: "semantic vectors work", Status: Warn, Detail: "no note has a vector yet", Fix: "run " + inv.Command("index")},
+		{Name: "database", Status: Fail, Detail: "damaged", Fix: "run " + inv.Command("index", "--rebuild")},
+		{Name: "other vault old", Status: Warn, Detail: "not configured", Fix: inv.Command("index", "--forget", "old") + " drops it"},
+		{Name: "embedder", Status: Warn, Detail: "model missing", Fix: "run " + inv.Command("model", "pull")},
+		{Name: "ok", Status: OK, Detail: "fine", Fix: "run " + inv.Command("index")},
+	}}
+	rep.Underway(`the server is indexing vault "work" now (3 of 9 files done)`)
+	for i, want := range []bool{true, true, false, false, false, false} {
+		got := strings.HasPrefix(rep.Checks[i].Fix, "nothing to run: the server is indexing vault \"work\" now (3 of 9 files done)")
+		if got != want {
+			t.Errorf("%s: fix %q, reworded %v, want %v", rep.Checks[i].Name, rep.Checks[i].Fix, got, want)
+		}
+	}
+}

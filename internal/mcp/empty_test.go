@@ -224,3 +224,35 @@ func TestIndexedVaultFolderRemovedOverMCP(t *testing.T) {
 		t.Errorf("list-vaults:\n%s", text)
 	}
 }
+
+// TestHealthStatusWhileIndexingAsksForNoIndexRun: while the server builds
+// the first index, health-status's checks of that index (freshness,
+// vectors) say the server is doing it, with its progress, instead of
+// asking the reader to run jarvis index beside it.
+func TestHealthStatusWhileIndexingAsksForNoIndexRun(t *testing.T) {
+	v := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	for _, tc := range []struct {
+		st   index.State
+		want string
+	}{
+		{index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: 3, Total: 12}, `this server is indexing vault "` + v.Name + `" now (3 of 12 files done)`},
+		{index.State{State: index.StateReady, Embedding: index.Embedding{State: index.EmbedRunning, Done: 5, Total: 40}}, "this server is making vectors for semantic search now (5 of 40 passages done)"},
+	} {
+		var out mcp.HealthOutput
+		call(t, connect(t, indexState{deps, tc.st}), mcp.ToolHealthStatus, nil, &out)
+		reworded := 0
+		for _, c := range out.Checks {
+			if strings.Contains(c.Fix, "`jarvis index") {
+				t.Errorf("state %+v: check %q still asks for an index run: %q", tc.st, c.Name, c.Fix)
+			}
+			if strings.Contains(c.Fix, tc.want) {
+				reworded++
+			}
+		}
+		if reworded == 0 {
+			t.Errorf("state %+v: no check says %q: %+v", tc.st, tc.want, out.Checks)
+		}
+	}
+}

@@ -219,6 +219,9 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 		out.Checks = append(out.Checks, health.Result{Name: "health", Status: health.Warn, Detail: "no health checks are available in this server", Fix: "run `jarvis doctor` in a terminal"})
 	} else {
 		rep := t.health.Report(ctx)
+		if doing := underway(out.Index); doing != "" {
+			rep.Underway(doing)
+		}
 		out.Status, out.Checks = string(rep.Status), nonNil(rep.Checks)
 	}
 	var b strings.Builder
@@ -252,6 +255,22 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 		}
 	}
 	return textResult(b.String()), out, nil
+}
+
+// underway says what the server is doing now that a fix would otherwise
+// ask the reader to run jarvis index for: indexing, or making vectors.
+func underway(st index.State) string {
+	switch {
+	case st.State == index.StateIndexing && st.Vault != "":
+		return fmt.Sprintf("this server is indexing vault %q now (%s)", st.Vault, st.Progress())
+	case st.State == index.StateIndexing:
+		return "this server is indexing now"
+	case st.Embedding.State == index.EmbedRunning && st.Embedding.Total > 0:
+		return fmt.Sprintf("this server is making vectors for semantic search now (%d of %s done)", st.Embedding.Done, words.Count(st.Embedding.Total, "passage"))
+	case st.Embedding.State == index.EmbedRunning:
+		return "this server is making vectors for semantic search now"
+	}
+	return ""
 }
 
 // vectorStores names, for each served vault, the store that holds its
