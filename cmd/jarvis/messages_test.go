@@ -201,6 +201,38 @@ func TestMessagesOnADamagedDatabase(t *testing.T) {
 	}
 }
 
+// TestMessagesOnADatabaseDamagedInItsText: with only the pages of the
+// full-text index damaged, the counts list-vaults reads are fine but no
+// note's text can be searched: once a search has fallen back to the note
+// files, list-vaults says the index is unavailable rather than ready.
+func TestMessagesOnADatabaseDamagedInItsText(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db, "--embedder", "lexical"}
+	mustIndex(t, nil, flags...)
+	checkpoint(t, db)
+	for _, p := range sharedtest.TablePages(t, db, "note_fts") {
+		sharedtest.DamagePage(t, db, p, uint64(p))
+	}
+	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
+	state := func() string {
+		_, out := readTool(t, cs, "list-vaults", nil)
+		vs, _ := out["vaults"].([]any)
+		if len(vs) != 1 {
+			t.Fatalf("list-vaults: %s", mustJSON(out))
+		}
+		s, _ := vs[0].(map[string]any)["index_state"].(string)
+		return s
+	}
+	_, out := readTool(t, cs, "search-vault", map[string]any{"query": "coffee"})
+	if !strings.Contains(mustJSON(out), "Coffee.md") || !strings.Contains(mustJSON(out), "damaged") {
+		t.Fatalf("search-vault on damaged full-text pages does not answer from the files saying why: %s", mustJSON(out))
+	}
+	if got := state(); !strings.HasPrefix(got, "unavailable (the database is damaged") {
+		t.Errorf("list-vaults after a search fell back to the files says %q", got)
+	}
+}
+
 func TestMessagesBeforeAnythingIsIndexed(t *testing.T) {
 	vault := messageVault(t)
 	db := filepath.Join(t.TempDir(), "j.db")

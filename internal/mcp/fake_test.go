@@ -144,6 +144,8 @@ func (s fakeSearch) Embedder() string {
 
 func (s fakeSearch) VectorStores() map[string]string { return nil }
 
+func (s fakeSearch) Unreadable() string { return "" }
+
 type fakeGraph struct{ f *fake }
 
 func (g fakeGraph) FindNote(ctx context.Context, vault, ref string) (graph.Match, error) {

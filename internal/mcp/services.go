@@ -40,6 +40,9 @@ type SemanticSearch interface {
 	Embedder() string
 	// VectorStores names, by vault, the store that serves its vectors.
 	VectorStores() map[string]string
+	// Unreadable says why the latest keyword search could not read the
+	// index and scanned the note files instead; "" when it could.
+	Unreadable() string
 }
 
 // LinkGraph is the index's link graph (search-graph, read-note).

@@ -131,6 +131,10 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			case st.State != index.StateReady && (st.Vault == v.Name || st.Vault == ""):
 				item.IndexState = st.State
 			}
+			if why := t.unreadable(); why != "" {
+				// The counts above were read; the notes' text was not.
+				item.IndexState = index.StateUnavailable + " (" + why + ": searches answer from the note files until it is fixed; health-status says how)"
+			}
 			if p := index.FolderProblem(v.Path); p != "" {
 				item.IndexState += " (its folder " + p + ": its notes are answered as last indexed until it is back)"
 			}
@@ -168,6 +172,15 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		out.degrade(why + "; note and attachment counts come from the files on disk, links are not counted")
 	}
 	return renderVaults(out), out, nil
+}
+
+// unreadable says why the latest keyword search could not read the index,
+// "" when it could or there is no search service.
+func (t *tools) unreadable() string {
+	if t.semantic == nil {
+		return ""
+	}
+	return t.semantic.Unreadable()
 }
 
 // folderState says why the vault folder at path could not be scanned

@@ -168,7 +168,7 @@ func (s *Service) Passages(ctx context.Context, q PassageQuery) (PassageAnswer, 
 		default:
 			s.log.Warn("read passages from the index; reading the note files", "err", err)
 			fromFiles = true
-			ans.Degraded, ans.Reason = true, s.noIndex(notes.ReaderModel)+"; read the notes' passages from the files on disk instead"
+			ans.Degraded, ans.Reason = true, s.noIndex(notes.ReaderModel, err)+"; read the notes' passages from the files on disk instead"
 			order = slices.DeleteFunc(order, func(np *NotePassages) bool { return np.Via != "" })
 			for _, np := range order {
 				np.Passages, np.Headings = nil, nil

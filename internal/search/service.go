@@ -163,6 +163,22 @@ type Service struct {
 type failures struct {
 	mu sync.Mutex
 	n  map[string]int
+	// last is the kind of the latest failure, "" since a success.
+	last string
+}
+
+// ok notes a success: the failures before it are no longer the state.
+func (f *failures) ok() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.last = ""
+}
+
+// now is the kind of the latest failure, "" when the latest try worked.
+func (f *failures) now() string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.last
 }
 
 // add counts one failure of kind and returns how many there have been.
@@ -173,6 +189,7 @@ func (f *failures) add(kind string) int {
 		f.n = map[string]int{}
 	}
 	f.n[kind]++
+	f.last = kind
 	return f.n[kind]
 }
 
@@ -309,6 +326,7 @@ func (s *Service) unready(ctx context.Context, q Query, a *Answer) {
 func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, error) {
 	res, err := s.keyword.Search(ctx, fulltext.KeywordQuery{Text: q.Text, Filter: q.Filter, Limit: probe(q.Limit), NamesOnly: q.NamesOnly})
 	if err == nil {
+		s.keywordFailed.ok()
 		a := Answer{Results: res}
 		if why != "" {
 			a.Degraded, a.Reason = true, why+"; "+fellBackToKeywords
@@ -321,8 +339,8 @@ func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, e
 	// The answer says so; the log says it once in words, then counts
 	// (every call fails alike while the database is damaged), and keeps
 	// SQLite's own words below the level a terminal shows.
-	said := store.Said(err)
-	switch n := s.keywordFailed.add(said); {
+	said, kwErr := store.Said(err), err
+	switch n := s.keywordFailed.add(trouble(err)); {
 	case n == 1:
 		s.log.Warn("keyword search failed; scanning the note files", "why", said)
 	case n&(n-1) == 0:
@@ -333,11 +351,19 @@ func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, e
 	if err != nil {
 		return Answer{}, err
 	}
-	reason := s.noIndex(q.Reader) + "; " + fellBackToFiles
+	reason := s.noIndex(q.Reader, kwErr) + "; " + fellBackToFiles
 	if why != "" {
 		reason = why + ", and " + reason
 	}
 	return Answer{Results: res, Degraded: true, Reason: reason}, nil
+}
+
+// Unreadable says why the latest keyword search could not read the index
+// (and scanned the note files instead), in a few words; "" when it could.
+// What describes the index (list-vaults) says so too, rather than that
+// it is ready.
+func (s *Service) Unreadable() string {
+	return s.keywordFailed.now()
 }
 
 // bySemantic answers by similarity, or by keywords when semantic search
@@ -462,8 +488,19 @@ func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) stri
 
 // noIndex is the reason an answer gives, in the words of reader r, when
 // the index cannot be read.
-func (s *Service) noIndex(r notes.Reader) string {
-	return "the index cannot be read (" + s.tellsWhy(r) + " says why)"
+func (s *Service) noIndex(r notes.Reader, err error) string {
+	return "the index cannot be read (" + trouble(err) + "; " + s.tellsWhy(r) + " says how to fix it)"
+}
+
+// trouble says in a few words why the index could not be read: the kind
+// of trouble the database is in, where store.Classify knows it, and
+// otherwise only that it could not be read (the error's own text is for
+// the log and the doctor).
+func trouble(err error) string {
+	if store.Classify(err) == store.KindOther {
+		return "it could not be read"
+	}
+	return store.Said(err)
 }
 
 // tellsWhy names, in the words of reader r, what says why a part of
