@@ -9,6 +9,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -470,46 +471,48 @@ func unknownVault(name string, names map[int64]string) error {
 }
 
 // suggest ranks the files closest to q: those whose title, file name,
-// alias or path contains q (or whose title, name or alias is contained in
-// it) first, closest in length first; then those whose title, name or alias
-// is within a small edit distance of q, closest first. Each file appears
+// alias or path contains q where a word begins (or whose title, name or
+// alias is so contained in it) first, closest in length first; then those
+// whose title, name or alias is within a small edit distance of q,
+// closest first; notes before attachments as close. Each file appears
 // once, by its best key.
 func suggest(all []candidate, q string, limit int) []Ref {
 	sim := newSimilarity(vault.FoldName(strings.TrimSuffix(q, ".md")))
 	pathLike := strings.Contains(q, "/")
-	best := map[Ref]int{}
-	consider := func(r Ref, key string, editable bool) {
+	type scored struct {
+		ref   Ref
+		score int // lower is better
+		// attachment ranks a file after notes as close: read-note's
+		// reader looks for a note.
+		attachment bool
+	}
+	best := map[Ref]scored{}
+	consider := func(c *candidate, key string, editable bool) {
 		if key == "" {
 			return
 		}
 		if s, ok := sim.score(key, editable); ok {
-			if old, seen := best[r]; !seen || s < old {
-				best[r] = s
+			if old, seen := best[c.Ref]; !seen || s < old.score {
+				best[c.Ref] = scored{c.Ref, s, c.Kind == "attachment"}
 			}
 		}
 	}
-	for _, c := range all {
-		consider(c.Ref, c.lowTitle, true)
+	for i := range all {
+		c := &all[i]
+		consider(c, c.lowTitle, true)
 		if c.lowName != c.lowTitle {
-			consider(c.Ref, c.lowName, true)
+			consider(c, c.lowName, true)
 		}
-		consider(c.Ref, c.lowAlias, true)
+		consider(c, c.lowAlias, true)
 		if strings.Contains(c.lowPath, "/") {
 			// The folders: "Beans" suggests every note in Beans/, and a
 			// path a little off suggests the path.
-			consider(c.Ref, strings.TrimSuffix(c.lowPath, ".md"), pathLike)
+			consider(c, strings.TrimSuffix(c.lowPath, ".md"), pathLike)
 		}
 	}
-	type scored struct {
-		ref   Ref
-		score int // lower is better
-	}
-	out := make([]scored, 0, len(best))
-	for r, s := range best {
-		out = append(out, scored{r, s})
-	}
+	out := slices.Collect(maps.Values(best))
 	slices.SortFunc(out, func(a, b scored) int {
-		return cmp.Or(cmp.Compare(a.score, b.score), cmp.Compare(len(a.ref.Path), len(b.ref.Path)),
+		return cmp.Or(cmp.Compare(a.score, b.score), compareBool(a.attachment, b.attachment), cmp.Compare(len(a.ref.Path), len(b.ref.Path)),
 			cmp.Compare(a.ref.Path, b.ref.Path), cmp.Compare(a.ref.Vault, b.ref.Vault))
 	})
 	if len(out) > limit {
@@ -525,10 +528,10 @@ func suggest(all []candidate, q string, limit int) []Ref {
 // similarity scores keys against one lower-cased reference, reusing its
 // buffers: suggestions compare every file of a vault.
 type similarity struct {
-	q         string
-	qr        []rune
-	maxDist   int
-	prev, cur []int
+	q                string
+	qr               []rune
+	maxDist          int
+	prev2, prev, cur []int
 }
 
 func newSimilarity(q string) *similarity {
@@ -544,13 +547,13 @@ func newSimilarity(q string) *similarity {
 func (s *similarity) score(key string, editable bool) (int, bool) {
 	const edit = 1 << 20
 	n := utf8.RuneCountInString(key)
-	if len(s.qr) >= 3 && strings.Contains(key, s.q) {
+	if len(s.qr) >= 3 && containsWord(key, s.q) {
 		return n - len(s.qr), true
 	}
 	if !editable {
 		return 0, false
 	}
-	if n >= 3 && strings.Contains(s.q, key) {
+	if n >= 3 && containsWord(s.q, key) {
 		return len(s.qr) - n, true
 	}
 	if s.maxDist == 0 || abs(n-len(s.qr)) > s.maxDist {
@@ -562,6 +565,44 @@ func (s *similarity) score(key string, editable bool) (int, bool) {
 	return 0, false
 }
 
+// containsWord reports whether sub occurs in s where a word begins: at
+// its start, or after a character that is not a letter or digit (a space,
+// "/", "-"). "beans" is in "beans/kenya", "green beans" and
+// "beansprouts", not in "soybeans"; "hme" is not in "attachments", so a
+// typo of "home" is not taken for every attachment. In scripts written without spaces between words (Han,
+// kana, Thai) any occurrence counts.
+func containsWord(s, sub string) bool {
+	if sub == "" {
+		return false
+	}
+	first, _ := utf8.DecodeRuneInString(sub)
+	unspaced := unicode.In(first, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Thai, unicode.Lao, unicode.Khmer, unicode.Myanmar)
+	for from := 0; ; {
+		i := strings.Index(s[from:], sub)
+		if i < 0 {
+			return false
+		}
+		i += from
+		prev, _ := utf8.DecodeLastRuneInString(s[:i])
+		if i == 0 || unspaced || !unicode.IsLetter(prev) && !unicode.IsDigit(prev) {
+			return true
+		}
+		_, size := utf8.DecodeRuneInString(s[i:])
+		from = i + size
+	}
+}
+
+// compareBool orders false before true.
+func compareBool(a, b bool) int {
+	switch {
+	case a == b:
+		return 0
+	case a:
+		return 1
+	}
+	return -1
+}
+
 func abs(x int) int {
 	if x < 0 {
 		return -x
@@ -569,13 +610,15 @@ func abs(x int) int {
 	return x
 }
 
-// levenshtein is the edit distance between the reference and b, or any
-// value above maxDist once it is sure to exceed it.
+// levenshtein is the edit distance between the reference and b, counting
+// two neighbouring letters swapped as one edit ("hoem" is one from
+// "home", as a typist would count it), or any value above maxDist once it
+// is sure to exceed it.
 func (s *similarity) levenshtein(b []rune) int {
 	if cap(s.prev) < len(b)+1 {
-		s.prev, s.cur = make([]int, len(b)+1), make([]int, len(b)+1)
+		s.prev2, s.prev, s.cur = make([]int, len(b)+1), make([]int, len(b)+1), make([]int, len(b)+1)
 	}
-	prev, cur := s.prev[:len(b)+1], s.cur[:len(b)+1]
+	prev2, prev, cur := s.prev2[:len(b)+1], s.prev[:len(b)+1], s.cur[:len(b)+1]
 	for j := range prev {
 		prev[j] = j
 	}
@@ -588,12 +631,15 @@ func (s *similarity) levenshtein(b []rune) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && s.qr[i-1] == b[j-2] && s.qr[i-2] == b[j-1] {
+				cur[j] = min(cur[j], prev2[j-2]+1)
+			}
 			rowMin = min(rowMin, cur[j])
 		}
 		if rowMin > s.maxDist {
 			return s.maxDist + 1
 		}
-		prev, cur = cur, prev
+		prev2, prev, cur = prev, cur, prev2
 	}
 	return prev[len(b)]
 }

@@ -91,6 +91,45 @@ func TestFindNote(t *testing.T) {
 	}
 }
 
+// TestSuggestionsForATypoPreferWholeWords: a short typo is suggested the
+// note one letter off, not every file whose path holds its letters inside
+// a word ("hme" in "attachments"), and a note before an attachment as
+// close.
+func TestSuggestionsForATypoPreferWholeWords(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{"en/Home.md", "en/Attachments/Intro.md", "de/Attachments/Anhänge.md",
+		"ja/Attachments/添付.md", "en/Attachments/Sketchme.md", "en/Attachments/home.png", "ja/ホーム.md"} {
+		sharedtest.WriteFile(t, root, rel, "text\n")
+	}
+	g := graph.New(indexVault(t, "help", root))
+	for _, tc := range []struct{ ref, first string }{
+		{"Hme", "en/Home.md"},
+		{"Hoem", "en/Home.md"},
+		{"ホーメ", "ja/ホーム.md"},
+	} {
+		_, err := g.FindNote(context.Background(), "help", tc.ref)
+		var nf *graph.NotFoundError
+		if !errors.As(err, &nf) || len(nf.Suggestions) == 0 || nf.Suggestions[0].Path != tc.first {
+			t.Errorf("%q: suggestions %+v (err %v); want %s first", tc.ref, nf, err, tc.first)
+		}
+	}
+	_, err := g.FindNote(context.Background(), "help", "hme")
+	var nf *graph.NotFoundError
+	if errors.As(err, &nf) {
+		for _, s := range nf.Suggestions {
+			if strings.Contains(s.Path, "Attachments/") {
+				t.Errorf("\"hme\" suggests %s, which holds the letters only inside a word", s.Path)
+			}
+		}
+	}
+	if errors.As(err, &nf) && len(nf.Suggestions) > 1 && nf.Suggestions[1].Path == "en/Attachments/home.png" {
+		// Notes first: home.png is as close as Home.md only by name.
+		if nf.Suggestions[0].Path != "en/Home.md" {
+			t.Errorf("an attachment ranks before a note as close: %+v", nf.Suggestions)
+		}
+	}
+}
+
 func TestFindNoteNotFound(t *testing.T) {
 	g := indexed(t, map[string]string{
 		"Draft 1.md": "", "Draft 2.md": "", "Draft 3.md": "", "Draft 4.md": "", "Draft 5.md": "", "Draft 6.md": "",
