@@ -60,6 +60,12 @@ func TestInterruptedRunIsResumed(t *testing.T) {
 				t.Fatalf("the run was cut off with %d notes stored", stored)
 			}
 
+			// What list-vaults counts: the notes stored, not the rows
+			// reserved for the notes still to read.
+			if stats, err := Stats(context.Background(), ix.db); err != nil || len(stats) != 1 || stats[0].Notes != stored {
+				t.Errorf("statistics after the cut-off run: %+v, %v; want %d notes", stats, err, stored)
+			}
+
 			fresh := doctorFreshness(t, dbPath, root)
 			for _, bad := range []string{"earlier version", "none changed", "never finished"} {
 				if strings.Contains(fresh.Detail, bad) {
@@ -88,6 +94,9 @@ func TestInterruptedRunIsResumed(t *testing.T) {
 			}
 			if fresh := doctorFreshness(t, dbPath, root); fresh.Status != health.OK {
 				t.Errorf("doctor after the resumed run: %+v", fresh)
+			}
+			if stats, err := Stats(context.Background(), ix.db); err != nil || len(stats) != 1 || stats[0].Notes != sum.Notes {
+				t.Errorf("statistics after the resumed run: %+v, %v; want %d notes", stats, err, sum.Notes)
 			}
 			if res := mustIndex(t, ix, "gen", root); res.Unchanged != sum.Notes || res.Resumed != 0 {
 				t.Errorf("a third run: %+v; want every note unchanged", res)

@@ -31,11 +31,15 @@ type VaultStats struct {
 
 // Stats reads what the index holds of every vault, by name: the counts
 // the indexer keeps as it writes (migrations/0009_counts.sql), one row per
-// vault however large.
+// vault however large. Notes counts the notes read and stored: while a run
+// is under way (or was cut off), the rows it reserved for notes it has not
+// read yet are left out, counted only then.
 func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
 	rows, err := db.QueryContext(ctx, `SELECT name, path, last_indexed_ms,
-		notes, attachments, links, unresolved_links, chunks
-		FROM vaults ORDER BY name`)
+		notes, attachments, links, unresolved_links, chunks,
+		CASE WHEN resolve_pending THEN (SELECT count(*) FROM files f
+			WHERE f.vault_id = vaults.id AND f.kind = 'note' AND f.mtime_ns = ?) ELSE 0 END
+		FROM vaults ORDER BY name`, mtimeReserved)
 	if err != nil {
 		return nil, fmt.Errorf("read index statistics: %w", err)
 	}
@@ -44,9 +48,11 @@ func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
 	for rows.Next() {
 		var s VaultStats
 		var last sql.NullInt64
-		if err := rows.Scan(&s.Name, &s.Path, &last, &s.Notes, &s.Attachments, &s.Links, &s.UnresolvedLinks, &s.Chunks); err != nil {
+		var unread int
+		if err := rows.Scan(&s.Name, &s.Path, &last, &s.Notes, &s.Attachments, &s.Links, &s.UnresolvedLinks, &s.Chunks, &unread); err != nil {
 			return nil, fmt.Errorf("read index statistics: %w", err)
 		}
+		s.Notes -= unread
 		if last.Valid {
 			s.LastIndexed = time.UnixMilli(last.Int64)
 		}
