@@ -164,6 +164,11 @@ func TestThresholdOutsideSemanticMode(t *testing.T) {
 	if r := readCLI(t, nil, "search", "coffee", "--threshold", "0.99", "--vault", vault, "--db", db); r.code != 2 {
 		t.Errorf("--threshold in the default mode exits %d", r.code)
 	}
+	// With --names-only, adding --mode semantic would be refused too.
+	r := readCLI(t, nil, "search", "coffee", "--names-only", "--threshold", "0.5", "--vault", vault, "--db", db)
+	if r.code != 2 || strings.Contains(r.stderr, "--mode semantic") || !strings.Contains(r.stderr, "leave one of them out") {
+		t.Errorf("--names-only with --threshold (exit %d):\n%s", r.code, r.stderr)
+	}
 }
 
 // TestAThresholdTooHighIsNamed: a semantic search whose threshold leaves

@@ -91,7 +91,11 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		return fmt.Errorf("--limit %d: give 1 to %d: %w", *limit, most, errUsage)
 	}
 	if flagSet(fs, "threshold") && mode != search.ModeSemantic {
-		// Only semantic search measures similarity against a threshold.
+		// Only semantic search measures similarity against a threshold,
+		// and names are matched by keyword only.
+		if *namesOnly {
+			return fmt.Errorf("--threshold applies to semantic search only, and --names-only matches names by keyword: leave one of them out: %w", errUsage)
+		}
 		return fmt.Errorf("--threshold applies to semantic search only: add --mode semantic, or leave --threshold out: %w", errUsage)
 	}
 	if *threshold < 0 || *threshold > 1 {
