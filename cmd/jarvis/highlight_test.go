@@ -66,7 +66,8 @@ func FuzzShowSnippet(f *testing.F) {
 }
 
 // TestSearchBoldOnATerminal: jarvis search shows matches in bold when
-// stdout is a terminal, plainly otherwise, never inside links or code;
+// stdout is a terminal, plainly otherwise, never inside code (a link
+// shows its text, which may be bold);
 // --json keeps the markers.
 func TestSearchBoldOnATerminal(t *testing.T) {
 	vault := t.TempDir()
@@ -76,15 +77,15 @@ func TestSearchBoldOnATerminal(t *testing.T) {
 	args := []string{"search", "--vault", vault, "--db", db, "--mode", "keyword", "grind"}
 
 	out := searchJSON(t, args[1:]...)
-	if len(out.Results) == 0 || !strings.Contains(out.Results[0].Snippet, "[[**Grind** size]]") || !strings.Contains(out.Results[0].Snippet, "`**grind** --fine`") {
-		t.Fatalf("the JSON snippet should keep every marker, in the link and the code too: %+v", out.Results)
+	if len(out.Results) == 0 || !strings.Contains(out.Results[0].Snippet, "See **Grind** size and") || !strings.Contains(out.Results[0].Snippet, "`**grind** --fine`") {
+		t.Fatalf("the JSON snippet should keep every marker, in the link's text (its brackets gone) and the code too: %+v", out.Results)
 	}
 
 	code, tty, stderr := jarvisIn(t, nil, func(e *env) { e.stdoutIsTerminal = true }, args...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	for _, want := range []string{boldOn + "grind" + boldOff + " again", "[[Grind size]]", "`grind --fine`"} {
+	for _, want := range []string{boldOn + "grind" + boldOff + " again", "See " + boldOn + "Grind" + boldOff + " size", "`grind --fine`"} {
 		if !strings.Contains(tty, want) {
 			t.Errorf("terminal output lacks %q:\n%s", want, tty)
 		}

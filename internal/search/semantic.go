@@ -279,10 +279,11 @@ func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]notes.Re
 // small enough that twenty results stay well inside a client's limits.
 const snippetChars = 300
 
-// Excerpt returns text with runs of white space collapsed, cut at a word
-// boundary to at most max runes, with "…" when it was cut.
+// Excerpt returns text's Markdown as its reader sees it, on one line
+// (notes.Plain), cut at a word boundary to at most max runes, with "…"
+// when it was cut.
 func Excerpt(text string, max int) string {
-	text = strings.Join(strings.Fields(text), " ")
+	text = notes.Plain(text)
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}

@@ -632,9 +632,10 @@ func (k *Keyword) cjkWeights() string {
 	return fmt.Sprintf("%g, %g, %g, %g", w.Title, w.Aliases, w.Headings, w.Body)
 }
 
-// oneLine collapses a snippet's line breaks and runs of spaces.
+// oneLine is a snippet's Markdown as its reader sees it, on one line
+// (notes.Plain).
 func oneLine(s string) string {
-	s = strings.Join(strings.Fields(s), " ")
+	s = notes.Plain(s)
 	if strings.Contains(s, "----") {
 		s = rulerRun.ReplaceAllString(s, "---")
 	}

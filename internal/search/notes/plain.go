@@ -1,0 +1,128 @@
+package notes
+
+import (
+	"path"
+	"regexp"
+	"strings"
+)
+
+// Plain is a passage of a note's Markdown as its reader sees it, on one
+// line: the text of a snippet, whichever search made it. Heading marks,
+// quote and callout markers, list bullets, code fences and the rows of
+// dashes under a table's head go; a link shows its text ("[[Page|shown]]"
+// shows "shown", "[[Page#Part]]" shows "Page > Part", "[text](url)" shows
+// "text"); an embedded attachment (an image, a PDF) shows nothing, as it
+// holds no text; lines are joined by spaces. Characters that are not
+// Markdown, such as the markers a search puts around matched words, pass
+// through. A passage cut out of the middle of a note may begin or end
+// inside a link: its stray brackets go too.
+func Plain(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	fenced := false
+	for line := range strings.SplitSeq(s, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+			fenced = !fenced
+			continue // the fence; the code inside stays
+		}
+		if !fenced {
+			// A passage cut from the middle of a note begins "…".
+			cut := strings.HasPrefix(t, "…")
+			t = plainLine(strings.TrimSpace(strings.TrimPrefix(t, "…")))
+			if cut {
+				t = "…" + t
+			}
+		}
+		if t == "" {
+			continue
+		}
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(t)
+	}
+	out := b.String()
+	if strings.Contains(out, "[") || strings.Contains(out, "]") {
+		out = links(out)
+	}
+	return strings.Join(strings.Fields(out), " ")
+}
+
+// plainLine drops the block markers at the start of one line of Markdown
+// outside a code block.
+func plainLine(t string) string {
+	// Quotes and callouts, nested: "> > [!tip] Title".
+	for strings.HasPrefix(t, ">") {
+		t = strings.TrimSpace(t[1:])
+	}
+	if m := callout.FindStringIndex(t); m != nil {
+		t = strings.TrimSpace(t[m[1]:])
+	}
+	if m := heading.FindStringIndex(t); m != nil {
+		return strings.TrimSpace(t[m[1]:])
+	}
+	if tableRule.MatchString(t) {
+		return ""
+	}
+	if m := bullet.FindStringIndex(t); m != nil {
+		t = strings.TrimSpace(t[m[1]:])
+	}
+	if strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1 {
+		t = strings.TrimSpace(t[1 : len(t)-1])
+	}
+	return t
+}
+
+var (
+	heading   = regexp.MustCompile(`^#{1,6}(\s+|$)`)
+	callout   = regexp.MustCompile(`^\[![^\]]*\][+-]?`)
+	bullet    = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?`)
+	tableRule = regexp.MustCompile(`^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$`)
+	wikilink  = regexp.MustCompile(`(!?)\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]`)
+	mdLink    = regexp.MustCompile(`(!?)\[([^\[\]]*)\]\([^()\s]*\)`)
+)
+
+// links replaces wikilinks and Markdown links by the text they show, and
+// drops embedded attachments and the brackets of links cut in half.
+func links(s string) string {
+	s = wikilink.ReplaceAllStringFunc(s, func(m string) string {
+		g := wikilink.FindStringSubmatch(m)
+		embed, target, shown := g[1] == "!", g[2], g[3]
+		if embed && attachment(target) {
+			return ""
+		}
+		if shown != "" {
+			return shown
+		}
+		target = strings.TrimSpace(target)
+		page, part, _ := strings.Cut(target, "#")
+		part = strings.TrimPrefix(part, "^")
+		switch {
+		case page == "":
+			return part
+		case part == "":
+			return page
+		}
+		return page + " > " + part
+	})
+	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
+		g := mdLink.FindStringSubmatch(m)
+		if g[1] == "!" {
+			return ""
+		}
+		return g[2]
+	})
+	return strayBrackets.Replace(s)
+}
+
+// strayBrackets are the halves of links a cut leaves.
+var strayBrackets = strings.NewReplacer("![[", "", "[[", "", "]]", "")
+
+// attachment reports whether an embed's target names a file that is not a
+// note: one with an extension other than .md.
+func attachment(target string) bool {
+	page, _, _ := strings.Cut(target, "#")
+	ext := strings.ToLower(path.Ext(strings.TrimSpace(page)))
+	return ext != "" && ext != ".md"
+}

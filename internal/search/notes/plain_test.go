@@ -1,0 +1,46 @@
+package notes
+
+import "testing"
+
+// TestPlain: a snippet shows a note's text as its reader sees it, whatever
+// Markdown it was cut from.
+func TestPlain(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"## Improvements\n### Tables\n- New buttons to add a column.\n- Sorting ignores formatting.", "Improvements Tables New buttons to add a column. Sorting ignores formatting."},
+		{"…ments\n## Improvements\n- Added", "…ments Improvements Added"},
+		{"…## Cut inside a heading", "…Cut inside a heading"},
+		{"| Action | Shortcut |\n|--|:--:|\n| Copy | `Ctrl+C` |", "Action | Shortcut Copy | `Ctrl+C`"},
+		{"> [!tip]- Use shortcuts\n> You can speed up your work.", "Use shortcuts You can speed up your work."},
+		{"> > nested quote", "nested quote"},
+		{"1. first\n2) second\n- [ ] task\n- [x] done", "first second task done"},
+		{"Select ![[lucide-table.svg#icon]] Table from the menu", "Select Table from the menu"},
+		{"See [[Embed files#Embed an image in a note|embedding instructions]].", "See embedding instructions."},
+		{"See [[Embed files#Embed an image]] and [[#Keyboard shortcuts]] and [[Note#^block1]].", "See Embed files > Embed an image and Keyboard shortcuts and Note > block1."},
+		{"![[Other note]] is embedded", "Other note is embedded"},
+		{"a [link](https://example.com/x) and ![img](a.png) here", "a link and here"},
+		{"…an image in a note|embedding instructions]]. ## PDFs", "…an image in a note|embedding instructions. ## PDFs"},
+		{"```css\n.callout { --x: 1; }\n```\nafter", ".callout { --x: 1; } after"},
+		{"```md\n# not a heading inside code\n```", "# not a heading inside code"},
+		{"#tag at the start stays", "#tag at the start stays"},
+		{"the \x02kettle\x03 matters", "the \x02kettle\x03 matters"},
+		{"- \x02kettle\x03 first", "\x02kettle\x03 first"},
+		{"# \x02Title\x03", "\x02Title\x03"},
+		{"", ""},
+	} {
+		if got := Plain(tc.in); got != tc.want {
+			t.Errorf("Plain(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func FuzzPlain(f *testing.F) {
+	for _, s := range []string{"## a\n- [[b|c]]", "![[x.png]]", "> [!note] t", "```\ncode", "[a](b)", "|--|--|"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := Plain(s)
+		if len(out) > len(s)+len("…") {
+			t.Fatalf("Plain(%q) = %q grew", s, out)
+		}
+	})
+}
