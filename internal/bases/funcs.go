@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/periodic"
 )
 
 // fn is a function of Bases: recv is the value before the dot (nil for a
@@ -533,6 +535,8 @@ func mDateDate(e *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 	return Date{T: time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())}, nil
 }
 
+// mDateFormat formats with periodic's Moment.js layout, the one formatter
+// periodic notes are named with too.
 func mDateFormat(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
 	s, err := e.str(n, args, 0)
 	if err != nil {
@@ -541,7 +545,7 @@ func mDateFormat(e *evaluator, n *callNode, v Value, args []Value) (Value, error
 	if err := e.checkString(n, len(s)*8); err != nil {
 		return nil, err
 	}
-	return String(formatDate(v.(Date).T, s)), nil
+	return e.text(n, periodic.ParseLayout(s).Format(v.(Date).T))
 }
 
 // String type.
