@@ -5,22 +5,82 @@ import (
 	"math"
 	"math/big"
 	"math/rand/v2"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/periodic"
 )
 
 // fn is a function of Bases: recv is the value before the dot (nil for a
-// global function), args are the evaluated arguments.
+// global function), args are the evaluated arguments, already checked
+// against the function's spec: an argument of a text parameter is a
+// String, of a number parameter a Number, and so on.
 type fn func(e *evaluator, n *callNode, recv Value, args []Value) (Value, error)
 
-// spec is a function with the number of arguments it takes (max -1: any).
+// spec is a function's signature and body: the parameters it takes in
+// order, how many of them must be given, and whether the last one may be
+// given any number of times. Each function states its parameters once,
+// here, and checkArgs words every mistake the same way.
 type spec struct {
-	min, max int
+	params   []param
+	required int
+	repeats  bool
 	f        fn
+}
+
+// param is what a function takes at one position. kinds are the values
+// taken as they are (none: any value); with text, a value that has a text
+// (a number, a date, a link ...) is taken too, turned into its text, as
+// JavaScript would; with whole, a number must be within [lo, hi]. want is
+// the parameter in words, for the error.
+type param struct {
+	want   string
+	kinds  []Kind
+	text   bool
+	whole  bool
+	lo, hi float64
+}
+
+var (
+	anyArg    = param{}
+	textArg   = param{want: "text", kinds: []Kind{KindString}, text: true}
+	numberArg = param{want: "a number", kinds: []Kind{KindNumber}}
+	// maybeNumber is a number or null, which counts as leaving it out.
+	maybeNumber = param{want: "a number", kinds: []Kind{KindNumber, KindNull}}
+	// patternArg is what replace() and split() look for.
+	patternArg = param{want: "text or a regular expression", kinds: []Kind{KindString, KindRegexp}, text: true}
+	// linkTarget is what hasLink() and linksTo() look for; null matches
+	// nothing.
+	linkTarget = param{want: "a file, a link or a path", kinds: []Kind{KindFile, KindLink, KindString, KindNull}}
+)
+
+// wholeArg is a whole number within [lo, hi]; a fraction is cut off.
+func wholeArg(lo, hi float64) param {
+	return param{want: fmt.Sprintf("a number from %s to %s", FormatNumber(lo), FormatNumber(hi)), kinds: []Kind{KindNumber}, whole: true, lo: lo, hi: hi}
+}
+
+// oneOf is a parameter that takes values of the given kinds.
+func oneOf(want string, kinds ...Kind) param { return param{want: want, kinds: kinds} }
+
+// takes is a function of exactly these parameters.
+func takes(f fn, params ...param) spec {
+	return spec{params: params, required: len(params), f: f}
+}
+
+// takesOptional is a function whose first required parameters must be
+// given and the rest may be left out.
+func takesOptional(required int, f fn, params ...param) spec {
+	return spec{params: params, required: required, f: f}
+}
+
+// takesMany is a function whose last parameter is given one or more times.
+func takesMany(f fn, params ...param) spec {
+	return spec{params: params, required: len(params), repeats: true, f: f}
 }
 
 var (
@@ -29,115 +89,126 @@ var (
 	// anyMethods work on every value, null included.
 	anyMethods map[string]spec
 	// lambdas are the list functions whose first argument is evaluated
-	// once per item, with `value` and `index` (and `acc`) in scope.
-	lambdas = map[string]bool{"filter": true, "map": true, "reduce": true}
+	// once per item, with `value` and `index` (and `acc`) in scope; their
+	// arguments are expressions, so only their number is checked.
+	lambdas = map[string]spec{
+		"filter": takes(nil, anyArg),
+		"map":    takes(nil, anyArg),
+		"reduce": takes(nil, anyArg, anyArg),
+	}
+	// ifSpec is if(condition, then, else): evaluated lazily in call.
+	ifSpec = takesOptional(2, nil, anyArg, anyArg, anyArg)
 )
 
 func init() {
+	dateText := oneOf(`text such as "2025-01-31"`, KindString, KindLink, KindDate, KindNumber, KindNull)
 	globals = map[string]spec{
-		"date":       {1, 1, fnDate},
-		"duration":   {1, 1, fnDuration},
-		"now":        {0, 0, fnNow},
-		"today":      {0, 0, fnToday},
-		"link":       {1, 2, fnLink},
-		"list":       {1, 1, fnList},
-		"number":     {1, 1, fnNumber},
-		"max":        {1, -1, fnMax},
-		"min":        {1, -1, fnMin},
-		"file":       {1, 1, fnFile},
-		"image":      {1, 1, rendered(KindImage)},
-		"icon":       {1, 1, rendered(KindIcon)},
-		"html":       {1, 1, rendered(KindHTML)},
-		"escapeHTML": {1, 1, fnEscapeHTML},
-		"random":     {0, 0, fnRandom},
+		"date":       takes(fnDate, dateText),
+		"duration":   takes(fnDuration, oneOf(`text such as "1d"`, KindString, KindDuration, KindNumber, KindNull)),
+		"now":        takes(fnNow),
+		"today":      takes(fnToday),
+		"link":       takesOptional(1, fnLink, param{want: "a path or a link", kinds: []Kind{KindString, KindLink, KindFile, KindNull}, text: true}, anyArg),
+		"list":       takes(fnList, anyArg),
+		"number":     takes(fnNumber, oneOf("a number, text, a date, a duration or a boolean", KindNumber, KindString, KindDate, KindDuration, KindBoolean, KindNull)),
+		"max":        takesMany(fnMax, maybeNumber),
+		"min":        takesMany(fnMin, maybeNumber),
+		"file":       takes(fnFile, oneOf("a path or a link", KindString, KindLink, KindFile, KindNull)),
+		"image":      takes(rendered(KindImage), anyArg),
+		"icon":       takes(rendered(KindIcon), anyArg),
+		"html":       takes(rendered(KindHTML), anyArg),
+		"escapeHTML": takes(fnEscapeHTML, textArg),
+		"random":     takes(fnRandom),
 		// "if" is evaluated lazily in call.
 	}
 	anyMethods = map[string]spec{
-		"isTruthy": {0, 0, func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) { return Bool(Truthy(v)), nil }},
-		"isType":   {1, 1, mIsType},
-		"toString": {0, 0, func(e *evaluator, n *callNode, v Value, _ []Value) (Value, error) { return e.text(n, Display(v)) }},
-		"isEmpty":  {0, 0, func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) { return Bool(IsEmpty(v)), nil }},
+		"isTruthy": takes(func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) { return Bool(Truthy(v)), nil }),
+		"isType":   takes(mIsType, textArg),
+		"toString": takes(func(e *evaluator, n *callNode, v Value, _ []Value) (Value, error) { return e.text(n, Display(v)) }),
+		"isEmpty":  takes(func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) { return Bool(IsEmpty(v)), nil }),
 	}
 	methods = map[Kind]map[string]spec{
 		KindDate: {
-			"date":   {0, 0, mDateDate},
-			"format": {1, 1, mDateFormat},
-			"time": {0, 0, func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
+			"date":   takes(mDateDate),
+			"format": takes(mDateFormat, textArg),
+			"time": takes(func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 				return String(v.(Date).T.Format("15:04:05")), nil
-			}},
-			"relative": {0, 0, func(e *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
+			}),
+			"relative": takes(func(e *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 				return String(relativeTime(v.(Date).T, e.now())), nil
-			}},
+			}),
 		},
 		KindString: {
-			"contains":    {1, 1, mStrContains},
-			"containsAll": {1, -1, mStrContainsAll},
-			"containsAny": {1, -1, mStrContainsAny},
-			"startsWith":  {1, 1, mStrStartsWith},
-			"endsWith":    {1, 1, mStrEndsWith},
-			"lower": {0, 0, func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
+			"contains":    takes(mStrContains, textArg),
+			"containsAll": takesMany(mStrContainsAll, textArg),
+			"containsAny": takesMany(mStrContainsAny, textArg),
+			"startsWith":  takes(mStrStartsWith, textArg),
+			"endsWith":    takes(mStrEndsWith, textArg),
+			"lower": takes(func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 				return String(strings.ToLower(string(v.(String)))), nil
-			}},
-			"title": {0, 0, mStrTitle},
-			"trim": {0, 0, func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
+			}),
+			"title": takes(mStrTitle),
+			"trim": takes(func(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 				return String(strings.TrimSpace(string(v.(String)))), nil
-			}},
-			"replace": {2, 2, mStrReplace},
-			"repeat":  {1, 1, mStrRepeat},
-			"reverse": {0, 0, mStrReverse},
-			"slice":   {1, 2, mStrSlice},
-			"split":   {1, 2, mStrSplit},
+			}),
+			"replace": takes(mStrReplace, patternArg, textArg),
+			"repeat":  takes(mStrRepeat, wholeArg(0, maxString)),
+			"reverse": takes(mStrReverse),
+			"slice":   takesOptional(1, mStrSlice, numberArg, maybeNumber),
+			"split":   takesOptional(1, mStrSplit, patternArg, wholeArg(0, maxList)),
 		},
 		KindNumber: {
-			"abs":     {0, 0, numFn(math.Abs)},
-			"ceil":    {0, 0, numFn(math.Ceil)},
-			"floor":   {0, 0, numFn(math.Floor)},
-			"round":   {0, 1, mNumRound},
-			"toFixed": {1, 1, mNumToFixed},
+			"abs":     takes(numFn(math.Abs)),
+			"ceil":    takes(numFn(math.Ceil)),
+			"floor":   takes(numFn(math.Floor)),
+			"round":   takesOptional(0, mNumRound, wholeArg(0, 100)),
+			"toFixed": takes(mNumToFixed, wholeArg(0, 100)),
 		},
 		KindList: {
-			"contains":    {1, 1, mListContains},
-			"containsAll": {1, -1, mListContainsAll},
-			"containsAny": {1, -1, mListContainsAny},
-			"flat":        {0, 0, mListFlat},
-			"join":        {1, 1, mListJoin},
-			"reverse":     {0, 0, mListReverse},
-			"slice":       {1, 2, mListSlice},
-			"sort":        {0, 0, mListSort},
-			"unique":      {0, 0, mListUnique},
+			"contains":    takes(mListContains, anyArg),
+			"containsAll": takesMany(mListContainsAll, anyArg),
+			"containsAny": takesMany(mListContainsAny, anyArg),
+			"flat":        takes(mListFlat),
+			"join":        takes(mListJoin, textArg),
+			"reverse":     takes(mListReverse),
+			"slice":       takesOptional(1, mListSlice, numberArg, maybeNumber),
+			"sort":        takes(mListSort),
+			"unique":      takes(mListUnique),
 			// The aggregates the Average, Sum ... summaries use, so that
 			// a custom summary such as values.mean().round(3) can too.
-			"mean":   {0, 0, aggregate(SummaryAverage)},
-			"sum":    {0, 0, aggregate(SummarySum)},
-			"min":    {0, 0, aggregate(SummaryMin)},
-			"max":    {0, 0, aggregate(SummaryMax)},
-			"median": {0, 0, aggregate(SummaryMedian)},
-			"stddev": {0, 0, aggregate(SummaryStddev)},
+			"mean":   takes(aggregate(SummaryAverage)),
+			"sum":    takes(aggregate(SummarySum)),
+			"min":    takes(aggregate(SummaryMin)),
+			"max":    takes(aggregate(SummaryMax)),
+			"median": takes(aggregate(SummaryMedian)),
+			"stddev": takes(aggregate(SummaryStddev)),
 		},
 		KindLink: {
-			"asFile":  {0, 0, mLinkAsFile},
-			"linksTo": {1, 1, mLinkLinksTo},
+			"asFile":  takes(mLinkAsFile),
+			"linksTo": takes(mLinkLinksTo, linkTarget),
 		},
 		KindFile: {
-			"asLink":      {0, 1, mFileAsLink},
-			"hasLink":     {1, 1, mFileHasLink},
-			"hasProperty": {1, 1, mFileHasProperty},
-			"hasTag":      {1, -1, mFileHasTag},
-			"inFolder":    {1, 1, mFileInFolder},
+			"asLink":      takesOptional(0, mFileAsLink, anyArg),
+			"hasLink":     takes(mFileHasLink, linkTarget),
+			"hasProperty": takes(mFileHasProperty, textArg),
+			"hasTag":      takesMany(mFileHasTag, textArg),
+			"inFolder":    takes(mFileInFolder, textArg),
 		},
 		KindObject: {
-			"keys":   {0, 0, mObjKeys},
-			"values": {0, 0, mObjValues},
+			"keys":   takes(mObjKeys),
+			"values": takes(mObjValues),
 		},
 		KindRegexp: {
-			"matches": {1, 1, mRegexpMatches},
+			"matches": takes(mRegexpMatches, param{want: "text", kinds: []Kind{KindString, KindNull}, text: true}),
 		},
 	}
 }
 
 // isMethodName says whether any type has a function by this name.
 func isMethodName(name string) bool {
-	if _, ok := anyMethods[name]; ok || lambdas[name] {
+	if _, ok := anyMethods[name]; ok {
+		return true
+	}
+	if _, ok := lambdas[name]; ok {
 		return true
 	}
 	for _, m := range methods {
@@ -155,32 +226,77 @@ func plural(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
+// checkArity checks the number of arguments of a call against s.
 func (e *evaluator) checkArity(n *callNode, name string, s spec) error {
-	got := len(n.args)
-	if got >= s.min && (s.max < 0 || got <= s.max) {
+	got, most := len(n.args), len(s.params)
+	if s.repeats {
+		most = -1
+	}
+	if got >= s.required && (most < 0 || got <= most) {
 		return nil
 	}
 	var want string
 	switch {
-	case s.max < 0:
-		want = "at least " + plural(s.min, "argument", "arguments")
-	case s.min == s.max:
-		want = plural(s.min, "argument", "arguments")
-	default:
-		want = fmt.Sprintf("%d to %d arguments", s.min, s.max)
-	}
-	if s.max == 0 {
+	case most == 0:
 		want = "no arguments"
+	case most < 0:
+		want = "at least " + plural(s.required, "argument", "arguments")
+	case s.required == most:
+		want = plural(s.required, "argument", "arguments")
+	default:
+		want = fmt.Sprintf("%d to %d arguments", s.required, most)
 	}
 	return e.errf(n, "%s() takes %s, got %d", name, want, got)
 }
+
+// checkArgs checks each argument against its parameter in s, turning the
+// values a text parameter takes into text, and words the mistake when one
+// does not fit: "repeat() expects a number from 0 to 1048576 here, got a
+// string", at the argument.
+func (e *evaluator) checkArgs(n *callNode, name string, s spec, args []Value) error {
+	for i, a := range args {
+		p := s.params[min(i, len(s.params)-1)]
+		var got string // what a was, when it does not fit
+		switch {
+		case p.kinds == nil || slices.Contains(p.kinds, a.Kind()):
+			if x, ok := a.(Number); ok && p.whole && !(float64(x) >= p.lo && float64(x) <= p.hi) { // NaN too
+				got = FormatNumber(float64(x))
+			}
+		case p.text && hasText(a):
+			args[i] = String(Display(a))
+		default:
+			got = kindName(a)
+		}
+		if got != "" {
+			return e.errf(e.argNode(n, i), "%s() expects %s here, got %s", name, p.want, got)
+		}
+	}
+	return nil
+}
+
+// hasText says whether a value stands for text where text is expected:
+// numbers, booleans, dates, durations, links and rendered values do; null,
+// lists, objects, files and regular expressions do not.
+func hasText(v Value) bool {
+	switch v.(type) {
+	case String, Number, Bool, Date, Link, Rendered, Duration:
+		return true
+	}
+	return false
+}
+
+// wholeOf is the whole number of an argument a wholeArg parameter took.
+func wholeOf(v Value) int { return int(math.Trunc(float64(v.(Number)))) }
+
+// textOf is the text of an argument a text parameter took.
+func textOf(v Value) string { return string(v.(String)) }
 
 func (e *evaluator) call(n *callNode) (Value, error) {
 	switch fnNode := n.fn.(type) {
 	case *identNode:
 		name := fnNode.name
 		if name == "if" {
-			if err := e.checkArity(n, "if", spec{2, 3, nil}); err != nil {
+			if err := e.checkArity(n, "if", ifSpec); err != nil {
 				return nil, err
 			}
 			c, err := e.eval(n.args[0])
@@ -202,10 +318,7 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 			}
 			return nil, e.errf(n, "unknown function %s()", name)
 		}
-		if err := e.checkArity(n, name, s); err != nil {
-			return nil, err
-		}
-		args, err := e.args(n)
+		args, err := e.args(n, name, s)
 		if err != nil {
 			return nil, err
 		}
@@ -216,8 +329,11 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 		if err != nil {
 			return nil, err
 		}
-		if lambdas[name] {
+		if ls, ok := lambdas[name]; ok {
 			if l, ok := recv.(List); ok {
+				if err := e.checkArity(n, name, ls); err != nil {
+					return nil, err
+				}
 				return e.lambda(n, name, l)
 			}
 		}
@@ -237,10 +353,7 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 			}
 			return nil, e.errf(n, "unknown function %s()", name)
 		}
-		if err := e.checkArity(n, name, s); err != nil {
-			return nil, err
-		}
-		args, err := e.args(n)
+		args, err := e.args(n, name, s)
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +362,12 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 	return nil, e.errf(n, "only a function name can be called with (...)")
 }
 
-func (e *evaluator) args(n *callNode) ([]Value, error) {
+// args checks the number of arguments of a call to the function s, then
+// evaluates them and checks each against its parameter.
+func (e *evaluator) args(n *callNode, name string, s spec) ([]Value, error) {
+	if err := e.checkArity(n, name, s); err != nil {
+		return nil, err
+	}
 	out := make([]Value, len(n.args))
 	for i, a := range n.args {
 		v, err := e.eval(a)
@@ -257,6 +375,9 @@ func (e *evaluator) args(n *callNode) ([]Value, error) {
 			return nil, err
 		}
 		out[i] = v
+	}
+	if err := e.checkArgs(n, name, s, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -266,47 +387,6 @@ func (e *evaluator) argNode(n *callNode, i int) node {
 		return n.args[i]
 	}
 	return n
-}
-
-func fnName(n *callNode) string {
-	switch f := n.fn.(type) {
-	case *identNode:
-		return f.name
-	case *memberNode:
-		return f.name
-	}
-	return "function"
-}
-
-// str reads argument i as text. Numbers, booleans, dates and links are
-// turned into their text, as JavaScript would; null and lists are refused.
-func (e *evaluator) str(n *callNode, args []Value, i int) (string, error) {
-	switch v := args[i].(type) {
-	case String:
-		return string(v), nil
-	case Number, Bool, Date, Link, Rendered, Duration:
-		return Display(v), nil
-	}
-	return "", e.errf(e.argNode(n, i), "%s() expects text here, got %s", fnName(n), kindName(args[i]))
-}
-
-func (e *evaluator) num(n *callNode, args []Value, i int) (float64, error) {
-	if v, ok := args[i].(Number); ok {
-		return float64(v), nil
-	}
-	return 0, e.errf(e.argNode(n, i), "%s() expects a number here, got %s", fnName(n), kindName(args[i]))
-}
-
-// intArg reads argument i as a whole number within [lo, hi].
-func (e *evaluator) intArg(n *callNode, args []Value, i int, lo, hi float64) (int, error) {
-	f, err := e.num(n, args, i)
-	if err != nil {
-		return 0, err
-	}
-	if math.IsNaN(f) || f < lo || f > hi {
-		return 0, e.errf(e.argNode(n, i), "%s() expects a number from %s to %s here, got %s", fnName(n), FormatNumber(lo), FormatNumber(hi), FormatNumber(f))
-	}
-	return int(math.Trunc(f)), nil
 }
 
 func (e *evaluator) text(n node, s string) (Value, error) {
@@ -326,14 +406,12 @@ func fnDate(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 		return v, nil
 	case Number:
 		return Date{T: time.UnixMilli(int64(v)).In(e.loc()), HasTime: true}, nil
-	case Link, String:
-		s := Display(v)
-		if d, ok := parseDate(s, e.loc()); ok {
-			return d, nil
-		}
-		return nil, e.errf(n.args[0], "date() cannot read %q as a date; write it as YYYY-MM-DD or YYYY-MM-DD HH:mm:ss", s)
 	}
-	return nil, e.errf(n.args[0], "date() expects text such as \"2025-01-31\", got %s", kindName(args[0]))
+	s := Display(args[0]) // text or a link, by the spec
+	if d, ok := parseDate(s, e.loc()); ok {
+		return d, nil
+	}
+	return nil, e.errf(n.args[0], "date() cannot read %q as a date; write it as YYYY-MM-DD or YYYY-MM-DD HH:mm:ss", s)
 }
 
 func fnDuration(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
@@ -344,13 +422,12 @@ func fnDuration(e *evaluator, n *callNode, _ Value, args []Value) (Value, error)
 		return v, nil
 	case Number:
 		return Duration{Millis: float64(v)}, nil
-	case String:
-		if d, ok := parseDuration(string(v)); ok {
-			return d, nil
-		}
-		return nil, e.errf(n.args[0], "duration() cannot read %q; write a number and a unit, as in \"1d\", \"2 weeks\" or \"3h\"", string(v))
 	}
-	return nil, e.errf(n.args[0], "duration() expects text such as \"1d\", got %s", kindName(args[0]))
+	s := textOf(args[0]) // by the spec
+	if d, ok := parseDuration(s); ok {
+		return d, nil
+	}
+	return nil, e.errf(n.args[0], "duration() cannot read %q; write a number and a unit, as in \"1d\", \"2 weeks\" or \"3h\"", s)
 }
 
 func fnNow(e *evaluator, _ *callNode, _ Value, _ []Value) (Value, error) {
@@ -369,20 +446,14 @@ func fnLink(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 	}
 	var l Link
 	switch v := args[0].(type) {
-	case String:
-		l = parseLink(string(v), from)
+	case Null:
+		return Null{}, nil
 	case Link:
 		l = v
 	case FileValue:
 		l = Link{Target: v.F.Path(), From: from}
-	case Null:
-		return Null{}, nil
 	default:
-		s, err := e.str(n, args, 0)
-		if err != nil {
-			return nil, err
-		}
-		l = Link{Target: s, From: from}
+		l = parseLink(textOf(v), from) // text, by the spec
 	}
 	if len(args) == 2 {
 		l.Display = Display(args[1])
@@ -418,39 +489,34 @@ func fnNumber(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 		return Number(v.T.UnixMilli()), nil
 	case Duration:
 		return Number(durationMillis(v)), nil
-	case String:
-		s := strings.TrimSpace(string(v))
-		if f, err := strconv.ParseFloat(s, 64); err == nil && s != "" && !strings.ContainsAny(s, "_xXpP") {
-			return Number(f), nil
-		}
-		return nil, e.errf(n.args[0], "number() cannot read %q as a number", string(v))
 	}
-	return nil, e.errf(n.args[0], "number() cannot turn %s into a number", kindName(args[0]))
+	s := strings.TrimSpace(textOf(args[0])) // by the spec
+	if f, err := strconv.ParseFloat(s, 64); err == nil && s != "" && !strings.ContainsAny(s, "_xXpP") {
+		return Number(f), nil
+	}
+	return nil, e.errf(n.args[0], "number() cannot read %q as a number", textOf(args[0]))
 }
 
-func extreme(e *evaluator, n *callNode, args []Value, better func(a, b float64) bool) (Value, error) {
+// extreme is the number of args (numbers or null, by the spec) that is
+// better than every other, null when there is none.
+func extreme(args []Value, better func(a, b float64) bool) Value {
 	var best Value = Null{}
-	for i, a := range args {
-		switch v := a.(type) {
-		case Null:
-			continue
-		case Number:
+	for _, a := range args {
+		if v, ok := a.(Number); ok {
 			if b, ok := best.(Number); !ok || better(float64(v), float64(b)) || math.IsNaN(float64(v)) {
 				best = v
 			}
-		default:
-			return nil, e.errf(e.argNode(n, i), "%s() expects numbers, got %s", fnName(n), kindName(a))
 		}
 	}
-	return best, nil
+	return best
 }
 
-func fnMax(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
-	return extreme(e, n, args, func(a, b float64) bool { return a > b })
+func fnMax(_ *evaluator, _ *callNode, _ Value, args []Value) (Value, error) {
+	return extreme(args, func(a, b float64) bool { return a > b }), nil
 }
 
-func fnMin(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
-	return extreme(e, n, args, func(a, b float64) bool { return a < b })
+func fnMin(_ *evaluator, _ *callNode, _ Value, args []Value) (Value, error) {
+	return extreme(args, func(a, b float64) bool { return a < b }), nil
 }
 
 func fnFile(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
@@ -466,10 +532,8 @@ func fnFile(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 		return Null{}, nil
 	case Link:
 		l = v
-	case String:
-		l = parseLink(string(v), from)
 	default:
-		return nil, e.errf(n.args[0], "file() expects a path or a link, got %s", kindName(args[0]))
+		l = parseLink(textOf(v), from) // a path, by the spec
 	}
 	if f, ok := e.resolve(l); ok {
 		return FileValue{F: f}, nil
@@ -489,11 +553,7 @@ func rendered(k Kind) fn {
 var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&#39;")
 
 func fnEscapeHTML(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
-	s, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
-	return e.text(n, htmlEscaper.Replace(s))
+	return e.text(n, htmlEscaper.Replace(textOf(args[0])))
 }
 
 func fnRandom(e *evaluator, _ *callNode, _ Value, _ []Value) (Value, error) {
@@ -515,10 +575,7 @@ var typeNames = map[string]Kind{
 }
 
 func mIsType(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	s, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	s := textOf(args[0])
 	k, ok := typeNames[strings.ToLower(s)]
 	if !ok {
 		return nil, e.errf(n.args[0], "isType() does not know the type %q (types: boolean, date, duration, file, link, list, null, number, object, regexp, string)", s)
@@ -533,33 +590,26 @@ func mDateDate(e *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 	return Date{T: time.Date(t.Year(), t.Month(), t.Day(), 0, 0, 0, 0, t.Location())}, nil
 }
 
+// mDateFormat formats with periodic's Moment.js layout, the one formatter
+// periodic notes are named with too.
 func mDateFormat(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	s, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	s := textOf(args[0])
 	if err := e.checkString(n, len(s)*8); err != nil {
 		return nil, err
 	}
-	return String(formatDate(v.(Date).T, s)), nil
+	return e.text(n, periodic.ParseLayout(s).Format(v.(Date).T))
 }
 
 // String type.
 
 func mStrContains(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	s, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	s := textOf(args[0])
 	return Bool(strings.Contains(string(v.(String)), s)), nil
 }
 
 func strAllAny(e *evaluator, n *callNode, v Value, args []Value, all bool) (Value, error) {
 	for i := range args {
-		s, err := e.str(n, args, i)
-		if err != nil {
-			return nil, err
-		}
+		s := textOf(args[i])
 		has := strings.Contains(string(v.(String)), s)
 		if has != all {
 			return Bool(has), nil
@@ -577,18 +627,12 @@ func mStrContainsAny(e *evaluator, n *callNode, v Value, args []Value) (Value, e
 }
 
 func mStrStartsWith(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	s, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	s := textOf(args[0])
 	return Bool(strings.HasPrefix(string(v.(String)), s)), nil
 }
 
 func mStrEndsWith(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	s, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	s := textOf(args[0])
 	return Bool(strings.HasSuffix(string(v.(String)), s)), nil
 }
 
@@ -612,10 +656,7 @@ func mStrTitle(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 
 func mStrReplace(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
 	s := string(v.(String))
-	repl, err := e.str(n, args, 1)
-	if err != nil {
-		return nil, err
-	}
+	repl := textOf(args[1])
 	var out string
 	switch p := args[0].(type) {
 	case *Regexp:
@@ -637,10 +678,7 @@ func mStrReplace(e *evaluator, n *callNode, v Value, args []Value) (Value, error
 		b.WriteString(s[last:])
 		out = b.String()
 	default:
-		pat, err := e.str(n, args, 0)
-		if err != nil {
-			return nil, err
-		}
+		pat := textOf(args[0])
 		if c := strings.Count(s, pat); c > 0 {
 			if err := e.checkString(n, len(s)+c*len(repl)); err != nil {
 				return nil, err
@@ -653,10 +691,7 @@ func mStrReplace(e *evaluator, n *callNode, v Value, args []Value) (Value, error
 
 func mStrRepeat(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
 	s := string(v.(String))
-	k, err := e.intArg(n, args, 0, 0, maxString)
-	if err != nil {
-		return nil, err
-	}
+	k := wholeOf(args[0])
 	if err := e.checkString(n, len(s)*k); err != nil {
 		return nil, err
 	}
@@ -672,8 +707,9 @@ func mStrReverse(_ *evaluator, _ *callNode, v Value, _ []Value) (Value, error) {
 }
 
 // sliceBounds applies JavaScript's slice(start, end) rules to a length:
-// negative positions count from the end, and both are clamped.
-func (e *evaluator) sliceBounds(n *callNode, args []Value, length int) (int, int, error) {
+// negative positions count from the end, and both are clamped. args are a
+// number and, optionally, a number or null (the end).
+func sliceBounds(args []Value, length int) (int, int) {
 	clamp := func(f float64) int {
 		if math.IsNaN(f) {
 			return 0
@@ -690,32 +726,21 @@ func (e *evaluator) sliceBounds(n *callNode, args []Value, length int) (int, int
 		}
 		return int(f)
 	}
-	s, err := e.num(n, args, 0)
-	if err != nil {
-		return 0, 0, err
-	}
-	start, end := clamp(s), length
+	start, end := clamp(float64(args[0].(Number))), length
 	if len(args) > 1 {
-		if _, isNull := args[1].(Null); !isNull {
-			en, err := e.num(n, args, 1)
-			if err != nil {
-				return 0, 0, err
-			}
-			end = clamp(en)
+		if en, ok := args[1].(Number); ok {
+			end = clamp(float64(en))
 		}
 	}
 	if end < start {
 		end = start
 	}
-	return start, end, nil
+	return start, end
 }
 
-func mStrSlice(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
+func mStrSlice(_ *evaluator, _ *callNode, v Value, args []Value) (Value, error) {
 	rs := []rune(string(v.(String)))
-	start, end, err := e.sliceBounds(n, args, len(rs))
-	if err != nil {
-		return nil, err
-	}
+	start, end := sliceBounds(args, len(rs))
 	return String(rs[start:end]), nil
 }
 
@@ -723,11 +748,7 @@ func mStrSplit(e *evaluator, n *callNode, v Value, args []Value) (Value, error) 
 	s := string(v.(String))
 	limit := -1
 	if len(args) > 1 {
-		k, err := e.intArg(n, args, 1, 0, maxList)
-		if err != nil {
-			return nil, err
-		}
-		limit = k
+		limit = wholeOf(args[1])
 	}
 	var parts []string
 	switch p := args[0].(type) {
@@ -746,10 +767,7 @@ func mStrSplit(e *evaluator, n *callNode, v Value, args []Value) (Value, error) 
 		}
 		parts = p.re.Split(s, maxList+1)
 	default:
-		sep, err := e.str(n, args, 0)
-		if err != nil {
-			return nil, err
-		}
+		sep := textOf(args[0])
 		if sep == "" {
 			parts = splitChars(s, maxList+1)
 		} else {
@@ -804,11 +822,7 @@ func mNumRound(e *evaluator, n *callNode, v Value, args []Value) (Value, error) 
 	if len(args) == 0 {
 		return Number(jsRound(x)), nil
 	}
-	d, err := e.intArg(n, args, 0, 0, 100)
-	if err != nil {
-		return nil, err
-	}
-	p := math.Pow(10, float64(d))
+	p := math.Pow(10, float64(wholeOf(args[0])))
 	if math.IsInf(x*p, 0) {
 		return Number(x), nil
 	}
@@ -819,10 +833,7 @@ func mNumRound(e *evaluator, n *callNode, v Value, args []Value) (Value, error) 
 // rounded to the given places, a tie going away from zero.
 func mNumToFixed(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
 	x := float64(v.(Number))
-	p, err := e.intArg(n, args, 0, 0, 100)
-	if err != nil {
-		return nil, err
-	}
+	p := wholeOf(args[0])
 	if math.IsNaN(x) || math.IsInf(x, 0) || math.Abs(x) >= 1e21 {
 		return String(FormatNumber(x)), nil
 	}
@@ -918,10 +929,7 @@ func mListFlat(e *evaluator, n *callNode, v Value, _ []Value) (Value, error) {
 }
 
 func mListJoin(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	sep, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	sep := textOf(args[0])
 	l := v.(List)
 	parts := make([]string, len(l))
 	size := 0
@@ -950,12 +958,9 @@ func mListReverse(e *evaluator, n *callNode, v Value, _ []Value) (Value, error) 
 	return out, nil
 }
 
-func mListSlice(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
+func mListSlice(_ *evaluator, _ *callNode, v Value, args []Value) (Value, error) {
 	l := v.(List)
-	start, end, err := e.sliceBounds(n, args, len(l))
-	if err != nil {
-		return nil, err
-	}
+	start, end := sliceBounds(args, len(l))
 	return append(List{}, l[start:end]...), nil
 }
 
@@ -1064,13 +1069,6 @@ func (e *evaluator) identity(v Value) string {
 // lambda runs filter, map and reduce: the expression argument is evaluated
 // for each item with `value` and `index` (and, for reduce, `acc`) in scope.
 func (e *evaluator) lambda(n *callNode, name string, l List) (Value, error) {
-	want := spec{1, 1, nil}
-	if name == "reduce" {
-		want = spec{2, 2, nil}
-	}
-	if err := e.checkArity(n, name, want); err != nil {
-		return nil, err
-	}
 	frame := map[string]Value{}
 	e.locals = append(e.locals, frame)
 	defer func() { e.locals = e.locals[:len(e.locals)-1] }()
@@ -1136,7 +1134,7 @@ func mLinkLinksTo(e *evaluator, n *callNode, v Value, args []Value) (Value, erro
 	if !ok {
 		return Bool(false), nil
 	}
-	return e.hasLink(n, f, args[0])
+	return e.hasLink(f, args[0]), nil
 }
 
 // File type.
@@ -1150,39 +1148,35 @@ func mFileAsLink(e *evaluator, _ *callNode, v Value, args []Value) (Value, error
 }
 
 func mFileHasLink(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	return e.hasLink(n, v.(FileValue).F, args[0])
+	return e.hasLink(v.(FileValue).F, args[0]), nil
 }
 
 // hasLink says whether f links to target (a file, a link, or a path or link
 // as text): one of f's links resolves to the same file, or, when the target
-// does not resolve, has the same text. It is file.hasLink and link.linksTo.
-func (e *evaluator) hasLink(n *callNode, f File, target Value) (Value, error) {
+// does not resolve, has the same text. It is file.hasLink and link.linksTo;
+// target is what linkTarget takes.
+func (e *evaluator) hasLink(f File, target Value) Value {
 	var want Value
 	switch t := target.(type) {
+	case Null:
+		return Bool(false)
 	case FileValue:
 		want = FileValue{F: t.F}
 	case Link:
 		want = t
-	case String:
-		want = parseLink(string(t), f.Path())
-	case Null:
-		return Bool(false), nil
 	default:
-		return nil, e.errf(e.argNode(n, 0), "%s() expects a file, a link or a path, got %s", fnName(n), kindName(target))
+		want = parseLink(textOf(t), f.Path())
 	}
 	for _, l := range e.linkList(f.Links(), f.Path()) {
 		if e.equal(l, want) {
-			return Bool(true), nil
+			return Bool(true)
 		}
 	}
-	return Bool(false), nil
+	return Bool(false)
 }
 
 func mFileHasProperty(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	name, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	name := textOf(args[0])
 	_, ok := v.(FileValue).F.Properties()[name]
 	return Bool(ok), nil
 }
@@ -1207,10 +1201,7 @@ func HasTag(tags []string, want string) bool {
 func mFileHasTag(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
 	tags := v.(FileValue).F.Tags()
 	for i := range args {
-		s, err := e.str(n, args, i)
-		if err != nil {
-			return nil, err
-		}
+		s := textOf(args[i])
 		if HasTag(tags, s) {
 			return Bool(true), nil
 		}
@@ -1230,10 +1221,7 @@ func InFolder(filePath, folder string) bool {
 }
 
 func mFileInFolder(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
-	folder, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	folder := textOf(args[0])
 	return Bool(InFolder(v.(FileValue).F.Path(), folder)), nil
 }
 
@@ -1263,9 +1251,6 @@ func mRegexpMatches(e *evaluator, n *callNode, v Value, args []Value) (Value, er
 	if _, ok := args[0].(Null); ok {
 		return Bool(false), nil
 	}
-	s, err := e.str(n, args, 0)
-	if err != nil {
-		return nil, err
-	}
+	s := textOf(args[0])
 	return Bool(v.(*Regexp).re.MatchString(s)), nil
 }

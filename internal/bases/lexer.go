@@ -52,7 +52,7 @@ func lex(src string) ([]token, error) {
 		}
 		if i >= len(src) {
 			toks = append(toks, token{kind: tEOF, pos: i})
-			return toks, nil
+			return toks, hyphenatedName(src, toks)
 		}
 		c := src[i]
 		start := i
@@ -132,6 +132,60 @@ func lex(src string) ([]token, error) {
 			}
 		}
 	}
+}
+
+// hyphenatedName refuses a name with a hyphen written as a bare property,
+// such as due-date: it reads as due minus date, two properties notes rarely
+// have, so the filter would quietly match nothing. The Bases syntax page
+// reads such a property as note["due-date"]; a subtraction is written
+// with spaces around the minus (due - date). A name is one when identifiers
+// and minus signs follow each other without spaces, the last identifier is
+// not called (due-today() subtracts a function's value), and none is a
+// name the language gives a meaning: value, index and acc in list
+// functions, values in summaries, and the keywords.
+func hyphenatedName(src string, toks []token) error {
+	adjacent := func(a, b token) bool { return a.pos+len(a.text) == b.pos }
+	isPunct := func(t token, p string) bool { return t.kind == tPunct && t.text == p }
+	for k := 0; k+2 < len(toks); k++ {
+		first := toks[k]
+		if first.kind != tIdent || reservedName[first.text] {
+			continue
+		}
+		end := k
+		for end+2 < len(toks) {
+			minus, next := toks[end+1], toks[end+2]
+			if !isPunct(minus, "-") || next.kind != tIdent || reservedName[next.text] || !adjacent(toks[end], minus) || !adjacent(minus, next) {
+				break
+			}
+			end += 2
+		}
+		start := k
+		k = end
+		if end == start || isPunct(toks[end+1], "(") {
+			continue
+		}
+		prefix := "note"
+		if start >= 1 && isPunct(toks[start-1], ".") {
+			owner := toks[max(start-2, 0)]
+			if start < 2 || owner.kind != tIdent || owner.text != "note" && owner.text != "formula" ||
+				start >= 3 && isPunct(toks[start-3], ".") {
+				continue // a field of some other value, as in file.name-x
+			}
+			prefix = owner.text
+		}
+		name := src[first.pos : toks[end].pos+len(toks[end].text)]
+		return errAt(src, first.pos, fmt.Sprintf("%s reads as a subtraction (%s): to read the property %q, write %s[%q]; to subtract, put spaces around the minus sign",
+			name, strings.ReplaceAll(name, "-", " - "), name, prefix, name))
+	}
+	return nil
+}
+
+// reservedName are the names a hyphenated property name never starts or
+// goes on with: the keywords and the names list functions and summaries
+// give values.
+var reservedName = map[string]bool{
+	"true": true, "false": true, "null": true, "note": true, "file": true, "formula": true, "this": true,
+	"value": true, "index": true, "acc": true, "values": true,
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

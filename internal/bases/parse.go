@@ -348,7 +348,7 @@ func (p *parser) primary() (node, error) {
 	case tRegexp:
 		re, err := compileRegexp(t.re[0], t.re[1])
 		if err != nil {
-			return nil, errAt(p.src, t.pos, err.Error())
+			return nil, regexpErrAt(p.src, t.pos, err)
 		}
 		return &regexpNode{pos: t.pos, re: re}, nil
 	case tIdent:

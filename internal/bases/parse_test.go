@@ -27,7 +27,7 @@ func TestParseErrors(t *testing.T) {
 		{"call a number", "1(2)", 2, "only a function name can be called"},
 		{"unclosed regexp", "/abc", 1, "no closing /"},
 		{"bad regexp flag", "/a/q", 1, `unknown regular expression flag "q"`},
-		{"look-ahead", "/a(?=b)/", 1, "cannot be used"},
+		{"look-ahead", "/a(?=b)/", 3, "the look-ahead (?=...) is not supported"},
 		{"object key", "{1: 2}", 2, "expected a key"},
 		{"object colon", `{"a" 2}`, 6, `expected ":" after the key "a"`},
 		{"bad hex escape", `"\x4"`, 2, "hexadecimal digits"},

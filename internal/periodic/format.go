@@ -21,9 +21,11 @@ import (
 //   - any other character is literal, except line breaks, which moment's
 //     tokenizer never matches and so leaves out.
 //
-// Every token moment formats is implemented, for a date at midnight: the
-// notes are named after the first moment of their period, as Obsidian's
-// periodic notes are.
+// Every token moment formats is implemented, in moment's default English
+// locale whatever the machine's. It is the one Moment.js formatter of
+// jarvis: periodic notes are named with it (after the first moment of their
+// period, as Obsidian names them), and Bases' date.format() formats with
+// it, so that a base and the periodic notes settings agree on a name.
 type Layout struct {
 	parts []part
 }
@@ -294,9 +296,17 @@ func init() {
 	} {
 		tokens[tok] = f
 	}
-	// Fractions of a second: a note's moment has none.
+	// Fractions of a second: moment keeps milliseconds, so S is the
+	// tenths, SS the hundredths, SSS the milliseconds and each S beyond
+	// adds a zero.
 	for n := 1; n <= 9; n++ {
-		tokens[strings.Repeat("S", n)] = func(time.Time) string { return strings.Repeat("0", n) }
+		tokens[strings.Repeat("S", n)] = func(t time.Time) string {
+			ms := zeroFill(t.Nanosecond()/int(time.Millisecond), 3, false)
+			if n <= 3 {
+				return ms[:n]
+			}
+			return ms + strings.Repeat("0", n-3)
+		}
 	}
 }
 

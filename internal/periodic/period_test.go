@@ -3,6 +3,8 @@ package periodic
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -236,5 +238,64 @@ func TestLoad(t *testing.T) {
 		if tc.warning == "" && joined != "" || !strings.Contains(joined, tc.warning) {
 			t.Errorf("%s: warnings %q; want one saying %q", tc.name, joined, tc.warning)
 		}
+	}
+}
+
+// TestLoadPluginShapes reads the Periodic Notes plugin's settings in both
+// of the shapes its versions write: an entry per period at the top (before
+// 1.0), and calendar sets with an entry per unit (day, week, ...) and the
+// set in use named by activeCalendarSet (1.0), where the older entries
+// left from a migration are not read.
+func TestLoadPluginShapes(t *testing.T) {
+	plugin := func(dir string) settingsFiles {
+		data, err := os.ReadFile(filepath.Join("testdata", "settings", dir, "data.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return settingsFiles{PeriodicNotesFile: string(data)}
+	}
+	legacy, sets := plugin("legacy"), plugin("calendar-sets")
+	const defaults = "Obsidian's defaults"
+	for _, tc := range []struct {
+		name  string
+		files settingsFiles
+		p     Period
+		want  Settings // Source compared by its start
+	}{
+		{"legacy daily", legacy, Daily, Settings{Folder: "Journal/Days", Format: "YYYY-MM-DD", Template: "Templates/Day", Source: "the Periodic Notes plugin's daily settings in"}},
+		{"legacy weekly", legacy, Weekly, Settings{Folder: "Journal/Weeks", Format: "gggg-[W]ww", Source: "the Periodic Notes plugin's weekly settings in"}},
+		{"legacy monthly", legacy, Monthly, Settings{Folder: "Journal/Months", Format: "YYYY-MM", Template: "Templates/Month", Source: "the Periodic Notes plugin's monthly settings"}},
+		{"legacy quarterly disabled", legacy, Quarterly, Settings{Format: "YYYY-[Q]Q", Source: defaults}},
+		{"legacy yearly", legacy, Yearly, Settings{Format: "YYYY", Source: "the Periodic Notes plugin's yearly settings"}},
+		{"set daily", sets, Daily, Settings{Folder: "Work/Daily", Format: "YYYY-MM-DD dddd", Template: "Templates/Work day.md",
+			Source: `the Periodic Notes plugin's daily settings (the calendar set "Work") in`}},
+		{"set weekly", sets, Weekly, Settings{Folder: "Work/Weekly", Format: "GGGG-[W]WW", Template: "Templates/Work week.md",
+			Source: `the Periodic Notes plugin's weekly settings (the calendar set "Work")`}},
+		{"set monthly disabled", sets, Monthly, Settings{Format: "YYYY-MM", Source: defaults}},
+		{"set quarterly", sets, Quarterly, Settings{Folder: "Work/Quarterly", Format: "YYYY-[Q]Q", Source: `the Periodic Notes plugin's quarterly settings (the calendar set "Work")`}},
+		{"set yearly", sets, Yearly, Settings{Folder: "Work", Format: "[Year] YYYY", Source: `the Periodic Notes plugin's yearly settings (the calendar set "Work")`}},
+		{"no active set named: Default", settingsFiles{PeriodicNotesFile: `{"calendarSets": [{"id": "Other", "day": {"enabled": true, "folder": "O"}},
+			{"id": "Default", "day": {"enabled": true, "folder": "D", "format": "YYYYMMDD"}}]}`}, Daily,
+			Settings{Folder: "D", Format: "YYYYMMDD", Source: `the Periodic Notes plugin's daily settings (the calendar set "Default")`}},
+		{"active set missing: the first", settingsFiles{PeriodicNotesFile: `{"activeCalendarSet": "Gone", "calendarSets": [{"day": {"enabled": true, "folder": "F"}}]}`}, Daily,
+			Settings{Folder: "F", Format: "YYYY-MM-DD", Source: `the Periodic Notes plugin's daily settings (the first calendar set)`}},
+	} {
+		got, warnings := Load(tc.files, tc.p)
+		source := got.Source
+		got.Source = ""
+		wantSource := tc.want.Source
+		tc.want.Source = ""
+		if got != tc.want || !strings.HasPrefix(source, wantSource) {
+			t.Errorf("%s: %+v from %q; want %+v from %q…", tc.name, got, source, tc.want, wantSource)
+		}
+		if len(warnings) > 0 {
+			t.Errorf("%s: warnings %q", tc.name, warnings)
+		}
+	}
+
+	// A broken entry of the set in use is named in the warning.
+	_, warnings := Load(settingsFiles{PeriodicNotesFile: `{"calendarSets": [{"id": "Default", "week": [1]}]}`}, Weekly)
+	if want := `the week entry of the calendar set "Default" in .obsidian/plugins/periodic-notes/data.json was passed over: it holds an array, not the settings Obsidian writes`; len(warnings) != 1 || warnings[0] != want {
+		t.Errorf("warnings %q; want %q", warnings, want)
 	}
 }

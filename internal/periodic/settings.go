@@ -50,12 +50,69 @@ func Defaults(p Period) Settings {
 
 // fileSettings are one period's settings as the files hold them: the
 // daily notes core plugin's whole file, or one period's entry in the
-// Periodic Notes plugin's.
+// Periodic Notes plugin's. The plugin's 1.0 entries name the template
+// templatePath, the older ones template.
 type fileSettings struct {
-	Enabled  bool   `json:"enabled"`
-	Folder   string `json:"folder"`
-	Format   string `json:"format"`
-	Template string `json:"template"`
+	Enabled      bool   `json:"enabled"`
+	Folder       string `json:"folder"`
+	Format       string `json:"format"`
+	Template     string `json:"template"`
+	TemplatePath string `json:"templatePath"`
+}
+
+// pluginSettings is the Periodic Notes plugin's data.json, in either of its
+// shapes: before 1.0 an entry per period at the top ({"daily": {...}}),
+// from 1.0 calendar sets, each with an entry per period under the
+// period's unit ({"calendarSets": [{"id": "Default", "day": {...}}]}) and
+// the one in use named by activeCalendarSet.
+type pluginSettings struct {
+	ActiveCalendarSet string                       `json:"activeCalendarSet"`
+	CalendarSets      []map[string]json.RawMessage `json:"calendarSets"`
+	top               map[string]json.RawMessage
+}
+
+func (ps *pluginSettings) UnmarshalJSON(data []byte) error {
+	if err := json.Unmarshal(data, &ps.top); err != nil {
+		return err
+	}
+	type plain pluginSettings // without this method
+	return json.Unmarshal(data, (*plain)(ps))
+}
+
+// defaultCalendarSet is the id of the calendar set the plugin makes first,
+// and uses when its settings name none.
+const defaultCalendarSet = "Default"
+
+// entry is period p's entry and the calendar set it is in, in words ("" in
+// the older shape): the entry of the calendar set in use when the
+// settings have calendar sets (as the plugin reads them: the older entries
+// are then only what it migrated from), the top-level entry otherwise; nil
+// when there is none. The set in use is the one activeCalendarSet names,
+// else the "Default" set, else the first.
+func (ps *pluginSettings) entry(p Period) (json.RawMessage, string) {
+	if len(ps.CalendarSets) == 0 {
+		return ps.top[string(p)], ""
+	}
+	idOf := func(set map[string]json.RawMessage) string {
+		var id string
+		_ = json.Unmarshal(set["id"], &id) // no id, or not text: no name
+		return id
+	}
+	active := ps.ActiveCalendarSet
+	if active == "" {
+		active = defaultCalendarSet
+	}
+	set := ps.CalendarSets[0]
+	for _, s := range ps.CalendarSets {
+		if idOf(s) == active {
+			set = s
+			break
+		}
+	}
+	if id := idOf(set); id != "" {
+		return set[p.noun()], "the calendar set " + quote(id)
+	}
+	return set[p.noun()], "the first calendar set"
 }
 
 // Load finds the settings of period p in the vault, as Obsidian's own
@@ -81,14 +138,20 @@ func Load(r SettingsReader, p Period) (Settings, []string) {
 		}
 		return true
 	}
-	var plugin map[string]json.RawMessage
-	if read(PeriodicNotesFile, &plugin) && plugin[string(p)] != nil {
-		var f fileSettings
-		if err := json.Unmarshal(plugin[string(p)], &f); err != nil {
-			warnings = append(warnings, fmt.Sprintf("the %s entry of .obsidian/%s was passed over: %s", p, PeriodicNotesFile, settingsProblem(err)))
-		} else if f.Enabled {
-			s, warn := f.settings(p, "the Periodic Notes plugin's "+string(p)+" settings in .obsidian/"+PeriodicNotesFile)
-			return s, append(warnings, warn...)
+	var plugin pluginSettings
+	if read(PeriodicNotesFile, &plugin) {
+		if raw, set := plugin.entry(p); raw != nil {
+			entry, source := "the "+string(p)+" entry of", "the Periodic Notes plugin's "+string(p)+" settings"
+			if set != "" {
+				entry, source = "the "+p.noun()+" entry of "+set+" in", source+" ("+set+")"
+			}
+			var f fileSettings
+			if err := json.Unmarshal(raw, &f); err != nil {
+				warnings = append(warnings, fmt.Sprintf("%s .obsidian/%s was passed over: %s", entry, PeriodicNotesFile, settingsProblem(err)))
+			} else if f.Enabled {
+				s, warn := f.settings(p, source+" in .obsidian/"+PeriodicNotesFile)
+				return s, append(warnings, warn...)
+			}
 		}
 	}
 	if p == Daily {
@@ -105,7 +168,11 @@ func Load(r SettingsReader, p Period) (Settings, []string) {
 // format the default; a value out of bounds is left at its default, with
 // a warning.
 func (f fileSettings) settings(p Period, source string) (Settings, []string) {
-	s := Settings{Folder: strings.TrimSpace(f.Folder), Format: f.Format, Template: strings.TrimSpace(f.Template), Source: source}
+	template := f.Template
+	if template == "" {
+		template = f.TemplatePath
+	}
+	s := Settings{Folder: strings.TrimSpace(f.Folder), Format: f.Format, Template: strings.TrimSpace(template), Source: source}
 	var warnings []string
 	if utf8.RuneCountInString(s.Format) > MaxFormatChars {
 		warnings = append(warnings, fmt.Sprintf("the format in %s is longer than %d characters, so the default was used", source, MaxFormatChars))
