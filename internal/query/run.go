@@ -140,7 +140,7 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	var matched []candidate
 	var failed int
 	var firstErr error
-	for i, f := range v.Files {
+	for i, f := range v.Candidates(env, filter) {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}

@@ -43,11 +43,11 @@ func Where(ctx context.Context, db Querier, vaults []string, exclude map[string]
 			return nil, err
 		}
 		env := &bases.Env{Now: now, Resolve: v.Resolve}
-		for _, f := range v.Files {
+		tried += v.noteCount()
+		for _, f := range v.Candidates(env, filter) {
 			if !f.Note {
 				continue // search results are notes
 			}
-			tried++
 			ok, err := Match(env, filter, f)
 			switch {
 			case err != nil:
