@@ -253,3 +253,40 @@ func TestCandidatesOfSimpleStatements(t *testing.T) {
 		}
 	}
 }
+
+// TestCandidatesSharedBetweenCalls: calls at the same time on one vault
+// (query-notes and where share its snapshot) build its postings once and
+// get the answers a lone call gets. Run under -race.
+func TestCandidatesSharedBetweenCalls(t *testing.T) {
+	filters := []string{`status == "active"`, `file.hasTag("project")`, `file.inFolder("Projects")`, `priority > 1 || file.hasTag("win")`}
+	paths := func(v *query.Vault, filter string) []string {
+		env := &bases.Env{Now: querytest.Now, Resolve: v.Resolve}
+		var out []string
+		for _, f := range v.Candidates(env, &bases.Filter{Expr: bases.MustParse(filter)}) {
+			out = append(out, f.Path())
+		}
+		return out
+	}
+	alone := narrowVault(t)
+	want := map[string][]string{}
+	for _, f := range filters {
+		want[f] = paths(alone, f)
+	}
+	shared := narrowVault(t)
+	got := make([][]string, 4*len(filters))
+	done := make(chan int)
+	for i := range got {
+		go func() {
+			got[i] = paths(shared, filters[i%len(filters)])
+			done <- i
+		}()
+	}
+	for range got {
+		<-done
+	}
+	for i, g := range got {
+		if f := filters[i%len(filters)]; !slices.Equal(g, want[f]) {
+			t.Errorf("%s: %q at the same time as other calls, %q alone", f, g, want[f])
+		}
+	}
+}
