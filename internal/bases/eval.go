@@ -146,10 +146,19 @@ func (e *evaluator) eval(n node) (Value, error) {
 		return nil, e.errf(n, "expression takes more than %d steps; simplify it or work on shorter lists", maxSteps)
 	}
 	e.depth++
-	defer func() { e.depth-- }()
 	if e.depth > maxDepth {
+		e.depth--
 		return nil, e.errf(n, "expression nests more than %d levels deep", maxDepth)
 	}
+	// Not deferred: eval runs for every node of every file, and a
+	// function with this many returns cannot have its defer inlined.
+	v, err := e.evalNode(n)
+	e.depth--
+	return v, err
+}
+
+// evalNode is eval's work, within its step and depth bounds.
+func (e *evaluator) evalNode(n node) (Value, error) {
 	switch n := n.(type) {
 	case *litNode:
 		return n.v, nil
@@ -687,11 +696,20 @@ func (e *evaluator) binary(n *binaryNode) (Value, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch n.op {
+	if v, ok := e.comparison(n.op, l, r); ok {
+		return v, nil
+	}
+	return e.arith(n, n.op, l, r)
+}
+
+// comparison applies == != < > <= >=, which never fail; ok is false for
+// any other operator.
+func (e *evaluator) comparison(op string, l, r Value) (v Bool, ok bool) {
+	switch op {
 	case "==":
-		return Bool(e.equal(l, r)), nil
+		return Bool(e.equal(l, r)), true
 	case "!=":
-		return Bool(!e.equal(l, r)), nil
+		return Bool(!e.equal(l, r)), true
 	case "<", ">", "<=", ">=":
 		c, ok := e.compare(l, r)
 		if !ok {
@@ -699,19 +717,19 @@ func (e *evaluator) binary(n *binaryNode) (Value, error) {
 			// text, anything and null) compare false, as NaN does in
 			// JavaScript: a filter such as `price > 2` then drops notes
 			// without a price instead of failing.
-			return Bool(false), nil
+			return false, true
 		}
-		switch n.op {
+		switch op {
 		case "<":
-			return Bool(c < 0), nil
+			return c < 0, true
 		case ">":
-			return Bool(c > 0), nil
+			return c > 0, true
 		case "<=":
-			return Bool(c <= 0), nil
+			return c <= 0, true
 		}
-		return Bool(c >= 0), nil
+		return c >= 0, true
 	}
-	return e.arith(n, n.op, l, r)
+	return false, false
 }
 
 // arith applies + - * / %. Null on either side of a number, date or

@@ -83,3 +83,63 @@ func FuzzEval(f *testing.F) {
 		_ = ToAny(val)
 	})
 }
+
+// FuzzNeed: every file of the test vault that a filter lets through or
+// fails on meets the filter's Need, read as its documentation says.
+func FuzzNeed(f *testing.F) {
+	for _, s := range fuzzSeeds {
+		f.Add(s)
+	}
+	for _, s := range []string{`status == "active" && file.hasTag("book")`, `price > 2 || file.inFolder("Books")`,
+		`file.hasProperty("price") && (age < date("2024-01-01") || !x)`, `"a" != note["full name"]`} {
+		f.Add(s)
+	}
+	v, _ := testVault()
+	env := testEnv(v, v.Files[1])
+	var meets func(n Need, file File) bool
+	meets = func(n Need, file File) bool {
+		switch n.Kind {
+		case NeedAnd:
+			for _, s := range n.Subs {
+				if !meets(s, file) {
+					return false
+				}
+			}
+			return true
+		case NeedOr:
+			for _, s := range n.Subs {
+				if meets(s, file) {
+					return true
+				}
+			}
+			return false
+		case NeedProperty:
+			raw, ok := file.Properties()[n.Property]
+			return ok && (n.Value == nil || !PlainProperty(raw) || n.Value(raw))
+		case NeedTag:
+			for _, t := range n.Tags {
+				if HasTag(file.Tags(), t) {
+					return true
+				}
+			}
+			return false
+		case NeedFolder:
+			return InFolder(file.Path(), n.Folder)
+		}
+		return true
+	}
+	f.Fuzz(func(t *testing.T, src string) {
+		x, err := Parse(src)
+		if err != nil {
+			return
+		}
+		filter := &Filter{Expr: x}
+		need := filter.Need(env)
+		for _, file := range v.Files {
+			ok, err := filter.Match(env, file)
+			if (ok || err != nil) && !meets(need, file) {
+				t.Fatalf("%s: %s passes (%v) or fails (%v) but does not meet the filter's need", src, file.Path(), ok, err)
+			}
+		}
+	})
+}

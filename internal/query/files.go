@@ -58,6 +58,7 @@ type Vault struct {
 	Files    []*File
 	byPath   map[string]*File
 	resolver *vault.Resolver
+	index    postings
 }
 
 // Statements of Load: each reads one kind of fact for every file of the

@@ -102,9 +102,10 @@ func FindView(b *bases.Base, name string) (*bases.View, error) {
 const maxWarnings = 5
 
 // Run runs a view of a base over the files of v: the base's filter and
-// the view's (joined by AND, bases.Base.ViewFilter), sorted by the view's
-// keys in turn (bases.Order, stable, so that ties keep path order), cut
-// to the view's limit, then grouped and summarized.
+// the view's (joined by AND, bases.Base.ViewFilter), evaluated on the
+// files that can pass it (Vault.Candidates), sorted by the view's keys in
+// turn (bases.Order, stable, so that ties keep path order), cut to the
+// view's limit, then grouped and summarized.
 func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	view, err := FindView(req.Base, req.View)
 	if err != nil {
@@ -140,7 +141,7 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	var matched []candidate
 	var failed int
 	var firstErr error
-	for i, f := range v.Files {
+	for i, f := range v.Candidates(env, filter) {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -171,7 +172,8 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%s left out because the filter failed on them, as in: %v",
 			words.CountAs(failed, "file was", "files were"), firstErr))
 	}
-	slices.SortStableFunc(matched, func(a, b candidate) int {
+	res.Total = len(matched)
+	matched = sortedFirst(matched, view.Limit, func(a, b candidate) int {
 		for j, k := range view.Sort {
 			c := bases.Order(env, a.keys[j], b.keys[j])
 			if k.Descending {
@@ -183,10 +185,6 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 		}
 		return 0
 	})
-	res.Total = len(matched)
-	if view.Limit > 0 && len(matched) > view.Limit {
-		matched = matched[:view.Limit]
-	}
 	for _, c := range matched {
 		row := Row{File: c.f, Values: make([]bases.Value, len(cols))}
 		for j, col := range cols {
@@ -321,4 +319,77 @@ func summarize(env *bases.Env, b *bases.Base, view *bases.View, cols []column, r
 		out = append(out, Summary{Column: col.Name, Summary: name, Value: v})
 	}
 	return out, nil
+}
+
+// sortedFirst returns the first limit items of a stable sort of items by
+// cmp (all of them when limit is 0 or more than there are): ties keep
+// the items' order. With a limit below the number of items, only the
+// best limit items are kept while reading them, and only they are
+// sorted. items is reordered.
+func sortedFirst[T any](items []T, limit int, cmp func(a, b T) int) []T {
+	// Each item's place breaks ties, which makes any sort stable.
+	type placed struct {
+		item T
+		at   int
+	}
+	before := func(a, b placed) int {
+		if c := cmp(a.item, b.item); c != 0 {
+			return c
+		}
+		return a.at - b.at
+	}
+	if limit <= 0 || limit >= len(items) {
+		all := make([]placed, len(items))
+		for i, it := range items {
+			all[i] = placed{it, i}
+		}
+		slices.SortFunc(all, before)
+		for i, p := range all {
+			items[i] = p.item
+		}
+		return items
+	}
+	// A heap of the best limit items so far, the worst of them on top.
+	best := make([]placed, 0, limit)
+	down := func(i int) {
+		for {
+			worst, l, r := i, 2*i+1, 2*i+2
+			if l < len(best) && before(best[l], best[worst]) > 0 {
+				worst = l
+			}
+			if r < len(best) && before(best[r], best[worst]) > 0 {
+				worst = r
+			}
+			if worst == i {
+				return
+			}
+			best[i], best[worst] = best[worst], best[i]
+			i = worst
+		}
+	}
+	for i, it := range items {
+		p := placed{it, i}
+		if len(best) < limit {
+			best = append(best, p)
+			for j := len(best) - 1; j > 0; {
+				parent := (j - 1) / 2
+				if before(best[j], best[parent]) <= 0 {
+					break
+				}
+				best[j], best[parent] = best[parent], best[j]
+				j = parent
+			}
+			continue
+		}
+		if before(p, best[0]) < 0 {
+			best[0] = p
+			down(0)
+		}
+	}
+	slices.SortFunc(best, before)
+	out := items[:limit]
+	for i, p := range best {
+		out[i] = p.item
+	}
+	return out
 }

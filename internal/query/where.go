@@ -25,8 +25,8 @@ func ParseWhere(expr string) (*bases.Filter, error) {
 
 // Where reads which notes of the named vaults pass a search's where
 // filter, by the rule of a view's filter (Match), at the time now, over
-// the files the process holds of each vault (Files): the
-// ids of the notes that pass. exclude holds each vault's exclude
+// the files the process holds of each vault (Files), those that can pass
+// (Vault.Candidates): the ids of the notes that pass. exclude holds each vault's exclude
 // patterns. An expression that fails on every note is an error, as it
 // is for a view.
 func Where(ctx context.Context, db Querier, vaults []string, exclude map[string][]string, expr string, now time.Time) (map[int64]bool, error) {
@@ -43,11 +43,11 @@ func Where(ctx context.Context, db Querier, vaults []string, exclude map[string]
 			return nil, err
 		}
 		env := &bases.Env{Now: now, Resolve: v.Resolve}
-		for _, f := range v.Files {
+		tried += v.noteCount()
+		for _, f := range v.Candidates(env, filter) {
 			if !f.Note {
 				continue // search results are notes
 			}
-			tried++
 			ok, err := Match(env, filter, f)
 			switch {
 			case err != nil:
