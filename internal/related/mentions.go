@@ -94,11 +94,33 @@ func wordEdge(s string, i int) bool {
 
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
-// sentenceEnd reports whether text[i] ends a sentence: a full stop,
-// question or exclamation mark at the end of the text or before a space
-// (so that "0.1 g" and "e.g.," do not end one).
-func sentenceEnd(text string, i int) bool {
-	return strings.IndexByte(".!?", text[i]) >= 0 && (i+1 == len(text) || text[i+1] == ' ')
+// sentenceEnd says whether the character at text[i] ends a sentence, by
+// its length in bytes (0 when it does not): a full stop, question or
+// exclamation mark at the end of the text or before a space (so that
+// "0.1 g" and "e.g.," do not end one), the same in Arabic and Devanagari
+// script, and the full stops and marks of Chinese and Japanese, which
+// end a sentence with no space after them.
+func sentenceEnd(text string, i int) int {
+	c := text[i]
+	if c < utf8.RuneSelf {
+		if strings.IndexByte(".!?", c) >= 0 && (i+1 == len(text) || text[i+1] == ' ') {
+			return 1
+		}
+		return 0
+	}
+	if !utf8.RuneStart(c) {
+		return 0
+	}
+	r, size := utf8.DecodeRuneInString(text[i:])
+	switch r {
+	case '。', '！', '？', '｡', '．':
+		return size
+	case '؟', '۔', '।', '॥':
+		if i+size == len(text) || text[i+size] == ' ' {
+			return size
+		}
+	}
+	return 0
 }
 
 // sentence is the sentence of text holding offsets start to end, cut to
@@ -106,15 +128,15 @@ func sentenceEnd(text string, i int) bool {
 func sentence(text string, start, end int) string {
 	from := 0
 	for i := start - 1; i >= 0; i-- {
-		if sentenceEnd(text, i) {
-			from = i + 1
+		if n := sentenceEnd(text, i); n > 0 && i+n <= start {
+			from = i + n
 			break
 		}
 	}
 	to := len(text)
 	for i := end; i < len(text); i++ {
-		if sentenceEnd(text, i) {
-			to = i + 1
+		if n := sentenceEnd(text, i); n > 0 {
+			to = i + n
 			break
 		}
 	}
@@ -146,11 +168,7 @@ func sentences(b vault.Prose) []Mention {
 	var out []Mention
 	text := b.Text
 	start := 0
-	for i := 0; i <= len(text); i++ {
-		if i < len(text) && !sentenceEnd(text, i) {
-			continue
-		}
-		end := min(i+1, len(text))
+	add := func(end int) {
 		for start < end && text[start] == ' ' {
 			start++
 		}
@@ -159,6 +177,15 @@ func sentences(b vault.Prose) []Mention {
 		}
 		start = end
 	}
+	for i := 0; i < len(text); {
+		if n := sentenceEnd(text, i); n > 0 {
+			add(i + n) // past the mark, which may be several bytes
+			i += n
+			continue
+		}
+		i++
+	}
+	add(len(text))
 	return out
 }
 
@@ -224,6 +251,9 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 	}
 	own := ownNames(kin)
 	out := []Suggestion{}
+	// A sentence chosen for what it shares with one note is not offered
+	// again for another: proposed for two, it is specific to neither.
+	shared := map[Mention]bool{}
 	for _, s := range similar {
 		if linked[s.Path] || s.Path == kin.Path {
 			continue
@@ -241,7 +271,7 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 			}
 		}
 		if sg.Sentence == "" && holds != nil {
-			sen, err := specificSentence(ctx, vaultName, kin.Path, s, prose, holds)
+			sen, err := specificSentence(ctx, vaultName, kin.Path, s, prose, holds, shared)
 			switch {
 			case ctx.Err() != nil:
 				return nil, "", ctx.Err()
@@ -249,6 +279,7 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 				missing = "the full-text index could not be searched: some link suggestions come without the sentence where the link would go"
 			case sen.Sentence != "":
 				sg.Line, sg.Sentence, sg.Because = sen.Line, sen.Sentence, becauseShares
+				shared[sen] = true
 			}
 		}
 		out = append(out, sg)
@@ -267,8 +298,9 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 // alike in many notes (a boilerplate line, a template's text), are held
 // by third notes too, and so say nothing about the two; a sentence made
 // of them could be proposed for any note of the vault. The zero Mention
-// means no sentence shares anything specific.
-func specificSentence(ctx context.Context, vaultName, self string, s SimilarNote, prose []vault.Prose, holds holding) (Mention, error) {
+// means no sentence shares anything specific. Sentences in taken were
+// chosen for other notes and are passed over.
+func specificSentence(ctx context.Context, vaultName, self string, s SimilarNote, prose []vault.Prose, holds holding, taken map[Mention]bool) (Mention, error) {
 	want := terms(s.Passage.Text + " " + s.Title)
 	type candidate struct {
 		at     Mention
@@ -280,7 +312,7 @@ func specificSentence(ctx context.Context, vaultName, self string, s SimilarNote
 			continue
 		}
 		for _, sen := range sentences(b) {
-			if sen.Line < s.From.Line || sen.Line > s.From.End {
+			if sen.Line < s.From.Line || sen.Line > s.From.End || taken[sen] {
 				continue
 			}
 			var shared []string

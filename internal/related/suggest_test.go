@@ -111,12 +111,19 @@ func TestSuggestionNamesAreOthers(t *testing.T) {
 }
 
 // TestSuggestionSentencesOnTheHelpVault asks for the related notes of
-// every note of the Obsidian Help vault (English): a sentence proposed
-// for a link because of the words it shares is never one written in a
-// third note as well, as the template lines of its import guides and
-// plugin pages are.
+// every note of the Obsidian Help vault, in English and in Japanese: a
+// sentence proposed for a link because of the words it shares is never
+// one written in a third note as well, as the template lines of its
+// import guides and plugin pages are, nor one proposed for another link
+// of the same answer.
 func TestSuggestionSentencesOnTheHelpVault(t *testing.T) {
-	dir := sharedtest.Path(t, "vaults/obsidian-help/en")
+	for _, lang := range []string{"en", "ja"} {
+		t.Run(lang, func(t *testing.T) { suggestionSentencesIn(t, lang) })
+	}
+}
+
+func suggestionSentencesIn(t *testing.T, lang string) {
+	dir := sharedtest.Path(t, "vaults/obsidian-help/"+lang)
 	s := indexedService(t, "help", dir)
 	texts := map[string]string{}
 	err := filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -137,10 +144,15 @@ func TestSuggestionSentencesOnTheHelpVault(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
+		proposedFor := map[string]string{}
 		for _, sg := range a.Suggestions {
 			if sg.Sentence == "" || sg.Because == "mentions it" {
 				continue
 			}
+			if other, twice := proposedFor[sg.Sentence]; twice {
+				t.Errorf("%s: %q is proposed for links to both %s and %s", p, sg.Sentence, other, sg.Path)
+			}
+			proposedFor[sg.Sentence] = sg.Path
 			proposed++
 			for q, text := range texts {
 				if q != p && q != sg.Path && strings.Contains(text, sg.Sentence) {
@@ -151,5 +163,29 @@ func TestSuggestionSentencesOnTheHelpVault(t *testing.T) {
 	}
 	if proposed == 0 {
 		t.Fatal("no sentence is proposed for any link")
+	}
+}
+
+// TestSentencesEndAtEveryScriptsFullStop: Chinese and Japanese sentences
+// end at 。！？ with no space after; Arabic and Hindi at their own marks;
+// decimals and abbreviations do not end one.
+func TestSentencesEndAtEveryScriptsFullStop(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		want []string
+	}{
+		{"ノートを作成します。リンクを追加します！本当？はい", []string{"ノートを作成します。", "リンクを追加します！", "本当？", "はい"}},
+		{"打开设置。选择插件。", []string{"打开设置。", "选择插件。"}},
+		{"Use 0.1 g, e.g., less. Then stop! Why? Done", []string{"Use 0.1 g, e.g., less.", "Then stop!", "Why?", "Done"}},
+		{"هل هذا صحيح؟ نعم", []string{"هل هذا صحيح؟", "نعم"}},
+		{"यह नोट है। दूसरा", []string{"यह नोट है।", "दूसरा"}},
+	} {
+		var got []string
+		for _, m := range sentences(vault.Prose{Text: tc.text, Free: []vault.FreeText{{Start: 0, End: len(tc.text), Line: 1}}}) {
+			got = append(got, m.Sentence)
+		}
+		if strings.Join(got, "|") != strings.Join(tc.want, "|") {
+			t.Errorf("sentences of %q:\n got %q\nwant %q", tc.text, got, tc.want)
+		}
 	}
 }
