@@ -32,6 +32,8 @@ type searchOutput struct {
 	Truncated bool     `json:"truncated"`
 	Empty     string   `json:"empty,omitempty"`
 	Notes     []string `json:"notes,omitempty"`
+	// Alternatives says what each --alt searched added.
+	Alternatives []search.AlternativeHits `json:"alternatives,omitempty"`
 }
 
 func runSearch(ctx context.Context, e *env, args []string) error {
@@ -62,6 +64,8 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	tag := fs.String("tag", "", "only notes with this `tag` or one nested under it")
 	where := fs.String("where", "", "only notes passing this Bases filter `expression`, as jarvis query reads it")
 	threshold := fs.Float64("threshold", 0, "semantic mode: drop notes less similar than this (0 to 1)")
+	var alts stringList
+	fs.Var(&alts, "alt", fmt.Sprintf("another `phrasing` of the query, or a synonym, searched with it and merged into one ranking (repeatable, up to %d)", search.MaxAlternatives))
 	namesOnly := fs.Bool("names-only", false, "match titles, aliases and paths only (a keyword search)")
 	noRefresh := fs.Bool("no-refresh", false, "search the index as it is, without bringing it up to date first")
 	asJSON := fs.Bool("json", false, "print one JSON object with the results to stdout")
@@ -75,6 +79,9 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	}
 	if err := search.CheckQuery(query); errors.Is(err, search.ErrQueryTooLong) {
 		return fmt.Errorf("%w: %w", err, errUsage)
+	}
+	if err := search.CheckAlternatives(alts); err != nil {
+		return fmt.Errorf("--alt: %w: %w", err, errUsage)
 	}
 	mode, err := search.ParseMode(*modeName)
 	if err != nil {
@@ -161,7 +168,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	// Only the configured vaults: the database may hold others.
 	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Where: *where, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
-		Threshold: *threshold, NamesOnly: *namesOnly, Reader: notes.ReaderTerminal})
+		Threshold: *threshold, NamesOnly: *namesOnly, Alternatives: alts, Reader: notes.ReaderTerminal})
 	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}
@@ -169,6 +176,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		return fmt.Errorf("search: %w", err)
 	}
 	out.Results, out.Embedder, out.Truncated, out.Empty, out.Notes = a.Results, a.Embedder, a.Truncated, a.Empty, a.Notes
+	out.Alternatives = a.Alternatives
 	if dbNote != "" {
 		out.Notes = append([]string{dbNote}, out.Notes...)
 	}
@@ -307,6 +315,9 @@ func printResults(w io.Writer, out searchOutput, showVault, bold bool) {
 			fmt.Fprintf(w, "    %s\n", showSnippet(r.Snippet, bold))
 		}
 		fmt.Fprintln(w)
+	}
+	for _, h := range out.Alternatives {
+		fmt.Fprintf(w, "--alt %q %s\n", h.Text, h.Said())
 	}
 }
 

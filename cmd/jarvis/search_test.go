@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -115,5 +116,33 @@ func TestSearchNothingMatches(t *testing.T) {
 		if len(out.Results) != 0 || out.Empty == "" {
 			t.Errorf("%s search for an emoji in no note: %v, empty %q", mode, topPaths(out, 10), out.Empty)
 		}
+	}
+}
+
+// TestSearchAlternatives: --alt searches other words with the query and
+// says what each added, as the tools' alternatives do; more than the
+// tools take is refused as a usage error.
+func TestSearchAlternatives(t *testing.T) {
+	vault := t.TempDir()
+	sharedtest.WriteFile(t, vault, "Coffee.md", "# Coffee\nGrind the beans coarse for a French press.\n")
+	sharedtest.WriteFile(t, vault, "Tea.md", "# Tea\nSteep green leaves for two minutes.\n")
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db, "--mode", "keyword"}
+
+	out := searchJSON(t, append(flags, "--alt", "green leaves", "--alt", "beans", "infusion")...)
+	if got := topPaths(out, 5); !slices.Contains(got, "Tea.md") || len(out.Alternatives) != 2 ||
+		out.Alternatives[0] != (search.AlternativeHits{Text: "green leaves", Found: 1, Added: 1}) {
+		t.Fatalf("results %v, alternatives %+v", got, out.Alternatives)
+	}
+	code, stdout, _ := jarvis(t, nil, append(append([]string{"search"}, flags...), "--alt", "green leaves", "infusion")...)
+	if code != 0 || !strings.Contains(stdout, `--alt "green leaves" found 1 of these notes, 1 of them missed by the query alone`) {
+		t.Errorf("exit %d:\n%s", code, stdout)
+	}
+	args := append([]string{"search"}, flags...)
+	for i := range search.MaxAlternatives + 1 {
+		args = append(args, "--alt", fmt.Sprintf("word%d", i))
+	}
+	if code, _, stderr := jarvis(t, nil, append(args, "infusion")...); code != 2 || !strings.Contains(stderr, "--alt") {
+		t.Errorf("%d alternatives: exit %d: %s", search.MaxAlternatives+1, code, stderr)
 	}
 }

@@ -83,11 +83,5 @@ func vaultsIn(out SearchOutput) bool {
 
 // alternativeFound says what an alternative added to the results shown.
 func alternativeFound(a AlternativeFound) string {
-	switch {
-	case a.Found == 0:
-		return "found none of these notes"
-	case a.Added == 0:
-		return fmt.Sprintf("found %d of these notes, which the query found too", a.Found)
-	}
-	return fmt.Sprintf("found %d of these notes, %d of them missed by the query alone", a.Found, a.Added)
+	return search.AlternativeHits{Text: a.Text, Found: a.Found, Added: a.Added}.Said()
 }

@@ -53,11 +53,23 @@ func CheckAlternatives(alts []string) error {
 
 // AlternativeHits is what one alternative added to an answer.
 type AlternativeHits struct {
-	Text string
+	Text string `json:"text"`
 	// Found is how many of the notes returned the alternative found.
-	Found int
+	Found int `json:"found"`
 	// Added is how many of those the query itself did not find.
-	Added int
+	Added int `json:"added"`
+}
+
+// Said says what the alternative added to the results shown, in the words
+// of every answer that reports it (the tools' text, jarvis search).
+func (h AlternativeHits) Said() string {
+	switch {
+	case h.Found == 0:
+		return "found none of these notes"
+	case h.Added == 0:
+		return fmt.Sprintf("found %d of these notes, which the query found too", h.Found)
+	}
+	return fmt.Sprintf("found %d of these notes, %d of them missed by the query alone", h.Found, h.Added)
 }
 
 // distinctAlternatives are the alternatives worth searching: trimmed,
