@@ -181,12 +181,22 @@ func TestMessagesOnADamagedDatabase(t *testing.T) {
 	if s.code != 0 || !strings.Contains(s.stdout, "Coffee.md") {
 		t.Errorf("search on a damaged database does not answer from the note files (exit %d):\n%s%s", s.code, s.stdout, s.stderr)
 	}
+	// A where filter is read from the index: the way to an answer is the
+	// search without it.
+	w := readCLI(t, nil, append([]string{"search", "--where", `file.hasTag("x")`}, append(flags, "coffee")...)...)
+	if w.code != 1 || !strings.Contains(w.stderr, "search without --where") || !strings.Contains(w.stderr, "the database is damaged") {
+		t.Errorf("search --where on a damaged database (exit %d):\n%s%s", w.code, w.stdout, w.stderr)
+	}
 
 	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, flags...)
 	for _, tool := range []string{"search-vault", "search-semantic", "search-combined"} {
 		res, out := readTool(t, cs, tool, map[string]any{"query": "coffee"})
 		if res.IsError || !strings.Contains(mustJSON(out), "Coffee.md") {
 			t.Errorf("%s on a damaged database does not answer from the note files: %s", tool, mustJSON(out))
+		}
+		res, _ = readTool(t, cs, tool, map[string]any{"query": "coffee", "where": `file.hasTag("x")`})
+		if text := toolText(res); !res.IsError || !strings.Contains(text, "search without the where argument") {
+			t.Errorf("%s with where on a damaged database: %s", tool, text)
 		}
 	}
 	readTool(t, cs, "health-status", nil)
@@ -335,4 +345,15 @@ func mustJSON(v any) string {
 		return err.Error()
 	}
 	return string(data)
+}
+
+// toolText is the text of a tool's answer.
+func toolText(res *mcpsdk.CallToolResult) string {
+	var b strings.Builder
+	for _, c := range res.Content {
+		if tc, ok := c.(*mcpsdk.TextContent); ok {
+			b.WriteString(tc.Text)
+		}
+	}
+	return b.String()
 }

@@ -172,7 +172,10 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}
-	if err != nil {
+	switch {
+	case errors.Is(err, search.ErrIndexUnreadable):
+		return err // it says what to do
+	case err != nil:
 		return fmt.Errorf("search: %w", err)
 	}
 	out.Results, out.Embedder, out.Truncated, out.Empty, out.Notes = a.Results, a.Embedder, a.Truncated, a.Empty, a.Notes

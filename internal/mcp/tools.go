@@ -323,6 +323,8 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, err
 	case errors.Is(err, ErrUnavailable):
 		return nil, out, fmt.Errorf("%s is not available in this server (%v); read-note and list-vaults still work", strings.ToLower(kind), err)
+	case errors.Is(err, search.ErrIndexUnreadable):
+		return nil, out, err // it says what to do instead
 	case err != nil:
 		t.log.Warn("search failed", "mode", q.Mode, "err", err)
 		return nil, out, errors.New("the search failed; health-status says what is wrong")

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
@@ -254,7 +255,10 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	} else if strings.TrimSpace(q.Filter.Where) != "" {
 		// A where filter is read from the index alone: without it, no
 		// answer could honour it.
-		return Answer{}, err
+		if errors.Is(err, query.ErrWhere) {
+			return Answer{}, err
+		}
+		return Answer{}, s.whereNeedsIndex(q.Reader, err)
 	}
 
 	var a Answer
@@ -491,6 +495,23 @@ func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) stri
 func (s *Service) noIndex(r notes.Reader, err error) string {
 	return "the index cannot be read (" + trouble(err) + "; " + s.tellsWhy(r) + " says how to fix it)"
 }
+
+// whereNeedsIndex is the error of a search with a where filter when the
+// index cannot be read (err): the filter's properties are read from the
+// index alone, so the search without it, which scans the note files, is
+// the way to an answer now, in the words of reader r.
+func (s *Service) whereNeedsIndex(r notes.Reader, err error) error {
+	where := "the where argument"
+	if r == notes.ReaderTerminal {
+		where = "--where"
+	}
+	return fmt.Errorf("%w: a where filter reads the notes' properties from the index, which cannot be read (%s); search without %s to have the note files scanned for the words instead, and %s says how to fix the index",
+		ErrIndexUnreadable, trouble(err), where, s.tellsWhy(r))
+}
+
+// ErrIndexUnreadable means a search needed the index, which could not be
+// read, and had no way around it.
+var ErrIndexUnreadable = errors.New("the search needs the index")
 
 // trouble says in a few words why the index could not be read: the kind
 // of trouble the database is in, where store.Classify knows it, and
