@@ -47,6 +47,18 @@ type Live struct {
 	// unwatched is what the watcher said of vaults whose changes it does
 	// not see; passes replace the state, so it is kept apart.
 	unwatched map[string]string
+
+	// Done, when set, is called after each index pass and each vector
+	// sync ends: what was said of the index before may no longer hold
+	// (the server's health checks look again). Set it before Start.
+	Done func()
+}
+
+// done calls Done, if set.
+func (l *Live) done() {
+	if l.Done != nil {
+		l.Done()
+	}
 }
 
 // New returns a Live over the given vaults. sync may be nil.
@@ -182,6 +194,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 		}
 		l.set(done)
 	}
+	l.done()
 	l.log.Debug("index pass done", "vaults", len(vaults), "took", time.Since(began))
 	return failed
 }
@@ -211,6 +224,7 @@ func (l *Live) syncVectors(ctx context.Context) error {
 		e.State, e.Error, e.Done, e.ETASeconds = index.EmbedDone, "", e.Total, 0
 	}
 	l.mu.Unlock()
+	l.done()
 	if err == nil && l.rate.done > 0 {
 		l.log.Info("vectors made", "texts", l.rate.done, "took", time.Since(began).Round(time.Millisecond))
 	}
