@@ -14,6 +14,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // IndexFunc brings one vault's index up to date, reporting progress.
@@ -164,7 +165,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 			}
 			l.log.Warn("index run failed", "vault", v.Name, "err", err)
 			failed = errors.Join(failed, err)
-			why[v.Name] = failedWhy(v)
+			why[v.Name] = failedWhy(v, err)
 			continue
 		}
 		if res.Added+res.Updated+res.Deleted > 0 {
@@ -231,13 +232,17 @@ func (l *Live) syncVectors(ctx context.Context) error {
 	return err
 }
 
-// failedWhy says why indexing vault v failed, in words for a reader:
-// its folder's problem when it has one.
-func failedWhy(v config.Vault) string {
+// failedWhy says why indexing vault v failed with err, in words for a
+// reader: its folder's problem when it has one, else the database's
+// trouble when it is that (store.Said), else that health-status says.
+func failedWhy(v config.Vault, err error) string {
 	if p := index.FolderProblem(v.Path); p != "" {
 		return "its folder " + p
 	}
-	return "the index run stopped with an error (the server log says which)"
+	if store.Classify(err) != store.KindOther {
+		return store.Said(err) + "; health-status says how to fix it"
+	}
+	return "the index run stopped with an error; health-status says what is wrong"
 }
 
 // embedding marks e as a sync under way that has not counted its work
