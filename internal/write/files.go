@@ -87,9 +87,8 @@ func tempName() string {
 
 // Errors of the walk to a file, worded where the path is known.
 var (
-	errLink                 = errors.New("a symbolic link")
-	errNotFolder            = errors.New("not a folder")
-	errNoReplaceUnsupported = errors.New("the file system cannot rename without replacing")
+	errLink      = errors.New("a symbolic link")
+	errNotFolder = errors.New("not a folder")
 )
 
 func errTooBig(n int64) error {
@@ -213,6 +212,20 @@ func (w *walker) removeCreated() {
 	w.created = nil
 }
 
+// syncCreated syncs the folders holding the folders the walker made, so
+// that a new folder's entry is on disk with the files in it.
+func (w *walker) syncCreated() error {
+	for _, rel := range w.created {
+		parent, _ := path.Split(rel)
+		if up, ok := w.open[strings.TrimSuffix(parent, "/")]; ok {
+			if err := up.sync(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
 // at is the folder holding rel and rel's name in it.
 func (w *walker) at(rel string, create bool) (*folder, string, error) {
 	dir, name := path.Split(rel)
@@ -322,6 +335,9 @@ func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
 				break
 			}
 		}
+	}
+	if err == nil {
+		err = w.syncCreated()
 	}
 	if err != nil {
 		return Applied{}, w.undo(steps, err)

@@ -20,6 +20,24 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
+// TestMain gives the tests a temporary folder of their own, where the
+// vaults' lock files go, and removes it afterwards. A crash test writer
+// keeps the folder of the test that runs it.
+func TestMain(m *testing.M) {
+	if os.Getenv(crashEnv) != "" {
+		os.Exit(m.Run())
+	}
+	tmp, err := os.MkdirTemp("", "jarvis-write-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	os.Setenv("TMPDIR", tmp)
+	code := m.Run()
+	os.RemoveAll(tmp)
+	os.Exit(code)
+}
+
 // writeTree makes the files of tree (vault-relative path to content)
 // beneath dir.
 func writeTree(t testing.TB, dir string, tree map[string]string) {
@@ -281,6 +299,23 @@ func TestApplyWritesBytesExactlyAndKeepsPermissions(t *testing.T) {
 		t.Errorf("new note has %v, %d bytes, want %v, empty", info.Mode().Perm(), info.Size(), refInfo.Mode().Perm())
 	}
 	assertNoTemp(t, dir)
+}
+
+func TestReadRefusesWhatCannotBeWritten(t *testing.T) {
+	dir, _ := refusalVault(t)
+	v := openTest(t, dir)
+	ctx := context.Background()
+	if data, tag, err := v.Read(ctx, "sub/b.md"); err != nil || string(data) != "# B\n" || tag != ETag([]byte("# B\n")) {
+		t.Errorf("Read(sub/b.md) = %q, %q, %v", data, tag, err)
+	}
+	for _, rel := range []string{"link.md", "in/b.md", "out/o.md", ".trash/old.md", "x.png"} {
+		if _, _, err := v.Read(ctx, rel); !errors.Is(err, ErrNotWritable) {
+			t.Errorf("Read(%q) = %v, want ErrNotWritable", rel, err)
+		}
+	}
+	if _, _, err := v.Read(ctx, "missing/note.md"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("Read of a missing note = %v, want fs.ErrNotExist", err)
+	}
 }
 
 func sameApplied(a, b AppliedFile) bool {

@@ -198,6 +198,10 @@ func renameOver(from *folder, a string, to *folder, b string) error {
 	return nil
 }
 
+// errNoReplaceUnsupported says the file system cannot rename without
+// replacing in one step.
+var errNoReplaceUnsupported = errors.New("the file system cannot rename without replacing")
+
 // renameNew moves from/a to to/b only if nothing is at to/b, in one step
 // where the system can (renameat2 on Linux), else by a hard link and an
 // unlink; an error matching fs.ErrExist when something is there.
