@@ -405,6 +405,10 @@ func (v *Vault) checkChange(ch Change) error {
 	return nil
 }
 
+func existsError(rel string) error {
+	return fmt.Errorf("cannot create %q: %w; edit that note, or choose another name", rel, ErrExists)
+}
+
 func staleError(rel string) error {
 	return fmt.Errorf("cannot write %q: %w; nothing was written: read it again for its current etag", rel, ErrStale)
 }
@@ -420,7 +424,7 @@ func (w *walker) check(fc FileChange) (*step, error) {
 	s.prev, s.st = data, st
 	switch {
 	case fc.Before == "" && st.kind != kindAbsent:
-		return nil, fmt.Errorf("cannot create %q: %w; edit that note, or choose another name", fc.Path, ErrExists)
+		return nil, existsError(fc.Path)
 	case fc.Before != "" && (st.kind == kindAbsent || ETag(data) != fc.Before):
 		return nil, staleError(fc.Path)
 	}
@@ -506,6 +510,9 @@ func (w *walker) commit(s *step) error {
 		return fmt.Errorf("read %q: %w", s.fc.Path, err)
 	}
 	if st.kind != s.st.kind || !bytes.Equal(data, s.prev) {
+		if s.st.kind == kindAbsent {
+			return existsError(s.fc.Path)
+		}
 		return staleError(s.fc.Path)
 	}
 	switch {
@@ -524,7 +531,7 @@ func (w *walker) commit(s *step) error {
 		err = renameNew(s.dst, s.tmp, s.dst, s.dstName)
 	}
 	if errors.Is(err, fs.ErrExist) {
-		return fmt.Errorf("cannot write %q: %w; nothing was written", s.final, ErrExists)
+		return existsError(s.final)
 	}
 	if err != nil {
 		return fmt.Errorf("write %q: %w", s.final, err)

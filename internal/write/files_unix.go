@@ -202,11 +202,15 @@ func renameOver(from *folder, a string, to *folder, b string) error {
 // replacing in one step.
 var errNoReplaceUnsupported = errors.New("the file system cannot rename without replacing")
 
+// noReplace is renameNoReplace; tests take it away to try the way of the
+// systems and file systems that lack it.
+var noReplace = renameNoReplace
+
 // renameNew moves from/a to to/b only if nothing is at to/b, in one step
 // where the system can (renameat2 on Linux), else by a hard link and an
 // unlink; an error matching fs.ErrExist when something is there.
 func renameNew(from *folder, a string, to *folder, b string) error {
-	err := renameNoReplace(from.fd, a, to.fd, b)
+	err := noReplace(from.fd, a, to.fd, b)
 	if errors.Is(err, errNoReplaceUnsupported) {
 		if err = unix.Linkat(from.fd, a, to.fd, b, 0); err == nil {
 			if err = unix.Unlinkat(from.fd, a, 0); err != nil {
