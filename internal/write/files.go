@@ -547,7 +547,7 @@ func (w *walker) commit(s *step) error {
 	return nil
 }
 
-// undo puts back the steps done, deepest last, removes the temporary
+// undo puts back the steps done, the last done first, removes the temporary
 // files and folders made, and returns err with anything that could not
 // be put back.
 func (w *walker) undo(steps []*step, err error) error {
