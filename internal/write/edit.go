@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -458,19 +459,20 @@ func joinAnd(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
-// sizeWords words a size in bytes for a reader: "512 bytes", "1 MB",
-// "8.5 MB".
+// sizeWords words a size in bytes for a reader: "8 MB" and "1 KB" when
+// exact, else the bytes counted: "1,048,577 bytes".
 func sizeWords(n int) string {
 	switch {
-	case n < 1<<10:
-		if n == 1 {
-			return "1 byte"
-		}
-		return fmt.Sprintf("%d bytes", n)
-	case n < 1<<20:
-		return trimZero(fmt.Sprintf("%.1f", float64(n)/(1<<10))) + " KB"
+	case n >= 1<<20 && n%(1<<20) == 0:
+		return fmt.Sprintf("%d MB", n>>20)
+	case n >= 1<<10 && n%(1<<10) == 0:
+		return fmt.Sprintf("%d KB", n>>10)
+	case n == 1:
+		return "1 byte"
 	}
-	return trimZero(fmt.Sprintf("%.1f", float64(n)/(1<<20))) + " MB"
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s + " bytes"
 }
-
-func trimZero(s string) string { return strings.TrimSuffix(s, ".0") }

@@ -64,7 +64,10 @@ func setProperties(body []byte, props map[string]any, nl string) ([]byte, error)
 	want := make(map[string]any, len(props))
 	size := 0
 	for _, name := range names {
-		if strings.TrimSpace(name) == "" || strings.ContainsAny(name, "\r\n") {
+		if strings.TrimSpace(name) == "" {
+			return nil, errors.New("a property name is empty: give each property a name")
+		}
+		if strings.ContainsAny(name, "\r\n") {
 			return nil, fmt.Errorf("property name %q cannot be written: a name must be one line of text", name)
 		}
 		v, err := propertyValue(props[name])
