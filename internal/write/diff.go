@@ -20,10 +20,12 @@ const (
 	MaxDiffBytes = 64 << 10
 	// diffContext is how many unchanged lines a hunk shows around a change.
 	diffContext = 3
-	// maxDiffWork bounds the steps the Myers search takes; past it the
-	// changed middle of the note is shown as removed and added whole.
-	maxDiffWork = 20_000_000
 )
+
+// diffWorkLimit bounds the steps the Myers search takes; past it the
+// changed middle of the note is shown as removed and added whole. A
+// variable so that a test can reach that way out with a small note.
+var diffWorkLimit = 20_000_000
 
 // Diff is the unified diff of a note's text before and after a change, for
 // a dry run: "--- a/path" and "+++ b/path" headers, @@ hunks with 3 lines
@@ -92,7 +94,7 @@ type diffOp struct {
 // diffLines is an edit script turning lines a into lines b: the lines
 // both start and end with are kept, and the middle is compared by Myers'
 // algorithm, or shown as removed and added whole when that takes more
-// than maxDiffWork steps.
+// than diffWorkLimit steps.
 func diffLines(a, b [][]byte) []diffOp {
 	pre := 0
 	for pre < len(a) && pre < len(b) && bytes.Equal(a[pre], b[pre]) {
@@ -143,7 +145,7 @@ func diffLines(a, b [][]byte) []diffOp {
 
 // myers is the shortest edit script from a to b (E. Myers, "An O(ND)
 // Difference Algorithm and Its Variations", 1986), or false when finding
-// it takes more than maxDiffWork steps.
+// it takes more than diffWorkLimit steps.
 func myers(a, b []int) ([]diffOp, bool) {
 	n, m := len(a), len(b)
 	if n == 0 || m == 0 {
@@ -177,7 +179,7 @@ func myers(a, b []int) ([]diffOp, bool) {
 			}
 			v[off+k] = x
 			work++
-			if work > maxDiffWork {
+			if work > diffWorkLimit {
 				return nil, false
 			}
 			if x >= n && y >= m {
