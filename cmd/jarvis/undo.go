@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strconv"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -14,12 +15,24 @@ import (
 )
 
 // applier is what undo needs of a vault's folder open for writing (the
-// file layer, write.Vault): the etag of a file now, and Apply, which
-// carries out a Change all or nothing and says what it did, for the
-// journal.
+// file layer, write.Vault): Read, a note's bytes and etag now (an error
+// matching fs.ErrNotExist when there is none), and Apply, which carries
+// out a Change all or nothing and says what it did, for the journal.
 type applier interface {
-	Current(path string) (etag string, exists bool, err error)
+	Read(ctx context.Context, rel string) ([]byte, string, error)
 	Apply(ctx context.Context, ch write.Change) (write.Applied, error)
+}
+
+// currentETag is the etag of the file at rel in files now, or that there
+// is none, as write.UndoChange asks.
+func currentETag(ctx context.Context, files applier) func(rel string) (string, bool, error) {
+	return func(rel string) (string, bool, error) {
+		_, etag, err := files.Read(ctx, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", false, nil
+		}
+		return etag, err == nil, err
+	}
 }
 
 // openApplier opens vault v's folder for writing.
@@ -121,7 +134,7 @@ error.`, e)
 	if err != nil {
 		return fmt.Errorf("undo write %d: vault %q: %w", id, v.Name, err)
 	}
-	ch, err := write.UndoChange(ctx, db, id, files.Current)
+	ch, err := write.UndoChange(ctx, db, id, currentETag(ctx, files))
 	if err != nil {
 		return undoRefused(id, err)
 	}

@@ -6,7 +6,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"io/fs"
 	"maps"
 	"os"
@@ -35,20 +34,17 @@ func testETag(b []byte) string {
 	return hex.EncodeToString(s[:])
 }
 
-func (f folderFiles) Current(p string) (string, bool, error) {
+func (f folderFiles) Read(_ context.Context, p string) ([]byte, string, error) {
 	b, err := os.ReadFile(f.native(p))
-	if errors.Is(err, fs.ErrNotExist) {
-		return "", false, nil
-	}
 	if err != nil {
-		return "", false, err
+		return nil, "", err
 	}
-	return testETag(b), true, nil
+	return b, testETag(b), nil
 }
 
 func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, error) {
 	for _, c := range ch.Files {
-		etag, ok, err := f.Current(c.Path)
+		etag, ok, err := currentETag(context.Background(), f)(c.Path)
 		switch {
 		case err != nil:
 			return write.Applied{}, err
@@ -74,7 +70,7 @@ func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, e
 			if err = put(trashed, prev); err == nil {
 				err = os.Remove(f.native(c.Path))
 			}
-			out.Files = append(out.Files, write.AppliedFile{Path: trashed, Previous: prev})
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: trashed, Previous: prev})
 		case write.Moved:
 			after := prev
 			if c.After != nil {
@@ -83,10 +79,10 @@ func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, e
 			if err = put(c.MoveTo, after); err == nil {
 				err = os.Remove(f.native(c.Path))
 			}
-			out.Files = append(out.Files, write.AppliedFile{Path: c.MoveTo, Previous: prev, ETag: testETag(after)})
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.MoveTo, Previous: prev, ETag: testETag(after)})
 		default:
 			err = put(c.Path, c.After)
-			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Previous: prev, ETag: testETag(c.After)})
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.Path, Previous: prev, ETag: testETag(c.After)})
 		}
 		if err != nil {
 			return write.Applied{}, err
@@ -361,7 +357,7 @@ func TestUndoOfAWriteInAVaultNotGiven(t *testing.T) {
 		t.Fatal(err)
 	}
 	ch := write.Change{Tool: "create-note", Files: []write.FileChange{{Path: "X.md", After: []byte("x")}}}
-	if _, err := write.Record(context.Background(), db, "work", ch, write.Applied{Files: []write.AppliedFile{{Path: "X.md", ETag: testETag([]byte("x"))}}}); err != nil {
+	if _, err := write.Record(context.Background(), db, "work", ch, write.Applied{Files: []write.AppliedFile{{Path: "X.md", Final: "X.md", ETag: testETag([]byte("x"))}}}); err != nil {
 		t.Fatal(err)
 	}
 	db.Close()

@@ -38,22 +38,24 @@ type JournalDB interface {
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 }
 
-// Applied is what Apply did, for the journal: one AppliedFile for each
-// FileChange of the Change, in the same order.
-type Applied struct {
-	Files []AppliedFile
+// AppliedFile is what Apply did to one file, in the order of the
+// Change's files: what the journal keeps to undo it. (The file layer,
+// files.go, defines the same shape; one of the two goes when both are in.)
+type AppliedFile struct {
+	// Path is the path the change named (FileChange.Path).
+	Path string
+	// Final is where the file is now: Path, MoveTo, or its place in the
+	// vault's trash (".trash/...") for a delete.
+	Final string
+	// Previous is what Path held before, nil when there was no file.
+	Previous []byte
+	// ETag is the etag of what Final holds now.
+	ETag string
 }
 
-// AppliedFile is what became of one file of a Change.
-type AppliedFile struct {
-	// Path is where the file is now: FileChange.MoveTo for a move, its
-	// path in the vault's trash for a delete, FileChange.Path otherwise.
-	Path string
-	// Previous is the file's bytes before the write; unused for a file
-	// created (FileChange.Before "").
-	Previous []byte
-	// ETag is the file's etag after the write; unused for a delete.
-	ETag string
+// Applied is the outcome of an Apply, one AppliedFile per FileChange.
+type Applied struct {
+	Files []AppliedFile
 }
 
 // FileKind is what a write did to one file.
@@ -202,7 +204,7 @@ func (j Journal) Record(ctx context.Context, vault string, ch Change, applied Ap
 	for i, f := range ch.Files {
 		a := applied.Files[i]
 		kind := KindOf(f)
-		after := a.Path
+		after := a.Final
 		if after == "" {
 			after = f.Path
 			if kind == Moved {

@@ -73,7 +73,7 @@ func (v *memVault) apply(ch Change) (Applied, error) {
 			trashed := ".trash/" + path.Base(f.Path)
 			v.trash[trashed] = prev
 			delete(v.files, f.Path)
-			out.Files = append(out.Files, AppliedFile{Path: trashed, Previous: prev})
+			out.Files = append(out.Files, AppliedFile{Path: f.Path, Final: trashed, Previous: prev})
 		case Moved:
 			after := prev
 			if f.After != nil {
@@ -81,10 +81,10 @@ func (v *memVault) apply(ch Change) (Applied, error) {
 			}
 			delete(v.files, f.Path)
 			v.files[f.MoveTo] = after
-			out.Files = append(out.Files, AppliedFile{Path: f.MoveTo, Previous: prev, ETag: testETag(after)})
+			out.Files = append(out.Files, AppliedFile{Path: f.Path, Final: f.MoveTo, Previous: prev, ETag: testETag(after)})
 		default:
 			v.files[f.Path] = f.After
-			out.Files = append(out.Files, AppliedFile{Path: f.Path, Previous: prev, ETag: testETag(f.After)})
+			out.Files = append(out.Files, AppliedFile{Path: f.Path, Final: f.Path, Previous: prev, ETag: testETag(f.After)})
 		}
 	}
 	return out, nil
