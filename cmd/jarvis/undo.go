@@ -38,11 +38,8 @@ func currentETag(ctx context.Context, files applier) func(rel string) (string, b
 // openApplier opens vault v's folder for writing.
 type openApplier func(v config.Vault) (applier, error)
 
-// errNoFileLayer is what undo says while this build cannot write notes.
-var errNoFileLayer = errors.New("this build of jarvis cannot write notes yet")
-
 // openVaultFiles is the file layer undo writes through.
-func openVaultFiles(config.Vault) (applier, error) { return nil, errNoFileLayer }
+func openVaultFiles(v config.Vault) (applier, error) { return write.OpenVault(v.Path, v.Exclude) }
 
 // undoOutput is the one JSON object `jarvis undo --json` prints.
 type undoOutput struct {

@@ -169,9 +169,9 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
-// undoWriteJournal takes a database back from version 15
-// (0015_write_journal.sql) to 13, for tests of upgrades from earlier
-// versions (0014 holds its number only).
+// undoWriteJournal takes a database back from version 14
+// (0014_write_journal.sql) to 13, for tests of upgrades from earlier
+// versions.
 var undoWriteJournal = []string{`DROP TABLE write_files`, `DROP TABLE writes`}
 
 // undoVaultGeneration takes a database back from version 13

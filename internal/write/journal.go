@@ -13,7 +13,7 @@ import (
 
 // The journal keeps every write made to a vault's notes, with the bytes
 // each file held before, so that it can be undone (UndoChange). Its
-// tables are writes and write_files (migrations/0015_write_journal.sql).
+// tables are writes and write_files (migrations/0014_write_journal.sql).
 
 // Bounds are how much of the journal is kept: after each write, the
 // oldest writes beyond any of them are dropped. The write just recorded
@@ -36,26 +36,6 @@ var JournalBounds = Bounds{Writes: 1000, Bytes: 64 << 20, Age: 90 * 24 * time.Ho
 type JournalDB interface {
 	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-// AppliedFile is what Apply did to one file, in the order of the
-// Change's files: what the journal keeps to undo it. (The file layer,
-// files.go, defines the same shape; one of the two goes when both are in.)
-type AppliedFile struct {
-	// Path is the path the change named (FileChange.Path).
-	Path string
-	// Final is where the file is now: Path, MoveTo, or its place in the
-	// vault's trash (".trash/...") for a delete.
-	Final string
-	// Previous is what Path held before, nil when there was no file.
-	Previous []byte
-	// ETag is the etag of what Final holds now.
-	ETag string
-}
-
-// Applied is the outcome of an Apply, one AppliedFile per FileChange.
-type Applied struct {
-	Files []AppliedFile
 }
 
 // FileKind is what a write did to one file.
