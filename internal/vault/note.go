@@ -15,6 +15,11 @@ const (
 	KindFrontmatter LinkKind = "frontmatter" // a [[Note]] inside a frontmatter value
 )
 
+// FromFolder reports whether a link of this kind is looked for first from
+// the linking note's folder (Markdown links): the markdown argument of
+// Resolver.Resolve, for every reader of links to pass the same.
+func (k LinkKind) FromFolder() bool { return k == KindMarkdown }
+
 // Note is everything jarvis keeps from one Markdown file.
 type Note struct {
 	// Title is the frontmatter title, or else the file name without ".md".
