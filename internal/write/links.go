@@ -80,7 +80,7 @@ func Relink(ctx context.Context, p *vault.Parser, m Move) (Relinked, error) {
 	if !slices.Contains(m.Files, m.From) {
 		return Relinked{}, fmt.Errorf("relink %s: the note is not among the vault's files", m.From)
 	}
-	if m.To != m.From && slices.ContainsFunc(m.Files, func(f string) bool { return vault.FoldName(f) == vault.FoldName(m.To) }) {
+	if slices.ContainsFunc(m.Files, func(f string) bool { return f != m.From && vault.FoldName(f) == vault.FoldName(m.To) }) {
 		return Relinked{}, fmt.Errorf("relink %s to %s: %w", m.From, m.To, ErrExists)
 	}
 	after := make([]string, 0, len(m.Files))
@@ -102,6 +102,7 @@ func Relink(ctx context.Context, p *vault.Parser, m Move) (Relinked, error) {
 		before: vault.NewResolver(m.Files, m.Aliases),
 		after:  vault.NewResolver(after, afterAliases),
 		files:  after,
+		unique: map[string]bool{},
 	}
 	var out Relinked
 	for _, n := range m.Notes {
@@ -122,7 +123,11 @@ func Relink(ctx context.Context, p *vault.Parser, m Move) (Relinked, error) {
 			}
 		}
 		if len(edits) > 0 {
-			out.Files = append(out.Files, FileChange{Path: n.Path, Before: n.ETag, After: applyEdits(n.Data, edits)})
+			text := applyEdits(n.Data, edits)
+			if err := r.check(ctx, p, n, note, text); err != nil {
+				return Relinked{}, err
+			}
+			out.Files = append(out.Files, FileChange{Path: n.Path, Before: n.ETag, After: text})
 		}
 	}
 	return out, nil
@@ -136,6 +141,38 @@ type relinker struct {
 	move          Move
 	before, after *vault.Resolver
 	files         []string // every file after the move
+	unique        map[string]bool
+}
+
+// check reads the new text of note n again and makes sure that each of
+// its links (before, as parsed from n.Data) is still there and leads
+// where it led, so that no rewrite can break what is around it (a quote
+// in a frontmatter value, say).
+func (r *relinker) check(ctx context.Context, p *vault.Parser, n NoteSource, before vault.Note, text []byte) error {
+	source := n.Path
+	if source == r.move.From {
+		source = r.move.To
+	}
+	after, err := p.Parse(ctx, source, text)
+	if err != nil {
+		return fmt.Errorf("read the links of %s: %w", n.Path, err)
+	}
+	if len(after.Links) != len(before.Links) {
+		return fmt.Errorf("rewriting the links of %s would change what else it says", n.Path)
+	}
+	for i, l := range before.Links {
+		was, ok := r.before.Resolve(n.Path, l.Target, l.Kind.FromFolder())
+		if !ok {
+			continue
+		}
+		if was == r.move.From {
+			was = r.move.To
+		}
+		if is, _ := r.after.Resolve(source, after.Links[i].Target, l.Kind.FromFolder()); is != was {
+			return fmt.Errorf("the link on line %d of %s cannot be rewritten to lead to %s", l.Line, n.Path, was)
+		}
+	}
+	return nil
 }
 
 // edit replaces the bytes start to end of a note with text.
@@ -176,7 +213,7 @@ func (r *relinker) relink(n NoteSource, l vault.Link) (e edit, ok bool, err erro
 		return edit{}, false, errStuck
 	}
 	written := l.Target
-	name, err := r.linkText(linkForm(written, n.Path, old, fromFolder, r.before), source, want, fromFolder)
+	name, err := r.linkText(linkForm(written, n.Path, old, fromFolder), source, want, fromFolder)
 	if err != nil {
 		return edit{}, false, fmt.Errorf("rewrite the link on line %d of %s: %w", l.Line, n.Path, err)
 	}
@@ -205,7 +242,7 @@ const (
 
 // linkForm reads how target, written in the note at source, names old,
 // the file it resolves to.
-func linkForm(target, source, old string, fromFolder bool, res *vault.Resolver) form {
+func linkForm(target, source, old string, fromFolder bool) form {
 	t := strings.TrimSpace(strings.ReplaceAll(target, `\`, "/"))
 	f := form{withMD: vault.IsNote(old) && strings.HasSuffix(strings.ToLower(t), ".md")}
 	dir := path.Dir(source)
@@ -257,7 +294,7 @@ func (r *relinker) linkText(f form, source, want string, fromFolder bool) (strin
 		}
 		for i := first; i >= 0; i-- {
 			t := strings.Join(parts[i:], "/")
-			if i == 0 || r.unique(t) {
+			if i == 0 || r.isUnique(t) {
 				tries = append(tries, t)
 			}
 		}
@@ -274,11 +311,16 @@ func (r *relinker) linkText(f form, source, want string, fromFolder bool) (strin
 	return "", fmt.Errorf("no link text leads to %s", want)
 }
 
-// unique reports whether the target t names one file of the vault after
+// isUnique reports whether the target t names one file of the vault after
 // the move by name or by the end of its path (Obsidian's test for the
 // shortest link).
-func (r *relinker) unique(t string) bool {
-	return len(vault.Named(vault.ParseTarget(t), r.files, func(p string) string { return p })) == 1
+func (r *relinker) isUnique(t string) bool {
+	u, ok := r.unique[t]
+	if !ok {
+		u = len(vault.Named(vault.ParseTarget(t), r.files, func(p string) string { return p })) == 1
+		r.unique[t] = u
+	}
+	return u
 }
 
 // relativePath is the path of target seen from the folder dir ("." for

@@ -2,6 +2,7 @@ package write
 
 import (
 	"context"
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -269,7 +270,17 @@ func TestRelinkStuckAndRefused(t *testing.T) {
 	if !slices.Equal(r.Stuck, want) || len(r.Files) != 0 {
 		t.Errorf("stuck %v, files %d; want %v and no file", r.Stuck, len(r.Files), want)
 	}
-	if _, err := Relink(context.Background(), p, moveIn(t, p, files, "Note.md", "taken.md")); err == nil || !strings.Contains(err.Error(), ErrExists.Error()) {
+	if _, err := Relink(context.Background(), p, moveIn(t, p, files, "Note.md", "taken.md")); !errors.Is(err, ErrExists) {
 		t.Errorf("move onto a file: %v, want ErrExists", err)
+	}
+	// A change of case alone is no clash with the note itself.
+	if _, err := Relink(context.Background(), p, moveIn(t, p, files, "Note.md", "note.md")); err != nil {
+		t.Errorf("rename to another case: %v", err)
+	}
+	// A rewrite that would break what holds the link fails the move.
+	quoted := map[string]string{"Note.md": "", "Fm.md": "---\nup: '[[Note]]'\n---\n"}
+	if _, err := Relink(context.Background(), p, moveIn(t, p, quoted, "Note.md", "Don't.md")); err == nil ||
+		!strings.Contains(err.Error(), "Fm.md") {
+		t.Errorf("a name that ends a quoted value: %v, want an error naming Fm.md", err)
 	}
 }
