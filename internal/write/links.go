@@ -255,7 +255,7 @@ func linkForm(target, source, old string, fromFolder bool) form {
 		f.kind, f.root = byFullPath, strings.HasPrefix(t, "/")
 	case !strings.Contains(strings.TrimPrefix(t, "/"), "/"):
 		// A name, or the path of a note at the vault root.
-		f.kind, f.root = byName, strings.HasPrefix(t, "/")
+		f.kind = byName
 	default:
 		f.kind = byPartPath
 	}
