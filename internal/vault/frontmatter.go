@@ -163,9 +163,12 @@ func decodeFrontmatter(fm frontmatter, lines *lineIndex, note *Note) {
 			// line where the value starts.
 			needle := make([]byte, 0, len(inner)+4)
 			needle = append(append(append(needle, "[["...), inner...), "]]"...)
+			start, end := 0, 0
 			if from < fmEnd {
 				if i := bytes.Index(lines.src[from:fmEnd], needle); i >= 0 {
 					line = lines.line(from + i)
+					start = lines.offsets.original(from + i)
+					end = lines.offsets.original(from + i + len(needle))
 					from += i + len(needle)
 				}
 			}
@@ -176,6 +179,8 @@ func decodeFrontmatter(fm frontmatter, lines *lineIndex, note *Note) {
 				Display: string(display),
 				Line:    line,
 				Context: lines.context(line),
+				Start:   start,
+				End:     end,
 			})
 		})
 	})
