@@ -79,7 +79,7 @@ var ErrNoView = errors.New("no such view")
 func FindView(b *bases.Base, name string) (*bases.View, error) {
 	if len(b.Views) == 0 {
 		if name != "" {
-			return nil, fmt.Errorf("%w: the base has no views, so there is no view %q", ErrNoView, name)
+			return nil, &noViewError{fmt.Sprintf("the base has no views, so there is no view %q", name)}
 		}
 		return &bases.View{Type: "table"}, nil
 	}
@@ -95,8 +95,15 @@ func FindView(b *bases.Base, name string) (*bases.View, error) {
 	for i, v := range b.Views {
 		names[i] = strconv.Quote(v.Name)
 	}
-	return nil, fmt.Errorf("%w: there is no view %q; the base's views are %s", ErrNoView, name, strings.Join(names, ", "))
+	return nil, &noViewError{fmt.Sprintf("the base has no view %q; its views are %s", name, strings.Join(names, ", "))}
 }
+
+// noViewError is ErrNoView with its own words: "no such view" before
+// them would say it twice.
+type noViewError struct{ msg string }
+
+func (e *noViewError) Error() string        { return e.msg }
+func (e *noViewError) Is(target error) bool { return target == ErrNoView }
 
 // maxWarnings bounds the warnings of one answer.
 const maxWarnings = 5
@@ -111,8 +118,18 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if view.Problem != nil {
+		return nil, view.Problem
+	}
 	env := req.Base.Env(bases.Env{Now: req.Now, This: req.This, Resolve: v.Resolve})
 	res := &Result{View: view.Name}
+	// The base's other views are not run; what keeps one from running
+	// is said, not held against this one.
+	for i := range req.Base.Views {
+		if o := &req.Base.Views[i]; o != view && o.Problem != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s cannot run: %v", bases.ViewLabel(o.Name, i), o.Problem))
+		}
+	}
 	cols, err := columns(req.Base, view)
 	if err != nil {
 		return nil, err
