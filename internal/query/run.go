@@ -202,12 +202,15 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 		}
 		return 0
 	})
+	var cellsFailed, cellsSaid int
 	for _, c := range matched {
 		row := Row{File: c.f, Values: make([]bases.Value, len(cols))}
 		for j, col := range cols {
 			val, err := col.expr.Eval(env, c.f)
 			if err != nil {
-				if len(res.Warnings) < maxWarnings {
+				cellsFailed++
+				if cellsSaid < maxWarnings {
+					cellsSaid++
 					res.Warnings = append(res.Warnings, fmt.Sprintf("column %q of %s: %v", col.Name, c.f.path, err))
 				}
 				val = bases.Null{}
@@ -215,6 +218,10 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 			row.Values[j] = val
 		}
 		res.Rows = append(res.Rows, row)
+	}
+	if more := cellsFailed - cellsSaid; more > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s could not be computed as well, and %s left empty",
+			words.CountAs(more, "more value", "more values"), words.Agree(more, "is", "are")))
 	}
 	if res.Summaries, err = summarize(env, req.Base, view, cols, res.Rows); err != nil {
 		return nil, err
