@@ -179,7 +179,7 @@ func TestParseBaseErrors(t *testing.T) {
 		{"unknown group", "filters:\n  xor:\n    - 'a'\n", `expected and, or or not, found "xor"`},
 		{"group not a list", "filters:\n  and: 'a'\n", "line 2: filters.and: expected a list of filters"},
 		{"bad formula", "formulas:\n  x: '1 +'\n", `line 2: formula "x": expression` + " `1 +`"},
-		{"unknown function in a formula", "formulas:\n  x: 'nosuch(status)'\n", `line 2: formula "x": expression` + " `nosuch(status)`, column 1: unknown function nosuch()"},
+		{"unknown function in a formula", "formulas:\n  x: 'nosuch(status)'\n", `line 2: formula "x": expression` + " `nosuch(status)`, column 1: unknown function \"nosuch\""},
 		{"unknown formula", "formulas:\n  x: 'formula.y + 1'\n", `formula "x": expression` + " `formula.y + 1`, column 9: there is no formula named \"y\""},
 		{"cycle", "formulas:\n  a: 'formula.b'\n  b: 'formula.c * 2'\n  c: 'formula.a'\n", `formula "a" refers to itself: a -> b -> c -> a`},
 		{"self", "formulas:\n  a: 'formula[\"a\"] + 1'\n", `formula "a" refers to itself: a -> a`},

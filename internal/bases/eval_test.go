@@ -512,9 +512,9 @@ func TestEvalErrors(t *testing.T) {
 		column int
 		want   string
 	}{
-		{`nosuch(1)`, 1, "unknown function nosuch()"},
-		{`"a".nosuch()`, 5, "unknown function nosuch()"},
-		{`contains("a")`, 1, "contains() is called on a value"},
+		{`nosuch(1)`, 1, "unknown function \"nosuch\""},
+		{`"a".nosuch()`, 5, "unknown function \"nosuch\""},
+		{`contains("a")`, 1, `"contains" is called on a value`},
 		{`"a".contains()`, 5, "contains() takes 1 argument, got 0"},
 		{`now(1)`, 1, "now() takes no arguments, got 1"},
 		{`if(1)`, 1, "if() takes 2 to 3 arguments, got 1"},

@@ -448,13 +448,13 @@ func checkCalls(src string, n node) error {
 				return
 			}
 			if isMethodName(fn.name) {
-				err = errAt(src, c.pos, fmt.Sprintf("%s() is called on a value, as in x.%s(...)", fn.name, fn.name))
+				err = errAt(src, c.pos, fmt.Sprintf("%q is called on a value, as in x.%s(...)", fn.name, fn.name))
 				return
 			}
-			err = errAt(src, c.pos, fmt.Sprintf("unknown function %s()", fn.name))
+			err = errAt(src, c.pos, fmt.Sprintf("unknown function %q", fn.name))
 		case *memberNode:
 			if !isMethodName(fn.name) {
-				err = errAt(src, c.pos, fmt.Sprintf("unknown function %s()", fn.name))
+				err = errAt(src, c.pos, fmt.Sprintf("unknown function %q", fn.name))
 			}
 		}
 	})

@@ -35,10 +35,10 @@ func TestParseErrors(t *testing.T) {
 		{"unknown character", "price # 2", 7, `unexpected character "#"`},
 		// A function that does not exist is an error of the expression,
 		// found when it is read, not once for each file it runs on.
-		{"unknown function", "nosuch(status)", 1, "unknown function nosuch()"},
-		{"unknown method", `status.nosuch()`, 8, "unknown function nosuch()"},
-		{"unknown function in a lambda", `tags.filter(nosuch(value))`, 13, "unknown function nosuch()"},
-		{"method called bare", `contains("a")`, 1, "contains() is called on a value"},
+		{"unknown function", "nosuch(status)", 1, "unknown function \"nosuch\""},
+		{"unknown method", `status.nosuch()`, 8, "unknown function \"nosuch\""},
+		{"unknown function in a lambda", `tags.filter(nosuch(value))`, 13, "unknown function \"nosuch\""},
+		{"method called bare", `contains("a")`, 1, `"contains" is called on a value`},
 		{"column counts characters", `"é" + `, 7, "expected a value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

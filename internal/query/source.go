@@ -38,6 +38,7 @@ type Source struct {
 // read, within the size a note may have. v gives `this` the facts the
 // index holds of the file.
 func ReadBase(root *vault.Root, v *Vault, rel string, block int) (Source, error) {
+	rel = baseFile(root, rel)
 	lower := strings.ToLower(rel)
 	isBase := strings.HasSuffix(lower, ".base")
 	if !isBase && !vault.IsNote(rel) {
@@ -106,6 +107,22 @@ type placedError struct {
 
 func (e *placedError) Error() string { return e.msg }
 func (e *placedError) Unwrap() error { return e.err }
+
+// baseFile is the file a base is named by: rel as written, or, for a name
+// without the extension ("Bases/Projects", "Dashboard"), the .base file
+// of that name, else the note, as read-note finds a note without its
+// ".md". A name that is none of them is left as written.
+func baseFile(root *vault.Root, rel string) string {
+	if strings.HasSuffix(strings.ToLower(rel), ".base") || vault.IsNote(rel) {
+		return rel
+	}
+	for _, ext := range []string{".base", ".md"} {
+		if _, _, err := root.Stat(rel + ext); err == nil {
+			return rel + ext
+		}
+	}
+	return rel
+}
 
 // IsNotExist reports whether err says the base's file does not exist.
 func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
