@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -141,6 +142,9 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	for i, k := range view.Sort {
 		if sortBy[i], err = propertyExpr(k.Property); err != nil {
 			return nil, fmt.Errorf("sort by %q: %w", k.Property, err)
+		}
+		if w := unknownProperty(v, k.Property); w != "" {
+			res.Warnings = append(res.Warnings, "sort by "+k.Property+": "+w)
 		}
 	}
 	var group *bases.Expr
@@ -416,4 +420,59 @@ func sortedFirst[T any](items []T, limit int, cmp func(a, b T) int) []T {
 		out[i] = p.item
 	}
 	return out
+}
+
+// unknownProperty is a warning for a note property no file of v has, as a
+// misspelt sort key would be ("ratng"), naming the closest property some
+// file has when one is close; "" when a file has it, or the key is not a
+// note property.
+func unknownProperty(v *Vault, id string) string {
+	id = strings.TrimSpace(id)
+	if strings.HasPrefix(id, "file.") || strings.HasPrefix(id, "formula.") {
+		return ""
+	}
+	name := strings.TrimPrefix(id, "note.")
+	seen := map[string]bool{}
+	for _, f := range v.Files {
+		for k := range f.Properties() {
+			if k == name {
+				return ""
+			}
+			seen[k] = true
+		}
+	}
+	msg := fmt.Sprintf("no file has a property %s", name)
+	best, bestD := "", 3
+	for _, k := range slices.Sorted(maps.Keys(seen)) {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best != "" {
+		msg += fmt.Sprintf("; did you mean %s?", best)
+	}
+	return msg
+}
+
+// editDistance is the number of single-character insertions, deletions
+// and substitutions that turn a into b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
 }

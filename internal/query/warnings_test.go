@@ -31,3 +31,28 @@ func TestColumnWarningsSayHowManyMore(t *testing.T) {
 		t.Errorf("warnings %q, want the last to say %q", res.Warnings, want)
 	}
 }
+
+// TestSortByAPropertyNoFileHas: a sort key no file has, as a misspelt one
+// is, sorts nothing; the answer says so, with the closest property some
+// file has.
+func TestSortByAPropertyNoFileHas(t *testing.T) {
+	_, v, _ := indexed(t)
+	for key, want := range map[string]string{
+		"priorty":  "sort by priorty: no file has a property priorty; did you mean priority?",
+		"note.zzz": "sort by note.zzz: no file has a property zzz",
+		"priority": "",
+	} {
+		b, err := query.AdHoc{Sort: []query.SortKey{{Property: key}}}.Base()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := query.Run(context.Background(), v, query.Request{Base: b, Now: querytest.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(res.Warnings, "\n")
+		if got != want {
+			t.Errorf("sort by %s: warnings %q, want %q", key, got, want)
+		}
+	}
+}
