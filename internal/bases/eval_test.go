@@ -551,3 +551,27 @@ func TestEvalErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestDurationErrorsSayWhatADurationOffers: asking a duration for a field
+// it lacks lists what it has; arithmetic it cannot do says how to get a
+// number.
+func TestDurationErrorsSayWhatADurationOffers(t *testing.T) {
+	v, book := testVault()
+	env := testEnv(v, nil)
+	for src, want := range map[string]string{
+		`(date("2025-01-05") - date("2025-01-01")).days`: `a duration has no field "days"; it has no fields, and its functions are `,
+		`(date("2025-01-05") - date("2025-01-01")) / duration("1d")`: "",
+		`duration("1d") + true`: `in milliseconds, and d / duration("1d") in days`,
+	} {
+		got, err := evalString(t, env, book, src)
+		if want == "" {
+			if err != nil || show(got) != "number:4" {
+				t.Errorf("%s = %v, %v; want 4", src, got, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
+		}
+	}
+}
