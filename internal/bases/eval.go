@@ -4,9 +4,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
-	"slices"
 	"strings"
 	"time"
 )

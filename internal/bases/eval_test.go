@@ -559,9 +559,9 @@ func TestDurationErrorsSayWhatADurationOffers(t *testing.T) {
 	v, book := testVault()
 	env := testEnv(v, nil)
 	for src, want := range map[string]string{
-		`(date("2025-01-05") - date("2025-01-01")).days`: `a duration has no field "days"; it has no fields, and its functions are `,
+		`(date("2025-01-05") - date("2025-01-01")).days`:             `a duration has no field "days"; it has no fields, and its functions are `,
 		`(date("2025-01-05") - date("2025-01-01")) / duration("1d")`: "",
-		`duration("1d") + true`: `in milliseconds, and d / duration("1d") in days`,
+		`duration("1d") + true`:                                      `in milliseconds, and d / duration("1d") in days`,
 	} {
 		got, err := evalString(t, env, book, src)
 		if want == "" {
