@@ -98,7 +98,7 @@ func TestSearchWhere(t *testing.T) {
 		t.Errorf("results %+v (%v)\n%s", out.Results, err, stdout)
 	}
 	code, _, stderr = jarvis(t, nil, "search", "--vault", vault, "--db", db, "--no-refresh", "--where", "status ==", "Draco")
-	if code != 1 || !strings.Contains(stderr, "expression `status ==`, column 10") {
+	if code != 2 || !strings.Contains(stderr, "expression `status ==`, column 10") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
