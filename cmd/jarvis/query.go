@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/bases"
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
@@ -40,7 +41,7 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	fs.Var(&formulas, "formula", "a formula as `name=expression`, read as formula.NAME (repeatable)")
 	fs.Var(&sorts, "sort", "a sort key as `property` or property:desc (repeatable, in turn)")
 	fs.Var(&props, "property", "a column, such as file.name or status (repeatable; default the file name)")
-	limit := fs.Int("limit", 0, "the most `rows` shown")
+	limit := fs.Int("limit", 0, "the most `rows` shown; 0, the default, shows every row (or the view's own limit)")
 	noRefresh := fs.Bool("no-refresh", false, "query the index as it is, without bringing it up to date first")
 	asJSON := fs.Bool("json", false, "print one JSON object with the rows to stdout")
 	if err := parseFlags(fs, args); err != nil {
@@ -48,6 +49,9 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; give the query with --base or --filter: %w", fs.Arg(0), errUsage)
+	}
+	if strings.TrimSpace(*base) == "" && strings.TrimSpace(*filter) == "" && len(formulas)+len(sorts)+len(props) == 0 {
+		return fmt.Errorf("give --base FILE or --filter EXPRESSION: %w", errUsage)
 	}
 	in := mcp.QueryNotesInput{Vault: *vaultName, Base: *base, Block: *block, View: *view, Properties: props, Limit: *limit}
 	if *limit < 0 || *block < 0 {
@@ -74,6 +78,9 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 		prop, dir := s, ""
 		if i := strings.LastIndexByte(s, ':'); i > 0 {
 			prop, dir = s[:i], strings.ToUpper(s[i+1:])
+		}
+		if _, ok := bases.Direction(dir); !ok || strings.TrimSpace(prop) == "" {
+			return fmt.Errorf("--sort %s: write PROPERTY or PROPERTY:desc: %w", s, errUsage)
 		}
 		in.Sort = append(in.Sort, query.SortKey{Property: prop, Direction: dir})
 	}
@@ -123,8 +130,8 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	}
 	fmt.Fprint(e.stdout, mcp.MarkdownTable(out))
 	fmt.Fprintf(e.stdout, "\n%d of %d shown.\n", len(out.Rows), out.Total)
-	for _, s := range out.Summaries {
-		fmt.Fprintf(e.stdout, "%s of %s: %v\n", s.Summary, s.Column, s.Value)
+	for _, line := range mcp.SummaryLines(out) {
+		fmt.Fprintln(e.stdout, line)
 	}
 	for _, w := range out.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)

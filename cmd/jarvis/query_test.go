@@ -9,6 +9,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/query/querytest"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestQueryCommand runs jarvis query over the query test vault: views of
@@ -64,9 +65,9 @@ func TestQueryCommand(t *testing.T) {
 		code int
 		want string
 	}{
-		{"neither", nil, 1, "pass base"},
+		{"neither", nil, 2, "give --base FILE or --filter EXPRESSION"},
 		{"broken", []string{"--filter", "status == "}, 1, "column 10: expected a value"},
-		{"unknown view", []string{"--base", "Bases/Daily.base", "--view", "Later"}, 1, `the base's views are "Moods"`},
+		{"unknown view", []string{"--base", "Bases/Daily.base", "--view", "Later"}, 1, `its views are "Moods"`},
 		{"bad formula", []string{"--filter", "true", "--formula", "x"}, 2, "name=expression"},
 		{"argument", []string{"status"}, 2, "unexpected argument"},
 	} {
@@ -97,7 +98,60 @@ func TestSearchWhere(t *testing.T) {
 		t.Errorf("results %+v (%v)\n%s", out.Results, err, stdout)
 	}
 	code, _, stderr = jarvis(t, nil, "search", "--vault", vault, "--db", db, "--no-refresh", "--where", "status ==", "Draco")
-	if code != 1 || !strings.Contains(stderr, "expression `status ==`, column 10") {
+	if code != 2 || !strings.Contains(stderr, "expression `status ==`, column 10") {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestQueryMessagesANewUserMeets: the words of jarvis query (and of a bad
+// --where of jarvis search) for the mistakes a newcomer makes, read as
+// printed, with the exit status a script can branch on.
+func TestQueryMessagesANewUserMeets(t *testing.T) {
+	vault := filepath.Join(t.TempDir(), "work")
+	querytest.Write(t, vault)
+	sharedtest.WriteFile(t, vault, "Bases/Broken.base", "views:\n  - type: table\n    name: Table\n    limit: ten\n")
+	db := filepath.Join(t.TempDir(), "j.db")
+	flags := []string{"--vault", vault, "--db", db}
+	mustIndex(t, nil, flags...)
+	for _, c := range []struct {
+		name   string
+		args   []string
+		code   int
+		stdout []string
+		stderr []string
+	}{
+		{"neither base nor filter", []string{"query"}, 2, nil, []string{"give --base FILE or --filter EXPRESSION"}},
+		{"sort direction", []string{"query", "--filter", "true", "--sort", "due:down"}, 2, nil, []string{"--sort due:down: write PROPERTY or PROPERTY:desc"}},
+		{"base without .base", []string{"query", "--base", "Bases/Projects"}, 0, []string{"| Projects/Draco.md |"}, nil},
+		{"note without .md", []string{"query", "--base", "Dashboard"}, 0, []string{"| Projects/Borealis.md |"}, nil},
+		{"bad limit in a base", []string{"query", "--base", "Bases/Broken.base"}, 1, nil,
+			[]string{`Bases/Broken.base, line 4: limit of view "Table" must be a whole number, got "ten"`}},
+		{"unknown view", []string{"query", "--base", "Bases/Daily.base", "--view", "Later"}, 1, nil,
+			[]string{`the base has no view "Later"; its views are "Moods"`}},
+		{"unknown function", []string{"query", "--filter", "true", "--formula", "x=nosuch(status)", "--property", "formula.x"}, 1, nil,
+			[]string{"formula \"x\": expression `nosuch(status)`, column 1: unknown function \"nosuch\""}},
+		{"group summaries", []string{"query", "--base", "Bases/Projects.base", "--view", "By status"}, 0,
+			[]string{"Average of priority: 1.75", "Average of priority in group done: 3"}, nil},
+		{"bad where", []string{"search", "--where", "status ==", "coffee"}, 2, nil, []string{"jarvis: --where: expression `status ==`, column 10: expected a value"}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := readCLI(t, nil, append(append([]string{c.args[0]}, flags...), append([]string{"--no-refresh"}, c.args[1:]...)...)...)
+			if r.code != c.code {
+				t.Errorf("exit %d, want %d\n%s%s", r.code, c.code, r.stdout, r.stderr)
+			}
+			for _, w := range c.stdout {
+				if !strings.Contains(r.stdout, w) {
+					t.Errorf("stdout does not say %q:\n%s", w, r.stdout)
+				}
+			}
+			for _, w := range c.stderr {
+				if !strings.Contains(r.stderr, w) {
+					t.Errorf("stderr does not say %q:\n%s", w, r.stderr)
+				}
+			}
+			if strings.Contains(r.stderr, "(for ") {
+				t.Errorf("an error of the expression blames a note:\n%s", r.stderr)
+			}
+		})
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	basequery "github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
@@ -172,9 +173,12 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}
+	var we *basequery.WhereError
 	switch {
 	case errors.Is(err, search.ErrIndexUnreadable):
 		return err // it says what to do
+	case errors.As(err, &we):
+		return fmt.Errorf("--where: %w: %w", we.Err, errUsage)
 	case err != nil:
 		return fmt.Errorf("search: %w", err)
 	}

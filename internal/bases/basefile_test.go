@@ -173,25 +173,51 @@ views:
 
 func TestParseBaseErrors(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
-		{"bad yaml", "filters: [", "read base file"},
-		{"bad filter", "filters:\n  and:\n    - 'price >'\n", "filters.and[0] (line 3): expression `price >`, column 8: expected a value"},
+		{"bad yaml", "filters: [", "line 1: this line is not valid YAML"},
+		{"bad indent", "views:\n  - type: table\n    name: T\n   limit: 3\n", "line 4: this line is not valid YAML; check its indentation"},
+		{"bad filter", "filters:\n  and:\n    - 'price >'\n", "line 3: filters.and[0]: expression `price >`, column 8: expected a value"},
 		{"unknown group", "filters:\n  xor:\n    - 'a'\n", `expected and, or or not, found "xor"`},
-		{"group not a list", "filters:\n  and: 'a'\n", "filters.and (line 2): expected a list of filters"},
-		{"bad formula", "formulas:\n  x: '1 +'\n", `formulas: formula "x": expression` + " `1 +`"},
+		{"group not a list", "filters:\n  and: 'a'\n", "line 2: filters.and: expected a list of filters"},
+		{"bad formula", "formulas:\n  x: '1 +'\n", `line 2: formula "x": expression` + " `1 +`"},
+		{"unknown function in a formula", "formulas:\n  x: 'nosuch(status)'\n", `line 2: formula "x": expression` + " `nosuch(status)`, column 1: unknown function \"nosuch\""},
 		{"unknown formula", "formulas:\n  x: 'formula.y + 1'\n", `formula "x": expression` + " `formula.y + 1`, column 9: there is no formula named \"y\""},
 		{"cycle", "formulas:\n  a: 'formula.b'\n  b: 'formula.c * 2'\n  c: 'formula.a'\n", `formula "a" refers to itself: a -> b -> c -> a`},
 		{"self", "formulas:\n  a: 'formula[\"a\"] + 1'\n", `formula "a" refers to itself: a -> a`},
-		{"bad direction", "views:\n  - type: table\n    sort:\n      - property: x\n        direction: UP\n", `views[0].sort[0].direction: expected ASC or DESC, found "UP"`},
-		{"sort without property", "views:\n  - type: table\n    groupBy:\n      direction: ASC\n", "views[0].groupBy: expected a property"},
-		{"negative limit", "views:\n  - type: table\n    limit: -1\n", "views[0].limit: expected a number of results of 0 or more"},
-		{"unknown summary", "views:\n  - type: table\n    summaries:\n      price: Mean\n", `views[0].summaries.price: there is no summary named "Mean"`},
-		{"bad view filter", "views:\n  - type: table\n    filters: 'a &&'\n", "views[0].filters (line 3)"},
-		{"bad custom summary", "summaries:\n  s: 'values.'\n", "summaries.s: expression"},
+		{"bad custom summary", "summaries:\n  s: 'values.'\n", `summary "s": expression`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := ParseBase([]byte(tc.src))
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
 				t.Errorf("error = %v, want one containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestParseBaseViewProblems: what is wrong with a view names the view, not
+// its place counted from 0, and is that view's alone: the other views of
+// the base are read as written.
+func TestParseBaseViewProblems(t *testing.T) {
+	for _, tc := range []struct{ name, view, want string }{
+		{"bad direction", "    sort:\n      - property: x\n        direction: UP\n", `sort key 1 of view "Bad": the direction must be ASC or DESC, not "UP"`},
+		{"sort without property", "    groupBy:\n      direction: ASC\n", `groupBy of view "Bad": expected a property`},
+		{"negative limit", "    limit: -1\n", `line 5: limit of view "Bad" must be 0 or more`},
+		{"limit as text", "    limit: ten\n", `line 5: limit of view "Bad" must be a whole number, got "ten"`},
+		{"unknown summary", "    summaries:\n      price: Mean\n", `summary of price of view "Bad": there is no summary named "Mean"`},
+		{"bad view filter", "    filters: 'a &&'\n", `line 5: filters of view "Bad": expression`},
+		{"order not a list", "    order: 7\n", `line 5: expected a list here of view "Bad", got a number 7`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			src := "views:\n  - type: table\n    name: Good\n  - name: Bad\n" + tc.view + "  - type: table\n    name: Also good\n    limit: 3\n"
+			b, err := ParseBase([]byte(src))
+			if err != nil {
+				t.Fatalf("a broken view fails the whole base: %v", err)
+			}
+			if len(b.Views) != 3 || b.Views[0].Problem != nil || b.Views[2].Problem != nil || b.Views[2].Limit != 3 {
+				t.Fatalf("views %+v", b.Views)
+			}
+			if err := b.Views[1].Problem; err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "views[") {
+				t.Errorf("problem = %v, want one containing %q", err, tc.want)
 			}
 		})
 	}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -507,7 +508,23 @@ func (e *evaluator) member(n *memberNode, x Value, name string) (Value, error) {
 	if isMethodName(name) {
 		return nil, e.errf(n, "%s() is a function: call it with parentheses, as in .%s()", name, name)
 	}
+	if _, ok := x.(Duration); ok {
+		return nil, e.errf(n, "a duration has no field %q; it has no fields, and its functions are %s; for a number of days, divide it: (a - b) / duration(\"1d\")", name, durationFunctions())
+	}
 	return nil, e.errf(n, "%s has no field %q", kindName(x), name)
+}
+
+// durationFunctions lists what can be called on a duration.
+func durationFunctions() string {
+	var names []string
+	for name := range methods[KindDuration] {
+		names = append(names, name)
+	}
+	for name := range anyMethods {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }
 
 var fileFields = []string{"name", "basename", "path", "folder", "ext", "size", "ctime", "mtime", "tags", "links", "embeds", "backlinks", "properties", "file"}
@@ -802,6 +819,11 @@ func (e *evaluator) arith(n node, op string, l, r Value) (Value, error) {
 		}
 	}
 	if d, ok := l.(Duration); ok && (op == "*" || op == "/") {
+		// One duration divided by another is how many of the second the
+		// first holds: (due - today()) / duration("1d") is a number of days.
+		if q, ok := r.(Duration); ok && op == "/" && durationMillis(q) != 0 {
+			return Number(durationMillis(d) / durationMillis(q)), nil
+		}
 		k, ok := r.(Number)
 		if !ok {
 			return nil, e.errf(n, "a duration can be multiplied or divided by a number only, not by %s", kindName(r))
@@ -819,6 +841,11 @@ func (e *evaluator) arith(n node, op string, l, r Value) (Value, error) {
 	if !aok || !bok {
 		if _, ok := r.(Duration); ok && aok && op == "*" {
 			return nil, e.errf(n, "put the duration on the left: duration(\"5h\") * 2, not 2 * duration(\"5h\")")
+		}
+		_, ld := l.(Duration)
+		_, rd := r.(Duration)
+		if ld || rd {
+			return nil, e.errf(n, "cannot use %q with %s and %s; number(d) is a duration d in milliseconds, and d / duration(\"1d\") in days", op, kindName(l), kindName(r))
 		}
 		return nil, e.errf(n, "cannot use %q with %s and %s", op, kindName(l), kindName(r))
 	}

@@ -269,7 +269,7 @@ func TestGlobalFunctions(t *testing.T) {
 		{`if(price, price.toFixed(2) + " dollars")`, "string:12.50 dollars"},
 		{`if(missing, "yes")`, "null:"},
 		{`if(done, "Modified", "Unmodified")`, "string:Unmodified"},
-		{`if(true, 1, nosuchfunction())`, "number:1"},
+		{`if(true, 1, number("abc"))`, "number:1"},
 		{`image("https://obsidian.md/images/obsidian-logo-gradient.svg")`, "image:https://obsidian.md/images/obsidian-logo-gradient.svg"},
 		{`icon("arrow-right")`, "icon:arrow-right"},
 		{`link("filename")`, "link:filename"},
@@ -512,9 +512,9 @@ func TestEvalErrors(t *testing.T) {
 		column int
 		want   string
 	}{
-		{`nosuch(1)`, 1, "unknown function nosuch()"},
-		{`"a".nosuch()`, 5, "unknown function nosuch()"},
-		{`contains("a")`, 1, "contains() is called on a value"},
+		{`nosuch(1)`, 1, "unknown function \"nosuch\""},
+		{`"a".nosuch()`, 5, "unknown function \"nosuch\""},
+		{`contains("a")`, 1, `"contains" is called on a value`},
 		{`"a".contains()`, 5, "contains() takes 1 argument, got 0"},
 		{`now(1)`, 1, "now() takes no arguments, got 1"},
 		{`if(1)`, 1, "if() takes 2 to 3 arguments, got 1"},
@@ -548,6 +548,30 @@ func TestEvalErrors(t *testing.T) {
 		}
 		if pe.Column != tc.column || !strings.Contains(pe.Msg, tc.want) || pe.Expr != tc.src {
 			t.Errorf("%s: got column %d %q, want column %d containing %q", tc.src, pe.Column, pe.Msg, tc.column, tc.want)
+		}
+	}
+}
+
+// TestDurationErrorsSayWhatADurationOffers: asking a duration for a field
+// it lacks lists what it has; arithmetic it cannot do says how to get a
+// number.
+func TestDurationErrorsSayWhatADurationOffers(t *testing.T) {
+	v, book := testVault()
+	env := testEnv(v, nil)
+	for src, want := range map[string]string{
+		`(date("2025-01-05") - date("2025-01-01")).days`:             `a duration has no field "days"; it has no fields, and its functions are `,
+		`(date("2025-01-05") - date("2025-01-01")) / duration("1d")`: "",
+		`duration("1d") + true`:                                      `in milliseconds, and d / duration("1d") in days`,
+	} {
+		got, err := evalString(t, env, book, src)
+		if want == "" {
+			if err != nil || show(got) != "number:4" {
+				t.Errorf("%s = %v, %v; want 4", src, got, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", src, err, want)
 		}
 	}
 }

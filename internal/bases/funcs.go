@@ -314,9 +314,9 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 		s, ok := globals[name]
 		if !ok {
 			if isMethodName(name) {
-				return nil, e.errf(n, "%s() is called on a value, as in x.%s(...)", name, name)
+				return nil, e.errf(n, "%q is called on a value, as in x.%s(...)", name, name)
 			}
-			return nil, e.errf(n, "unknown function %s()", name)
+			return nil, e.errf(n, "unknown function %q", name)
 		}
 		args, err := e.args(n, name, s)
 		if err != nil {
@@ -351,7 +351,7 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 			if isMethodName(name) {
 				return nil, e.errf(n, "%s() does not work on %s", name, kindName(recv))
 			}
-			return nil, e.errf(n, "unknown function %s()", name)
+			return nil, e.errf(n, "unknown function %q", name)
 		}
 		args, err := e.args(n, name, s)
 		if err != nil {

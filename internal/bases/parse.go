@@ -135,6 +135,9 @@ func Parse(src string) (*Expr, error) {
 	if t := p.peek(); t.kind != tEOF {
 		return nil, errAt(src, t.pos, fmt.Sprintf("expected an operator or the end of the expression, found %s", describe(t)))
 	}
+	if err := checkCalls(src, root); err != nil {
+		return nil, err
+	}
 	return &Expr{src: src, root: root}, nil
 }
 
@@ -427,4 +430,66 @@ func (p *parser) object(open token) (node, error) {
 	}
 	p.next()
 	return o, nil
+}
+
+// checkCalls reports a call of a function that does not exist: an error
+// of the expression itself, whatever the file it is evaluated for, so it
+// is found when the expression is read rather than once per file.
+func checkCalls(src string, n node) error {
+	var err error
+	walk(n, func(n node) {
+		c, ok := n.(*callNode)
+		if !ok || err != nil {
+			return
+		}
+		switch fn := c.fn.(type) {
+		case *identNode:
+			if _, ok := globals[fn.name]; ok || fn.name == "if" {
+				return
+			}
+			if isMethodName(fn.name) {
+				err = errAt(src, c.pos, fmt.Sprintf("%q is called on a value, as in x.%s(...)", fn.name, fn.name))
+				return
+			}
+			err = errAt(src, c.pos, fmt.Sprintf("unknown function %q", fn.name))
+		case *memberNode:
+			if !isMethodName(fn.name) {
+				err = errAt(src, c.pos, fmt.Sprintf("unknown function %q", fn.name))
+			}
+		}
+	})
+	return err
+}
+
+// walk calls visit for n and every node beneath it.
+func walk(n node, visit func(node)) {
+	if n == nil {
+		return
+	}
+	visit(n)
+	switch n := n.(type) {
+	case *memberNode:
+		walk(n.x, visit)
+	case *indexNode:
+		walk(n.x, visit)
+		walk(n.index, visit)
+	case *callNode:
+		walk(n.fn, visit)
+		for _, a := range n.args {
+			walk(a, visit)
+		}
+	case *unaryNode:
+		walk(n.x, visit)
+	case *binaryNode:
+		walk(n.l, visit)
+		walk(n.r, visit)
+	case *listNode:
+		for _, x := range n.elems {
+			walk(x, visit)
+		}
+	case *objectNode:
+		for _, x := range n.vals {
+			walk(x, visit)
+		}
+	}
 }

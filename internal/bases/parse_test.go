@@ -33,6 +33,12 @@ func TestParseErrors(t *testing.T) {
 		{"bad hex escape", `"\x4"`, 2, "hexadecimal digits"},
 		{"empty parentheses", "()", 2, "expected an expression inside the parentheses"},
 		{"unknown character", "price # 2", 7, `unexpected character "#"`},
+		// A function that does not exist is an error of the expression,
+		// found when it is read, not once for each file it runs on.
+		{"unknown function", "nosuch(status)", 1, "unknown function \"nosuch\""},
+		{"unknown method", `status.nosuch()`, 8, "unknown function \"nosuch\""},
+		{"unknown function in a lambda", `tags.filter(nosuch(value))`, 13, "unknown function \"nosuch\""},
+		{"method called bare", `contains("a")`, 1, `"contains" is called on a value`},
 		{"column counts characters", `"é" + `, 7, "expected a value"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -83,7 +89,7 @@ func TestParseShapes(t *testing.T) {
 		"!a && -b":               "(!a && -b)",
 		"-5.abs()":               "-5.abs()",
 		"note[\"x y\"].length":   `note["x y"].length`,
-		"x.y(1, 2)[0]":           "x.y(1, 2)[0]",
+		"x.slice(1, 2)[0]":       "x.slice(1, 2)[0]",
 		"a / b / c":              "((a / b) / c)",
 		"a / /b/.source":         "(a / /b/.source)",
 		"[1, [2], {\"k\": 3}]":   `[1, [2], {"k": 3}]`,

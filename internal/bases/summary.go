@@ -48,8 +48,8 @@ func LookupSummary(name string) (Summary, bool) {
 // Summarize computes a default summary over a column's values (one value
 // per note of the result). The number summaries read only numbers and the
 // date ones only dates, skipping empty and other values; with nothing to
-// read, Average, Min, Max, Median, Stddev, Range, Earliest and Latest are
-// null and Sum is 0. Range is Max minus Min for numbers, and Latest minus
+// read, Average, Min, Max, Median, Stddev, Range, Earliest, Latest and Sum
+// are null: a sum of no number is not 0 (a column of text sums to nothing). Range is Max minus Min for numbers, and Latest minus
 // Earliest (a duration) when the column holds dates and no numbers.
 // Stddev is the population standard deviation. Unique counts the distinct
 // values among the filled ones, by the same equality as `==`.
@@ -85,6 +85,9 @@ func (e *evaluator) summarize(s Summary, values List) Value {
 	nums := numbersOf(values)
 	switch s {
 	case SummarySum:
+		if len(nums) == 0 {
+			return Null{}
+		}
 		sum := 0.0
 		for _, x := range nums {
 			sum += x

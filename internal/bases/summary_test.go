@@ -33,7 +33,8 @@ func TestSummaries(t *testing.T) {
 		{SummaryFilled, mixed, "number:4"},
 		{SummaryUnique, mixed, "number:3"},
 		{SummaryAverage, nil, "null:"},
-		{SummarySum, nil, "number:0"},
+		{SummarySum, nil, "null:"},
+		{SummarySum, []Value{String("three")}, "null:"},
 		{SummaryEarliest, nums, "null:"},
 	} {
 		if got := show(Summarize(nil, tc.s, tc.values)); got != tc.want {

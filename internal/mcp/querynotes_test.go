@@ -216,3 +216,33 @@ func TestWhereOnEverySearchMode(t *testing.T) {
 		})
 	}
 }
+
+// TestQueryNotesArgumentWords: what the tool says of arguments a newcomer
+// gets wrong names the field at fault and shows what to send instead.
+func TestQueryNotesArgumentWords(t *testing.T) {
+	_, b := queryVault(t)
+	cs := connect(t, b)
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"formulas as an object", map[string]any{"filter": "true", "formulas": map[string]any{"left": "due - today()"}},
+			`formulas must be an array of objects, such as [{"name": "...", "expression": "..."}], not an object`},
+		{"sort direction", map[string]any{"filter": "true", "sort": []any{map[string]any{"property": "due", "direction": "down"}}},
+			`direction in each item of sort must be "ASC" or "DESC"; got "down"`},
+		{"unknown view", map[string]any{"base": "Bases/Projects.base", "view": "Later"},
+			`the base has no view "Later"; its views are "Active by due date", "Top priority", "By status"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			text, isErr := call(t, cs, mcp.ToolQueryNotes, c.args, nil)
+			if !isErr || !strings.Contains(text, c.want) {
+				t.Errorf("error %v:\n%s\nwant it to say %q", isErr, text, c.want)
+			}
+		})
+	}
+	text, isErr := call(t, cs, mcp.ToolQueryNotes, map[string]any{"base": "Bases/Projects.base", "view": "By status"}, nil)
+	if isErr || !strings.Contains(text, "4 files of vault work pass the filter.") || !strings.Contains(text, "Average of priority in group done: 3") {
+		t.Errorf("answer:\n%s", text)
+	}
+}

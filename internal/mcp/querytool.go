@@ -347,22 +347,14 @@ func renderQuery(out QueryNotesOutput) *mcpsdk.CallToolResult {
 			title += " — " + out.View
 		}
 	}
-	fmt.Fprintf(&b, "# %s\n%s in vault %s", title, words.CountAs(out.Total, "file passed", "files passed"), out.Vault)
+	fmt.Fprintf(&b, "# %s\n%s of vault %s %s the filter", title, words.Count(out.Total, "file"), out.Vault, words.Agree(out.Total, "passes", "pass"))
 	if len(out.Rows) < out.Total {
 		fmt.Fprintf(&b, "; %d shown", len(out.Rows))
 	}
 	b.WriteString(".\n\n")
 	b.WriteString(MarkdownTable(out))
-	for _, s := range out.Summaries {
-		fmt.Fprintf(&b, "\n%s of %s: %s", s.Summary, s.Column, cell(s.Value))
-	}
-	if len(out.Summaries) > 0 {
-		b.WriteString("\n")
-	}
-	for _, g := range out.Groups {
-		for _, s := range g.Summaries {
-			fmt.Fprintf(&b, "\n%s %s of %s: %s", g.Key, s.Summary, s.Column, cell(s.Value))
-		}
+	if lines := SummaryLines(out); len(lines) > 0 {
+		b.WriteString("\n" + strings.Join(lines, "\n") + "\n")
 	}
 	if out.Truncated {
 		fmt.Fprintf(&b, "\nOnly the first %s are given to keep the answer small; a narrower filter or a lower limit returns the rest.\n", words.Count(len(out.Rows), "row"))
@@ -374,6 +366,27 @@ func renderQuery(out QueryNotesOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\nViews of this base: %s.\n", strings.Join(quoted(out.Views), ", "))
 	}
 	return textResult(b.String())
+}
+
+// SummaryLines are the summaries of a query-notes answer as lines, the
+// view's then each group's ("Average of priority: 1.75", "Average of
+// priority in group done: 3"): what the tool and `jarvis query` print. A summary with
+// nothing to summarize (a Sum over no number) is left out.
+func SummaryLines(out QueryNotesOutput) []string {
+	var lines []string
+	for _, s := range out.Summaries {
+		if s.Value != nil {
+			lines = append(lines, fmt.Sprintf("%s of %s: %s", s.Summary, s.Column, cell(s.Value)))
+		}
+	}
+	for _, g := range out.Groups {
+		for _, s := range g.Summaries {
+			if s.Value != nil {
+				lines = append(lines, fmt.Sprintf("%s of %s in group %s: %s", s.Summary, s.Column, g.Key, cell(s.Value)))
+			}
+		}
+	}
+	return lines
 }
 
 // MarkdownTable is the rows of a query-notes answer as a Markdown table:

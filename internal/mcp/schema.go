@@ -3,6 +3,7 @@ package mcp
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -50,11 +51,29 @@ func expected(s *jsonschema.Schema) string {
 	}
 	if types[0] == "array" && s.Items != nil {
 		if item := expected(s.Items); item != "" {
-			return "an array of " + plural(item) + `, such as ["a", "b"]`
+			return "an array of " + plural(item) + ", such as " + example(s.Items)
 		}
 		return "an array"
 	}
 	return withArticle(types[0])
+}
+
+// example is an array of items of schema item as a model would write it:
+// ["a", "b"] for strings, [{"name": "...", "expression": "..."}] for
+// objects, with the item's properties in their order.
+func example(item *jsonschema.Schema) string {
+	if item.Type != "object" || len(item.Properties) == 0 {
+		return `["a", "b"]`
+	}
+	names := item.PropertyOrder
+	if len(names) == 0 {
+		names = slices.Sorted(maps.Keys(item.Properties))
+	}
+	var fields []string
+	for _, n := range names {
+		fields = append(fields, fmt.Sprintf(`%q: "..."`, n))
+	}
+	return "[{" + strings.Join(fields, ", ") + "}]"
 }
 
 // plural turns "a string" into "strings", "an object" into "objects".

@@ -14,6 +14,7 @@ import (
 	"math/big"
 	"regexp"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -291,7 +292,7 @@ var (
 // list's schema also allows.
 func explainSchemaError(msg string, input *jsonschema.Schema) string {
 	rest := strings.TrimPrefix(msg, `validating "arguments": `)
-	prop, item := "an argument", false
+	prop, item, field := "an argument", false, ""
 	for strings.HasPrefix(rest, "validating ") {
 		loc, after, ok := strings.Cut(rest[len("validating "):], ": ")
 		if !ok {
@@ -301,8 +302,16 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 			var under string
 			prop, under, _ = strings.Cut(p, "/")
 			item = under == "items"
+			// A field of the objects a list holds: sort's direction.
+			field, _ = strings.CutPrefix(under, "items/properties/")
+			if field == under {
+				field = ""
+			}
 		}
 		rest = after
+	}
+	if field != "" && !strings.Contains(field, "/") {
+		return explainFieldError(prop, field, rest, input)
 	}
 	keyword, detail, _ := strings.Cut(rest, ": ")
 	// The end of the detail holds the numbers; the value comes before.
@@ -382,6 +391,47 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 		return prop + ": " + clip(rest, maxQuoted)
 	}
 	return clip(rest, maxQuoted)
+}
+
+// explainFieldError is explainSchemaError for a field of the objects a
+// list argument holds ("the direction of each sort key"): the enum and
+// type failures in words, naming the field and the list.
+func explainFieldError(list, field, rest string, input *jsonschema.Schema) string {
+	name := fmt.Sprintf("%s in each item of %s", field, list)
+	var fs *jsonschema.Schema
+	if p := argumentSchema(input, list); p != nil && p.Items != nil {
+		fs = p.Items.Properties[field]
+	}
+	keyword, detail, _ := strings.Cut(rest, ": ")
+	switch keyword {
+	case "enum":
+		msg := name + " must be one of the allowed values"
+		if fs != nil && len(fs.Enum) > 0 {
+			var allowed []string
+			for _, e := range fs.Enum {
+				v := fmt.Sprint(e)
+				if !slices.ContainsFunc(allowed, func(a string) bool { return strings.EqualFold(a, strconv.Quote(v)) }) {
+					allowed = append(allowed, strconv.Quote(v))
+				}
+			}
+			msg = fmt.Sprintf("%s must be %s", name, orList(allowed))
+		}
+		if i := strings.LastIndex(detail, " does not equal any of: "); i >= 0 {
+			msg += "; got " + quoteArg(detail[:i])
+		}
+		return msg
+	case "type":
+		if m := schemaType.FindStringSubmatch(detail[max(0, len(detail)-120):]); m != nil {
+			want := withArticle(m[2])
+			if fs != nil {
+				if e := expected(fs); e != "" {
+					want = e
+				}
+			}
+			return fmt.Sprintf("%s must be %s, not %s", name, want, withArticle(m[1]))
+		}
+	}
+	return name + ": " + clip(rest, maxQuoted)
 }
 
 // number writes a number as a person would: an integer without an

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,7 +80,7 @@ var ErrNoView = errors.New("no such view")
 func FindView(b *bases.Base, name string) (*bases.View, error) {
 	if len(b.Views) == 0 {
 		if name != "" {
-			return nil, fmt.Errorf("%w: the base has no views, so there is no view %q", ErrNoView, name)
+			return nil, &noViewError{fmt.Sprintf("the base has no views, so there is no view %q", name)}
 		}
 		return &bases.View{Type: "table"}, nil
 	}
@@ -95,8 +96,15 @@ func FindView(b *bases.Base, name string) (*bases.View, error) {
 	for i, v := range b.Views {
 		names[i] = strconv.Quote(v.Name)
 	}
-	return nil, fmt.Errorf("%w: there is no view %q; the base's views are %s", ErrNoView, name, strings.Join(names, ", "))
+	return nil, &noViewError{fmt.Sprintf("the base has no view %q; its views are %s", name, strings.Join(names, ", "))}
 }
+
+// noViewError is ErrNoView with its own words: "no such view" before
+// them would say it twice.
+type noViewError struct{ msg string }
+
+func (e *noViewError) Error() string        { return e.msg }
+func (e *noViewError) Is(target error) bool { return target == ErrNoView }
 
 // maxWarnings bounds the warnings of one answer.
 const maxWarnings = 5
@@ -111,8 +119,18 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	if view.Problem != nil {
+		return nil, view.Problem
+	}
 	env := req.Base.Env(bases.Env{Now: req.Now, This: req.This, Resolve: v.Resolve})
 	res := &Result{View: view.Name}
+	// The base's other views are not run; what keeps one from running
+	// is said, not held against this one.
+	for i := range req.Base.Views {
+		if o := &req.Base.Views[i]; o != view && o.Problem != nil {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s cannot run: %v", bases.ViewLabel(o.Name, i), o.Problem))
+		}
+	}
 	cols, err := columns(req.Base, view)
 	if err != nil {
 		return nil, err
@@ -124,6 +142,9 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	for i, k := range view.Sort {
 		if sortBy[i], err = propertyExpr(k.Property); err != nil {
 			return nil, fmt.Errorf("sort by %q: %w", k.Property, err)
+		}
+		if w := unknownProperty(v, k.Property); w != "" {
+			res.Warnings = append(res.Warnings, "sort by "+k.Property+": "+w)
 		}
 	}
 	var group *bases.Expr
@@ -185,12 +206,15 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 		}
 		return 0
 	})
+	var cellsFailed, cellsSaid int
 	for _, c := range matched {
 		row := Row{File: c.f, Values: make([]bases.Value, len(cols))}
 		for j, col := range cols {
 			val, err := col.expr.Eval(env, c.f)
 			if err != nil {
-				if len(res.Warnings) < maxWarnings {
+				cellsFailed++
+				if cellsSaid < maxWarnings {
+					cellsSaid++
 					res.Warnings = append(res.Warnings, fmt.Sprintf("column %q of %s: %v", col.Name, c.f.path, err))
 				}
 				val = bases.Null{}
@@ -198,6 +222,10 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 			row.Values[j] = val
 		}
 		res.Rows = append(res.Rows, row)
+	}
+	if more := cellsFailed - cellsSaid; more > 0 {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s could not be computed as well, and %s left empty",
+			words.CountAs(more, "more value", "more values"), words.Agree(more, "is", "are")))
 	}
 	if res.Summaries, err = summarize(env, req.Base, view, cols, res.Rows); err != nil {
 		return nil, err
@@ -392,4 +420,59 @@ func sortedFirst[T any](items []T, limit int, cmp func(a, b T) int) []T {
 		out[i] = p.item
 	}
 	return out
+}
+
+// unknownProperty is a warning for a note property no file of v has, as a
+// misspelt sort key would be ("ratng"), naming the closest property some
+// file has when one is close; "" when a file has it, or the key is not a
+// note property.
+func unknownProperty(v *Vault, id string) string {
+	id = strings.TrimSpace(id)
+	if strings.HasPrefix(id, "file.") || strings.HasPrefix(id, "formula.") {
+		return ""
+	}
+	name := strings.TrimPrefix(id, "note.")
+	seen := map[string]bool{}
+	for _, f := range v.Files {
+		for k := range f.Properties() {
+			if k == name {
+				return ""
+			}
+			seen[k] = true
+		}
+	}
+	msg := fmt.Sprintf("no file has a property %s", name)
+	best, bestD := "", 3
+	for _, k := range slices.Sorted(maps.Keys(seen)) {
+		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best != "" {
+		msg += fmt.Sprintf("; did you mean %s?", best)
+	}
+	return msg
+}
+
+// editDistance is the number of single-character insertions, deletions
+// and substitutions that turn a into b.
+func editDistance(a, b string) int {
+	ra, rb := []rune(a), []rune(b)
+	prev := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur := make([]int, len(rb)+1)
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(rb)]
 }

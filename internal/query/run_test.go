@@ -186,7 +186,7 @@ func TestBrokenQueriesSayWhatIsWrong(t *testing.T) {
 	}{
 		{"expression", query.AdHoc{Filter: []byte(`"status == "`)}, []string{"filter", "`status == `", "column 11", "expected"}},
 		{"group", query.AdHoc{Filter: []byte(`{"and": ["a", "b +"]}`)}, []string{"filter.and[1]", "`b +`"}},
-		{"direction", query.AdHoc{Sort: []query.SortKey{{Property: "due", Direction: "UP"}}}, []string{"sort[0].direction", "ASC or DESC"}},
+		{"direction", query.AdHoc{Sort: []query.SortKey{{Property: "due", Direction: "UP"}}}, []string{"sort key 1", "ASC or DESC"}},
 		{"formula", query.AdHoc{Formulas: map[string]string{"x": "formula.y"}}, []string{`formula "x"`, `no formula named "y"`}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

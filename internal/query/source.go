@@ -1,6 +1,7 @@
 package query
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -37,6 +38,7 @@ type Source struct {
 // read, within the size a note may have. v gives `this` the facts the
 // index holds of the file.
 func ReadBase(root *vault.Root, v *Vault, rel string, block int) (Source, error) {
+	rel = baseFile(root, rel)
 	lower := strings.ToLower(rel)
 	isBase := strings.HasSuffix(lower, ".base")
 	if !isBase && !vault.IsNote(rel) {
@@ -58,9 +60,9 @@ func ReadBase(root *vault.Root, v *Vault, rel string, block int) (Source, error)
 	} else {
 		this = &bases.MemFile{FilePath: rel, FileSize: info.Size(), Ctime: info.ModTime(), Mtime: info.ModTime()}
 	}
-	src := data
+	src, where, first := data, rel, 1
 	if !isBase {
-		blocks := BaseBlocks(data)
+		blocks := baseBlocks(data)
 		n := max(block, 1)
 		if len(blocks) < n {
 			if len(blocks) == 0 {
@@ -68,13 +70,58 @@ func ReadBase(root *vault.Root, v *Vault, rel string, block int) (Source, error)
 			}
 			return Source{}, fmt.Errorf("%w: note %q has %d base blocks, so there is no block %d", ErrNoBlock, rel, len(blocks), n)
 		}
-		src = blocks[n-1]
+		src, first = blocks[n-1].src, blocks[n-1].line
+		where = fmt.Sprintf("%s, base block %d", rel, n)
 	}
 	b, err := bases.ParseBase(src)
 	if err != nil {
-		return Source{}, fmt.Errorf("base %q: %w", rel, err)
+		return Source{}, fileError(where, first, err)
+	}
+	// A view's problem is said as the base's are: in the file, on its line.
+	for i := range b.Views {
+		if p := b.Views[i].Problem; p != nil {
+			b.Views[i].Problem = fileError(where, first, p)
+		}
 	}
 	return Source{Base: b, This: this}, nil
+}
+
+// fileError places a problem of a base in the file it is written in:
+// "Bases/Projects.base, line 13: ..." for a .base file, the note's own
+// line for a base block whose first line is first.
+func fileError(where string, first int, err error) error {
+	var fe *bases.FileError
+	if !errors.As(err, &fe) {
+		return fmt.Errorf("%s: %w", where, err)
+	}
+	if fe.Line == 0 {
+		return &placedError{msg: fmt.Sprintf("%s: %s", where, fe.Msg), err: err}
+	}
+	return &placedError{msg: fmt.Sprintf("%s, line %d: %s", where, first+fe.Line-1, fe.Msg), err: err}
+}
+
+type placedError struct {
+	msg string
+	err error
+}
+
+func (e *placedError) Error() string { return e.msg }
+func (e *placedError) Unwrap() error { return e.err }
+
+// baseFile is the file a base is named by: rel as written, or, for a name
+// without the extension ("Bases/Projects", "Dashboard"), the .base file
+// of that name, else the note, as read-note finds a note without its
+// ".md". A name that is none of them is left as written.
+func baseFile(root *vault.Root, rel string) string {
+	if strings.HasSuffix(strings.ToLower(rel), ".base") || vault.IsNote(rel) {
+		return rel
+	}
+	for _, ext := range []string{".base", ".md"} {
+		if _, _, err := root.Stat(rel + ext); err == nil {
+			return rel + ext
+		}
+	}
+	return rel
 }
 
 // IsNotExist reports whether err says the base's file does not exist.
@@ -83,8 +130,23 @@ func IsNotExist(err error) bool { return errors.Is(err, fs.ErrNotExist) }
 // BaseBlocks are the contents of the fenced code blocks of a note whose
 // language is "base", in order: the bases a note embeds.
 func BaseBlocks(src []byte) [][]byte {
-	doc := goldmark.New().Parser().Parse(text.NewReader(src))
 	var out [][]byte
+	for _, b := range baseBlocks(src) {
+		out = append(out, b.src)
+	}
+	return out
+}
+
+// block is a base block of a note: its text and the note's line its first
+// line is (from 1).
+type block struct {
+	src  []byte
+	line int
+}
+
+func baseBlocks(src []byte) []block {
+	doc := goldmark.New().Parser().Parse(text.NewReader(src))
+	var out []block
 	_ = ast.Walk(doc, func(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		cb, ok := n.(*ast.FencedCodeBlock)
 		if !entering || !ok {
@@ -93,11 +155,15 @@ func BaseBlocks(src []byte) [][]byte {
 		if strings.EqualFold(string(cb.Language(src)), "base") {
 			var b []byte
 			lines := cb.Lines()
+			line := 0
 			for i := 0; i < lines.Len(); i++ {
 				seg := lines.At(i)
+				if i == 0 {
+					line = bytes.Count(src[:seg.Start], []byte("\n")) + 1
+				}
 				b = append(b, seg.Value(src)...)
 			}
-			out = append(out, b)
+			out = append(out, block{src: b, line: line})
 		}
 		return ast.WalkSkipChildren, nil
 	})
@@ -137,7 +203,7 @@ func (q AdHoc) Base() (*bases.Base, error) {
 	doc := struct {
 		Formulas map[string]string `json:"formulas,omitempty"`
 		Views    []view            `json:"views"`
-	}{q.Formulas, []view{{Type: "table", Name: "query", Order: q.Properties, Sort: q.Sort, GroupBy: q.GroupBy, Limit: q.Limit}}}
+	}{q.Formulas, []view{{Type: "table", Name: adHocView, Order: q.Properties, Sort: q.Sort, GroupBy: q.GroupBy, Limit: q.Limit}}}
 	if f := strings.TrimSpace(string(q.Filter)); f != "" && f != "null" {
 		doc.Views[0].Filters = q.Filter
 	}
@@ -151,15 +217,27 @@ func (q AdHoc) Base() (*bases.Base, error) {
 	if err != nil {
 		return nil, asQueryError(err)
 	}
+	if p := b.Views[0].Problem; p != nil {
+		return nil, asQueryError(p)
+	}
 	return b, nil
 }
 
 // asQueryError words a base file error in the names of the query's
-// arguments: "filter.and[1]" rather than "views[0].filters.and[1]".
+// arguments: "filter.and[1]" rather than "filters.and[1] of view ...", and
+// without the line of the JSON the query is read as.
 func asQueryError(err error) error {
-	return &queryError{msg: strings.NewReplacer("views[0].filters", "filter", "views[0].sort", "sort", "views[0].limit", "limit",
-		"views[0].groupBy", "group_by", "views[0].", "").Replace(err.Error()), err: err}
+	msg := err.Error()
+	var fe *bases.FileError
+	if errors.As(err, &fe) {
+		msg = fe.Msg
+	}
+	msg = strings.NewReplacer(" of "+bases.ViewLabel(adHocView, 0), "", "filters", "filter", "groupBy", "group_by").Replace(msg)
+	return &queryError{msg: msg, err: err}
 }
+
+// adHocView is the name of the one view an ad-hoc query is read as.
+const adHocView = "query"
 
 type queryError struct {
 	msg string

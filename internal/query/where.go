@@ -13,12 +13,20 @@ import (
 // can correct, not a failure of the index.
 var ErrWhere = errors.New("where")
 
+// WhereError is an error in a search's where expression (ErrWhere), with
+// the expression's own words for it in Err.
+type WhereError struct{ Err error }
+
+func (e *WhereError) Error() string        { return fmt.Sprintf("%v: %v", ErrWhere, e.Err) }
+func (e *WhereError) Unwrap() error        { return e.Err }
+func (e *WhereError) Is(target error) bool { return target == ErrWhere }
+
 // ParseWhere reads the where of a search: a Bases filter expression, as
 // a view's filter is written.
 func ParseWhere(expr string) (*bases.Filter, error) {
 	x, err := bases.Parse(expr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrWhere, err)
+		return nil, &WhereError{err}
 	}
 	return &bases.Filter{Expr: x}, nil
 }
@@ -61,7 +69,7 @@ func Where(ctx context.Context, db Querier, vaults []string, exclude map[string]
 		}
 	}
 	if tried > 0 && failed == tried {
-		return nil, fmt.Errorf("%w: %w", ErrWhere, firstErr)
+		return nil, &WhereError{firstErr}
 	}
 	return ids, nil
 }

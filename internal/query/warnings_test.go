@@ -1,0 +1,58 @@
+package query_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/query"
+	"github.com/jarvis-mcp/jarvis/internal/query/querytest"
+)
+
+// TestColumnWarningsSayHowManyMore: a column that fails on many rows gives
+// a few examples, then how many more failed, so that the few do not pass
+// for all.
+func TestColumnWarningsSayHowManyMore(t *testing.T) {
+	_, v, _ := indexed(t)
+	b, err := query.AdHoc{Formulas: map[string]string{"x": "file.name.toFixed(1)"}, Properties: []string{"formula.x"}}.Base()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := query.Run(context.Background(), v, query.Request{Base: b, Now: querytest.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Total <= 5 || len(res.Warnings) != 6 {
+		t.Fatalf("%d rows, warnings %q", res.Total, res.Warnings)
+	}
+	want := fmt.Sprintf("%d more values could not be computed as well, and are left empty", res.Total-5)
+	if res.Warnings[5] != want || !strings.Contains(res.Warnings[0], "toFixed() does not work on a string") {
+		t.Errorf("warnings %q, want the last to say %q", res.Warnings, want)
+	}
+}
+
+// TestSortByAPropertyNoFileHas: a sort key no file has, as a misspelt one
+// is, sorts nothing; the answer says so, with the closest property some
+// file has.
+func TestSortByAPropertyNoFileHas(t *testing.T) {
+	_, v, _ := indexed(t)
+	for key, want := range map[string]string{
+		"priorty":  "sort by priorty: no file has a property priorty; did you mean priority?",
+		"note.zzz": "sort by note.zzz: no file has a property zzz",
+		"priority": "",
+	} {
+		b, err := query.AdHoc{Sort: []query.SortKey{{Property: key}}}.Base()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := query.Run(context.Background(), v, query.Request{Base: b, Now: querytest.Now})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := strings.Join(res.Warnings, "\n")
+		if got != want {
+			t.Errorf("sort by %s: warnings %q, want %q", key, got, want)
+		}
+	}
+}
