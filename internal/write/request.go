@@ -1,0 +1,41 @@
+package write
+
+// Request is one write a tool asks for.
+type Request struct {
+	// Tool names the writer, for the journal: "create-note",
+	// "edit-note", "move-note", "delete-note", "periodic-note".
+	Tool  string
+	Vault string
+	// Path is the note written, vault-relative.
+	Path string
+	// To is where move-note moves it.
+	To string
+	// ETag is the etag of the note as the caller read it; "" to create.
+	ETag string
+	// Content is create-note's text.
+	Content string
+	// Edits are edit-note's edits, applied in order as one change.
+	Edits []Edit
+	// DryRun asks for the diff and writes nothing.
+	DryRun bool
+}
+
+// Result is what a write did, or would do in a dry run.
+type Result struct {
+	Vault string
+	// Path is the note's path after the write (a move's new path).
+	Path string
+	// ETag is the note's etag after the write; in a dry run, its etag
+	// now, which the write must be sent with.
+	ETag string
+	// Diff is the unified diff of every file the write changes (or would,
+	// in a dry run).
+	Diff string
+	// Relinked are the notes whose links to the moved note change.
+	Relinked []string
+	// Trash is where delete-note put the note.
+	Trash string
+	// Journal is the write's number: jarvis undo N reverts it. 0 in a dry
+	// run.
+	Journal int64
+}
