@@ -86,6 +86,8 @@ func commands() []command {
 		{"model", "download, list and remove embedding models that run inside jarvis", runModel, ""},
 		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup, ""},
 		{"version", "print the version", runVersion, ""},
+		{"history", "list the last writes made to your notes through jarvis", runHistory, ""},
+		{"undo", "revert the last write made to your notes, or write N", runUndo, indexInterrupted},
 	}
 	sort.Slice(cs, func(i, j int) bool { return cs[i].name < cs[j].name })
 	return cs

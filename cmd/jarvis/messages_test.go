@@ -194,6 +194,9 @@ func TestMessagesOnADamagedDatabase(t *testing.T) {
 		if res.IsError || !strings.Contains(mustJSON(out), "Coffee.md") {
 			t.Errorf("%s on a damaged database does not answer from the note files: %s", tool, mustJSON(out))
 		}
+		if strings.Contains(mustJSON(out), "no vectors yet") {
+			t.Errorf("%s on a damaged database says the vectors were never made: %s", tool, mustJSON(out))
+		}
 		res, _ = readTool(t, cs, tool, map[string]any{"query": "coffee", "where": `file.hasTag("x")`})
 		if text := toolText(res); !res.IsError || !strings.Contains(text, "search without the where argument") {
 			t.Errorf("%s with where on a damaged database: %s", tool, text)

@@ -108,7 +108,7 @@ func asTool(constructor any) any {
 	return fx.Annotate(constructor, fx.ResultTags(toolsGroup))
 }
 
-func newLive(cfg config.Config, h *store.Handle, opts store.Options, ix *index.Indexer, vec *vectors.Vectors, log *slog.Logger) *live.Live {
+func newLive(cfg config.Config, h *store.Handle, opts store.Options, ix *index.Indexer, vec *vectors.Vectors, checks checkStyle, log *slog.Logger) *live.Live {
 	// A database error reaches list-vaults and health-status through the
 	// index state in the words every command uses (store.Explain).
 	explain := func(err error) error {
@@ -148,6 +148,10 @@ func newLive(cfg config.Config, h *store.Handle, opts store.Options, ix *index.I
 			_, err := vec.Sync(ctx, vectors.SyncOptions{Replan: replan, Progress: progress})
 			return explain(err)
 		}, log)
+	if checks.reuse != nil {
+		// Checks that looked during a pass may say it has not finished.
+		l.Done = checks.reuse.Stale
+	}
 	return l
 }
 

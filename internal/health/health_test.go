@@ -2,6 +2,7 @@ package health
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -455,5 +456,41 @@ func TestUnderwayRewordsOnlyPlainIndexFixes(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: fix %q, reworded %v, want %v", rep.Checks[i].Name, rep.Checks[i].Fix, got, want)
 		}
+	}
+}
+
+// TestReuserStaleRunsAgain: once the server says what the checks look at
+// has changed, no result from before is handed back, however young: the
+// next caller waits for a new run, and a run under way since before the
+// change does not count either.
+func TestReuserStaleRunsAgain(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	u := testReuser(t, clk)
+	u.Wait = time.Hour
+	var runs atomic.Int32
+	gate := make(chan struct{}, 1)
+	c := u.Wrap(Check{Name: "index freshness", Run: func(context.Context) []Result {
+		n := runs.Add(1)
+		if n == 2 {
+			<-gate // the run under way when the state changes again
+		}
+		return []Result{{Status: Warn, Detail: fmt.Sprintf("run %d", n)}}
+	}})
+	if rs := c.Run(context.Background()); rs[0].Detail != "run 1" {
+		t.Fatalf("first: %+v", rs)
+	}
+	u.Stale()
+	done := make(chan []Result)
+	go func() { done <- c.Run(context.Background()) }()
+	for runs.Load() < 2 {
+		time.Sleep(time.Millisecond)
+	}
+	u.Stale() // run 2 began before this
+	gate <- struct{}{}
+	if rs := <-done; rs[0].Detail == "run 1" {
+		t.Fatalf("after Stale, a result from before: %+v", rs)
+	}
+	if rs := c.Run(context.Background()); !strings.HasPrefix(rs[0].Detail, "run 3") {
+		t.Fatalf("after a second Stale during run 2: %+v; want run 3's result", rs)
 	}
 }

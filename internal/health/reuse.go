@@ -46,6 +46,26 @@ type Reuser struct {
 	closed bool
 	// slots bounds the checks that run at once, nil for no bound.
 	slots chan struct{}
+	// gen counts calls of Stale: results from a run begun before the
+	// latest are not handed back.
+	gen uint64
+}
+
+// Stale says that what the checks look at has changed (the server's own
+// index pass or vector sync has ended), so that no result from before is
+// handed back: the next caller waits for a new run, as before the first.
+// A check that said the first index had not finished must not say so
+// after it has.
+func (u *Reuser) Stale() {
+	u.mu.Lock()
+	u.gen++
+	u.mu.Unlock()
+}
+
+func (u *Reuser) generation() uint64 {
+	u.mu.Lock()
+	defer u.mu.Unlock()
+	return u.gen
 }
 
 // NewReuser returns a Reuser with the server's settings: a pass is kept
@@ -129,6 +149,7 @@ type reused struct {
 
 	mu     sync.Mutex
 	ran    bool     // a run has ended: last holds its results
+	gen    uint64   // the Reuser's generation when that run began
 	last   []Result // may be empty: a check with nothing to report
 	at     time.Time
 	took   time.Duration
@@ -137,6 +158,7 @@ type reused struct {
 
 // flight is one run of the check, shared by everyone who waits for it.
 type flight struct {
+	gen     uint64 // the Reuser's generation when it began
 	began   time.Time
 	done    chan struct{}
 	results []Result
@@ -147,8 +169,9 @@ type flight struct {
 const keepFor = 10
 
 func (r *reused) run(ctx context.Context) []Result {
+	gen := r.u.generation()
 	r.mu.Lock()
-	if r.ran {
+	if r.ran && r.gen == gen {
 		last, age := r.last, r.u.now().Sub(r.at)
 		keep := r.u.Problem
 		if passes(last) {
@@ -166,6 +189,10 @@ func (r *reused) run(ctx context.Context) []Result {
 		}
 		r.mu.Unlock()
 		return aged(last, age, more)
+	}
+	if r.flight != nil && r.flight.gen != gen {
+		// Under way since before the change: its results are old too.
+		r.flight = nil
 	}
 	if r.flight == nil && !r.start() {
 		r.mu.Unlock()
@@ -201,7 +228,7 @@ func (r *reused) start() bool {
 	if !r.u.begin() {
 		return false
 	}
-	f := &flight{began: r.u.now(), done: make(chan struct{})}
+	f := &flight{gen: r.u.generation(), began: r.u.now(), done: make(chan struct{})}
 	r.flight = f
 	go func() {
 		defer r.u.wg.Done()
@@ -214,10 +241,12 @@ func (r *reused) start() bool {
 			r.u.give()
 		}
 		r.mu.Lock()
-		if r.u.ctx.Err() == nil { // a run stopped by Close says nothing
-			r.ran, r.last, r.at, r.took = true, results, began, r.u.now().Sub(began)
+		if r.u.ctx.Err() == nil && (!r.ran || f.gen >= r.gen) { // a run stopped by Close says nothing
+			r.ran, r.gen, r.last, r.at, r.took = true, f.gen, results, began, r.u.now().Sub(began)
 		}
-		r.flight = nil
+		if r.flight == f {
+			r.flight = nil
+		}
 		r.mu.Unlock()
 		f.results = results
 		close(f.done)

@@ -169,9 +169,14 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
+// undoWriteJournal takes a database back from version 14
+// (0014_write_journal.sql) to 13, for tests of upgrades from earlier
+// versions.
+var undoWriteJournal = []string{`DROP TABLE write_files`, `DROP TABLE writes`}
+
 // undoVaultGeneration takes a database back from version 13
 // (0013_vault_generation.sql) to 12, for tests of upgrades from earlier
-// versions.
+// versions; undoWriteJournal comes first.
 var undoVaultGeneration = []string{
 	`DROP TRIGGER vaults_generation_insert`, `DROP TRIGGER files_generation_insert`, `DROP TRIGGER files_generation_update`,
 	`DROP TRIGGER files_generation_delete`, `DROP TRIGGER links_generation_resolve`,

@@ -140,7 +140,7 @@ func (ix *Indexer) linkResolver(ctx context.Context, vaultID int64, files []vaul
 
 // target is the row a link resolves to, or NULL.
 func (lr *linkResolver) target(source, target, kind string) sql.NullInt64 {
-	if p, ok := lr.r.Resolve(source, target, kind == string(vault.KindMarkdown)); ok {
+	if p, ok := lr.r.Resolve(source, target, vault.LinkKind(kind).FromFolder()); ok {
 		if id, ok := lr.ids[p]; ok {
 			return sql.NullInt64{Int64: id, Valid: true}
 		}

@@ -31,8 +31,9 @@ const storedNoteQuery = `SELECT f.title, coalesce(f.frontmatter, ''),
 // SHA-256 is hash (hex), with the parser of this version; ok is false
 // when it did not. The note holds what the index keeps of a parse:
 // title, aliases, frontmatter, tags, headings, links and warnings, not
-// its chunks, block ids or external links. read-note takes it instead of
-// parsing the note again.
+// its chunks, block ids or external links, nor where each link is written
+// (Link.Start and End are 0): a writer that rewrites links parses the
+// note's bytes. read-note takes it instead of parsing the note again.
 func (c *Catalog) StoredNote(ctx context.Context, vaultName, path, hash string) (note vault.Note, ok bool, err error) {
 	if len(c.vaults) > 0 && !slices.Contains(c.vaults, vaultName) {
 		return vault.Note{}, false, nil

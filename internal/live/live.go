@@ -14,6 +14,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // IndexFunc brings one vault's index up to date, reporting progress.
@@ -47,6 +48,18 @@ type Live struct {
 	// unwatched is what the watcher said of vaults whose changes it does
 	// not see; passes replace the state, so it is kept apart.
 	unwatched map[string]string
+
+	// Done, when set, is called after each index pass and each vector
+	// sync ends: what was said of the index before may no longer hold
+	// (the server's health checks look again). Set it before Start.
+	Done func()
+}
+
+// done calls Done, if set.
+func (l *Live) done() {
+	if l.Done != nil {
+		l.Done()
+	}
 }
 
 // New returns a Live over the given vaults. sync may be nil.
@@ -152,7 +165,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 			}
 			l.log.Warn("index run failed", "vault", v.Name, "err", err)
 			failed = errors.Join(failed, err)
-			why[v.Name] = failedWhy(v)
+			why[v.Name] = failedWhy(v, err)
 			continue
 		}
 		if res.Added+res.Updated+res.Deleted > 0 {
@@ -182,6 +195,7 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 		}
 		l.set(done)
 	}
+	l.done()
 	l.log.Debug("index pass done", "vaults", len(vaults), "took", time.Since(began))
 	return failed
 }
@@ -211,19 +225,24 @@ func (l *Live) syncVectors(ctx context.Context) error {
 		e.State, e.Error, e.Done, e.ETASeconds = index.EmbedDone, "", e.Total, 0
 	}
 	l.mu.Unlock()
+	l.done()
 	if err == nil && l.rate.done > 0 {
 		l.log.Info("vectors made", "texts", l.rate.done, "took", time.Since(began).Round(time.Millisecond))
 	}
 	return err
 }
 
-// failedWhy says why indexing vault v failed, in words for a reader:
-// its folder's problem when it has one.
-func failedWhy(v config.Vault) string {
+// failedWhy says why indexing vault v failed with err, in words for a
+// reader: its folder's problem when it has one, else the database's
+// trouble when it is that (store.Said), else that health-status says.
+func failedWhy(v config.Vault, err error) string {
 	if p := index.FolderProblem(v.Path); p != "" {
 		return "its folder " + p
 	}
-	return "the index run stopped with an error (the server log says which)"
+	if store.Classify(err) != store.KindOther {
+		return store.Said(err) + "; health-status says how to fix it"
+	}
+	return "the index run stopped with an error; health-status says what is wrong"
 }
 
 // embedding marks e as a sync under way that has not counted its work

@@ -3,6 +3,7 @@ package live
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -149,4 +150,27 @@ func TestStateSaysVectorsAreBeingMadeOnceAsked(t *testing.T) {
 	close(release)
 	cancel()
 	wait()
+}
+
+// TestDoneAfterEachPassAndSync: Done is called once a pass's index is
+// current and again once its vectors are: each time what was said of the
+// index before may have changed.
+func TestDoneAfterEachPassAndSync(t *testing.T) {
+	var events []string
+	l := New([]config.Vault{{Name: "v", Path: t.TempDir()}},
+		func(context.Context, config.Vault, index.Progress) (index.Result, error) {
+			events = append(events, "index")
+			return index.Result{}, nil
+		},
+		func(context.Context, <-chan struct{}, func(int, int)) error {
+			events = append(events, "sync")
+			return nil
+		}, nil)
+	l.Done = func() { events = append(events, "done") }
+	if err := l.All(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(events, " "); got != "index sync done done" {
+		t.Fatalf("events %q; want the pass's index and sync, each followed by Done", got)
+	}
 }

@@ -237,7 +237,7 @@ func TestHealthStatusWhileIndexingAsksForNoIndexRun(t *testing.T) {
 		st   index.State
 		want string
 	}{
-		{index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: 3, Total: 12}, `this server is indexing vault "` + v.Name + `" now (3 of 12 files done)`},
+		{index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: 3, Total: 12}, `this server is indexing the vaults now (vault "` + v.Name + `": 3 of 12 files done)`},
 		{index.State{State: index.StateReady, Embedding: index.Embedding{State: index.EmbedRunning, Done: 5, Total: 40}}, "this server is making vectors for semantic search now (5 of 40 passages done)"},
 	} {
 		var out mcp.HealthOutput

@@ -229,7 +229,7 @@ func freshness(st index.State) string {
 		for _, name := range slices.Sorted(maps.Keys(st.Failed)) {
 			failed = append(failed, fmt.Sprintf("vault %q (%s)", name, st.Failed[name]))
 		}
-		return fmt.Sprintf("The last index run could not index %s: results from it may be out of date; the other vaults are up to date.", strings.Join(failed, " or "))
+		return fmt.Sprintf("The last index run could not index %s: results from it may be out of date (a vault not named here is up to date).", strings.Join(failed, " or "))
 	case index.StateUnavailable:
 		return "The index cannot be used: answers come from the note files. health-status says why and how to fix it."
 	}

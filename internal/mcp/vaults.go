@@ -275,9 +275,9 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 func underway(st index.State) string {
 	switch {
 	case st.State == index.StateIndexing && st.Vault != "":
-		return fmt.Sprintf("this server is indexing vault %q now (%s)", st.Vault, st.Progress())
+		return fmt.Sprintf("this server is indexing the vaults now (vault %q: %s)", st.Vault, st.Progress())
 	case st.State == index.StateIndexing:
-		return "this server is indexing now"
+		return "this server is indexing the vaults now"
 	case st.Embedding.State == index.EmbedRunning && st.Embedding.Total > 0:
 		return fmt.Sprintf("this server is making vectors for semantic search now (%d of %s done)", st.Embedding.Done, words.Count(st.Embedding.Total, "passage"))
 	case st.Embedding.State == index.EmbedRunning:

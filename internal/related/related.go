@@ -167,6 +167,9 @@ type Service struct {
 	Similar func(ctx context.Context, vault string, fileID int64, limit int) ([]SimilarNote, error)
 	// Embedder is the fingerprint of the embedder Similar uses.
 	Embedder func() string
+	// VectorsAbsent says why Similar finds no vector when it is not that
+	// none were made (search.VectorsAbsent); nil knows no such reason.
+	VectorsAbsent func() (why string, stored bool)
 	// Mentioning finds notes whose text may hold one of the names.
 	Mentioning func(ctx context.Context, vault string, names []string, limit int) ([]string, bool, error)
 	// Holding counts the notes holding a set of words, for the sentences
@@ -197,7 +200,8 @@ func (s *Service) prose(ctx context.Context, vaultName, path string, src, text [
 // semantic and keyword search and the parser.
 func New(vaults []config.Vault, g *graph.Graph, sim *Similarity, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *Service {
 	return &Service{Vaults: vaults, Kin: g.Kin, Similar: sim.Similar, Embedder: sem.Embedder,
-		Mentioning: kw.NotesMentioning, Holding: kw.NotesHolding, Names: g.Names, Prose: p.Prose}
+		VectorsAbsent: func() (string, bool) { return search.VectorsAbsent(sim.vec) },
+		Mentioning:    kw.NotesMentioning, Holding: kw.NotesHolding, Names: g.Names, Prose: p.Prose}
 }
 
 // ErrUnavailable means the index that every part of the answer starts
@@ -239,7 +243,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
 			}
-			a.Missing = append(a.Missing, "meaning unavailable: "+meaningMissing(err))
+			a.Missing = append(a.Missing, "meaning unavailable: "+meaningMissing(err, s.VectorsAbsent))
 		} else if s.Embedder != nil {
 			a.Embedder = s.Embedder()
 		}
@@ -294,10 +298,17 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	return a, nil
 }
 
-// meaningMissing words why the passages could not be compared.
-func meaningMissing(err error) string {
+// meaningMissing words why the passages could not be compared; absent,
+// when set, says why no vector is there when it is not that none were
+// made (search.VectorsAbsent).
+func meaningMissing(err error, absent func() (string, bool)) string {
 	switch {
 	case errors.Is(err, search.ErrNoVectors):
+		if absent != nil {
+			if why, stored := absent(); stored {
+				return why + " (health-status says how to fix it, or ask again in a few seconds if they are being read)"
+			}
+		}
 		return "no vectors for this note yet (they are made after the notes are indexed)"
 	case errors.Is(err, vectors.ErrNoEmbedder):
 		return "the embedder cannot be used (the health check says why)"

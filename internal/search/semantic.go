@@ -19,6 +19,20 @@ import (
 // or no vectors stored for it yet. Callers fall back to keyword search.
 var ErrNoVectors = errors.New("no vectors to search")
 
+// VectorsAbsent says why vec holds no vector to search when the reason is
+// not that none were made: the stored ones are being read into memory,
+// or could not be read (the database's trouble, in store.Said's words).
+// "" when neither. Semantic search and related-notes say it alike.
+func VectorsAbsent(vec *vectors.Vectors) (why string, stored bool) {
+	switch loading, err := vec.Loading(); {
+	case loading:
+		return "the notes' stored vectors are being read into memory", true
+	case err != nil && store.Classify(err) != store.KindOther:
+		return "the stored vectors could not be read (" + store.Said(err) + ")", true
+	}
+	return "", false
+}
+
 // Semantic ranks notes by the cosine similarity of their best chunk to the
 // query, as measured by the embedder the vectors were made with.
 type Semantic struct {

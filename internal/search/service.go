@@ -215,6 +215,7 @@ func (s *Service) leftOut(ref NoteRef) bool {
 // name nothing the reader can run (see tellsWhy for those that do).
 const (
 	reasonLoading = "the server is indexing the notes and making their vectors now (list-vaults shows how far); semantic search joins in as soon as the first are stored: ask again shortly"
+	reasonReading = "the notes' stored vectors are being read into memory (list-vaults shows the index's state); semantic search joins in as soon as they are: ask again in a few seconds"
 	reasonChanged = "the embedder changed since the notes' vectors were made, and they are made again at the next index run"
 
 	fellBackToKeywords = "answered with keyword search instead"
@@ -438,8 +439,12 @@ func (s *Service) covered(a *Answer, rest string) {
 	a.Embedder = s.semantic.Embedder()
 	a.Vectors, a.Chunks = s.semantic.vec.Coverage()
 	if a.Vectors < a.Chunks {
-		a.Notes = append(a.Notes, fmt.Sprintf("vectors are still being made: semantic ranking compared %d of %d passages (%d%%); %s",
-			a.Vectors, a.Chunks, a.Vectors*100/a.Chunks, rest))
+		doing := "vectors are still being made"
+		if loading, _ := s.semantic.vec.Loading(); loading {
+			doing = "the stored vectors are still being read into memory"
+		}
+		a.Notes = append(a.Notes, fmt.Sprintf("%s: semantic ranking compared %d of %d passages (%d%%); %s",
+			doing, a.Vectors, a.Chunks, a.Vectors*100/a.Chunks, rest))
 	}
 }
 
@@ -479,7 +484,15 @@ func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) stri
 		s.log.Debug("no embedder; answering with keywords", "err", err)
 		return "the embedder is not available (" + s.tellsWhy(r) + " says why and how to fix it)"
 	case errors.Is(err, ErrNoVectors):
-		if st.Busy() {
+		switch loading, _ := s.semantic.vec.Loading(); {
+		case loading:
+			return reasonReading
+		}
+		switch why, stored := VectorsAbsent(s.semantic.vec); {
+		case stored:
+			// Making them again would not help.
+			return why + ": " + s.tellsWhy(r) + " says how to fix it"
+		case st.Busy():
 			return reasonLoading
 		}
 		return "semantic search has no vectors yet (run " + s.inv.Command("index") + " to make them)"

@@ -155,7 +155,7 @@ func TestChunkText(t *testing.T) {
 // join the next).
 func checkChunks(t *testing.T, name string, src []byte, n Note) {
 	t.Helper()
-	norm, _ := normalizeSource(src)
+	norm, _, _ := normalizeSource(src)
 	lines := newLineIndex(norm)
 	first := 1
 	if fm, ok := splitFrontmatter(norm); ok {

@@ -46,9 +46,30 @@ func splitFrontmatter(src []byte) (frontmatter, bool) {
 	return frontmatter{}, false
 }
 
-// isFence reports whether line is fence, give or take trailing blanks.
+// isFence reports whether line is fence, give or take trailing blanks (and
+// the CR of a CRLF line end, which FrontmatterBounds meets).
 func isFence(line []byte, fence string) bool {
-	return string(bytes.TrimRight(line, " \t")) == fence
+	return string(bytes.TrimRight(line, " \t\r")) == fence
+}
+
+// FrontmatterBounds finds the frontmatter at the start of src as Parse
+// does, for a writer that edits it in place: the YAML is
+// src[yamlStart:yamlEnd] and the body starts at bodyStart. src is a note's
+// bytes without its BOM; its lines may end in LF or CRLF (a writer turns
+// lone CRs into LFs first, which keeps every offset).
+func FrontmatterBounds(src []byte) (yamlStart, yamlEnd, bodyStart int, ok bool) {
+	fm, ok := splitFrontmatter(src)
+	if !ok {
+		return 0, 0, 0, false
+	}
+	yamlStart = bytes.IndexByte(src, '\n') + 1
+	return yamlStart, yamlStart + len(fm.yaml), fm.bodyStart, true
+}
+
+// FrontmatterError words a YAML error of a note's frontmatter as Parse's
+// warning does, with the line counted in the file.
+func FrontmatterError(err error) string {
+	return yamlWarning(err, 2)
 }
 
 // decodeFrontmatter decodes fm into note.Frontmatter and lifts title,
@@ -142,9 +163,12 @@ func decodeFrontmatter(fm frontmatter, lines *lineIndex, note *Note) {
 			// line where the value starts.
 			needle := make([]byte, 0, len(inner)+4)
 			needle = append(append(append(needle, "[["...), inner...), "]]"...)
+			start, end := 0, 0
 			if from < fmEnd {
 				if i := bytes.Index(lines.src[from:fmEnd], needle); i >= 0 {
 					line = lines.line(from + i)
+					start = lines.offsets.original(from + i)
+					end = lines.offsets.original(from + i + len(needle))
 					from += i + len(needle)
 				}
 			}
@@ -155,6 +179,8 @@ func decodeFrontmatter(fm frontmatter, lines *lineIndex, note *Note) {
 				Display: string(display),
 				Line:    line,
 				Context: lines.context(line),
+				Start:   start,
+				End:     end,
 			})
 		})
 	})

@@ -15,6 +15,11 @@ const (
 	KindFrontmatter LinkKind = "frontmatter" // a [[Note]] inside a frontmatter value
 )
 
+// FromFolder reports whether a link of this kind is looked for first from
+// the linking note's folder (Markdown links): the markdown argument of
+// Resolver.Resolve, for every reader of links to pass the same.
+func (k LinkKind) FromFolder() bool { return k == KindMarkdown }
+
 // Note is everything jarvis keeps from one Markdown file.
 type Note struct {
 	// Title is the frontmatter title, or else the file name without ".md".
@@ -70,6 +75,12 @@ type Link struct {
 	Display string
 	Line    int    // 1-based
 	Context string // the text of the source line, trimmed and capped
+	// Start and End are the byte offsets in the file (as read, BOM and
+	// line ends included) of the whole link: "[[Note|alias]]", "![[Note]]",
+	// "[text](Note.md)", or a frontmatter value's "[[Note]]". End is 0
+	// when the link is not written as-is in the file: a frontmatter value
+	// with escapes or folded over lines, a reference-style Markdown link.
+	Start, End int
 }
 
 // ExternalLink is a link with a URL scheme (https:, mailto:, obsidian:).

@@ -62,6 +62,8 @@ type wikilinkNode struct {
 	Subpath []byte
 	Display []byte
 	Embed   bool
+	// end is the source offset just past the closing "]]".
+	end int
 }
 
 // Kind implements ast.Node.
@@ -187,7 +189,7 @@ func (wikilinkParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast
 	if !ok {
 		return nil
 	}
-	node := &wikilinkNode{Target: target, Subpath: subpath, Display: display, Embed: start == 1}
+	node := &wikilinkNode{Target: target, Subpath: subpath, Display: display, Embed: start == 1, end: seg.Start + start + n}
 	node.SetPos(seg.Start)
 	block.Advance(start + n)
 	return node

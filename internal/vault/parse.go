@@ -90,8 +90,10 @@ const ParserVersion = "3"
 // only, like a note over MaxNoteSize, with a warning saying why.
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (Note, error) {
 	var note Note
-	src, note.Warnings = normalizeSource(src)
+	var offsets *sourceOffsets
+	src, note.Warnings, offsets = normalizeSource(src)
 	lines := newLineIndex(src)
+	lines.offsets = offsets
 
 	bodyStart := 0
 	if fm, ok := splitFrontmatter(src); ok {
@@ -364,23 +366,24 @@ func (c *collector) visit(n ast.Node, entering bool) (ast.WalkStatus, error) {
 		if n.Embed {
 			kind = KindEmbed
 		}
-		c.addLink(kind, string(n.Target), string(n.Subpath), string(n.Display), n.Pos())
+		c.addLink(kind, string(n.Target), string(n.Subpath), string(n.Display), n.Pos(), n.end)
 	case *tagNode:
 		c.note.Tags = keep(c.note.Tags, &c.dropped.tags, Tag{Name: string(n.Name), Line: c.lineAt(n.Pos()), Inline: true})
 	case *blockIDNode:
 		c.note.Blocks = keep(c.note.Blocks, &c.dropped.blocks, Block{ID: string(n.ID), Line: c.lineAt(n.Pos())})
 	case *ast.Link:
-		c.addMarkdownLink(KindMarkdown, n.Destination, plainText(n, c.body), n.Pos())
+		c.addMarkdownLink(KindMarkdown, n.Destination, plainText(n, c.body), n.Pos(), c.inlineLinkEnd(n.Pos(), n.Destination, n.Reference != nil))
 	case *ast.Image:
-		c.addMarkdownLink(KindEmbed, n.Destination, plainText(n, c.body), n.Pos())
+		c.addMarkdownLink(KindEmbed, n.Destination, plainText(n, c.body), n.Pos(), c.inlineLinkEnd(n.Pos(), n.Destination, n.Reference != nil))
 	case *ast.AutoLink:
 		c.addAutoLink(n)
 	}
 	return ast.WalkContinue, nil
 }
 
-// addLink records a link into the vault at body offset pos.
-func (c *collector) addLink(kind LinkKind, target, subpath, display string, pos int) {
+// addLink records a link into the vault written from body offset pos to
+// end (0 when unknown).
+func (c *collector) addLink(kind LinkKind, target, subpath, display string, pos, end int) {
 	if len(c.note.Links) >= maxListItems {
 		c.dropped.links++
 		return
@@ -396,13 +399,24 @@ func (c *collector) addLink(kind LinkKind, target, subpath, display string, pos 
 		Display: display,
 		Line:    line,
 		Context: c.context,
+		Start:   c.lines.offsets.original(c.base + pos),
+		End:     c.fileOffset(end),
 	})
+}
+
+// fileOffset turns an end offset into the body into one in the file, 0
+// staying unknown.
+func (c *collector) fileOffset(end int) int {
+	if end <= 0 {
+		return 0
+	}
+	return c.lines.offsets.original(c.base + end)
 }
 
 // addMarkdownLink records [text](dest) or ![alt](dest): an external link
 // when dest has a URL scheme, otherwise a link into the vault with the path
 // percent-decoded and the fragment as the subpath.
-func (c *collector) addMarkdownLink(kind LinkKind, rawDest []byte, label string, pos int) {
+func (c *collector) addMarkdownLink(kind LinkKind, rawDest []byte, label string, pos, end int) {
 	dest := string(unescapeMarkdown(rawDest))
 	if strings.TrimSpace(dest) == "" {
 		return
@@ -417,7 +431,80 @@ func (c *collector) addMarkdownLink(kind LinkKind, rawDest []byte, label string,
 	if target == "" && subpath == "" {
 		return
 	}
-	c.addLink(kind, target, subpath, label, pos)
+	c.addLink(kind, target, subpath, label, pos, end)
+}
+
+// inlineLinkEnd is the body offset just past the ')' of an inline
+// Markdown link or image, "[text](dest "title")", or 0 for a reference
+// link, whose destination is written elsewhere. goldmark records where a
+// link starts and gives its destination as a slice of the body; the rest
+// is read from there.
+func (c *collector) inlineLinkEnd(pos int, dest []byte, reference bool) int {
+	if reference || len(dest) == 0 {
+		return 0
+	}
+	at := c.destinationAt(pos, dest)
+	if at < 0 {
+		return 0
+	}
+	body, i := c.body, at+len(dest)
+	if at > 0 && body[at-1] == '<' {
+		if i >= len(body) || body[i] != '>' {
+			return 0
+		}
+		i++
+	}
+	i = skipBlanks(body, i)
+	if i < len(body) && (body[i] == '"' || body[i] == '\'' || body[i] == '(') {
+		closer := body[i]
+		if closer == '(' {
+			closer = ')'
+		}
+		for i++; i < len(body) && body[i] != closer; i++ {
+			if body[i] == '\\' {
+				i++
+			}
+		}
+		i = skipBlanks(body, i+1)
+	}
+	if i >= len(body) || body[i] != ')' {
+		return 0
+	}
+	return i + 1
+}
+
+// destinationAt is the body offset of dest, the destination of the link
+// starting at pos, or -1. dest is most often a slice of the body itself;
+// when goldmark copied it (a line indented by a tab), it is looked for
+// after the link's "](".
+func (c *collector) destinationAt(pos int, dest []byte) int {
+	if off := cap(c.body) - cap(dest); off >= 0 && off+len(dest) <= len(c.body) && &c.body[off] == &dest[0] {
+		return off
+	}
+	for from := max(pos, 0); from < len(c.body); {
+		i := bytes.Index(c.body[from:], []byte("]("))
+		if i < 0 {
+			return -1
+		}
+		at := skipBlanks(c.body, from+i+2)
+		if at < len(c.body) && c.body[at] == '<' {
+			at++
+		}
+		if bytes.HasPrefix(c.body[at:], dest) {
+			return at
+		}
+		from += i + 2
+	}
+	return -1
+}
+
+// skipBlanks is the offset of the first byte at or after i that is not a
+// space, a tab or a line end.
+func skipBlanks(b []byte, i int) int {
+	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n') {
+		i++
+	}
+	return i
 }
 
 // addAutoLink records <https://...>, <me@example.com> and bare URLs.
@@ -543,31 +630,103 @@ var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 // and turns CRLF and lone CR line ends into LF, so offsets, line numbers
 // and every string taken from the note are clean. A lone CR ends a line,
 // as it does in Obsidian's editor. src is never modified; it is copied
-// only when something changes.
-func normalizeSource(src []byte) ([]byte, []string) {
+// only when something changes. The offsets returned turn offsets of the
+// clean text back into offsets of src (nil when nothing changed).
+func normalizeSource(src []byte) ([]byte, []string, *sourceOffsets) {
+	hasBOM := bytes.HasPrefix(src, utf8BOM)
+	valid := utf8.Valid(src)
+	if !hasBOM && valid && bytes.IndexByte(src, '\r') < 0 {
+		return src, nil, nil
+	}
 	var warnings []string
-	src = bytes.TrimPrefix(src, utf8BOM)
-	if !utf8.Valid(src) {
-		src = bytes.ToValidUTF8(src, []byte("\uFFFD"))
+	if !valid {
 		warnings = append(warnings, "file is not valid UTF-8; invalid bytes replaced")
 	}
-	if bytes.IndexByte(src, '\r') >= 0 {
-		out := make([]byte, 0, len(src))
-		for len(src) > 0 {
-			i := bytes.IndexByte(src, '\r')
-			if i < 0 {
-				out = append(out, src...)
+	m := &sourceOffsets{}
+	in := 0
+	if hasBOM {
+		in = len(utf8BOM)
+		m.mark(0, in)
+	}
+	out := make([]byte, 0, len(src))
+	// invalid is true after a byte of an invalid sequence: a run of them
+	// becomes one U+FFFD, as bytes.ToValidUTF8 does.
+	invalid := false
+	for in < len(src) {
+		c := src[in]
+		switch {
+		case c == '\r':
+			out = append(out, '\n')
+			in++
+			if in < len(src) && src[in] == '\n' {
+				in++
+			}
+			invalid = false
+		case c < utf8.RuneSelf:
+			out = append(out, c)
+			in++
+			invalid = false
+		default:
+			_, size := utf8.DecodeRune(src[in:])
+			if size > 1 {
+				out = append(out, src[in:in+size]...)
+				in += size
+				invalid = false
 				break
 			}
-			out = append(append(out, src[:i]...), '\n')
-			src = src[i+1:]
-			if len(src) > 0 && src[0] == '\n' {
-				src = src[1:]
+			in++
+			if !invalid {
+				out = append(out, "\uFFFD"...)
+				invalid = true
 			}
 		}
-		src = out
+		if in-len(out) != m.shift() {
+			m.mark(len(out), in-len(out))
+		}
 	}
-	return src, warnings
+	return out, warnings, m
+}
+
+// sourceOffsets turns offsets of a note's clean text (normalizeSource)
+// back into offsets of the bytes read from its file, so that a link's
+// place can be given in the file as it is. The shift between the two
+// changes at a BOM, a CRLF and a run of invalid bytes: from clean offset
+// at[i] on, the file's offset is by[i] away.
+type sourceOffsets struct {
+	at, by []int
+}
+
+// mark records that from clean offset at on, the shift is by.
+func (m *sourceOffsets) mark(at, by int) {
+	if n := len(m.at); n > 0 && m.at[n-1] == at {
+		m.by[n-1] = by
+		return
+	}
+	m.at, m.by = append(m.at, at), append(m.by, by)
+}
+
+// shift is the shift recorded last.
+func (m *sourceOffsets) shift() int {
+	if len(m.by) == 0 {
+		return 0
+	}
+	return m.by[len(m.by)-1]
+}
+
+// original is the offset in the file of clean offset off; a nil m is no
+// change.
+func (m *sourceOffsets) original(off int) int {
+	if m == nil {
+		return off
+	}
+	i, found := slices.BinarySearch(m.at, off)
+	if !found {
+		i--
+	}
+	if i < 0 {
+		return off
+	}
+	return off + m.by[i]
 }
 
 // lineIndex turns byte offsets of the normalised file into 1-based line
@@ -575,6 +734,8 @@ func normalizeSource(src []byte) ([]byte, []string) {
 type lineIndex struct {
 	src    []byte
 	starts []int // starts[i] is the offset of line i+1
+	// offsets turn offsets of src into offsets of the file's bytes.
+	offsets *sourceOffsets
 }
 
 // newLineIndex records where each line of src starts, in one pass.

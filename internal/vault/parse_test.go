@@ -832,12 +832,28 @@ func TestHelpVaultAllFiles(t *testing.T) {
 	}
 }
 
+// isLinkText reports whether the bytes at the link's offsets in src are a
+// whole link of its kind.
+func isLinkText(src []byte, l Link) bool {
+	if l.Start < 0 || l.Start >= l.End || l.End > len(src) {
+		return false
+	}
+	s := string(src[l.Start:l.End])
+	switch {
+	case strings.HasPrefix(s, "[[") || strings.HasPrefix(s, "![["):
+		return strings.HasSuffix(s, "]]")
+	case l.Kind == KindMarkdown || l.Kind == KindEmbed:
+		return (strings.HasPrefix(s, "[") || strings.HasPrefix(s, "![")) && strings.HasSuffix(s, ")")
+	}
+	return false
+}
+
 // checkNote asserts what must hold for any input: no internal error, every
 // line inside the file, every string valid UTF-8, contexts capped, and a
 // Note that encodes to JSON.
 func checkNote(t *testing.T, name string, src []byte, n Note) {
 	t.Helper()
-	norm, _ := normalizeSource(src)
+	norm, _, _ := normalizeSource(src)
 	lines := newLineIndex(norm)
 	for _, w := range n.Warnings {
 		if strings.HasPrefix(w, internalErrorWarning) {
@@ -869,6 +885,9 @@ func checkNote(t *testing.T, name string, src []byte, n Note) {
 		}
 		if l.Target == "" && l.Subpath == "" {
 			t.Errorf("%s: empty link %+v", name, l)
+		}
+		if l.End != 0 && !isLinkText(src, l) {
+			t.Errorf("%s: link %+v: offsets %d-%d do not hold a link in the file", name, l, l.Start, l.End)
 		}
 	}
 	for _, e := range n.External {

@@ -41,7 +41,7 @@ func (p *Parser) Prose(ctx context.Context, src []byte) (out []Prose, err error)
 			out = nil
 		}
 	}()
-	src, _ = normalizeSource(src)
+	src, _, _ = normalizeSource(src)
 	lines := newLineIndex(src)
 	bodyStart := 0
 	if fm, ok := splitFrontmatter(src); ok {

@@ -101,6 +101,10 @@ func SectionEnd(headings []Heading, i int) int {
 	return 0
 }
 
+// MaxHeadings is the most headings Parse lists for a note: past it a
+// section's end is not known, so a writer must not replace one.
+const MaxHeadings = maxListItems
+
 // MaxHeadingPath is the longest heading path, in characters, that a
 // citation writes and read-note takes back: a heading can be a page long,
 // and a longer path cites the section above it instead.

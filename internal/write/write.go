@@ -59,6 +59,10 @@ type FileChange struct {
 // or nothing.
 type Change struct {
 	// Tool names the writer, for the journal: "edit-note", "undo".
-	Tool  string
-	Files []FileChange
+	Tool string
+	// Summary says what the write does in a few words, for the journal
+	// and jarvis history; "" lets the journal say it from Files
+	// (Describe).
+	Summary string
+	Files   []FileChange
 }

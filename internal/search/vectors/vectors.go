@@ -99,6 +99,10 @@ type Vectors struct {
 	chunkTotal int
 	// embedderErr is why the embedder could not be built, until one is.
 	embedderErr error
+	// loading is set while Load reads the stored vectors into memory;
+	// loadErr is why the last Load failed, nil once one succeeds.
+	loading bool
+	loadErr error
 }
 
 // collection is one vault's vectors in memory, with which note each chunk

@@ -36,7 +36,18 @@ func (v *Vectors) Forget() {
 // Load builds the in-memory collections from the vectors stored for the
 // configured embedder, without embedding anything. With no stored vectors,
 // semantic search stays unavailable and says so.
-func (v *Vectors) Load(ctx context.Context) error {
+func (v *Vectors) Load(ctx context.Context) (err error) {
+	v.mu.Lock()
+	v.loading = true
+	v.mu.Unlock()
+	defer func() {
+		v.mu.Lock()
+		v.loading = false
+		if ctx.Err() == nil {
+			v.loadErr = err
+		}
+		v.mu.Unlock()
+	}()
 	s, err := v.stored(ctx)
 	if err != nil {
 		return err
@@ -66,6 +77,11 @@ func (v *Vectors) Load(ctx context.Context) error {
 func (v *Vectors) LoadStored(ctx context.Context) error {
 	s, err := v.stored(ctx)
 	if err != nil || s.id == 0 {
+		if ctx.Err() == nil {
+			v.mu.Lock()
+			v.loadErr = err
+			v.mu.Unlock()
+		}
 		return err
 	}
 	return v.Load(ctx)
@@ -704,6 +720,14 @@ func (v *Vectors) Coverage() (vectors, chunks int) {
 		vectors += len(col.chunks)
 	}
 	return vectors, max(v.chunkTotal, vectors)
+}
+
+// Loading says whether the stored vectors are being read into memory
+// now (Load), and why the last Load failed, nil when it did not.
+func (v *Vectors) Loading() (loading bool, err error) {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	return v.loading, v.loadErr
 }
 
 // setEmbedderErr records why the configured embedder could not be built,

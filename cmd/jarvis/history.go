@@ -1,0 +1,138 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/words"
+	"github.com/jarvis-mcp/jarvis/internal/write"
+)
+
+// historyOutput is the one JSON object `jarvis history --json` prints.
+type historyOutput struct {
+	Writes []historyWrite `json:"writes"`
+}
+
+// historyWrite is one write of the journal, newest first.
+type historyWrite struct {
+	// ID is the write's number, which jarvis undo takes.
+	ID int64 `json:"id"`
+	// At is when it was made, in RFC 3339 with the offset.
+	At      string        `json:"at"`
+	Tool    string        `json:"tool"`
+	Vault   string        `json:"vault"`
+	Summary string        `json:"summary"`
+	Files   []historyFile `json:"files"`
+}
+
+// historyFile is one file a write changed: its change ("create", "edit",
+// "move", "delete"), its path before and its path after (the new path of
+// a move, the path in the vault's trash of a delete).
+type historyFile struct {
+	Change    string `json:"change"`
+	Path      string `json:"path"`
+	PathAfter string `json:"path_after"`
+}
+
+func historyJSON(entries []write.Entry) historyOutput {
+	out := historyOutput{Writes: []historyWrite{}}
+	for _, e := range entries {
+		w := historyWrite{ID: e.ID, At: e.At.Format(time.RFC3339), Tool: e.Tool, Vault: e.Vault, Summary: e.Summary, Files: []historyFile{}}
+		for _, f := range e.Files {
+			w.Files = append(w.Files, historyFile{Change: string(f.Change), Path: f.Path, PathAfter: f.PathAfter})
+		}
+		out.Writes = append(out.Writes, w)
+	}
+	return out
+}
+
+func runHistory(ctx context.Context, e *env, args []string) error {
+	fs := newFlagSet("history", "jarvis history",
+		`List the last writes made to your notes through jarvis (the write tools
+and jarvis undo), newest first: the number of each, when it was made, by
+which tool, in which vault, and the files it changed. `+"`jarvis undo N`"+`
+reverts write N. The journal keeps `+journalBoundsText()+`.
+
+Exit status: 0 when the writes were listed (even none), 1 when the journal
+could not be read, 2 for a usage or configuration error.`, e)
+	var c common
+	c.register(fs)
+	limit := fs.Int("limit", 20, "the most `writes` listed")
+	asJSON := fs.Bool("json", false, "print one JSON object with the writes to stdout")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *limit < 1 {
+		return fmt.Errorf("--limit takes a number of 1 or more: %w", errUsage)
+	}
+	cfg, err := c.load(e)
+	if err != nil {
+		return fmt.Errorf("%w: %w", err, errUsage)
+	}
+	var deps container.IndexDeps
+	app := container.NewIndexApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
+	if err := container.Err(app); err != nil {
+		return explainOpenError(e, cfg, err)
+	}
+	if err := app.Start(ctx); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	defer app.Stop(context.Background())
+	entries, err := write.History(ctx, deps.DB, *limit)
+	if err != nil {
+		return dbError(e, cfg, cfg.DBPath, err)
+	}
+	if *asJSON {
+		return json.NewEncoder(e.stdout).Encode(historyJSON(entries))
+	}
+	printHistory(e.stdout, entries, cfg.Invocation())
+	return nil
+}
+
+// journalBoundsText says what the journal keeps, from write.JournalBounds.
+func journalBoundsText() string {
+	b := write.JournalBounds
+	return fmt.Sprintf("the last %s writes, %d MiB of the notes' previous contents and %d days",
+		thousands(b.Writes), b.Bytes>>20, int(b.Age.Hours()/24))
+}
+
+// thousands writes n with commas between groups of three digits.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// printHistory lists entries for a person: one line per write and one per
+// file it changed, then how to undo one with the user's flags (inv).
+func printHistory(w io.Writer, entries []write.Entry, inv health.Invocation) {
+	if len(entries) == 0 {
+		fmt.Fprintln(w, "No writes yet: the write tools and jarvis undo record each write they make here.")
+		return
+	}
+	for _, e := range entries {
+		fmt.Fprintf(w, "%d  %s  %s in %q: %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04"), e.Tool, e.Vault, e.Summary)
+		for _, f := range e.Files {
+			switch f.Change {
+			case write.Created:
+				fmt.Fprintf(w, "      created %s\n", f.Path)
+			case write.Edited:
+				fmt.Fprintf(w, "      edited  %s\n", f.Path)
+			case write.Moved:
+				fmt.Fprintf(w, "      moved   %s to %s\n", f.Path, f.PathAfter)
+			case write.Deleted:
+				fmt.Fprintf(w, "      deleted %s (to %s)\n", f.Path, f.PathAfter)
+			}
+		}
+	}
+	fmt.Fprintf(w, "\n%s listed. Run %s to revert the last, or %s for write %d.\n",
+		words.Count(len(entries), "write"), inv.Command("undo"), inv.Command("undo", strconv.FormatInt(entries[len(entries)-1].ID, 10)), entries[len(entries)-1].ID)
+}

@@ -1,0 +1,187 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"strconv"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/words"
+	"github.com/jarvis-mcp/jarvis/internal/write"
+)
+
+// applier is what undo needs of a vault's folder open for writing (the
+// file layer, write.Vault): Read, a note's bytes and etag now (an error
+// matching fs.ErrNotExist when there is none), and Apply, which carries
+// out a Change all or nothing and says what it did, for the journal.
+type applier interface {
+	Read(ctx context.Context, rel string) ([]byte, string, error)
+	Apply(ctx context.Context, ch write.Change) (write.Applied, error)
+}
+
+// currentETag is the etag of the file at rel in files now, or that there
+// is none, as write.UndoChange asks.
+func currentETag(ctx context.Context, files applier) func(rel string) (string, bool, error) {
+	return func(rel string) (string, bool, error) {
+		_, etag, err := files.Read(ctx, rel)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", false, nil
+		}
+		return etag, err == nil, err
+	}
+}
+
+// openApplier opens vault v's folder for writing.
+type openApplier func(v config.Vault) (applier, error)
+
+// openVaultFiles is the file layer undo writes through.
+func openVaultFiles(v config.Vault) (applier, error) { return write.OpenVault(v.Path, v.Exclude) }
+
+// undoOutput is the one JSON object `jarvis undo --json` prints.
+type undoOutput struct {
+	// Undone is the number of the write reverted.
+	Undone int64 `json:"undone"`
+	// Write is the number of the undo itself, in the journal: jarvis undo
+	// with it redoes.
+	Write   int64         `json:"write"`
+	Vault   string        `json:"vault"`
+	Summary string        `json:"summary"`
+	Files   []historyFile `json:"files"`
+}
+
+func runUndo(ctx context.Context, e *env, args []string) error {
+	return undo(ctx, e, args, openVaultFiles)
+}
+
+// undo is jarvis undo, writing through open.
+func undo(ctx context.Context, e *env, args []string, open openApplier) error {
+	fs := newFlagSet("undo", "jarvis undo [N]",
+		`Revert the last write made to your notes through jarvis, or write N as
+`+"`jarvis history`"+` numbers it: a created note goes to the vault's trash, an
+edited note gets its previous text back, a deleted note comes back, and a
+moved note moves back with the links the move changed. Nothing is written
+when a note the write changed has changed since, since that change would be
+lost. An undo is a write too: undoing it redoes the write.
+
+Exit status: 0 when the write was reverted, 1 when it could not be (the
+message says why; nothing was changed), 2 for a usage or configuration
+error.`, e)
+	var c common
+	c.register(fs)
+	asJSON := fs.Bool("json", false, "print one JSON object with what was reverted to stdout")
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		return err
+	}
+	var id int64
+	switch len(pos) {
+	case 0:
+	case 1:
+		n, err := strconv.ParseInt(pos[0], 10, 64)
+		if err != nil || n < 1 {
+			return fmt.Errorf("undo takes the number of a write, as `jarvis history` lists it (got %q): %w", pos[0], errUsage)
+		}
+		id = n
+	default:
+		return fmt.Errorf("undo reverts one write at a time (got %s); see `jarvis undo --help`: %w", words.Quoted(pos), errUsage)
+	}
+	cfg, err := c.load(e)
+	if err != nil {
+		return fmt.Errorf("%w: %w", err, errUsage)
+	}
+	inv := cfg.Invocation()
+	var deps container.IndexDeps
+	app := container.NewIndexApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
+	if err := container.Err(app); err != nil {
+		return explainOpenError(e, cfg, err)
+	}
+	if err := app.Start(ctx); err != nil {
+		return fmt.Errorf("start: %w", err)
+	}
+	defer app.Stop(context.Background())
+	db := deps.DB
+
+	if id == 0 {
+		last, err := write.History(ctx, db, 1)
+		if err != nil {
+			return dbError(e, cfg, cfg.DBPath, err)
+		}
+		if len(last) == 0 {
+			return errors.New("nothing to undo: no write has been made through jarvis yet")
+		}
+		id = last[0].ID
+	}
+	entry, err := write.Lookup(ctx, db, id)
+	if errors.Is(err, write.ErrNoWrite) {
+		return fmt.Errorf("there is no write %d to undo: the journal keeps %s; run %s to list them", id, journalBoundsText(), inv.Command("history"))
+	}
+	if err != nil {
+		return dbError(e, cfg, cfg.DBPath, err)
+	}
+	v, ok := vaultNamed(cfg.Vaults, entry.Vault)
+	if !ok {
+		return fmt.Errorf("write %d was made in the vault %q, which this run does not have; name it with --vault or in the config file: %w",
+			id, entry.Vault, errUsage)
+	}
+	files, err := open(v)
+	if err != nil {
+		return fmt.Errorf("undo write %d: vault %q: %w", id, v.Name, err)
+	}
+	ch, err := write.UndoChange(ctx, db, id, currentETag(ctx, files))
+	if err != nil {
+		return undoRefused(id, err)
+	}
+	applied, err := files.Apply(ctx, ch)
+	if err != nil {
+		return undoRefused(id, err)
+	}
+	undoID, err := write.Record(ctx, db, v.Name, ch, applied)
+	if err != nil {
+		return fmt.Errorf("write %d was reverted, but the journal could not record it, so it cannot be redone: %w", id, dbError(e, cfg, cfg.DBPath, err))
+	}
+	progress := newProgressView(e, *asJSON, false)
+	_, refreshErr := refresh(ctx, []config.Vault{v}, deps.Indexer, deps.Vectors, progress, true, false)
+	progress.Finish()
+	if *asJSON {
+		out := undoOutput{Undone: id, Write: undoID, Vault: v.Name, Summary: entry.Summary, Files: []historyFile{}}
+		if done, err := write.Lookup(ctx, db, undoID); err == nil {
+			out.Files = historyJSON([]write.Entry{done}).Writes[0].Files
+		}
+		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
+			return err
+		}
+	} else {
+		fmt.Fprintf(e.stdout, "Reverted write %d in %q (%s). This undo is write %d: run %s to redo it.\n",
+			id, v.Name, entry.Summary, undoID, inv.Command("undo", strconv.FormatInt(undoID, 10)))
+	}
+	if refreshErr != nil {
+		return fmt.Errorf("the notes were reverted, but the index could not be brought up to date: %w; run %s", dbError(e, cfg, cfg.DBPath, refreshErr), inv.Command("index"))
+	}
+	return nil
+}
+
+// undoRefused is why write id could not be undone, with nothing changed.
+func undoRefused(id int64, err error) error {
+	var ce *write.ChangedError
+	switch {
+	case errors.As(err, &ce):
+		return fmt.Errorf("cannot undo: %w; nothing was changed", err)
+	case errors.Is(err, write.ErrStale), errors.Is(err, write.ErrExists):
+		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)
+	}
+	return fmt.Errorf("cannot undo write %d: %w", id, err)
+}
+
+// vaultNamed is the vault of vaults called name.
+func vaultNamed(vaults []config.Vault, name string) (config.Vault, bool) {
+	for _, v := range vaults {
+		if v.Name == name {
+			return v, true
+		}
+	}
+	return config.Vault{}, false
+}

@@ -1,0 +1,368 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io/fs"
+	"maps"
+	"os"
+	"path"
+	"path/filepath"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/write"
+)
+
+// folderFiles is a stand-in for the file layer (write.Vault) over a real
+// folder, with Apply's contract as write.go states it and none of its
+// guards: undo's tests need a vault that changes, not the guards.
+type folderFiles struct{ root string }
+
+func (f folderFiles) native(p string) string { return filepath.Join(f.root, filepath.FromSlash(p)) }
+
+func testETag(b []byte) string {
+	s := sha256.Sum256(b)
+	return hex.EncodeToString(s[:])
+}
+
+func (f folderFiles) Read(_ context.Context, p string) ([]byte, string, error) {
+	b, err := os.ReadFile(f.native(p))
+	if err != nil {
+		return nil, "", err
+	}
+	return b, testETag(b), nil
+}
+
+func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, error) {
+	for _, c := range ch.Files {
+		etag, ok, err := currentETag(context.Background(), f)(c.Path)
+		switch {
+		case err != nil:
+			return write.Applied{}, err
+		case c.Before == "" && ok:
+			return write.Applied{}, write.ErrExists
+		case c.Before != "" && etag != c.Before:
+			return write.Applied{}, write.ErrStale
+		}
+	}
+	var out write.Applied
+	put := func(p string, b []byte) error {
+		if err := os.MkdirAll(filepath.Dir(f.native(p)), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(f.native(p), b, 0o644)
+	}
+	for _, c := range ch.Files {
+		prev, _ := os.ReadFile(f.native(c.Path))
+		var err error
+		switch write.KindOf(c) {
+		case write.Deleted:
+			trashed := ".trash/" + path.Base(c.Path)
+			if err = put(trashed, prev); err == nil {
+				err = os.Remove(f.native(c.Path))
+			}
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: trashed, Previous: prev})
+		case write.Moved:
+			after := prev
+			if c.After != nil {
+				after = c.After
+			}
+			if err = put(c.MoveTo, after); err == nil {
+				err = os.Remove(f.native(c.Path))
+			}
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.MoveTo, Previous: prev, ETag: testETag(after)})
+		default:
+			err = put(c.Path, c.After)
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.Path, Previous: prev, ETag: testETag(c.After)})
+		}
+		if err != nil {
+			return write.Applied{}, err
+		}
+	}
+	return out, nil
+}
+
+// vaultNotes are the files of a vault folder but its trash, by path.
+func vaultNotes(t *testing.T, root string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == ".trash" {
+			return filepath.SkipDir
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".md") {
+			b, err := os.ReadFile(p)
+			rel, _ := filepath.Rel(root, p)
+			out[filepath.ToSlash(rel)] = string(b)
+			return err
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// undoFixture is a vault folder and a database whose journal the tests
+// write to as the write tools would.
+type undoFixture struct {
+	dir, db string
+	vault   config.Vault
+	files   folderFiles
+}
+
+func newUndoFixture(t *testing.T, files map[string]string) *undoFixture {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "notes")
+	for p, s := range files {
+		sharedtest.WriteFile(t, dir, p, s)
+	}
+	f := &undoFixture{dir: dir, db: filepath.Join(t.TempDir(), "jarvis.db"), files: folderFiles{root: dir}}
+	cfg, err := config.Load(config.Flags{Vaults: []string{dir}, DB: f.db}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.vault = cfg.Vaults[0]
+	return f
+}
+
+// write applies ch to the vault and journals it, as a write tool does.
+func (f *undoFixture) write(t *testing.T, ch write.Change) int64 {
+	t.Helper()
+	db, err := store.Open(context.Background(), f.db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	applied, err := f.files.Apply(context.Background(), ch)
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, err := write.Record(context.Background(), db, f.vault.Name, ch, applied)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return id
+}
+
+// run runs jarvis undo (through the vault's folderFiles) or any other
+// command with --vault and --db, checks the words it printed, and
+// returns its exit code and output.
+func (f *undoFixture) run(t *testing.T, args ...string) messageRun {
+	t.Helper()
+	args = append(args, "--vault", f.dir, "--db", f.db)
+	var out, errb bytes.Buffer
+	home := t.TempDir()
+	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}}
+	code := 0
+	if args[0] == "undo" {
+		c := command{name: "undo", run: func(ctx context.Context, e *env, args []string) error {
+			return undo(ctx, e, args, func(config.Vault) (applier, error) { return f.files, nil })
+		}}
+		code = exitCode(context.Background(), e, c, c.run(context.Background(), e, args[1:]))
+	} else {
+		code = run(context.Background(), e, args)
+	}
+	where := "jarvis " + strings.Join(args, " ")
+	sharedtest.CheckWords(t, where+" (stderr)", errb.String())
+	if !hasJSONFlag(args) {
+		sharedtest.CheckWords(t, where+" (stdout)", out.String())
+	}
+	return messageRun{args: args, code: code, stdout: out.String(), stderr: errb.String()}
+}
+
+func TestUndoRevertsEachKindOfWrite(t *testing.T) {
+	etag := func(s string) string { return testETag([]byte(s)) }
+	start := map[string]string{
+		"Apollo.md":   "# Apollo\nstatus: active\n",
+		"Index.md":    "see [[Apollo]]\n",
+		"Log.md":      "![[Apollo]]\n",
+		"Old idea.md": "an old idea\n",
+	}
+	f := newUndoFixture(t, start)
+	steps := []struct {
+		tool   string
+		change write.Change
+	}{
+		{"create-note", write.Change{Tool: "create-note", Files: []write.FileChange{{Path: "Inbox/New.md", After: []byte("new\n")}}}},
+		{"edit-note", write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "Apollo.md", Before: etag(start["Apollo.md"]), After: []byte("# Apollo\nstatus: done\n")}}}},
+		{"delete-note", write.Change{Tool: "delete-note", Files: []write.FileChange{{Path: "Old idea.md", Before: etag(start["Old idea.md"]), Delete: true}}}},
+		{"move-note", write.Change{Tool: "move-note", Files: []write.FileChange{
+			{Path: "Apollo.md", Before: etag("# Apollo\nstatus: done\n"), MoveTo: "Projects/Apollo.md"},
+			{Path: "Index.md", Before: etag(start["Index.md"]), After: []byte("see [[Projects/Apollo]]\n")},
+			{Path: "Log.md", Before: etag(start["Log.md"]), After: []byte("![[Projects/Apollo]]\n")},
+		}}},
+	}
+	var states []map[string]string // the vault before each step, and after the last
+	var ids []string
+	for _, s := range steps {
+		states = append(states, vaultNotes(t, f.dir))
+		ids = append(ids, strconv.FormatInt(f.write(t, s.change), 10))
+	}
+	states = append(states, vaultNotes(t, f.dir))
+
+	h := f.run(t, "history")
+	if h.code != 0 {
+		t.Fatalf("history: exit %d: %s", h.code, h.stderr)
+	}
+	for _, want := range []string{"4  ", "move-note in \"notes\": moved Apollo.md to Projects/Apollo.md and updated the links in 2 notes",
+		"deleted Old idea.md (to .trash/Old idea.md)", "created Inbox/New.md", "edited  Index.md", "4 writes listed", "for write 1"} {
+		if !strings.Contains(h.stdout, want) {
+			t.Errorf("history does not say %q:\n%s", want, h.stdout)
+		}
+	}
+	for _, cmd := range sharedtest.SuggestedCommands(h.stdout) {
+		if !reflect.DeepEqual(cmd[len(cmd)-4:], []string{"--vault", f.dir, "--db", f.db}) && !reflect.DeepEqual(cmd[len(cmd)-5:len(cmd)-1], []string{"--vault", f.dir, "--db", f.db}) {
+			t.Errorf("history suggests %q, without the flags given", cmd)
+		}
+	}
+
+	// Undo each write by its number, newest first; undo that undo (the
+	// last write), which redoes the write; and undo the redo.
+	for i := len(steps) - 1; i >= 0; i-- {
+		u := f.run(t, "undo", ids[i])
+		if u.code != 0 {
+			t.Fatalf("undo of %s: exit %d: %s", steps[i].tool, u.code, u.stderr)
+		}
+		if got := vaultNotes(t, f.dir); !maps.Equal(got, states[i]) {
+			t.Fatalf("after undoing %s the notes are %q, want %q", steps[i].tool, got, states[i])
+		}
+		if !strings.Contains(u.stdout, "Reverted write "+ids[i]) || !strings.Contains(u.stdout, "to redo it") {
+			t.Errorf("undo says %q", u.stdout)
+		}
+		redo := f.run(t, "undo")
+		if redo.code != 0 {
+			t.Fatalf("redo of %s: exit %d: %s", steps[i].tool, redo.code, redo.stderr)
+		}
+		if got := vaultNotes(t, f.dir); !maps.Equal(got, states[i+1]) {
+			t.Fatalf("after redoing %s the notes are %q, want %q", steps[i].tool, got, states[i+1])
+		}
+		if u := f.run(t, "undo"); u.code != 0 {
+			t.Fatalf("undo of the redo of %s: exit %d: %s", steps[i].tool, u.code, u.stderr)
+		}
+		if got := vaultNotes(t, f.dir); !maps.Equal(got, states[i]) {
+			t.Fatalf("after undoing the redo of %s the notes are %q, want %q", steps[i].tool, got, states[i])
+		}
+	}
+	if got := vaultNotes(t, f.dir); !maps.Equal(got, start) {
+		t.Fatalf("after undoing every write the notes are %q, want %q", got, start)
+	}
+}
+
+func TestUndoNumberedWriteAndJSON(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n", "B.md": "b\n"})
+	first := f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "B.md", Before: testETag([]byte("b\n")), After: []byte("b2\n")}}})
+	u := f.run(t, "undo", "1", "--json")
+	if u.code != 0 {
+		t.Fatalf("exit %d: %s", u.code, u.stderr)
+	}
+	var out map[string]any
+	if err := json.Unmarshal([]byte(u.stdout), &out); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, u.stdout)
+	}
+	if keys := sortedKeys(out); !reflect.DeepEqual(keys, []string{"files", "summary", "undone", "vault", "write"}) {
+		t.Errorf("keys = %v", keys)
+	}
+	if out["undone"] != float64(first) || out["write"] != float64(3) || out["summary"] != "edited A.md" {
+		t.Errorf("undo --json = %s", u.stdout)
+	}
+	if got, want := vaultNotes(t, f.dir), map[string]string{"A.md": "a\n", "B.md": "b2\n"}; !maps.Equal(got, want) {
+		t.Errorf("notes = %q, want only write 1 reverted: %q", got, want)
+	}
+
+	h := f.run(t, "history", "--json", "--limit", "2")
+	var hist historyOutput
+	if err := json.Unmarshal([]byte(h.stdout), &hist); err != nil {
+		t.Fatalf("history --json: %v\n%s", err, h.stdout)
+	}
+	if len(hist.Writes) != 2 || hist.Writes[0].ID != 3 || hist.Writes[0].Tool != "undo" ||
+		hist.Writes[0].Summary != "undid write 1 (edited A.md)" || hist.Writes[0].Vault != "notes" ||
+		!reflect.DeepEqual(hist.Writes[0].Files, []historyFile{{Change: "edit", Path: "A.md", PathAfter: "A.md"}}) {
+		t.Errorf("history --json = %s", h.stdout)
+	}
+}
+
+func TestUndoRefusesWhenTheNoteChangedSince(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n", "L1.md": "[[A]]\n", "L2.md": "[[A]]\n"})
+	f.write(t, write.Change{Tool: "move-note", Files: []write.FileChange{
+		{Path: "A.md", Before: testETag([]byte("a\n")), MoveTo: "B.md"},
+		{Path: "L1.md", Before: testETag([]byte("[[A]]\n")), After: []byte("[[B]]\n")},
+		{Path: "L2.md", Before: testETag([]byte("[[A]]\n")), After: []byte("[[B]]\n")},
+	}})
+	sharedtest.WriteFile(t, f.dir, "L2.md", "[[B]], edited by hand\n")
+	was := vaultNotes(t, f.dir)
+	u := f.run(t, "undo")
+	if u.code != 1 {
+		t.Fatalf("exit %d, want 1: %s", u.code, u.stderr)
+	}
+	want := "jarvis: cannot undo: L2.md changed since write 1; undoing it would lose that change; nothing was changed\n"
+	if u.stderr != want {
+		t.Errorf("stderr = %q, want %q", u.stderr, want)
+	}
+	if got := vaultNotes(t, f.dir); !maps.Equal(got, was) {
+		t.Errorf("notes changed: %q, was %q", got, was)
+	}
+	if h := f.run(t, "history", "--json"); strings.Count(h.stdout, `"id"`) != 1 {
+		t.Errorf("a refused undo was journalled: %s", h.stdout)
+	}
+}
+
+func TestUndoAndHistoryWords(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	cases := []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{[]string{"history"}, 0, "No writes yet: the write tools and jarvis undo record each write they make here.\n", ""},
+		{[]string{"undo"}, 1, "", "jarvis: nothing to undo: no write has been made through jarvis yet\n"},
+		{[]string{"undo", "7"}, 1, "", "jarvis: there is no write 7 to undo: the journal keeps the last 1,000 writes, 64 MiB of the notes' previous contents and 90 days; run `jarvis history --vault " + f.dir + " --db " + f.db + "` to list them\n"},
+		{[]string{"undo", "seven"}, 2, "", "jarvis: undo takes the number of a write, as `jarvis history` lists it (got \"seven\")\n"},
+		{[]string{"undo", "1", "2"}, 2, "", "jarvis: undo reverts one write at a time (got \"1\" and \"2\"); see `jarvis undo --help`\n"},
+		{[]string{"history", "--limit", "0"}, 2, "", "jarvis: --limit takes a number of 1 or more\n"},
+	}
+	for _, c := range cases {
+		r := f.run(t, c.args...)
+		if r.code != c.code || r.stdout != c.stdout || r.stderr != c.stderr {
+			t.Errorf("jarvis %s: exit %d, stdout %q, stderr %q; want exit %d, %q, %q",
+				strings.Join(c.args, " "), r.code, r.stdout, r.stderr, c.code, c.stdout, c.stderr)
+		}
+	}
+}
+
+func TestUndoOfAWriteInAVaultNotGiven(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	db, err := store.Open(context.Background(), f.db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ch := write.Change{Tool: "create-note", Files: []write.FileChange{{Path: "X.md", After: []byte("x")}}}
+	if _, err := write.Record(context.Background(), db, "work", ch, write.Applied{Files: []write.AppliedFile{{Path: "X.md", Final: "X.md", ETag: testETag([]byte("x"))}}}); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	r := f.run(t, "undo")
+	if want := "jarvis: write 1 was made in the vault \"work\", which this run does not have; name it with --vault or in the config file\n"; r.code != 2 || r.stderr != want {
+		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
+	}
+}

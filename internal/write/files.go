@@ -1,0 +1,612 @@
+package write
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+	"sync"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Vault is a vault folder open for writing notes. Every path is opened
+// from the vault folder down without following a symbolic link, and only
+// what CheckPath lets through is written.
+//
+// Of two Applies with the same etag, exactly one wins: within a process a
+// mutex holds each Apply from its first check to its last rename, and
+// between jarvis processes on Unix a lock file in the system's temporary
+// folder does the same. A program that takes no lock (Obsidian itself)
+// can still change a note between the check and the rename; each file's
+// bytes are therefore compared again just before it is renamed over,
+// which leaves that window at the length of one rename.
+type Vault struct {
+	root    *vault.Root
+	exclude []string
+	mu      sync.Mutex
+	// beforeCommit, when set, is called before the i-th file of an Apply
+	// is put in place; an error fails that file as a failed rename does.
+	// Tests use it.
+	beforeCommit func(i int) error
+}
+
+// OpenVault opens the vault folder dir, with its exclude globs (those of
+// the index, so that what is written is what is indexed), for writing.
+func OpenVault(dir string, exclude []string) (*Vault, error) {
+	r, err := vault.OpenRoot(dir, exclude)
+	if err != nil {
+		return nil, err
+	}
+	return &Vault{root: r, exclude: exclude}, nil
+}
+
+// Dir is the real path of the vault folder.
+func (v *Vault) Dir() string { return v.root.Dir() }
+
+// CheckPath is the package's CheckPath with the vault's exclude globs.
+func (v *Vault) CheckPath(rel string) error { return CheckPath(rel, v.exclude) }
+
+// AppliedFile is what Apply did to one file, in the order of the
+// Change's files: what the journal keeps to undo it.
+type AppliedFile struct {
+	// Path is the path the change named (FileChange.Path).
+	Path string
+	// Final is where the file is now: Path, MoveTo, or its place in the
+	// vault's trash (".trash/...") for a delete.
+	Final string
+	// Previous is what Path held before, nil when there was no file.
+	Previous []byte
+	// ETag is the etag of what Final holds now.
+	ETag string
+}
+
+// Applied is the outcome of an Apply, one AppliedFile per FileChange.
+type Applied struct {
+	Files []AppliedFile
+}
+
+// TrashDir is the vault's trash folder, where Delete moves a note, as
+// Obsidian's "move to Obsidian trash" setting does.
+const TrashDir = ".trash"
+
+// tempPrefix begins the name of every temporary file: hidden, so that
+// neither the index nor Obsidian shows one, even one left by a crash.
+const tempPrefix = ".jarvis-write-"
+
+func tempName() string {
+	b := make([]byte, 8)
+	rand.Read(b)
+	return tempPrefix + hex.EncodeToString(b) + ".tmp"
+}
+
+// Errors of the walk to a file, worded where the path is known.
+var (
+	errLink      = errors.New("a symbolic link")
+	errNotFolder = errors.New("not a folder")
+)
+
+func errTooBig(n int64) error {
+	return fmt.Errorf("%w: the note holds %s, over the %d MB a note may hold", ErrTooLarge, sizeText(n), vault.MaxNoteSize>>20)
+}
+
+type kind int
+
+const (
+	kindAbsent kind = iota
+	kindFile
+	kindFolder
+	kindLink
+	kindOther
+)
+
+// entry is what is at a name: its kind, permissions and owner (-1 where
+// the system has none).
+type entry struct {
+	kind     kind
+	perm     fs.FileMode
+	uid, gid int
+}
+
+// Read reads the note at rel, as Apply would find it, with its etag. A
+// missing note is an error matching fs.ErrNotExist.
+func (v *Vault) Read(ctx context.Context, rel string) ([]byte, string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, "", err
+	}
+	if err := v.CheckPath(rel); err != nil {
+		return nil, "", err
+	}
+	w, err := v.walker()
+	if err != nil {
+		return nil, "", err
+	}
+	defer w.close()
+	data, st, err := w.readNote(rel)
+	if err != nil {
+		return nil, "", err
+	}
+	if st.kind == kindAbsent {
+		return nil, "", fmt.Errorf("no note at %q: %w", rel, fs.ErrNotExist)
+	}
+	return data, ETag(data), nil
+}
+
+// walker opens folders of one Read or Apply from the vault folder down,
+// each once, and remembers the folders it created.
+type walker struct {
+	top     *folder
+	open    map[string]*folder
+	created []string // vault-relative, in the order made
+}
+
+func (v *Vault) walker() (*walker, error) {
+	top, err := openTop(v.root.Dir())
+	if err != nil {
+		return nil, fmt.Errorf("open the vault folder: %w", err)
+	}
+	return &walker{top: top, open: map[string]*folder{"": top}}, nil
+}
+
+func (w *walker) close() {
+	for _, f := range w.open {
+		if f != w.top {
+			f.close()
+		}
+	}
+	w.top.close()
+}
+
+// folder opens the folder rel ("" for the vault folder), creating what is
+// missing when create is set; fs.ErrNotExist when it is missing otherwise.
+func (w *walker) folder(rel string, create bool) (*folder, error) {
+	if f, ok := w.open[rel]; ok {
+		return f, nil
+	}
+	parent, name := "", rel
+	if i := strings.LastIndexByte(rel, '/'); i >= 0 {
+		parent, name = rel[:i], rel[i+1:]
+	}
+	up, err := w.folder(parent, create)
+	if err != nil {
+		return nil, err
+	}
+	f, err := up.sub(name)
+	if err != nil && errors.Is(err, fs.ErrNotExist) && create {
+		if err = up.mkdir(name); err == nil {
+			w.created = append(w.created, rel)
+			f, err = up.sub(name)
+		}
+	}
+	switch {
+	case errors.Is(err, errLink):
+		return nil, fmt.Errorf("%w: the folder %q is a symbolic link; jarvis writes only notes in the vault's own folders", ErrNotWritable, rel)
+	case errors.Is(err, errNotFolder):
+		return nil, fmt.Errorf("%w: %q is a file, not a folder", ErrNotWritable, rel)
+	case err != nil:
+		return nil, err
+	}
+	w.open[rel] = f
+	return f, nil
+}
+
+// removeCreated removes the folders the walker made, deepest first, when
+// they are empty again.
+func (w *walker) removeCreated() {
+	for i := len(w.created) - 1; i >= 0; i-- {
+		rel := w.created[i]
+		parent, name := path.Split(rel)
+		if f, ok := w.open[rel]; ok {
+			f.close()
+			delete(w.open, rel)
+		}
+		if up, ok := w.open[strings.TrimSuffix(parent, "/")]; ok {
+			_ = up.rmdir(name)
+		}
+	}
+	w.created = nil
+}
+
+// syncCreated syncs the folders holding the folders the walker made, so
+// that a new folder's entry is on disk with the files in it.
+func (w *walker) syncCreated() error {
+	for _, rel := range w.created {
+		parent, _ := path.Split(rel)
+		if up, ok := w.open[strings.TrimSuffix(parent, "/")]; ok {
+			if err := up.sync(); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// at is the folder holding rel and rel's name in it.
+func (w *walker) at(rel string, create bool) (*folder, string, error) {
+	dir, name := path.Split(rel)
+	f, err := w.folder(strings.TrimSuffix(dir, "/"), create)
+	return f, name, err
+}
+
+// readNote reads the file at rel: kindAbsent when there is none (nor its
+// folder); a link or anything but a regular file is ErrNotWritable.
+func (w *walker) readNote(rel string) ([]byte, entry, error) {
+	f, name, err := w.at(rel, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, entry{kind: kindAbsent}, nil
+	}
+	if err != nil {
+		return nil, entry{}, err
+	}
+	data, st, err := f.read(name)
+	switch {
+	case err != nil:
+		return nil, st, fmt.Errorf("read %q: %w", rel, err)
+	case st.kind == kindLink:
+		return nil, st, fmt.Errorf("%w: %q is a symbolic link; write the note it leads to instead", ErrNotWritable, rel)
+	case st.kind == kindFolder:
+		return nil, st, fmt.Errorf("%w: %q is a folder, not a note", ErrNotWritable, rel)
+	case st.kind == kindOther:
+		return nil, st, fmt.Errorf("%w: %q is not a regular file", ErrNotWritable, rel)
+	}
+	return data, st, nil
+}
+
+// step is one FileChange of an Apply on its way.
+type step struct {
+	fc      FileChange
+	src     *folder // the folder of fc.Path
+	name    string
+	prev    []byte // fc.Path's bytes, nil when absent
+	st      entry
+	final   string  // where the file ends
+	dst     *folder // the folder of final
+	dstName string
+	tmp     string // the new bytes, in dst, until renamed
+	done    bool
+}
+
+// Apply carries out every FileChange of ch, all or nothing. First every
+// path is checked (CheckPath, sizes) and every file's etag compared with
+// its Before (ErrStale naming the path; ErrExists for a file where none
+// must be); then the new bytes of every file are written to a hidden
+// temporary file in its final folder (O_EXCL, never through a link),
+// synced, with the permissions of the file they replace (0644 less the
+// umask for a new one); then, one by one, each file's bytes are compared
+// again and it is renamed into place and its folder synced. When a step
+// fails, the files already changed are put back from their previous
+// bytes, kept in memory, and the folders made for the change removed;
+// the error says what failed (and what could not be put back, should
+// that fail too).
+//
+// After is written exactly as given: line endings, a BOM and every byte
+// the edit did not touch are the caller's to keep. A Delete moves the
+// note to TrashDir beneath the vault, at its own path, adding " 1",
+// " 2"... before the extension when that is taken. A MoveTo renames,
+// refusing a target that exists (ErrExists) and creating missing folders.
+func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
+	if err := v.checkChange(ch); err != nil {
+		return Applied{}, err
+	}
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	unlock, err := lockVault(v.root.Dir())
+	if err != nil {
+		return Applied{}, err
+	}
+	defer unlock()
+	if err := ctx.Err(); err != nil {
+		return Applied{}, err
+	}
+	w, err := v.walker()
+	if err != nil {
+		return Applied{}, err
+	}
+	defer w.close()
+
+	steps := make([]*step, len(ch.Files))
+	for i, fc := range ch.Files {
+		if steps[i], err = w.check(fc); err != nil {
+			return Applied{}, err
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return Applied{}, err
+	}
+	for _, s := range steps {
+		if err = w.prepare(s); err != nil {
+			break
+		}
+	}
+	if err == nil {
+		for i, s := range steps {
+			if v.beforeCommit != nil {
+				if err = v.beforeCommit(i); err != nil {
+					err = fmt.Errorf("write %q: %w", s.fc.Path, err)
+					break
+				}
+			}
+			if err = w.commit(s); err != nil {
+				break
+			}
+		}
+	}
+	if err == nil {
+		err = w.syncCreated()
+	}
+	if err != nil {
+		return Applied{}, w.undo(steps, err)
+	}
+	out := Applied{Files: make([]AppliedFile, len(steps))}
+	for i, s := range steps {
+		now := s.fc.After
+		if now == nil {
+			now = s.prev
+		}
+		out.Files[i] = AppliedFile{Path: s.fc.Path, Final: s.final, Previous: s.prev, ETag: ETag(now)}
+	}
+	return out, nil
+}
+
+// checkChange checks the form of every FileChange and every path it
+// names, before anything is opened.
+func (v *Vault) checkChange(ch Change) error {
+	if len(ch.Files) == 0 {
+		return errors.New("the change names no file")
+	}
+	seen := map[string]string{}
+	claim := func(p string) error {
+		key := vault.FoldName(p) // one file on the disks of macOS and Windows
+		if other, ok := seen[key]; ok {
+			return fmt.Errorf("the change names %q twice (as %q): one change may touch a file once", p, other)
+		}
+		seen[key] = p
+		return nil
+	}
+	for _, fc := range ch.Files {
+		forms := 0
+		if fc.After != nil || fc.MoveTo != "" {
+			forms++
+		}
+		if fc.Delete {
+			forms++
+		}
+		if forms != 1 {
+			return fmt.Errorf("the change of %q must either write, move or delete it", fc.Path)
+		}
+		if err := v.CheckPath(fc.Path); err != nil {
+			return err
+		}
+		if err := claim(fc.Path); err != nil {
+			return err
+		}
+		if (fc.Delete || fc.MoveTo != "") && fc.Before == "" {
+			return fmt.Errorf("moving or deleting %q needs the etag it was read with", fc.Path)
+		}
+		if fc.MoveTo != "" {
+			if err := v.CheckPath(fc.MoveTo); err != nil {
+				return err
+			}
+			if err := claim(fc.MoveTo); err != nil {
+				return err
+			}
+		}
+		if fc.After != nil {
+			if err := CheckSize(len(fc.After)); err != nil {
+				return fmt.Errorf("write %q: %w", fc.Path, err)
+			}
+		}
+	}
+	return nil
+}
+
+func existsError(rel string) error {
+	return fmt.Errorf("cannot create %q: %w; edit that note, or choose another name", rel, ErrExists)
+}
+
+func staleError(rel string) error {
+	return fmt.Errorf("cannot write %q: %w; nothing was written: read it again for its current etag", rel, ErrStale)
+}
+
+// check compares the file of fc with its Before and the target of a move
+// with nothing, changing nothing.
+func (w *walker) check(fc FileChange) (*step, error) {
+	s := &step{fc: fc, final: fc.Path}
+	data, st, err := w.readNote(fc.Path)
+	if err != nil {
+		return nil, err
+	}
+	s.prev, s.st = data, st
+	switch {
+	case fc.Before == "" && st.kind != kindAbsent:
+		return nil, existsError(fc.Path)
+	case fc.Before != "" && (st.kind == kindAbsent || ETag(data) != fc.Before):
+		return nil, staleError(fc.Path)
+	}
+	if fc.MoveTo != "" {
+		s.final = fc.MoveTo
+		f, name, err := w.at(fc.MoveTo, false)
+		if err == nil {
+			var there entry
+			if there, err = f.stat(name); err == nil && there.kind != kindAbsent {
+				return nil, fmt.Errorf("cannot move %q to %q: %w; choose another name", fc.Path, fc.MoveTo, ErrExists)
+			}
+		}
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return nil, err
+		}
+	}
+	return s, nil
+}
+
+// prepare opens (making them if need be) the folders of s and writes its
+// new bytes to a temporary file.
+func (w *walker) prepare(s *step) error {
+	var err error
+	if s.src, s.name, err = w.at(s.fc.Path, s.st.kind == kindAbsent); err != nil {
+		return err
+	}
+	switch {
+	case s.fc.Delete:
+		if s.dst, s.dstName, err = w.at(path.Join(TrashDir, s.fc.Path), true); err != nil {
+			return fmt.Errorf("delete %q: %w", s.fc.Path, err)
+		}
+		if s.dstName, err = freeName(s.dst, s.dstName); err != nil {
+			return fmt.Errorf("delete %q: %w", s.fc.Path, err)
+		}
+		s.final = s.dst.path(s.dstName)
+		return nil
+	case s.fc.MoveTo != "":
+		if s.dst, s.dstName, err = w.at(s.fc.MoveTo, true); err != nil {
+			return err
+		}
+	default:
+		s.dst, s.dstName = s.src, s.name
+	}
+	if s.fc.After == nil {
+		return nil
+	}
+	var like *entry
+	if s.st.kind == kindFile {
+		like = &s.st
+	}
+	if s.tmp, err = s.dst.writeTemp(s.fc.After, like); err != nil {
+		return fmt.Errorf("write %q: %w", s.final, err)
+	}
+	return nil
+}
+
+// freeName is name, or name with " 1", " 2"... before its extension, the
+// first that nothing in f has.
+func freeName(f *folder, name string) (string, error) {
+	ext := path.Ext(name)
+	stem := strings.TrimSuffix(name, ext)
+	for n := 0; n < 1000; n++ {
+		try := name
+		if n > 0 {
+			try = fmt.Sprintf("%s %d%s", stem, n, ext)
+		}
+		st, err := f.stat(try)
+		if err != nil {
+			return "", err
+		}
+		if st.kind == kindAbsent {
+			return try, nil
+		}
+	}
+	return "", fmt.Errorf("the trash holds too many notes named %q", name)
+}
+
+// commit compares the file of s with what was checked and puts the new
+// state in place.
+func (w *walker) commit(s *step) error {
+	data, st, err := s.src.read(s.name)
+	if err != nil {
+		return fmt.Errorf("read %q: %w", s.fc.Path, err)
+	}
+	if st.kind != s.st.kind || !bytes.Equal(data, s.prev) {
+		if s.st.kind == kindAbsent {
+			return existsError(s.fc.Path)
+		}
+		return staleError(s.fc.Path)
+	}
+	switch {
+	case s.fc.Delete, s.fc.After == nil: // a move, or a move to the trash
+		err = renameNew(s.src, s.name, s.dst, s.dstName)
+	case s.fc.MoveTo != "":
+		if err = renameNew(s.dst, s.tmp, s.dst, s.dstName); err == nil {
+			s.tmp = ""
+			if err = s.src.remove(s.name); err != nil {
+				_ = s.dst.remove(s.dstName)
+			}
+		}
+	case s.st.kind == kindFile:
+		err = renameOver(s.dst, s.tmp, s.dst, s.dstName)
+	default:
+		err = renameNew(s.dst, s.tmp, s.dst, s.dstName)
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return existsError(s.final)
+	}
+	if err != nil {
+		return fmt.Errorf("write %q: %w", s.final, err)
+	}
+	s.tmp = ""
+	s.done = true
+	if err := s.dst.sync(); err != nil {
+		return err
+	}
+	if s.src != s.dst {
+		return s.src.sync()
+	}
+	return nil
+}
+
+// undo puts back the steps done, the last done first, removes the temporary
+// files and folders made, and returns err with anything that could not
+// be put back.
+func (w *walker) undo(steps []*step, err error) error {
+	var lost []error
+	for i := len(steps) - 1; i >= 0; i-- {
+		s := steps[i]
+		if s == nil {
+			continue
+		}
+		if s.tmp != "" {
+			_ = s.dst.remove(s.tmp)
+			s.tmp = ""
+		}
+		if !s.done {
+			continue
+		}
+		if perr := s.putBack(); perr != nil {
+			lost = append(lost, fmt.Errorf("%q could not be put back as it was: %w", s.fc.Path, perr))
+		}
+	}
+	w.removeCreated()
+	if len(lost) > 0 {
+		return errors.Join(append([]error{err}, lost...)...)
+	}
+	return err
+}
+
+// putBack undoes a step done.
+func (s *step) putBack() error {
+	switch {
+	case s.fc.Delete, s.fc.After == nil:
+		if err := renameNew(s.dst, s.dstName, s.src, s.name); err != nil {
+			return err
+		}
+	case s.st.kind == kindAbsent:
+		if err := s.dst.remove(s.dstName); err != nil {
+			return err
+		}
+	default:
+		tmp, err := s.src.writeTemp(s.prev, &s.st)
+		if err != nil {
+			return err
+		}
+		put := renameOver
+		if s.fc.MoveTo != "" {
+			put = renameNew
+		}
+		if err := put(s.src, tmp, s.src, s.name); err != nil {
+			_ = s.src.remove(tmp)
+			return err
+		}
+		if s.fc.MoveTo != "" {
+			if err := s.dst.remove(s.dstName); err != nil {
+				return err
+			}
+		}
+	}
+	if err := s.src.sync(); err != nil {
+		return err
+	}
+	return s.dst.sync()
+}

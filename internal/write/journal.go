@@ -1,0 +1,412 @@
+package write
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/words"
+)
+
+// The journal keeps every write made to a vault's notes, with the bytes
+// each file held before, so that it can be undone (UndoChange). Its
+// tables are writes and write_files (migrations/0014_write_journal.sql).
+
+// Bounds are how much of the journal is kept: after each write, the
+// oldest writes beyond any of them are dropped. The write just recorded
+// is kept whatever its size, so that it can always be undone.
+type Bounds struct {
+	// Writes is the most writes kept.
+	Writes int
+	// Bytes is the most bytes of files' previous contents kept.
+	Bytes int64
+	// Age is how long a write is kept.
+	Age time.Duration
+}
+
+// JournalBounds are the journal's bounds: 1,000 writes, 64 MiB of
+// previous contents, 90 days. The README's Writing section says them.
+var JournalBounds = Bounds{Writes: 1000, Bytes: 64 << 20, Age: 90 * 24 * time.Hour}
+
+// JournalDB is what the journal needs of the database: *store.DB and
+// *store.Handle both serve.
+type JournalDB interface {
+	BeginTx(ctx context.Context, opts *sql.TxOptions) (*sql.Tx, error)
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// FileKind is what a write did to one file.
+type FileKind string
+
+// The kinds of change to a file, as the journal stores them.
+const (
+	Created FileKind = "create"
+	Edited  FileKind = "edit"
+	Moved   FileKind = "move"
+	Deleted FileKind = "delete"
+)
+
+// KindOf is what f does to its file.
+func KindOf(f FileChange) FileKind {
+	switch {
+	case f.Delete:
+		return Deleted
+	case f.MoveTo != "":
+		return Moved
+	case f.Before == "":
+		return Created
+	}
+	return Edited
+}
+
+// Entry is one write of the journal.
+type Entry struct {
+	// ID numbers the write: jarvis undo N takes it.
+	ID      int64
+	At      time.Time
+	Tool    string
+	Vault   string
+	Summary string
+	Files   []EntryFile
+}
+
+// EntryFile is one file a write changed.
+type EntryFile struct {
+	Change FileKind
+	// Path is the file's path before the write.
+	Path string
+	// PathAfter is where it is after: the new path of a move, the path in
+	// the trash of a delete, Path otherwise.
+	PathAfter string
+}
+
+// ErrNoWrite means the journal holds no write by that number: never
+// made, or dropped as the journal keeps within its bounds.
+var ErrNoWrite = errors.New("no such write in the journal")
+
+// ChangedError is why a write cannot be undone: a file it wrote changed
+// since (or one it removed is back), and undoing the write would lose
+// that change. It is an ErrStale.
+type ChangedError struct {
+	// Write is the number of the write to undo.
+	Write int64
+	// Path is the file, as it is named now.
+	Path string
+	// Gone is set when the file was moved or deleted since; Back when a
+	// file is again where the write removed one.
+	Gone, Back bool
+}
+
+func (e *ChangedError) Error() string {
+	switch {
+	case e.Back:
+		return fmt.Sprintf("a file is at %s again since write %d; undoing it would replace that file", e.Path, e.Write)
+	case e.Gone:
+		return fmt.Sprintf("%s was moved or deleted since write %d; undoing it would lose that change", e.Path, e.Write)
+	}
+	return fmt.Sprintf("%s changed since write %d; undoing it would lose that change", e.Path, e.Write)
+}
+
+// Is makes a ChangedError an ErrStale.
+func (e *ChangedError) Is(target error) bool { return target == ErrStale }
+
+// Journal is the write journal in a database. Record, History, Lookup
+// and UndoChange are its methods with the default bounds and clock.
+type Journal struct {
+	DB JournalDB
+	// Bounds are what is kept; zero means JournalBounds.
+	Bounds Bounds
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+}
+
+// Record journals a write to vault once Apply has carried out ch, and
+// returns its number.
+func Record(ctx context.Context, db JournalDB, vault string, ch Change, applied Applied) (int64, error) {
+	return Journal{DB: db}.Record(ctx, vault, ch, applied)
+}
+
+// History lists the last n writes, newest first.
+func History(ctx context.Context, db JournalDB, n int) ([]Entry, error) {
+	return Journal{DB: db}.History(ctx, n)
+}
+
+// Lookup is write id; ErrNoWrite when the journal does not hold it.
+func Lookup(ctx context.Context, db JournalDB, id int64) (Entry, error) {
+	return Journal{DB: db}.Lookup(ctx, id)
+}
+
+// UndoChange is the Change that reverts write id (see Journal.UndoChange).
+func UndoChange(ctx context.Context, db JournalDB, id int64, current func(path string) (etag string, exists bool, err error)) (Change, error) {
+	return Journal{DB: db}.UndoChange(ctx, id, current)
+}
+
+func (j Journal) bounds() Bounds {
+	if j.Bounds == (Bounds{}) {
+		return JournalBounds
+	}
+	return j.Bounds
+}
+
+func (j Journal) now() time.Time {
+	if j.Now == nil {
+		return time.Now()
+	}
+	return j.Now()
+}
+
+// Record journals a write to vault once Apply has carried out ch, with
+// what Apply did (applied, one file for each of ch.Files), and returns
+// its number. In the same transaction it drops the oldest writes beyond
+// the bounds.
+func (j Journal) Record(ctx context.Context, vault string, ch Change, applied Applied) (int64, error) {
+	if len(applied.Files) != len(ch.Files) {
+		return 0, fmt.Errorf("journal the write: %d files changed but %d applied", len(ch.Files), len(applied.Files))
+	}
+	summary := ch.Summary
+	if summary == "" {
+		summary = Describe(ch)
+	}
+	now := j.now()
+	tx, err := j.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return 0, fmt.Errorf("journal the write: %w", err)
+	}
+	defer tx.Rollback()
+	var id int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO writes (at_ms, tool, vault, summary) VALUES (?, ?, ?, ?) RETURNING id`,
+		now.UnixMilli(), ch.Tool, vault, summary).Scan(&id); err != nil {
+		return 0, fmt.Errorf("journal the write: %w", err)
+	}
+	for i, f := range ch.Files {
+		a := applied.Files[i]
+		kind := KindOf(f)
+		after := a.Final
+		if after == "" {
+			after = f.Path
+			if kind == Moved {
+				after = f.MoveTo
+			}
+		}
+		var before []byte // NULL: the file did not exist
+		if kind != Created {
+			before = append([]byte{}, a.Previous...) // an empty file is an empty BLOB, not NULL
+		}
+		var etag any = a.ETag
+		if kind == Deleted {
+			etag = nil
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO write_files (write_id, ord, change, path, path_after, bytes_before, etag_after)
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, i, string(kind), f.Path, after, before, etag); err != nil {
+			return 0, fmt.Errorf("journal the write: %w", err)
+		}
+	}
+	if err := prune(ctx, tx, id, now, j.bounds()); err != nil {
+		return 0, fmt.Errorf("journal the write: %w", err)
+	}
+	if err := tx.Commit(); err != nil {
+		return 0, fmt.Errorf("journal the write: %w", err)
+	}
+	return id, nil
+}
+
+// prune drops the writes older than newest beyond b: those past b.Age,
+// those beyond the b.Writes newest, and the oldest whose previous bytes,
+// added to those of every newer write, pass b.Bytes.
+func prune(ctx context.Context, tx *sql.Tx, newest int64, now time.Time, b Bounds) error {
+	if _, err := tx.ExecContext(ctx, `DELETE FROM writes WHERE id < ? AND at_ms < ?`,
+		newest, now.Add(-b.Age).UnixMilli()); err != nil {
+		return err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM writes WHERE id < ?
+		AND id NOT IN (SELECT id FROM writes ORDER BY id DESC LIMIT ?)`, newest, b.Writes); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `DELETE FROM writes WHERE id IN (
+		SELECT id FROM (
+			SELECT w.id, sum(coalesce(s.bytes, 0)) OVER (ORDER BY w.id DESC) AS kept
+			FROM writes w LEFT JOIN (
+				SELECT write_id, sum(length(bytes_before)) AS bytes FROM write_files GROUP BY write_id
+			) s ON s.write_id = w.id
+		) WHERE kept > ? AND id < ?)`, b.Bytes, newest)
+	return err
+}
+
+// History lists the last n writes, newest first.
+func (j Journal) History(ctx context.Context, n int) ([]Entry, error) {
+	return j.entries(ctx, `SELECT id, at_ms, tool, vault, summary FROM writes ORDER BY id DESC LIMIT ?`, n)
+}
+
+// Lookup is write id; ErrNoWrite when the journal does not hold it.
+func (j Journal) Lookup(ctx context.Context, id int64) (Entry, error) {
+	es, err := j.entries(ctx, `SELECT id, at_ms, tool, vault, summary FROM writes WHERE id = ?`, id)
+	if err != nil {
+		return Entry{}, err
+	}
+	if len(es) == 0 {
+		return Entry{}, fmt.Errorf("write %d: %w", id, ErrNoWrite)
+	}
+	return es[0], nil
+}
+
+// entries are the writes query selects, with their files.
+func (j Journal) entries(ctx context.Context, query string, arg any) ([]Entry, error) {
+	rows, err := j.DB.QueryContext(ctx, query, arg)
+	if err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	var out []Entry
+	for rows.Next() {
+		var e Entry
+		var at int64
+		if err := rows.Scan(&e.ID, &at, &e.Tool, &e.Vault, &e.Summary); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("read the write journal: %w", err)
+		}
+		e.At = time.UnixMilli(at)
+		out = append(out, e)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	for i := range out {
+		files, err := j.files(ctx, out[i].ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range files {
+			out[i].Files = append(out[i].Files, f.EntryFile)
+		}
+	}
+	return out, nil
+}
+
+// journalFile is a row of write_files.
+type journalFile struct {
+	EntryFile
+	before    []byte
+	etagAfter string
+}
+
+func (j Journal) files(ctx context.Context, id int64) ([]journalFile, error) {
+	rows, err := j.DB.QueryContext(ctx, `SELECT change, path, path_after, bytes_before, coalesce(etag_after, '')
+		FROM write_files WHERE write_id = ? ORDER BY ord`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	defer rows.Close()
+	var out []journalFile
+	for rows.Next() {
+		var f journalFile
+		var kind string
+		if err := rows.Scan(&kind, &f.Path, &f.PathAfter, &f.before, &f.etagAfter); err != nil {
+			return nil, fmt.Errorf("read the write journal: %w", err)
+		}
+		f.Change = FileKind(kind)
+		out = append(out, f)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	return out, nil
+}
+
+// UndoChange is the Change that reverts write id, for Apply in the
+// write's vault (Lookup names it), to be recorded in turn (its Tool is
+// "undo"), so that undoing an undo redoes. A created note is deleted (to
+// the trash), an edited one gets its bytes back, a deleted one is written
+// again from the journal's copy of its bytes (the trash is not read: it
+// may have been emptied), and a moved one moves back with the notes
+// whose links the move changed given their bytes back.
+//
+// current tells a file's etag now, or that it does not exist. Each file
+// the write left must be as it left it; otherwise UndoChange fails with
+// a *ChangedError naming the file, and nothing should be written. The
+// Change's Before etags make Apply check again as it writes.
+func (j Journal) UndoChange(ctx context.Context, id int64, current func(path string) (etag string, exists bool, err error)) (Change, error) {
+	e, err := j.Lookup(ctx, id)
+	if err != nil {
+		return Change{}, err
+	}
+	files, err := j.files(ctx, id)
+	if err != nil {
+		return Change{}, err
+	}
+	ch := Change{Tool: "undo", Summary: fmt.Sprintf("undid write %d (%s)", id, e.Summary)}
+	for _, f := range slices.Backward(files) {
+		if f.Change == Deleted {
+			_, exists, err := current(f.Path)
+			if err != nil {
+				return Change{}, fmt.Errorf("undo write %d: %w", id, err)
+			}
+			if exists {
+				return Change{}, &ChangedError{Write: id, Path: f.Path, Back: true}
+			}
+			ch.Files = append(ch.Files, FileChange{Path: f.Path, After: nonNil(f.before)})
+			continue
+		}
+		etag, exists, err := current(f.PathAfter)
+		if err != nil {
+			return Change{}, fmt.Errorf("undo write %d: %w", id, err)
+		}
+		if !exists {
+			return Change{}, &ChangedError{Write: id, Path: f.PathAfter, Gone: true}
+		}
+		if etag != f.etagAfter {
+			return Change{}, &ChangedError{Write: id, Path: f.PathAfter}
+		}
+		switch f.Change {
+		case Created:
+			ch.Files = append(ch.Files, FileChange{Path: f.PathAfter, Before: etag, Delete: true})
+		case Edited:
+			ch.Files = append(ch.Files, FileChange{Path: f.Path, Before: etag, After: nonNil(f.before)})
+		case Moved:
+			ch.Files = append(ch.Files, FileChange{Path: f.PathAfter, Before: etag, MoveTo: f.Path, After: nonNil(f.before)})
+		default:
+			return Change{}, fmt.Errorf("undo write %d: the journal holds an unknown change %q to %s", id, f.Change, f.Path)
+		}
+	}
+	return ch, nil
+}
+
+// nonNil is b, or an empty slice for an empty file: After nil would be
+// no content to write.
+func nonNil(b []byte) []byte {
+	if b == nil {
+		return []byte{}
+	}
+	return b
+}
+
+// Describe says what ch does, in a few words, for the journal: "created
+// Inbox/Idea.md", "moved A.md to Notes/A.md and updated the links in 2
+// notes".
+func Describe(ch Change) string {
+	var moved, others []string
+	var said string
+	for _, f := range ch.Files {
+		switch KindOf(f) {
+		case Moved:
+			moved = append(moved, f.Path+" to "+f.MoveTo)
+		case Created:
+			others = append(others, "created "+f.Path)
+		case Deleted:
+			others = append(others, "deleted "+f.Path)
+		case Edited:
+			others = append(others, "edited "+f.Path)
+		}
+	}
+	switch {
+	case len(moved) > 0 && len(others) > 0:
+		said = "moved " + words.List(moved) + " and updated the links in " + words.Count(len(others), "note")
+	case len(moved) > 0:
+		said = "moved " + words.List(moved)
+	default:
+		said = words.List(others)
+	}
+	return said
+}
