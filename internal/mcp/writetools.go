@@ -9,16 +9,16 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/jarvis-mcp/jarvis/internal/write"
 	"github.com/jarvis-mcp/jarvis/internal/words"
+	"github.com/jarvis-mcp/jarvis/internal/write"
 )
 
 // The names of the write tools, offered only for vaults made writable.
 const (
-	ToolCreateNote = "create-note"
-	ToolEditNote   = "edit-note"
-	ToolMoveNote   = "move-note"
-	ToolDeleteNote = "delete-note"
+	ToolCreateNote = write.ToolCreate
+	ToolEditNote   = write.ToolEdit
+	ToolMoveNote   = write.ToolMove
+	ToolDeleteNote = write.ToolDelete
 )
 
 // NoteWriter changes the notes of the vaults made writable (the write
@@ -75,24 +75,13 @@ type CreateNoteInput struct {
 	DryRun  bool   `json:"dry_run,omitempty" jsonschema:"true to get the diff of what would be written, and write nothing"`
 }
 
-// EditInput is one edit of edit-note.
-type EditInput struct {
-	Op         string         `json:"op" jsonschema:"append, prepend (after the frontmatter), replace, replace_section, set_properties or content"`
-	Text       string         `json:"text,omitempty" jsonschema:"append, prepend: the text to add; replace_section: the section's new body; content: the note's whole new text"`
-	Find       string         `json:"find,omitempty" jsonschema:"replace: the exact text to find (no regular expression)"`
-	Replace    string         `json:"replace,omitempty" jsonschema:"replace: the text put in its place, taken literally"`
-	Count      *int           `json:"count,omitempty" jsonschema:"replace: how many times find occurs; when left out it must occur exactly once"`
-	Heading    string         `json:"heading,omitempty" jsonschema:"replace_section: the heading, or a heading path as read-note gives it (Setup > Install); the heading line stays and its body up to the next heading of the same or a higher level is replaced"`
-	Properties map[string]any `json:"properties,omitempty" jsonschema:"set_properties: frontmatter properties to add or change; null removes one; every other line of the frontmatter stays as written"`
-}
-
 // EditNoteInput is the input of edit-note.
 type EditNoteInput struct {
-	Path   string      `json:"path" jsonschema:"the note's vault-relative path, as read-note and search results give it"`
-	ETag   string      `json:"etag" jsonschema:"the etag read-note (or the last write) returned for the note: the edit is refused if the note changed since"`
-	Edits  []EditInput `json:"edits" jsonschema:"the edits, applied in order as one change: if one fails, nothing is written"`
-	Vault  string      `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
-	DryRun bool        `json:"dry_run,omitempty" jsonschema:"true to get the diff of what would be written, and write nothing"`
+	Path   string       `json:"path" jsonschema:"the note's vault-relative path, as read-note and search results give it"`
+	ETag   string       `json:"etag" jsonschema:"the etag read-note (or the last write) returned for the note: the edit is refused if the note changed since"`
+	Edits  []write.Edit `json:"edits" jsonschema:"the edits, applied in order as one change: if one fails, nothing is written"`
+	Vault  string       `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
+	DryRun bool         `json:"dry_run,omitempty" jsonschema:"true to get the diff of what would be written, and write nothing"`
 }
 
 // MoveNoteInput is the input of move-note.
@@ -122,6 +111,8 @@ type WriteOutput struct {
 	Relinked []string `json:"relinked,omitempty" jsonschema:"move-note: the notes whose links to the note were rewritten"`
 	Trash    string   `json:"trash,omitempty" jsonschema:"delete-note: where the note was put, in the vault's .trash folder"`
 	Undo     string   `json:"undo,omitempty" jsonschema:"how the user can revert this write"`
+	// Warnings say what the write could not do beside it.
+	Warnings []string `json:"warnings,omitempty" jsonschema:"what the write could not do beside it: a link it could not rewrite, an index it could not update"`
 }
 
 func (t *tools) addCreateNote(s *mcpsdk.Server) {
@@ -148,11 +139,7 @@ func (t *tools) addEditNote(s *mcpsdk.Server) {
 Every edit keeps the rest of the note byte for byte, and the user can undo it.`,
 		Annotations: writeAnnotations("Edit a note", true),
 	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in EditNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
-		edits := make([]write.Edit, len(in.Edits))
-		for i, e := range in.Edits {
-			edits[i] = write.Edit{Op: e.Op, Text: e.Text, Find: e.Find, Replace: e.Replace, Count: e.Count, Heading: e.Heading, Properties: e.Properties}
-		}
-		return t.write(ctx, write.Request{Tool: ToolEditNote, Vault: in.Vault, Path: in.Path, ETag: in.ETag, Edits: edits, DryRun: in.DryRun})
+		return t.write(ctx, write.Request{Tool: ToolEditNote, Vault: in.Vault, Path: in.Path, ETag: in.ETag, Edits: in.Edits, DryRun: in.DryRun})
 	})
 }
 
@@ -175,7 +162,7 @@ func (t *tools) addDeleteNote(s *mcpsdk.Server) {
 		return
 	}
 	addTool(t, s, &mcpsdk.Tool{
-		Name: ToolDeleteNote,
+		Name:        ToolDeleteNote,
 		Description: `Delete a note of a writable vault by moving it to the vault's .trash folder, as Obsidian's "move to Obsidian trash" does; the user can bring it back with jarvis undo. Links to it are left as they are.`,
 		Annotations: writeAnnotations("Delete a note", true),
 	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in DeleteNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
@@ -196,7 +183,7 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	if err != nil {
 		return nil, out, writeError(err)
 	}
-	out.Path, out.ETag, out.Diff, out.Relinked, out.Trash = res.Path, res.ETag, res.Diff, nonNil(res.Relinked), res.Trash
+	out.Path, out.ETag, out.Diff, out.Relinked, out.Trash, out.Warnings = res.Path, res.ETag, res.Diff, nonNil(res.Relinked), res.Trash, res.Warnings
 	if len(out.Relinked) == 0 {
 		out.Relinked = nil
 	}
@@ -265,6 +252,9 @@ func renderWrite(r write.Request, out WriteOutput) string {
 		for _, p := range out.Relinked {
 			fmt.Fprintf(&b, "- %s\n", p)
 		}
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(&b, "\nWarning: %s.\n", w)
 	}
 	if out.Diff != "" {
 		fmt.Fprintf(&b, "\n```diff\n%s```\n", out.Diff)

@@ -1,5 +1,27 @@
 package write
 
+import "errors"
+
+// The writers a Request names: the write tools.
+const (
+	ToolCreate = "create-note"
+	ToolEdit   = "edit-note"
+	ToolMove   = "move-note"
+	ToolDelete = "delete-note"
+)
+
+// More errors of a Request, beside those of the file layer.
+var (
+	// ErrNotFound means there is no note at the path to change.
+	ErrNotFound = errors.New("no such note")
+	// ErrNoETag means a change of an existing note came without the etag
+	// its writer read.
+	ErrNoETag = errors.New("the etag is missing")
+	// ErrNoChange means the edits leave the note as it is: nothing is
+	// written or journalled.
+	ErrNoChange = errors.New("nothing to change")
+)
+
 // Request is one write a tool asks for.
 type Request struct {
 	// Tool names the writer, for the journal: "create-note",
@@ -38,4 +60,7 @@ type Result struct {
 	// Journal is the write's number: jarvis undo N reverts it. 0 in a dry
 	// run.
 	Journal int64
+	// Warnings say what the write could not do beside it: a link it could
+	// not rewrite, a journal or index it could not update.
+	Warnings []string
 }
