@@ -84,6 +84,7 @@ when interrupted.`, e)
 	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
 	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr; past 10 MB it is moved to file.1 and begun again")
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
+	writeAll := fs.Bool("write", false, "offer the write tools (create-note, edit-note, move-note, delete-note) for every vault served; without it only vaults with write: true in the config file are writable")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -98,6 +99,11 @@ when interrupted.`, e)
 	}
 	if err := checkConfigured(e, cfg); err != nil {
 		return err
+	}
+	if *writeAll {
+		for i := range cfg.Vaults {
+			cfg.Vaults[i].Write = true
+		}
 	}
 	if e.getenv("GOGC") == "" {
 		// A server runs for hours beside the user's other programs: the

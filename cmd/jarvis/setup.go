@@ -65,6 +65,7 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	name := fs.String("name", "jarvis", "the `name` of the server entry")
 	claudeConfig := fs.String("claude-config", "", "write Claude Desktop's config `file` here instead of its usual place")
 	printOnly := fs.Bool("print", false, "print the entry as JSON to stdout and touch no file")
+	writeAll := fs.Bool("write", false, "let Claude change your notes: the entry starts jarvis mcp --write, which offers the write tools (each write undoable with jarvis undo)")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -84,6 +85,9 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	}
 	entry := newServerEntry(exe, cfg, c.config != "" || e.getenv(config.EnvConfig) != "",
 		c.embedder != "" || e.getenv(config.EnvEmbedder) != "", e.getenv)
+	if *writeAll {
+		entry.Args = append(entry.Args, "--write")
+	}
 	codeLine := claudeCodeLine(*name, entry)
 	keyNote := apiKeyNote(cfg, e.getenv)
 

@@ -97,6 +97,9 @@ type Vault struct {
 	// "Archive/**" or "*.excalidraw.md". A pattern without '/' matches a
 	// file or folder name at any depth.
 	Exclude []string `yaml:"exclude" toml:"exclude" json:"exclude,omitempty"`
+	// Write lets the write tools change the vault's notes; off unless
+	// asked for (here, or for every vault by jarvis mcp --write).
+	Write bool `yaml:"write" toml:"write" json:"write,omitempty"`
 }
 
 // Config is the settled configuration of one jarvis run.

@@ -18,8 +18,8 @@ type Setting struct {
 	Key string
 	// Env is the environment variable; "" when there is none.
 	Env string
-	// Type is what the value is written as: text, path, duration, number
-	// or list.
+	// Type is what the value is written as: text, path, duration,
+	// number, boolean or list.
 	Type string
 	// Default is what applies when the setting is left out; "" when
 	// nothing does.
@@ -41,6 +41,8 @@ var Settings = []Setting{
 		Meaning: "the name tools and --vault know the vault by"},
 	{Key: "vaults[].exclude", Type: "list",
 		Meaning: "glob patterns of files and folders to skip, such as \"Archive/**\"; a pattern without '/' matches a name at any depth"},
+	{Key: "vaults[].write", Type: "boolean", Default: "false",
+		Meaning: "lets the write tools (create-note, edit-note, move-note, delete-note) change the vault's notes, each write undoable with 'jarvis undo'; 'jarvis mcp --write' allows it for every vault served"},
 	{Key: "database", Env: EnvDB, Type: "path",
 		Default: "jarvis.db in the user data folder: $XDG_DATA_HOME/jarvis or ~/.local/share/jarvis on Linux, ~/Library/Application Support/jarvis on macOS, %LocalAppData%\\jarvis on Windows",
 		Meaning: "the SQLite database; never inside a vault"},

@@ -17,6 +17,8 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/write"
 )
 
 // toolsGroup collects every MCP tool, each built from the services it
@@ -80,6 +82,12 @@ var Serving = fx.Module("serve",
 		mcp.NoteResources,
 		// What today is for periodic-note: the process's clock and time zone.
 		func() mcp.Clock { return time.Now },
+		// The write tools' service over the vaults made writable: each
+		// write in the index, by the server's own pass of its vault,
+		// before it returns.
+		fx.Annotate(func(cfg config.Config, h *store.Handle, p *vault.Parser, l *live.Live, log *slog.Logger) *write.Service {
+			return write.NewService(cfg.Vaults, h, p, l.Vault, log)
+		}, fx.As(new(mcp.NoteWriter))),
 		// The files of a vault as query-notes reads them, from the index,
 		// through the snapshot the process keeps of them while current.
 		func(db store.Conn) mcp.VaultFiles {
@@ -100,6 +108,10 @@ var Serving = fx.Module("serve",
 		asTool(mcp.BuildContextTool),
 		asTool(mcp.ListVaultsTool),
 		asTool(mcp.HealthStatusTool),
+		asTool(mcp.CreateNoteTool),
+		asTool(mcp.EditNoteTool),
+		asTool(mcp.MoveNoteTool),
+		asTool(mcp.DeleteNoteTool),
 	),
 )
 

@@ -18,6 +18,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
+	"github.com/jarvis-mcp/jarvis/internal/write"
 )
 
 // ReadNoteInput is the input of read-note.
@@ -129,10 +130,12 @@ type ReadNoteOutput struct {
 	Backlinks   []BacklinkItem `json:"backlinks" jsonschema:"links from other notes to this one, by source path and line; backlink_count says how many there are in all"`
 	// BacklinkCount is how many links from other notes lead here, listed
 	// or not.
-	BacklinkCount int    `json:"backlink_count" jsonschema:"how many links from other notes lead here; more than backlinks lists when they were cut"`
-	Size          int64  `json:"size" jsonschema:"file size in bytes"`
-	Modified      string `json:"modified" jsonschema:"last modification time, RFC 3339"`
-	Offset        int    `json:"offset" jsonschema:"character offset of content"`
+	BacklinkCount int `json:"backlink_count" jsonschema:"how many links from other notes lead here; more than backlinks lists when they were cut"`
+	// ETag identifies the note's bytes as read.
+	ETag     string `json:"etag" jsonschema:"a hash of the note's bytes as read: the write tools (when the user has allowed them) take it to be sure the note has not changed since"`
+	Size     int64  `json:"size" jsonschema:"file size in bytes"`
+	Modified string `json:"modified" jsonschema:"last modification time, RFC 3339"`
+	Offset   int    `json:"offset" jsonschema:"character offset of content"`
 	// NextOffset is where the next page starts, 0 when content reaches the
 	// end.
 	NextOffset int `json:"next_offset" jsonschema:"offset to pass for the next page; 0 when this is the end"`
@@ -209,7 +212,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		out.Warnings = append(out.Warnings, clip(w, maxTextChars))
 	}
 	out.Vault, out.Path, out.Title = v.Name, rel, clip(note.Title, maxTitleChars)
-	out.Size, out.Modified = st.Size(), st.ModTime().UTC().Format(time.RFC3339)
+	out.Size, out.Modified, out.ETag = st.Size(), st.ModTime().UTC().Format(time.RFC3339), write.ETag(data)
 	if note.Frontmatter != nil {
 		var short string
 		if out.Frontmatter, short = shortFrontmatter(note.Frontmatter); short != "" {

@@ -121,6 +121,8 @@ type tools struct {
 	clock    Clock
 	// vaultFiles reads a vault's files for query-notes.
 	vaultFiles VaultFiles
+	// writer changes notes for the write tools.
+	writer NoteWriter
 }
 
 // readOnly are the annotations of every jarvis tool: they read the vaults

@@ -3,8 +3,6 @@ package write
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -12,11 +10,11 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -51,50 +49,6 @@ func writeTree(t testing.TB, dir string, tree map[string]string) {
 			t.Fatal(err)
 		}
 	}
-}
-
-// treeHash is a hash of everything beneath dir: every name, its kind and
-// permissions, a file's bytes and a link's target. Two equal hashes mean
-// the tree was left byte for byte as it was.
-func treeHash(t testing.TB, dir string) string {
-	t.Helper()
-	h := sha256.New()
-	var lines []string
-	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(dir, p)
-		info, err := d.Info()
-		if err != nil {
-			return err
-		}
-		line := fmt.Sprintf("%s %v", filepath.ToSlash(rel), info.Mode())
-		switch {
-		case info.Mode()&fs.ModeSymlink != 0:
-			target, err := os.Readlink(p)
-			if err != nil {
-				return err
-			}
-			line += " -> " + target
-		case info.Mode().IsRegular():
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			line += " " + ETag(b)
-		}
-		lines = append(lines, line)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(lines)
-	for _, l := range lines {
-		fmt.Fprintln(h, l)
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 func openTest(t testing.TB, dir string, exclude ...string) *Vault {
@@ -218,12 +172,12 @@ func TestApplyRefusalsLeaveTheVaultAsItWas(t *testing.T) {
 			if tc.want == ErrTooLarge {
 				files = []FileChange{{Path: "big.md", After: bytes.Repeat([]byte("x"), vault.MaxNoteSize+1)}}
 			}
-			before, beforeOut := treeHash(t, dir), treeHash(t, outside)
+			before, beforeOut := sharedtest.TreeHash(t, dir), sharedtest.TreeHash(t, outside)
 			_, err := v.Apply(context.Background(), Change{Tool: "test", Files: files})
 			if !errors.Is(err, tc.want) {
 				t.Fatalf("Apply = %v, want %v", err, tc.want)
 			}
-			if treeHash(t, dir) != before || treeHash(t, outside) != beforeOut {
+			if sharedtest.TreeHash(t, dir) != before || sharedtest.TreeHash(t, outside) != beforeOut {
 				t.Fatalf("a refused change (%v) changed the files", err)
 			}
 		})
@@ -419,12 +373,12 @@ func TestApplyFailureMidwayPutsEverythingBack(t *testing.T) {
 				}
 				return nil
 			}
-			before := treeHash(t, dir)
+			before := sharedtest.TreeHash(t, dir)
 			_, err := v.Apply(context.Background(), Change{Files: files})
 			if !errors.Is(err, boom) {
 				t.Fatalf("Apply = %v, want the failure", err)
 			}
-			if treeHash(t, dir) != before {
+			if sharedtest.TreeHash(t, dir) != before {
 				t.Error("the vault is not as it was after a failed change")
 			}
 			v.beforeCommit = nil

@@ -1,0 +1,263 @@
+package mcp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/words"
+	"github.com/jarvis-mcp/jarvis/internal/write"
+)
+
+// The names of the write tools, offered only for vaults made writable.
+const (
+	ToolCreateNote = write.ToolCreate
+	ToolEditNote   = write.ToolEdit
+	ToolMoveNote   = write.ToolMove
+	ToolDeleteNote = write.ToolDelete
+)
+
+// NoteWriter changes the notes of the vaults made writable (the write
+// tools): each write checked against the etag its caller read, atomic,
+// confined to the vault, journalled for jarvis undo, and in the index
+// before it returns.
+type NoteWriter interface {
+	// Writable names the vaults whose notes may be written; with none,
+	// no write tool is offered.
+	Writable() []string
+	Write(ctx context.Context, r write.Request) (write.Result, error)
+}
+
+// CreateNoteTool, EditNoteTool, MoveNoteTool and DeleteNoteTool are the
+// write tools; each is listed only when some vault is writable.
+func CreateNoteTool(w NoteWriter) Tool {
+	return Tool{ToolCreateNote, func(t *tools) { t.writer = w }, (*tools).addCreateNote}
+}
+
+// EditNoteTool is edit-note.
+func EditNoteTool(w NoteWriter) Tool {
+	return Tool{ToolEditNote, func(t *tools) { t.writer = w }, (*tools).addEditNote}
+}
+
+// MoveNoteTool is move-note.
+func MoveNoteTool(w NoteWriter) Tool {
+	return Tool{ToolMoveNote, func(t *tools) { t.writer = w }, (*tools).addMoveNote}
+}
+
+// DeleteNoteTool is delete-note.
+func DeleteNoteTool(w NoteWriter) Tool {
+	return Tool{ToolDeleteNote, func(t *tools) { t.writer = w }, (*tools).addDeleteNote}
+}
+
+// writes reports whether the write tools are offered: some vault is
+// writable.
+func (t *tools) writes() bool {
+	return t.writer != nil && len(t.writer.Writable()) > 0
+}
+
+// writeAnnotations are a write tool's: it changes only the user's own
+// notes, in the vault; destructive when it may change or remove what is
+// there.
+func writeAnnotations(title string, destructive bool) *mcpsdk.ToolAnnotations {
+	closed := false
+	return &mcpsdk.ToolAnnotations{Title: title, DestructiveHint: &destructive, OpenWorldHint: &closed}
+}
+
+// CreateNoteInput is the input of create-note.
+type CreateNoteInput struct {
+	Path    string `json:"path" jsonschema:"where the new note goes: a vault-relative path ending in .md, such as Projects/Apollo.md; missing folders are made"`
+	Content string `json:"content" jsonschema:"the note's Markdown, frontmatter included if any"`
+	Vault   string `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
+	DryRun  bool   `json:"dry_run,omitempty" jsonschema:"true to get the diff of what would be written, and write nothing"`
+}
+
+// EditNoteInput is the input of edit-note.
+type EditNoteInput struct {
+	Path   string       `json:"path" jsonschema:"the note's vault-relative path, as read-note and search results give it"`
+	ETag   string       `json:"etag" jsonschema:"the etag read-note (or the last write) returned for the note: the edit is refused if the note changed since"`
+	Edits  []write.Edit `json:"edits" jsonschema:"the edits, applied in order as one change: if one fails, nothing is written"`
+	Vault  string       `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
+	DryRun bool         `json:"dry_run,omitempty" jsonschema:"true to get the diff of what would be written, and write nothing"`
+}
+
+// MoveNoteInput is the input of move-note.
+type MoveNoteInput struct {
+	Path   string `json:"path" jsonschema:"the note's vault-relative path"`
+	To     string `json:"to" jsonschema:"its new vault-relative path, ending in .md: a new name, a new folder, or both"`
+	ETag   string `json:"etag" jsonschema:"the etag read-note returned for the note"`
+	Vault  string `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"true to get the diff of the move and of every note whose links would change, and write nothing"`
+}
+
+// DeleteNoteInput is the input of delete-note.
+type DeleteNoteInput struct {
+	Path  string `json:"path" jsonschema:"the note's vault-relative path"`
+	ETag  string `json:"etag" jsonschema:"the etag read-note returned for the note"`
+	Vault string `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
+}
+
+// WriteOutput is what every write tool returns.
+type WriteOutput struct {
+	Vault  string `json:"vault"`
+	Path   string `json:"path" jsonschema:"the note's path after the write"`
+	ETag   string `json:"etag" jsonschema:"the note's etag after the write, to send with the next write of it; in a dry run, its etag now"`
+	DryRun bool   `json:"dry_run"`
+	Diff   string `json:"diff,omitempty" jsonschema:"the unified diff of every file the write changes, or would in a dry run"`
+	// Relinked are the notes whose links changed with a move.
+	Relinked []string `json:"relinked,omitempty" jsonschema:"move-note: the notes whose links to the note were rewritten"`
+	Trash    string   `json:"trash,omitempty" jsonschema:"delete-note: where the note was put, in the vault's .trash folder"`
+	Undo     string   `json:"undo,omitempty" jsonschema:"how the user can revert this write"`
+	// Warnings say what the write could not do beside it.
+	Warnings []string `json:"warnings,omitempty" jsonschema:"what the write could not do beside it: a link it could not rewrite, an index it could not update"`
+}
+
+func (t *tools) addCreateNote(s *mcpsdk.Server) {
+	if !t.writes() {
+		return
+	}
+	addTool(t, s, &mcpsdk.Tool{
+		Name: ToolCreateNote,
+		Description: `Create a new note in a writable vault. It never replaces a note: if a file is at the path, it is refused, and edit-note changes an existing note.
+Use dry_run to show the user what would be written first.`,
+		Annotations: writeAnnotations("Create a note", false),
+	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in CreateNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
+		return t.write(ctx, write.Request{Tool: ToolCreateNote, Vault: in.Vault, Path: in.Path, Content: in.Content, DryRun: in.DryRun})
+	})
+}
+
+func (t *tools) addEditNote(s *mcpsdk.Server) {
+	if !t.writes() {
+		return
+	}
+	addTool(t, s, &mcpsdk.Tool{
+		Name: ToolEditNote,
+		Description: `Change a note of a writable vault: append or prepend text, replace exact text, replace a section under a heading, set or remove frontmatter properties, or replace the whole text. Read the note with read-note first and pass its etag: if the note changed since, nothing is written and you are told to read it again.
+Every edit keeps the rest of the note byte for byte, and the user can undo it.`,
+		Annotations: writeAnnotations("Edit a note", true),
+	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in EditNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
+		return t.write(ctx, write.Request{Tool: ToolEditNote, Vault: in.Vault, Path: in.Path, ETag: in.ETag, Edits: in.Edits, DryRun: in.DryRun})
+	})
+}
+
+func (t *tools) addMoveNote(s *mcpsdk.Server) {
+	if !t.writes() {
+		return
+	}
+	addTool(t, s, &mcpsdk.Tool{
+		Name: ToolMoveNote,
+		Description: `Rename or move a note of a writable vault, and rewrite every link to it across the vault as Obsidian does (wikilinks, embeds, Markdown and frontmatter links, keeping each link's form). All the files change together or none does.
+Use dry_run to list the notes whose links would change.`,
+		Annotations: writeAnnotations("Move a note", true),
+	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in MoveNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
+		return t.write(ctx, write.Request{Tool: ToolMoveNote, Vault: in.Vault, Path: in.Path, To: in.To, ETag: in.ETag, DryRun: in.DryRun})
+	})
+}
+
+func (t *tools) addDeleteNote(s *mcpsdk.Server) {
+	if !t.writes() {
+		return
+	}
+	addTool(t, s, &mcpsdk.Tool{
+		Name:        ToolDeleteNote,
+		Description: `Delete a note of a writable vault by moving it to the vault's .trash folder, as Obsidian's "move to Obsidian trash" does; the user can bring it back with jarvis undo. Links to it are left as they are.`,
+		Annotations: writeAnnotations("Delete a note", true),
+	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in DeleteNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
+		return t.write(ctx, write.Request{Tool: ToolDeleteNote, Vault: in.Vault, Path: in.Path, ETag: in.ETag})
+	})
+}
+
+// write runs one write request for a tool: the vault it names (the one
+// writable vault when it names none), the write, and its answer.
+func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolResult, WriteOutput, error) {
+	out := WriteOutput{Vault: r.Vault, Path: r.Path, DryRun: r.DryRun}
+	name, err := t.writableVault(r.Vault)
+	if err != nil {
+		return nil, out, err
+	}
+	r.Vault, out.Vault = name, name
+	res, err := t.writer.Write(ctx, r)
+	if err != nil {
+		return nil, out, writeError(err)
+	}
+	out.Path, out.ETag, out.Diff, out.Relinked, out.Trash, out.Warnings = res.Path, res.ETag, res.Diff, nonNil(res.Relinked), res.Trash, res.Warnings
+	if len(out.Relinked) == 0 {
+		out.Relinked = nil
+	}
+	if res.Journal > 0 {
+		out.Undo = fmt.Sprintf("the user can revert it with `jarvis undo %d`", res.Journal)
+	}
+	return textResult(renderWrite(r, out)), out, nil
+}
+
+// writableVault is the vault a write names, checked: named and writable,
+// or the only writable vault when none is named.
+func (t *tools) writableVault(name string) (string, error) {
+	writable := t.writer.Writable()
+	if name == "" {
+		if len(writable) == 1 {
+			return writable[0], nil
+		}
+		return "", fmt.Errorf("several vaults are writable (%s): say which with vault", words.Quoted(writable))
+	}
+	if slices.Contains(writable, name) {
+		return name, nil
+	}
+	if err := t.checkVault(name); err != nil {
+		return "", err
+	}
+	return "", fmt.Errorf("vault %q is read-only: the write tools may change only %s; the user can allow writing with `write: true` on the vault in jarvis's config file, or by starting jarvis mcp with --write", name, words.Quoted(writable))
+}
+
+// writeError words a failed write for the model: what happened and what
+// to do next.
+func writeError(err error) error {
+	switch {
+	case errors.Is(err, write.ErrStale):
+		return fmt.Errorf("%v: nothing was written; read it again with read-note and make the change on what it says now, with the etag read-note returns", err)
+	case errors.Is(err, write.ErrExists):
+		return fmt.Errorf("%v: nothing was written; to change an existing note use edit-note, or choose another path", err)
+	}
+	return err
+}
+
+// renderWrite is the text of a write's answer.
+func renderWrite(r write.Request, out WriteOutput) string {
+	var b strings.Builder
+	switch {
+	case out.DryRun:
+		fmt.Fprintf(&b, "Dry run of %s on %s: nothing was written.\n", r.Tool, out.Path)
+	case r.Tool == ToolDeleteNote:
+		fmt.Fprintf(&b, "Moved %s to %s.\n", r.Path, out.Trash)
+	case r.Tool == ToolMoveNote:
+		fmt.Fprintf(&b, "Moved %s to %s", r.Path, out.Path)
+		if n := len(out.Relinked); n > 0 {
+			fmt.Fprintf(&b, " and rewrote the links to it in %s", words.Count(n, "note"))
+		}
+		b.WriteString(".\n")
+	default:
+		fmt.Fprintf(&b, "Wrote %s.\n", out.Path)
+	}
+	if out.ETag != "" {
+		fmt.Fprintf(&b, "etag: %s\n", out.ETag)
+	}
+	if out.Undo != "" {
+		fmt.Fprintf(&b, "Undo: %s.\n", strings.TrimPrefix(out.Undo, "the user can revert it with "))
+	}
+	if len(out.Relinked) > 0 {
+		b.WriteString("\nLinks rewritten in:\n")
+		for _, p := range out.Relinked {
+			fmt.Fprintf(&b, "- %s\n", p)
+		}
+	}
+	for _, w := range out.Warnings {
+		fmt.Fprintf(&b, "\nWarning: %s.\n", w)
+	}
+	if out.Diff != "" {
+		fmt.Fprintf(&b, "\n```diff\n%s```\n", out.Diff)
+	}
+	return b.String()
+}

@@ -1,0 +1,87 @@
+package periodic
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// TemplatesFile is the Templates core plugin's settings, beneath the
+// vault's .obsidian folder.
+const TemplatesFile = "templates.json"
+
+// TemplateFormats are the formats {{date}} and {{time}} take when the
+// template gives none: the Templates core plugin's settings, or its
+// defaults.
+type TemplateFormats struct {
+	Date string `json:"dateFormat"`
+	Time string `json:"timeFormat"`
+}
+
+// LoadTemplateFormats reads the Templates plugin's formats from r; a
+// missing or broken file, or a format out of bounds, leaves its default,
+// and the warning returned says so.
+func LoadTemplateFormats(r SettingsReader) (TemplateFormats, []string) {
+	defaults := TemplateFormats{Date: "YYYY-MM-DD", Time: "HH:mm"}
+	data, err := r.ReadSettings(TemplatesFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return defaults, nil
+	}
+	var f TemplateFormats
+	if err == nil {
+		err = json.Unmarshal(data, &f)
+	}
+	if err != nil {
+		return defaults, []string{fmt.Sprintf(".obsidian/%s was passed over: %s", TemplatesFile, settingsProblem(err))}
+	}
+	var warnings []string
+	pick := func(got, def, what string) string {
+		switch got = strings.TrimSpace(got); {
+		case got == "":
+			return def
+		case len(got) > MaxFormatChars:
+			warnings = append(warnings, fmt.Sprintf("the %s format in .obsidian/%s is longer than %d characters; %s is used", what, TemplatesFile, MaxFormatChars, def))
+			return def
+		}
+		return got
+	}
+	return TemplateFormats{Date: pick(f.Date, defaults.Date, "date"), Time: pick(f.Time, defaults.Time, "time")}, warnings
+}
+
+// placeholder is what the Templates plugin replaces: {{date}}, {{time}}
+// and {{title}}, in any case, with spaces inside the braces allowed, date
+// and time with a Moment.js format after a colon.
+var placeholder = regexp.MustCompile(`(?i)\{\{\s*(date|time|title)\s*(?::([^}]*))?\}\}`)
+
+// Fill fills a template as the Templates plugin does when a periodic note
+// is made from it: {{title}} is the note's name; {{date}} is its day in
+// the date format, {{time}} the time now in the time format, each taking
+// a format of its own after a colon ({{date:dddd D MMMM}}). Anything else
+// is left as written.
+func Fill(template string, day, now time.Time, title string, f TemplateFormats) string {
+	// A date placeholder is the note's day at the time of day now, so
+	// that {{date:YYYY-MM-DD HH:mm}} reads as Obsidian writes it.
+	at := time.Date(day.Year(), day.Month(), day.Day(), now.Hour(), now.Minute(), now.Second(), now.Nanosecond(), now.Location())
+	return placeholder.ReplaceAllStringFunc(template, func(m string) string {
+		g := placeholder.FindStringSubmatch(m)
+		format := strings.TrimSpace(g[2])
+		switch strings.ToLower(g[1]) {
+		case "title":
+			return title
+		case "date":
+			if format == "" {
+				format = f.Date
+			}
+			return ParseLayout(format).Format(at)
+		default:
+			if format == "" {
+				format = f.Time
+			}
+			return ParseLayout(format).Format(now)
+		}
+	})
+}

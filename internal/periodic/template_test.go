@@ -1,0 +1,48 @@
+package periodic
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestFill: a template's placeholders are filled as the Templates plugin
+// fills them; other braces are left alone.
+func TestFill(t *testing.T) {
+	day := time.Date(2026, 11, 27, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 11, 28, 9, 5, 7, 0, time.UTC)
+	f := TemplateFormats{Date: "YYYY-MM-DD", Time: "HH:mm"}
+	for _, tc := range []struct{ in, want string }{
+		{"# {{title}}\n\nWritten {{date}} at {{time}}.", "# 2026-11-27\n\nWritten 2026-11-27 at 09:05."},
+		{"{{date:dddd, MMMM Do YYYY}}", "Friday, November 27th 2026"},
+		{"{{ DATE : YYYY-[W]ww }} {{Time:HH:mm:ss}}", "2026-W48 09:05:07"},
+		{"{{date:YYYY-MM-DD HH:mm}}", "2026-11-27 09:05"},
+		{"{{yesterday}} {{unknown}} {{ title", "{{yesterday}} {{unknown}} {{ title"},
+	} {
+		if got := Fill(tc.in, day, now, "2026-11-27", f); got != tc.want {
+			t.Errorf("Fill(%q)\n got %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+	if got := Fill("{{date}} {{time}}", day, now, "x", TemplateFormats{Date: "DD.MM.YYYY", Time: "h:mm A"}); got != "27.11.2026 9:05 AM" {
+		t.Errorf("the plugin's own formats: %q", got)
+	}
+}
+
+func TestLoadTemplateFormats(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		files settingsFiles
+		want  TemplateFormats
+		warn  string
+	}{
+		{"none", settingsFiles{}, TemplateFormats{"YYYY-MM-DD", "HH:mm"}, ""},
+		{"set", settingsFiles{TemplatesFile: `{"folder": "Templates", "dateFormat": "DD/MM/YYYY", "timeFormat": ""}`}, TemplateFormats{"DD/MM/YYYY", "HH:mm"}, ""},
+		{"broken", settingsFiles{TemplatesFile: `{"dateFormat": `}, TemplateFormats{"YYYY-MM-DD", "HH:mm"}, "templates.json was passed over"},
+		{"too long", settingsFiles{TemplatesFile: `{"dateFormat": "` + strings.Repeat("Y", MaxFormatChars+1) + `"}`}, TemplateFormats{"YYYY-MM-DD", "HH:mm"}, "longer than"},
+	} {
+		got, warns := LoadTemplateFormats(tc.files)
+		if got != tc.want || (tc.warn == "") != (len(warns) == 0) || tc.warn != "" && !strings.Contains(strings.Join(warns, " "), tc.warn) {
+			t.Errorf("%s: %+v %q; want %+v warning %q", tc.name, got, warns, tc.want, tc.warn)
+		}
+	}
+}

@@ -1,0 +1,288 @@
+package write
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
+)
+
+// Service carries out the write tools' requests over the vaults made
+// writable: each request read, checked against its etag, applied through
+// the vault's file layer all or nothing, recorded in the journal, and put
+// in the index before it returns, so that every answer after it reflects
+// it.
+type Service struct {
+	vaults  []config.Vault // the writable ones
+	journal JournalDB
+	parser  *vault.Parser
+	reindex func(ctx context.Context, vault string) error
+	log     *slog.Logger
+
+	mu   sync.Mutex
+	open map[string]*Vault
+}
+
+// NewService returns the write service over the writable vaults among
+// vaults (config.Vault.Write), recording writes in journal and bringing
+// the index up to date through reindex (the server's index pass of one
+// vault) before a write returns.
+func NewService(vaults []config.Vault, journal JournalDB, p *vault.Parser, reindex func(ctx context.Context, vault string) error, log *slog.Logger) *Service {
+	var writable []config.Vault
+	for _, v := range vaults {
+		if v.Write {
+			writable = append(writable, v)
+		}
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &Service{vaults: writable, journal: journal, parser: p, reindex: reindex, log: log, open: map[string]*Vault{}}
+}
+
+// Writable names the vaults whose notes may be written.
+func (s *Service) Writable() []string { return config.Names(s.vaults) }
+
+// vault is the file layer of the writable vault named.
+func (s *Service) vault(name string) (*Vault, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v, ok := s.open[name]; ok {
+		return v, nil
+	}
+	for _, cv := range s.vaults {
+		if cv.Name == name {
+			v, err := OpenVault(cv.Path, cv.Exclude)
+			if err != nil {
+				return nil, fmt.Errorf("vault %q cannot be written: %w", name, err)
+			}
+			s.open[name] = v
+			return v, nil
+		}
+	}
+	return nil, fmt.Errorf("vault %q is not writable", name)
+}
+
+// Write carries out r.
+func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
+	v, err := s.vault(r.Vault)
+	if err != nil {
+		return Result{}, err
+	}
+	ch, res, err := s.plan(ctx, v, r)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Vault = r.Vault
+	if r.DryRun {
+		return res, nil
+	}
+	applied, err := v.Apply(ctx, ch)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, f := range applied.Files {
+		switch {
+		case r.Tool == ToolDelete && f.Path == r.Path:
+			res.Trash, res.ETag = f.Final, ""
+		case f.Final == res.Path:
+			res.ETag = f.ETag
+		}
+	}
+	res.Diff = ""
+	if id, err := Record(ctx, s.journal, r.Vault, ch, applied); err != nil {
+		s.log.Warn("a write was made but not recorded in the journal", "vault", r.Vault, "path", r.Path, "err", err)
+		res.Warnings = append(res.Warnings, "the write was made, but it could not be recorded for jarvis undo")
+	} else {
+		res.Journal = id
+	}
+	// Read your writes: every answer after this one sees the change.
+	if s.reindex != nil {
+		if err := s.reindex(ctx, r.Vault); err != nil && ctx.Err() == nil {
+			s.log.Warn("the index was not brought up to date after a write", "vault", r.Vault, "err", err)
+			res.Warnings = append(res.Warnings, "the note was written, but the index could not be brought up to date: searches may not show the change until the next index run")
+		}
+	}
+	return res, nil
+}
+
+// plan works out the change r makes and the answer it gives, with the
+// diff of every file it changes; nothing is written.
+func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result, error) {
+	if err := v.CheckPath(r.Path); err != nil {
+		return Change{}, Result{}, err
+	}
+	res := Result{Path: r.Path}
+	switch r.Tool {
+	case ToolCreate:
+		content := []byte(r.Content)
+		if err := CheckSize(len(content)); err != nil {
+			return Change{}, Result{}, err
+		}
+		if _, _, err := v.Read(ctx, r.Path); err == nil {
+			return Change{}, Result{}, fmt.Errorf("%w: %s", ErrExists, r.Path)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return Change{}, Result{}, err
+		}
+		res.Diff = Diff(r.Path, nil, content)
+		return Change{Tool: r.Tool, Files: []FileChange{{Path: r.Path, After: content}}}, res, nil
+	}
+	cur, etag, err := s.current(ctx, v, r)
+	if err != nil {
+		return Change{}, Result{}, err
+	}
+	res.ETag = etag
+	switch r.Tool {
+	case ToolEdit:
+		if len(r.Edits) == 0 {
+			return Change{}, Result{}, errors.New("no edits were given: pass edits, a list of edits to apply in order")
+		}
+		after, err := ApplyEdits(cur, r.Edits)
+		if err != nil {
+			return Change{}, Result{}, err
+		}
+		if bytes.Equal(after, cur) {
+			return Change{}, Result{}, fmt.Errorf("%w: the edits leave %s as it is", ErrNoChange, r.Path)
+		}
+		res.Diff = Diff(r.Path, cur, after)
+		return Change{Tool: r.Tool, Files: []FileChange{{Path: r.Path, Before: etag, After: after}}}, res, nil
+	case ToolDelete:
+		res.Diff = Diff(r.Path, cur, nil)
+		return Change{Tool: r.Tool, Files: []FileChange{{Path: r.Path, Before: etag, Delete: true}}}, res, nil
+	case ToolMove:
+		return s.planMove(ctx, v, r, cur, etag, res)
+	}
+	return Change{}, Result{}, fmt.Errorf("unknown write %q", r.Tool)
+}
+
+// current reads the note r changes and checks it against the etag the
+// caller read.
+func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, string, error) {
+	cur, etag, err := v.Read(ctx, r.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, "", fmt.Errorf("%w: there is no note at %s", ErrNotFound, r.Path)
+	}
+	if err != nil {
+		return nil, "", err
+	}
+	switch {
+	case r.ETag == "":
+		return nil, "", fmt.Errorf("%w: give the etag read-note returned for %s (its etag now is %s), so that a change made since you read it is not lost", ErrNoETag, r.Path, etag)
+	case r.ETag != etag:
+		return nil, "", fmt.Errorf("%w: %s (its etag now is %s, not %s)", ErrStale, r.Path, etag, r.ETag)
+	}
+	return cur, etag, nil
+}
+
+// planMove is the change of a move: the note renamed, and every note
+// whose links to it must change to keep leading to it.
+func (s *Service) planMove(ctx context.Context, v *Vault, r Request, cur []byte, etag string, res Result) (Change, Result, error) {
+	if err := v.CheckPath(r.To); err != nil {
+		return Change{}, Result{}, err
+	}
+	if _, _, err := v.Read(ctx, r.To); err == nil {
+		return Change{}, Result{}, fmt.Errorf("%w: %s", ErrExists, r.To)
+	}
+	m, err := s.vaultMove(ctx, v, r.Path, r.To)
+	if err != nil {
+		return Change{}, Result{}, err
+	}
+	rl, err := Relink(ctx, s.parser, m)
+	if err != nil {
+		return Change{}, Result{}, err
+	}
+	ch := Change{Tool: r.Tool}
+	moved := false
+	var diffs []string
+	for _, fc := range rl.Files {
+		if fc.Path == r.Path {
+			fc.MoveTo, moved = r.To, true
+			diffs = append(diffs, Diff(r.To, cur, fc.After))
+		} else {
+			res.Relinked = append(res.Relinked, fc.Path)
+			old := noteData(m.Notes, fc.Path)
+			diffs = append(diffs, Diff(fc.Path, old, fc.After))
+		}
+		ch.Files = append(ch.Files, fc)
+	}
+	if !moved {
+		ch.Files = append([]FileChange{{Path: r.Path, Before: etag, MoveTo: r.To}}, ch.Files...)
+	}
+	for _, l := range rl.Stuck {
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s line %d links to the note in a form that cannot be rewritten (a reference-style link or an escaped frontmatter value); it will no longer lead to it", l.Path, l.Line))
+	}
+	res.Path = r.To
+	res.Diff = fmt.Sprintf("rename %s → %s\n", r.Path, r.To) + strings.Join(diffs, "")
+	return ch, res, nil
+}
+
+// vaultMove reads what Relink needs of the vault: its files, every note's
+// aliases and text.
+func (s *Service) vaultMove(ctx context.Context, v *Vault, from, to string) (Move, error) {
+	cv := s.config(v)
+	files, _, err := vault.Scan(ctx, cv.Path, cv.Exclude)
+	if err != nil {
+		return Move{}, fmt.Errorf("list the vault's files: %w", err)
+	}
+	m := Move{From: from, To: to, Aliases: map[string][]string{}}
+	for _, f := range files {
+		m.Files = append(m.Files, f.Path)
+		if !f.Note {
+			continue
+		}
+		data, etag, err := v.Read(ctx, f.Path)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Move{}, ctx.Err()
+			}
+			continue // unreadable or gone since the scan: it links to nothing here
+		}
+		n, err := s.parser.Parse(ctx, f.Path, data)
+		if err != nil {
+			if ctx.Err() != nil {
+				return Move{}, ctx.Err()
+			}
+		} else if len(n.Aliases) > 0 {
+			m.Aliases[f.Path] = n.Aliases
+		}
+		m.Notes = append(m.Notes, NoteSource{Path: f.Path, Data: data, ETag: etag})
+	}
+	if !slices.Contains(m.Files, from) {
+		m.Files = append(m.Files, from)
+	}
+	return m, nil
+}
+
+// config is the configured vault v was opened for.
+func (s *Service) config(v *Vault) config.Vault {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for name, open := range s.open {
+		if open == v {
+			for _, cv := range s.vaults {
+				if cv.Name == name {
+					return cv
+				}
+			}
+		}
+	}
+	return config.Vault{Path: v.Dir()}
+}
+
+// noteData is the bytes of the note at p among notes.
+func noteData(notes []NoteSource, p string) []byte {
+	for _, n := range notes {
+		if n.Path == p {
+			return n.Data
+		}
+	}
+	return nil
+}
