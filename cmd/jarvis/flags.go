@@ -105,11 +105,16 @@ func checkConfigured(e *env, cfg config.Config) error {
 
 // repeatFlags makes the command that err suggests, when the database
 // holds a vault under another folder or other rules, repeat the flags of
-// this run (cfg.Invocation), so that it works when pasted.
+// this run (cfg.Invocation), so that it works when pasted. The binding
+// error is returned itself: a wrapping made before the flags were set
+// holds its text as it was then, and its own text says all. It is a
+// usage error (exit status 2) wherever it is met: the run's flags or
+// configuration clash with the database.
 func repeatFlags(err error, cfg config.Config) error {
 	var be *index.BindingError
 	if errors.As(err, &be) {
 		be.Invocation = cfg.Invocation()
+		return fmt.Errorf("%w: %w", be, errUsage)
 	}
 	return err
 }

@@ -137,7 +137,7 @@ says why), 130 when interrupted.`, e)
 	// After --forget, which frees a name for another folder or rules.
 	if err := repeatFlags(index.CheckVaults(ctx, deps.DB, cfg.Vaults), cfg); err != nil {
 		if errors.Is(err, index.ErrVaultRebound) {
-			return fmt.Errorf("%w: %w", err, errUsage)
+			return err
 		}
 		return dbError(e, cfg, cfg.DBPath, err)
 	}

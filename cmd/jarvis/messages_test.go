@@ -360,3 +360,28 @@ func toolText(res *mcpsdk.CallToolResult) string {
 	}
 	return b.String()
 }
+
+// TestMessagesForAVaultIndexedFromAnotherFolder: a search whose vault the
+// database holds under another folder stops as a usage error (status 2,
+// as index does) with a --forget command that works when pasted: it
+// repeats the --db given, so it acts on this database.
+func TestMessagesForAVaultIndexedFromAnotherFolder(t *testing.T) {
+	first := namedVault(t, "vault")
+	moved := namedVault(t, "vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	mustIndex(t, nil, "--vault", first, "--db", db)
+	var search messageRun
+	for _, cmd := range [][]string{{"search", "coffee"}, {"related", "Coffee.md"}, {"index"}} {
+		r := readCLI(t, nil, append(cmd, "--vault", moved, "--db", db)...)
+		if r.code != 2 || !strings.Contains(r.stderr, "--db "+db+" --forget vault") || strings.Contains(r.stderr, "[]") {
+			t.Errorf("%s with the vault moved (exit %d):\n%s", cmd[0], r.code, r.stderr)
+		}
+		if cmd[0] == "search" {
+			search = r
+		}
+	}
+	runSuggestions(t, nil, search)
+	if r := readCLI(t, nil, "search", "coffee", "--vault", moved, "--db", db); r.code != 0 || !strings.Contains(r.stdout, "Coffee.md") {
+		t.Errorf("search after the suggested --forget (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

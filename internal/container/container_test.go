@@ -252,7 +252,9 @@ func TestEveryToolIsInTheGroup(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined, mcp.ToolSearchGraph, mcp.ToolReadNote, mcp.ToolPeriodicNote, mcp.ToolQueryNotes,
-		mcp.ToolRelatedNotes, mcp.ToolBuildContext, mcp.ToolListVaults, mcp.ToolHealthStatus}
+		mcp.ToolRelatedNotes, mcp.ToolBuildContext, mcp.ToolListVaults, mcp.ToolHealthStatus,
+		// In the group always; listed only when a vault is writable.
+		mcp.ToolCreateNote, mcp.ToolEditNote, mcp.ToolMoveNote, mcp.ToolDeleteNote}
 	var got []string
 	for _, tool := range deps.Tools {
 		got = append(got, tool.Name())
