@@ -131,7 +131,7 @@ func (p Period) Day(s string, today time.Time) (time.Time, error) {
 	case strings.Count(s, "-") >= 2 && !strings.HasPrefix(s, "-"):
 		t, err := time.ParseInLocation("2006-01-02", s, today.Location())
 		if err != nil {
-			return time.Time{}, fmt.Errorf("%s is not a date written as year-month-day, such as 2026-11-28", quote(s))
+			return time.Time{}, notADay(s, today.Location())
 		}
 		day = t
 	default:
@@ -158,4 +158,23 @@ func quote(s string) string {
 		s = string(r[:60]) + "…"
 	}
 	return strconv.Quote(s)
+}
+
+// notADay is the error for s, which is not a day of the calendar: written
+// as year-month-day but with a month or day out of range (February 30),
+// or not written that way at all.
+func notADay(s string, loc *time.Location) error {
+	var y, m, d int
+	if n, err := fmt.Sscanf(s, "%4d-%2d-%2d", &y, &m, &d); err == nil && n == 3 && len(s) == len("2006-01-02") {
+		switch {
+		case m < 1 || m > 12:
+			return fmt.Errorf("%s is not a day: a month is 01 to 12", quote(s))
+		case d < 1:
+			return fmt.Errorf("%s is not a day: days start at 01", quote(s))
+		default:
+			last := time.Date(y, time.Month(m)+1, 0, 0, 0, 0, 0, loc).Day()
+			return fmt.Errorf("%s is not a day: %s %d has %d days", quote(s), time.Month(m), y, last)
+		}
+	}
+	return fmt.Errorf("%s is not a date written as year-month-day, such as 2026-11-28", quote(s))
 }

@@ -74,8 +74,10 @@ func TestDay(t *testing.T) {
 		want string
 	}{
 		{Daily, "someday", "date must be today, yesterday, tomorrow"},
-		{Daily, "2026-13-01", "is not a date written as year-month-day"},
-		{Daily, "2026-02-30", "is not a date written as year-month-day"},
+		{Daily, "2026-13-01", `"2026-13-01" is not a day: a month is 01 to 12`},
+		{Daily, "2026-11-3", "is not a date written as year-month-day"},
+		{Daily, "2026-02-30", `"2026-02-30" is not a day: February 2026 has 28 days`},
+		{Daily, "2028-02-30", `February 2028 has 29 days`},
 		{Daily, "1.5", "date must be"},
 		{Daily, strings.Repeat("9", 41), "got 41 characters"},
 		{Daily, "99999999999999999999", "date must be"},
