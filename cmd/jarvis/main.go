@@ -14,6 +14,7 @@ import (
 	"syscall"
 
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // command is one subcommand: its name, a one-line summary for the overview,
@@ -164,8 +165,22 @@ func run(ctx context.Context, e *env, args []string) int {
 			return exitCode(ctx, e, c, c.run(ctx, e, args[1:]))
 		}
 	}
+	if near := nearestCommand(args[0]); near != "" {
+		fmt.Fprintf(e.stderr, "jarvis: unknown command %q; did you mean `jarvis %s`? `jarvis --help` lists them all\n", args[0], near)
+		return 2
+	}
 	fmt.Fprintf(e.stderr, "jarvis: unknown command %q; run `jarvis --help` for the list\n", args[0])
 	return 2
+}
+
+// nearestCommand is the command name typed most likely meant, "" when
+// none is near (words.Nearest).
+func nearestCommand(typed string) string {
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	return words.Nearest(typed, names, 2)
 }
 
 // exitCode maps command c's error to an exit code, printing it once. An

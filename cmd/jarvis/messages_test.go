@@ -385,3 +385,14 @@ func TestMessagesForAVaultIndexedFromAnotherFolder(t *testing.T) {
 		t.Errorf("search after the suggested --forget (exit %d):\n%s%s", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestMistypedCommandIsNamed: a command name a letter or two off is named
+// as the one meant; one near nothing gets the list.
+func TestMistypedCommandIsNamed(t *testing.T) {
+	if r := readCLI(t, nil, "serch", "coffee"); r.code != 2 || !strings.Contains(r.stderr, "did you mean `jarvis search`?") {
+		t.Errorf("serch (exit %d): %s", r.code, r.stderr)
+	}
+	if r := readCLI(t, nil, "xyzzy"); r.code != 2 || strings.Contains(r.stderr, "did you mean") {
+		t.Errorf("xyzzy (exit %d): %s", r.code, r.stderr)
+	}
+}

@@ -88,7 +88,11 @@ func (e *NotFoundError) Error() string {
 			fmt.Fprintf(&b, " (vault %q)", s.Vault)
 		}
 	}
-	b.WriteString("; pass one of these paths")
+	if len(e.Suggestions) == 1 {
+		b.WriteString("; pass this path if it is the note meant")
+	} else {
+		b.WriteString("; pass one of these paths")
+	}
 	return b.String()
 }
 

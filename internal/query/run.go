@@ -442,37 +442,9 @@ func unknownProperty(v *Vault, id string) string {
 		}
 	}
 	msg := fmt.Sprintf("no file has a property %s", name)
-	best, bestD := "", 3
-	for _, k := range slices.Sorted(maps.Keys(seen)) {
-		if d := editDistance(strings.ToLower(name), strings.ToLower(k)); d < bestD {
-			best, bestD = k, d
-		}
-	}
+	best := words.Nearest(name, slices.Sorted(maps.Keys(seen)), 2)
 	if best != "" {
 		msg += fmt.Sprintf("; did you mean %s?", best)
 	}
 	return msg
-}
-
-// editDistance is the number of single-character insertions, deletions
-// and substitutions that turn a into b.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	prev := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur := make([]int, len(rb)+1)
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(rb)]
 }
