@@ -43,7 +43,7 @@ func Plain(s string) string {
 		b.WriteString(t)
 	}
 	out := b.String()
-	if strings.Contains(out, "[") || strings.Contains(out, "]") {
+	if strings.ContainsAny(out, "[]|") {
 		out = links(out)
 	}
 	return strings.Join(strings.Fields(out), " ")
@@ -113,11 +113,71 @@ func links(s string) string {
 		}
 		return g[2]
 	})
-	return strayBrackets.Replace(s)
+	return strayBrackets.Replace(cutLinks(s))
 }
 
 // strayBrackets are the halves of links a cut leaves.
 var strayBrackets = strings.NewReplacer("![[", "", "[[", "", "]]", "")
+
+// cutLinks turns the halves of wikilinks a passage was cut in into the
+// text they show: "…note#^bloom|pour over]] at" begins "…pour over at",
+// and "see the [[Pour over#^bloom|pour" ends "see the pour".
+func cutLinks(s string) string {
+	if rest, ok := strings.CutPrefix(s, "…"); ok {
+		// Cut inside a link whose end the passage does not reach either:
+		// "…devices|sync data across…". A pipe with no space on either
+		// side is a link's, not a table's.
+		bar := strings.Index(rest, "|")
+		if bar > 0 && bar+1 < len(rest) && rest[bar-1] != ' ' && rest[bar+1] != ' ' &&
+			!strings.Contains(rest[:bar], "[[") && !strings.Contains(rest[:bar], "]]") && !strings.Contains(rest, "]]") {
+			s = "…" + rest[bar+1:]
+		}
+	}
+	if end := strings.Index(s, "]]"); end >= 0 {
+		if open := strings.Index(s, "[["); open < 0 || open > end {
+			from := 0
+			if strings.HasPrefix(s, "…") {
+				from = len("…")
+			}
+			if sp := strings.LastIndex(s[:end], " "); sp >= from && !strings.Contains(s[from:end], "|") {
+				from = sp + 1 // no display text: only the last word was the link's
+			}
+			s = s[:from] + shownPart(s[from:end]) + s[end+len("]]"):]
+		}
+	}
+	if open := strings.LastIndex(s, "[["); open >= 0 && !strings.Contains(s[open:], "]]") {
+		start := open
+		if start > 0 && s[start-1] == '!' {
+			start--
+		}
+		rest := s[open+len("[["):]
+		cut := strings.HasSuffix(rest, "…")
+		s = s[:start] + shownPart(strings.TrimSuffix(rest, "…"))
+		if cut {
+			s += "…"
+		}
+	}
+	return s
+}
+
+// shownPart is what part of a link, cut in half, shows: its display text
+// after "|" when it has one, else its target with a subpath as Obsidian
+// shows it ("Page > Heading").
+func shownPart(link string) string {
+	if i := strings.LastIndex(link, "|"); i >= 0 {
+		return link[i+1:]
+	}
+	link = strings.TrimSuffix(link, `\`)
+	page, part, found := strings.Cut(link, "#")
+	if !found {
+		return page
+	}
+	part = strings.TrimPrefix(part, "^")
+	if page == "" {
+		return part
+	}
+	return page + " > " + part
+}
 
 // attachment reports whether an embed's target names a file that is not a
 // note: one with an extension other than .md.
