@@ -113,8 +113,8 @@ func (r *Rebuild) keepOld() (why string, keep bool) {
 	return "", false
 }
 
-// CopyVectors copies the stored vectors and the embedders that made them
-// from a sound database at the same schema version into fresh, the
+// CopyVectors copies the stored vectors and the embedders that made them,
+// and the write journal (jarvis history and undo), from a sound database at the same schema version into fresh, the
 // database open on r.Fresh: vectors are keyed by the text they embed, so
 // those of unchanged notes are used again rather than made again, which
 // takes minutes to hours with a neural model. A damaged database gives
@@ -138,7 +138,9 @@ func (r *Rebuild) CopyVectors(ctx context.Context, fresh *DB) error {
 		return fmt.Errorf("copy vectors: %w", err)
 	}
 	defer tx.Rollback()
-	for _, table := range []string{"embedders", "vectors"} {
+	// The write journal too: a rebuild must not take away the undo of
+	// the user's writes.
+	for _, table := range []string{"embedders", "vectors", "writes", "write_files"} {
 		if _, err := tx.ExecContext(ctx, `INSERT INTO main.`+table+` SELECT * FROM old.`+table); err != nil {
 			return fmt.Errorf("copy vectors: %w", err)
 		}
