@@ -79,6 +79,9 @@ says why), 130 when interrupted.`, e)
 		if err := checkVaults(e, cfg); err != nil {
 			return err
 		}
+	} else if noDatabase(cfg.DBPath) {
+		// Nothing to forget, and no database to make for it.
+		return fmt.Errorf("--forget: there is no database at %s, so no vault to drop; give the --db that holds it: %w", cfg.DBPath, errUsage)
 	}
 	log := c.logger(e)
 	start := time.Now()

@@ -396,3 +396,16 @@ func TestMistypedCommandIsNamed(t *testing.T) {
 		t.Errorf("xyzzy (exit %d): %s", r.code, r.stderr)
 	}
 }
+
+// TestForgetOnNoDatabaseMakesNone: --forget with no database at the path
+// says so and makes no database file.
+func TestForgetOnNoDatabaseMakesNone(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "none.db")
+	r := readCLI(t, nil, "index", "--db", db, "--forget", "vault")
+	if r.code != 2 || !strings.Contains(r.stderr, "no database at") {
+		t.Errorf("exit %d: %s", r.code, r.stderr)
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Errorf("--forget made %s", db)
+	}
+}
