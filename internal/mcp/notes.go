@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -338,7 +340,25 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 // index query already looked the note up passes its answer rather than
 // asking again.
 func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup func() (graph.Match, error)) (config.Vault, string, []graph.Ref, error) {
+	if filepath.IsAbs(ref) {
+		// A full path into a vault's folder is the note at its place
+		// there; any other is refused with what to pass instead.
+		for _, v := range t.vaults {
+			if r, err := filepath.Rel(v.Path, ref); err == nil && r != "." && !strings.HasPrefix(r, "..") && (vaultName == "" || vaultName == v.Name) {
+				ref, vaultName = filepath.ToSlash(r), v.Name
+				break
+			}
+		}
+		if filepath.IsAbs(ref) {
+			return config.Vault{}, "", nil, fmt.Errorf("%s is a full path outside the vaults' folders: pass a path relative to a vault's folder, as search results give it", quoteArg(ref))
+		}
+	}
 	rel := strings.TrimPrefix(strings.ReplaceAll(ref, `\`, "/"), "/")
+	if strings.HasSuffix(rel, "/") {
+		if v, ok := t.folderOf(vaultName, rel); ok {
+			return config.Vault{}, "", nil, errors.New(folderNotNote(ref, v, rel))
+		}
+	}
 	var found []config.Vault
 	var foundRel string
 	for _, v := range t.vaults {
@@ -393,6 +413,9 @@ func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup f
 	// may hold the note: the answer says so rather than that it is
 	// nowhere.
 	missing := notFoundText(indexErr, ref)
+	if v, ok := t.folderOf(vaultName, rel); ok {
+		missing = folderNotNote(ref, v, rel)
+	}
 	if u := t.unready(ctx, vaultName, t.state()); u.Has() {
 		if u.Empty == "" {
 			// Some vault was searched whole: the note is not there, and
@@ -402,6 +425,45 @@ func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup f
 		return config.Vault{}, "", nil, fmt.Errorf("no note %s was found: %s", quoteArg(ref), strings.Join(u.For(0), "; "))
 	}
 	return config.Vault{}, "", nil, errors.New(missing)
+}
+
+// folderOf names the vault that has a folder at the vault-relative path
+// rel, when one does (only vaultName's when set); such a path names no
+// note.
+func (t *tools) folderOf(vaultName, rel string) (string, bool) {
+	rel = strings.Trim(rel, "/")
+	if rel == "" || !filepath.IsLocal(filepath.FromSlash(rel)) {
+		return "", false
+	}
+	for _, v := range t.vaults {
+		if vaultName != "" && v.Name != vaultName {
+			continue
+		}
+		if isFolder(v.Path, rel) && !vault.LeftOut(rel, v.Exclude) {
+			return v.Name, true
+		}
+	}
+	return "", false
+}
+
+// folderNotNote says that ref, the folder rel of vault v, is no note.
+func folderNotNote(ref, v, rel string) string {
+	return fmt.Sprintf("%s is a folder of vault %q, not a note: pass the path of a note in it, as search-vault (with path_prefix %q) or list-vaults give them", quoteArg(ref), v, strings.TrimSuffix(rel, "/")+"/")
+}
+
+// isFolder reports whether rel names a folder beneath root reached
+// without a symbolic link: one through a link may be anywhere, and is
+// not told of.
+func isFolder(root, rel string) bool {
+	p := root
+	for _, part := range strings.Split(rel, "/") {
+		p = filepath.Join(p, part)
+		st, err := os.Lstat(p)
+		if err != nil || !st.IsDir() {
+			return false
+		}
+	}
+	return true
 }
 
 // notFoundText says that no note answers to ref, with the closest the
