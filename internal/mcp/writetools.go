@@ -181,7 +181,7 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	r.Vault, out.Vault = name, name
 	res, err := t.writer.Write(ctx, r)
 	if err != nil {
-		return nil, out, writeError(err)
+		return nil, out, writeError(err, ToolReadNote)
 	}
 	out.Path, out.ETag, out.Diff, out.Relinked, out.Trash, out.Warnings = res.Path, res.ETag, res.Diff, nonNil(res.Relinked), res.Trash, res.Warnings
 	if len(out.Relinked) == 0 {
@@ -213,11 +213,13 @@ func (t *tools) writableVault(name string) (string, error) {
 }
 
 // writeError words a failed write for the model: what happened and what
-// to do next.
-func writeError(err error) error {
+// to do next, reading the note with reader (the tool that gives its etag).
+func writeError(err error, reader string) error {
 	switch {
 	case errors.Is(err, write.ErrStale):
-		return fmt.Errorf("%v: nothing was written; read it again with read-note and make the change on what it says now, with the etag read-note returns", err)
+		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
+	case errors.Is(err, write.ErrNoETag):
+		return fmt.Errorf("%v: nothing was written; %s returns the etag", err, reader)
 	case errors.Is(err, write.ErrExists):
 		return fmt.Errorf("%v: nothing was written; to change an existing note use edit-note, or choose another path", err)
 	}
