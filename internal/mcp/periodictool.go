@@ -238,10 +238,7 @@ func (t *tools) appendPeriodic(ctx context.Context, vaultName string, root *vaul
 	case err != nil:
 		return periodicWrite{}, writeError(err, ToolPeriodicNote)
 	}
-	w.path, w.warnings = res.Path, append(w.warnings, res.Warnings...)
-	if res.Journal > 0 {
-		w.undo = fmt.Sprintf("the user can revert it with `jarvis undo %d`", res.Journal)
-	}
+	w.path, w.undo, w.warnings = res.Path, undoHint(res), append(w.warnings, res.Warnings...)
 	return w, nil
 }
 

@@ -187,10 +187,17 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	if len(out.Relinked) == 0 {
 		out.Relinked = nil
 	}
-	if res.Journal > 0 {
-		out.Undo = fmt.Sprintf("the user can revert it with `jarvis undo %d`", res.Journal)
-	}
+	out.Undo = undoHint(res)
 	return textResult(renderWrite(r, out)), out, nil
+}
+
+// undoHint says how the user reverts the write res, for a write's
+// answer; "" when it was not journalled.
+func undoHint(res write.Result) string {
+	if res.Journal == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the user can revert it with `jarvis undo %d`", res.Journal)
 }
 
 // writableVault is the vault a write names, checked: named and writable,
@@ -219,7 +226,7 @@ func writeError(err error, reader string) error {
 	case errors.Is(err, write.ErrStale):
 		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
 	case errors.Is(err, write.ErrNoETag):
-		return fmt.Errorf("%v: nothing was written; %s returns the etag", err, reader)
+		return fmt.Errorf("%v. Nothing was written: read the note with %s, which returns its etag", err, reader)
 	case errors.Is(err, write.ErrExists):
 		return fmt.Errorf("%v: nothing was written; to change an existing note use edit-note, or choose another path", err)
 	}
