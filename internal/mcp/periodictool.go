@@ -210,7 +210,7 @@ type periodicWrite struct {
 // before it returns.
 func (t *tools) appendPeriodic(ctx context.Context, vaultName string, root *vault.Root, note periodic.Note, day, now time.Time, rel string, exists bool, in PeriodicNoteInput) (periodicWrite, error) {
 	if !t.writes() {
-		return periodicWrite{}, errors.New("no vault is writable, so periodic-note cannot append; the user can allow writing with `write: true` on the vault in jarvis's config file, or by starting jarvis mcp with --write")
+		return periodicWrite{}, errors.New("no vault is writable, so periodic-note cannot append; " + allowWriting)
 	}
 	name, err := t.writableVault(vaultName)
 	if err != nil {

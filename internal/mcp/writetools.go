@@ -216,8 +216,12 @@ func (t *tools) writableVault(name string) (string, error) {
 	if err := t.checkVault(name); err != nil {
 		return "", err
 	}
-	return "", fmt.Errorf("vault %q is read-only: the write tools may change only %s; the user can allow writing with `write: true` on the vault in jarvis's config file, or by starting jarvis mcp with --write", name, words.Quoted(writable))
+	return "", fmt.Errorf("vault %q is read-only: the write tools may change only %s; %s", name, words.Quoted(writable), allowWriting)
 }
+
+// allowWriting says how the user makes a vault writable, for a write
+// refused in a read-only one.
+const allowWriting = "the user can allow writing with `write: true` on the vault in jarvis's config file, or by starting jarvis mcp with --write"
 
 // writeError words a failed write for the model: what happened and what
 // to do next, reading the note with reader (the tool that gives its etag).
