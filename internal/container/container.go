@@ -186,6 +186,13 @@ func WithProbe(probe store.Probe) fx.Option {
 	})
 }
 
+// WithClock makes the tools that ask what time it is (periodic-note,
+// query-notes) ask clock: a test fixes today, and the time a note is
+// created from its template.
+func WithClock(clock mcp.Clock) fx.Option {
+	return fx.Decorate(func(mcp.Clock) mcp.Clock { return clock })
+}
+
 // NewIndexApp builds the app of `jarvis index` and fills deps; extra
 // options (WithProbe) apply on top.
 func NewIndexApp(cfg config.Config, log *slog.Logger, deps *IndexDeps, extra ...fx.Option) *fx.App {

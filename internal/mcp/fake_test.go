@@ -112,7 +112,7 @@ func (f *fake) server(opts mcp.Options) *mcpsdk.Server {
 	}
 	tools := []mcp.Tool{
 		mcp.SearchVaultTool(kw), mcp.SearchSemanticTool(sem), mcp.SearchCombinedTool(sem),
-		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p, sn), mcp.PeriodicNoteTool(p, sn, f.Now), mcp.QueryNotesTool(f.Files, f.Now), mcp.RelatedNotesTool(rel, g),
+		mcp.SearchGraphTool(g, p), mcp.ReadNoteTool(g, p, sn), mcp.PeriodicNoteTool(p, sn, f.Now, nil), mcp.QueryNotesTool(f.Files, f.Now), mcp.RelatedNotesTool(rel, g),
 		mcp.BuildContextTool(pack), mcp.ListVaultsTool(st, sem), mcp.HealthStatusTool(h, sem),
 	}
 	return mcp.New(tools, mcp.NoteResources(ns, st, sem), opts)

@@ -15,6 +15,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/periodic"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
+	"github.com/jarvis-mcp/jarvis/internal/write"
 )
 
 // ToolPeriodicNote is the name of periodic-note.
@@ -29,6 +30,9 @@ type PeriodicNoteInput struct {
 	Period string `json:"period,omitempty" jsonschema:"daily, weekly, monthly, quarterly or yearly"`
 	Date   string `json:"date,omitempty" jsonschema:"which period: today, yesterday, tomorrow, a date such as 2026-11-28 (the period that holds it), or a whole number of periods from the current one, such as -1 for the previous one"`
 	Vault  string `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are served"`
+	// Append and ETag are in the schema only when some vault is writable.
+	Append string `json:"append,omitempty" jsonschema:"text to add at the end of the note, in a writable vault; if the note does not exist yet, it is created from the period's template first"`
+	ETag   string `json:"etag,omitempty" jsonschema:"with append, when the note exists: the etag periodic-note returned for it, so that a change made since is not lost"`
 	Paging
 }
 
@@ -55,18 +59,48 @@ type PeriodicNoteOutput struct {
 	NextOffset int    `json:"next_offset" jsonschema:"offset to pass for the next page; 0 when this is the end"`
 	TotalChars int    `json:"total_chars" jsonschema:"length of the whole note in characters"`
 	Modified   string `json:"modified,omitempty" jsonschema:"last modification time, RFC 3339"`
+	// ETag, Written and Undo are in the schema only when some vault is
+	// writable.
+	ETag    string `json:"etag,omitempty" jsonschema:"a hash of the note's bytes as read: pass it with append"`
+	Written string `json:"written,omitempty" jsonschema:"after append: appended when the text was added to the note, created when the note was made from its template with the text"`
+	Undo    string `json:"undo,omitempty" jsonschema:"after append: how the user can revert the write"`
+	// fromTemplate is the template a note created by append was made
+	// from, for the text.
+	fromTemplate string
 	// Warnings say what was passed over, such as a settings file that is
 	// not valid, whose defaults were used instead.
 	Warnings []string `json:"warnings,omitempty" jsonschema:"settings passed over, such as a settings file that is not valid JSON, and what was used instead"`
 }
 
+// periodicWrites are the arguments and answers of periodic-note that
+// only a server with a writable vault has.
+var periodicWrites = struct{ in, out []string }{in: []string{"append", "etag"}, out: []string{"etag", "written", "undo"}}
+
 func (t *tools) addPeriodicNote(s *mcpsdk.Server) {
+	description := `The user's daily, weekly, monthly, quarterly or yearly note (Obsidian's periodic notes): today's daily note by default, or the one for a date or a number of periods back or ahead (date=-1 for the previous one).
+The note's path comes from the vault's own settings (the Periodic Notes plugin, the Daily notes settings, else Obsidian's defaults), with the date in the user's time zone. Returns the period's first and last day, the path, and whether the note exists: if it does, its text in pages like read-note (call again with offset=next_offset); if not, where Obsidian would create it and which setting decided that.`
+	annotations := readOnly("Read a daily, weekly or monthly note")
+	writes := t.writes()
+	if writes {
+		description += `
+In a writable vault, append adds text at the end of the note ("add this to today's daily note"): read the note with this tool first and pass the etag it returned; if the note changed since, nothing is written. If the note does not exist yet, it is created from the template its settings name, with {{date}}, {{time}} and {{title}} filled as Obsidian fills them, and the text at its end. The user can undo either with jarvis undo.`
+		annotations = writeAnnotations("Read or add to a daily, weekly or monthly note", false)
+	}
+	drop := func(names []string) func(p map[string]*jsonschema.Schema) {
+		return func(p map[string]*jsonschema.Schema) {
+			if !writes {
+				for _, n := range names {
+					delete(p, n)
+				}
+			}
+		}
+	}
 	addTool(t, s, &mcpsdk.Tool{
-		Name: ToolPeriodicNote,
-		Description: `The user's daily, weekly, monthly, quarterly or yearly note (Obsidian's periodic notes): today's daily note by default, or the one for a date or a number of periods back or ahead (date=-1 for the previous one).
-The note's path comes from the vault's own settings (the Periodic Notes plugin, the Daily notes settings, else Obsidian's defaults), with the date in the user's time zone. Returns the period's first and last day, the path, and whether the note exists: if it does, its text in pages like read-note (call again with offset=next_offset); if not, where Obsidian would create it and which setting decided that.`,
-		Annotations: readOnly("Read a daily, weekly or monthly note"),
+		Name:        ToolPeriodicNote,
+		Description: description,
+		Annotations: annotations,
 		InputSchema: inputSchema[PeriodicNoteInput](func(p map[string]*jsonschema.Schema) {
+			drop(periodicWrites.in)(p)
 			p["period"].Enum = []any{}
 			for _, per := range periodic.Periods {
 				p["period"].Enum = append(p["period"].Enum, string(per))
@@ -78,7 +112,7 @@ The note's path comes from the vault's own settings (the Periodic Notes plugin, 
 			textLength(p["vault"], 0, maxNameChars)
 			pagingSchema(p)
 		}),
-		OutputSchema: outputSchema[PeriodicNoteOutput](nil),
+		OutputSchema: outputSchema[PeriodicNoteOutput](drop(periodicWrites.out)),
 	}, t.periodicNote)
 }
 
@@ -125,6 +159,14 @@ func (t *tools) periodicNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
+	if in.Append != "" {
+		w, err := t.appendPeriodic(ctx, v.Name, root, note, day, now(), rel, found, in)
+		if err != nil {
+			return nil, out, err
+		}
+		rel, found = w.path, true
+		out.Written, out.Undo, out.fromTemplate, out.Warnings = w.written, w.undo, w.template, append(out.Warnings, w.warnings...)
+	}
 	if !found {
 		return renderPeriodic(out), out, nil
 	}
@@ -144,8 +186,88 @@ func (t *tools) periodicNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 		return nil, out, err
 	}
 	out.Exists, out.Title, out.Modified = true, clip(parsed.Title, maxTitleChars), st.ModTime().UTC().Format(time.RFC3339)
+	if t.writes() {
+		out.ETag = write.ETag(data)
+	}
 	out.Content, out.Offset, out.NextOffset, out.TotalChars = pg.Content, pg.Offset, pg.NextOffset, pg.TotalChars
 	return renderPeriodic(out), out, nil
+}
+
+// periodicWrite is what an append to a periodic note did.
+type periodicWrite struct {
+	path     string // the note's path
+	written  string // "appended" or "created"
+	template string // the template a created note was made from
+	undo     string
+	warnings []string
+}
+
+// appendPeriodic adds in.Append at the end of the period's note: through
+// the write service as edit-note's append when the note exists (at rel,
+// checked against in.ETag), else as one create of the note at its path,
+// from its template filled for day at the time now, with the text
+// appended. Either is journalled under periodic-note and in the index
+// before it returns.
+func (t *tools) appendPeriodic(ctx context.Context, vaultName string, root *vault.Root, note periodic.Note, day, now time.Time, rel string, exists bool, in PeriodicNoteInput) (periodicWrite, error) {
+	if !t.writes() {
+		return periodicWrite{}, errors.New("no vault is writable, so periodic-note cannot append; " + allowWriting)
+	}
+	name, err := t.writableVault(vaultName)
+	if err != nil {
+		return periodicWrite{}, err
+	}
+	appendText := []write.Edit{{Op: write.OpAppend, Text: in.Append}}
+	r := write.Request{Tool: write.ToolEdit, By: ToolPeriodicNote, Vault: name, Path: rel, ETag: in.ETag, Edits: appendText}
+	w := periodicWrite{written: "appended"}
+	if !exists {
+		if in.ETag != "" {
+			return periodicWrite{}, fmt.Errorf("%v: there is no note at %s now; nothing was written. Call periodic-note again without etag to create it", write.ErrStale, quoteArg(note.Path))
+		}
+		text, template, warnings := t.newPeriodic(root, note, day, now)
+		content, err := write.ApplyEdits([]byte(text), appendText)
+		if err != nil {
+			return periodicWrite{}, err
+		}
+		r = write.Request{Tool: write.ToolCreate, By: ToolPeriodicNote, Vault: name, Path: note.Path, Content: string(content)}
+		w = periodicWrite{written: "created", template: template, warnings: warnings}
+	}
+	res, err := t.writer.Write(ctx, r)
+	switch {
+	case errors.Is(err, write.ErrExists):
+		return periodicWrite{}, fmt.Errorf("the %s note %s was made since you read it: nothing was written; read it again with periodic-note and pass the etag it returns with append", note.Period, quoteArg(note.Path))
+	case err != nil:
+		return periodicWrite{}, writeError(err, ToolPeriodicNote)
+	}
+	w.path, w.undo, w.warnings = res.Path, undoHint(res), append(w.warnings, res.Warnings...)
+	return w, nil
+}
+
+// newPeriodic is the text a new periodic note starts with: its template
+// (read beneath the vault, as every note is) filled as Obsidian fills it,
+// or nothing when it names none, and the template's path when it was
+// used. A template that cannot be read is a warning: the note starts
+// empty.
+func (t *tools) newPeriodic(root *vault.Root, note periodic.Note, day, now time.Time) (string, string, []string) {
+	rel := periodic.TemplateNote(note.Settings.Template)
+	if rel == "" {
+		return "", "", nil
+	}
+	data, _, warn, err := root.ReadNote(rel)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		warn = "there is no note at that path"
+	case errors.Is(err, vault.ErrOutside):
+		warn = "it is outside the vault"
+	case errors.Is(err, vault.ErrLeftOut):
+		warn = "it is hidden or excluded from jarvis"
+	case err != nil:
+		warn = vault.ErrText(err)
+	}
+	if warn != "" {
+		return "", "", []string{fmt.Sprintf("the template %s, from %s, was not used (%s), so the note was started empty", quoteArg(rel), note.Settings.Source, warn)}
+	}
+	formats, warnings := periodic.LoadTemplateFormats(root)
+	return periodic.NewNote(data, note.Path, day, now, formats), rel, warnings
 }
 
 // findPeriodic is where the note is: at the path its settings give, or
@@ -225,7 +347,26 @@ func renderPeriodic(out PeriodicNoteOutput) *mcpsdk.CallToolResult {
 		}
 		b.WriteString(".\n")
 	} else {
+		switch out.Written {
+		case "appended":
+			fmt.Fprintf(&b, "Appended the text to `%s`.\n", out.Path)
+		case "created":
+			made := "empty"
+			if out.fromTemplate != "" {
+				made = fmt.Sprintf("from the template `%s`", out.fromTemplate)
+			}
+			fmt.Fprintf(&b, "Created `%s` %s, with the text at its end.\n", out.Path, made)
+		}
+		if out.Undo != "" {
+			fmt.Fprintf(&b, "Undo: %s.\n", strings.TrimPrefix(out.Undo, "the user can revert it with "))
+		}
+		if out.Written != "" {
+			b.WriteString("\n")
+		}
 		fmt.Fprintf(&b, "# %s\n%s note for %s: `%s` in vault %s, modified %s\n", out.Title, kind, period, out.Path, out.Vault, out.Modified)
+		if out.ETag != "" {
+			fmt.Fprintf(&b, "etag: %s (pass it with append)\n", out.ETag)
+		}
 		if out.Expected != "" {
 			fmt.Fprintf(&b, "\nFound by its file name in its folder; the settings give `%s`: %s, format %q, from %s.\n", out.Expected, where, out.Format, out.Setting)
 		}

@@ -49,9 +49,10 @@ func ReadNoteTool(g LinkGraph, p NoteParser, s StoredNotes) Tool {
 }
 
 // PeriodicNoteTool is periodic-note: the clock says what today is, the
-// parser reads the note's title as read-note does.
-func PeriodicNoteTool(p NoteParser, s StoredNotes, clock Clock) Tool {
-	return Tool{ToolPeriodicNote, func(t *tools) { t.parser, t.stored, t.clock = p, s, clock }, (*tools).addPeriodicNote}
+// parser reads the note's title as read-note does, and the writer appends
+// to the note in a writable vault.
+func PeriodicNoteTool(p NoteParser, s StoredNotes, clock Clock, w NoteWriter) Tool {
+	return Tool{ToolPeriodicNote, func(t *tools) { t.parser, t.stored, t.clock, t.writer = p, s, clock, w }, (*tools).addPeriodicNote}
 }
 
 // QueryNotesTool is query-notes: the index's files of a vault as Bases

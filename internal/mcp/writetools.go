@@ -181,16 +181,23 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	r.Vault, out.Vault = name, name
 	res, err := t.writer.Write(ctx, r)
 	if err != nil {
-		return nil, out, writeError(err)
+		return nil, out, writeError(err, ToolReadNote)
 	}
 	out.Path, out.ETag, out.Diff, out.Relinked, out.Trash, out.Warnings = res.Path, res.ETag, res.Diff, nonNil(res.Relinked), res.Trash, res.Warnings
 	if len(out.Relinked) == 0 {
 		out.Relinked = nil
 	}
-	if res.Journal > 0 {
-		out.Undo = fmt.Sprintf("the user can revert it with `jarvis undo %d`", res.Journal)
-	}
+	out.Undo = undoHint(res)
 	return textResult(renderWrite(r, out)), out, nil
+}
+
+// undoHint says how the user reverts the write res, for a write's
+// answer; "" when it was not journalled.
+func undoHint(res write.Result) string {
+	if res.Journal == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the user can revert it with `jarvis undo %d`", res.Journal)
 }
 
 // writableVault is the vault a write names, checked: named and writable,
@@ -209,15 +216,21 @@ func (t *tools) writableVault(name string) (string, error) {
 	if err := t.checkVault(name); err != nil {
 		return "", err
 	}
-	return "", fmt.Errorf("vault %q is read-only: the write tools may change only %s; the user can allow writing with `write: true` on the vault in jarvis's config file, or by starting jarvis mcp with --write", name, words.Quoted(writable))
+	return "", fmt.Errorf("vault %q is read-only: the write tools may change only %s; %s", name, words.Quoted(writable), allowWriting)
 }
 
+// allowWriting says how the user makes a vault writable, for a write
+// refused in a read-only one.
+const allowWriting = "the user can allow writing with `write: true` on the vault in jarvis's config file, or by starting jarvis mcp with --write"
+
 // writeError words a failed write for the model: what happened and what
-// to do next.
-func writeError(err error) error {
+// to do next, reading the note with reader (the tool that gives its etag).
+func writeError(err error, reader string) error {
 	switch {
 	case errors.Is(err, write.ErrStale):
-		return fmt.Errorf("%v: nothing was written; read it again with read-note and make the change on what it says now, with the etag read-note returns", err)
+		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
+	case errors.Is(err, write.ErrNoETag):
+		return fmt.Errorf("%v. Nothing was written: read the note with %s, which returns its etag", err, reader)
 	case errors.Is(err, write.ErrExists):
 		return fmt.Errorf("%v: nothing was written; to change an existing note use edit-note, or choose another path", err)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"regexp"
 	"strings"
 	"time"
@@ -84,4 +85,32 @@ func Fill(template string, day, now time.Time, title string, f TemplateFormats) 
 			return ParseLayout(format).Format(now)
 		}
 	})
+}
+
+// TemplateNote is the vault-relative path of the template a setting
+// names: Obsidian's settings name it without its extension
+// ("Templates/Daily"), and may start it with a slash; ".md" is added
+// when it is not there. "" when the setting names none.
+func TemplateNote(setting string) string {
+	rel := CleanFolder(setting)
+	if rel == "" {
+		return ""
+	}
+	if !strings.HasSuffix(strings.ToLower(rel), ".md") {
+		rel += ".md"
+	}
+	return rel
+}
+
+// Title is the title Obsidian gives a new periodic note, which
+// {{title}} is filled with: its file name without the extension.
+func Title(notePath string) string {
+	return strings.TrimSuffix(path.Base(notePath), ".md")
+}
+
+// NewNote is the text a new periodic note at notePath starts with: the
+// template filled for day (the day the note was asked for) at the time
+// now, as Obsidian fills it when it creates the note.
+func NewNote(template []byte, notePath string, day, now time.Time, f TemplateFormats) string {
+	return Fill(string(template), day, now, Title(notePath), f)
 }

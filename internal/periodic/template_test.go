@@ -46,3 +46,32 @@ func TestLoadTemplateFormats(t *testing.T) {
 		}
 	}
 }
+
+// TestTemplateNote: the template a setting names, as Obsidian finds it:
+// without its extension, with or without a leading slash.
+func TestTemplateNote(t *testing.T) {
+	for in, want := range map[string]string{
+		"Templates/Daily":    "Templates/Daily.md",
+		"/Templates/Daily":   "Templates/Daily.md",
+		"Templates/Daily.md": "Templates/Daily.md",
+		`Templates\Week`:     "Templates/Week.md",
+		"Day.MD":             "Day.MD",
+		"":                   "",
+		"/":                  "",
+	} {
+		if got := TemplateNote(in); got != want {
+			t.Errorf("TemplateNote(%q) = %q; want %q", in, got, want)
+		}
+	}
+}
+
+// TestNewNote: a new note's {{title}} is its file name without the
+// extension; {{date}} its day, {{time}} the time now.
+func TestNewNote(t *testing.T) {
+	day := time.Date(2026, 11, 23, 0, 0, 0, 0, time.UTC)
+	now := time.Date(2026, 11, 28, 23, 30, 0, 0, time.UTC)
+	got := NewNote([]byte("# {{title}}\n{{date}} {{time}}\n"), "Weeks/2026-W48.md", day, now, TemplateFormats{Date: "YYYY-MM-DD", Time: "HH:mm"})
+	if want := "# 2026-W48\n2026-11-23 23:30\n"; got != want {
+		t.Errorf("NewNote = %q; want %q", got, want)
+	}
+}

@@ -24,9 +24,12 @@ var (
 
 // Request is one write a tool asks for.
 type Request struct {
-	// Tool names the writer, for the journal: "create-note",
-	// "edit-note", "move-note", "delete-note", "periodic-note".
-	Tool  string
+	// Tool is the write: ToolCreate, ToolEdit, ToolMove or ToolDelete.
+	Tool string
+	// By names the tool that asked for the write, for the journal, when
+	// it is not Tool itself: periodic-note creates its note as
+	// create-note does and appends to it as edit-note does.
+	By    string
 	Vault string
 	// Path is the note written, vault-relative.
 	Path string

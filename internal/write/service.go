@@ -82,6 +82,9 @@ func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
 		return Result{}, err
 	}
 	res.Vault = r.Vault
+	if r.By != "" {
+		ch.Tool = r.By
+	}
 	if r.DryRun {
 		return res, nil
 	}
@@ -175,7 +178,7 @@ func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, str
 	}
 	switch {
 	case r.ETag == "":
-		return nil, "", fmt.Errorf("%w: give the etag read-note returned for %s (its etag now is %s), so that a change made since you read it is not lost", ErrNoETag, r.Path, etag)
+		return nil, "", fmt.Errorf("%w: give the etag %s had when you read it (its etag now is %s), so that a change made since is not lost", ErrNoETag, r.Path, etag)
 	case r.ETag != etag:
 		return nil, "", fmt.Errorf("%w: %s (its etag now is %s, not %s)", ErrStale, r.Path, etag, r.ETag)
 	}
