@@ -42,7 +42,7 @@ func TestVaultGivenOtherRulesIsRefused(t *testing.T) {
 		if code != 2 {
 			t.Fatalf("%s: exit %d, want 2: %s", cmd[0], code, stderr)
 		}
-		for _, want := range []string{`vault "notes"`, folder, `["secret/**"]`, link, "exclude []", "--forget notes`"} {
+		for _, want := range []string{`vault "notes"`, folder, `exclude patterns ["secret/**"]`, link, "with no exclude patterns", "--forget notes`"} {
 			if !strings.Contains(stderr, want) {
 				t.Errorf("%s: the message does not say %q: %s", cmd[0], want, stderr)
 			}
