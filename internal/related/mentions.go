@@ -427,27 +427,62 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 // are rarely written out in another note's text.
 const maxNameWords = 6
 
+// nameResolver answers which note a name written as plain text in a note
+// stands for: the one a link of that text written there would lead to
+// (vault.Resolver, the rule the index resolves links by: the file name
+// first, nearest the note, then aliases). A note's title, when it is not
+// its file name, counts as one of its aliases: no link finds a note by it,
+// and it names the note as much as an alias does.
+func nameResolver(names []graph.NoteNames) *vault.Resolver {
+	paths := make([]string, len(names))
+	aliases := map[string][]string{}
+	for i, n := range names {
+		paths[i] = n.Path
+		as := n.Aliases
+		if t := strings.TrimSpace(n.Title); t != "" && vault.FoldName(t) != vault.NameKey(n.Path) {
+			as = append(slices.Clip(as), t)
+		}
+		if len(as) > 0 {
+			aliases[n.Path] = as
+		}
+	}
+	return vault.NewResolver(paths, aliases)
+}
+
 // mentioning finds the other notes' names written as plain text in the
 // note, the first place each is named: each run of up to maxNameWords
-// words of its free text is looked up among every note's names. A name
-// shared by several notes is taken for the first by path.
+// words of its free text is looked up among every note's names, and the
+// note it names is the one a link of that text would lead to
+// (nameResolver). A note the note already links to is left out: it is
+// linked, not merely named.
 func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship) []Mention {
 	own := ownNames(kin)
-	type named struct{ path, name string }
-	index := map[string]named{}
+	// isName holds every other note's names, by FoldName; namesAt each
+	// note's, for the name shown as the note named writes it.
+	isName := map[string]bool{}
+	namesAt := map[string][]string{}
 	for _, n := range names {
 		if n.Path == kin.Path {
 			continue
 		}
-		for _, name := range othersNames(n.Path, n.Title, n.Aliases, own) {
-			k := strings.ToLower(name)
-			if _, taken := index[k]; !taken && len(strings.Fields(k)) <= maxNameWords {
-				index[k] = named{n.Path, name}
+		namesAt[n.Path] = othersNames(n.Path, n.Title, n.Aliases, own)
+		for _, name := range namesAt[n.Path] {
+			if k := vault.FoldName(name); len(strings.Fields(k)) <= maxNameWords {
+				isName[k] = true
 			}
 		}
 	}
+	if len(isName) == 0 {
+		return []Mention{}
+	}
+	resolver := nameResolver(names)
+	seen := map[string]bool{kin.Path: true}
+	for _, k := range kin.Kin {
+		if k.LinksTo {
+			seen[k.Path] = true
+		}
+	}
 	out := []Mention{}
-	seen := map[string]bool{}
 	for _, b := range prose {
 		for _, f := range b.Free {
 			text := b.Text[f.Start:f.End]
@@ -455,14 +490,18 @@ func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship)
 			for i := range starts {
 				// The longest name starting at this word.
 				for j := min(len(starts), i+maxNameWords) - 1; j >= i; j-- {
-					k := strings.ToLower(text[starts[i]:ends[j]])
-					n, ok := index[k]
-					if !ok {
+					written := text[starts[i]:ends[j]]
+					k := vault.FoldName(written)
+					if !isName[k] {
 						continue
 					}
-					if !seen[n.path] {
-						seen[n.path] = true
-						out = append(out, Mention{Path: n.path, Line: f.Line, Name: n.name,
+					if p, ok := resolver.Resolve(kin.Path, written, false); ok && !seen[p] {
+						seen[p] = true
+						name := written
+						if at := slices.IndexFunc(namesAt[p], func(n string) bool { return vault.FoldName(n) == k }); at >= 0 {
+							name = namesAt[p][at]
+						}
+						out = append(out, Mention{Path: p, Line: f.Line, Name: name,
 							Sentence: sentence(b.Text, f.Start+starts[i], f.Start+ends[j])})
 					}
 					break

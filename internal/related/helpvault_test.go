@@ -1,0 +1,36 @@
+package related
+
+import (
+	"context"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// TestCanvasOnTheHelpVault asks for the related notes of the Canvas page
+// of the Obsidian Help vault, every language indexed, as a newcomer
+// trying jarvis related on it did.
+func TestCanvasOnTheHelpVault(t *testing.T) {
+	s := indexedService(t, "help", sharedtest.Path(t, "vaults/obsidian-help"))
+	a, err := s.Find(context.Background(), Query{Vault: "help", Path: "en/Plugins/Canvas.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Run("names resolve as links do", func(t *testing.T) {
+		// The note links to these: they are linked, not merely named.
+		linked := map[string]bool{"en/Plugins/Command palette.md": true, "en/Plugins/File explorer.md": true, "en/Plugins/Backlinks.md": true}
+		for _, m := range a.Mentioning {
+			if linked[m.Path] {
+				t.Errorf("line %d names %s, which the note links to: %+v", m.Line, m.Path, m)
+			}
+			switch m.Name {
+			case "Command palette", "File explorer", "Backlinks":
+				t.Errorf("%q is listed as named in the note, for %s: [[%s]] there leads to the English note, which the note links to", m.Name, m.Path, m.Name)
+			case "Attachments":
+				if m.Path != "en/Editing and formatting/Attachments.md" {
+					t.Errorf("%q stands for %s; a link of that name leads to en/Editing and formatting/Attachments.md", m.Name, m.Path)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,56 @@
+package related
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+)
+
+// TestNamesResolveAsLinks: a name several notes share stands for the one
+// a link of that text would lead to from the note it is written in (the
+// file name first, nearest the note, then aliases), and a note the note
+// already links to is not listed as merely named in it.
+func TestNamesResolveAsLinks(t *testing.T) {
+	notes := map[string]string{
+		"a/Plan.md":       "# Plan\n\nThe first plan.\n",
+		"b/Plan.md":       "# Plan\n\nThe second plan.\n",
+		"b/Kettle.md":     "# Kettle\n\nBoils water.\n",
+		"a/Boiler.md":     "---\naliases: [Kettle]\n---\n# Boiler\n",
+		"a/Cup.md":        "# Cup\n\nHolds tea.\n",
+		"b/Note.md":       "# Note\n\nThe Plan needs a Kettle. Pour into the [[Cup]], a Cup of tea.\n",
+		"c/Deep/Other.md": "---\naliases: [Plan]\n---\n# Other\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "b/Note.md", Title: "Note"}, ID: 1,
+		Kin: []graph.Kin{{Path: "a/Cup.md", Title: "Cup", LinksTo: true}}}
+	s := fakeService(t, notes, kin)
+	s.Names = func(context.Context, string) ([]graph.NoteNames, error) {
+		var out []graph.NoteNames
+		for _, p := range []string{"a/Boiler.md", "a/Cup.md", "a/Plan.md", "b/Kettle.md", "b/Note.md", "b/Plan.md", "c/Deep/Other.md"} {
+			n := graph.NoteNames{Path: p, Title: strings.TrimSuffix(p[strings.LastIndex(p, "/")+1:], ".md")}
+			switch p {
+			case "a/Boiler.md":
+				n.Aliases = []string{"Kettle"}
+			case "c/Deep/Other.md":
+				n.Aliases = []string{"Plan"}
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	a, err := s.Find(context.Background(), Query{Vault: "v", Path: "b/Note.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Mentioning {
+		got = append(got, fmt.Sprintf("%s %s", m.Name, m.Path))
+	}
+	want := []string{"Plan b/Plan.md", "Kettle b/Kettle.md"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("named in the note: %q\nwant %q", got, want)
+	}
+}
