@@ -33,4 +33,27 @@ func TestCanvasOnTheHelpVault(t *testing.T) {
 			}
 		}
 	})
+	t.Run("mentions reach many notes", func(t *testing.T) {
+		type place struct {
+			path string
+			line int
+		}
+		seen := map[place]bool{}
+		perNote := map[string]int{}
+		for _, m := range a.Mentions {
+			if seen[place{m.Path, m.Line}] {
+				t.Errorf("%s:%d is listed twice", m.Path, m.Line)
+			}
+			seen[place{m.Path, m.Line}] = true
+			perNote[m.Path]++
+		}
+		for p, n := range perNote {
+			if n > maxMentionsPerNote {
+				t.Errorf("%d mentions listed from %s; want at most %d, and a count of the rest", n, p, maxMentionsPerNote)
+			}
+		}
+		if len(a.Mentions) < MaxMentions || len(perNote) < MaxMentions/maxMentionsPerNote {
+			t.Errorf("%d mentions from %d notes; want %d from at least %d", len(a.Mentions), len(perNote), MaxMentions, MaxMentions/maxMentionsPerNote)
+		}
+	})
 }

@@ -396,8 +396,6 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 			continue
 		}
 		read += len(src)
-		// A sentence naming the note twice is one place to link it.
-		seen := map[Mention]bool{}
 		prose, err := s.prose(ctx, vaultName, p, src, src)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -405,16 +403,23 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 			}
 			continue // too complex to parse: no mentions found in it
 		}
+		// A line naming the note twice is one place to link it.
+		seen := map[int]bool{}
+		listed := 0
 		for _, b := range prose {
 			for _, m := range findNames(b, names) {
-				at := Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)}
-				if seen[at] {
+				if seen[m.line] {
 					continue
 				}
-				seen[at] = true
+				seen[m.line] = true
 				a.MentionsFound++
-				if len(a.Mentions) < MaxMentions {
-					a.Mentions = append(a.Mentions, at)
+				switch {
+				case listed < maxMentionsPerNote && len(a.Mentions) < MaxMentions:
+					a.Mentions = append(a.Mentions, Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)})
+					listed++
+				case listed > 0:
+					// This note's mentions are the last listed.
+					a.Mentions[len(a.Mentions)-1].MoreInNote++
 				}
 			}
 		}

@@ -54,3 +54,34 @@ func TestNamesResolveAsLinks(t *testing.T) {
 		t.Fatalf("named in the note: %q\nwant %q", got, want)
 	}
 }
+
+// TestMentionsPerNoteAreBounded: a note naming the note on every line
+// has at most maxMentionsPerNote of its lines listed, the last saying
+// how many more there are, so that the list reaches the other notes; a
+// line naming it in two sentences is listed once.
+func TestMentionsPerNoteAreBounded(t *testing.T) {
+	notes := map[string]string{
+		"Green tea.md": "# Green tea\n\nCooler water.\n",
+		"Log.md": "Green tea today. Green tea again.\n\nGreen tea on line 3.\n\nGreen tea on line 5.\n\n" +
+			"Green tea on line 7.\n\nGreen tea on line 9.\n",
+		"Shop.md": "Bought green tea.\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Green tea.md", Title: "Green tea"}, ID: 1}
+	a, err := fakeService(t, notes, kin).Find(context.Background(), Query{Vault: "v", Path: "Green tea.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Mentions {
+		got = append(got, fmt.Sprintf("%s:%d %s (%d more)", m.Path, m.Line, m.Sentence, m.MoreInNote))
+	}
+	want := []string{
+		"Log.md:1 Green tea today. (0 more)",
+		"Log.md:3 Green tea on line 3. (0 more)",
+		"Log.md:5 Green tea on line 5. (2 more)",
+		"Shop.md:1 Bought green tea. (0 more)",
+	}
+	if !slices.Equal(got, want) || a.MentionsFound != 6 {
+		t.Fatalf("mentions (%d found)\n%s\nwant (6 found)\n%s", a.MentionsFound, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}

@@ -89,6 +89,10 @@ type Mention struct {
 	Line     int    `json:"line" jsonschema:"line of the mention, in the note it is written in"`
 	Name     string `json:"name" jsonschema:"the title or alias found, as the note names it"`
 	Sentence string `json:"sentence" jsonschema:"the sentence holding it"`
+	// MoreInNote counts the mentions of the same note past the first
+	// maxMentionsPerNote, which are not listed; it is set on the last
+	// one listed.
+	MoreInNote int `json:"more_in_note,omitempty" jsonschema:"for mentions: how many more lines of the same note mention it, not listed; given on the last one listed of that note"`
 }
 
 // Answer is what Find returns.
@@ -122,6 +126,9 @@ type Answer struct {
 const (
 	MaxSuggestions = 5
 	MaxMentions    = 20
+	// maxMentionsPerNote bounds the mentions listed from one note, so
+	// that a note naming it on every line leaves room for the others.
+	maxMentionsPerNote = 3
 )
 
 // Bounds of one answer besides the limit and lists: each sentence or
