@@ -23,6 +23,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // The kinds of reason a note is related.
@@ -405,7 +406,7 @@ func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 			for _, t := range k.Tags {
 				tags = append(tags, "#"+t)
 			}
-			c.raw[KindTags], c.detail[KindTags] = k.TagWeight, "tags "+strings.Join(tags, ", ")
+			c.raw[KindTags], c.detail[KindTags] = k.TagWeight, "both tagged "+words.List(tags)
 		}
 	}
 	for _, s := range similar {

@@ -306,3 +306,18 @@ func TestOwnTextIsBounded(t *testing.T) {
 		t.Fatalf("missing %q does not say the note was read in part", a.Missing)
 	}
 }
+
+// TestTagReasonsRead: the reason two notes share tags reads as a
+// sentence, and its kind stays "tags".
+func TestTagReasonsRead(t *testing.T) {
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Plan.md", Title: "Plan"}, Kin: []graph.Kin{
+		{Path: "One.md", Title: "One", Tags: []string{"project"}, TagWeight: 1},
+		{Path: "Two.md", Title: "Two", Tags: []string{"project", "draft", "q3"}, TagWeight: 2},
+	}}
+	want := map[string]string{"One.md": "both tagged #project", "Two.md": "both tagged #project, #draft and #q3"}
+	for _, n := range merge(kin, nil, 10) {
+		if len(n.Reasons) != 1 || n.Reasons[0].Kind != KindTags || n.Reasons[0].Detail != want[n.Path] {
+			t.Errorf("%s: reasons %+v; want one of kind %s: %q", n.Path, n.Reasons, KindTags, want[n.Path])
+		}
+	}
+}
