@@ -2,6 +2,9 @@ package related
 
 import (
 	"context"
+	"os"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
@@ -54,6 +57,35 @@ func TestCanvasOnTheHelpVault(t *testing.T) {
 		}
 		if len(a.Mentions) < MaxMentions || len(perNote) < MaxMentions/maxMentionsPerNote {
 			t.Errorf("%d mentions from %d notes; want %d from at least %d", len(a.Mentions), len(perNote), MaxMentions, MaxMentions/maxMentionsPerNote)
+		}
+	})
+	t.Run("sentences read as text", func(t *testing.T) {
+		var shown []string
+		for _, m := range append(slices.Clone(a.Mentions), a.Mentioning...) {
+			shown = append(shown, m.Sentence)
+		}
+		for _, sg := range a.Suggestions {
+			shown = append(shown, sg.Sentence)
+		}
+		// Every sentence of a release note naming canvases, as mentions
+		// of them would show it, listed or not.
+		src, err := os.ReadFile(sharedtest.Path(t, "vaults/obsidian-help/Release notes/v1.1.5.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		prose, err := s.Prose(context.Background(), src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range prose {
+			for _, m := range findNames(b, []string{"Canvas", "canvases"}) {
+				shown = append(shown, sentence(b, m.start, m.end))
+			}
+		}
+		for _, s := range shown {
+			if strings.Contains(s, "[[") || strings.Contains(s, "]]") || strings.HasPrefix(s, ")") || strings.Contains(s, "[!") {
+				t.Errorf("a sentence shown holds Markdown or starts in the middle of one: %q", s)
+			}
 		}
 	})
 }

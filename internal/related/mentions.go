@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -94,55 +96,79 @@ func wordEdge(s string, i int) bool {
 
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
-// sentenceEnd says whether the character at text[i] ends a sentence, by
-// its length in bytes (0 when it does not): a full stop, question or
+// sentenceEnd says whether the character at b.Text[i] ends a sentence,
+// by its length in bytes (0 when it does not): a full stop, question or
 // exclamation mark at the end of the text or before a space (so that
-// "0.1 g" and "e.g.," do not end one), the same in Arabic and Devanagari
-// script, and the full stops and marks of Chinese and Japanese, which
-// end a sentence with no space after them.
-func sentenceEnd(text string, i int) int {
+// "0.1 g" and "e.g.," do not end one), but for the full stop of a single
+// lower-case letter ("i.e. ", "e.g. "), the same in Arabic and Devanagari
+// script, and the full stops and marks of Chinese and Japanese, which end
+// a sentence with no space after them. A mark inside a link's text, a
+// code span or a tag ends nothing: it is part of a name or of code.
+func sentenceEnd(b vault.Prose, i int) int {
+	text := b.Text
 	c := text[i]
+	n := 0
 	if c < utf8.RuneSelf {
-		if strings.IndexByte(".!?", c) >= 0 && (i+1 == len(text) || text[i+1] == ' ') {
-			return 1
+		if strings.IndexByte(".!?", c) >= 0 && (i+1 == len(text) || text[i+1] == ' ') && !(c == '.' && abbreviation(text, i)) {
+			n = 1
 		}
-		return 0
-	}
-	if !utf8.RuneStart(c) {
-		return 0
-	}
-	r, size := utf8.DecodeRuneInString(text[i:])
-	switch r {
-	case '。', '！', '？', '｡', '．':
-		return size
-	case '؟', '۔', '।', '॥':
-		if i+size == len(text) || text[i+size] == ' ' {
-			return size
+	} else if utf8.RuneStart(c) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch r {
+		case '。', '！', '？', '｡', '．':
+			n = size
+		case '؟', '۔', '।', '॥':
+			if i+size == len(text) || text[i+size] == ' ' {
+				n = size
+			}
 		}
 	}
-	return 0
+	if n > 0 && !freeAt(b, i) {
+		return 0
+	}
+	return n
 }
 
-// sentence is the sentence of text holding offsets start to end, cut to
-// maxSentence characters around them.
-func sentence(text string, start, end int) string {
+// abbreviation reports whether the full stop at text[i] follows a word
+// of one lower-case letter, as those of "i.e." and "e.g." do.
+func abbreviation(text string, i int) bool {
+	if i == 0 || text[i-1] < 'a' || text[i-1] > 'z' {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(text[:i-1])
+	return i == 1 || !unicode.IsLetter(before)
+}
+
+// freeAt reports whether offset i of b's text is in one of its free
+// ranges, written as plain words rather than a link, code span or tag.
+func freeAt(b vault.Prose, i int) bool {
+	k := sort.Search(len(b.Free), func(k int) bool { return b.Free[k].End > i })
+	return k < len(b.Free) && b.Free[k].Start <= i
+}
+
+// sentence is the sentence of b's text holding offsets start to end, cut
+// to maxSentence characters around them, as a reader sees it: Markdown
+// left in the text (a callout's marker, a link written in code) is read
+// as search snippets read it (notes.Plain), and a cut falls outside links
+// and code, never inside one.
+func sentence(b vault.Prose, start, end int) string {
+	text := b.Text
 	from := 0
 	for i := start - 1; i >= 0; i-- {
-		if n := sentenceEnd(text, i); n > 0 && i+n <= start {
+		if n := sentenceEnd(b, i); n > 0 && i+n <= start {
 			from = i + n
 			break
 		}
 	}
 	to := len(text)
 	for i := end; i < len(text); i++ {
-		if n := sentenceEnd(text, i); n > 0 {
+		if n := sentenceEnd(b, i); n > 0 {
 			to = i + n
 			break
 		}
 	}
-	s := strings.TrimSpace(text[from:to])
-	if utf8.RuneCountInString(s) <= maxSentence {
-		return s
+	if utf8.RuneCountInString(strings.TrimSpace(text[from:to])) <= maxSentence {
+		return notes.Plain(text[from:to])
 	}
 	// Too long: a window around the mention.
 	lo, hi := max(from, start-maxSentence/2), min(to, end+maxSentence/2)
@@ -152,7 +178,21 @@ func sentence(text string, start, end int) string {
 	for hi < to && !utf8.RuneStart(text[hi]) {
 		hi++
 	}
-	out := strings.TrimSpace(text[lo:hi])
+	// A cut inside a link or code moves out of it, towards the mention,
+	// which is in plain words.
+	if lo > from && !freeAt(b, lo) && !freeAt(b, lo-1) {
+		k := sort.Search(len(b.Free), func(k int) bool { return b.Free[k].Start > lo })
+		if k < len(b.Free) {
+			lo = min(b.Free[k].Start, start)
+		}
+	}
+	if hi < to && !freeAt(b, hi) && !freeAt(b, hi-1) {
+		k := sort.Search(len(b.Free), func(k int) bool { return b.Free[k].Start >= hi })
+		if k > 0 {
+			hi = max(b.Free[k-1].End, end)
+		}
+	}
+	out := notes.Plain(text[lo:hi])
 	if lo > from {
 		out = "…" + out
 	}
@@ -173,12 +213,12 @@ func sentences(b vault.Prose) []Mention {
 			start++
 		}
 		if start < end {
-			out = append(out, Mention{Line: lineAt(b, start), Sentence: sentence(text, start, start)})
+			out = append(out, Mention{Line: lineAt(b, start), Sentence: sentence(b, start, start)})
 		}
 		start = end
 	}
 	for i := 0; i < len(text); {
-		if n := sentenceEnd(text, i); n > 0 {
+		if n := sentenceEnd(b, i); n > 0 {
 			add(i + n) // past the mark, which may be several bytes
 			i += n
 			continue
@@ -266,7 +306,7 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 				continue // a link goes in the text, not in a title
 			}
 			for _, m := range findNames(b, other) {
-				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b.Text, m.start, m.end), becauseMentions
+				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b, m.start, m.end), becauseMentions
 				break named
 			}
 		}
@@ -415,7 +455,7 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 				a.MentionsFound++
 				switch {
 				case listed < maxMentionsPerNote && len(a.Mentions) < MaxMentions:
-					a.Mentions = append(a.Mentions, Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)})
+					a.Mentions = append(a.Mentions, Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b, m.start, m.end)})
 					listed++
 				case listed > 0:
 					// This note's mentions are the last listed.
@@ -507,7 +547,7 @@ func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship)
 							name = namesAt[p][at]
 						}
 						out = append(out, Mention{Path: p, Line: f.Line, Name: name,
-							Sentence: sentence(b.Text, f.Start+starts[i], f.Start+ends[j])})
+							Sentence: sentence(b, f.Start+starts[i], f.Start+ends[j])})
 					}
 					break
 				}
