@@ -412,8 +412,11 @@ func terms(s string) map[string]bool {
 
 // mentions finds the unlinked mentions of the note in the other notes of
 // its vault: full-text search names the notes that may hold one of its
-// names, and each is read and its plain words searched.
-func (s *Service) mentions(ctx context.Context, vaultName string, files reader, kin graph.Kinship, a *Answer) error {
+// names, and each is read and its plain words searched. A name written
+// where a link of it would lead to another note (one of the same file
+// name nearer, nameResolver) stands for that note, not this one; resolver
+// may be nil when the vault's names could not be read.
+func (s *Service) mentions(ctx context.Context, vaultName string, files reader, kin graph.Kinship, resolver *vault.Resolver, a *Answer) error {
 	if s.Mentioning == nil || s.Prose == nil {
 		return errors.New("full-text search is not set up here")
 	}
@@ -448,6 +451,11 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 		listed := 0
 		for _, b := range prose {
 			for _, m := range findNames(b, names) {
+				if resolver != nil {
+					if to, ok := resolver.Resolve(p, b.Text[m.start:m.end], false); ok && to != kin.Path {
+						continue // a link of it there leads elsewhere
+					}
+				}
 				if seen[m.line] {
 					continue
 				}
@@ -500,7 +508,7 @@ func nameResolver(names []graph.NoteNames) *vault.Resolver {
 // note it names is the one a link of that text would lead to
 // (nameResolver). A note the note already links to is left out: it is
 // linked, not merely named.
-func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship) []Mention {
+func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship, resolver *vault.Resolver) []Mention {
 	own := ownNames(kin)
 	// isName holds every other note's names, by FoldName; namesAt each
 	// note's, for the name shown as the note named writes it.
@@ -520,7 +528,6 @@ func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship)
 	if len(isName) == 0 {
 		return []Mention{}
 	}
-	resolver := nameResolver(names)
 	seen := map[string]bool{kin.Path: true}
 	for _, k := range kin.Kin {
 		if k.LinksTo {

@@ -85,3 +85,30 @@ func TestMentionsPerNoteAreBounded(t *testing.T) {
 		t.Fatalf("mentions (%d found)\n%s\nwant (6 found)\n%s", a.MentionsFound, strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// TestMentionsAreOfTheNoteALinkFinds: a name two notes share, written
+// where a link of it would lead to the other one (in its folder), is no
+// mention of the note asked about; written elsewhere, it is.
+func TestMentionsAreOfTheNoteALinkFinds(t *testing.T) {
+	notes := map[string]string{
+		"a/Plan.md":   "# Plan\n\nThe first plan.\n",
+		"b/Plan.md":   "# Plan\n\nThe second plan.\n",
+		"a/Day.md":    "Follow the plan today.\n",
+		"b/Day.md":    "Follow the plan tomorrow.\n",
+		"c/Review.md": "Review the plan.\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "b/Plan.md", Title: "Plan"}, ID: 1}
+	a, err := fakeService(t, notes, kin).Find(context.Background(), Query{Vault: "v", Path: "b/Plan.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Mentions {
+		got = append(got, m.Path)
+	}
+	// From c/, a link [[Plan]] leads to a/Plan.md: the shorter path,
+	// then the first in order, as in Obsidian.
+	if want := []string{"b/Day.md"}; !slices.Equal(got, want) || a.MentionsFound != 1 {
+		t.Fatalf("mentions in %q (%d found); want %q", got, a.MentionsFound, want)
+	}
+}

@@ -294,14 +294,18 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	if missing != "" {
 		a.Missing = append(a.Missing, missing)
 	}
-	if err := s.mentions(ctx, q.Vault, files, kin, &a); err != nil {
+	var resolver *vault.Resolver
+	if names != nil {
+		resolver = nameResolver(names)
+	}
+	if err := s.mentions(ctx, q.Vault, files, kin, resolver, &a); err != nil {
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
 		}
 		a.Missing = append(a.Missing, "unlinked mentions unavailable: "+err.Error())
 	}
 	if readErr == nil && names != nil {
-		a.Mentioning = mentioning(prose, names, kin)
+		a.Mentioning = mentioning(prose, names, kin, resolver)
 	}
 	return a, nil
 }
