@@ -12,6 +12,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 func runRelated(ctx context.Context, e *env, args []string) error {
@@ -151,6 +152,9 @@ func printRelated(w io.Writer, a related.Answer) {
 		fmt.Fprintf(w, "\nUnlinked mentions (%d found%s):\n", a.MentionsFound, more)
 		for _, m := range a.Mentions {
 			fmt.Fprintf(w, "  %s:%d  %q: %s\n", m.Path, m.Line, m.Name, m.Sentence)
+			if m.MoreInNote > 0 {
+				fmt.Fprintf(w, "  … and %s in %s\n", words.Count(m.MoreInNote, "more line"), m.Path)
+			}
 		}
 	}
 	if len(a.Mentioning) > 0 {

@@ -65,3 +65,21 @@ func TestRelatedCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestPrintRelatedCountsTheRest: the last mention listed from a note
+// says how many more lines of that note mention it.
+func TestPrintRelatedCountsTheRest(t *testing.T) {
+	var b strings.Builder
+	printRelated(&b, related.Answer{Vault: "v", Path: "Green tea.md", Title: "Green tea", MentionsFound: 6, Mentions: []related.Mention{
+		{Path: "Log.md", Line: 5, Name: "Green tea", Sentence: "Green tea on line 5.", MoreInNote: 1},
+		{Path: "Shop.md", Line: 1, Name: "Green tea", Sentence: "Bought green tea.", MoreInNote: 2},
+	}})
+	for _, want := range []string{
+		"  Log.md:5  \"Green tea\": Green tea on line 5.\n  … and 1 more line in Log.md\n",
+		"  … and 2 more lines in Shop.md\n",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the output lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -53,7 +53,7 @@ func TestRelatedNotesOnTheExampleVault(t *testing.T) {
 		{"shared links", "Coffee journal.md", related.KindSharedLinks, "both link to [[Beans/Roast levels]] and [[Methods/Pour over]]"},
 		{"co-citation", "Methods/Cold brew.md", related.KindCoCited, "3 notes link to both: "},
 		{"meaning", "Methods/Cold brew.md", related.KindMeaning, `similar passage: "Cold brew 100 g of coarse coffee`},
-		{"a rare tag", "Methods/AeroPress.md", related.KindTags, "tags #method/immersion"},
+		{"a rare tag", "Methods/AeroPress.md", related.KindTags, "both tagged #method/immersion"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ok := reason(press, tc.path, tc.kind)
@@ -76,7 +76,7 @@ func TestRelatedNotesOnTheExampleVault(t *testing.T) {
 				t.Fatalf("not ranked by score: %+v", press.Related)
 			}
 		}
-		if r, _ := reason(press, "Methods/Cold brew.md", related.KindTags); r.Detail != "tags #method/immersion" {
+		if r, _ := reason(press, "Methods/Cold brew.md", related.KindTags); r.Detail != "both tagged #method/immersion" {
 			t.Fatalf("a tag every note has counts: %+v", r)
 		}
 	})
@@ -250,7 +250,8 @@ func TestInstructionsNameEveryTool(t *testing.T) {
 
 // TestRelatedNotesStaySmall asks about a note with a long alias that 60
 // notes mention, each twice in a long paragraph: the answer lists 20
-// mentions with short sentences and says how many it found.
+// mentions with short sentences and says how many it found, one per line
+// of the 50 notes read.
 func TestRelatedNotesStaySmall(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "vault")
 	long := strings.Repeat("steeped leaves and hot water ", 40)
@@ -270,7 +271,7 @@ func TestRelatedNotesStaySmall(t *testing.T) {
 	if err := json.Unmarshal(b, &out); err != nil {
 		t.Fatal(err)
 	}
-	if len(out.Mentions) != related.MaxMentions || out.MentionsFound != 100 || !out.MentionsCut || out.Degraded {
+	if len(out.Mentions) != related.MaxMentions || out.MentionsFound != 50 || !out.MentionsCut || out.Degraded {
 		t.Fatalf("%d mentions listed, %d found, cut %v, degraded %v (%s)", len(out.Mentions), out.MentionsFound, out.MentionsCut, out.Degraded, out.DegradedReason)
 	}
 	for _, m := range out.Mentions {

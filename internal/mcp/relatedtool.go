@@ -182,6 +182,9 @@ func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 		b.WriteString("):\n")
 		for _, m := range out.Mentions {
 			fmt.Fprintf(&b, "- `%s` line %d, %s: %s\n", m.Path, m.Line, quoteArg(m.Name), m.Sentence)
+			if m.MoreInNote > 0 {
+				fmt.Fprintf(&b, "- `%s`: and %s, not listed\n", m.Path, words.Count(m.MoreInNote, "more line"))
+			}
 		}
 	}
 	if len(out.Mentioning) > 0 {

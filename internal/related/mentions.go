@@ -4,11 +4,13 @@ import (
 	"context"
 	"errors"
 	"slices"
+	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -94,55 +96,79 @@ func wordEdge(s string, i int) bool {
 
 func isWord(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) || r == '_' }
 
-// sentenceEnd says whether the character at text[i] ends a sentence, by
-// its length in bytes (0 when it does not): a full stop, question or
+// sentenceEnd says whether the character at b.Text[i] ends a sentence,
+// by its length in bytes (0 when it does not): a full stop, question or
 // exclamation mark at the end of the text or before a space (so that
-// "0.1 g" and "e.g.," do not end one), the same in Arabic and Devanagari
-// script, and the full stops and marks of Chinese and Japanese, which
-// end a sentence with no space after them.
-func sentenceEnd(text string, i int) int {
+// "0.1 g" and "e.g.," do not end one), but for the full stop of a single
+// lower-case letter ("i.e. ", "e.g. "), the same in Arabic and Devanagari
+// script, and the full stops and marks of Chinese and Japanese, which end
+// a sentence with no space after them. A mark inside a link's text, a
+// code span or a tag ends nothing: it is part of a name or of code.
+func sentenceEnd(b vault.Prose, i int) int {
+	text := b.Text
 	c := text[i]
+	n := 0
 	if c < utf8.RuneSelf {
-		if strings.IndexByte(".!?", c) >= 0 && (i+1 == len(text) || text[i+1] == ' ') {
-			return 1
+		if strings.IndexByte(".!?", c) >= 0 && (i+1 == len(text) || text[i+1] == ' ') && !(c == '.' && abbreviation(text, i)) {
+			n = 1
 		}
-		return 0
-	}
-	if !utf8.RuneStart(c) {
-		return 0
-	}
-	r, size := utf8.DecodeRuneInString(text[i:])
-	switch r {
-	case '。', '！', '？', '｡', '．':
-		return size
-	case '؟', '۔', '।', '॥':
-		if i+size == len(text) || text[i+size] == ' ' {
-			return size
+	} else if utf8.RuneStart(c) {
+		r, size := utf8.DecodeRuneInString(text[i:])
+		switch r {
+		case '。', '！', '？', '｡', '．':
+			n = size
+		case '؟', '۔', '।', '॥':
+			if i+size == len(text) || text[i+size] == ' ' {
+				n = size
+			}
 		}
 	}
-	return 0
+	if n > 0 && !freeAt(b, i) {
+		return 0
+	}
+	return n
 }
 
-// sentence is the sentence of text holding offsets start to end, cut to
-// maxSentence characters around them.
-func sentence(text string, start, end int) string {
+// abbreviation reports whether the full stop at text[i] follows a word
+// of one lower-case letter, as those of "i.e." and "e.g." do.
+func abbreviation(text string, i int) bool {
+	if i == 0 || text[i-1] < 'a' || text[i-1] > 'z' {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(text[:i-1])
+	return i == 1 || !unicode.IsLetter(before)
+}
+
+// freeAt reports whether offset i of b's text is in one of its free
+// ranges, written as plain words rather than a link, code span or tag.
+func freeAt(b vault.Prose, i int) bool {
+	k := sort.Search(len(b.Free), func(k int) bool { return b.Free[k].End > i })
+	return k < len(b.Free) && b.Free[k].Start <= i
+}
+
+// sentence is the sentence of b's text holding offsets start to end, cut
+// to maxSentence characters around them, as a reader sees it: Markdown
+// left in the text (a callout's marker, a link written in code) is read
+// as search snippets read it (notes.Plain), and a cut falls outside links
+// and code, never inside one.
+func sentence(b vault.Prose, start, end int) string {
+	text := b.Text
 	from := 0
 	for i := start - 1; i >= 0; i-- {
-		if n := sentenceEnd(text, i); n > 0 && i+n <= start {
+		if n := sentenceEnd(b, i); n > 0 && i+n <= start {
 			from = i + n
 			break
 		}
 	}
 	to := len(text)
 	for i := end; i < len(text); i++ {
-		if n := sentenceEnd(text, i); n > 0 {
+		if n := sentenceEnd(b, i); n > 0 {
 			to = i + n
 			break
 		}
 	}
-	s := strings.TrimSpace(text[from:to])
-	if utf8.RuneCountInString(s) <= maxSentence {
-		return s
+	if utf8.RuneCountInString(strings.TrimSpace(text[from:to])) <= maxSentence {
+		return notes.Plain(text[from:to])
 	}
 	// Too long: a window around the mention.
 	lo, hi := max(from, start-maxSentence/2), min(to, end+maxSentence/2)
@@ -152,7 +178,21 @@ func sentence(text string, start, end int) string {
 	for hi < to && !utf8.RuneStart(text[hi]) {
 		hi++
 	}
-	out := strings.TrimSpace(text[lo:hi])
+	// A cut inside a link or code moves out of it, towards the mention,
+	// which is in plain words.
+	if lo > from && !freeAt(b, lo) && !freeAt(b, lo-1) {
+		k := sort.Search(len(b.Free), func(k int) bool { return b.Free[k].Start > lo })
+		if k < len(b.Free) {
+			lo = min(b.Free[k].Start, start)
+		}
+	}
+	if hi < to && !freeAt(b, hi) && !freeAt(b, hi-1) {
+		k := sort.Search(len(b.Free), func(k int) bool { return b.Free[k].Start >= hi })
+		if k > 0 {
+			hi = max(b.Free[k-1].End, end)
+		}
+	}
+	out := notes.Plain(text[lo:hi])
 	if lo > from {
 		out = "…" + out
 	}
@@ -173,12 +213,12 @@ func sentences(b vault.Prose) []Mention {
 			start++
 		}
 		if start < end {
-			out = append(out, Mention{Line: lineAt(b, start), Sentence: sentence(text, start, start)})
+			out = append(out, Mention{Line: lineAt(b, start), Sentence: sentence(b, start, start)})
 		}
 		start = end
 	}
 	for i := 0; i < len(text); {
-		if n := sentenceEnd(text, i); n > 0 {
+		if n := sentenceEnd(b, i); n > 0 {
 			add(i + n) // past the mark, which may be several bytes
 			i += n
 			continue
@@ -266,7 +306,7 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 				continue // a link goes in the text, not in a title
 			}
 			for _, m := range findNames(b, other) {
-				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b.Text, m.start, m.end), becauseMentions
+				sg.Line, sg.Sentence, sg.Because = m.line, sentence(b, m.start, m.end), becauseMentions
 				break named
 			}
 		}
@@ -372,8 +412,11 @@ func terms(s string) map[string]bool {
 
 // mentions finds the unlinked mentions of the note in the other notes of
 // its vault: full-text search names the notes that may hold one of its
-// names, and each is read and its plain words searched.
-func (s *Service) mentions(ctx context.Context, vaultName string, files reader, kin graph.Kinship, a *Answer) error {
+// names, and each is read and its plain words searched. A name written
+// where a link of it would lead to another note (one of the same file
+// name nearer, nameResolver) stands for that note, not this one; resolver
+// may be nil when the vault's names could not be read.
+func (s *Service) mentions(ctx context.Context, vaultName string, files reader, kin graph.Kinship, resolver *vault.Resolver, a *Answer) error {
 	if s.Mentioning == nil || s.Prose == nil {
 		return errors.New("full-text search is not set up here")
 	}
@@ -396,8 +439,6 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 			continue
 		}
 		read += len(src)
-		// A sentence naming the note twice is one place to link it.
-		seen := map[Mention]bool{}
 		prose, err := s.prose(ctx, vaultName, p, src, src)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -405,16 +446,28 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 			}
 			continue // too complex to parse: no mentions found in it
 		}
+		// A line naming the note twice is one place to link it.
+		seen := map[int]bool{}
+		listed := 0
 		for _, b := range prose {
 			for _, m := range findNames(b, names) {
-				at := Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b.Text, m.start, m.end)}
-				if seen[at] {
+				if resolver != nil {
+					if to, ok := resolver.Resolve(p, b.Text[m.start:m.end], false); ok && to != kin.Path {
+						continue // a link of it there leads elsewhere
+					}
+				}
+				if seen[m.line] {
 					continue
 				}
-				seen[at] = true
+				seen[m.line] = true
 				a.MentionsFound++
-				if len(a.Mentions) < MaxMentions {
-					a.Mentions = append(a.Mentions, at)
+				switch {
+				case listed < maxMentionsPerNote && len(a.Mentions) < MaxMentions:
+					a.Mentions = append(a.Mentions, Mention{Path: p, Line: m.line, Name: m.name, Sentence: sentence(b, m.start, m.end)})
+					listed++
+				case listed > 0:
+					// This note's mentions are the last listed.
+					a.Mentions[len(a.Mentions)-1].MoreInNote++
 				}
 			}
 		}
@@ -427,27 +480,61 @@ func (s *Service) mentions(ctx context.Context, vaultName string, files reader, 
 // are rarely written out in another note's text.
 const maxNameWords = 6
 
+// nameResolver answers which note a name written as plain text in a note
+// stands for: the one a link of that text written there would lead to
+// (vault.Resolver, the rule the index resolves links by: the file name
+// first, nearest the note, then aliases). A note's title, when it is not
+// its file name, counts as one of its aliases: no link finds a note by it,
+// and it names the note as much as an alias does.
+func nameResolver(names []graph.NoteNames) *vault.Resolver {
+	paths := make([]string, len(names))
+	aliases := map[string][]string{}
+	for i, n := range names {
+		paths[i] = n.Path
+		as := n.Aliases
+		if t := strings.TrimSpace(n.Title); t != "" && vault.FoldName(t) != vault.NameKey(n.Path) {
+			as = append(slices.Clip(as), t)
+		}
+		if len(as) > 0 {
+			aliases[n.Path] = as
+		}
+	}
+	return vault.NewResolver(paths, aliases)
+}
+
 // mentioning finds the other notes' names written as plain text in the
 // note, the first place each is named: each run of up to maxNameWords
-// words of its free text is looked up among every note's names. A name
-// shared by several notes is taken for the first by path.
-func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship) []Mention {
+// words of its free text is looked up among every note's names, and the
+// note it names is the one a link of that text would lead to
+// (nameResolver). A note the note already links to is left out: it is
+// linked, not merely named.
+func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship, resolver *vault.Resolver) []Mention {
 	own := ownNames(kin)
-	type named struct{ path, name string }
-	index := map[string]named{}
+	// isName holds every other note's names, by FoldName; namesAt each
+	// note's, for the name shown as the note named writes it.
+	isName := map[string]bool{}
+	namesAt := map[string][]string{}
 	for _, n := range names {
 		if n.Path == kin.Path {
 			continue
 		}
-		for _, name := range othersNames(n.Path, n.Title, n.Aliases, own) {
-			k := strings.ToLower(name)
-			if _, taken := index[k]; !taken && len(strings.Fields(k)) <= maxNameWords {
-				index[k] = named{n.Path, name}
+		namesAt[n.Path] = othersNames(n.Path, n.Title, n.Aliases, own)
+		for _, name := range namesAt[n.Path] {
+			if k := vault.FoldName(name); len(strings.Fields(k)) <= maxNameWords {
+				isName[k] = true
 			}
 		}
 	}
+	if len(isName) == 0 {
+		return []Mention{}
+	}
+	seen := map[string]bool{kin.Path: true}
+	for _, k := range kin.Kin {
+		if k.LinksTo {
+			seen[k.Path] = true
+		}
+	}
 	out := []Mention{}
-	seen := map[string]bool{}
 	for _, b := range prose {
 		for _, f := range b.Free {
 			text := b.Text[f.Start:f.End]
@@ -455,15 +542,19 @@ func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship)
 			for i := range starts {
 				// The longest name starting at this word.
 				for j := min(len(starts), i+maxNameWords) - 1; j >= i; j-- {
-					k := strings.ToLower(text[starts[i]:ends[j]])
-					n, ok := index[k]
-					if !ok {
+					written := text[starts[i]:ends[j]]
+					k := vault.FoldName(written)
+					if !isName[k] {
 						continue
 					}
-					if !seen[n.path] {
-						seen[n.path] = true
-						out = append(out, Mention{Path: n.path, Line: f.Line, Name: n.name,
-							Sentence: sentence(b.Text, f.Start+starts[i], f.Start+ends[j])})
+					if p, ok := resolver.Resolve(kin.Path, written, false); ok && !seen[p] {
+						seen[p] = true
+						name := written
+						if at := slices.IndexFunc(namesAt[p], func(n string) bool { return vault.FoldName(n) == k }); at >= 0 {
+							name = namesAt[p][at]
+						}
+						out = append(out, Mention{Path: p, Line: f.Line, Name: name,
+							Sentence: sentence(b, f.Start+starts[i], f.Start+ends[j])})
 					}
 					break
 				}

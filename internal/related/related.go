@@ -23,6 +23,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // The kinds of reason a note is related.
@@ -89,6 +90,10 @@ type Mention struct {
 	Line     int    `json:"line" jsonschema:"line of the mention, in the note it is written in"`
 	Name     string `json:"name" jsonschema:"the title or alias found, as the note names it"`
 	Sentence string `json:"sentence" jsonschema:"the sentence holding it"`
+	// MoreInNote counts the mentions of the same note past the first
+	// maxMentionsPerNote, which are not listed; it is set on the last
+	// one listed.
+	MoreInNote int `json:"more_in_note,omitempty" jsonschema:"for mentions: how many more lines of the same note mention it, not listed; given on the last one listed of that note"`
 }
 
 // Answer is what Find returns.
@@ -122,6 +127,9 @@ type Answer struct {
 const (
 	MaxSuggestions = 5
 	MaxMentions    = 20
+	// maxMentionsPerNote bounds the mentions listed from one note, so
+	// that a note naming it on every line leaves room for the others.
+	maxMentionsPerNote = 3
 )
 
 // Bounds of one answer besides the limit and lists: each sentence or
@@ -286,14 +294,18 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	if missing != "" {
 		a.Missing = append(a.Missing, missing)
 	}
-	if err := s.mentions(ctx, q.Vault, files, kin, &a); err != nil {
+	var resolver *vault.Resolver
+	if names != nil {
+		resolver = nameResolver(names)
+	}
+	if err := s.mentions(ctx, q.Vault, files, kin, resolver, &a); err != nil {
 		if ctx.Err() != nil {
 			return Answer{}, ctx.Err()
 		}
 		a.Missing = append(a.Missing, "unlinked mentions unavailable: "+err.Error())
 	}
 	if readErr == nil && names != nil {
-		a.Mentioning = mentioning(prose, names, kin)
+		a.Mentioning = mentioning(prose, names, kin, resolver)
 	}
 	return a, nil
 }
@@ -398,7 +410,7 @@ func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 			for _, t := range k.Tags {
 				tags = append(tags, "#"+t)
 			}
-			c.raw[KindTags], c.detail[KindTags] = k.TagWeight, "tags "+strings.Join(tags, ", ")
+			c.raw[KindTags], c.detail[KindTags] = k.TagWeight, "both tagged "+words.List(tags)
 		}
 	}
 	for _, s := range similar {

@@ -169,20 +169,33 @@ func TestMentions(t *testing.T) {
 	}
 }
 
+// TestSentence reads the sentence around a word of a paragraph, as a
+// reader sees it: whole, or cut around the word (never inside a link),
+// without Markdown, and not ended by "i.e." nor by a full stop in code.
 func TestSentence(t *testing.T) {
 	long := strings.Repeat("word ", 100)
+	link := "[[Alpha beta gamma delta epsilon zeta eta theta]] "
 	for _, tc := range []struct {
-		name, text, at, want string
+		name, md, at, want string
 	}{
 		{"middle", "First one. The grinder is here. Last one.", "grinder", "The grinder is here."},
 		{"start", "Grinder first! Then more.", "Grinder", "Grinder first!"},
 		{"no stop", "a grinder without a full stop", "grinder", "a grinder without a full stop"},
 		{"decimal", "Weigh 0.1 g with the grinder. Next.", "grinder", "Weigh 0.1 g with the grinder."},
 		{"long", long + "grinder " + long, "grinder", "…" + strings.TrimSpace(long[len(long)-maxSentence/2:]) + " grinder " + strings.TrimSpace(long[:maxSentence/2]) + "…"},
+		{"abbreviation", "First. Embed it in files (i.e. as an embed) or on a grinder. Next.", "grinder", "Embed it in files (i.e. as an embed) or on a grinder."},
+		{"stop in code", "First. Run `make. all` with the grinder. Next.", "grinder", "Run make. all with the grinder."},
+		{"callout", "> [!note] Grinders\n> The grinder is loud.", "grinder", "Grinders The grinder is loud."},
+		{"cut outside a link", link + strings.Repeat("w ", 50) + "grinder " + strings.Repeat("w ", 100) + "end.", "grinder",
+			"…" + strings.Repeat("w ", 50) + "grinder " + strings.TrimSpace(strings.Repeat("w ", 60)) + "…"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			i := strings.Index(tc.text, tc.at)
-			if got := sentence(tc.text, i, i+len(tc.at)); got != tc.want {
+			blocks, err := vault.NewParser().Prose(context.Background(), []byte(tc.md+"\n"))
+			if err != nil || len(blocks) != 1 {
+				t.Fatalf("prose %+v, %v", blocks, err)
+			}
+			i := strings.Index(blocks[0].Text, tc.at)
+			if got := sentence(blocks[0], i, i+len(tc.at)); got != tc.want {
 				t.Fatalf("sentence %q\nwant %q", got, tc.want)
 			}
 		})
@@ -304,5 +317,20 @@ func TestOwnTextIsBounded(t *testing.T) {
 	}
 	if !slices.ContainsFunc(a.Missing, func(m string) bool { return strings.Contains(m, "only the first") }) {
 		t.Fatalf("missing %q does not say the note was read in part", a.Missing)
+	}
+}
+
+// TestTagReasonsRead: the reason two notes share tags reads as a
+// sentence, and its kind stays "tags".
+func TestTagReasonsRead(t *testing.T) {
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Plan.md", Title: "Plan"}, Kin: []graph.Kin{
+		{Path: "One.md", Title: "One", Tags: []string{"project"}, TagWeight: 1},
+		{Path: "Two.md", Title: "Two", Tags: []string{"project", "draft", "q3"}, TagWeight: 2},
+	}}
+	want := map[string]string{"One.md": "both tagged #project", "Two.md": "both tagged #project, #draft and #q3"}
+	for _, n := range merge(kin, nil, 10) {
+		if len(n.Reasons) != 1 || n.Reasons[0].Kind != KindTags || n.Reasons[0].Detail != want[n.Path] {
+			t.Errorf("%s: reasons %+v; want one of kind %s: %q", n.Path, n.Reasons, KindTags, want[n.Path])
+		}
 	}
 }

@@ -1,0 +1,114 @@
+package related
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
+)
+
+// TestNamesResolveAsLinks: a name several notes share stands for the one
+// a link of that text would lead to from the note it is written in (the
+// file name first, nearest the note, then aliases), and a note the note
+// already links to is not listed as merely named in it.
+func TestNamesResolveAsLinks(t *testing.T) {
+	notes := map[string]string{
+		"a/Plan.md":       "# Plan\n\nThe first plan.\n",
+		"b/Plan.md":       "# Plan\n\nThe second plan.\n",
+		"b/Kettle.md":     "# Kettle\n\nBoils water.\n",
+		"a/Boiler.md":     "---\naliases: [Kettle]\n---\n# Boiler\n",
+		"a/Cup.md":        "# Cup\n\nHolds tea.\n",
+		"b/Note.md":       "# Note\n\nThe Plan needs a Kettle. Pour into the [[Cup]], a Cup of tea.\n",
+		"c/Deep/Other.md": "---\naliases: [Plan]\n---\n# Other\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "b/Note.md", Title: "Note"}, ID: 1,
+		Kin: []graph.Kin{{Path: "a/Cup.md", Title: "Cup", LinksTo: true}}}
+	s := fakeService(t, notes, kin)
+	s.Names = func(context.Context, string) ([]graph.NoteNames, error) {
+		var out []graph.NoteNames
+		for _, p := range []string{"a/Boiler.md", "a/Cup.md", "a/Plan.md", "b/Kettle.md", "b/Note.md", "b/Plan.md", "c/Deep/Other.md"} {
+			n := graph.NoteNames{Path: p, Title: strings.TrimSuffix(p[strings.LastIndex(p, "/")+1:], ".md")}
+			switch p {
+			case "a/Boiler.md":
+				n.Aliases = []string{"Kettle"}
+			case "c/Deep/Other.md":
+				n.Aliases = []string{"Plan"}
+			}
+			out = append(out, n)
+		}
+		return out, nil
+	}
+	a, err := s.Find(context.Background(), Query{Vault: "v", Path: "b/Note.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Mentioning {
+		got = append(got, fmt.Sprintf("%s %s", m.Name, m.Path))
+	}
+	want := []string{"Plan b/Plan.md", "Kettle b/Kettle.md"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("named in the note: %q\nwant %q", got, want)
+	}
+}
+
+// TestMentionsPerNoteAreBounded: a note naming the note on every line
+// has at most maxMentionsPerNote of its lines listed, the last saying
+// how many more there are, so that the list reaches the other notes; a
+// line naming it in two sentences is listed once.
+func TestMentionsPerNoteAreBounded(t *testing.T) {
+	notes := map[string]string{
+		"Green tea.md": "# Green tea\n\nCooler water.\n",
+		"Log.md": "Green tea today. Green tea again.\n\nGreen tea on line 3.\n\nGreen tea on line 5.\n\n" +
+			"Green tea on line 7.\n\nGreen tea on line 9.\n",
+		"Shop.md": "Bought green tea.\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Green tea.md", Title: "Green tea"}, ID: 1}
+	a, err := fakeService(t, notes, kin).Find(context.Background(), Query{Vault: "v", Path: "Green tea.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Mentions {
+		got = append(got, fmt.Sprintf("%s:%d %s (%d more)", m.Path, m.Line, m.Sentence, m.MoreInNote))
+	}
+	want := []string{
+		"Log.md:1 Green tea today. (0 more)",
+		"Log.md:3 Green tea on line 3. (0 more)",
+		"Log.md:5 Green tea on line 5. (2 more)",
+		"Shop.md:1 Bought green tea. (0 more)",
+	}
+	if !slices.Equal(got, want) || a.MentionsFound != 6 {
+		t.Fatalf("mentions (%d found)\n%s\nwant (6 found)\n%s", a.MentionsFound, strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestMentionsAreOfTheNoteALinkFinds: a name two notes share, written
+// where a link of it would lead to the other one (in its folder), is no
+// mention of the note asked about; written elsewhere, it is.
+func TestMentionsAreOfTheNoteALinkFinds(t *testing.T) {
+	notes := map[string]string{
+		"a/Plan.md":   "# Plan\n\nThe first plan.\n",
+		"b/Plan.md":   "# Plan\n\nThe second plan.\n",
+		"a/Day.md":    "Follow the plan today.\n",
+		"b/Day.md":    "Follow the plan tomorrow.\n",
+		"c/Review.md": "Review the plan.\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "b/Plan.md", Title: "Plan"}, ID: 1}
+	a, err := fakeService(t, notes, kin).Find(context.Background(), Query{Vault: "v", Path: "b/Plan.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, m := range a.Mentions {
+		got = append(got, m.Path)
+	}
+	// From c/, a link [[Plan]] leads to a/Plan.md: the shorter path,
+	// then the first in order, as in Obsidian.
+	if want := []string{"b/Day.md"}; !slices.Equal(got, want) || a.MentionsFound != 1 {
+		t.Fatalf("mentions in %q (%d found); want %q", got, a.MentionsFound, want)
+	}
+}
