@@ -169,9 +169,14 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
+// undoFileCreated takes a database back from version 15
+// (0015_file_created.sql) to 14, for tests of upgrades from earlier
+// versions.
+var undoFileCreated = []string{`ALTER TABLE files DROP COLUMN created_ns`}
+
 // undoWriteJournal takes a database back from version 14
 // (0014_write_journal.sql) to 13, for tests of upgrades from earlier
-// versions.
+// versions; undoFileCreated comes first.
 var undoWriteJournal = []string{`DROP TABLE write_files`, `DROP TABLE writes`}
 
 // undoVaultGeneration takes a database back from version 13

@@ -164,12 +164,15 @@ func New(db store.Conn, parser *vault.Parser, log *slog.Logger) *Indexer {
 
 // existing is what the database knows of a file.
 type existing struct {
-	id      int64
-	size    int64
-	mtime   int64
-	hash    string
-	note    bool
-	present bool // seen on disk in this run
+	id    int64
+	size  int64
+	mtime int64
+	// created is the birth time stored (vault.File.Created), 0 when
+	// unknown; createdNow is the one this run's scan found.
+	created, createdNow int64
+	hash                string
+	note                bool
+	present             bool // seen on disk in this run
 	// searchable is set when the note has its search row, which the pass
 	// that ends a run writes; a note stored by a run cut off before it
 	// has none.
@@ -190,7 +193,7 @@ type job struct {
 	// unreadable is set when the file could not be read; a note indexed
 	// before keeps what was stored, and the file is tried again next run.
 	unreadable bool
-	touch      bool // content unchanged: only size and mtime are updated
+	touch      bool // content unchanged: only size and times are updated
 }
 
 // Index brings the database in step with one vault. It is safe to interrupt
@@ -238,6 +241,9 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	}
 
 	w := &writer{ix: ix, vaultID: vaultID, res: &res}
+	if err := w.recordCreated(ctx, same); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
 	if err := w.replaceScanWarnings(ctx, scanWarnings); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
@@ -434,7 +440,7 @@ func plan(files []vault.File, known map[string]*existing, unread vault.Unread) (
 			work = append(work, &job{file: f})
 			continue
 		}
-		old.present = true
+		old.present, old.createdNow = true, f.Created
 		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime {
 			work = append(work, &job{file: f, old: old})
 			continue
@@ -559,7 +565,7 @@ func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*ex
 
 func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*existing, error) {
 	rows, err := db.QueryContext(ctx,
-		`SELECT id, path, kind, size, mtime_ns, hash, EXISTS (SELECT 1 FROM search_notes n WHERE n.file_id = f.id)
+		`SELECT id, path, kind, size, mtime_ns, coalesce(created_ns, 0), hash, EXISTS (SELECT 1 FROM search_notes n WHERE n.file_id = f.id)
 		FROM files f WHERE vault_id = ?`, vaultID)
 	if err != nil {
 		return nil, fmt.Errorf("load files: %w", err)
@@ -569,7 +575,7 @@ func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*e
 	for rows.Next() {
 		var e existing
 		var p, kind string
-		if err := rows.Scan(&e.id, &p, &kind, &e.size, &e.mtime, &e.hash, &e.searchable); err != nil {
+		if err := rows.Scan(&e.id, &p, &kind, &e.size, &e.mtime, &e.created, &e.hash, &e.searchable); err != nil {
 			return nil, fmt.Errorf("load files: %w", err)
 		}
 		e.note = kind == "note"

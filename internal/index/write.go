@@ -73,6 +73,41 @@ func (w *writer) replaceScanWarnings(ctx context.Context, ws []vault.Warning) er
 	return tx.Commit()
 }
 
+// createdNS is a birth time as files.created_ns holds it: NULL when
+// unknown (vault.File.Created is 0).
+func createdNS(created int64) sql.NullInt64 {
+	return sql.NullInt64{Int64: created, Valid: created != 0}
+}
+
+// recordCreated stores the birth time the scan found of the unchanged
+// files whose row holds another, in one statement: rows written before
+// migration 0015 hold none, and a file saved by replacing it is born
+// again with the content it had. A run that finds every birth time as
+// stored writes nothing, so that the vault's generation stays as it is.
+func (w *writer) recordCreated(ctx context.Context, same []*existing) error {
+	var b []byte
+	for _, e := range same {
+		if !e.present || e.createdNow == e.created {
+			continue // unread files were not described by this scan
+		}
+		if b == nil {
+			b = append(b, '[')
+		} else {
+			b = append(b, ',')
+		}
+		b = fmt.Appendf(b, "[%d,%d]", e.id, e.createdNow)
+	}
+	if b == nil {
+		return nil
+	}
+	b = append(b, ']')
+	if _, err := w.ix.db.ExecContext(ctx, `UPDATE files SET created_ns = nullif(c.value ->> 1, 0)
+		FROM json_each(?) c WHERE files.id = c.value ->> 0`, string(b)); err != nil {
+		return fmt.Errorf("record creation times: %w", err)
+	}
+	return nil
+}
+
 // reserve gives every new file its row before any note is written, so that
 // links can be resolved to row ids as they are stored. New attachments are
 // complete with that row and leave the work list. A new note's row is a
@@ -103,8 +138,8 @@ func (w *writer) reserve(ctx context.Context, work []*job) ([]*job, map[string]i
 	if err := w.markPending(ctx, tx); err != nil {
 		return nil, nil, fmt.Errorf("reserve rows: %w", err)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO files (vault_id, path, kind, size, mtime_ns, title)
-		VALUES (?, ?, ?, ?, ?, ?) RETURNING id`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO files (vault_id, path, kind, size, mtime_ns, created_ns, title)
+		VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id`)
 	if err != nil {
 		return nil, nil, fmt.Errorf("reserve rows: %w", err)
 	}
@@ -119,7 +154,7 @@ func (w *writer) reserve(ctx context.Context, work []*job) ([]*job, map[string]i
 		if j.file.Note {
 			kind, mtime, title = "note", mtimeReserved, vault.TitleFromPath(j.file.Path)
 		}
-		if err := stmt.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime, title).Scan(&j.id); err != nil {
+		if err := stmt.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime, createdNS(j.file.Created), title).Scan(&j.id); err != nil {
 			return nil, nil, fmt.Errorf("reserve row for %s: %w", j.file.Path, err)
 		}
 		reserved[j.file.Path] = j.id
@@ -170,13 +205,13 @@ func prepare(ctx context.Context, tx *sql.Tx) (*statements, func(), error) {
 			all = append(all, *dst)
 		}
 	}
-	p(&s.upsertFile, `INSERT INTO files (vault_id, path, kind, size, mtime_ns, hash, title, word_count, frontmatter)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+	p(&s.upsertFile, `INSERT INTO files (vault_id, path, kind, size, mtime_ns, created_ns, hash, title, word_count, frontmatter)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT (vault_id, path) DO UPDATE SET kind = excluded.kind, size = excluded.size,
-			mtime_ns = excluded.mtime_ns, hash = excluded.hash, title = excluded.title,
+			mtime_ns = excluded.mtime_ns, created_ns = excluded.created_ns, hash = excluded.hash, title = excluded.title,
 			word_count = excluded.word_count, frontmatter = excluded.frontmatter
 		RETURNING id`)
-	p(&s.touchFile, `UPDATE files SET size = ?, mtime_ns = ? WHERE id = ?`)
+	p(&s.touchFile, `UPDATE files SET size = ?, mtime_ns = ?, created_ns = ? WHERE id = ?`)
 	// A note kept as last read gets a modification time and a hash no
 	// file has: the next run reads it again, and once that read succeeds
 	// writes it afresh, its warnings with it, changed or not.
@@ -224,7 +259,7 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 	pending := false
 	for _, j := range batch {
 		if j.touch {
-			if _, err := s.touchFile.ExecContext(ctx, j.file.Size, j.file.ModTime, j.old.id); err != nil {
+			if _, err := s.touchFile.ExecContext(ctx, j.file.Size, j.file.ModTime, createdNS(j.file.Created), j.old.id); err != nil {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
 			w.res.tally(j.old.note, j.old.asFound())
@@ -280,7 +315,7 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 		mtime = mtimeReread // never equal to the file's: the next run reads it again
 	}
 	var id int64
-	if err := s.upsertFile.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime,
+	if err := s.upsertFile.QueryRowContext(ctx, w.vaultID, j.file.Path, kind, j.file.Size, mtime, createdNS(j.file.Created),
 		j.hash, n.Title, n.WordCount, frontmatterJSON(n.Frontmatter)).Scan(&id); err != nil {
 		return err
 	}

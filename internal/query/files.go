@@ -31,6 +31,7 @@ type File struct {
 	Note  bool // a Markdown note, not an attachment
 	size  int64
 	mtime time.Time
+	ctime time.Time
 	props map[string]any
 	tags  []string
 	links []string
@@ -42,14 +43,24 @@ func (f *File) Path() string               { return f.path }
 func (f *File) Properties() map[string]any { return f.props }
 func (f *File) Size() int64                { return f.size }
 
-// Created is the modification time: the index does not keep the time a
-// file was made, which many file systems and syncs do not keep either.
-func (f *File) Created() time.Time  { return f.mtime }
+// Created is file.ctime: when the file was made (CreatedTime).
+func (f *File) Created() time.Time  { return f.ctime }
 func (f *File) Modified() time.Time { return f.mtime }
 func (f *File) Tags() []string      { return f.tags }
 func (f *File) Links() []string     { return f.links }
 func (f *File) Embeds() []string    { return f.embed }
 func (f *File) Backlinks() []string { return f.back }
+
+// CreatedTime is a file's file.ctime: its birth time, created in Unix
+// nanoseconds, where the file system kept it and the index holds it
+// (vault.File.Created); else its modification time, as Obsidian gives on
+// systems that keep no birth time. A created of 0 is unknown.
+func CreatedTime(created int64, modified time.Time) time.Time {
+	if created == 0 {
+		return modified
+	}
+	return time.Unix(0, created)
+}
 
 // Vault is every file the index holds of one vault, in path order, with
 // the resolver its links are followed by.
@@ -64,7 +75,7 @@ type Vault struct {
 // Statements of Load: each reads one kind of fact for every file of the
 // vault, so that a query costs the same few statements whatever its size.
 const (
-	filesQuery = `SELECT f.id, f.path, f.kind, f.size, f.mtime_ns, f.title, coalesce(f.frontmatter, '')
+	filesQuery = `SELECT f.id, f.path, f.kind, f.size, f.mtime_ns, coalesce(f.created_ns, 0), f.title, coalesce(f.frontmatter, '')
 		FROM files f JOIN vaults v ON v.id = f.vault_id WHERE v.name = ? ORDER BY f.path`
 	tagsQuery = `SELECT t.file_id, t.tag FROM tags t JOIN files f ON f.id = t.file_id JOIN vaults v ON v.id = f.vault_id
 		WHERE v.name = ? ORDER BY t.file_id, t.rowid`
@@ -84,14 +95,15 @@ func Load(ctx context.Context, db Querier, name string, exclude []string) (*Vaul
 	err := each(ctx, db, filesQuery, name, func(rows *sql.Rows) error {
 		f := &File{}
 		var kind, fm string
-		var mtime int64
-		if err := rows.Scan(&f.ID, &f.path, &kind, &f.size, &mtime, &f.Title, &fm); err != nil {
+		var mtime, created int64
+		if err := rows.Scan(&f.ID, &f.path, &kind, &f.size, &mtime, &created, &f.Title, &fm); err != nil {
 			return err
 		}
 		if vault.LeftOut(f.path, exclude) {
 			return nil
 		}
 		f.Note, f.mtime = kind == "note", time.Unix(0, mtime)
+		f.ctime = CreatedTime(created, f.mtime)
 		if fm != "" {
 			// A frontmatter the index could not store as an object reads as
 			// none, as Obsidian shows a note whose YAML it cannot read.

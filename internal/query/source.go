@@ -58,7 +58,8 @@ func ReadBase(root *vault.Root, v *Vault, rel string, block int) (Source, error)
 	if f, ok := v.File(rel); ok {
 		this = f
 	} else {
-		this = &bases.MemFile{FilePath: rel, FileSize: info.Size(), Ctime: info.ModTime(), Mtime: info.ModTime()}
+		// Not indexed yet: its birth time is not known here.
+		this = &bases.MemFile{FilePath: rel, FileSize: info.Size(), Ctime: CreatedTime(0, info.ModTime()), Mtime: info.ModTime()}
 	}
 	src, where, first := data, rel, 1
 	if !isBase {

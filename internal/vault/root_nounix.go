@@ -141,7 +141,7 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 		if !info.Mode().IsRegular() {
 			return nil
 		}
-		files = append(files, File{Path: rel, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Note: IsNote(path.Base(rel))})
+		files = append(files, File{Path: rel, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Created: infoCreated(info), Note: IsNote(path.Base(rel))})
 		return nil
 	})
 	return files, warnings, err

@@ -2,7 +2,10 @@
 
 package vault
 
-import "os"
+import (
+	"io/fs"
+	"os"
+)
 
 // openedPath is not known on these systems; os.Root alone keeps opens
 // beneath the vault folder.
@@ -13,3 +16,6 @@ func openedPath(*os.File) (string, bool) { return "", false }
 const mustKnowPath = false
 
 func finalPath(dir string) string { return dir }
+
+// infoCreated is 0: these systems do not say when a file was made.
+func infoCreated(fs.FileInfo) int64 { return 0 }

@@ -152,12 +152,42 @@ func (r *Root) scan(ctx context.Context) ([]File, []Warning, error) {
 // permissions.
 var scanCalls = struct {
 	openat    func(dirFD int, name string, flags int, mode uint32) (int, error)
-	fstatat   func(dirFD int, name string, st *unix.Stat_t, flags int) error
+	describe  func(dirFD int, name string) (entry, error)
 	readNames func(f *os.File) ([]string, error)
 }{
 	openat:    unix.Openat,
-	fstatat:   unix.Fstatat,
+	describe:  describeAt,
 	readNames: func(f *os.File) ([]string, error) { return f.Readdirnames(-1) },
+}
+
+// entry is what the scan reads of one name in a folder, the name itself
+// and not what a symbolic link leads to: one call per name, statx on
+// Linux (describeAt), fstatat elsewhere.
+type entry struct {
+	mode    uint32 // the type bits (unix.S_IFMT)
+	nlink   uint64
+	size    int64
+	mtime   int64 // Unix nanoseconds
+	created int64 // Unix nanoseconds; 0 when the system does not say
+}
+
+// fromStat is the entry of a name fstatat described, with its birth time
+// where the system's stat gives one (statBirth).
+func fromStat(st *unix.Stat_t) entry {
+	return entry{mode: uint32(st.Mode), nlink: uint64(st.Nlink), size: st.Size, mtime: unixNano(st.Mtim), created: statBirth(st)}
+}
+
+// unixNano is a time the kernel gives in Unix nanoseconds.
+func unixNano(ts unix.Timespec) int64 { return time.Unix(ts.Unix()).UnixNano() }
+
+// birthNano is a birth time the kernel gives, in Unix nanoseconds, or 0
+// for none: a file system that keeps no birth time reports zero, or -1
+// seconds on macOS and FreeBSD.
+func birthNano(sec, nsec int64) int64 {
+	if sec < 0 || (sec == 0 && nsec == 0) {
+		return 0
+	}
+	return time.Unix(sec, nsec).UnixNano()
 }
 
 type scanner struct {
@@ -190,14 +220,14 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 		if rel != "" {
 			p = rel + "/" + name
 		}
-		var st unix.Stat_t
-		if err := scanCalls.fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+		st, err := scanCalls.describe(fd, name)
+		if err != nil {
 			if !Missing(err) { // else gone since it was listed
 				s.warnings = append(s.warnings, unreadWarning(p, err))
 			}
 			continue
 		}
-		switch st.Mode & unix.S_IFMT {
+		switch st.mode & unix.S_IFMT {
 		case unix.S_IFDIR:
 			if s.keptOut(p, true) {
 				continue
@@ -223,10 +253,10 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 				continue
 			}
 			note := IsNote(name)
-			if note && st.Nlink > 1 {
-				s.warn(p, hardLinked(uint64(st.Nlink)))
+			if note && st.nlink > 1 {
+				s.warn(p, hardLinked(st.nlink))
 			}
-			s.files = append(s.files, File{Path: p, Size: st.Size, ModTime: time.Unix(st.Mtim.Unix()).UnixNano(), Note: note})
+			s.files = append(s.files, File{Path: p, Size: st.size, ModTime: st.mtime, Created: st.created, Note: note})
 		case unix.S_IFLNK:
 			if s.keptOut(p, false) {
 				continue
@@ -245,11 +275,15 @@ func hardLinked(n uint64) string {
 	return fmt.Sprintf("the note file has %d hard links: its content may be shared with a file outside the vault; indexed all the same", n)
 }
 
+// link lists the file the symbolic link at p leads to, described as Open
+// opens it: its size and times are the target's.
 func (s *scanner) link(p string) {
-	info, _, err := s.r.Stat(p)
+	f, err := s.r.Open(p)
 	switch {
 	case err == nil:
-		s.files = append(s.files, File{Path: p, Size: info.Size(), ModTime: info.ModTime().UnixNano(), Note: IsNote(p)})
+		created := openedCreated(int(f.Fd()))
+		f.Close()
+		s.files = append(s.files, File{Path: p, Size: f.Info.Size(), ModTime: f.Info.ModTime().UnixNano(), Created: created, Note: IsNote(p)})
 	case errors.Is(err, ErrNotRegular):
 		// A link to a folder: its target is scanned where it really is,
 		// and following it risks loops.

@@ -32,7 +32,7 @@ func TestRootOpenByWalkAlone(t *testing.T) {
 
 // failScan makes the scan's calls on the names in fail return their
 // error, and puts the real calls back when the test ends.
-func failScan(t *testing.T, openat, fstatat, readNames map[string]error) {
+func failScan(t *testing.T, openat, describe, readNames map[string]error) {
 	was := scanCalls
 	t.Cleanup(func() { scanCalls = was })
 	scanCalls.openat = func(dirFD int, name string, flags int, mode uint32) (int, error) {
@@ -41,11 +41,11 @@ func failScan(t *testing.T, openat, fstatat, readNames map[string]error) {
 		}
 		return was.openat(dirFD, name, flags, mode)
 	}
-	scanCalls.fstatat = func(dirFD int, name string, st *unix.Stat_t, flags int) error {
-		if err := fstatat[name]; err != nil {
-			return err
+	scanCalls.describe = func(dirFD int, name string) (entry, error) {
+		if err := describe[name]; err != nil {
+			return entry{}, err
 		}
-		return was.fstatat(dirFD, name, st, flags)
+		return was.describe(dirFD, name)
 	}
 	scanCalls.readNames = func(f *os.File) ([]string, error) {
 		if err := readNames[filepath.Base(f.Name())]; err != nil {

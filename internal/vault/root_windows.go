@@ -1,8 +1,10 @@
 package vault
 
 import (
+	"io/fs"
 	"os"
 	"strings"
+	"syscall"
 
 	"golang.org/x/sys/windows"
 )
@@ -41,4 +43,14 @@ func openedPath(f *os.File) (string, bool) {
 		p = strings.TrimPrefix(p, `\\?\`)
 	}
 	return p, true
+}
+
+// infoCreated is the creation time Windows keeps of every file, from the
+// same listing or open that gave info; 0 when it is not there.
+func infoCreated(info fs.FileInfo) int64 {
+	d, ok := info.Sys().(*syscall.Win32FileAttributeData)
+	if !ok || (d.CreationTime.HighDateTime == 0 && d.CreationTime.LowDateTime == 0) {
+		return 0
+	}
+	return d.CreationTime.Nanoseconds()
 }

@@ -27,6 +27,11 @@ type File struct {
 	Path    string
 	Size    int64
 	ModTime int64 // Unix nanoseconds
+	// Created is when the file was made (its birth time), in Unix
+	// nanoseconds, where the system and the file system keep it: statx on
+	// Linux, the birth time on macOS and the BSDs, the creation time on
+	// Windows. Zero is unknown.
+	Created int64
 	// Note is true for Markdown files; everything else is an attachment.
 	Note bool
 }

@@ -1,0 +1,14 @@
+-- When each file was made (its birth time), in Unix nanoseconds, where the
+-- system and the file system keep it: query.Files gives it as file.ctime,
+-- as Obsidian does. NULL is unknown (a file system without birth times,
+-- or a row written before this column), and file.ctime then falls back to
+-- the modification time, as Obsidian's does on such systems.
+--
+-- The rows migrated here are not marked to be read again: every index run
+-- describes every file anyway, and fills in the birth time of a file
+-- whose content did not change with one UPDATE, without reading it
+-- (index.Indexer.Index), so that the first run after this migration
+-- costs no more than a run that finds nothing changed. The update fires
+-- files_generation_update (0013), so that readers holding the vault's
+-- files decoded load them again.
+ALTER TABLE files ADD COLUMN created_ns INTEGER;
