@@ -558,8 +558,10 @@ func TestStdioBoundsSubscriptions(t *testing.T) {
 	for i := range 10 {
 		p.send(fmt.Sprintf(`{"jsonrpc":"2.0","id":"L%d","method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true}}}`, i))
 	}
-	refused := 0
-	for refused < 6 {
+	// Listens are handled side by side: which four stay open is not
+	// fixed, so the id reused below is one that was not refused.
+	refused := map[string]bool{}
+	for len(refused) < 6 {
 		m := p.recv()
 		if m.Method != "" {
 			continue // an open subscription's acknowledgement
@@ -567,9 +569,16 @@ func TestStdioBoundsSubscriptions(t *testing.T) {
 		if m.Error == nil || m.Error.Code == 0 || !strings.Contains(m.Error.Message, "subscriptions open") {
 			t.Fatalf("answer to a listen beyond the bound: %+v", m)
 		}
-		refused++
+		refused[string(m.ID)] = true
 	}
-	p.send(`{"jsonrpc":"2.0","id":"L0","method":"tools/list"}`)
+	open := ""
+	for i := range 10 {
+		if id := fmt.Sprintf("L%d", i); !refused[`"`+id+`"`] {
+			open = id
+			break
+		}
+	}
+	p.send(`{"jsonrpc":"2.0","id":"` + open + `","method":"tools/list"}`)
 	m := p.recv()
 	for m.Method != "" {
 		m = p.recv()
