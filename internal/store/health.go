@@ -114,8 +114,8 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 	switch {
 	case in.Changed:
 		return health.Result{Status: health.Warn,
-			Detail: fmt.Sprintf("%s changed while its %s ran (another jarvis is writing to it), so the check proves nothing", path, in.Check),
-			Fix:    "run " + inv.Command("doctor") + " again"}
+			Detail: fmt.Sprintf("%s changed while its %s ran (an index run was writing to it, of a server or of another jarvis), so the check proves nothing", path, in.Check),
+			Fix:    "ask again once indexing is done, or run " + inv.Command("doctor") + " then"}
 	case in.Stopped:
 		// Stopped, not failed: it says nothing of the file.
 		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", in.Check, path, in.Err)}
