@@ -205,7 +205,7 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 	for _, n := range out.Notes {
 		fmt.Fprintf(&b, "\n> Note: %s.\n", n)
 	}
-	if f := freshness(out.Index); f != "" {
+	if f := freshnessOnce(out.Index, append([]string{out.Empty}, out.Notes...)...); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}
 	for _, p := range out.Passages {

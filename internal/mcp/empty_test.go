@@ -256,3 +256,20 @@ func TestHealthStatusWhileIndexingAsksForNoIndexRun(t *testing.T) {
 		}
 	}
 }
+
+// TestTheRunUnderWayIsSaidOnce: while the first index is built, an answer
+// that says so in its own words does not say it again in the line every
+// answer carries.
+func TestTheRunUnderWayIsSaidOnce(t *testing.T) {
+	v := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	st := index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: 3, Total: 12}
+	cs := connect(t, indexState{deps, st})
+	for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolBuildContext} {
+		text, _ := call(t, cs, tool, map[string]any{"query": "pour over"}, nil)
+		if n := strings.Count(text, st.Progress()); n != 1 {
+			t.Errorf("%s says the run's progress %d times:\n%s", tool, n, text)
+		}
+	}
+}

@@ -41,7 +41,7 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 	if strings.HasPrefix(out.Embedder, "lexical/") && !out.Degraded {
 		b.WriteString("\n> Similarity here is lexical (shared words and word pieces), not meaning: if nothing fits, search again with words the notes would use.\n")
 	}
-	if f := freshness(out.Index); f != "" {
+	if f := freshnessOnce(out.Index, append([]string{out.Empty}, out.Notes...)...); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}
 	multi := vaultsIn(out)

@@ -213,6 +213,21 @@ func (t *tools) answerState(d *Degradation) index.State {
 	return st
 }
 
+// freshnessOnce is freshness(st) unless the answer's own words (its
+// empty sentence, its notes) already say how far the run under way has
+// got: the state is said once.
+func freshnessOnce(st index.State, said ...string) string {
+	if st.State == index.StateIndexing {
+		progress := st.Progress()
+		for _, s := range said {
+			if strings.Contains(s, progress) {
+				return ""
+			}
+		}
+	}
+	return freshness(st)
+}
+
 // freshness is the line every answer carries while the index is not ready.
 func freshness(st index.State) string {
 	switch st.State {
