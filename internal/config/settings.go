@@ -42,7 +42,7 @@ var Settings = []Setting{
 	{Key: "vaults[].exclude", Type: "list",
 		Meaning: "glob patterns of files and folders to skip, such as \"Archive/**\"; a pattern without '/' matches a name at any depth"},
 	{Key: "vaults[].write", Type: "boolean", Default: "false",
-		Meaning: "lets the write tools (create-note, edit-note, move-note, delete-note) change the vault's notes, each write undoable with 'jarvis undo'; 'jarvis mcp --write' allows it for every vault served"},
+		Meaning: "lets the write tools (create-note, edit-note, move-note, delete-note, periodic-note's append) change the vault's notes, each write undoable with 'jarvis undo'; 'jarvis mcp --write' allows it for every vault served"},
 	{Key: "database", Env: EnvDB, Type: "path",
 		Default: "jarvis.db in the user data folder: $XDG_DATA_HOME/jarvis or ~/.local/share/jarvis on Linux, ~/Library/Application Support/jarvis on macOS, %LocalAppData%\\jarvis on Windows",
 		Meaning: "the SQLite database; never inside a vault"},
