@@ -494,3 +494,25 @@ func TestReuserStaleRunsAgain(t *testing.T) {
 		t.Fatalf("after a second Stale during run 2: %+v; want run 3's result", rs)
 	}
 }
+
+// TestReuserStaleKeepsAPass: after a change a pass is handed back at once,
+// saying it is being checked again, rather than "not checked yet".
+func TestReuserStaleKeepsAPass(t *testing.T) {
+	clk := &clock{t: time.Unix(1000, 0)}
+	u := testReuser(t, clk)
+	u.Wait = time.Hour
+	gate := make(chan struct{})
+	var runs atomic.Int32
+	c := u.Wrap(Check{Name: "database", Run: func(context.Context) []Result {
+		if runs.Add(1) > 1 {
+			<-gate
+		}
+		return []Result{{Status: OK, Detail: "passes"}}
+	}})
+	c.Run(context.Background())
+	u.Stale()
+	if rs := c.Run(context.Background()); rs[0].Status != OK || !strings.Contains(rs[0].Detail, "checking again") {
+		t.Fatalf("a pass after a change: %+v", rs)
+	}
+	close(gate)
+}

@@ -52,10 +52,10 @@ type Reuser struct {
 }
 
 // Stale says that what the checks look at has changed (the server's own
-// index pass or vector sync has ended), so that no result from before is
-// handed back: the next caller waits for a new run, as before the first.
-// A check that said the first index had not finished must not say so
-// after it has.
+// index pass or vector sync has ended): no problem found before is handed
+// back (the next caller waits for a new run, as before the first), and a
+// pass is handed back saying it is being checked again. A check that
+// said the first index had not finished must not say so after it has.
 func (u *Reuser) Stale() {
 	u.mu.Lock()
 	u.gen++
@@ -171,13 +171,16 @@ const keepFor = 10
 func (r *reused) run(ctx context.Context) []Result {
 	gen := r.u.generation()
 	r.mu.Lock()
-	if r.ran && r.gen == gen {
+	// A pass from before a change is still handed back while the check
+	// runs again (what passed seldom fails from indexing); a problem from
+	// before is not, as it may be the very thing that has changed.
+	if r.ran && (r.gen == gen || passes(r.last)) {
 		last, age := r.last, r.u.now().Sub(r.at)
 		keep := r.u.Problem
 		if passes(last) {
 			keep = r.u.Pass
 		}
-		if age < max(keep, keepFor*r.took) {
+		if r.gen == gen && age < max(keep, keepFor*r.took) {
 			r.mu.Unlock()
 			return aged(last, age, "")
 		}

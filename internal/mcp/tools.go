@@ -233,9 +233,9 @@ func freshness(st index.State) string {
 	switch st.State {
 	case index.StateIndexing:
 		if st.Vault != "" {
-			return fmt.Sprintf("The index of vault %q is being built (%s): results cover what is indexed so far.", st.Vault, st.Progress())
+			return fmt.Sprintf("The index of vault %q is being brought up to date (%s): results cover what is indexed so far.", st.Vault, st.Progress())
 		}
-		return "The index is being built: results cover what is indexed so far."
+		return "The index is being brought up to date with the vaults: results cover what is indexed so far."
 	case index.StateFailed:
 		if len(st.Failed) == 0 {
 			return "The last index run failed: results may be out of date. health-status says why and how to fix it."

@@ -70,7 +70,7 @@ func writeAnnotations(title string, destructive bool) *mcpsdk.ToolAnnotations {
 // CreateNoteInput is the input of create-note.
 type CreateNoteInput struct {
 	Path    string `json:"path" jsonschema:"where the new note goes: a vault-relative path ending in .md, such as Projects/Apollo.md; missing folders are made"`
-	Content string `json:"content" jsonschema:"the note's Markdown, frontmatter included if any"`
+	Content string `json:"content" jsonschema:"the note's Markdown, frontmatter included if any; one call takes at most 64 KB of arguments, so a longer note is created with part of it and grown with edit-note's append"`
 	Vault   string `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
 	DryRun  bool   `json:"dry_run,omitempty" jsonschema:"true to get the diff of what would be written, and write nothing"`
 }

@@ -75,8 +75,16 @@ func (v *Vectors) Load(ctx context.Context) (err error) {
 // and nothing otherwise: the server calls it at start, beside its first
 // index pass, and a vault never indexed has nothing to load.
 func (v *Vectors) LoadStored(ctx context.Context) error {
+	// Loading from the first moment: a query meanwhile hears that the
+	// stored vectors are being read, not that none were made.
+	v.mu.Lock()
+	v.loading = true
+	v.mu.Unlock()
 	s, err := v.stored(ctx)
 	if err != nil || s.id == 0 {
+		v.mu.Lock()
+		v.loading = false
+		v.mu.Unlock()
 		if ctx.Err() == nil {
 			v.mu.Lock()
 			v.loadErr = err
