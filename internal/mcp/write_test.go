@@ -125,6 +125,12 @@ func TestWritesAreReadBackAtOnce(t *testing.T) {
 		t.Fatal("a refused edit changed the vault")
 	}
 
+	// An etag jarvis never gave is not taken for a change of the note.
+	if text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": note, "etag": "abc",
+		"edits": []any{map[string]any{"op": "append", "text": "lost\n"}}}, nil); !isErr || !strings.Contains(text, "is not an etag jarvis gives") || strings.Contains(text, "changed since") {
+		t.Fatalf("a made-up etag: %v %s", isErr, text)
+	}
+
 	// create-note: found at once; refused where a note is.
 	var created mcp.WriteOutput
 	if text, isErr := call(t, cs, mcp.ToolCreateNote, map[string]any{"path": "Methods/Siphon.md", "content": "# Siphon\nVacuum brewing with [[French press]] grounds.\n"}, &created); isErr || created.ETag == "" {

@@ -14,3 +14,18 @@ func ETag(b []byte) string {
 	sum := sha256.Sum256(b)
 	return hex.EncodeToString(sum[:16])
 }
+
+// IsETag reports whether s has the shape of an etag ETag gives (32
+// lower-case hexadecimal digits): one that does not was never given by
+// jarvis, and saying the note changed would be false.
+func IsETag(s string) bool {
+	if len(s) != 32 {
+		return false
+	}
+	for _, c := range s {
+		if !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}

@@ -67,8 +67,10 @@ func pathProblem(rel string, exclude []string) string {
 		return "no path was given; give the note's path in the vault, " + example
 	case !utf8.ValidString(rel):
 		return fmt.Sprintf("%q is not valid text (UTF-8); give the path as text, %s", rel, example)
-	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || path.IsAbs(rel) || hasVolume(rel):
+	case strings.HasPrefix(rel, "/") || strings.HasPrefix(rel, `\`) || path.IsAbs(rel):
 		return fmt.Sprintf("%q is an absolute path; give the path relative to the vault folder, %s", rel, example)
+	case hasVolume(rel):
+		return fmt.Sprintf("%q holds ':', which Windows reads as a drive (%s) and which Windows and macOS refuse in names; give the path relative to the vault folder without it, %s", rel, rel[:2], example)
 	}
 	parts := strings.Split(rel, "/")
 	for _, p := range parts {

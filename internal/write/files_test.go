@@ -469,3 +469,18 @@ func FuzzCheckPath(f *testing.F) {
 		}
 	})
 }
+
+// TestDriveLikeNameSaysColon: "a:b.md" is refused for its ':', which
+// Windows reads as a drive, not called an absolute path.
+func TestDriveLikeNameSaysColon(t *testing.T) {
+	err := CheckPath("a:b.md", nil)
+	if err == nil || !strings.Contains(err.Error(), "holds ':'") || strings.Contains(err.Error(), "absolute") {
+		t.Fatalf("a:b.md: %v", err)
+	}
+}
+
+func TestIsETag(t *testing.T) {
+	if !IsETag(ETag([]byte("x"))) || IsETag("abc") || IsETag(strings.Repeat("G", 32)) || IsETag("") {
+		t.Fatal("IsETag does not tell jarvis's etags from others")
+	}
+}
