@@ -90,8 +90,25 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 	// recoverPanics comes first, so that a panic anywhere in the chain,
 	// in these middlewares too, is an error answer and never the end of
 	// the server.
-	s.AddReceivingMiddleware(recoverPanics(log), timeCalls(opts.Metrics, base.inputs), newInFlight(opts.Limits).middleware, nullArguments, friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
+	s.AddReceivingMiddleware(recoverPanics(log), timeCalls(opts.Metrics, base.inputs), newInFlight(opts.Limits).middleware, nullArguments, writesOff(base.inputs), friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
 	return s
+}
+
+// writesOff answers a call of a write tool this server does not offer (no
+// vault is writable) by saying how the user turns writing on, rather than
+// that no such tool exists; inputs holds the tools offered.
+func writesOff(inputs map[string]*jsonschema.Schema) mcpsdk.Middleware {
+	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
+		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
+			if r, ok := req.(*mcpsdk.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
+				if _, offered := inputs[r.Params.Name]; !offered && slices.Contains(writeToolNames, r.Params.Name) {
+					return &mcpsdk.CallToolResult{IsError: true, Content: []mcpsdk.Content{&mcpsdk.TextContent{
+						Text: r.Params.Name + " is off in this server: no vault is writable, and jarvis changes no note unless the user asks it to; " + allowWriting}}}, nil
+				}
+			}
+			return next(ctx, method, req)
+		}
+	}
 }
 
 // tools is what a handler works with: what every tool shares, and the

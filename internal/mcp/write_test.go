@@ -31,6 +31,10 @@ func TestWriteToolsOnlyWhenAllowed(t *testing.T) {
 			t.Errorf("%s is listed with no writable vault", tool.Name)
 		}
 	}
+	// Called anyway, it says how the user turns writing on.
+	if text, isErr := call(t, readOnlyServer, mcp.ToolEditNote, map[string]any{"path": "Water.md"}, nil); !isErr || !strings.Contains(text, "--write") {
+		t.Errorf("edit-note on a server with no writable vault: %v %s", isErr, text)
+	}
 
 	v.Write = true
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), false, v))

@@ -21,6 +21,10 @@ const (
 	ToolDeleteNote = write.ToolDelete
 )
 
+// writeToolNames are the write tools, offered only when a vault is
+// writable.
+var writeToolNames = []string{ToolCreateNote, ToolEditNote, ToolMoveNote, ToolDeleteNote}
+
 // NoteWriter changes the notes of the vaults made writable (the write
 // tools): each write checked against the etag its caller read, atomic,
 // confined to the vault, journalled for jarvis undo, and in the index
