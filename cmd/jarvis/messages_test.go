@@ -202,7 +202,14 @@ func TestMessagesOnADamagedDatabase(t *testing.T) {
 			t.Errorf("%s with where on a damaged database: %s", tool, text)
 		}
 	}
-	readTool(t, cs, "health-status", nil)
+	hres, _ := readTool(t, cs, "health-status", nil)
+	if text := toolText(hres); strings.Contains(text, "health-status says") {
+		t.Errorf("health-status sends the reader to itself:\n%s", text)
+	}
+	lres, _ := readTool(t, cs, "list-vaults", nil)
+	if text := toolText(lres); strings.Contains(text, "Making vectors") && !strings.Contains(text, "the database is damaged") {
+		t.Errorf("list-vaults blames making vectors without the database's damage:\n%s", text)
+	}
 	cs.Close()
 	readCLI(t, nil, append([]string{"doctor"}, flags...)...)
 

@@ -220,7 +220,12 @@ func (l *Live) syncVectors(ctx context.Context) error {
 	switch {
 	case ctx.Err() != nil:
 	case err != nil:
-		e.State, e.Error, e.ETASeconds = index.EmbedFailed, err.Error(), 0
+		why := err.Error()
+		if store.Classify(err) != store.KindOther {
+			// The database's trouble, in the words every answer uses.
+			why = store.Said(err)
+		}
+		e.State, e.Error, e.ETASeconds = index.EmbedFailed, why, 0
 	default:
 		e.State, e.Error, e.Done, e.ETASeconds = index.EmbedDone, "", e.Total, 0
 	}

@@ -268,7 +268,11 @@ func embedding(e index.Embedding) string {
 		}
 		return msg + ". Semantic search answers from those made so far."
 	case index.EmbedFailed:
-		return "Making vectors for semantic search failed: semantic search answers from those made before. health-status says why and how to fix it."
+		msg := "Making vectors for semantic search failed"
+		if strings.HasPrefix(e.Error, "the database ") {
+			msg += " (" + e.Error + ")"
+		}
+		return msg + ": semantic search answers from those made before, or by keywords. health-status says why and how to fix it."
 	}
 	return ""
 }

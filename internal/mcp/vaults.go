@@ -239,11 +239,13 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "jarvis is %s.\n", out.Status)
+	// Here the checks below are what says why.
+	self := strings.NewReplacer(". health-status says", ". The checks below say", "health-status says", "the checks below say")
 	if f := freshness(out.Index); f != "" {
-		fmt.Fprintf(&b, "\n> %s\n", f)
+		fmt.Fprintf(&b, "\n> %s\n", self.Replace(f))
 	}
 	if e := embedding(out.Index.Embedding); e != "" {
-		fmt.Fprintf(&b, "\n> %s\n", e)
+		fmt.Fprintf(&b, "\n> %s\n", self.Replace(e))
 	}
 	b.WriteString("\n")
 	for _, c := range out.Checks {
