@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Edit is one change edit-note makes to a note's text. Op says which, and
@@ -282,6 +283,10 @@ func replaceSection(body []byte, heading, text, nl string) ([]byte, error) {
 	if i < 0 {
 		return nil, noHeadingError(headings, heading)
 	}
+	if same := sameNamed(headings, heading); len(same) > 1 {
+		// read-note may show the first; a write must not guess.
+		return nil, fmt.Errorf("%d headings are named %q (%s): give the heading path of the one meant, as read-note cites it", len(same), heading, words.Quoted(same))
+	}
 	lines := lineStarts(body)
 	// The section's body starts after the heading: its line, and for a
 	// setext heading the lines down to its underline.
@@ -475,4 +480,26 @@ func sizeWords(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return s + " bytes"
+}
+
+// sameNamed are the heading paths ("Top > Notes") of the headings that
+// want, one heading's name and no path, names: more than one means want
+// does not say which. A heading path names one.
+func sameNamed(headings []vault.Heading, want string) []string {
+	if strings.Contains(want, " > ") {
+		return nil
+	}
+	key := vault.HeadingKey(want)
+	var out, stack []string
+	var levels []int
+	for _, h := range headings {
+		for len(levels) > 0 && levels[len(levels)-1] >= h.Level {
+			levels, stack = levels[:len(levels)-1], stack[:len(stack)-1]
+		}
+		levels, stack = append(levels, h.Level), append(stack, h.Text)
+		if vault.HeadingKey(h.Text) == key {
+			out = append(out, strings.Join(stack, " > "))
+		}
+	}
+	return out
 }

@@ -288,3 +288,17 @@ func TestApplyEditsErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestReplaceSectionRefusesAnAmbiguousName: two headings of one name are
+// not guessed between; the heading path chooses.
+func TestReplaceSectionRefusesAnAmbiguousName(t *testing.T) {
+	src := []byte("# Dup\n## Notes\none\n# Other\n## Notes\ntwo\n")
+	_, err := ApplyEdits(src, []Edit{{Op: OpReplaceSection, Heading: "Notes", Text: "X\n"}})
+	if err == nil || !strings.Contains(err.Error(), `"Dup > Notes" and "Other > Notes"`) {
+		t.Fatalf("an ambiguous heading: %v", err)
+	}
+	got, err := ApplyEdits(src, []Edit{{Op: OpReplaceSection, Heading: "Other > Notes", Text: "X\n"}})
+	if err != nil || string(got) != "# Dup\n## Notes\none\n# Other\n## Notes\nX\n" {
+		t.Fatalf("by its path: %q, %v", got, err)
+	}
+}
