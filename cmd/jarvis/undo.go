@@ -10,6 +10,8 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 	"github.com/jarvis-mcp/jarvis/internal/write"
 )
@@ -122,10 +124,9 @@ error.`, e)
 	if err != nil {
 		return dbError(e, cfg, cfg.DBPath, err)
 	}
-	v, ok := vaultNamed(cfg.Vaults, entry.Vault)
-	if !ok {
-		return fmt.Errorf("write %d was made in the vault %q, which this run does not have; name it with --vault or in the config file: %w",
-			id, entry.Vault, errUsage)
+	v, err := undoVault(ctx, db, cfg, id, entry.Vault)
+	if err != nil {
+		return err
 	}
 	files, err := open(v)
 	if err != nil {
@@ -174,6 +175,35 @@ func undoRefused(id int64, err error) error {
 		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)
 	}
 	return fmt.Errorf("cannot undo write %d: %w", id, err)
+}
+
+// undoVault is the vault write id was made in, called name: the one the
+// run's configuration gives when its folder can be read, otherwise the
+// one the database holds by that name (its folder and exclude patterns as
+// last indexed), so that the undo hints work with only the database that
+// holds the journal, and a vault name given with --vault (which the
+// configuration takes for a folder) still finds the vault.
+func undoVault(ctx context.Context, db store.Conn, cfg config.Config, id int64, name string) (config.Vault, error) {
+	given, configured := vaultNamed(cfg.Vaults, name)
+	if configured && index.FolderProblem(given.Path) == "" {
+		return given, nil
+	}
+	stored, ok, err := index.StoredVault(ctx, db, name)
+	if err != nil {
+		return config.Vault{}, fmt.Errorf("undo write %d: %w", id, err)
+	}
+	v := stored
+	switch {
+	case !ok && !configured:
+		return config.Vault{}, fmt.Errorf("write %d was made in the vault %q, which neither this run nor the database knows; name its folder with --vault or in the config file: %w",
+			id, name, errUsage)
+	case !ok:
+		v = given
+	}
+	if why := index.FolderProblem(v.Path); why != "" {
+		return config.Vault{}, fmt.Errorf("cannot undo write %d: the folder of the vault %q, %s, %s; nothing was changed", id, name, v.Path, why)
+	}
+	return v, nil
 }
 
 // vaultNamed is the vault of vaults called name.

@@ -163,7 +163,13 @@ func (f *undoFixture) write(t *testing.T, ch write.Change) int64 {
 // returns its exit code and output.
 func (f *undoFixture) run(t *testing.T, args ...string) messageRun {
 	t.Helper()
-	args = append(args, "--vault", f.dir, "--db", f.db)
+	return f.runAs(t, append(args, "--vault", f.dir, "--db", f.db)...)
+}
+
+// runAs is run with only the flags in args. Undo writes through
+// folderFiles over the folder of the vault it chose.
+func (f *undoFixture) runAs(t *testing.T, args ...string) messageRun {
+	t.Helper()
 	var out, errb bytes.Buffer
 	home := t.TempDir()
 	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string {
@@ -175,7 +181,7 @@ func (f *undoFixture) run(t *testing.T, args ...string) messageRun {
 	code := 0
 	if args[0] == "undo" {
 		c := command{name: "undo", run: func(ctx context.Context, e *env, args []string) error {
-			return undo(ctx, e, args, func(config.Vault) (applier, error) { return f.files, nil })
+			return undo(ctx, e, args, func(v config.Vault) (applier, error) { return folderFiles{root: v.Path}, nil })
 		}}
 		code = exitCode(context.Background(), e, c, c.run(context.Background(), e, args[1:]))
 	} else {
@@ -362,7 +368,35 @@ func TestUndoOfAWriteInAVaultNotGiven(t *testing.T) {
 	}
 	db.Close()
 	r := f.run(t, "undo")
-	if want := "jarvis: write 1 was made in the vault \"work\", which this run does not have; name it with --vault or in the config file\n"; r.code != 2 || r.stderr != want {
+	if want := "jarvis: write 1 was made in the vault \"work\", which neither this run nor the database knows; name its folder with --vault or in the config file\n"; r.code != 2 || r.stderr != want {
 		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
+	}
+}
+
+// TestUndoWithOnlyTheDatabase pastes the hints as a user of jarvis mcp
+// would: the server had the vault, the undo run has only the database
+// (the vault's folder comes from it), or names the vault as history
+// prints it, which is no folder here.
+func TestUndoWithOnlyTheDatabase(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	if r := f.run(t, "index"); r.code != 0 {
+		t.Fatalf("index: exit %d: %s", r.code, r.stderr)
+	}
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a2\n")), After: []byte("a3\n")}}})
+
+	u := f.runAs(t, "undo", "--db", f.db)
+	if u.code != 0 || !strings.Contains(u.stdout, "Reverted write 2 in \"notes\"") {
+		t.Fatalf("undo --db: exit %d, stdout %q, stderr %q", u.code, u.stdout, u.stderr)
+	}
+	if got := vaultNotes(t, f.dir); got["A.md"] != "a2\n" {
+		t.Errorf("after undo --db A.md is %q, want %q", got["A.md"], "a2\n")
+	}
+	u = f.runAs(t, "undo", "1", "--vault", f.vault.Name, "--db", f.db)
+	if u.code != 0 || !strings.Contains(u.stdout, "Reverted write 1 in \"notes\"") {
+		t.Fatalf("undo --vault %s: exit %d, stdout %q, stderr %q", f.vault.Name, u.code, u.stdout, u.stderr)
+	}
+	if got := vaultNotes(t, f.dir); got["A.md"] != "a\n" {
+		t.Errorf("after undo 1 --vault %s A.md is %q, want %q", f.vault.Name, got["A.md"], "a\n")
 	}
 }
