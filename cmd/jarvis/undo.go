@@ -119,6 +119,17 @@ error.`, e)
 	}
 	entry, err := write.Lookup(ctx, db, id)
 	if errors.Is(err, write.ErrNoWrite) {
+		last, herr := write.History(ctx, db, 1)
+		if herr != nil {
+			return dbError(e, cfg, cfg.DBPath, herr)
+		}
+		if len(last) == 0 || id > last[0].ID {
+			newest := "no write has been made through jarvis yet"
+			if len(last) > 0 {
+				newest = fmt.Sprintf("the newest is %d", last[0].ID)
+			}
+			return fmt.Errorf("there is no write %d: %s", id, newest)
+		}
 		return fmt.Errorf("there is no write %d to undo: the journal keeps %s; run %s to list them", id, journalBoundsText(), inv.Command("history"))
 	}
 	if err != nil {

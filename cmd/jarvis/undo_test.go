@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -340,9 +341,9 @@ func TestUndoAndHistoryWords(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{[]string{"history"}, 0, "No writes yet: the write tools and jarvis undo record each write they make here.\n", ""},
+		{[]string{"history"}, 0, "No writes yet in the journal of " + f.db + ": the write tools and jarvis undo record each write they make there.\n", ""},
 		{[]string{"undo"}, 1, "", "jarvis: nothing to undo: no write has been made through jarvis yet\n"},
-		{[]string{"undo", "7"}, 1, "", "jarvis: there is no write 7 to undo: the journal keeps the last 1,000 writes, 64 MiB of the notes' previous contents and 90 days; run `jarvis history --vault " + f.dir + " --db " + f.db + "` to list them\n"},
+		{[]string{"undo", "7"}, 1, "", "jarvis: there is no write 7: no write has been made through jarvis yet\n"},
 		{[]string{"undo", "seven"}, 2, "", "jarvis: undo takes the number of a write, as `jarvis history` lists it (got \"seven\")\n"},
 		{[]string{"undo", "1", "2"}, 2, "", "jarvis: undo reverts one write at a time (got \"1\" and \"2\"); see `jarvis undo --help`\n"},
 		{[]string{"history", "--limit", "0"}, 2, "", "jarvis: --limit takes a number of 1 or more\n"},
@@ -398,5 +399,29 @@ func TestUndoWithOnlyTheDatabase(t *testing.T) {
 	}
 	if got := vaultNotes(t, f.dir); got["A.md"] != "a\n" {
 		t.Errorf("after undo 1 --vault %s A.md is %q, want %q", f.vault.Name, got["A.md"], "a\n")
+	}
+}
+
+// TestUndoOfAWriteNotKept tells a number above the newest write from one
+// the journal dropped as it keeps within its bounds.
+func TestUndoOfAWriteNotKept(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	for i := 0; i < 3; i++ {
+		f.write(t, write.Change{Tool: "create-note", Files: []write.FileChange{{Path: fmt.Sprintf("N%d.md", i), After: []byte("n\n")}}})
+	}
+	db, err := store.Open(context.Background(), f.db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(context.Background(), `DELETE FROM writes WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if r := f.run(t, "undo", "11"); r.code != 1 || r.stderr != "jarvis: there is no write 11: the newest is 3\n" {
+		t.Errorf("undo 11: exit %d, stderr %q", r.code, r.stderr)
+	}
+	want := "jarvis: there is no write 1 to undo: the journal keeps the last 1,000 writes, 64 MiB of the notes' previous contents and 90 days; run `jarvis history --vault " + f.dir + " --db " + f.db + "` to list them\n"
+	if r := f.run(t, "undo", "1"); r.code != 1 || r.stderr != want {
+		t.Errorf("undo 1: exit %d, stderr %q, want %q", r.code, r.stderr, want)
 	}
 }
