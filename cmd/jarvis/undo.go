@@ -10,6 +10,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -145,11 +146,11 @@ error.`, e)
 	}
 	ch, err := write.UndoChange(ctx, db, id, currentETag(ctx, files))
 	if err != nil {
-		return undoRefused(id, err)
+		return undoRefused(ctx, db, inv, id, err)
 	}
 	applied, err := files.Apply(ctx, ch)
 	if err != nil {
-		return undoRefused(id, err)
+		return undoRefused(ctx, db, inv, id, err)
 	}
 	undoID, err := write.Record(ctx, db, v.Name, ch, applied)
 	if err != nil {
@@ -176,11 +177,17 @@ error.`, e)
 	return nil
 }
 
-// undoRefused is why write id could not be undone, with nothing changed.
-func undoRefused(id int64, err error) error {
+// undoRefused is why write id could not be undone, with nothing changed:
+// when a later write in the journal changed the note, which one to undo
+// first (with the user's flags, inv).
+func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation, id int64, err error) error {
 	var ce *write.ChangedError
 	switch {
 	case errors.As(err, &ce):
+		if later, ok, lerr := write.LaterWrite(ctx, db, id, ce.Path); lerr == nil && ok {
+			return fmt.Errorf("cannot undo: %w; write %d changed it since: undo it first with %s; nothing was changed",
+				err, later, inv.Command("undo", strconv.FormatInt(later, 10)))
+		}
 		return fmt.Errorf("cannot undo: %w; nothing was changed", err)
 	case errors.Is(err, write.ErrStale), errors.Is(err, write.ErrExists):
 		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)

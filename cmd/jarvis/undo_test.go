@@ -425,3 +425,26 @@ func TestUndoOfAWriteNotKept(t *testing.T) {
 		t.Errorf("undo 1: exit %d, stderr %q, want %q", r.code, r.stderr, want)
 	}
 }
+
+// TestUndoRefusalNamesTheLaterWrite names the write that changed the note
+// since, to undo first; and an undo of an undo says it redid the write.
+func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a2\n")), After: []byte("a3\n")}}})
+	r := f.run(t, "undo", "1")
+	want := "jarvis: cannot undo: A.md changed since write 1; undoing it would lose that change; write 2 changed it since: undo it first with `jarvis undo --vault " + f.dir + " --db " + f.db + " 2`; nothing was changed\n"
+	if r.code != 1 || r.stderr != want {
+		t.Errorf("undo 1: exit %d, stderr %q, want %q", r.code, r.stderr, want)
+	}
+
+	for _, want := range []string{
+		`Reverted write 2 in "notes" (edited A.md)`,
+		`Reverted write 3 in "notes" (undid write 2 (edited A.md))`,
+		`Reverted write 4 in "notes" (redid write 2 (edited A.md))`,
+	} {
+		if u := f.run(t, "undo"); u.code != 0 || !strings.HasPrefix(u.stdout, want+".") {
+			t.Errorf("undo: exit %d, stdout %q, want it to start %q", u.code, u.stdout, want)
+		}
+	}
+}
