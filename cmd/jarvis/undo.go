@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"strconv"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -98,7 +99,14 @@ error.`, e)
 	}
 	inv := cfg.Invocation()
 	var deps container.IndexDeps
-	app := container.NewIndexApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
+	// The index refresh after the undo warns of what it skips (a link
+	// out of the vault) as jarvis index would; undo says only errors,
+	// unless --verbose asks for more.
+	logger := c.logger(e)
+	if !c.verbose {
+		logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
+	app := container.NewIndexApp(cfg, logger, &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
 		return explainOpenError(e, cfg, err)
 	}

@@ -448,3 +448,19 @@ func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
 		}
 	}
 }
+
+// TestUndoDoesNotWarnOfSkippedFiles: the index refresh after an undo
+// does not print a warning for each file the index skips.
+func TestUndoDoesNotWarnOfSkippedFiles(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	outside := filepath.Join(t.TempDir(), "Out.md")
+	sharedtest.WriteFile(t, filepath.Dir(outside), "Out.md", "out\n")
+	if err := os.Symlink(outside, filepath.Join(f.dir, "outlink.md")); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	u := f.run(t, "undo")
+	if u.code != 0 || u.stderr != "" {
+		t.Errorf("undo: exit %d, stderr %q, want nothing on stderr", u.code, u.stderr)
+	}
+}
