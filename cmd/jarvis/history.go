@@ -134,6 +134,10 @@ func printHistory(w io.Writer, entries []write.Entry, dbPath string, inv health.
 			}
 		}
 	}
+	if len(entries) == 1 {
+		fmt.Fprintf(w, "\n1 write listed. Run %s to revert it.\n", inv.Command("undo"))
+		return
+	}
 	fmt.Fprintf(w, "\n%s listed. Run %s to revert the last, or %s for write %d.\n",
 		words.Count(len(entries), "write"), inv.Command("undo"), inv.Command("undo", strconv.FormatInt(entries[len(entries)-1].ID, 10)), entries[len(entries)-1].ID)
 }

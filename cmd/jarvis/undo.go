@@ -68,8 +68,8 @@ func undo(ctx context.Context, e *env, args []string, open openApplier) error {
 `+"`jarvis history`"+` numbers it: a created note goes to the vault's trash, an
 edited note gets its previous text back, a deleted note comes back, and a
 moved note moves back with the links the move changed. Nothing is written
-when a note the write changed has changed since, since that change would be
-lost. An undo is a write too: undoing it redoes the write.
+when a note the write changed has changed since: undoing the write would
+lose that change. An undo is a write too: undoing it redoes the write.
 
 Exit status: 0 when the write was reverted, 1 when it could not be (the
 message says why; nothing was changed), 2 for a usage or configuration

@@ -347,6 +347,7 @@ func TestUndoAndHistoryWords(t *testing.T) {
 		{[]string{"undo", "seven"}, 2, "", "jarvis: undo takes the number of a write, as `jarvis history` lists it (got \"seven\")\n"},
 		{[]string{"undo", "1", "2"}, 2, "", "jarvis: undo reverts one write at a time (got \"1\" and \"2\"); see `jarvis undo --help`\n"},
 		{[]string{"history", "--limit", "0"}, 2, "", "jarvis: --limit takes a number of 1 or more\n"},
+		{[]string{"history", "--limit", "abc"}, 2, "", "jarvis: --limit takes a whole number (got \"abc\"); see `jarvis history --help`\n"},
 	}
 	for _, c := range cases {
 		r := f.run(t, c.args...)
@@ -462,5 +463,16 @@ func TestUndoDoesNotWarnOfSkippedFiles(t *testing.T) {
 	u := f.run(t, "undo")
 	if u.code != 0 || u.stderr != "" {
 		t.Errorf("undo: exit %d, stderr %q, want nothing on stderr", u.code, u.stderr)
+	}
+}
+
+// TestHistoryOfOneWrite says the way to undo it once.
+func TestHistoryOfOneWrite(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	h := f.run(t, "history")
+	want := "\n1 write listed. Run `jarvis undo --vault " + f.dir + " --db " + f.db + "` to revert it.\n"
+	if h.code != 0 || !strings.HasSuffix(h.stdout, want) {
+		t.Errorf("history: exit %d, stdout %q, want it to end %q", h.code, h.stdout, want)
 	}
 }
