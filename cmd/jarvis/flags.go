@@ -301,6 +301,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		help()
 		return errHelp
 	case err != nil:
+		if m := notANumber.FindStringSubmatch(err.Error()); m != nil {
+			return fmt.Errorf("--%s takes a whole number (got %s); see `jarvis %s --help`: %w", m[2], m[1], fs.Name(), errUsage)
+		}
 		return fmt.Errorf("%s; see `jarvis %s --help`: %w", dashFlags(err.Error()), fs.Name(), errUsage)
 	}
 	return nil
@@ -310,6 +313,10 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 // ("flag provided but not defined: -x", "invalid value \"a\" for flag -n:
 // ...", "flag needs an argument: -x", "invalid boolean value ... for -x").
 var flagInError = regexp.MustCompile(`((?:defined|argument): |for (?:flag )?)-([A-Za-z][\w-]+)`)
+
+// notANumber is the flag package's error for a number flag given
+// something else: its value and the flag's name.
+var notANumber = regexp.MustCompile(`^invalid value (".*") for flag -([A-Za-z][\w-]+): parse error$`)
 
 // dashFlags writes the flag named in a flag package error with two dashes,
 // as help shows it.

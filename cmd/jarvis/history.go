@@ -91,7 +91,7 @@ could not be read, 2 for a usage or configuration error.`, e)
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(historyJSON(entries))
 	}
-	printHistory(e.stdout, entries, cfg.Invocation())
+	printHistory(e.stdout, entries, cfg.DBPath, cfg.Invocation())
 	return nil
 }
 
@@ -111,11 +111,12 @@ func thousands(n int) string {
 	return s
 }
 
-// printHistory lists entries for a person: one line per write and one per
-// file it changed, then how to undo one with the user's flags (inv).
-func printHistory(w io.Writer, entries []write.Entry, inv health.Invocation) {
+// printHistory lists entries, read from the database at dbPath, for a
+// person: one line per write and one per file it changed, then how to
+// undo one with the user's flags (inv).
+func printHistory(w io.Writer, entries []write.Entry, dbPath string, inv health.Invocation) {
 	if len(entries) == 0 {
-		fmt.Fprintln(w, "No writes yet: the write tools and jarvis undo record each write they make here.")
+		fmt.Fprintf(w, "No writes yet in the journal of %s: the write tools and jarvis undo record each write they make there.\n", dbPath)
 		return
 	}
 	for _, e := range entries {
@@ -132,6 +133,10 @@ func printHistory(w io.Writer, entries []write.Entry, inv health.Invocation) {
 				fmt.Fprintf(w, "      deleted %s (to %s)\n", f.Path, f.PathAfter)
 			}
 		}
+	}
+	if len(entries) == 1 {
+		fmt.Fprintf(w, "\n1 write listed. Run %s to revert it.\n", inv.Command("undo"))
+		return
 	}
 	fmt.Fprintf(w, "\n%s listed. Run %s to revert the last, or %s for write %d.\n",
 		words.Count(len(entries), "write"), inv.Command("undo"), inv.Command("undo", strconv.FormatInt(entries[len(entries)-1].ID, 10)), entries[len(entries)-1].ID)

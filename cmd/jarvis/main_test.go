@@ -358,7 +358,7 @@ func TestHelp(t *testing.T) {
 	}{
 		{[]string{"search", "--bogus", "q"}, "flag provided but not defined: --bogus; see `jarvis search --help`"},
 		{[]string{"index", "--limit"}, "flag provided but not defined: --limit"},
-		{[]string{"search", "--limit", "many", "q"}, `invalid value "many" for flag --limit`},
+		{[]string{"search", "--limit", "many", "q"}, `--limit takes a whole number (got "many")`},
 		{[]string{"search", "--limit", "101", "q"}, "--limit 101: give 1 to 100"},
 		{[]string{"search", "--mode", "keyword", "--limit", "0", "q"}, "--limit 0: give 1 to 100"},
 		{[]string{"index", "--db"}, "flag needs an argument: --db"},

@@ -6,10 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"strconv"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 	"github.com/jarvis-mcp/jarvis/internal/write"
 )
@@ -64,8 +68,8 @@ func undo(ctx context.Context, e *env, args []string, open openApplier) error {
 `+"`jarvis history`"+` numbers it: a created note goes to the vault's trash, an
 edited note gets its previous text back, a deleted note comes back, and a
 moved note moves back with the links the move changed. Nothing is written
-when a note the write changed has changed since, since that change would be
-lost. An undo is a write too: undoing it redoes the write.
+when a note the write changed has changed since: undoing the write would
+lose that change. An undo is a write too: undoing it redoes the write.
 
 Exit status: 0 when the write was reverted, 1 when it could not be (the
 message says why; nothing was changed), 2 for a usage or configuration
@@ -95,7 +99,14 @@ error.`, e)
 	}
 	inv := cfg.Invocation()
 	var deps container.IndexDeps
-	app := container.NewIndexApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
+	// The index refresh after the undo warns of what it skips (a link
+	// out of the vault) as jarvis index would; undo says only errors,
+	// unless --verbose asks for more.
+	logger := c.logger(e)
+	if !c.verbose {
+		logger = slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: slog.LevelError}))
+	}
+	app := container.NewIndexApp(cfg, logger, &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
 		return explainOpenError(e, cfg, err)
 	}
@@ -117,15 +128,25 @@ error.`, e)
 	}
 	entry, err := write.Lookup(ctx, db, id)
 	if errors.Is(err, write.ErrNoWrite) {
+		last, herr := write.History(ctx, db, 1)
+		if herr != nil {
+			return dbError(e, cfg, cfg.DBPath, herr)
+		}
+		if len(last) == 0 || id > last[0].ID {
+			newest := "no write has been made through jarvis yet"
+			if len(last) > 0 {
+				newest = fmt.Sprintf("the newest is %d", last[0].ID)
+			}
+			return fmt.Errorf("there is no write %d: %s", id, newest)
+		}
 		return fmt.Errorf("there is no write %d to undo: the journal keeps %s; run %s to list them", id, journalBoundsText(), inv.Command("history"))
 	}
 	if err != nil {
 		return dbError(e, cfg, cfg.DBPath, err)
 	}
-	v, ok := vaultNamed(cfg.Vaults, entry.Vault)
-	if !ok {
-		return fmt.Errorf("write %d was made in the vault %q, which this run does not have; name it with --vault or in the config file: %w",
-			id, entry.Vault, errUsage)
+	v, err := undoVault(ctx, db, cfg, id, entry.Vault)
+	if err != nil {
+		return err
 	}
 	files, err := open(v)
 	if err != nil {
@@ -133,11 +154,11 @@ error.`, e)
 	}
 	ch, err := write.UndoChange(ctx, db, id, currentETag(ctx, files))
 	if err != nil {
-		return undoRefused(id, err)
+		return undoRefused(ctx, db, inv, id, err)
 	}
 	applied, err := files.Apply(ctx, ch)
 	if err != nil {
-		return undoRefused(id, err)
+		return undoRefused(ctx, db, inv, id, err)
 	}
 	undoID, err := write.Record(ctx, db, v.Name, ch, applied)
 	if err != nil {
@@ -164,16 +185,51 @@ error.`, e)
 	return nil
 }
 
-// undoRefused is why write id could not be undone, with nothing changed.
-func undoRefused(id int64, err error) error {
+// undoRefused is why write id could not be undone, with nothing changed:
+// when a later write in the journal changed the note, which one to undo
+// first (with the user's flags, inv).
+func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation, id int64, err error) error {
 	var ce *write.ChangedError
 	switch {
 	case errors.As(err, &ce):
+		if later, ok, lerr := write.LaterWrite(ctx, db, id, ce.Path); lerr == nil && ok {
+			return fmt.Errorf("cannot undo: %w; write %d changed it since: undo it first with %s; nothing was changed",
+				err, later, inv.Command("undo", strconv.FormatInt(later, 10)))
+		}
 		return fmt.Errorf("cannot undo: %w; nothing was changed", err)
 	case errors.Is(err, write.ErrStale), errors.Is(err, write.ErrExists):
 		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)
 	}
 	return fmt.Errorf("cannot undo write %d: %w", id, err)
+}
+
+// undoVault is the vault write id was made in, called name: the one the
+// run's configuration gives when its folder can be read, otherwise the
+// one the database holds by that name (its folder and exclude patterns as
+// last indexed), so that the undo hints work with only the database that
+// holds the journal, and a vault name given with --vault (which the
+// configuration takes for a folder) still finds the vault.
+func undoVault(ctx context.Context, db store.Conn, cfg config.Config, id int64, name string) (config.Vault, error) {
+	given, configured := vaultNamed(cfg.Vaults, name)
+	if configured && index.FolderProblem(given.Path) == "" {
+		return given, nil
+	}
+	stored, ok, err := index.StoredVault(ctx, db, name)
+	if err != nil {
+		return config.Vault{}, fmt.Errorf("undo write %d: %w", id, err)
+	}
+	v := stored
+	switch {
+	case !ok && !configured:
+		return config.Vault{}, fmt.Errorf("write %d was made in the vault %q, which neither this run nor the database knows; name its folder with --vault or in the config file: %w",
+			id, name, errUsage)
+	case !ok:
+		v = given
+	}
+	if why := index.FolderProblem(v.Path); why != "" {
+		return config.Vault{}, fmt.Errorf("cannot undo write %d: the folder of the vault %q, %s, %s; nothing was changed", id, name, v.Path, why)
+	}
+	return v, nil
 }
 
 // vaultNamed is the vault of vaults called name.

@@ -6,6 +6,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"maps"
 	"os"
@@ -163,7 +164,13 @@ func (f *undoFixture) write(t *testing.T, ch write.Change) int64 {
 // returns its exit code and output.
 func (f *undoFixture) run(t *testing.T, args ...string) messageRun {
 	t.Helper()
-	args = append(args, "--vault", f.dir, "--db", f.db)
+	return f.runAs(t, append(args, "--vault", f.dir, "--db", f.db)...)
+}
+
+// runAs is run with only the flags in args. Undo writes through
+// folderFiles over the folder of the vault it chose.
+func (f *undoFixture) runAs(t *testing.T, args ...string) messageRun {
+	t.Helper()
 	var out, errb bytes.Buffer
 	home := t.TempDir()
 	e := &env{stdout: &out, stderr: &errb, getenv: func(k string) string {
@@ -175,7 +182,7 @@ func (f *undoFixture) run(t *testing.T, args ...string) messageRun {
 	code := 0
 	if args[0] == "undo" {
 		c := command{name: "undo", run: func(ctx context.Context, e *env, args []string) error {
-			return undo(ctx, e, args, func(config.Vault) (applier, error) { return f.files, nil })
+			return undo(ctx, e, args, func(v config.Vault) (applier, error) { return folderFiles{root: v.Path}, nil })
 		}}
 		code = exitCode(context.Background(), e, c, c.run(context.Background(), e, args[1:]))
 	} else {
@@ -334,12 +341,13 @@ func TestUndoAndHistoryWords(t *testing.T) {
 		stdout string
 		stderr string
 	}{
-		{[]string{"history"}, 0, "No writes yet: the write tools and jarvis undo record each write they make here.\n", ""},
+		{[]string{"history"}, 0, "No writes yet in the journal of " + f.db + ": the write tools and jarvis undo record each write they make there.\n", ""},
 		{[]string{"undo"}, 1, "", "jarvis: nothing to undo: no write has been made through jarvis yet\n"},
-		{[]string{"undo", "7"}, 1, "", "jarvis: there is no write 7 to undo: the journal keeps the last 1,000 writes, 64 MiB of the notes' previous contents and 90 days; run `jarvis history --vault " + f.dir + " --db " + f.db + "` to list them\n"},
+		{[]string{"undo", "7"}, 1, "", "jarvis: there is no write 7: no write has been made through jarvis yet\n"},
 		{[]string{"undo", "seven"}, 2, "", "jarvis: undo takes the number of a write, as `jarvis history` lists it (got \"seven\")\n"},
 		{[]string{"undo", "1", "2"}, 2, "", "jarvis: undo reverts one write at a time (got \"1\" and \"2\"); see `jarvis undo --help`\n"},
 		{[]string{"history", "--limit", "0"}, 2, "", "jarvis: --limit takes a number of 1 or more\n"},
+		{[]string{"history", "--limit", "abc"}, 2, "", "jarvis: --limit takes a whole number (got \"abc\"); see `jarvis history --help`\n"},
 	}
 	for _, c := range cases {
 		r := f.run(t, c.args...)
@@ -362,7 +370,109 @@ func TestUndoOfAWriteInAVaultNotGiven(t *testing.T) {
 	}
 	db.Close()
 	r := f.run(t, "undo")
-	if want := "jarvis: write 1 was made in the vault \"work\", which this run does not have; name it with --vault or in the config file\n"; r.code != 2 || r.stderr != want {
+	if want := "jarvis: write 1 was made in the vault \"work\", which neither this run nor the database knows; name its folder with --vault or in the config file\n"; r.code != 2 || r.stderr != want {
 		t.Errorf("exit %d, stderr %q; want 2, %q", r.code, r.stderr, want)
+	}
+}
+
+// TestUndoWithOnlyTheDatabase pastes the hints as a user of jarvis mcp
+// would: the server had the vault, the undo run has only the database
+// (the vault's folder comes from it), or names the vault as history
+// prints it, which is no folder here.
+func TestUndoWithOnlyTheDatabase(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	if r := f.run(t, "index"); r.code != 0 {
+		t.Fatalf("index: exit %d: %s", r.code, r.stderr)
+	}
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a2\n")), After: []byte("a3\n")}}})
+
+	u := f.runAs(t, "undo", "--db", f.db)
+	if u.code != 0 || !strings.Contains(u.stdout, "Reverted write 2 in \"notes\"") {
+		t.Fatalf("undo --db: exit %d, stdout %q, stderr %q", u.code, u.stdout, u.stderr)
+	}
+	if got := vaultNotes(t, f.dir); got["A.md"] != "a2\n" {
+		t.Errorf("after undo --db A.md is %q, want %q", got["A.md"], "a2\n")
+	}
+	u = f.runAs(t, "undo", "1", "--vault", f.vault.Name, "--db", f.db)
+	if u.code != 0 || !strings.Contains(u.stdout, "Reverted write 1 in \"notes\"") {
+		t.Fatalf("undo --vault %s: exit %d, stdout %q, stderr %q", f.vault.Name, u.code, u.stdout, u.stderr)
+	}
+	if got := vaultNotes(t, f.dir); got["A.md"] != "a\n" {
+		t.Errorf("after undo 1 --vault %s A.md is %q, want %q", f.vault.Name, got["A.md"], "a\n")
+	}
+}
+
+// TestUndoOfAWriteNotKept tells a number above the newest write from one
+// the journal dropped as it keeps within its bounds.
+func TestUndoOfAWriteNotKept(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	for i := 0; i < 3; i++ {
+		f.write(t, write.Change{Tool: "create-note", Files: []write.FileChange{{Path: fmt.Sprintf("N%d.md", i), After: []byte("n\n")}}})
+	}
+	db, err := store.Open(context.Background(), f.db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(context.Background(), `DELETE FROM writes WHERE id = 1`); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+	if r := f.run(t, "undo", "11"); r.code != 1 || r.stderr != "jarvis: there is no write 11: the newest is 3\n" {
+		t.Errorf("undo 11: exit %d, stderr %q", r.code, r.stderr)
+	}
+	want := "jarvis: there is no write 1 to undo: the journal keeps the last 1,000 writes, 64 MiB of the notes' previous contents and 90 days; run `jarvis history --vault " + f.dir + " --db " + f.db + "` to list them\n"
+	if r := f.run(t, "undo", "1"); r.code != 1 || r.stderr != want {
+		t.Errorf("undo 1: exit %d, stderr %q, want %q", r.code, r.stderr, want)
+	}
+}
+
+// TestUndoRefusalNamesTheLaterWrite names the write that changed the note
+// since, to undo first; and an undo of an undo says it redid the write.
+func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a2\n")), After: []byte("a3\n")}}})
+	r := f.run(t, "undo", "1")
+	want := "jarvis: cannot undo: A.md changed since write 1; undoing it would lose that change; write 2 changed it since: undo it first with `jarvis undo --vault " + f.dir + " --db " + f.db + " 2`; nothing was changed\n"
+	if r.code != 1 || r.stderr != want {
+		t.Errorf("undo 1: exit %d, stderr %q, want %q", r.code, r.stderr, want)
+	}
+
+	for _, want := range []string{
+		`Reverted write 2 in "notes" (edited A.md)`,
+		`Reverted write 3 in "notes" (undid write 2 (edited A.md))`,
+		`Reverted write 4 in "notes" (redid write 2 (edited A.md))`,
+	} {
+		if u := f.run(t, "undo"); u.code != 0 || !strings.HasPrefix(u.stdout, want+".") {
+			t.Errorf("undo: exit %d, stdout %q, want it to start %q", u.code, u.stdout, want)
+		}
+	}
+}
+
+// TestUndoDoesNotWarnOfSkippedFiles: the index refresh after an undo
+// does not print a warning for each file the index skips.
+func TestUndoDoesNotWarnOfSkippedFiles(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	outside := filepath.Join(t.TempDir(), "Out.md")
+	sharedtest.WriteFile(t, filepath.Dir(outside), "Out.md", "out\n")
+	if err := os.Symlink(outside, filepath.Join(f.dir, "outlink.md")); err != nil {
+		t.Fatal(err)
+	}
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	u := f.run(t, "undo")
+	if u.code != 0 || u.stderr != "" {
+		t.Errorf("undo: exit %d, stderr %q, want nothing on stderr", u.code, u.stderr)
+	}
+}
+
+// TestHistoryOfOneWrite says the way to undo it once.
+func TestHistoryOfOneWrite(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	h := f.run(t, "history")
+	want := "\n1 write listed. Run `jarvis undo --vault " + f.dir + " --db " + f.db + "` to revert it.\n"
+	if h.code != 0 || !strings.HasSuffix(h.stdout, want) {
+		t.Errorf("history: exit %d, stdout %q, want it to end %q", h.code, h.stdout, want)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -336,7 +337,7 @@ func (j Journal) UndoChange(ctx context.Context, id int64, current func(path str
 	if err != nil {
 		return Change{}, err
 	}
-	ch := Change{Tool: "undo", Summary: fmt.Sprintf("undid write %d (%s)", id, e.Summary)}
+	ch := Change{Tool: "undo", Summary: undoSummary(id, e)}
 	for _, f := range slices.Backward(files) {
 		if f.Change == Deleted {
 			_, exists, err := current(f.Path)
@@ -371,6 +372,42 @@ func (j Journal) UndoChange(ctx context.Context, id int64, current func(path str
 		}
 	}
 	return ch, nil
+}
+
+// undoSummary is the summary of the undo of write id (e): "undid write
+// 10 (deleted Test.md)"; the undo of that undo redoes write 10 and says
+// so ("redid write 10 (deleted Test.md)") rather than nesting, and the
+// undo of a redo undoes it again.
+func undoSummary(id int64, e Entry) string {
+	if e.Tool == "undo" {
+		for _, swap := range [][2]string{{"undid write ", "redid write "}, {"redid write ", "undid write "}} {
+			if rest, ok := strings.CutPrefix(e.Summary, swap[0]); ok {
+				return swap[1] + rest
+			}
+		}
+	}
+	return fmt.Sprintf("undid write %d (%s)", id, e.Summary)
+}
+
+// LaterWrite is the newest write after write id that changed the file at
+// path (its path before or after), so that a refused undo can say which
+// write to undo first; ok is false when there is none in the journal.
+func LaterWrite(ctx context.Context, db JournalDB, id int64, path string) (later int64, ok bool, err error) {
+	rows, err := db.QueryContext(ctx, `SELECT max(write_id) FROM write_files WHERE write_id > ? AND (path = ? OR path_after = ?)`, id, path, path)
+	if err != nil {
+		return 0, false, fmt.Errorf("read the write journal: %w", err)
+	}
+	defer rows.Close()
+	var n sql.NullInt64
+	if rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return 0, false, fmt.Errorf("read the write journal: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, false, fmt.Errorf("read the write journal: %w", err)
+	}
+	return n.Int64, n.Valid, nil
 }
 
 // nonNil is b, or an empty slice for an empty file: After nil would be
