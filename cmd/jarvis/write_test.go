@@ -40,7 +40,7 @@ func TestWriteThenUndo(t *testing.T) {
 	etag, _ := read["etag"].(string)
 	res, out := readTool(t, cs, "edit-note", map[string]any{"path": note, "etag": etag,
 		"edits": []any{map[string]any{"op": "set_properties", "properties": map[string]any{"status": "tried"}}}})
-	if res.IsError || !strings.Contains(mustJSON(out), "jarvis undo") {
+	if res.IsError || !strings.Contains(mustJSON(out), "jarvis undo --vault "+vault+" --db "+db+" 1") {
 		t.Fatalf("edit-note: %s %s", toolText(res), mustJSON(out))
 	}
 	cs.Close()

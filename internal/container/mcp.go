@@ -44,7 +44,7 @@ type MCPDeps struct {
 // NewServer is the MCP server of deps' tools and resources, serving the
 // configured vaults within the configured answer ceiling.
 func (d MCPDeps) NewServer(version string, log *slog.Logger) *mcpsdk.Server {
-	opts := mcp.Options{Version: version, Logger: log, Vaults: d.Cfg.Vaults, State: d.State, Metrics: d.Metrics}
+	opts := mcp.Options{Version: version, Logger: log, Vaults: d.Cfg.Vaults, State: d.State, Metrics: d.Metrics, Invocation: d.Cfg.Invocation()}
 	if n := d.Cfg.MCP.AnswerTokens; n != nil {
 		opts.AnswerTokens = *n
 	}

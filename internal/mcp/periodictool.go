@@ -238,7 +238,7 @@ func (t *tools) appendPeriodic(ctx context.Context, vaultName string, root *vaul
 	case err != nil:
 		return periodicWrite{}, writeError(err, ToolPeriodicNote)
 	}
-	w.path, w.undo, w.warnings = res.Path, undoHint(res), append(w.warnings, res.Warnings...)
+	w.path, w.undo, w.warnings = res.Path, t.undoHint(res), append(w.warnings, res.Warnings...)
 	return w, nil
 }
 

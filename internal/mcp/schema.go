@@ -34,6 +34,7 @@ func addTool[In, Out any](t *tools, s *mcpsdk.Server, tool *mcpsdk.Tool, h mcpsd
 	if in, ok := tool.InputSchema.(*jsonschema.Schema); ok {
 		t.inputs[tool.Name] = in
 	}
+	t.offered[tool.Name] = true
 	mcpsdk.AddTool(s, tool, h)
 }
 

@@ -23,6 +23,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
@@ -44,6 +45,10 @@ type Options struct {
 	// AnswerTokens is the most one tool answer takes, text and structured
 	// content together (see Tokens); DefaultAnswerTokens when 0.
 	AnswerTokens int
+	// Invocation is the server's flags that choose the database and
+	// vaults: a jarvis command an answer suggests (jarvis undo) repeats
+	// them, so that it acts on the same database.
+	Invocation health.Invocation
 }
 
 // instructions tell the model which tool to use when.
@@ -75,8 +80,8 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 		ceiling = DefaultAnswerTokens
 	}
 	ceiling = max(ceiling, minAnswerTokens)
-	base := tools{vaults: opts.Vaults, st: opts.State, metrics: opts.Metrics, log: log, answerTokens: ceiling,
-		inputs: map[string]*jsonschema.Schema{}}
+	base := tools{vaults: opts.Vaults, st: opts.State, metrics: opts.Metrics, log: log, answerTokens: ceiling, inv: opts.Invocation,
+		inputs: map[string]*jsonschema.Schema{}, offered: map[string]bool{}}
 	for _, tool := range list {
 		t := base
 		tool.bind(&t)
@@ -90,18 +95,18 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 	// recoverPanics comes first, so that a panic anywhere in the chain,
 	// in these middlewares too, is an error answer and never the end of
 	// the server.
-	s.AddReceivingMiddleware(recoverPanics(log), timeCalls(opts.Metrics, base.inputs), newInFlight(opts.Limits).middleware, nullArguments, writesOff(base.inputs), friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
+	s.AddReceivingMiddleware(recoverPanics(log), timeCalls(opts.Metrics, base.inputs), newInFlight(opts.Limits).middleware, nullArguments, writesOff(base.offered), friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
 	return s
 }
 
 // writesOff answers a call of a write tool this server does not offer (no
 // vault is writable) by saying how the user turns writing on, rather than
-// that no such tool exists; inputs holds the tools offered.
-func writesOff(inputs map[string]*jsonschema.Schema) mcpsdk.Middleware {
+// that no such tool exists; offered holds the tools registered.
+func writesOff(offered map[string]bool) mcpsdk.Middleware {
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 			if r, ok := req.(*mcpsdk.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
-				if _, offered := inputs[r.Params.Name]; !offered && slices.Contains(writeToolNames, r.Params.Name) {
+				if !offered[r.Params.Name] && slices.Contains(writeToolNames, r.Params.Name) {
 					return &mcpsdk.CallToolResult{IsError: true, Content: []mcpsdk.Content{&mcpsdk.TextContent{
 						Text: r.Params.Name + " is off in this server: no vault is writable, and jarvis changes no note unless the user asks it to; " + allowWriting}}}, nil
 				}
@@ -124,6 +129,8 @@ type tools struct {
 	// inputs are the input schemas of the tools registered, by name,
 	// shared by every tool's copy (see addTool).
 	inputs map[string]*jsonschema.Schema
+	// offered are the names of the tools registered, shared alike.
+	offered map[string]bool
 
 	keyword  KeywordSearch
 	semantic SemanticSearch
@@ -140,6 +147,8 @@ type tools struct {
 	vaultFiles VaultFiles
 	// writer changes notes for the write tools.
 	writer NoteWriter
+	// inv is the server's flags, for the jarvis commands answers suggest.
+	inv health.Invocation
 }
 
 // readOnly are the annotations of every jarvis tool: they read the vaults

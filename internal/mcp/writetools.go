@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -191,17 +192,17 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	if len(out.Relinked) == 0 {
 		out.Relinked = nil
 	}
-	out.Undo = undoHint(res)
+	out.Undo = t.undoHint(res)
 	return textResult(renderWrite(r, out)), out, nil
 }
 
 // undoHint says how the user reverts the write res, for a write's
 // answer; "" when it was not journalled.
-func undoHint(res write.Result) string {
+func (t *tools) undoHint(res write.Result) string {
 	if res.Journal == 0 {
 		return ""
 	}
-	return fmt.Sprintf("the user can revert it with `jarvis undo %d`", res.Journal)
+	return "the user can revert it with " + t.inv.Command("undo", strconv.FormatInt(res.Journal, 10))
 }
 
 // writableVault is the vault a write names, checked: named and writable,
