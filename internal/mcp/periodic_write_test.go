@@ -212,7 +212,7 @@ func TestPeriodicNoteCreates(t *testing.T) {
 	if isErr || out.Written != "created" || readFile(t, v.Path, "Weeks/2026-W47.md") != line || len(out.Warnings) > 0 {
 		t.Fatalf("create without a template: %+v\n%s", out, text)
 	}
-	if !strings.Contains(text, "Created `Weeks/2026-W47.md` empty, with the text at its end") {
+	if !strings.Contains(text, "Created `Weeks/2026-W47.md` holding the text alone (no template is set for these notes)") {
 		t.Errorf("the text does not say what was made:\n%s", text)
 	}
 

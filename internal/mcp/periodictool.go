@@ -351,11 +351,15 @@ func renderPeriodic(out PeriodicNoteOutput) *mcpsdk.CallToolResult {
 		case "appended":
 			fmt.Fprintf(&b, "Appended the text to `%s`.\n", out.Path)
 		case "created":
-			made := "empty"
 			if out.fromTemplate != "" {
-				made = fmt.Sprintf("from the template `%s`", out.fromTemplate)
+				fmt.Fprintf(&b, "Created `%s` from the template `%s`, with the text at its end.\n", out.Path, out.fromTemplate)
+			} else {
+				why := " (no template is set for these notes)"
+				if out.Template != "" {
+					why = " (its template could not be used: see the warnings)"
+				}
+				fmt.Fprintf(&b, "Created `%s` holding the text alone%s.\n", out.Path, why)
 			}
-			fmt.Fprintf(&b, "Created `%s` %s, with the text at its end.\n", out.Path, made)
 		}
 		if out.Undo != "" {
 			fmt.Fprintf(&b, "Undo: %s.\n", strings.TrimPrefix(out.Undo, "the user can revert it with "))

@@ -190,6 +190,9 @@ func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, str
 // planMove is the change of a move: the note renamed, and every note
 // whose links to it must change to keep leading to it.
 func (s *Service) planMove(ctx context.Context, v *Vault, r Request, cur []byte, etag string, res Result) (Change, Result, error) {
+	if r.To == r.Path {
+		return Change{}, Result{}, fmt.Errorf("%w: to is the note's own path, %s; give the new path", ErrNoChange, r.Path)
+	}
 	if err := v.CheckPath(r.To); err != nil {
 		return Change{}, Result{}, err
 	}
