@@ -771,7 +771,9 @@ func (e *evaluator) arith(n node, op string, l, r Value) (Value, error) {
 				return out, nil
 			}
 			if d2, ok := r.(Date); ok && op == "-" {
-				return Duration{Millis: float64(d.T.Sub(d2.T).Milliseconds())}, nil
+				// A number of milliseconds, as the Bases syntax page says:
+				// (now() + "1d") - now() returns 86400000.
+				return Number(d.T.Sub(d2.T).Milliseconds()), nil
 			}
 			if rIsStr && op == "-" {
 				return nil, e.errf(n, "%q is not a duration; write one as \"1d\", \"2 weeks\" or \"3h\"", string(rs))

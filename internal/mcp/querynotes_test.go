@@ -118,7 +118,7 @@ func TestQueryNotesToday(t *testing.T) {
 		t.Errorf("due this week: %q\n%s", paths(out), text)
 	}
 	text, isErr = call(t, cs, mcp.ToolQueryNotes, map[string]any{"base": "Bases/Projects.base"}, &out)
-	if isErr || !strings.Contains(text, "| Projects/Draco.md | Draco.md | 2026-11-30 | 1 | 2 days |") ||
+	if isErr || !strings.Contains(text, "| Projects/Draco.md | Draco.md | 2026-11-30 | 1 | 2 |") ||
 		!strings.Contains(text, "| Path | file.name | Due | priority | Days left |") {
 		t.Errorf("the first view:\n%s", text)
 	}

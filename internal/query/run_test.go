@@ -72,7 +72,7 @@ func TestViewsOfBaseFiles(t *testing.T) {
 		total            int
 	}{
 		{"filter of base and view, sorted by a date, with a formula", "Bases/Projects.base", "",
-			0, []string{"Draco.md | 2026-11-30 | 1 | 2 days", "Apollo.md | 2026-12-02 | 2 | 4 days", "Borealis.md | 2026-12-10 | 1 | 12 days"}, 3},
+			0, []string{"Draco.md | 2026-11-30 | 1 | 2", "Apollo.md | 2026-12-02 | 2 | 4", "Borealis.md | 2026-12-10 | 1 | 12"}, 3},
 		{"two sort keys in their directions, then the limit", "Bases/Projects.base", "Top priority",
 			0, []string{"Borealis.md | 1 | 2026-12-10", "Draco.md | 1 | 2026-11-30"}, 4},
 		{"descending file names", "Bases/Daily.base", "Moods",

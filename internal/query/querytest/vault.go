@@ -86,7 +86,7 @@ Planned [[Borealis]].
   and:
     - file.inFolder("Projects")
 formulas:
-  days_left: due - today()
+  days_left: (due - today()) / 86400000
 properties:
   formula.days_left:
     displayName: Days left
