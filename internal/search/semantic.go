@@ -297,7 +297,9 @@ const snippetChars = 300
 // (notes.Plain), cut at a word boundary to at most max runes, with "…"
 // when it was cut.
 func Excerpt(text string, max int) string {
-	text = notes.Plain(text)
+	// The note's own bold markers go, as in keyword snippets, where **
+	// marks the matches alone.
+	text = notes.Plain(strings.ReplaceAll(text, "**", ""))
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}

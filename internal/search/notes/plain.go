@@ -44,7 +44,7 @@ func Plain(s string) string {
 	}
 	out := b.String()
 	if strings.ContainsAny(out, "[]|") {
-		out = links(out)
+		out = outsideCode(out, links)
 	}
 	return strings.Join(strings.Fields(out), " ")
 }
@@ -82,6 +82,22 @@ var (
 	wikilink  = regexp.MustCompile(`(!?)\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]`)
 	mdLink    = regexp.MustCompile(`(!?)\[([^\[\]]*)\]\([^()\s]*\)`)
 )
+
+// outsideCode applies f to the parts of s outside inline code spans: a
+// span shows its text as written (`[[Note]]` in a note that teaches the
+// syntax stays as it is). An unclosed backtick starts no span.
+func outsideCode(s string, f func(string) string) string {
+	parts := strings.Split(s, "`")
+	if len(parts)%2 == 0 {
+		// An odd number of backticks: the last opens nothing.
+		last := parts[len(parts)-2] + "`" + parts[len(parts)-1]
+		parts = append(parts[:len(parts)-2], last)
+	}
+	for i := 0; i < len(parts); i += 2 {
+		parts[i] = f(parts[i])
+	}
+	return strings.Join(parts, "`")
+}
 
 // links replaces wikilinks and Markdown links by the text they show, and
 // drops embedded attachments and the brackets of links cut in half.

@@ -32,6 +32,8 @@ func TestPlain(t *testing.T) {
 		{"- \x02kettle\x03 first", "\x02kettle\x03 first"},
 		{"# \x02Title\x03", "\x02Title\x03"},
 		{"", ""},
+		{"write `[[Note|shown]]` for [[Note|shown]]", "write `[[Note|shown]]` for shown"},
+		{"a `[link](x.md)` and ` [[open", "a `[link](x.md)` and ` open"},
 	} {
 		if got := Plain(tc.in); got != tc.want {
 			t.Errorf("Plain(%q)\n got %q\nwant %q", tc.in, got, tc.want)
