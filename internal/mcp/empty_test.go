@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 )
@@ -241,7 +243,17 @@ func TestHealthStatusWhileIndexingAsksForNoIndexRun(t *testing.T) {
 		{index.State{State: index.StateReady, Embedding: index.Embedding{State: index.EmbedRunning, Done: 5, Total: 40}}, "this server is making vectors for semantic search now (5 of 40 passages done)"},
 	} {
 		var out mcp.HealthOutput
-		call(t, connect(t, indexState{deps, tc.st}), mcp.ToolHealthStatus, nil, &out)
+		cs := connect(t, indexState{deps, tc.st})
+		// The server's checks run in the background and answer "not
+		// checked yet" until their first results (slow under the race
+		// detector): ask until they have them.
+		for try := 0; ; try++ {
+			call(t, cs, mcp.ToolHealthStatus, nil, &out)
+			if !slices.ContainsFunc(out.Checks, func(c health.Result) bool { return strings.HasPrefix(c.Detail, "not checked yet") }) || try == 100 {
+				break
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
 		reworded := 0
 		for _, c := range out.Checks {
 			if strings.Contains(c.Fix, "`jarvis index") {
