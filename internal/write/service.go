@@ -235,8 +235,7 @@ func (s *Service) planMove(ctx context.Context, v *Vault, r Request, cur []byte,
 // vaultMove reads what Relink needs of the vault: its files, every note's
 // aliases and text.
 func (s *Service) vaultMove(ctx context.Context, v *Vault, from, to string) (Move, error) {
-	cv := s.config(v)
-	files, _, err := vault.Scan(ctx, cv.Path, cv.Exclude)
+	files, _, err := vault.Scan(ctx, v.Dir(), v.exclude)
 	if err != nil {
 		return Move{}, fmt.Errorf("list the vault's files: %w", err)
 	}
@@ -267,22 +266,6 @@ func (s *Service) vaultMove(ctx context.Context, v *Vault, from, to string) (Mov
 		m.Files = append(m.Files, from)
 	}
 	return m, nil
-}
-
-// config is the configured vault v was opened for.
-func (s *Service) config(v *Vault) config.Vault {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	for name, open := range s.open {
-		if open == v {
-			for _, cv := range s.vaults {
-				if cv.Name == name {
-					return cv
-				}
-			}
-		}
-	}
-	return config.Vault{Path: v.Dir()}
 }
 
 // noteData is the bytes of the note at p among notes.
