@@ -138,20 +138,7 @@ func TestToolListGolden(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
-	golden := filepath.Join("testdata", "tools.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/mcp -update to write it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("the tool list changed; review the difference and run go test ./internal/mcp -update\n got: %s", got)
-	}
+	checkGolden(t, "tools.golden.json", "the tool list changed", got)
 }
 
 func TestEveryToolStatesItsAnnotations(t *testing.T) {
@@ -892,5 +879,25 @@ func TestSearchToolsTruncateAtTheirMost(t *testing.T) {
 		if text, isErr := call(t, cs, tool, map[string]any{"query": "heron", "limit": most + 1}, nil); !isErr || !strings.Contains(text, fmt.Sprint(most)) {
 			t.Errorf("%s limit %d: error %v: %s", tool, most+1, isErr, text)
 		}
+	}
+}
+
+// checkGolden compares got with testdata/name, or writes it there with
+// -update; what names the thing that changed when they differ.
+func checkGolden(t *testing.T, name, what string, got []byte) {
+	t.Helper()
+	got = append(got, '\n')
+	golden := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(golden, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Fatalf("%v (run go test ./internal/mcp -update to write it)", err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("%s; review the difference and run go test ./internal/mcp -update\n got: %s", what, got)
 	}
 }

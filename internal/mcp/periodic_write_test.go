@@ -297,18 +297,5 @@ func TestPeriodicNoteWritableSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	got = append(got, '\n')
-	golden := filepath.Join("testdata", "periodic-note-writable.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/mcp -update to write it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("periodic-note's writable schema changed; review the difference and run go test ./internal/mcp -update\n got: %s", got)
-	}
+	checkGolden(t, "periodic-note-writable.golden.json", "periodic-note's writable schema changed", got)
 }

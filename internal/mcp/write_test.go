@@ -61,20 +61,7 @@ func TestWriteToolsOnlyWhenAllowed(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got = append(got, '\n')
-	golden := filepath.Join("testdata", "write-tools.golden.json")
-	if *update {
-		if err := os.WriteFile(golden, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Fatalf("%v (run go test ./internal/mcp -update to write it)", err)
-	}
-	if string(got) != string(want) {
-		t.Errorf("the write tools changed; review the difference and run go test ./internal/mcp -update\n got: %s", got)
-	}
+	checkGolden(t, "write-tools.golden.json", "the write tools changed", got)
 }
 
 // TestWritesAreReadBackAtOnce: over one writable vault, each write tool
