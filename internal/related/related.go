@@ -403,7 +403,7 @@ func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 		if k.CoCitation > 0 {
 			n := len(k.CitedWith)
 			c.raw[KindCoCited] = k.CoCitation
-			c.detail[KindCoCited] = fmt.Sprintf("%s to both: %s", plural(n, "note links", "notes link"), wikiList(k.CitedWith))
+			c.detail[KindCoCited] = fmt.Sprintf("%s to both: %s", words.CountAs(n, "note links", "notes link"), wikiList(k.CitedWith))
 		}
 		if k.TagWeight > 0 {
 			var tags []string
@@ -471,18 +471,5 @@ func wikiList(paths []string) string {
 		}
 		names = append(names, "[["+strings.TrimSuffix(p, path.Ext(p))+"]]")
 	}
-	switch len(names) {
-	case 0:
-		return ""
-	case 1:
-		return names[0]
-	}
-	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
+	return words.List(names)
 }
