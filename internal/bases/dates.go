@@ -152,6 +152,15 @@ func addToDate(d Date, dur Duration) (Date, bool) {
 	return Date{T: t, HasTime: hasTime}, true
 }
 
+// dateDifference is a minus b in milliseconds, as the Bases syntax page
+// says two dates subtract: (now() + "1d") - now() returns 86400000. It is
+// `-` between dates and the Range summary of a column of dates ("the
+// difference between Latest and Earliest"). Counted from the Unix epoch
+// so that dates centuries apart do not overflow a time.Duration.
+func dateDifference(a, b Date) Number {
+	return Number(a.T.UnixMilli() - b.T.UnixMilli())
+}
+
 func floorDiv(a, b int) int {
 	q := a / b
 	if (a%b != 0) && ((a < 0) != (b < 0)) {

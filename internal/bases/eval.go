@@ -85,6 +85,7 @@ type evaluator struct {
 	mem      int
 	formulas []string // formulas being evaluated, innermost last
 	cache    map[string]Value
+	clock    time.Time // the clock's time, once read (now)
 }
 
 func (e *evaluator) errf(n node, format string, args ...any) error {
@@ -118,11 +119,17 @@ func (e *evaluator) checkList(n node, size int) error {
 	return e.charge(n, size*16)
 }
 
+// now is the Env's time, or else the clock read once for the whole
+// evaluation: every now() of an expression is one moment, so that
+// (now() + "1d") - now() is 86400000, as the Bases syntax page says.
 func (e *evaluator) now() time.Time {
-	if e.env.Now.IsZero() {
-		return time.Now()
+	if !e.env.Now.IsZero() {
+		return e.env.Now
 	}
-	return e.env.Now
+	if e.clock.IsZero() {
+		e.clock = time.Now()
+	}
+	return e.clock
 }
 
 func (e *evaluator) loc() *time.Location {
@@ -771,9 +778,7 @@ func (e *evaluator) arith(n node, op string, l, r Value) (Value, error) {
 				return out, nil
 			}
 			if d2, ok := r.(Date); ok && op == "-" {
-				// A number of milliseconds, as the Bases syntax page says:
-				// (now() + "1d") - now() returns 86400000.
-				return Number(d.T.Sub(d2.T).Milliseconds()), nil
+				return dateDifference(d, d2), nil
 			}
 			if rIsStr && op == "-" {
 				return nil, e.errf(n, "%q is not a duration; write one as \"1d\", \"2 weeks\" or \"3h\"", string(rs))

@@ -49,8 +49,10 @@ func LookupSummary(name string) (Summary, bool) {
 // per note of the result). The number summaries read only numbers and the
 // date ones only dates, skipping empty and other values; with nothing to
 // read, Average, Min, Max, Median, Stddev, Range, Earliest, Latest and Sum
-// are null: a sum of no number is not 0 (a column of text sums to nothing). Range is Max minus Min for numbers, and Latest minus
-// Earliest (a duration) when the column holds dates and no numbers.
+// are null: a sum of no number is not 0 (a column of text sums to
+// nothing). Range is Max minus Min for numbers, and Latest minus Earliest
+// when the column holds dates and no numbers: milliseconds, as two dates
+// subtract (dateDifference).
 // Stddev is the population standard deviation. Unique counts the distinct
 // values among the filled ones, by the same equality as `==`.
 func Summarize(env *Env, s Summary, values []Value) Value {
@@ -125,16 +127,16 @@ func (e *evaluator) summarize(s Summary, values List) Value {
 		if len(dates) == 0 {
 			return Null{}
 		}
-		lo, hi := dates[0].T, dates[0].T
+		lo, hi := dates[0], dates[0]
 		for _, d := range dates {
-			if d.T.Before(lo) {
-				lo = d.T
+			if d.T.Before(lo.T) {
+				lo = d
 			}
-			if d.T.After(hi) {
-				hi = d.T
+			if d.T.After(hi.T) {
+				hi = d
 			}
 		}
-		return Duration{Millis: float64(hi.Sub(lo).Milliseconds())}
+		return dateDifference(hi, lo)
 	case SummaryMedian:
 		if len(nums) == 0 {
 			return Null{}
