@@ -1,6 +1,7 @@
 package bases
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"math/big"
@@ -52,6 +53,8 @@ var (
 	numberArg = param{want: "a number", kinds: []Kind{KindNumber}}
 	// maybeNumber is a number or null, which counts as leaving it out.
 	maybeNumber = param{want: "a number", kinds: []Kind{KindNumber, KindNull}}
+	// numberOrDate is what max() and min() compare; null is passed over.
+	numberOrDate = param{want: "a number or a date", kinds: []Kind{KindNumber, KindDate, KindNull}}
 	// patternArg is what replace() and split() look for.
 	patternArg = param{want: "text or a regular expression", kinds: []Kind{KindString, KindRegexp}, text: true}
 	// linkTarget is what hasLink() and linksTo() look for; null matches
@@ -110,8 +113,8 @@ func init() {
 		"link":       takesOptional(1, fnLink, param{want: "a path or a link", kinds: []Kind{KindString, KindLink, KindFile, KindNull}, text: true}, anyArg),
 		"list":       takes(fnList, anyArg),
 		"number":     takes(fnNumber, oneOf("a number, text, a date, a duration or a boolean", KindNumber, KindString, KindDate, KindDuration, KindBoolean, KindNull)),
-		"max":        takesMany(fnMax, maybeNumber),
-		"min":        takesMany(fnMin, maybeNumber),
+		"max":        takesMany(fnMax, numberOrDate),
+		"min":        takesMany(fnMin, numberOrDate),
 		"file":       takes(fnFile, oneOf("a path or a link", KindString, KindLink, KindFile, KindNull)),
 		"image":      takes(rendered(KindImage), anyArg),
 		"icon":       takes(rendered(KindIcon), anyArg),
@@ -461,15 +464,14 @@ func fnLink(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 	return l, nil
 }
 
-// fnList wraps a single value in a list. null gives an empty list: a note
-// without the property has no items, which is what list(tags).length
-// should say.
+// fnList wraps a single value in a list, as Functions.md says of list():
+// "If the provided element is a list, returns it unmodified. Otherwise,
+// wraps the provided element in a list". null is not a list, so a note
+// without the property gets [null], one element; list(x).filter(value)
+// drops it.
 func fnList(_ *evaluator, _ *callNode, _ Value, args []Value) (Value, error) {
-	switch v := args[0].(type) {
-	case List:
+	if v, ok := args[0].(List); ok {
 		return v, nil
-	case Null:
-		return List{}, nil
 	}
 	return List{args[0]}, nil
 }
@@ -497,26 +499,48 @@ func fnNumber(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 	return nil, e.errf(n.args[0], "number() cannot read %q as a number", textOf(args[0]))
 }
 
-// extreme is the number of args (numbers or null, by the spec) that is
-// better than every other, null when there is none.
-func extreme(args []Value, better func(a, b float64) bool) Value {
+// extreme is the argument of max() or min() (numbers or dates, or null,
+// by the spec) that comes first by sign: 1 for the largest, -1 for the
+// smallest. Numbers compare by size (NaN wins, as in Math.max) and dates by
+// time; null is passed over, and none but null gives null. Functions.md
+// types max() and min() on numbers only; on dates they give the latest and
+// earliest date (JavaScript's Math.max would give the milliseconds), which
+// is what max(due, file.mtime) means. Numbers and dates together are
+// refused: which is larger has no answer.
+func extreme(e *evaluator, n *callNode, name string, args []Value, sign int) (Value, error) {
 	var best Value = Null{}
-	for _, a := range args {
-		if v, ok := a.(Number); ok {
-			if b, ok := best.(Number); !ok || better(float64(v), float64(b)) || math.IsNaN(float64(v)) {
+	for i, a := range args {
+		if _, ok := a.(Null); ok {
+			continue
+		}
+		if _, ok := best.(Null); ok {
+			best = a
+			continue
+		}
+		if a.Kind() != best.Kind() {
+			return nil, e.errf(e.argNode(n, i), "%s() expects numbers or dates, not both", name)
+		}
+		switch v := a.(type) {
+		case Number:
+			b := best.(Number)
+			if math.IsNaN(float64(v)) || sign*cmp.Compare(float64(v), float64(b)) > 0 && !math.IsNaN(float64(b)) {
+				best = v
+			}
+		case Date:
+			if sign*v.T.Compare(best.(Date).T) > 0 {
 				best = v
 			}
 		}
 	}
-	return best
+	return best, nil
 }
 
-func fnMax(_ *evaluator, _ *callNode, _ Value, args []Value) (Value, error) {
-	return extreme(args, func(a, b float64) bool { return a > b }), nil
+func fnMax(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
+	return extreme(e, n, "max", args, 1)
 }
 
-func fnMin(_ *evaluator, _ *callNode, _ Value, args []Value) (Value, error) {
-	return extreme(args, func(a, b float64) bool { return a < b }), nil
+func fnMin(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
+	return extreme(e, n, "min", args, -1)
 }
 
 func fnFile(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
@@ -904,28 +928,40 @@ func mListContainsAny(e *evaluator, _ *callNode, v Value, args []Value) (Value, 
 	return Bool(false), nil
 }
 
-// mListFlat flattens one level, as JavaScript's flat() does by default.
+// mListFlat flattens every level: Functions.md says flat() "Flattens a
+// nested list into a single list", and a list that still held lists would
+// not be one. (JavaScript's flat() goes one level down unless told more.)
 func mListFlat(e *evaluator, n *callNode, v Value, _ []Value) (Value, error) {
+	size := flatSize(v.(List))
+	if err := e.checkList(n, size); err != nil {
+		return nil, err
+	}
+	return appendFlat(make(List, 0, size), v.(List)), nil
+}
+
+// flatSize is the number of items that are not lists in l and the lists
+// it holds, at any depth.
+func flatSize(l List) int {
 	size := 0
-	for _, el := range v.(List) {
+	for _, el := range l {
 		if sub, ok := el.(List); ok {
-			size += len(sub)
+			size += flatSize(sub)
 		} else {
 			size++
 		}
 	}
-	if err := e.checkList(n, size); err != nil {
-		return nil, err
-	}
-	out := make(List, 0, size)
-	for _, el := range v.(List) {
+	return size
+}
+
+func appendFlat(out, l List) List {
+	for _, el := range l {
 		if sub, ok := el.(List); ok {
-			out = append(out, sub...)
+			out = appendFlat(out, sub)
 		} else {
 			out = append(out, el)
 		}
 	}
-	return out, nil
+	return out
 }
 
 func mListJoin(e *evaluator, n *callNode, v Value, args []Value) (Value, error) {
@@ -965,18 +1001,46 @@ func mListSlice(_ *evaluator, _ *callNode, v Value, args []Value) (Value, error)
 }
 
 // kindRank orders values of different kinds when sorting a mixed list:
-// null first, then booleans, numbers, dates, durations, text and the rest.
-var kindRank = map[Kind]int{KindNull: 0, KindBoolean: 1, KindNumber: 2, KindDate: 3, KindDuration: 4, KindString: 5}
+// booleans, numbers, dates, durations, text, the rest, then null. Null
+// goes last as JavaScript's sort puts undefined last, and as a view puts
+// its empty values (SortOrder).
+var kindRank = map[Kind]int{KindBoolean: 1, KindNumber: 2, KindDate: 3, KindDuration: 4, KindString: 5, KindNull: 10}
 
-// Order is the order of sort(), for a view's sort to use too: values of one
-// kind by their natural order (numbers by size, text alphabetically, dates
-// by time), values of different kinds by kindRank, then by their text. It
-// returns a negative number when a comes first, 0 when neither does.
+// Order is the order of sort(): values of one kind by their natural order
+// (numbers by size, text alphabetically, dates by time), values of
+// different kinds by kindRank, then by their text. It returns a negative
+// number when a comes first, 0 when neither does. Functions.md says only
+// "from smallest to largest"; the order across kinds is this package's
+// choice.
 func Order(env *Env, a, b Value) int {
 	if env == nil {
 		env = &Env{}
 	}
 	return (&evaluator{env: env}).order(a, b)
+}
+
+// SortOrder is the order of a view's sort and groupBy on one key: Order,
+// reversed when descending, except that empty values (IsEmpty: null, "",
+// an empty list or object) come last in both directions. Views.md says
+// only that text sorts A to Z or Z to A, numbers 0 to 1 or 1 to 0, dates
+// old to new or new to old; a note without the value belongs to neither
+// end of those, so it is put after the notes that have one, as
+// spreadsheets do.
+func SortOrder(env *Env, a, b Value, descending bool) int {
+	ea, eb := IsEmpty(a), IsEmpty(b)
+	switch {
+	case ea && eb:
+		return 0
+	case ea:
+		return 1
+	case eb:
+		return -1
+	}
+	c := Order(env, a, b)
+	if descending {
+		return -c
+	}
+	return c
 }
 
 func (e *evaluator) order(a, b Value) int {

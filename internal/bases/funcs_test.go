@@ -53,7 +53,7 @@ func TestArgumentErrors(t *testing.T) {
 		{`duration(true)`, 10, `duration() expects text such as "1d" here, got a boolean`},
 		{`file(3)`, 6, "file() expects a path or a link here, got a number"},
 		{`link([1])`, 6, "link() expects a path or a link here, got a list"},
-		{`min(2, [1])`, 8, "min() expects a number here, got a list"},
+		{`min(2, [1])`, 8, "min() expects a number or a date here, got a list"},
 		{`escapeHTML(null)`, 12, "escapeHTML() expects text here, got null"},
 		{`"a".isType([1])`, 12, "isType() expects text here, got a list"},
 		{`"abc".contains(null)`, 16, "contains() expects text here, got null"},

@@ -112,7 +112,7 @@ const maxWarnings = 5
 // Run runs a view of a base over the files of v: the base's filter and
 // the view's (joined by AND, bases.Base.ViewFilter), evaluated on the
 // files that can pass it (Vault.Candidates), sorted by the view's keys in
-// turn (bases.Order, stable, so that ties keep path order), cut to the
+// turn (bases.SortOrder, stable, so that ties keep path order), cut to the
 // view's limit, then grouped and summarized.
 func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	view, err := FindView(req.Base, req.View)
@@ -196,11 +196,7 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	res.Total = len(matched)
 	matched = sortedFirst(matched, view.Limit, func(a, b candidate) int {
 		for j, k := range view.Sort {
-			c := bases.Order(env, a.keys[j], b.keys[j])
-			if k.Descending {
-				c = -c
-			}
-			if c != 0 {
+			if c := bases.SortOrder(env, a.keys[j], b.keys[j], k.Descending); c != 0 {
 				return c
 			}
 		}
@@ -246,11 +242,7 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 			res.Groups[at].Rows = append(res.Groups[at].Rows, row)
 		}
 		slices.SortStableFunc(res.Groups, func(a, b Group) int {
-			c := bases.Order(env, a.Key, b.Key)
-			if desc {
-				c = -c
-			}
-			return c
+			return bases.SortOrder(env, a.Key, b.Key, desc)
 		})
 		for i := range res.Groups {
 			if res.Groups[i].Summaries, err = summarize(env, req.Base, view, cols, res.Groups[i].Rows); err != nil {
