@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/periodic"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // fn is a function of Bases: recv is the value before the dot (nil for a
@@ -222,11 +223,30 @@ func isMethodName(name string) bool {
 	return false
 }
 
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
+// ownerWords names the kinds of value that have functions, for the
+// message of a function called on a kind it does not work on.
+var ownerWords = []struct {
+	kind  Kind
+	words string
+}{
+	{KindString, "text"}, {KindNumber, "numbers"}, {KindDate, "dates"}, {KindList, "lists"},
+	{KindLink, "links"}, {KindFile, "files"}, {KindObject, "objects"}, {KindRegexp, "regular expressions"},
+}
+
+// methodOwners words the kinds of value the function name works on, as in
+// "text and lists".
+func methodOwners(name string) string {
+	var owners []string
+	for _, o := range ownerWords {
+		_, ok := methods[o.kind][name]
+		if _, lambda := lambdas[name]; lambda && o.kind == KindList {
+			ok = true
+		}
+		if ok {
+			owners = append(owners, o.words)
+		}
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return words.List(owners)
 }
 
 // checkArity checks the number of arguments of a call against s.
@@ -243,9 +263,9 @@ func (e *evaluator) checkArity(n *callNode, name string, s spec) error {
 	case most == 0:
 		want = "no arguments"
 	case most < 0:
-		want = "at least " + plural(s.required, "argument", "arguments")
+		want = "at least " + words.CountAs(s.required, "argument", "arguments")
 	case s.required == most:
-		want = plural(s.required, "argument", "arguments")
+		want = words.CountAs(s.required, "argument", "arguments")
 	default:
 		want = fmt.Sprintf("%d to %d arguments", s.required, most)
 	}
@@ -352,7 +372,7 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 				return Null{}, nil
 			}
 			if isMethodName(name) {
-				return nil, e.errf(n, "%s() does not work on %s", name, kindName(recv))
+				return nil, e.errf(n, "%s() does not work on %s; it works on %s", name, kindName(recv), methodOwners(name))
 			}
 			return nil, e.errf(n, "unknown function %q", name)
 		}
