@@ -593,3 +593,42 @@ func TestDocsSummaries(t *testing.T) {
 		}
 	}
 }
+
+// TestWrongArityIsFoundWhenParsed: a call with a number of arguments its
+// function takes on no kind of value is refused when the expression is
+// read, so that price.toFixed() is an error for the whole view and not
+// only on the notes that have a price (a function called on a missing
+// value gives null without looking at its arguments).
+func TestWrongArityIsFoundWhenParsed(t *testing.T) {
+	for _, tc := range []struct {
+		src    string
+		column int
+		want   string
+	}{
+		{`missing.toFixed()`, 9, "toFixed() takes 1 argument, got 0"},
+		{`missing.contains()`, 9, "contains() takes 1 argument, got 0"},
+		{`missing.slice(1, 2, 3)`, 9, "slice() takes 1 to 2 arguments, got 3"},
+		{`missing.filter()`, 9, "filter() takes 1 argument, got 0"},
+		{`missing.isEmpty(1)`, 9, "isEmpty() takes no arguments, got 1"},
+		{`file.hasTag()`, 6, "hasTag() takes at least 1 argument, got 0"},
+		{`now(1)`, 1, "now() takes no arguments, got 1"},
+		{`if(price)`, 1, "if() takes 2 to 3 arguments, got 1"},
+		{`1 + today(2)`, 5, "today() takes no arguments, got 1"},
+	} {
+		_, err := Parse(tc.src)
+		pe, ok := err.(*Error)
+		if !ok {
+			t.Errorf("Parse(%s): error = %v, want an *Error", tc.src, err)
+			continue
+		}
+		if pe.Column != tc.column || pe.Msg != tc.want {
+			t.Errorf("Parse(%s): got column %d %q, want column %d %q", tc.src, pe.Column, pe.Msg, tc.column, tc.want)
+		}
+	}
+	// Counts that fit some kind are left to the evaluation.
+	for _, src := range []string{`missing.slice(1)`, `missing.round()`, `missing.round(2)`, `missing.asLink("x")`, `if(a, b)`} {
+		if _, err := Parse(src); err != nil {
+			t.Errorf("Parse(%s): %v", src, err)
+		}
+	}
+}

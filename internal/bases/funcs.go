@@ -251,12 +251,22 @@ func methodOwners(name string) string {
 
 // checkArity checks the number of arguments of a call against s.
 func (e *evaluator) checkArity(n *callNode, name string, s spec) error {
-	got, most := len(n.args), len(s.params)
+	if msg := arityProblem(name, s, len(n.args)); msg != "" {
+		return e.errf(n, "%s", msg)
+	}
+	return nil
+}
+
+// arityProblem words what is wrong with calling the function s by name
+// with got arguments, "" when nothing is: "slice() takes 1 to 2
+// arguments, got 0".
+func arityProblem(name string, s spec, got int) string {
+	most := len(s.params)
 	if s.repeats {
 		most = -1
 	}
 	if got >= s.required && (most < 0 || got <= most) {
-		return nil
+		return ""
 	}
 	var want string
 	switch {
@@ -269,7 +279,35 @@ func (e *evaluator) checkArity(n *callNode, name string, s spec) error {
 	default:
 		want = fmt.Sprintf("%d to %d arguments", s.required, most)
 	}
-	return e.errf(n, "%s() takes %s, got %d", name, want, got)
+	return fmt.Sprintf("%s() takes %s, got %d", name, want, got)
+}
+
+// methodArityProblem is arityProblem for a function called on a value,
+// whatever its kind: a problem when the number of arguments fits the
+// function of no kind, worded by the first kind's (contains() takes one
+// argument on text and on lists alike).
+func methodArityProblem(name string, got int) string {
+	var specs []spec
+	if s, ok := anyMethods[name]; ok {
+		specs = append(specs, s)
+	}
+	if s, ok := lambdas[name]; ok {
+		specs = append(specs, s)
+	}
+	for _, o := range ownerWords {
+		if s, ok := methods[o.kind][name]; ok {
+			specs = append(specs, s)
+		}
+	}
+	for _, s := range specs {
+		if arityProblem(name, s, got) == "" {
+			return ""
+		}
+	}
+	if len(specs) == 0 {
+		return ""
+	}
+	return arityProblem(name, specs[0], got)
 }
 
 // checkArgs checks each argument against its parameter in s, turning the

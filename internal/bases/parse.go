@@ -432,9 +432,11 @@ func (p *parser) object(open token) (node, error) {
 	return o, nil
 }
 
-// checkCalls reports a call of a function that does not exist: an error
-// of the expression itself, whatever the file it is evaluated for, so it
-// is found when the expression is read rather than once per file.
+// checkCalls reports a call of a function that does not exist, or with a
+// number of arguments the function takes on no kind of value: an error of
+// the expression itself, whatever the file it is evaluated for, so it is
+// found when the expression is read rather than once per file (and not
+// passed over on the files where the value it is called on is missing).
 func checkCalls(src string, n node) error {
 	var err error
 	walk(n, func(n node) {
@@ -444,7 +446,13 @@ func checkCalls(src string, n node) error {
 		}
 		switch fn := c.fn.(type) {
 		case *identNode:
-			if _, ok := globals[fn.name]; ok || fn.name == "if" {
+			if s, ok := globals[fn.name]; ok || fn.name == "if" {
+				if fn.name == "if" {
+					s = ifSpec
+				}
+				if msg := arityProblem(fn.name, s, len(c.args)); msg != "" {
+					err = errAt(src, c.pos, msg)
+				}
 				return
 			}
 			if isMethodName(fn.name) {
@@ -455,6 +463,10 @@ func checkCalls(src string, n node) error {
 		case *memberNode:
 			if !isMethodName(fn.name) {
 				err = errAt(src, c.pos, fmt.Sprintf("unknown function %q", fn.name))
+				return
+			}
+			if msg := methodArityProblem(fn.name, len(c.args)); msg != "" {
+				err = errAt(src, c.pos, msg)
 			}
 		}
 	})
