@@ -564,13 +564,15 @@ func TestDocsSummaries(t *testing.T) {
 		values []Value
 		want   string
 	}{
-		// The number summaries read the numbers only: 4, 1 and 7.
-		{SummaryAverage, column, "number:4"},
+		// The number summaries read the numbers, and the text holding
+		// one (the page's example averages formula.ppu, a toFixed()
+		// text): 4, 12, 1 and 7.
+		{SummaryAverage, column, "number:6"},
 		{SummaryMin, column, "number:1"},
-		{SummaryMax, column, "number:7"},
-		{SummarySum, column, "number:12"},
-		{SummaryRange, column, "number:6"},
-		{SummaryMedian, column, "number:4"},
+		{SummaryMax, column, "number:12"},
+		{SummarySum, column, "number:24"},
+		{SummaryRange, column, "number:11"},
+		{SummaryMedian, column, "number:5.5"},
 		{SummaryMedian, []Value{Number(1), Number(2), Number(3), Number(10)}, "number:2.5"},
 		{SummaryStddev, []Value{Number(2), Number(4), Number(4), Number(4), Number(5), Number(5), Number(7), Number(9)}, "number:2"},
 		// The date summaries read the dates only.
@@ -630,5 +632,50 @@ func TestWrongArityIsFoundWhenParsed(t *testing.T) {
 		if _, err := Parse(src); err != nil {
 			t.Errorf("Parse(%s): %v", src, err)
 		}
+	}
+}
+
+// TestDocsSyntaxPageView: the view of the Bases syntax page's example
+// keeps a note by `formula.ppu > 5` alone (its price is not above 2.1),
+// though ppu is text, (price / age).toFixed(2); and its Average summary
+// of formula.ppu is the mean of those texts' numbers.
+func TestDocsSyntaxPageView(t *testing.T) {
+	b, err := ParseBase([]byte(`formulas:
+  ppu: "(price / age).toFixed(2)"
+views:
+  - type: table
+    name: "My table"
+    filters:
+      and:
+        - 'status != "done"'
+        - or:
+            - "formula.ppu > 5"
+            - "price > 2.1"
+    summaries:
+      formula.ppu: Average
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheap := &MemFile{FilePath: "Cheap.md", Props: map[string]any{"price": 2, "age": 0.25, "status": "new"}}
+	low := &MemFile{FilePath: "Low.md", Props: map[string]any{"price": 2, "age": 1, "status": "new"}}
+	env := b.Env(Env{Now: testNow})
+	filter := b.ViewFilter(&b.Views[0])
+	for f, want := range map[*MemFile]bool{cheap: true, low: false} {
+		if ok, err := filter.Match(env, f); err != nil || ok != want {
+			t.Errorf("%s: match = %v, %v; want %v", f.FilePath, ok, err, want)
+		}
+	}
+	var ppus []Value
+	for _, f := range []*MemFile{cheap, low} {
+		v, err := b.Formulas.Eval(env, f, "ppu")
+		if err != nil {
+			t.Fatal(err)
+		}
+		ppus = append(ppus, v)
+	}
+	// "8.00" and "2.00".
+	if got, err := b.Summarize(env, b.Views[0].Summaries["formula.ppu"], ppus); err != nil || show(got) != "number:5" {
+		t.Errorf("Average of %v = %v, %v; want 5", ppus, got, err)
 	}
 }

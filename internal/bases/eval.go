@@ -737,8 +737,8 @@ func (e *evaluator) comparison(op string, l, r Value) (v Bool, ok bool) {
 	case "<", ">", "<=", ">=":
 		c, ok := e.compare(l, r)
 		if !ok {
-			// Values that have no order between them (a number and a
-			// text, anything and null) compare false, as NaN does in
+			// Values that have no order between them (a number and
+			// text that is not one, anything and null) compare false, as NaN does in
 			// JavaScript: a filter such as `price > 2` then drops notes
 			// without a price instead of failing.
 			return false, true
@@ -995,10 +995,11 @@ func (e *evaluator) linksEqual(a, b Link) bool {
 	return linkPath(a.Target) == linkPath(b.Target)
 }
 
-// compare orders two values for < > <= >= and sorting: numbers, text, dates
-// (a date against text that reads as a date too), durations (also against a
-// number of milliseconds) and booleans. ok is false when the values have no
-// order between them.
+// compare orders two values for < > <= >= and sorting: numbers (also
+// against text that reads as a number), text, dates (a date against text
+// that reads as a date too), durations (also against a number of
+// milliseconds) and booleans. ok is false when the values have no order
+// between them.
 func (e *evaluator) compare(a, b Value) (int, bool) {
 	switch x := a.(type) {
 	case Number:
@@ -1007,12 +1008,19 @@ func (e *evaluator) compare(a, b Value) (int, bool) {
 			return cmpFloat(float64(x), float64(y))
 		case Duration:
 			return cmpFloat(float64(x), durationMillis(y))
+		case String:
+			// Text holding a number compares as that number, as in
+			// JavaScript: the Bases syntax page filters on
+			// formula.ppu > 5, ppu being (price / age).toFixed(2).
+			if f, ok := numberInText(string(y)); ok {
+				return cmpFloat(float64(x), f)
+			}
 		}
 	case String:
 		switch y := b.(type) {
 		case String:
 			return strings.Compare(string(x), string(y)), true
-		case Date:
+		case Date, Number:
 			c, ok := e.compare(b, a)
 			return -c, ok
 		}

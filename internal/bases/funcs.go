@@ -550,11 +550,25 @@ func fnNumber(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 	case Duration:
 		return Number(durationMillis(v)), nil
 	}
-	s := strings.TrimSpace(textOf(args[0])) // by the spec
-	if f, err := strconv.ParseFloat(s, 64); err == nil && s != "" && !strings.ContainsAny(s, "_xXpP") {
+	if f, ok := numberInText(textOf(args[0])); ok { // text, by the spec
 		return Number(f), nil
 	}
 	return nil, e.errf(n.args[0], "number() cannot read %q as a number", textOf(args[0]))
+}
+
+// numberInText reads text that holds a number, as number() does: digits
+// with an optional sign, decimals and exponent, spaces around them
+// allowed; not "", nor Go's hexadecimal or underscores. It is number(),
+// a comparison of a number with text (formula.ppu > 5, where ppu is a
+// toFixed() text, in the Bases syntax page's example) and the number
+// summaries.
+func numberInText(s string) (float64, bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || strings.ContainsAny(s, "_xXpP") {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(s, 64)
+	return f, err == nil
 }
 
 // extreme is the argument of max() or min() (numbers or dates, or null,

@@ -46,8 +46,8 @@ func LookupSummary(name string) (Summary, bool) {
 }
 
 // Summarize computes a default summary over a column's values (one value
-// per note of the result). The number summaries read only numbers and the
-// date ones only dates, skipping empty and other values; with nothing to
+// per note of the result). The number summaries read only numbers (and
+// text holding one, numbersOf) and the date ones only dates, skipping empty and other values; with nothing to
 // read, Average, Min, Max, Median, Stddev, Range, Earliest, Latest and Sum
 // are null: a sum of no number is not 0 (a column of text sums to
 // nothing). Range is Max minus Min for numbers, and Latest minus Earliest
@@ -63,11 +63,23 @@ func Summarize(env *Env, s Summary, values []Value) Value {
 	return e.summarize(s, List(values))
 }
 
+// numbersOf are the numbers the number summaries read: numbers, and text
+// that holds one (numberInText). The Bases syntax page's example averages
+// formula.ppu, which is (price / age).toFixed(2), a text.
 func numbersOf(values List) []float64 {
 	var out []float64
 	for _, v := range values {
-		if n, ok := v.(Number); ok && !math.IsNaN(float64(n)) {
-			out = append(out, float64(n))
+		f := math.NaN()
+		switch x := v.(type) {
+		case Number:
+			f = float64(x)
+		case String:
+			if n, ok := numberInText(string(x)); ok {
+				f = n
+			}
+		}
+		if !math.IsNaN(f) {
+			out = append(out, f)
 		}
 	}
 	return out
