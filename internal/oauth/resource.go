@@ -1,6 +1,7 @@
 package oauth
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -55,6 +56,17 @@ func NewResource(v *Verifier, o ResourceOptions) (*Resource, error) {
 	}
 	return &Resource{verifier: v, path: o.Path, audience: o.Audience, publicURL: public, scopes: scopes}, nil
 }
+
+// Prepare fetches the issuer's keys now, so that an issuer that cannot be
+// reached, or is misnamed, shows when the server starts rather than at
+// the first client's request.
+func (rs *Resource) Prepare(ctx context.Context) error {
+	_, err := rs.verifier.keysFor(ctx, "", "")
+	return err
+}
+
+// Issuer is the issuer whose tokens are accepted.
+func (rs *Resource) Issuer() string { return rs.verifier.Issuer() }
 
 // base is the server's URL as the client of r reaches it.
 func (rs *Resource) base(r *http.Request) string {
