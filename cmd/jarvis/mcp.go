@@ -90,7 +90,7 @@ when interrupted.`, e)
 	var c common
 	c.register(fs)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on `address` (such as 127.0.0.1:8765) instead of stdio")
-	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address; requires JARVIS_HTTP_TOKEN")
+	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address; requires JARVIS_HTTP_TOKEN or --oauth-issuer")
 	var allowOrigins stringList
 	fs.Var(&allowOrigins, "allow-origin", "with --http, also let in browser pages from this `origin`, such as http://localhost:3000 (repeatable)")
 	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
@@ -312,6 +312,9 @@ type httpOptions struct {
 	// With token or oauth set, a request needs one or the other.
 	oauth       *oauth.Resource
 	allowRemote bool // any Host header, on any address
+	// publicHost is the host of --public-url, let in as a Host header
+	// besides loopback names: a proxy in front passes it on.
+	publicHost string
 	// origins are the browser origins let in besides the server's own,
 	// normalised by parseOrigin.
 	origins        []string
@@ -387,6 +390,9 @@ func newHTTPOptions(token string, auth oauthSettings, writes, allowRemote bool, 
 		return opts, err
 	}
 	opts.oauth = rs
+	if u, err := url.Parse(auth.publicURL); err == nil && rs != nil {
+		opts.publicHost = u.Hostname()
+	}
 	if allowRemote && token == "" && rs == nil {
 		return opts, fmt.Errorf("--allow-remote serves every note to whoever reaches the address, so it requires OAuth or a token: "+
 			"give --oauth-issuer URL for clients that sign in, or set a token with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
@@ -553,7 +559,7 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 			http.Error(w, "Forbidden: origin "+origin+" may not use this server; start it with --allow-origin "+origin+" to let that page in", http.StatusForbidden)
 			return
 		}
-		if !opts.allowRemote && !isLoopbackHost(hostOnly(r.Host)) {
+		if !opts.allowRemote && !isLoopbackHost(hostOnly(r.Host)) && (opts.publicHost == "" || !strings.EqualFold(hostOnly(r.Host), opts.publicHost)) {
 			http.Error(w, fmt.Sprintf("Forbidden: this server answers only requests sent to a loopback name (localhost, 127.0.0.1 or [::1]), not to %q; "+
 				"to serve other hosts, start it with --allow-remote and a token", clipHost(r.Host)), http.StatusForbidden)
 			return

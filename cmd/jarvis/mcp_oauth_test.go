@@ -133,6 +133,35 @@ func TestOAuthSettings(t *testing.T) {
 	}
 }
 
+// TestPublicURLHost: behind a proxy that passes the public Host on, the
+// host of --public-url is let in, as loopback names are, and no other.
+func TestPublicURLHost(t *testing.T) {
+	iss := oauthtest.NewIssuer(t)
+	opts, err := newHTTPOptions("", oauthSettings{issuer: iss.URL, publicURL: "https://notes.example.com"}, false, false, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, url := serveTest(t, opts)
+	for host, want := range map[string]int{"notes.example.com": http.StatusUnauthorized, "evil.example.com": http.StatusForbidden} {
+		req, err := http.NewRequest(http.MethodPost, url, strings.NewReader(initializeBody))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Host = host
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("Host %s: HTTP %d, want %d", host, resp.StatusCode, want)
+		}
+		if want == http.StatusUnauthorized && !strings.Contains(resp.Header.Get("WWW-Authenticate"), `"https://notes.example.com/.well-known/oauth-protected-resource/mcp"`) {
+			t.Errorf("challenge %q does not name the public metadata URL", resp.Header.Get("WWW-Authenticate"))
+		}
+	}
+}
+
 // TestMCPOAuthFromEnvironment: JARVIS_OAUTH_ISSUER turns OAuth on for
 // jarvis mcp --http, as --oauth-issuer does.
 func TestMCPOAuthFromEnvironment(t *testing.T) {
