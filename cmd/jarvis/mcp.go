@@ -27,6 +27,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/live"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/oauth"
 	"github.com/jarvis-mcp/jarvis/internal/watch"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
@@ -64,8 +65,19 @@ at least 16 characters, such as one made by
 Browser pages are let in only from the server's own origin and those given
 with --allow-origin; clients that send no Origin are not affected. A
 session idle for --session-timeout is closed, and the client's next
-request is answered 404 so that it starts a new one. These flags apply
-only with --http: without it they are an error.
+request is answered 404 so that it starts a new one.
+
+For clients that sign in with OAuth (Claude's connectors on claude.ai,
+the phone apps and Claude Desktop), give --oauth-issuer: the server then
+accepts access tokens that issuer signed for it, asking vault:read of
+every request and vault:write of the write tools, and tells clients where
+to sign in at /.well-known/oauth-protected-resource. It works with
+--allow-remote in place of JARVIS_HTTP_TOKEN; the static token is meant
+for clients on this machine, and with both set either is accepted.
+Behind a proxy, give --public-url, the https URL clients reach the server
+at; --allow-remote with OAuth needs it (or --oauth-audience).
+
+These flags apply only with --http: without it they are an error.
 
 The server answers at once. The index is brought up to date in the
 background (tools answer from what is indexed so far and say so), and a
@@ -78,10 +90,13 @@ when interrupted.`, e)
 	var c common
 	c.register(fs)
 	httpAddr := fs.String("http", "", "serve Streamable HTTP on `address` (such as 127.0.0.1:8765) instead of stdio")
-	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address; requires JARVIS_HTTP_TOKEN")
+	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address; requires JARVIS_HTTP_TOKEN or --oauth-issuer")
 	var allowOrigins stringList
 	fs.Var(&allowOrigins, "allow-origin", "with --http, also let in browser pages from this `origin`, such as http://localhost:3000 (repeatable)")
 	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
+	oauthIssuer := fs.String("oauth-issuer", "", "with --http, accept OAuth access tokens signed by the issuer at `URL`, such as https://TENANT.auth0.com/ (or set "+config.EnvOAuthIssuer+")")
+	oauthAudience := fs.String("oauth-audience", "", "with --oauth-issuer, the `audience` tokens must name (default: the server's URL, such as https://notes.example.com/mcp)")
+	publicURL := fs.String("public-url", "", "with --oauth-issuer, the `URL` clients reach the server at, such as https://notes.example.com behind a proxy (default: the address each request was sent to)")
 	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr; past 10 MB it is moved to file.1 and begun again")
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	writeAll := fs.Bool("write", false, "offer the write tools (create-note, edit-note, move-note, delete-note) for every vault served; without it only vaults with write: true in the config file are writable")
@@ -136,7 +151,9 @@ when interrupted.`, e)
 	var listener net.Listener
 	var httpOpts httpOptions
 	if *httpAddr != "" {
-		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), *allowRemote, allowOrigins, *sessionTimeout); err != nil {
+		auth := oauthSettings{issuer: cfg.MCP.OAuthIssuer, audience: cfg.MCP.OAuthAudience, publicURL: cfg.MCP.PublicURL}
+		auth.override(*oauthIssuer, *oauthAudience, *publicURL)
+		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), auth, writable(cfg.Vaults), *allowRemote, allowOrigins, *sessionTimeout); err != nil {
 			return err
 		}
 		if listener, err = listen(*httpAddr, *allowRemote); err != nil {
@@ -226,7 +243,7 @@ func waitingForClient(inv health.Invocation) string {
 
 // httpOnlyFlags are the flags of `jarvis mcp` that only mean something
 // with --http.
-var httpOnlyFlags = []string{"allow-remote", "allow-origin", "session-timeout"}
+var httpOnlyFlags = []string{"allow-remote", "allow-origin", "session-timeout", "oauth-issuer", "oauth-audience", "public-url"}
 
 // withoutHTTP refuses the HTTP-only flags set on a command line that
 // serves stdio: ignored, --allow-remote would look as if the server were
@@ -290,8 +307,14 @@ func listen(addr string, allowRemote bool) (net.Listener, error) {
 
 // httpOptions are how `jarvis mcp --http` lets requests in.
 type httpOptions struct {
-	token       string // required as a bearer token when not ""
-	allowRemote bool   // any Host header, on any address
+	token string // accepted as a bearer token when not ""
+	// oauth checks OAuth access tokens; nil when they are not taken.
+	// With token or oauth set, a request needs one or the other.
+	oauth       *oauth.Resource
+	allowRemote bool // any Host header, on any address
+	// publicHost is the host of --public-url, let in as a Host header
+	// besides loopback names: a proxy in front passes it on.
+	publicHost string
 	// origins are the browser origins let in besides the server's own,
 	// normalised by parseOrigin.
 	origins        []string
@@ -308,15 +331,77 @@ type httpOptions struct {
 // initializes cannot fill memory.
 const defaultMaxSessions = 256
 
-// newHTTPOptions checks the HTTP settings: --allow-remote needs a token
-// that is long enough, and every --allow-origin must be an origin.
-func newHTTPOptions(token string, allowRemote bool, origins []string, sessionTimeout time.Duration) (httpOptions, error) {
-	opts := httpOptions{token: token, allowRemote: allowRemote, sessionTimeout: sessionTimeout}
-	if allowRemote && token == "" {
-		return opts, fmt.Errorf("--allow-remote serves every note to whoever reaches the address, so it requires a token: "+
-			"set one with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
+// oauthSettings are the OAuth settings of `jarvis mcp --http`, from the
+// config file, the environment and the flags.
+type oauthSettings struct {
+	issuer, audience, publicURL string
+}
+
+// override lays the flags given over the settings.
+func (o *oauthSettings) override(issuer, audience, publicURL string) {
+	if issuer != "" {
+		o.issuer = issuer
 	}
-	if allowRemote && len(strings.TrimSpace(token)) < minRemoteToken {
+	if audience != "" {
+		o.audience = audience
+	}
+	if publicURL != "" {
+		o.publicURL = publicURL
+	}
+}
+
+// writable reports whether some vault served is writable, and so whether
+// clients should ask for vault:write.
+func writable(vaults []config.Vault) bool {
+	return slices.ContainsFunc(vaults, func(v config.Vault) bool { return v.Write })
+}
+
+// newResource is the MCP endpoint as an OAuth protected resource, or nil
+// when no issuer is set. Clients are told to ask for vault:write too when
+// some vault is writable.
+func newResource(o oauthSettings, writes bool) (*oauth.Resource, error) {
+	if o.issuer == "" {
+		if o.audience != "" || o.publicURL != "" {
+			return nil, fmt.Errorf("--oauth-audience and --public-url go with --oauth-issuer: add --oauth-issuer URL, the issuer whose tokens to accept: %w", errUsage)
+		}
+		return nil, nil
+	}
+	v, err := oauth.NewVerifier(o.issuer, oauth.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("--oauth-issuer: %w: %w", err, errUsage)
+	}
+	scopes := []string{oauth.ScopeRead}
+	if writes {
+		scopes = append(scopes, oauth.ScopeWrite)
+	}
+	rs, err := oauth.NewResource(v, oauth.ResourceOptions{Path: "/mcp", Audience: o.audience, PublicURL: o.publicURL, Scopes: scopes})
+	if err != nil {
+		return nil, fmt.Errorf("--public-url: %w: %w", err, errUsage)
+	}
+	return rs, nil
+}
+
+// newHTTPOptions checks the HTTP settings: --allow-remote needs OAuth or a
+// token that is long enough, and every --allow-origin must be an origin.
+func newHTTPOptions(token string, auth oauthSettings, writes, allowRemote bool, origins []string, sessionTimeout time.Duration) (httpOptions, error) {
+	opts := httpOptions{token: token, allowRemote: allowRemote, sessionTimeout: sessionTimeout}
+	rs, err := newResource(auth, writes)
+	if err != nil {
+		return opts, err
+	}
+	opts.oauth = rs
+	if u, err := url.Parse(auth.publicURL); err == nil && rs != nil {
+		opts.publicHost = u.Hostname()
+	}
+	if allowRemote && token == "" && rs == nil {
+		return opts, fmt.Errorf("--allow-remote serves every note to whoever reaches the address, so it requires OAuth or a token: "+
+			"give --oauth-issuer URL for clients that sign in, or set a token with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
+	}
+	if allowRemote && rs != nil && auth.publicURL == "" && auth.audience == "" {
+		return opts, fmt.Errorf("--allow-remote with --oauth-issuer needs --public-url, the https URL clients reach this server at (such as https://notes.example.com), "+
+			"so that a token meant for another server is refused: %w", errUsage)
+	}
+	if allowRemote && token != "" && len(strings.TrimSpace(token)) < minRemoteToken {
 		return opts, fmt.Errorf("%s has %s; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
 			envHTTPToken, words.Count(len(token), "character"), minRemoteToken, envHTTPToken, errUsage)
 	}
@@ -375,6 +460,11 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 	opts.origins = append(ownOrigins(l.Addr()), opts.origins...)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(newSessions(h, server, opts.maxSessions), opts))
+	if opts.oauth != nil {
+		for _, p := range opts.oauth.MetadataPaths() {
+			mux.Handle(p, opts.oauth)
+		}
+	}
 	if host, _, err := net.SplitHostPort(l.Addr().String()); err == nil && !isLoopbackHost(host) {
 		log.Warn("serving MCP to the network: whoever reaches this address and has the token can read every note of the served vaults",
 			"address", l.Addr().String())
@@ -392,6 +482,16 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 	}
 	done := make(chan error, 1)
 	go func() { done <- srv.Serve(limited) }()
+	if opts.oauth != nil {
+		var prepared sync.WaitGroup
+		defer prepared.Wait()
+		prepared.Go(func() {
+			if err := opts.oauth.Prepare(ctx); err != nil && ctx.Err() == nil {
+				log.Warn("OAuth: "+err.Error()+"; requests are refused until the issuer can be reached", "issuer", opts.oauth.Issuer())
+			}
+		})
+		log.Info("accepting OAuth access tokens", "issuer", opts.oauth.Issuer(), "metadata", "/.well-known/oauth-protected-resource/mcp")
+	}
 	log.Info("serving MCP over HTTP", "url", "http://"+l.Addr().String()+"/mcp", "max_connections", bounds.max)
 	select {
 	case err := <-done:
@@ -448,7 +548,8 @@ func newSessions(next http.Handler, server *mcpsdk.Server, max int) http.Handler
 
 // guard checks what the SDK does not: a browser page's Origin (a DNS
 // rebinding page, or any page of another site or port, sends its own), the
-// Host header, and the bearer token. opts.origins holds the server's own
+// Host header, the bearer token (static or OAuth), and an OAuth token's
+// scope for what the request does. opts.origins holds the server's own
 // origins and those the user allowed.
 func guard(next http.Handler, opts httpOptions) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -458,18 +559,16 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 			http.Error(w, "Forbidden: origin "+origin+" may not use this server; start it with --allow-origin "+origin+" to let that page in", http.StatusForbidden)
 			return
 		}
-		if !opts.allowRemote && !isLoopbackHost(hostOnly(r.Host)) {
+		if !opts.allowRemote && !isLoopbackHost(hostOnly(r.Host)) && (opts.publicHost == "" || !strings.EqualFold(hostOnly(r.Host), opts.publicHost)) {
 			http.Error(w, fmt.Sprintf("Forbidden: this server answers only requests sent to a loopback name (localhost, 127.0.0.1 or [::1]), not to %q; "+
 				"to serve other hosts, start it with --allow-remote and a token", clipHost(r.Host)), http.StatusForbidden)
 			return
 		}
-		if opts.token != "" {
-			if why := unauthorized(r.Header.Get("Authorization"), opts.token); why != "" {
-				w.Header().Set("WWW-Authenticate", `Bearer realm="jarvis"`)
-				http.Error(w, "Unauthorized: "+why, http.StatusUnauthorized)
-				return
-			}
+		grant, ok := authenticate(w, r, opts)
+		if !ok {
+			return
 		}
+		scope := oauth.ScopeRead
 		if r.Method == http.MethodPost && r.Body != nil {
 			// Read here, bounded as the SDK bounds it, for the checks
 			// the SDK's transport does not make.
@@ -489,10 +588,45 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 				w.Write(reply)
 				return
 			}
+			if mcp.RequestWrites(body) {
+				scope = oauth.ScopeWrite
+			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+		}
+		if opts.oauth != nil {
+			if d := opts.oauth.Need(grant, scope); d != nil {
+				opts.oauth.Deny(w, r, d)
+				return
+			}
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// authenticate checks a request's credentials when the server asks for
+// some: the static token, which grants everything, or an OAuth access
+// token, which grants its scopes. It answers a request it refuses itself,
+// and returns false for it.
+func authenticate(w http.ResponseWriter, r *http.Request, opts httpOptions) (oauth.Grant, bool) {
+	if opts.token == "" && opts.oauth == nil {
+		return oauth.Full, true
+	}
+	header := r.Header.Get("Authorization")
+	got, isBearer := bearerToken(header)
+	if opts.token != "" && isBearer && subtle.ConstantTimeCompare([]byte(got), []byte(opts.token)) == 1 {
+		return oauth.Full, true
+	}
+	if opts.oauth == nil {
+		w.Header().Set("WWW-Authenticate", `Bearer realm="jarvis"`)
+		http.Error(w, "Unauthorized: "+unauthorized(header, opts.token), http.StatusUnauthorized)
+		return oauth.Grant{}, false
+	}
+	g, d := opts.oauth.Check(r, got)
+	if d != nil {
+		opts.oauth.Deny(w, r, d)
+		return oauth.Grant{}, false
+	}
+	return g, true
 }
 
 // unauthorized says why the Authorization header given does not let a

@@ -198,6 +198,13 @@ type MCP struct {
 	// context, text and structured content together, counted as 4
 	// characters a token; 20,000 when left out.
 	AnswerTokens *int `yaml:"answer_tokens" toml:"answer_tokens" json:"answer_tokens,omitempty"`
+	// OAuthIssuer, when set, makes `jarvis mcp --http` accept access
+	// tokens this OAuth issuer signed; OAuthAudience is the audience they
+	// must name ("" for the server's URL), and PublicURL the server's
+	// URL as clients reach it ("" to take it from each request).
+	OAuthIssuer   string `yaml:"oauth_issuer" toml:"oauth_issuer" json:"oauth_issuer,omitempty"`
+	OAuthAudience string `yaml:"oauth_audience" toml:"oauth_audience" json:"oauth_audience,omitempty"`
+	PublicURL     string `yaml:"public_url" toml:"public_url" json:"public_url,omitempty"`
 }
 
 // MinAnswerTokens and MaxAnswerTokens bound mcp.answer_tokens.
@@ -318,6 +325,14 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		return cfg, fmt.Errorf("config file %s: %w", file.path, err)
 	}
 	cfg.MCP = file.MCP
+	for _, o := range []struct {
+		env string
+		dst *string
+	}{{EnvOAuthIssuer, &cfg.MCP.OAuthIssuer}, {EnvOAuthAudience, &cfg.MCP.OAuthAudience}, {EnvPublicURL, &cfg.MCP.PublicURL}} {
+		if v := getenv(o.env); v != "" {
+			*o.dst = v
+		}
+	}
 	for _, v := range cfg.Vaults {
 		if inside(cfg.DBPath, v.Path) || inside(resolved(cfg.DBPath), resolved(v.Path)) {
 			return cfg, fmt.Errorf("database %s is inside vault %q: keep it outside the vault, for example with --db %s",

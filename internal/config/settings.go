@@ -9,6 +9,15 @@ import (
 // EnvHTTPToken is the bearer token `jarvis mcp --http` requires of clients.
 const EnvHTTPToken = "JARVIS_HTTP_TOKEN"
 
+// The OAuth settings of `jarvis mcp --http`: the issuer whose tokens it
+// accepts, the audience they must name, and the server's URL as clients
+// reach it.
+const (
+	EnvOAuthIssuer   = "JARVIS_OAUTH_ISSUER"
+	EnvOAuthAudience = "JARVIS_OAUTH_AUDIENCE"
+	EnvPublicURL     = "JARVIS_PUBLIC_URL"
+)
+
 // Setting is one thing jarvis can be told outside its flags: a config file
 // key, an environment variable, or both for one setting.
 type Setting struct {
@@ -82,7 +91,13 @@ var Settings = []Setting{
 	{Key: "mcp.answer_tokens", Type: "number", Default: "20000",
 		Meaning: "the largest tool answer of jarvis mcp, in tokens of about 4 characters, 1000 to 200000"},
 	{Env: EnvHTTPToken, Type: "text",
-		Meaning: "the bearer token jarvis mcp --http requires of clients; needed with --allow-remote"},
+		Meaning: "the bearer token jarvis mcp --http requires of clients, for use on this machine; --allow-remote needs it or mcp.oauth_issuer"},
+	{Key: "mcp.oauth_issuer", Env: EnvOAuthIssuer, Type: "text",
+		Meaning: "the OAuth issuer (an https URL, such as https://TENANT.auth0.com/) whose access tokens jarvis mcp --http accepts, with scope vault:read to read and vault:write to write; as --oauth-issuer"},
+	{Key: "mcp.oauth_audience", Env: EnvOAuthAudience, Type: "text", Default: "the server's URL, such as https://notes.example.com/mcp",
+		Meaning: "the audience an access token must name; as --oauth-audience"},
+	{Key: "mcp.public_url", Env: EnvPublicURL, Type: "text", Default: "the address each request was sent to",
+		Meaning: "the server's URL as clients reach it, such as https://notes.example.com behind a proxy; as --public-url"},
 	{Env: "HOME", Type: "path", Meaning: "the home folder, for ~ in paths and the default folders"},
 	{Env: "XDG_CONFIG_HOME", Type: "path", Meaning: "on Linux, the folder of the config folder"},
 	{Env: "XDG_DATA_HOME", Type: "path", Meaning: "on Linux, the folder of the database folder"},

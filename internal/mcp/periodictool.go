@@ -36,6 +36,10 @@ type PeriodicNoteInput struct {
 	Paging
 }
 
+// writes reports whether the call appends to the note: the one rule
+// both the tool and CallWrites follow.
+func (in PeriodicNoteInput) writes() bool { return in.Append != "" }
+
 // PeriodicNoteOutput is what periodic-note returns.
 type PeriodicNoteOutput struct {
 	Vault  string `json:"vault"`
@@ -159,7 +163,7 @@ func (t *tools) periodicNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
-	if in.Append != "" {
+	if in.writes() {
 		w, err := t.appendPeriodic(ctx, v.Name, root, note, day, now(), rel, found, in)
 		if err != nil {
 			return nil, out, err

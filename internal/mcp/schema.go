@@ -27,10 +27,14 @@ func inputSchema[T any](edit func(p map[string]*jsonschema.Schema)) *jsonschema.
 	return s
 }
 
-// addTool registers a tool, and keeps its input schema for the messages
+// addTool registers a tool (a write tool, by ToolWrites, only when some
+// vault is writable), and keeps its input schema for the messages
 // that say what an argument the SDK refused should have been (see
 // friendlyArgumentErrors).
 func addTool[In, Out any](t *tools, s *mcpsdk.Server, tool *mcpsdk.Tool, h mcpsdk.ToolHandlerFor[In, Out]) {
+	if ToolWrites(tool.Name) && !t.writes() {
+		return // a write tool is offered only when some vault is writable
+	}
 	if in, ok := tool.InputSchema.(*jsonschema.Schema); ok {
 		t.inputs[tool.Name] = in
 	}

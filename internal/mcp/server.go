@@ -106,7 +106,7 @@ func writesOff(offered map[string]bool) mcpsdk.Middleware {
 	return func(next mcpsdk.MethodHandler) mcpsdk.MethodHandler {
 		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 			if r, ok := req.(*mcpsdk.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
-				if !offered[r.Params.Name] && slices.Contains(writeToolNames, r.Params.Name) {
+				if !offered[r.Params.Name] && ToolWrites(r.Params.Name) {
 					return &mcpsdk.CallToolResult{IsError: true, Content: []mcpsdk.Content{&mcpsdk.TextContent{
 						Text: r.Params.Name + " is off in this server: no vault is writable, and jarvis changes no note unless the user asks it to; " + allowWriting}}}, nil
 				}

@@ -121,9 +121,6 @@ type WriteOutput struct {
 }
 
 func (t *tools) addCreateNote(s *mcpsdk.Server) {
-	if !t.writes() {
-		return
-	}
 	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolCreateNote,
 		Description: `Create a new note in a writable vault. It never replaces a note: if a file is at the path, it is refused, and edit-note changes an existing note.
@@ -135,9 +132,6 @@ Use dry_run to show the user what would be written first.`,
 }
 
 func (t *tools) addEditNote(s *mcpsdk.Server) {
-	if !t.writes() {
-		return
-	}
 	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolEditNote,
 		Description: `Change a note of a writable vault: append or prepend text, replace exact text, replace a section under a heading, set or remove frontmatter properties, or replace the whole text. Read the note with read-note first and pass its etag: if the note changed since, nothing is written and you are told to read it again.
@@ -149,9 +143,6 @@ Every edit keeps the rest of the note byte for byte, and the user can undo it.`,
 }
 
 func (t *tools) addMoveNote(s *mcpsdk.Server) {
-	if !t.writes() {
-		return
-	}
 	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolMoveNote,
 		Description: `Rename or move a note of a writable vault, and rewrite every link to it across the vault as Obsidian does (wikilinks, embeds, Markdown and frontmatter links, keeping each link's form). All the files change together or none does.
@@ -163,9 +154,6 @@ Use dry_run to list the notes whose links would change.`,
 }
 
 func (t *tools) addDeleteNote(s *mcpsdk.Server) {
-	if !t.writes() {
-		return
-	}
 	addTool(t, s, &mcpsdk.Tool{
 		Name:        ToolDeleteNote,
 		Description: `Delete a note of a writable vault by moving it to the vault's .trash folder, as Obsidian's "move to Obsidian trash" does; the user can bring it back with jarvis undo. Links to it are left as they are.`,
