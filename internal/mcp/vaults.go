@@ -249,9 +249,9 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	}
 	b.WriteString("\n")
 	for _, c := range out.Checks {
-		fmt.Fprintf(&b, "- %s %s: %s\n", c.Status, c.Name, c.Detail)
-		if c.Fix != "" && c.Status != health.OK {
-			fmt.Fprintf(&b, "  fix: %s\n", c.Fix)
+		fmt.Fprintf(&b, "- %s\n", c.Line())
+		if fix := c.FixLine(); fix != "" {
+			fmt.Fprintf(&b, "  %s\n", fix)
 		}
 	}
 	b.WriteString("\nVectors in memory:")
