@@ -221,7 +221,7 @@ func commitRebuild(e *env, rb *store.Rebuild) error {
 		case rb.Old.Err != nil:
 			why = "it was damaged: " + store.Damage(rb.Old.Err)
 		default:
-			why = "it failed its " + rb.Old.Check + " (`jarvis doctor` on the kept copy lists what it found)"
+			why = "it failed its " + rb.Old.Check + " (" + rb.Old.Findings() + ")"
 		}
 	}
 	fmt.Fprintf(e.stderr, "jarvis: the old database %s is kept as %s: %s; the fresh index took its place\n", rb.Path, backup, why)
