@@ -3,6 +3,8 @@ package reach
 import (
 	"context"
 	"fmt"
+	"io"
+	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -44,7 +46,9 @@ func TestClassifyOnLoopback(t *testing.T) {
 			c.Close()
 		}
 	}()
-	tlsServer := httptest.NewTLSServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	tlsServer := httptest.NewUnstartedServer(http.HandlerFunc(func(http.ResponseWriter, *http.Request) {}))
+	tlsServer.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake this test fails on purpose
+	tlsServer.StartTLS()
 	defer tlsServer.Close()
 	proxy, _ := url.Parse("http://" + closedPort(t))
 
@@ -58,7 +62,7 @@ func TestClassifyOnLoopback(t *testing.T) {
 		{"a closed port", "http://" + closedPort(t) + "/", &http.Client{}, Refused, "the connection was refused"},
 		{"a server that hangs up", "http://" + hangUp.Addr().String() + "/", &http.Client{}, Closed, "the connection was closed before the answer was complete"},
 		{"a name that resolves to nothing", "http://huggingface.co.invalid/", &http.Client{}, NoName, "its name could not be looked up"},
-		{"a certificate not trusted", tlsServer.URL, &http.Client{}, TLS, "a secure connection could not be set up"},
+		{"a certificate not trusted", tlsServer.URL, &http.Client{}, TLS, "a secure connection could not be set up (its certificate is not trusted here)"},
 		{"a proxy that is down", "https://huggingface.co.invalid/", &http.Client{Transport: &http.Transport{Proxy: http.ProxyURL(proxy)}}, Proxy, "the proxy on the way could not be reached"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
