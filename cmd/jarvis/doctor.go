@@ -73,9 +73,9 @@ when interrupted.`, e)
 
 func printReport(w io.Writer, rep health.Report) {
 	for _, r := range rep.Checks {
-		fmt.Fprintf(w, "%-4s  %s: %s\n", r.Status, r.Name, r.Detail)
-		if r.Fix != "" && r.Status != health.OK {
-			fmt.Fprintf(w, "      fix: %s\n", r.Fix)
+		fmt.Fprintln(w, r.Line())
+		if fix := r.FixLine(); fix != "" {
+			fmt.Fprintln(w, "      "+fix)
 		}
 	}
 	fmt.Fprintf(w, "\n%s\n", rep.Status)

@@ -221,7 +221,7 @@ func commitRebuild(e *env, rb *store.Rebuild) error {
 		case rb.Old.Err != nil:
 			why = "it was damaged: " + store.Damage(rb.Old.Err)
 		default:
-			why = "it failed its " + rb.Old.Check + " (`jarvis doctor` on the kept copy lists what it found)"
+			why = "it failed its " + rb.Old.Check + " (" + rb.Old.Findings() + ")"
 		}
 	}
 	fmt.Fprintf(e.stderr, "jarvis: the old database %s is kept as %s: %s; the fresh index took its place\n", rb.Path, backup, why)
@@ -266,10 +266,10 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		}
 	}
 	if em := out.Embeddings; em.Embedder != "" {
-		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now) with %s\n", em.Vectors, words.Count(em.Chunks, "chunk"), em.Embedded, em.Embedder)
+		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now) with %s\n", em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, em.Embedder)
 	}
 	if out.VectorsError != "" {
-		fmt.Fprintf(w, "vectors: not brought up to date (%s embedded now); the error says why\n", words.Count(out.Embeddings.Embedded, "chunk"))
+		fmt.Fprintf(w, "vectors: not brought up to date (%s embedded now); the error says why\n", words.Count(out.Embeddings.Embedded, "passage"))
 	}
 	verb := "indexed into"
 	if len(out.Vaults) == 0 && len(out.Forgotten) > 0 {

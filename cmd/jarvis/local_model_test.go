@@ -307,7 +307,7 @@ func TestDoctorOnLocalModels(t *testing.T) {
 		t.Fatalf("index: %s", stderr)
 	}
 	_, stdout, _ = jarvis(t, vars, "doctor", "--vault", vault, "--db", db)
-	if line := lineOf(t, stdout, "embedder"); !strings.Contains(line, "its 1 chunk has a vector") || !strings.Contains(line, "local jarvis-test/tiny-bert") {
+	if line := lineOf(t, stdout, "embedder"); !strings.Contains(line, "its 1 passage has a vector") || !strings.Contains(line, "local jarvis-test/tiny-bert") {
 		t.Errorf("doctor on a healthy local model: %s", line)
 	}
 	weights := filepath.Join(models, "jarvis-test--tiny-bert", "model.safetensors")

@@ -221,7 +221,7 @@ func (p *progressView) Vectors() func(done, total int) {
 	}
 	p.Report("checking vectors", "", 0, 0)
 	return func(done, total int) {
-		p.Report("embedding chunks", "chunk", done, total)
+		p.Report("making vectors", "passage", done, total)
 	}
 }
 

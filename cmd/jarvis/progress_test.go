@@ -90,7 +90,7 @@ func TestProgressPhasesShareOneLine(t *testing.T) {
 
 	wantPhases := []string{"en: scanning files…", "en: scanning files  [====================] 307/307 files  100%",
 		"en: reading changed files  [>                   ] 0/173 files  0%", "en: reading changed files  [====================] 173/173 files",
-		"en: resolving links…", "checking vectors…", "embedding chunks  [>", "embedding chunks  [====================] 1429/1429 chunks"}
+		"en: resolving links…", "checking vectors…", "making vectors  [>", "making vectors  [====================] 1429/1429 passages"}
 	if beforeFinish != len(wantPhases) {
 		t.Fatalf("%d frames before the end; want %d:\n%q", beforeFinish, len(wantPhases), f)
 	}
@@ -193,7 +193,7 @@ func TestIndexProgressOnStderr(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(stdout, "vault (") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	for _, want := range []string{"\rvault: scanning files", "\rvault: reading changed files", "\rembedding chunks"} {
+	for _, want := range []string{"\rvault: scanning files", "\rvault: reading changed files", "\rmaking vectors"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("terminal progress lacks %q: %q", want, stderr)
 		}
@@ -206,7 +206,7 @@ func TestIndexProgressOnStderr(t *testing.T) {
 	if code != 0 || strings.Contains(stderr, "\x1b") || strings.Contains(stderr, "\r") {
 		t.Fatalf("exit %d, plain stderr %q", code, stderr)
 	}
-	for _, want := range []string{"jarvis: vault: scanning files: 18 files in ", "jarvis: vault: resolving links: ", "jarvis: embedding chunks: 31 chunks in "} {
+	for _, want := range []string{"jarvis: vault: scanning files: 18 files in ", "jarvis: vault: resolving links: ", "jarvis: making vectors: 31 passages in "} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("plain progress lacks %q:\n%s", want, stderr)
 		}

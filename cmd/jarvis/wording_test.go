@@ -35,7 +35,7 @@ func TestIndexSummaryCountsOne(t *testing.T) {
 		"  1 note, 1 attachment\n",
 		"  1 link: 1 resolved, 0 unresolved\n",
 		"  1 file indexed with a problem: run `jarvis doctor --vault /v` for details\n",
-		"vectors: 1 of 1 chunk (1 embedded now) with lexical\n",
+		"vectors: 1 of 1 passage (1 embedded now) with lexical\n",
 	} {
 		if !strings.Contains(got, want) {
 			t.Errorf("summary lacks %q:\n%s", want, got)

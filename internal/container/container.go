@@ -114,8 +114,8 @@ func (s checkStyle) slow(checks []health.Check) []health.Check {
 var Health = fx.Module("health",
 	fx.Provide(
 		fx.Annotate(func(cfg config.Config) []health.Check { return config.Checks(cfg) }, fx.ResultTags(checksGroup)),
-		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
-			return s.slow(store.Checks(h, cfg.Invocation(), store.CheckOptions{Quick: s.serving}))
+		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle, log *slog.Logger) []health.Check {
+			return s.slow(store.Checks(h, cfg.Invocation(), store.CheckOptions{Quick: s.serving, Log: log}))
 		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
 			return s.slow(index.Checks(h, cfg.Vaults, cfg.Invocation()))

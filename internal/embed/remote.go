@@ -8,15 +8,15 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
-	"net"
 	"net/http"
 	"net/url"
 	"reflect"
 	"strconv"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/reach"
 )
 
 // Provider names, as in configuration.
@@ -496,23 +496,19 @@ func (r *remote) transportError(ctx context.Context, err error) error {
 		// The caller gave up; never retry.
 		return fmt.Errorf("%s: %w", r.provider, ctxErr)
 	}
-	var why string
-	var dnsErr *net.DNSError
+	// The kind of failure, and its words, are reach's, as for the model
+	// download; a timeout names this embedder's own limit.
+	why, ok := reach.Why(err)
 	noAnswer := false
-	switch {
-	case errors.Is(err, context.DeadlineExceeded) || isTimeout(err):
+	switch kind := reach.Classify(err); {
+	case kind == reach.Timeout:
 		why = fmt.Sprintf("no answer within %s", r.timeout)
 		noAnswer = true
-	case errors.Is(err, syscall.ECONNREFUSED):
-		why = "connection refused"
-		if r.provider == ProviderOllama {
-			why += " (is Ollama running? start it with `ollama serve`)"
-		}
-	case errors.As(err, &dnsErr):
-		why = "unknown host " + dnsErr.Name
-	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET):
-		why = "connection closed before the answer was complete"
-	default:
+	case kind == reach.Refused && r.provider == ProviderOllama:
+		why += " (is Ollama running? start it with `ollama serve`)"
+	case kind == reach.NoName || kind == reach.Proxy || kind == reach.TLS:
+		why += "; " + reach.Hint(err)
+	case !ok:
 		why = innermost(err).Error()
 	}
 	return &retryableError{err: &unreachableError{msg: fmt.Sprintf("%s: cannot reach %s: %s", r.provider, r.host(), why), noAnswer: noAnswer}}
@@ -527,11 +523,6 @@ type unreachableError struct {
 
 func (e *unreachableError) Error() string        { return e.msg }
 func (e *unreachableError) Is(target error) bool { return target == ErrUnreachable }
-
-func isTimeout(err error) bool {
-	var t interface{ Timeout() bool }
-	return errors.As(err, &t) && t.Timeout()
-}
 
 // innermost is the last error of a chain: "connection reset by peer"
 // rather than `Post "http://...": read tcp ...: connection reset by peer`.

@@ -399,7 +399,7 @@ func TestRemoteUnreachable(t *testing.T) {
 	if !errors.Is(err, ErrUnreachable) {
 		t.Fatalf("error %v, want ErrUnreachable", err)
 	}
-	want := "ollama: cannot reach " + url + ": connection refused (is Ollama running? start it with `ollama serve`); gave up after 3 attempts"
+	want := "ollama: cannot reach " + url + ": the connection was refused (is Ollama running? start it with `ollama serve`); gave up after 3 attempts"
 	if err.Error() != want {
 		t.Errorf("error\n%s\nwant\n%s", err, want)
 	}
@@ -408,6 +408,32 @@ func TestRemoteUnreachable(t *testing.T) {
 	}
 	if err := e.Check(context.Background()); !errors.Is(err, ErrUnreachable) {
 		t.Errorf("Check: %v, want ErrUnreachable", err)
+	}
+}
+
+// TestRemoteUnknownHost: an embedder whose host name resolves to nothing
+// says so in the words the model download uses (reach), with what to
+// check, not Go's "dial tcp: lookup ...: no such host".
+func TestRemoteUnknownHost(t *testing.T) {
+	var w waits
+	e, err := NewOllama(OllamaOptions{BaseURL: "http://embedder.invalid:11434", MaxRetries: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.r.wait = w.wait
+	_, err = e.Embed(context.Background(), []string{"a"})
+	if !errors.Is(err, ErrUnreachable) {
+		t.Fatalf("error %v, want ErrUnreachable", err)
+	}
+	for _, s := range []string{"cannot reach http://embedder.invalid:11434: its name could not be looked up", "offline", "HTTPS_PROXY"} {
+		if !strings.Contains(err.Error(), s) {
+			t.Errorf("error %q does not say %q", err, s)
+		}
+	}
+	for _, raw := range []string{"dial tcp", "lookup ", "no such host"} {
+		if strings.Contains(err.Error(), raw) {
+			t.Errorf("error %q holds Go's words %q", err, raw)
+		}
 	}
 }
 

@@ -36,6 +36,33 @@ type Result struct {
 	Detail string `json:"detail"`
 	// Fix says in one line what to do; empty when the check passed.
 	Fix string `json:"fix,omitempty"`
+	// Checked is set on a result handed back from an earlier run of its
+	// check (health-status reuses its slow checks): how long ago that run
+	// was, "checked 3s ago", and whether it runs again now. Empty when
+	// the check ran for this report. It is kept apart from Detail, whose
+	// words are the check's own.
+	Checked string `json:"checked,omitempty"`
+}
+
+// Line is r as one line of a report, the same in doctor and
+// health-status: its status, its name, how long ago it was checked when
+// that was before this report, and its detail.
+func (r Result) Line() string {
+	name := r.Name
+	if r.Checked != "" {
+		name += " (" + r.Checked + ")"
+	}
+	return fmt.Sprintf("%-4s  %s: %s", r.Status, name, r.Detail)
+}
+
+// FixLine is the line under Line that says what to do, "" when there is
+// nothing to do (the check passed, or has no fix); the caller indents it
+// under Line.
+func (r Result) FixLine() string {
+	if r.Fix == "" || r.Status == OK {
+		return ""
+	}
+	return "fix: " + r.Fix
 }
 
 // Check is one named health check. Run may report several results, such as

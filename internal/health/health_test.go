@@ -132,7 +132,7 @@ func settle(t *testing.T, c Check) []Result {
 	t.Helper()
 	for {
 		rs := c.Run(context.Background())
-		if len(rs) == 0 || !strings.Contains(rs[0].Detail, "checking again") {
+		if len(rs) == 0 || !strings.Contains(rs[0].Checked, "checking again") {
 			return rs
 		}
 		time.Sleep(time.Millisecond)
@@ -154,27 +154,27 @@ func TestReuserKeepsPassesLongerThanProblems(t *testing.T) {
 		t.Fatalf("first call: %+v, %d runs", rs, runs.Load())
 	}
 	clk.add(90 * time.Second)
-	if rs := c.Run(ctx); rs[0].Detail != "quick check passed (checked 1m30s ago)" || runs.Load() != 1 {
+	if rs := c.Run(ctx); rs[0].Detail != "quick check passed" || rs[0].Checked != "checked 1m30s ago" || runs.Load() != 1 {
 		t.Fatalf("within the time: %+v, %d runs", rs, runs.Load())
 	}
 	clk.add(31 * time.Second)
 	status.Store(Fail)
 	// Past the time, the caller gets the pass it had at once, and the
 	// check runs again for the next.
-	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "quick check passed (checked 2m1s ago; checking again)" {
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "quick check passed" || rs[0].Checked != "checked 2m1s ago; checking again" {
 		t.Fatalf("after the time: %+v", rs)
 	}
-	if rs := settle(t, c); rs[0].Status != Fail || rs[0].Detail != "quick check passed (checked 0s ago)" || runs.Load() != 2 {
+	if rs := settle(t, c); rs[0].Status != Fail || rs[0].Detail != "quick check passed" || rs[0].Checked != "checked 0s ago" || runs.Load() != 2 {
 		t.Fatalf("the run after the time: %+v, %d runs", rs, runs.Load())
 	}
 	// A failure is handed back for seconds, not minutes, saying how old.
 	clk.add(2 * time.Second)
-	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Detail != "quick check passed (checked 2s ago)" || runs.Load() != 2 {
+	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Detail != "quick check passed" || rs[0].Checked != "checked 2s ago" || runs.Load() != 2 {
 		t.Fatalf("just after a failure: %+v, %d runs", rs, runs.Load())
 	}
 	clk.add(4 * time.Second)
 	status.Store(OK)
-	if rs := c.Run(ctx); rs[0].Status != Fail || !strings.HasSuffix(rs[0].Detail, "(checked 6s ago; checking again)") {
+	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Checked != "checked 6s ago; checking again" {
 		t.Fatalf("a failure past its time: %+v", rs)
 	}
 	if rs := settle(t, c); rs[0].Status != OK || runs.Load() != 3 {
@@ -197,11 +197,11 @@ func TestReuserKeepsSlowChecksLonger(t *testing.T) {
 		t.Fatalf("first call: %+v, %d runs", rs, runs.Load())
 	}
 	clk.add(4 * time.Minute)
-	if rs := c.Run(context.Background()); rs[0].Detail != "a problem (checked 4m30s ago)" || runs.Load() != 1 {
+	if rs := c.Run(context.Background()); rs[0].Detail != "a problem" || rs[0].Checked != "checked 4m30s ago" || runs.Load() != 1 {
 		t.Fatalf("within ten times its run: %+v, %d runs", rs, runs.Load())
 	}
 	clk.add(time.Minute)
-	if rs := c.Run(context.Background()); !strings.HasSuffix(rs[0].Detail, "; checking again)") {
+	if rs := c.Run(context.Background()); !strings.HasSuffix(rs[0].Checked, "; checking again") {
 		t.Fatalf("past ten times its run: %+v", rs)
 	}
 	if settle(t, c); runs.Load() != 2 {
@@ -227,12 +227,12 @@ func TestReuserHandsBackEarlierResultsAtOnce(t *testing.T) {
 	c.Run(context.Background())
 	clk.add(3 * time.Minute)
 	for range 3 {
-		if rs := c.Run(context.Background()); rs[0].Detail != "passed (checked 3m0s ago; checking again)" {
+		if rs := c.Run(context.Background()); rs[0].Detail != "passed" || rs[0].Checked != "checked 3m0s ago; checking again" {
 			t.Fatalf("while checking again: %+v", rs)
 		}
 	}
 	close(gate)
-	if rs := settle(t, c); rs[0].Detail != "passed (checked 0s ago)" || runs.Load() != 2 {
+	if rs := settle(t, c); rs[0].Detail != "passed" || rs[0].Checked != "checked 0s ago" || runs.Load() != 2 {
 		t.Fatalf("after the run: %+v, %d runs; want one run again for all three callers", rs, runs.Load())
 	}
 }
@@ -323,7 +323,7 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 		}
 	}
 	clk.add(3 * time.Minute)
-	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed (checked 3m0s ago; checking again)" {
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed" || rs[0].Checked != "checked 3m0s ago; checking again" {
 		t.Fatalf("while checking again: %+v", rs)
 	}
 	for runs.Load() != 2 {
@@ -336,7 +336,7 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 	}
 	// and starts none after it: the last results come back as they are.
 	clk.add(3 * time.Minute)
-	if rs := c.Run(ctx); rs[0].Detail != "passed (checked 6m0s ago)" || runs.Load() != 2 {
+	if rs := c.Run(ctx); rs[0].Detail != "passed" || rs[0].Checked != "checked 6m0s ago" || runs.Load() != 2 {
 		t.Fatalf("after close: %+v, %d runs", rs, runs.Load())
 	}
 	// A check that never ran says why it was not made.
@@ -422,17 +422,37 @@ func TestReuserRunsChecksInItsSlots(t *testing.T) {
 	}
 }
 
-// TestReuserAgeJoinsAParenthesis: a result that ends in a parenthesis
-// gets its age inside it, not a second one after it.
-func TestReuserAgeJoinsAParenthesis(t *testing.T) {
+// TestReuserAgeStandsApart: how long ago a result was checked has a
+// place of its own in the line, after the check's name, whatever its
+// detail ends with; the detail keeps the check's own words, its
+// parentheses untouched.
+func TestReuserAgeStandsApart(t *testing.T) {
 	clk := &clock{t: time.Unix(1000, 0)}
-	c := testReuser(t, clk).Wrap(Check{Name: "links", Run: func(context.Context) []Result {
-		return []Result{{Status: Skip, Detail: "not checked: the folder is missing (see the vault check above)"}}
-	}})
-	c.Run(context.Background())
-	clk.add(2 * time.Second)
-	if rs := c.Run(context.Background()); rs[0].Detail != "not checked: the folder is missing (see the vault check above; checked 2s ago)" {
-		t.Fatalf("%q", rs[0].Detail)
+	for _, detail := range []string{
+		"not checked: the folder is missing (see the vault check above)",
+		"12 notes indexed (3 attachments)",
+		"every link resolves",
+	} {
+		c := testReuser(t, clk).Wrap(Check{Name: "links", Run: func(context.Context) []Result {
+			return []Result{{Name: "links", Status: Warn, Detail: detail, Fix: "do this"}}
+		}})
+		c.Run(context.Background())
+		clk.add(2 * time.Second)
+		r := c.Run(context.Background())[0]
+		if r.Detail != detail {
+			t.Errorf("detail %q; want the check's own %q", r.Detail, detail)
+		}
+		if want := "warn  links (checked 2s ago): " + detail; r.Line() != want {
+			t.Errorf("line %q; want %q", r.Line(), want)
+		}
+		if r.FixLine() != "fix: do this" {
+			t.Errorf("fix line %q", r.FixLine())
+		}
+	}
+	// Checked for this report: no age at all.
+	fresh := Result{Name: "links", Status: OK, Detail: "every link resolves (2 of them)", Fix: "nothing"}
+	if fresh.Line() != "ok    links: every link resolves (2 of them)" || fresh.FixLine() != "" {
+		t.Errorf("fresh: %q, %q", fresh.Line(), fresh.FixLine())
 	}
 }
 
@@ -511,7 +531,7 @@ func TestReuserStaleKeepsAPass(t *testing.T) {
 	}})
 	c.Run(context.Background())
 	u.Stale()
-	if rs := c.Run(context.Background()); rs[0].Status != OK || !strings.Contains(rs[0].Detail, "checking again") {
+	if rs := c.Run(context.Background()); rs[0].Status != OK || !strings.Contains(rs[0].Checked, "checking again") {
 		t.Fatalf("a pass after a change: %+v", rs)
 	}
 	close(gate)

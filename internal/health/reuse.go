@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 	"time"
 )
@@ -268,19 +267,11 @@ func passes(rs []Result) bool {
 	return true
 }
 
-// aged copies rs, each detail ending with how long ago it was checked,
-// and more.
+// aged copies rs, each saying how long ago it was checked, and more.
 func aged(rs []Result, age time.Duration, more string) []Result {
 	out := make([]Result, len(rs))
 	for i, r := range rs {
-		when := fmt.Sprintf("checked %s ago%s", age.Round(time.Second), more)
-		if strings.HasSuffix(r.Detail, ")") {
-			// One parenthesis, not two in a row: "(see the vault check
-			// above; checked 6s ago)".
-			r.Detail = strings.TrimSuffix(r.Detail, ")") + "; " + when + ")"
-		} else {
-			r.Detail += " (" + when + ")"
-		}
+		r.Checked = fmt.Sprintf("checked %s ago%s", age.Round(time.Second), more)
 		out[i] = r
 	}
 	return out

@@ -11,6 +11,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/metrics"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
@@ -249,18 +250,14 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	}
 	b.WriteString("\n")
 	for _, c := range out.Checks {
-		fmt.Fprintf(&b, "- %s %s: %s\n", c.Status, c.Name, c.Detail)
-		if c.Fix != "" && c.Status != health.OK {
-			fmt.Fprintf(&b, "  fix: %s\n", c.Fix)
+		fmt.Fprintf(&b, "- %s\n", c.Line())
+		if fix := c.FixLine(); fix != "" {
+			fmt.Fprintf(&b, "  %s\n", fix)
 		}
 	}
-	b.WriteString("\nVectors in memory:")
+	b.WriteString("\nVectors for semantic search:")
 	for i, vs := range out.VectorStores {
-		if vs.Store == "none" {
-			fmt.Fprintf(&b, "%s none for %s", listSep(i), vs.Vault)
-			continue
-		}
-		fmt.Fprintf(&b, "%s %s in %s", listSep(i), vs.Vault, vs.Store)
+		fmt.Fprintf(&b, "%s %s %s", listSep(i), vs.Vault, vectors.StoreWords(vs.Store))
 	}
 	b.WriteString(".\n")
 	if len(out.Tools) > 0 {
@@ -327,7 +324,7 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 			fmt.Fprintf(&b, "; embedder %s", v.Embedder)
 		}
 		if v.VectorStore != "" {
-			fmt.Fprintf(&b, ", vectors in %s", v.VectorStore)
+			fmt.Fprintf(&b, ", vectors %s", vectors.StoreWords(v.VectorStore))
 		}
 		b.WriteString("\n")
 		if len(v.Folders) > 0 {

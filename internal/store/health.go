@@ -5,17 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"os"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
-	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // CheckOptions say how the database check looks.
 type CheckOptions struct {
+	// Log, when set, gets at debug level what the check listed, in
+	// SQLite's own words, which the results say in the reader's.
+	Log *slog.Logger
 	// Quick runs PRAGMA quick_check instead of the full integrity_check:
 	// it skips comparing every index with its table, which takes seconds
 	// and much memory on a large vault. The server's health-status uses
@@ -97,6 +99,9 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		return fail(x.Why, x.Fix)
 	}
 
+	if len(in.Problems) > 0 && opts.Log != nil {
+		opts.Log.Debug("database check findings", "path", h.Path(), "check", in.Check, "findings", strings.Join(findingLines(in.Problems), "\n"))
+	}
 	out := []health.Result{integrityResult(in, h.Path(), rebuild, inv)}
 	if len(problems) > 0 {
 		out = append(out, health.Result{Name: "database access", Status: health.Fail,
@@ -126,7 +131,7 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %s", path, Plain(in.Err)), Fix: rebuild}
 	case len(in.Problems) > 0:
 		return health.Result{Status: health.Fail,
-			Detail: fmt.Sprintf("%s fails its %s: %s", path, in.Check, checkFindings(in.Problems)),
+			Detail: fmt.Sprintf("%s fails its %s: %s", path, in.Check, in.Findings()),
 			Fix:    rebuild}
 	}
 	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its %s", path, in.Check)}
@@ -156,43 +161,4 @@ func schemaResult(ctx context.Context, db *DB, inv health.Invocation, probe Prob
 		r.Status, r.Detail = health.OK, fmt.Sprintf("version %d, current", current)
 	}
 	return r
-}
-
-// unreadablePage is how the integrity and quick checks name a page they
-// cannot read: "Tree 25 page 298: btreeInitPage() returns error code 11".
-var unreadablePage = regexp.MustCompile(`\bpage (\d+)\b.*(?:btreeInitPage|invalid page number|2nd reference to page|freelist leaf count too big|error code)`)
-
-// checkFindings says in a few words what an integrity or quick check
-// listed: how many pages cannot be read, then the first few other
-// findings as the check words them (they name tables and indexes), and
-// how many more there are. SQLite may put several findings in one row,
-// one a line, under a "*** in database main ***" heading.
-func checkFindings(problems []string) string {
-	pages := map[string]bool{}
-	var other []string
-	for _, p := range problems {
-		for _, line := range strings.Split(p, "\n") {
-			line = strings.TrimSpace(line)
-			switch m := unreadablePage.FindStringSubmatch(line); {
-			case line == "" || strings.HasPrefix(line, "*** "):
-			case m != nil:
-				pages[m[1]] = true
-			default:
-				other = append(other, line)
-			}
-		}
-	}
-	var parts []string
-	if len(pages) > 0 {
-		parts = append(parts, words.Count(len(pages), "page")+" of it cannot be read")
-	}
-	const shown = 3
-	for i, o := range other {
-		if i == shown {
-			parts = append(parts, "and "+words.Count(len(other)-shown, "other finding"))
-			break
-		}
-		parts = append(parts, o)
-	}
-	return strings.Join(parts, "; ")
 }

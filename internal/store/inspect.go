@@ -25,6 +25,20 @@ type Inspection struct {
 	Changed bool
 	// Schema is the file's schema version, when it could be read.
 	Schema int
+	// trees and tables name, when the check listed problems, the table
+	// or index that starts on each page and the table of each index, for
+	// Findings.
+	trees  map[int]string
+	tables map[string]string
+}
+
+// Findings says in words what the check listed (see Findings); "" when
+// it listed nothing.
+func (in Inspection) Findings() string {
+	if len(in.Problems) == 0 {
+		return ""
+	}
+	return Findings(in.Problems, in.trees, in.tables)
 }
 
 // Inspect opens the database at path read-only, without creating anything
@@ -45,6 +59,9 @@ func Inspect(ctx context.Context, path string, opts Options, quick bool) Inspect
 	defer db.Close()
 	in.Schema, _, _ = db.Version(ctx)
 	in.Problems, in.Err = db.check(ctx, pragma)
+	if len(in.Problems) > 0 {
+		in.trees, in.tables = readTrees(ctx, db)
+	}
 	in.Stopped = in.Err != nil && ctx.Err() != nil
 	in.Changed = (in.Err != nil || len(in.Problems) > 0) && db.ChangedSinceOpen()
 	return in

@@ -6,11 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/reach"
 )
 
 const (
@@ -158,8 +159,8 @@ func (c *Client) get(ctx context.Context, u string, header http.Header) (*http.R
 			return nil, ctx.Err()
 		case errors.Is(context.Cause(rctx), errNoAnswer):
 			return nil, errorf(ErrTimeout, "the hub at %s did not answer within %s", c.Endpoint, c.HeaderTimeout)
-		case isDialError(err):
-			return nil, errorf(ErrOffline, "cannot reach the hub at %s: %v", c.Endpoint, unwrapURLError(err))
+		case reach.Classify(err) != reach.Other:
+			return nil, unreachable(u, err)
 		}
 		return nil, &transientError{fmt.Errorf("request %s: %w", u, err)}
 	}
@@ -168,21 +169,21 @@ func (c *Client) get(ctx context.Context, u string, header http.Header) (*http.R
 	return resp, nil
 }
 
-func isDialError(err error) bool {
-	var op *net.OpError
-	if errors.As(err, &op) && op.Op == "dial" {
-		return true
-	}
-	var dns *net.DNSError
-	return errors.As(err, &dns)
-}
-
-func unwrapURLError(err error) error {
+// unreachable is ErrOffline for a request to u that reached no answer
+// (err): which host, why in words (reach.Why), and what to check. Go's
+// own text of err stays out of the message, reachable through
+// errors.Unwrap for a debug log.
+func unreachable(u string, err error) error {
+	host := u
 	var ue *url.Error
 	if errors.As(err, &ue) {
-		return ue.Err
+		u = ue.URL // a redirect's, to the file storage
 	}
-	return err
+	if p, perr := url.Parse(u); perr == nil && p.Host != "" {
+		host = p.Host
+	}
+	why, _ := reach.Why(err)
+	return &kindError{msg: fmt.Sprintf("cannot reach the model host %s: %s; %s", host, why, reach.Hint(err)), kind: ErrOffline, wrapped: err}
 }
 
 // stallGuard cancels a response whose body sends nothing for limit, and

@@ -373,6 +373,11 @@ func TestHubTimeouts(t *testing.T) {
 	})
 }
 
+// TestHubOffline: a pull that reaches no hub (a closed port, a name that
+// resolves to nothing) says which host could not be reached and why in
+// words, that the machine may be offline or behind a proxy, and how to
+// install the model by hand; never Go's error text, which stays
+// reachable for a debug log.
 func TestHubOffline(t *testing.T) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -380,21 +385,37 @@ func TestHubOffline(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	c := NewClient(func(k string) string {
-		if k == EnvEndpoint {
-			return "http://" + addr
+	for _, tc := range []struct {
+		endpoint, host, why string
+	}{
+		{"http://" + addr, addr, "the connection was refused"},
+		{"https://huggingface.co.invalid", "huggingface.co.invalid", "its name could not be looked up"},
+	} {
+		c := NewClient(func(k string) string {
+			if k == EnvEndpoint {
+				return tc.endpoint
+			}
+			return ""
+		})
+		dir := t.TempDir()
+		_, err = c.Pull(pullCtx(t), dir, "bge-small-en-v1.5", PullOptions{})
+		if !errors.Is(err, ErrOffline) {
+			t.Fatalf("err = %v", err)
 		}
-		return ""
-	})
-	dir := t.TempDir()
-	_, err = c.Pull(pullCtx(t), dir, "bge-small-en-v1.5", PullOptions{})
-	if !errors.Is(err, ErrOffline) {
-		t.Fatalf("err = %v", err)
-	}
-	for _, s := range []string{"cannot reach the hub at http://" + addr, "by hand", filepath.Join(dir, "BAAI--bge-small-en-v1.5"),
-		"config.json, model.safetensors, tokenizer.json or vocab.txt", "its path wherever a model name goes"} {
-		if !strings.Contains(err.Error(), s) {
-			t.Errorf("error %q does not say %q", err, s)
+		for _, s := range []string{"cannot reach the model host " + tc.host + ": " + tc.why, "offline", "HTTPS_PROXY", "by hand",
+			filepath.Join(dir, "BAAI--bge-small-en-v1.5"), "config.json, model.safetensors, tokenizer.json or vocab.txt", "its path wherever a model name goes"} {
+			if !strings.Contains(err.Error(), s) {
+				t.Errorf("error %q does not say %q", err, s)
+			}
+		}
+		for _, raw := range []string{"dial tcp", "lookup ", "connect:", "no such host"} {
+			if strings.Contains(err.Error(), raw) {
+				t.Errorf("error %q holds Go's words %q", err, raw)
+			}
+		}
+		var op *net.OpError
+		if !errors.As(err, &op) {
+			t.Errorf("error %q: Go's error is not kept beneath it", err)
 		}
 	}
 }

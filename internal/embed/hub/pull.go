@@ -234,7 +234,7 @@ func (c *Client) explain(err error, display, repo, rev, folder string, layout La
 		}
 		files = strings.Join(names, ", ")
 	}
-	return errorf(ErrOffline, "%v. To install %s by hand, download %s of %s (revision %s) from a machine that can reach the hub and put them in %s; "+
+	return errorf(ErrOffline, "%w. To install %s by hand, download %s of %s (revision %s) from a machine that can reach the hub and put them in %s; "+
 		"or put the model's folder anywhere and give its path wherever a model name goes (--embedder /path/to/folder)", err, display, files, repo, rev, folder)
 }
 

@@ -19,14 +19,25 @@ import (
 func Plain(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	fenced := false
+	// fence is the marks that opened the code block the line is in ("```"
+	// or "~~~"), "" outside one; depth is how many quote markers its
+	// lines begin with, the code block being inside a quote or callout.
+	fence, depth := "", 0
 	for line := range strings.SplitSeq(s, "\n") {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
-			fenced = !fenced
+		if fence != "" {
+			// Code: only the quote markers of the quote it is in go.
+			for i := 0; i < depth && strings.HasPrefix(t, ">"); i++ {
+				t = strings.TrimSpace(t[1:])
+			}
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+				continue // the closing fence
+			}
+		} else if f, d, ok := opensCode(t); ok {
+			fence, depth = f, d
 			continue // the fence; the code inside stays
-		}
-		if !fenced {
+		} else {
 			// A passage cut from the middle of a note begins "…".
 			cut := strings.HasPrefix(t, "…")
 			t = plainLine(strings.TrimSpace(strings.TrimPrefix(t, "…")))
@@ -47,6 +58,30 @@ func Plain(s string) string {
 		out = outsideCode(out, links)
 	}
 	return strings.Join(strings.Fields(out), " ")
+}
+
+// opensCode reports whether the line t (trimmed, outside code) opens a
+// fenced code block, inside any quotes, callouts and list items: "```go",
+// "> ```", "- ```sh", "> - ~~~". It gives the fence's marks, which close
+// the block, and how many quote markers the block's lines begin with.
+func opensCode(t string) (fence string, depth int, ok bool) {
+	for strings.HasPrefix(t, ">") {
+		t = strings.TrimSpace(t[1:])
+		depth++
+	}
+	for {
+		m := bullet.FindStringIndex(t)
+		if m == nil {
+			break
+		}
+		t = strings.TrimSpace(t[m[1]:])
+	}
+	for _, f := range []string{"```", "~~~"} {
+		if strings.HasPrefix(t, f) {
+			return f, depth, true
+		}
+	}
+	return "", 0, false
 }
 
 // plainLine drops the block markers at the start of one line of Markdown

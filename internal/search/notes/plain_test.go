@@ -34,6 +34,18 @@ func TestPlain(t *testing.T) {
 		{"", ""},
 		{"write `[[Note|shown]]` for [[Note|shown]]", "write `[[Note|shown]]` for shown"},
 		{"a `[link](x.md)` and ` [[open", "a `[link](x.md)` and ` open"},
+		// Code inside a quote or a callout: its fences and the quote
+		// markers go, the code stays as written.
+		{"> Run this:\n> ```sh\n> jarvis index\n> ```\n> Then search.", "Run this: jarvis index Then search."},
+		{"> [!example] Config\n> ```yaml\n> vaults: [notes]\n> ```", "Config vaults: [notes]"},
+		{"> > ~~~\n> > # not a heading\n> > ~~~\n> > after", "# not a heading after"},
+		// A code line that begins with ">" outside any quote stays.
+		{"```\n> prompt\n```", "> prompt"},
+		// Fences in lists, nested or opening the item.
+		{"- step one\n  ```bash\n  make\n  ```\n- step two", "step one make step two"},
+		{"1. first\n   - sub\n     ```\n     - not a bullet\n     ```", "first sub - not a bullet"},
+		{"- ```go\n  x := 1\n  ```\n- next", "x := 1 next"},
+		{"> - in a quoted list\n>   ```\n>   code\n>   ```", "in a quoted list code"},
 	} {
 		if got := Plain(tc.in); got != tc.want {
 			t.Errorf("Plain(%q)\n got %q\nwant %q", tc.in, got, tc.want)
@@ -42,7 +54,9 @@ func TestPlain(t *testing.T) {
 }
 
 func FuzzPlain(f *testing.F) {
-	for _, s := range []string{"## a\n- [[b|c]]", "![[x.png]]", "> [!note] t", "```\ncode", "[a](b)", "|--|--|"} {
+	for _, s := range []string{"## a\n- [[b|c]]", "![[x.png]]", "> [!note] t", "```\ncode", "[a](b)", "|--|--|",
+		"> ```sh\n> code\n> ```", "> [!tip]\n> ~~~\n> > x\n> ~~~", "- ```go\n  x\n  ```", "1. a\n   - b\n     ```\n     c\n     ```",
+		"> - a\n>   ```\n>   b", "```\n> not a quote\n```"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -96,7 +96,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	var chunks, covered int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
-		return warn(name+": cannot count chunks: "+store.Said(err), "see the database check above")
+		return warn(name+": cannot count passages: "+store.Said(err), "see the database check above")
 	}
 	if stored.id != 0 {
 		if covered, err = v.countCovered(ctx, stored.id); err != nil {
@@ -138,13 +138,13 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
 			r.Status = health.OK
 			r.Detail = fmt.Sprintf("%s (%s): vectors are being made, %d of %s so far, %.0f a second, about %s left",
-				name, kind, covered, words.Count(chunks, "chunk"), p.PerSecond, left.Round(time.Second))
+				name, kind, covered, words.Count(chunks, "passage"), p.PerSecond, left.Round(time.Second))
 			return r
 		}
-		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, words.Count(chunks, "chunk"), words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
+		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, words.Count(chunks, "passage"), words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
 	default:
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s (%s): %s", name, kind, words.Agree(chunks, "its 1 chunk has a vector", fmt.Sprintf("all %d chunks have vectors", chunks)))
+		r.Detail = fmt.Sprintf("%s (%s): %s", name, kind, words.Agree(chunks, "its 1 passage has a vector", fmt.Sprintf("all %d passages have vectors", chunks)))
 	}
 	if len(others) > 0 {
 		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (" + inv.Command("index", "--reembed") + " drops them)"

@@ -81,7 +81,7 @@ func TestEmbedderCheck(t *testing.T) {
 	if _, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if r := check(LexicalSource()); r.Status != health.OK || !strings.Contains(r.Detail, "all 2 chunks have vectors") {
+	if r := check(LexicalSource()); r.Status != health.OK || !strings.Contains(r.Detail, "all 2 passages have vectors") {
 		t.Errorf("lexical, all embedded: %+v", r)
 	}
 

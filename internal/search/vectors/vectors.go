@@ -150,6 +150,21 @@ const (
 	StoreDense = "dense"
 )
 
+// StoreWords says where a vault's vectors are held, in words for a
+// reader rather than the store's name (kind, as Stores reports it): the
+// one table of these names that health-status and list-vaults show.
+func StoreWords(kind string) string {
+	switch kind {
+	case StoreChromem:
+		return "in memory"
+	case StoreColumn, StoreDense:
+		return "in memory, compacted for a large vault"
+	case "", "none":
+		return "not loaded"
+	}
+	return kind
+}
+
 // DefaultChromemMax is ChromemMax unless set otherwise: the largest vault
 // of lexical vectors (768 dimensions) whose chromem-go query stays under
 // 10 ms at the median on two cores (docs/benchmarks.md, "Vector store
