@@ -130,9 +130,7 @@ func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result
 		if err := CheckSize(len(content)); err != nil {
 			return Change{}, Result{}, err
 		}
-		if _, _, err := v.Read(ctx, r.Path); err == nil {
-			return Change{}, Result{}, fmt.Errorf("%w: %s", ErrExists, r.Path)
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		if err := v.CheckNew(ctx, r.Path, ""); err != nil {
 			return Change{}, Result{}, err
 		}
 		res.Diff = Diff(r.Path, nil, content)
@@ -196,8 +194,8 @@ func (s *Service) planMove(ctx context.Context, v *Vault, r Request, cur []byte,
 	if err := v.CheckPath(r.To); err != nil {
 		return Change{}, Result{}, err
 	}
-	if _, _, err := v.Read(ctx, r.To); err == nil {
-		return Change{}, Result{}, fmt.Errorf("%w: %s", ErrExists, r.To)
+	if err := v.CheckNew(ctx, r.To, r.Path); err != nil {
+		return Change{}, Result{}, err
 	}
 	m, err := s.vaultMove(ctx, v, r.Path, r.To)
 	if err != nil {
