@@ -137,6 +137,48 @@ func (v *Vault) Read(ctx context.Context, rel string) ([]byte, string, error) {
 	return data, ETag(data), nil
 }
 
+// IsFolder reports whether rel names a folder of the vault ("Projects",
+// "Projects/"), reached from the vault folder down without a link, as
+// every path written is: a write given one is refused by FolderError.
+func (v *Vault) IsFolder(ctx context.Context, rel string) bool {
+	rel = strings.TrimSuffix(rel, "/")
+	if ctx.Err() != nil || rel == "." || !fs.ValidPath(rel) {
+		return false
+	}
+	w, err := v.walker()
+	if err != nil {
+		return false
+	}
+	defer w.close()
+	_, err = w.folder(rel, false)
+	return err == nil
+}
+
+// FolderError is the one answer to a write given rel, the path of a
+// folder (Vault.IsFolder): each write tool changes one note, and none a
+// folder. tool is the write asked for ("" for any); movingNote, when
+// set, is the note move-note was asked to move to rel.
+func FolderError(tool, rel, movingNote string) error {
+	rel = strings.TrimSuffix(rel, "/")
+	list := fmt.Sprintf("as search-vault with path_prefix %q lists them", rel+"/")
+	var why string
+	switch {
+	case movingNote != "":
+		why = fmt.Sprintf("%q is a folder: to is the note's new path, name included, such as %q", rel, path.Join(rel, path.Base(movingNote)))
+	case tool == ToolCreate:
+		why = fmt.Sprintf("%q is a folder: give the new note's path, name included, such as %q", rel, path.Join(rel, "Idea.md"))
+	case tool == ToolDelete:
+		why = fmt.Sprintf("%q is a folder, not a note: delete-note deletes one note, and folders are not deleted; give the path of a note in it, %s", rel, list)
+	case tool == ToolMove:
+		why = fmt.Sprintf("%q is a folder, not a note: move-note moves one note, and folders are not moved; give the path of a note in it, %s", rel, list)
+	case tool == ToolEdit:
+		why = fmt.Sprintf("%q is a folder, not a note: edit-note changes one note; give the path of a note in it, %s", rel, list)
+	default:
+		why = fmt.Sprintf("%q is a folder, not a note: only notes are written, one at a time", rel)
+	}
+	return fmt.Errorf("%w: %s", ErrNotWritable, why)
+}
+
 // walker opens folders of one Read or Apply from the vault folder down,
 // each once, and remembers the folders it created.
 type walker struct {
@@ -250,7 +292,7 @@ func (w *walker) readNote(rel string) ([]byte, entry, error) {
 	case st.kind == kindLink:
 		return nil, st, fmt.Errorf("%w: %q is a symbolic link; write the note it leads to instead", ErrNotWritable, rel)
 	case st.kind == kindFolder:
-		return nil, st, fmt.Errorf("%w: %q is a folder, not a note", ErrNotWritable, rel)
+		return nil, st, FolderError("", rel, "")
 	case st.kind == kindOther:
 		return nil, st, fmt.Errorf("%w: %q is not a regular file", ErrNotWritable, rel)
 	}

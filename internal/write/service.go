@@ -120,6 +120,9 @@ func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
 // plan works out the change r makes and the answer it gives, with the
 // diff of every file it changes; nothing is written.
 func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result, error) {
+	if v.IsFolder(ctx, r.Path) {
+		return Change{}, Result{}, FolderError(r.Tool, r.Path, "")
+	}
 	if err := v.CheckPath(r.Path); err != nil {
 		return Change{}, Result{}, err
 	}
@@ -190,6 +193,9 @@ func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, str
 func (s *Service) planMove(ctx context.Context, v *Vault, r Request, cur []byte, etag string, res Result) (Change, Result, error) {
 	if r.To == r.Path {
 		return Change{}, Result{}, fmt.Errorf("%w: to is the note's own path, %s; give the new path", ErrNoChange, r.Path)
+	}
+	if v.IsFolder(ctx, r.To) {
+		return Change{}, Result{}, FolderError(r.Tool, r.To, r.Path)
 	}
 	if err := v.CheckPath(r.To); err != nil {
 		return Change{}, Result{}, err
