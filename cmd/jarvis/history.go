@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/container"
@@ -112,26 +113,34 @@ func thousands(n int) string {
 }
 
 // printHistory lists entries, read from the database at dbPath, for a
-// person: one line per write and one per file it changed, then how to
-// undo one with the user's flags (inv).
+// person: one line per write, its number right-aligned, then the files it
+// changed that its summary does not already name, then how to undo one
+// with the user's flags (inv). A write of one file is one line, saying
+// the most of the two: "deleted A.md (to .trash/A.md)".
 func printHistory(w io.Writer, entries []write.Entry, dbPath string, inv health.Invocation) {
 	if len(entries) == 0 {
 		fmt.Fprintf(w, "No writes yet in the journal of %s: the write tools and jarvis undo record each write they make there.\n", dbPath)
 		return
 	}
+	width := 0
 	for _, e := range entries {
-		fmt.Fprintf(w, "%d  %s  %s in %q: %s\n", e.ID, e.At.Local().Format("2006-01-02 15:04"), e.Tool, e.Vault, e.Summary)
+		width = max(width, len(strconv.FormatInt(e.ID, 10)))
+	}
+	indent := strings.Repeat(" ", width+2)
+	for _, e := range entries {
+		summary, details := e.Summary, []string{}
 		for _, f := range e.Files {
-			switch f.Change {
-			case write.Created:
-				fmt.Fprintf(w, "      created %s\n", f.Path)
-			case write.Edited:
-				fmt.Fprintf(w, "      edited  %s\n", f.Path)
-			case write.Moved:
-				fmt.Fprintf(w, "      moved   %s to %s\n", f.Path, f.PathAfter)
-			case write.Deleted:
-				fmt.Fprintf(w, "      deleted %s (to %s)\n", f.Path, f.PathAfter)
+			plain, padded := fileChange(f)
+			switch {
+			case len(e.Files) == 1 && strings.HasPrefix(plain, summary):
+				summary = plain
+			case !strings.Contains(summary, plain):
+				details = append(details, padded)
 			}
+		}
+		fmt.Fprintf(w, "%*d  %s  %s in %q: %s\n", width, e.ID, e.At.Local().Format("2006-01-02 15:04"), e.Tool, e.Vault, summary)
+		for _, d := range details {
+			fmt.Fprintf(w, "%s%s\n", indent, d)
 		}
 	}
 	if len(entries) == 1 {
@@ -140,4 +149,23 @@ func printHistory(w io.Writer, entries []write.Entry, dbPath string, inv health.
 	}
 	fmt.Fprintf(w, "\n%s listed. Run %s to revert the last, or %s for write %d.\n",
 		words.Count(len(entries), "write"), inv.Command("undo"), inv.Command("undo", strconv.FormatInt(entries[len(entries)-1].ID, 10)), entries[len(entries)-1].ID)
+}
+
+// fileChange says what a write did to one file: plain, and padded so that
+// the paths of a write's files line up beneath it.
+func fileChange(f write.EntryFile) (plain, padded string) {
+	verb, rest := "", f.Path
+	switch f.Change {
+	case write.Created:
+		verb = "created"
+	case write.Edited:
+		verb = "edited"
+	case write.Moved:
+		verb, rest = "moved", f.Path+" to "+f.PathAfter
+	case write.Deleted:
+		verb, rest = "deleted", f.Path+" (to "+f.PathAfter+")"
+	default:
+		verb = string(f.Change)
+	}
+	return verb + " " + rest, fmt.Sprintf("%-7s %s", verb, rest)
 }

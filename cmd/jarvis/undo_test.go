@@ -82,7 +82,13 @@ func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, e
 			}
 			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.MoveTo, Previous: prev, ETag: testETag(after)})
 		default:
-			err = put(c.Path, c.After)
+			if t, terr := os.ReadFile(f.native(c.Trashed)); c.Trashed != "" && terr == nil && bytes.Equal(t, c.After) {
+				if err = os.MkdirAll(filepath.Dir(f.native(c.Path)), 0o755); err == nil {
+					err = os.Rename(f.native(c.Trashed), f.native(c.Path)) // brought back from the trash
+				}
+			} else {
+				err = put(c.Path, c.After)
+			}
 			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.Path, Previous: prev, ETag: testETag(c.After)})
 		}
 		if err != nil {

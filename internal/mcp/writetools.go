@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -38,24 +39,26 @@ type NoteWriter interface {
 }
 
 // CreateNoteTool, EditNoteTool, MoveNoteTool and DeleteNoteTool are the
-// write tools; each is listed only when some vault is writable.
+// write tools; each is listed only when some vault is writable. Those
+// that change a note find, as read-note does, the notes a path where no
+// note is may have meant, through the link graph.
 func CreateNoteTool(w NoteWriter) Tool {
 	return Tool{ToolCreateNote, func(t *tools) { t.writer = w }, (*tools).addCreateNote}
 }
 
 // EditNoteTool is edit-note.
-func EditNoteTool(w NoteWriter) Tool {
-	return Tool{ToolEditNote, func(t *tools) { t.writer = w }, (*tools).addEditNote}
+func EditNoteTool(w NoteWriter, g LinkGraph) Tool {
+	return Tool{ToolEditNote, func(t *tools) { t.writer, t.graph = w, g }, (*tools).addEditNote}
 }
 
 // MoveNoteTool is move-note.
-func MoveNoteTool(w NoteWriter) Tool {
-	return Tool{ToolMoveNote, func(t *tools) { t.writer = w }, (*tools).addMoveNote}
+func MoveNoteTool(w NoteWriter, g LinkGraph) Tool {
+	return Tool{ToolMoveNote, func(t *tools) { t.writer, t.graph = w, g }, (*tools).addMoveNote}
 }
 
 // DeleteNoteTool is delete-note.
-func DeleteNoteTool(w NoteWriter) Tool {
-	return Tool{ToolDeleteNote, func(t *tools) { t.writer = w }, (*tools).addDeleteNote}
+func DeleteNoteTool(w NoteWriter, g LinkGraph) Tool {
+	return Tool{ToolDeleteNote, func(t *tools) { t.writer, t.graph = w, g }, (*tools).addDeleteNote}
 }
 
 // writes reports whether the write tools are offered: some vault is
@@ -137,6 +140,13 @@ func (t *tools) addEditNote(s *mcpsdk.Server) {
 		Description: `Change a note of a writable vault: append or prepend text, replace exact text, replace a section under a heading, set or remove frontmatter properties, or replace the whole text. Read the note with read-note first and pass its etag: if the note changed since, nothing is written and you are told to read it again.
 Every edit keeps the rest of the note byte for byte, and the user can undo it.`,
 		Annotations: writeAnnotations("Edit a note", true),
+		InputSchema: inputSchema[EditNoteInput](func(p map[string]*jsonschema.Schema) {
+			// A list of edits is required: not null, not empty, and no
+			// longer than one call applies.
+			p["edits"].Types, p["edits"].Type = nil, "array"
+			p["edits"].MinItems = ptr(1)
+			maxItems(p["edits"], write.MaxEdits)
+		}),
 	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in EditNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
 		return t.write(ctx, write.Request{Tool: ToolEditNote, Vault: in.Vault, Path: in.Path, ETag: in.ETag, Edits: in.Edits, DryRun: in.DryRun})
 	})
@@ -173,6 +183,9 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	}
 	r.Vault, out.Vault = name, name
 	res, err := t.writer.Write(ctx, r)
+	if errors.Is(err, write.ErrNotFound) {
+		return nil, out, t.missingNote(ctx, r, err)
+	}
 	if err != nil {
 		return nil, out, writeError(err, ToolReadNote)
 	}
@@ -182,6 +195,21 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	}
 	out.Undo = t.undoHint(res)
 	return textResult(renderWrite(r, out)), out, nil
+}
+
+// missingNote is the answer to a write refused because no note is at
+// r.Path (err): what read-note answers for that path (locate), so that a
+// path a little off gets the same closest names, or the note the path
+// leads to by the rules of links, that read-note gives.
+func (t *tools) missingNote(ctx context.Context, r write.Request, err error) error {
+	v, rel, _, lerr := t.locate(ctx, r.Vault, r.Path)
+	switch {
+	case lerr != nil:
+		return fmt.Errorf("%v; nothing was written", lerr)
+	case v.Name == r.Vault && rel != r.Path:
+		return fmt.Errorf("there is no note at %s, but %s is the note a link to it leads to: if it is the note meant, read it with %s for its etag and pass its path; nothing was written", quoteArg(r.Path), quoteArg(rel), ToolReadNote)
+	}
+	return err
 }
 
 // undoHint says how the user reverts the write res, for a write's

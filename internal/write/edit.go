@@ -22,7 +22,7 @@ import (
 //     is how many times Find must occur, else it must occur exactly once.
 //   - "replace_section": the body of the section under Heading (a heading
 //     or heading path, as read-note takes it) becomes Text; the heading
-//     line stays.
+//     line stays, and so do the blank lines that end the section.
 //   - "set_properties": each of Properties is set in the frontmatter, or
 //     removed when its value is null; every other byte stays as written.
 //   - "content": Text is the whole new note.
@@ -295,17 +295,43 @@ func replaceSection(body []byte, heading, text, nl string) ([]byte, error) {
 	if end := vault.SectionEnd(headings, i); end > 0 && end < len(lines) {
 		to = lines[end] // the start of the next heading's line
 	}
+	// The blank lines that end the section, separating it from the next
+	// heading, stay as they were: the text's own are not added to them.
+	blank := body[from+trailingBlank(body[from:to]) : to]
+	text = text[:trailingBlank([]byte(text))]
 	var mid []byte
 	if from == len(body) && from > 0 && !endsWithLineEnd(body) && text != "" {
 		mid = append(mid, breakOf(nl)...) // the heading is the last line, without a line end
 	}
 	mid = append(mid, text...)
-	if to < len(body) && text != "" && !endsWithLineEnd([]byte(text)) {
-		mid = append(mid, breakOf(nl)...) // the next heading keeps its own line
+	if text != "" && !endsWithLineEnd([]byte(text)) && (len(blank) > 0 || to < len(body) || endsWithLineEnd(body)) {
+		mid = append(mid, breakOf(nl)...) // what follows keeps its own line, and a note its last line end
 	}
+	mid = append(mid, blank...)
 	out := make([]byte, 0, len(body)-(to-from)+len(mid))
 	out = append(append(append(out, body[:from]...), mid...), body[to:]...)
 	return out, nil
+}
+
+// trailingBlank is where the blank lines (empty, or spaces and tabs) that
+// end b begin: len(b) when its last line is not blank.
+func trailingBlank(b []byte) int {
+	end := len(b)
+	for end > 0 {
+		j := end
+		if b[j-1] == '\n' {
+			j--
+		}
+		if j > 0 && b[j-1] == '\r' {
+			j--
+		}
+		start := bytes.LastIndexAny(b[:j], "\r\n") + 1
+		if len(bytes.Trim(b[start:j], " \t")) > 0 {
+			break
+		}
+		end = start
+	}
+	return end
 }
 
 // headingEnd is the offset just past the heading on line (1-based): past

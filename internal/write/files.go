@@ -137,6 +137,48 @@ func (v *Vault) Read(ctx context.Context, rel string) ([]byte, string, error) {
 	return data, ETag(data), nil
 }
 
+// IsFolder reports whether rel names a folder of the vault ("Projects",
+// "Projects/"), reached from the vault folder down without a link, as
+// every path written is: a write given one is refused by FolderError.
+func (v *Vault) IsFolder(ctx context.Context, rel string) bool {
+	rel = strings.TrimSuffix(rel, "/")
+	if ctx.Err() != nil || rel == "." || !fs.ValidPath(rel) {
+		return false
+	}
+	w, err := v.walker()
+	if err != nil {
+		return false
+	}
+	defer w.close()
+	_, err = w.folder(rel, false)
+	return err == nil
+}
+
+// FolderError is the one answer to a write given rel, the path of a
+// folder (Vault.IsFolder): each write tool changes one note, and none a
+// folder. tool is the write asked for ("" for any); movingNote, when
+// set, is the note move-note was asked to move to rel.
+func FolderError(tool, rel, movingNote string) error {
+	rel = strings.TrimSuffix(rel, "/")
+	list := fmt.Sprintf("as search-vault with path_prefix %q lists them", rel+"/")
+	var why string
+	switch {
+	case movingNote != "":
+		why = fmt.Sprintf("%q is a folder: to is the note's new path, name included, such as %q", rel, path.Join(rel, path.Base(movingNote)))
+	case tool == ToolCreate:
+		why = fmt.Sprintf("%q is a folder: give the new note's path, name included, such as %q", rel, path.Join(rel, "Idea.md"))
+	case tool == ToolDelete:
+		why = fmt.Sprintf("%q is a folder, not a note: delete-note deletes one note, and folders are not deleted; give the path of a note in it, %s", rel, list)
+	case tool == ToolMove:
+		why = fmt.Sprintf("%q is a folder, not a note: move-note moves one note, and folders are not moved; give the path of a note in it, %s", rel, list)
+	case tool == ToolEdit:
+		why = fmt.Sprintf("%q is a folder, not a note: edit-note changes one note; give the path of a note in it, %s", rel, list)
+	default:
+		why = fmt.Sprintf("%q is a folder, not a note: only notes are written, one at a time", rel)
+	}
+	return fmt.Errorf("%w: %s", ErrNotWritable, why)
+}
+
 // walker opens folders of one Read or Apply from the vault folder down,
 // each once, and remembers the folders it created.
 type walker struct {
@@ -250,7 +292,7 @@ func (w *walker) readNote(rel string) ([]byte, entry, error) {
 	case st.kind == kindLink:
 		return nil, st, fmt.Errorf("%w: %q is a symbolic link; write the note it leads to instead", ErrNotWritable, rel)
 	case st.kind == kindFolder:
-		return nil, st, fmt.Errorf("%w: %q is a folder, not a note", ErrNotWritable, rel)
+		return nil, st, FolderError("", rel, "")
 	case st.kind == kindOther:
 		return nil, st, fmt.Errorf("%w: %q is not a regular file", ErrNotWritable, rel)
 	}
@@ -269,6 +311,15 @@ type step struct {
 	dstName string
 	tmp     string // the new bytes, in dst, until renamed
 	done    bool
+	// caseOnly is set for a move that changes only the case of the
+	// note's name: renamed through a temporary name.
+	caseOnly bool
+	// trash and trashName are the copy of the note in the trash that a
+	// FileChange with Trashed brings back, when it holds After;
+	// restored is set once it is renamed back.
+	trash     *folder
+	trashName string
+	restored  bool
 }
 
 // Apply carries out every FileChange of ch, all or nothing. First every
@@ -342,6 +393,7 @@ func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
 	if err != nil {
 		return Applied{}, w.undo(steps, err)
 	}
+	w.tidyTrash(steps)
 	out := Applied{Files: make([]AppliedFile, len(steps))}
 	for i, s := range steps {
 		now := s.fc.After
@@ -392,7 +444,16 @@ func (v *Vault) checkChange(ch Change) error {
 			if err := v.CheckPath(fc.MoveTo); err != nil {
 				return err
 			}
-			if err := claim(fc.MoveTo); err != nil {
+			// A rename that changes only the case of the name names
+			// one file twice, as it should.
+			if vault.FoldName(fc.MoveTo) != vault.FoldName(fc.Path) {
+				if err := claim(fc.MoveTo); err != nil {
+					return err
+				}
+			}
+		}
+		if fc.Trashed != "" {
+			if err := checkTrashed(fc); err != nil {
 				return err
 			}
 		}
@@ -405,8 +466,151 @@ func (v *Vault) checkChange(ch Change) error {
 	return nil
 }
 
+// checkTrashed checks the form of a FileChange bringing a note back
+// from the trash: a new note whose Trashed is a path beneath TrashDir.
+// What is at that path is looked at through the open vault folder, as
+// every other path is, when the change is applied.
+func checkTrashed(fc FileChange) error {
+	rest, ok := strings.CutPrefix(fc.Trashed, TrashDir+"/")
+	if !ok || fc.After == nil || fc.Before != "" || fc.MoveTo != "" {
+		return fmt.Errorf("the change of %q must bring back a note from the vault's trash (%s) as a new note", fc.Path, TrashDir)
+	}
+	// The path in the trash is a note's path that a delete put there.
+	if err := CheckPath(rest, nil); err != nil {
+		return fmt.Errorf("bring back %q from %q: %w", fc.Path, fc.Trashed, err)
+	}
+	return nil
+}
+
 func existsError(rel string) error {
-	return fmt.Errorf("cannot create %q: %w; edit that note, or choose another name", rel, ErrExists)
+	return fmt.Errorf("cannot create %q: %w", rel, ErrExists)
+}
+
+func moveExistsError(from, to string) error {
+	return fmt.Errorf("cannot move %q to %q: %w", from, to, ErrExists)
+}
+
+// TwinError is a write refused because the vault already has a note or
+// folder whose name differs from one the write would make only in case
+// (or in Unicode form): on macOS and Windows the two names are one file,
+// and Obsidian's links find notes by name whatever the case. It is an
+// ErrExists.
+type TwinError struct {
+	// Path is what the write would make; Twin is what the vault has.
+	Path, Twin string
+	// From is the note a move would rename to Path, "" for a new note.
+	From string
+	// Folder is set when Twin is a folder.
+	Folder bool
+}
+
+func (e *TwinError) Error() string {
+	what := "note"
+	if e.Folder {
+		what = "folder"
+	}
+	doing := fmt.Sprintf("cannot create %q", e.Path)
+	if e.From != "" {
+		doing = fmt.Sprintf("cannot move %q to %q", e.From, e.Path)
+	}
+	return fmt.Sprintf("%s: the vault already has the %s %q, a name that differs only in case, which is the same file on macOS and Windows and the same note to Obsidian's links", doing, what, e.Twin)
+}
+
+// Is makes a TwinError an ErrExists.
+func (e *TwinError) Is(target error) bool { return target == ErrExists }
+
+// CheckNew is the rule for the path rel a write puts a note at where
+// there was none, the same for a dry run as for the write: nothing may
+// be there (ErrExists), nor a note or folder whose name differs only in
+// case or Unicode form (*TwinError), compared as notes' names are
+// (vault.FoldName). from is the note a move renames to rel ("" for a new
+// note): its own name spelled with other capitals is no twin, and the
+// move is a rename.
+func (v *Vault) CheckNew(ctx context.Context, rel, from string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	w, err := v.walker()
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	_, err = w.checkNew(rel, from)
+	return err
+}
+
+// checkNew is CheckNew in the walker of an Apply or a check; renaming
+// says that rel is from's own name in other capitals.
+func (w *walker) checkNew(rel, from string) (renaming bool, err error) {
+	twin, folder, err := w.caseTwin(rel)
+	if err != nil {
+		return false, err
+	}
+	switch {
+	case twin != "" && twin == from:
+		return true, nil
+	case twin != "":
+		return false, &TwinError{Path: rel, Twin: twin, From: from, Folder: folder}
+	}
+	f, name, err := w.at(rel, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	st, err := f.stat(name)
+	switch {
+	case err != nil:
+		return false, err
+	case st.kind == kindAbsent:
+		return false, nil
+	case from != "":
+		return false, moveExistsError(from, rel)
+	}
+	return false, existsError(rel)
+}
+
+// caseTwin is the file or folder of the vault that rel would be one with
+// on a disk that ignores case: the first of rel's names, from the vault
+// folder down, that is not in its folder as written while a name equal to
+// it by vault.FoldName is; folder says the twin is a folder. "" when
+// every name is there as written or the rest of rel is new.
+func (w *walker) caseTwin(rel string) (twin string, folder bool, err error) {
+	parts := strings.Split(rel, "/")
+	dir := ""
+	for i, part := range parts {
+		f, err := w.folder(dir, false)
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", false, nil
+		}
+		if err != nil {
+			return "", false, err
+		}
+		names, err := f.names()
+		if err != nil {
+			return "", false, err
+		}
+		key, other, exact := vault.FoldName(part), "", false
+		for _, n := range names {
+			if n == part {
+				exact = true
+				break
+			}
+			if other == "" && vault.FoldName(n) == key {
+				other = n
+			}
+		}
+		switch {
+		case exact:
+			dir = path.Join(dir, part)
+		case other != "":
+			return path.Join(dir, other), i < len(parts)-1, nil
+		default:
+			return "", false, nil
+		}
+	}
+	return "", false, nil
 }
 
 func staleError(rel string) error {
@@ -417,6 +621,14 @@ func staleError(rel string) error {
 // with nothing, changing nothing.
 func (w *walker) check(fc FileChange) (*step, error) {
 	s := &step{fc: fc, final: fc.Path}
+	if fc.Before == "" && !fc.Delete && fc.MoveTo == "" {
+		// A new note: a name that differs only in case from one there
+		// is refused as such, even where the disk takes them for one.
+		var twin *TwinError
+		if _, err := w.checkNew(fc.Path, ""); errors.As(err, &twin) {
+			return nil, err
+		}
+	}
 	data, st, err := w.readNote(fc.Path)
 	if err != nil {
 		return nil, err
@@ -430,18 +642,34 @@ func (w *walker) check(fc FileChange) (*step, error) {
 	}
 	if fc.MoveTo != "" {
 		s.final = fc.MoveTo
-		f, name, err := w.at(fc.MoveTo, false)
-		if err == nil {
-			var there entry
-			if there, err = f.stat(name); err == nil && there.kind != kindAbsent {
-				return nil, fmt.Errorf("cannot move %q to %q: %w; choose another name", fc.Path, fc.MoveTo, ErrExists)
-			}
-		}
-		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if s.caseOnly, err = w.checkNew(fc.MoveTo, fc.Path); err != nil {
 			return nil, err
 		}
 	}
+	if fc.Trashed != "" {
+		s.trash, s.trashName = w.trashCopy(fc.Trashed, fc.After)
+	}
 	return s, nil
+}
+
+// trashCopy is the folder and name of the file at trashed, in the vault's
+// trash, when it holds want; nil when it does not, is gone, or cannot be
+// read (the note is then written from want).
+func (w *walker) trashCopy(trashed string, want []byte) (*folder, string) {
+	f, name, err := w.at(trashed, false)
+	if err != nil {
+		return nil, ""
+	}
+	if !holds(f, name, want) {
+		return nil, ""
+	}
+	return f, name
+}
+
+// holds reports whether the regular file name in f holds exactly want.
+func holds(f *folder, name string, want []byte) bool {
+	data, st, err := f.read(name)
+	return err == nil && st.kind == kindFile && bytes.Equal(data, want)
 }
 
 // prepare opens (making them if need be) the folders of s and writes its
@@ -516,8 +744,21 @@ func (w *walker) commit(s *step) error {
 		return staleError(s.fc.Path)
 	}
 	switch {
+	case s.caseOnly:
+		if err = renameVia(s.src, s.name, s.dst, s.dstName); err == nil && s.tmp != "" {
+			if err = renameOver(s.dst, s.tmp, s.dst, s.dstName); err != nil {
+				_ = renameVia(s.dst, s.dstName, s.src, s.name)
+			}
+		}
 	case s.fc.Delete, s.fc.After == nil: // a move, or a move to the trash
 		err = renameNew(s.src, s.name, s.dst, s.dstName)
+	case s.trash != nil && holds(s.trash, s.trashName, s.fc.After):
+		// The note deleted is still in the trash as it was: it goes
+		// back, and no copy stays there.
+		if err = renameNew(s.trash, s.trashName, s.dst, s.dstName); err == nil {
+			s.restored = true
+			_ = s.dst.remove(s.tmp)
+		}
 	case s.fc.MoveTo != "":
 		if err = renameNew(s.dst, s.tmp, s.dst, s.dstName); err == nil {
 			s.tmp = ""
@@ -541,10 +782,58 @@ func (w *walker) commit(s *step) error {
 	if err := s.dst.sync(); err != nil {
 		return err
 	}
+	if s.restored {
+		if err := s.trash.sync(); err != nil {
+			return err
+		}
+	}
 	if s.src != s.dst {
 		return s.src.sync()
 	}
 	return nil
+}
+
+// renameVia renames from/a to to/b through a temporary name, refusing a
+// file at to/b: a rename that changes only the case of a name is, on a
+// file system that ignores case, a rename onto the file itself, which
+// renameNew would refuse.
+func renameVia(from *folder, a string, to *folder, b string) error {
+	tmp := tempName()
+	if err := renameNew(from, a, from, tmp); err != nil {
+		return err
+	}
+	if err := renameNew(from, tmp, to, b); err != nil {
+		_ = renameNew(from, tmp, from, a)
+		return err
+	}
+	return nil
+}
+
+// tidyTrash removes the folders of the trash that the notes brought back
+// from it leave empty, the deepest first, up to the trash folder itself:
+// the trash is then as it was before the delete, when the delete made
+// them.
+func (w *walker) tidyTrash(steps []*step) {
+	for _, s := range steps {
+		if !s.restored {
+			continue
+		}
+		for rel := path.Dir(s.fc.Trashed); rel != "." && rel != ""; rel = path.Dir(rel) {
+			parent := path.Dir(rel)
+			if parent == "." {
+				parent = ""
+			}
+			up, ok := w.open[parent]
+			if !ok || up.rmdir(path.Base(rel)) != nil {
+				break
+			}
+			if f, ok := w.open[rel]; ok {
+				f.close()
+				delete(w.open, rel)
+			}
+			_ = up.sync()
+		}
+	}
 }
 
 // undo puts back the steps done, the last done first, removes the temporary
@@ -578,8 +867,29 @@ func (w *walker) undo(steps []*step, err error) error {
 // putBack undoes a step done.
 func (s *step) putBack() error {
 	switch {
+	case s.caseOnly:
+		if err := renameVia(s.dst, s.dstName, s.src, s.name); err != nil {
+			return err
+		}
+		if s.fc.After != nil {
+			tmp, err := s.src.writeTemp(s.prev, &s.st)
+			if err != nil {
+				return err
+			}
+			if err := renameOver(s.src, tmp, s.src, s.name); err != nil {
+				_ = s.src.remove(tmp)
+				return err
+			}
+		}
 	case s.fc.Delete, s.fc.After == nil:
 		if err := renameNew(s.dst, s.dstName, s.src, s.name); err != nil {
+			return err
+		}
+	case s.restored:
+		if err := renameNew(s.dst, s.dstName, s.trash, s.trashName); err != nil {
+			return err
+		}
+		if err := s.trash.sync(); err != nil {
 			return err
 		}
 	case s.st.kind == kindAbsent:

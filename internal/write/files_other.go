@@ -3,6 +3,7 @@
 package write
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
@@ -174,3 +175,13 @@ func renameNew(from *folder, a string, to *folder, b string) error {
 // writing one vault are kept apart by the etag check made again just
 // before each rename, not by a lock.
 func lockVault(string) (func(), error) { return func() {}, nil }
+
+// names lists the names in f.
+func (f *folder) names() ([]string, error) {
+	d, err := f.root.Open(filepath.FromSlash(cmp.Or(f.rel, ".")))
+	if err != nil {
+		return nil, err
+	}
+	defer d.Close()
+	return d.Readdirnames(-1)
+}

@@ -250,3 +250,19 @@ func lockVault(dir string) (func(), error) {
 	}
 	return func() { unix.Close(fd) }, nil
 }
+
+// names lists the names in f, read through a description of the folder
+// of its own, so that f's own is not moved along.
+func (f *folder) names() ([]string, error) {
+	fd, err := unix.Openat(f.fd, ".", unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		return nil, &fs.PathError{Op: "open", Path: f.rel, Err: err}
+	}
+	d := os.NewFile(uintptr(fd), f.rel)
+	defer d.Close()
+	names, err := d.Readdirnames(-1)
+	if err != nil {
+		return nil, &fs.PathError{Op: "list", Path: f.rel, Err: err}
+	}
+	return names, nil
+}

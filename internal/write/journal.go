@@ -319,10 +319,12 @@ func (j Journal) files(ctx context.Context, id int64) ([]journalFile, error) {
 // UndoChange is the Change that reverts write id, for Apply in the
 // write's vault (Lookup names it), to be recorded in turn (its Tool is
 // "undo"), so that undoing an undo redoes. A created note is deleted (to
-// the trash), an edited one gets its bytes back, a deleted one is written
-// again from the journal's copy of its bytes (the trash is not read: it
-// may have been emptied), and a moved one moves back with the notes
-// whose links the move changed given their bytes back.
+// the trash), an edited one gets its bytes back, a deleted one comes back
+// from the trash (FileChange.Trashed: its copy there is moved back when
+// it still holds what was deleted, else the journal's copy of its bytes
+// is written, the trash having been emptied or the copy changed), and a
+// moved one moves back with the notes whose links the move changed given
+// their bytes back.
 //
 // current tells a file's etag now, or that it does not exist. Each file
 // the write left must be as it left it; otherwise UndoChange fails with
@@ -347,7 +349,11 @@ func (j Journal) UndoChange(ctx context.Context, id int64, current func(path str
 			if exists {
 				return Change{}, &ChangedError{Write: id, Path: f.Path, Back: true}
 			}
-			ch.Files = append(ch.Files, FileChange{Path: f.Path, After: nonNil(f.before)})
+			back := FileChange{Path: f.Path, After: nonNil(f.before)}
+			if strings.HasPrefix(f.PathAfter, TrashDir+"/") {
+				back.Trashed = f.PathAfter
+			}
+			ch.Files = append(ch.Files, back)
 			continue
 		}
 		etag, exists, err := current(f.PathAfter)

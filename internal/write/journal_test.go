@@ -83,6 +83,9 @@ func (v *memVault) apply(ch Change) (Applied, error) {
 			v.files[f.MoveTo] = after
 			out.Files = append(out.Files, AppliedFile{Path: f.Path, Final: f.MoveTo, Previous: prev, ETag: testETag(after)})
 		default:
+			if t, ok := v.trash[f.Trashed]; ok && string(t) == string(f.After) {
+				delete(v.trash, f.Trashed) // brought back from the trash
+			}
 			v.files[f.Path] = f.After
 			out.Files = append(out.Files, AppliedFile{Path: f.Path, Final: f.Path, Previous: prev, ETag: testETag(f.After)})
 		}

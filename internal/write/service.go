@@ -120,6 +120,9 @@ func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
 // plan works out the change r makes and the answer it gives, with the
 // diff of every file it changes; nothing is written.
 func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result, error) {
+	if v.IsFolder(ctx, r.Path) {
+		return Change{}, Result{}, FolderError(r.Tool, r.Path, "")
+	}
 	if err := v.CheckPath(r.Path); err != nil {
 		return Change{}, Result{}, err
 	}
@@ -130,9 +133,7 @@ func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result
 		if err := CheckSize(len(content)); err != nil {
 			return Change{}, Result{}, err
 		}
-		if _, _, err := v.Read(ctx, r.Path); err == nil {
-			return Change{}, Result{}, fmt.Errorf("%w: %s", ErrExists, r.Path)
-		} else if !errors.Is(err, fs.ErrNotExist) {
+		if err := v.CheckNew(ctx, r.Path, ""); err != nil {
 			return Change{}, Result{}, err
 		}
 		res.Diff = Diff(r.Path, nil, content)
@@ -193,11 +194,14 @@ func (s *Service) planMove(ctx context.Context, v *Vault, r Request, cur []byte,
 	if r.To == r.Path {
 		return Change{}, Result{}, fmt.Errorf("%w: to is the note's own path, %s; give the new path", ErrNoChange, r.Path)
 	}
+	if v.IsFolder(ctx, r.To) {
+		return Change{}, Result{}, FolderError(r.Tool, r.To, r.Path)
+	}
 	if err := v.CheckPath(r.To); err != nil {
 		return Change{}, Result{}, err
 	}
-	if _, _, err := v.Read(ctx, r.To); err == nil {
-		return Change{}, Result{}, fmt.Errorf("%w: %s", ErrExists, r.To)
+	if err := v.CheckNew(ctx, r.To, r.Path); err != nil {
+		return Change{}, Result{}, err
 	}
 	m, err := s.vaultMove(ctx, v, r.Path, r.To)
 	if err != nil {

@@ -43,6 +43,10 @@ var (
 //   - Path with Delete: move the file to the vault's trash;
 //   - Path with MoveTo: rename the file (with After set, write After at
 //     the new path).
+//   - Path with After and Trashed: bring back the note a delete put at
+//     Trashed (a path beneath TrashDir): renamed back to Path when the
+//     file there still holds After, else After written at Path as a new
+//     note (the trash copy gone or changed since is left as it is).
 //
 // Before is the etag the file must have now ("" when it must not exist);
 // a file whose etag differs makes the whole Change fail with ErrStale.
@@ -52,6 +56,8 @@ type FileChange struct {
 	After  []byte
 	Delete bool
 	MoveTo string
+	// Trashed is where the delete being undone put the note.
+	Trashed string
 }
 
 // Change is what one write does to the vault: one file for an edit, the

@@ -1,0 +1,174 @@
+package mcp_test
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// writableExample is a session with a server over a copy of the example
+// vault, made writable and indexed, and the vault's folder.
+func writableExample(t *testing.T) (*mcpsdk.ClientSession, string) {
+	t.Helper()
+	v := exampleVault(t)
+	v.Write = true
+	return connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v)), v.Path
+}
+
+// etagOf is the etag read-note gives for the note at p.
+func etagOf(t *testing.T, cs *mcpsdk.ClientSession, p string) string {
+	t.Helper()
+	var read mcp.ReadNoteOutput
+	if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": p}, &read); isErr {
+		t.Fatalf("read-note %s: %s", p, text)
+	}
+	return read.ETag
+}
+
+// appendEdit is an edits list of one append.
+var appendEdit = []any{map[string]any{"op": "append", "text": "more\n"}}
+
+// TestWriteToolsGivenAFolder: edit-note, move-note and delete-note given
+// a folder's path say it is a folder and that the tool changes one note,
+// not that the path lacks ".md"; move-note to a folder says to give the
+// note's new path in it. Nothing changes.
+func TestWriteToolsGivenAFolder(t *testing.T) {
+	cs, dir := writableExample(t)
+	before := sharedtest.TreeHash(t, dir)
+	etag := etagOf(t, cs, "Water.md")
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{mcp.ToolDeleteNote, map[string]any{"path": "Methods", "etag": etag}, `"Methods" is a folder, not a note: delete-note deletes one note, and folders are not deleted`},
+		{mcp.ToolDeleteNote, map[string]any{"path": "Methods/", "etag": etag}, `"Methods" is a folder, not a note: delete-note deletes one note`},
+		{mcp.ToolEditNote, map[string]any{"path": "Beans", "etag": etag, "edits": appendEdit}, `"Beans" is a folder, not a note: edit-note changes one note`},
+		{mcp.ToolMoveNote, map[string]any{"path": "Gear", "to": "Kit", "etag": etag}, `"Gear" is a folder, not a note: move-note moves one note, and folders are not moved`},
+		{mcp.ToolMoveNote, map[string]any{"path": "Water.md", "to": "Gear", "etag": etag}, `"Gear" is a folder: to is the note's new path, name included, such as "Gear/Water.md"`},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, c.want) || strings.Contains(text, "extension") {
+			t.Errorf("%s %v: %v %q; want it refused saying %q", c.tool, c.args, isErr, text, c.want)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+	if sharedtest.TreeHash(t, dir) != before {
+		t.Fatal("a refused write changed the vault")
+	}
+}
+
+// TestWriteToolsOnAMissingNoteSuggest: a write to a path where no note
+// is names the closest notes as read-note does for that path, in the
+// same words, or the note a link written so would lead to.
+func TestWriteToolsOnAMissingNoteSuggest(t *testing.T) {
+	cs, dir := writableExample(t)
+	before := sharedtest.TreeHash(t, dir)
+	etag := etagOf(t, cs, "Water.md")
+	const typo = "Methods/Frnch press.md"
+	readText, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": typo, "vault": "coffee"}, nil)
+	if !isErr || !strings.Contains(readText, `"Methods/French press.md"`) {
+		t.Fatalf("read-note of a misspelt path: %v %q; want the closest note named", isErr, readText)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{mcp.ToolEditNote, map[string]any{"path": typo, "etag": etag, "edits": appendEdit}},
+		{mcp.ToolMoveNote, map[string]any{"path": typo, "to": "Methods/Press.md", "etag": etag}},
+		{mcp.ToolDeleteNote, map[string]any{"path": typo, "etag": etag}},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, readText) {
+			t.Errorf("%s of a misspelt path: %v %q; want read-note's answer %q", c.tool, isErr, text, readText)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+	// A note's name without its folder: the note a link to it leads to.
+	text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "French press.md", "etag": etag, "edits": appendEdit}, nil)
+	if !isErr || !strings.Contains(text, `"Methods/French press.md" is the note a link to it leads to`) {
+		t.Errorf("edit-note of a note in another folder: %v %q", isErr, text)
+	}
+	sharedtest.CheckWords(t, "edit-note", text)
+	if sharedtest.TreeHash(t, dir) != before {
+		t.Fatal("a refused write changed the vault")
+	}
+}
+
+// TestEditNoteSchemaTakesAListOfEdits: edits is a required array of at
+// least one edit, not null, in the schema the client is given.
+func TestEditNoteSchemaTakesAListOfEdits(t *testing.T) {
+	cs, _ := writableExample(t)
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != mcp.ToolEditNote {
+			continue
+		}
+		data, err := json.Marshal(tool.InputSchema)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var schema struct {
+			Required   []string `json:"required"`
+			Properties map[string]struct {
+				Type     any  `json:"type"`
+				MinItems *int `json:"minItems"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(data, &schema); err != nil {
+			t.Fatal(err)
+		}
+		edits := schema.Properties["edits"]
+		if edits.Type != "array" || edits.MinItems == nil || *edits.MinItems != 1 || !strings.Contains(strings.Join(schema.Required, " "), "edits") {
+			t.Errorf("edit-note's edits: type %v, minItems %v, required %v; want a required array of 1 or more", edits.Type, edits.MinItems, schema.Required)
+		}
+		text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etagOf(t, cs, "Water.md"), "edits": nil}, nil)
+		if !isErr || !strings.Contains(text, "edits") {
+			t.Errorf("edit-note with edits null: %v %q", isErr, text)
+		}
+		return
+	}
+	t.Fatal("edit-note is not listed")
+}
+
+// TestNamesThatDifferOnlyInCaseAreOneNote: create-note and move-note to a
+// name that differs only in case from a note's are refused, naming it,
+// in a dry run too; the note itself renamed in other capitals is a move.
+func TestNamesThatDifferOnlyInCaseAreOneNote(t *testing.T) {
+	cs, dir := writableExample(t)
+	before := sharedtest.TreeHash(t, dir)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{mcp.ToolCreateNote, map[string]any{"path": "water.md", "content": "x\n"}},
+		{mcp.ToolCreateNote, map[string]any{"path": "water.md", "content": "x\n", "dry_run": true}},
+		{mcp.ToolMoveNote, map[string]any{"path": "Brewing ratios.md", "to": "WATER.md", "etag": etagOf(t, cs, "Brewing ratios.md")}},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, `the vault already has the note "Water.md"`) {
+			t.Errorf("%s %v: %v %q; want it refused naming Water.md", c.tool, c.args, isErr, text)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+	if sharedtest.TreeHash(t, dir) != before {
+		t.Fatal("a refused write changed the vault")
+	}
+	var moved mcp.WriteOutput
+	if text, isErr := call(t, cs, mcp.ToolMoveNote, map[string]any{"path": "Water.md", "to": "water.md", "etag": etagOf(t, cs, "Water.md")}, &moved); isErr || moved.Path != "water.md" {
+		t.Fatalf("renaming Water.md to water.md: %v %s", isErr, text)
+	}
+	if _, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "water.md"}, nil); isErr {
+		t.Error("water.md cannot be read after the rename")
+	}
+}
