@@ -9,6 +9,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -51,10 +52,17 @@ func TestSchemaErrorsUseTheRightArticle(t *testing.T) {
 // a minimum and a maximum, so that the SDK refuses an oversized argument
 // before a handler sees it.
 func TestEveryArgumentIsBounded(t *testing.T) {
-	cs := connect(t, &fake{})
+	// A writable vault, so that the write tools (and periodic-note's
+	// append) are listed too.
+	v := exampleVault(t)
+	v.Write = true
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), false, v))
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Tools, func(tool *mcpsdk.Tool) bool { return tool.Name == mcp.ToolEditNote }) {
+		t.Fatal("the write tools are not listed over a writable vault")
 	}
 	for _, tool := range res.Tools {
 		data, err := json.Marshal(tool.InputSchema)
@@ -112,6 +120,12 @@ func unbounded(path string, s map[string]any) []string {
 				if ps, ok := p.(map[string]any); ok {
 					out = append(out, unbounded(path+"."+name, ps)...)
 				}
+			}
+			// Properties of any name (set_properties' map) are bounded
+			// by their number; their values, free-form frontmatter, by
+			// the request's size and the write service's MaxEditText.
+			if _, counted := s["maxProperties"]; counted {
+				continue
 			}
 			if ap, ok := s["additionalProperties"]; ok && ap != false {
 				if m, ok := ap.(map[string]any); !ok || len(m) != 1 || m["not"] == nil {

@@ -114,6 +114,7 @@ In a writable vault, append adds text at the end of the note ("add this to today
 			textLength(p["date"], 0, periodic.MaxDateChars)
 			p["date"].Default = mustJSON("today")
 			textLength(p["vault"], 0, maxNameChars)
+			boundWriteArgs(p) // append and etag, when writing is on
 			pagingSchema(p)
 		}),
 		OutputSchema: outputSchema[PeriodicNoteOutput](drop(periodicWrites.out)),

@@ -67,6 +67,40 @@ func (t *tools) writes() bool {
 	return t.writer != nil && len(t.writer.Writable()) > 0
 }
 
+// boundWriteArgs bounds the arguments the write tools (and periodic-note's
+// append) share, wherever schema p has them, so that the SDK refuses an
+// oversized one before the write service sees it. Text is bounded by
+// write.MaxEditText (bytes, so at least as many characters), which the
+// service checks again, with the note's own size, as it plans the write.
+func boundWriteArgs(p map[string]*jsonschema.Schema) {
+	bound := func(name string, hi int) {
+		if s := p[name]; s != nil {
+			textLength(s, 0, hi)
+		}
+	}
+	bound("path", maxPathChars)
+	bound("to", maxPathChars)
+	bound("vault", maxNameChars)
+	bound("etag", write.ETagLen)
+	bound("content", write.MaxEditText)
+	bound("append", write.MaxEditText)
+	if edits := p["edits"]; edits != nil && edits.Items != nil {
+		e := edits.Items.Properties
+		e["op"].Enum = nil
+		for _, op := range write.Ops() {
+			e["op"].Enum = append(e["op"].Enum, op)
+		}
+		textLength(e["op"], 0, len(write.OpReplaceSection))
+		for _, name := range []string{"text", "find", "replace"} {
+			textLength(e[name], 0, write.MaxEditText)
+		}
+		textLength(e["heading"], 0, maxHeadingChars)
+		// find occurs at most once per byte of the note.
+		e["count"].Minimum, e["count"].Maximum = ptr(1.0), ptr(float64(write.MaxEditText))
+		e["properties"].MaxProperties = ptr(write.MaxProperties)
+	}
+}
+
 // writeAnnotations are a write tool's: it changes only the user's own
 // notes, in the vault; destructive when it may change or remove what is
 // there.
@@ -129,6 +163,7 @@ func (t *tools) addCreateNote(s *mcpsdk.Server) {
 		Description: `Create a new note in a writable vault. It never replaces a note: if a file is at the path, it is refused, and edit-note changes an existing note.
 Use dry_run to show the user what would be written first.`,
 		Annotations: writeAnnotations("Create a note", false),
+		InputSchema: inputSchema[CreateNoteInput](boundWriteArgs),
 	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in CreateNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
 		return t.write(ctx, write.Request{Tool: ToolCreateNote, Vault: in.Vault, Path: in.Path, Content: in.Content, DryRun: in.DryRun})
 	})
@@ -146,6 +181,7 @@ Every edit keeps the rest of the note byte for byte, and the user can undo it.`,
 			p["edits"].Types, p["edits"].Type = nil, "array"
 			p["edits"].MinItems = ptr(1)
 			maxItems(p["edits"], write.MaxEdits)
+			boundWriteArgs(p)
 		}),
 	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in EditNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
 		return t.write(ctx, write.Request{Tool: ToolEditNote, Vault: in.Vault, Path: in.Path, ETag: in.ETag, Edits: in.Edits, DryRun: in.DryRun})
@@ -158,6 +194,7 @@ func (t *tools) addMoveNote(s *mcpsdk.Server) {
 		Description: `Rename or move a note of a writable vault, and rewrite every link to it across the vault as Obsidian does (wikilinks, embeds, Markdown and frontmatter links, keeping each link's form). All the files change together or none does.
 Use dry_run to list the notes whose links would change.`,
 		Annotations: writeAnnotations("Move a note", true),
+		InputSchema: inputSchema[MoveNoteInput](boundWriteArgs),
 	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in MoveNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
 		return t.write(ctx, write.Request{Tool: ToolMoveNote, Vault: in.Vault, Path: in.Path, To: in.To, ETag: in.ETag, DryRun: in.DryRun})
 	})
@@ -168,6 +205,7 @@ func (t *tools) addDeleteNote(s *mcpsdk.Server) {
 		Name:        ToolDeleteNote,
 		Description: `Delete a note of a writable vault by moving it to the vault's .trash folder, as Obsidian's "move to Obsidian trash" does; the user can bring it back with jarvis undo. Links to it are left as they are.`,
 		Annotations: writeAnnotations("Delete a note", true),
+		InputSchema: inputSchema[DeleteNoteInput](boundWriteArgs),
 	}, func(ctx context.Context, _ *mcpsdk.CallToolRequest, in DeleteNoteInput) (*mcpsdk.CallToolResult, WriteOutput, error) {
 		return t.write(ctx, write.Request{Tool: ToolDeleteNote, Vault: in.Vault, Path: in.Path, ETag: in.ETag})
 	})

@@ -51,6 +51,9 @@ const (
 
 var ops = []string{OpAppend, OpPrepend, OpReplace, OpReplaceSection, OpSetProperties, OpContent}
 
+// Ops lists the ops an Edit may name.
+func Ops() []string { return slices.Clone(ops) }
+
 // Bounds of one call of ApplyEdits: an edit list is written by a model, and
 // a long or repeated one must not make a note, or the memory that builds
 // it, grow without end. The note itself is bounded by vault.MaxNoteSize,

@@ -15,11 +15,14 @@ func ETag(b []byte) string {
 	return hex.EncodeToString(sum[:16])
 }
 
+// ETagLen is the length of every etag ETag gives.
+const ETagLen = 32
+
 // IsETag reports whether s has the shape of an etag ETag gives (32
 // lower-case hexadecimal digits): one that does not was never given by
 // jarvis, and saying the note changed would be false.
 func IsETag(s string) bool {
-	if len(s) != 32 {
+	if len(s) != ETagLen {
 		return false
 	}
 	for _, c := range s {
