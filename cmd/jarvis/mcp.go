@@ -39,13 +39,6 @@ const envHTTPToken = config.EnvHTTPToken
 // characters of `openssl rand -hex 32` are 64 random bits.
 const minRemoteToken = 16
 
-// defaultSessionTimeout is how long an HTTP session may sit idle before
-// it is closed. A client that made no request for that long starts a new
-// session when its next one is answered 404, as the MCP specification
-// asks; an hour keeps a session through a pause in the conversation, and
-// bounds what abandoned sessions (about 13 KB each) hold.
-const defaultSessionTimeout = time.Hour
-
 // maxRequestBytes bounds an HTTP request body: tool arguments are small,
 // and a bound keeps a stray client from filling memory.
 const maxRequestBytes = 1 << 20
@@ -62,10 +55,11 @@ require "Authorization: Bearer <token>". --allow-remote requires a token of
 at least 16 characters, such as one made by
   export JARVIS_HTTP_TOKEN=$(openssl rand -hex 32)
 Browser pages are let in only from the server's own origin and those given
-with --allow-origin; clients that send no Origin are not affected. A
-session idle for --session-timeout is closed, and the client's next
-request is answered 404 so that it starts a new one. These flags apply
-only with --http: without it they are an error.
+with --allow-origin; clients that send no Origin are not affected. The HTTP
+server keeps no sessions: each request stands alone, whichever MCP
+version the client speaks (2025-03-26 to 2026-07-28), so several servers
+may sit behind one address. These flags apply only with --http: without
+it they are an error.
 
 The server answers at once. The index is brought up to date in the
 background (tools answer from what is indexed so far and say so), and a
@@ -81,7 +75,7 @@ when interrupted.`, e)
 	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address; requires JARVIS_HTTP_TOKEN")
 	var allowOrigins stringList
 	fs.Var(&allowOrigins, "allow-origin", "with --http, also let in browser pages from this `origin`, such as http://localhost:3000 (repeatable)")
-	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
+	sessionTimeout := fs.Duration("session-timeout", 0, "no effect: the HTTP server keeps no sessions (taken so that command lines that give it still work)")
 	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr; past 10 MB it is moved to file.1 and begun again")
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	writeAll := fs.Bool("write", false, "offer the write tools (create-note, edit-note, move-note, delete-note) for every vault served; without it only vaults with write: true in the config file are writable")
@@ -136,8 +130,11 @@ when interrupted.`, e)
 	var listener net.Listener
 	var httpOpts httpOptions
 	if *httpAddr != "" {
-		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), *allowRemote, allowOrigins, *sessionTimeout); err != nil {
+		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), *allowRemote, allowOrigins); err != nil {
 			return err
+		}
+		if isSet(fs, "session-timeout") {
+			log.Warn("--session-timeout " + sessionTimeout.String() + " has no effect: the HTTP server keeps no sessions, so none is left to close; leave the flag out")
 		}
 		if listener, err = listen(*httpAddr, *allowRemote); err != nil {
 			return err
@@ -225,13 +222,20 @@ func waitingForClient(inv health.Invocation) string {
 }
 
 // httpOnlyFlags are the flags of `jarvis mcp` that only mean something
-// with --http.
+// with --http. --session-timeout means nothing any more, and stays among
+// them so that a stdio command line that gives it is refused as before.
 var httpOnlyFlags = []string{"allow-remote", "allow-origin", "session-timeout"}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
 
 // withoutHTTP refuses the HTTP-only flags set on a command line that
 // serves stdio: ignored, --allow-remote would look as if the server were
-// reachable from the network, and --session-timeout as if it bounded
-// something.
+// reachable from the network.
 func withoutHTTP(fs *flag.FlagSet) error {
 	var set []string
 	fs.Visit(func(f *flag.Flag) {
@@ -294,24 +298,14 @@ type httpOptions struct {
 	allowRemote bool   // any Host header, on any address
 	// origins are the browser origins let in besides the server's own,
 	// normalised by parseOrigin.
-	origins        []string
-	sessionTimeout time.Duration // 0: sessions are never closed for idling
-	// maxSessions bounds the sessions open at once; 0 means
-	// defaultMaxSessions.
-	maxSessions int
-	conns       connBounds
+	origins []string
+	conns   connBounds
 }
-
-// defaultMaxSessions bounds the HTTP sessions open at once. Each holds
-// about 12 KB until it idles out (an hour by default); a client keeps one,
-// and a few hundred cover every assistant a person runs, while a loop of
-// initializes cannot fill memory.
-const defaultMaxSessions = 256
 
 // newHTTPOptions checks the HTTP settings: --allow-remote needs a token
 // that is long enough, and every --allow-origin must be an origin.
-func newHTTPOptions(token string, allowRemote bool, origins []string, sessionTimeout time.Duration) (httpOptions, error) {
-	opts := httpOptions{token: token, allowRemote: allowRemote, sessionTimeout: sessionTimeout}
+func newHTTPOptions(token string, allowRemote bool, origins []string) (httpOptions, error) {
+	opts := httpOptions{token: token, allowRemote: allowRemote}
 	if allowRemote && token == "" {
 		return opts, fmt.Errorf("--allow-remote serves every note to whoever reaches the address, so it requires a token: "+
 			"set one with `export %s=$(openssl rand -hex 32)` and give it to the client as \"Authorization: Bearer <token>\": %w", envHTTPToken, errUsage)
@@ -319,9 +313,6 @@ func newHTTPOptions(token string, allowRemote bool, origins []string, sessionTim
 	if allowRemote && len(strings.TrimSpace(token)) < minRemoteToken {
 		return opts, fmt.Errorf("%s has %s; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
 			envHTTPToken, words.Count(len(token), "character"), minRemoteToken, envHTTPToken, errUsage)
-	}
-	if sessionTimeout < 0 {
-		return opts, fmt.Errorf("--session-timeout %s: give a positive duration such as 30m, or 0 to never close idle sessions: %w", sessionTimeout, errUsage)
 	}
 	for _, o := range origins {
 		norm, ok := parseOrigin(o)
@@ -370,11 +361,9 @@ func isLoopbackHost(host string) bool {
 
 // serveHTTP serves Streamable HTTP at /mcp until ctx ends.
 func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts httpOptions, log *slog.Logger) error {
-	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server },
-		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes, SessionTimeout: opts.sessionTimeout})
 	opts.origins = append(ownOrigins(l.Addr()), opts.origins...)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(newSessions(h, server, opts.maxSessions), opts))
+	mux.Handle("/mcp", guard(statelessHandler(server, log), opts))
 	if host, _, err := net.SplitHostPort(l.Addr().String()); err == nil && !isLoopbackHost(host) {
 		log.Warn("serving MCP to the network: whoever reaches this address and has the token can read every note of the served vaults",
 			"address", l.Addr().String())
@@ -405,45 +394,24 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 	}
 }
 
-// newSessions decides on a POST without Mcp-Session-Id, which asks for a
-// new session: one that is not an initialize is answered 400 with a
-// JSON-RPC error saying to initialize first (the SDK would open a session
-// for it that no client can use, and answer 200, with a code-0 error for
-// all but a ping), and while max sessions are open a new one is refused
-// with 503 and a Retry-After, as the client may try again once idle ones
-// have been closed. An unknown session id is the SDK's to answer, with
-// 404.
-func newSessions(next http.Handler, server *mcpsdk.Server, max int) http.Handler {
-	if max <= 0 {
-		max = defaultMaxSessions
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			// guard has read the body, bounded; this reads it again
-			// from memory.
-			body, err := io.ReadAll(r.Body)
-			if err != nil {
-				http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			if reply := mcp.WithoutSession(body); reply != nil {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				w.Write(reply)
-				return
-			}
-			n := 0
-			for range server.Sessions() {
-				if n++; n >= max {
-					w.Header().Set("Retry-After", "60")
-					http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open, the most this server keeps; close one, or wait for idle ones to be closed", max), http.StatusServiceUnavailable)
-					return
-				}
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
+// statelessHandler is the SDK's Streamable HTTP handler without
+// sessions, the only way the SDK speaks MCP 2026-07-28 (server/discover,
+// every request carrying its version and the client's capabilities). A
+// client of 2025-11-25, 2025-06-18 or 2025-03-26 still initializes: the
+// answer carries no Mcp-Session-Id, so the client sends none, and each of
+// its later requests is served on its own as if the handshake had just
+// been made. Nothing is kept between requests: no idle sessions to close
+// or to bound, and one address may front several servers. GET (a stream
+// for the server's own messages) and DELETE (ending a session) are
+// answered 405, which clients of those versions take as "not offered";
+// a client of 2026-07-28 opens subscriptions/listen instead.
+//
+// jarvis's tools ask the client nothing (no sampling, elicitation or
+// roots) and keep nothing per client, so a request served alone answers
+// as it would in a session.
+func statelessHandler(server *mcpsdk.Server, log *slog.Logger) http.Handler {
+	return mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server },
+		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes, Stateless: true})
 }
 
 // guard checks what the SDK does not: a browser page's Origin (a DNS
