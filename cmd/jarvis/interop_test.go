@@ -43,9 +43,12 @@ func TestInteropTypeScriptClient(t *testing.T) {
 	t.Logf("client.mjs:\n%s", out)
 }
 
-// TestConformance runs the MCP conformance scenarios that apply to jarvis
-// (initialize, ping, tools and resources lists, DNS rebinding protection)
-// against `jarvis mcp --http` on a loopback port.
+// TestConformance runs every server scenario of the MCP conformance suite
+// that applies to jarvis (conformance.sh lists them, and why the others do
+// not apply) against `jarvis mcp --http` on a loopback port, each at the
+// protocol versions it is defined for among 2025-11-25 and 2026-07-28: the
+// handshake and the stateless server/discover, caching, header checks.
+// The log lists each scenario with its result.
 func TestConformance(t *testing.T) {
 	dir := interopDir(t)
 	bash, err := exec.LookPath("bash")
