@@ -27,7 +27,18 @@ import (
 // files (querytest), with an empty database: every tool is listed with
 // readOnlyHint, and every call in cases.json answers as expected, its
 // structuredContent valid against the tool's outputSchema.
-func TestInteropTypeScriptClient(t *testing.T) {
+func TestInteropTypeScriptClient(t *testing.T) { interopTypeScriptClient(t) }
+
+// TestInteropTypeScriptClientHTTP is TestInteropTypeScriptClient over
+// Streamable HTTP (`jarvis mcp --http`), as a remote client such as
+// mcp-remote reaches jarvis: the TypeScript SDK 1.32 client initializes
+// with 2025-11-25, is given no session, and every case answers as over
+// stdio.
+func TestInteropTypeScriptClientHTTP(t *testing.T) { interopTypeScriptClient(t, "--http") }
+
+// interopTypeScriptClient runs client.mjs with args over the vaults of
+// TestInteropTypeScriptClient.
+func interopTypeScriptClient(t *testing.T, args ...string) {
 	dir := interopDir(t)
 	node := nodeBinary(t, dir)
 	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
@@ -36,7 +47,7 @@ func TestInteropTypeScriptClient(t *testing.T) {
 	bin := buildJarvis(t)
 	db := filepath.Join(t.TempDir(), "interop.db")
 
-	out, err := runInterop(t, node, filepath.Join(dir, "client.mjs"), "--bin", bin, "--vault", vault, "--vault", projects, "--db", db)
+	out, err := runInterop(t, node, append([]string{filepath.Join(dir, "client.mjs"), "--bin", bin, "--vault", vault, "--vault", projects, "--db", db}, args...)...)
 	if err != nil {
 		t.Fatalf("client.mjs: %v\n%s", err, out)
 	}
