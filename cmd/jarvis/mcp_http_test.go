@@ -371,15 +371,6 @@ func TestMCPHTTPRefusesBatches(t *testing.T) {
 	}
 }
 
-// rpcError is the JSON-RPC error of a response body.
-type rpcError struct {
-	ID    json.RawMessage `json:"id"`
-	Error struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
 // TestServeHTTPBearerSchemeAnyCase: the Bearer scheme is matched in any
 // case and may be followed by several spaces (RFC 9110 section 11: auth
 // schemes are case-insensitive); another token, none, another scheme or

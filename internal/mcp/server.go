@@ -108,6 +108,7 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 // answers a method declare it. Logging stays declared, as it was by
 // default, for the clients that set a level.
 func capabilities() *mcpsdk.ServerCapabilities {
+	//lint:ignore SA1019 logging is deprecated from 2026-07-28 on, and kept for the clients of the earlier versions, to which it was declared
 	return &mcpsdk.ServerCapabilities{Logging: &mcpsdk.LoggingCapabilities{}, Prompts: &mcpsdk.PromptCapabilities{}}
 }
 
