@@ -90,8 +90,8 @@ const (
 	reservedFilesPerProc = 8
 	// maxConnsCeiling bounds the connections however many descriptors
 	// there are: each costs some 20 KB of buffers and goroutine, and
-	// 1024 serve every session (defaultMaxSessions) with a stream and
-	// a few requests at once.
+	// 1024 serve hundreds of clients, each with a subscription stream
+	// and a few requests at once.
 	maxConnsCeiling = 1024
 )
 

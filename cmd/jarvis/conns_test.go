@@ -212,31 +212,29 @@ func TestServeHTTPCutsASlowBody(t *testing.T) {
 	}
 }
 
-// TestServeHTTPKeepsStreams: the stream a client opens with GET for the
-// server's messages is not cut by any of the timeouts, however long it
-// stays quiet: a message sent after all of them passed arrives.
+// TestServeHTTPKeepsStreams: the stream a client keeps open for the
+// server's messages (subscriptions/listen, in MCP 2026-07-28: the server
+// keeps no sessions, and a GET stream belonged to one) is not cut by any
+// of the timeouts, however long it stays quiet: a message sent after all
+// of them passed arrives.
 func TestServeHTTPKeepsStreams(t *testing.T) {
 	const short = 200 * time.Millisecond
 	server, addr := serveConns(t, connBounds{header: short, request: short, idle: short})
 	url := "http://" + addr + "/mcp"
-	auth := map[string]string{"Authorization": "Bearer " + connsToken}
-	resp, body := post(t, url, initializeBody, auth)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize: HTTP %d: %s", resp.StatusCode, body)
+	noop := func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
+		return &mcpsdk.CallToolResult{}, nil
 	}
-	session := map[string]string{"Authorization": "Bearer " + connsToken,
-		"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-06-18"}
-	if resp, body := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); resp.StatusCode != http.StatusAccepted {
-		t.Fatalf("initialized: HTTP %d: %s", resp.StatusCode, body)
-	}
+	// A tool from the start, so that the server offers its list's changes.
+	server.AddTool(&mcpsdk.Tool{Name: "early", InputSchema: map[string]any{"type": "object"}}, noop)
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	listen := `{"jsonrpc":"2.0","id":1,"method":"subscriptions/listen","params":{"notifications":{"toolsListChanged":true},` + meta20260728 + `}}`
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(listen))
 	if err != nil {
 		t.Fatal(err)
 	}
-	req.Header.Set("Accept", "text/event-stream")
-	for k, v := range session {
+	for k, v := range map[string]string{"Authorization": "Bearer " + connsToken, "Content-Type": "application/json",
+		"Accept": "application/json, text/event-stream", "Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "subscriptions/listen"} {
 		req.Header.Set(k, v)
 	}
 	stream, err := http.DefaultClient.Do(req)
@@ -245,13 +243,10 @@ func TestServeHTTPKeepsStreams(t *testing.T) {
 	}
 	defer stream.Body.Close()
 	if stream.StatusCode != http.StatusOK {
-		t.Fatalf("GET stream: HTTP %d", stream.StatusCode)
+		t.Fatalf("subscriptions/listen: HTTP %d", stream.StatusCode)
 	}
 	time.Sleep(5 * short)
-	server.AddTool(&mcpsdk.Tool{Name: "late", InputSchema: map[string]any{"type": "object"}},
-		func(context.Context, *mcpsdk.CallToolRequest) (*mcpsdk.CallToolResult, error) {
-			return &mcpsdk.CallToolResult{}, nil
-		})
+	server.AddTool(&mcpsdk.Tool{Name: "late", InputSchema: map[string]any{"type": "object"}}, noop)
 	lines := bufio.NewScanner(stream.Body)
 	for lines.Scan() {
 		if strings.Contains(lines.Text(), "notifications/tools/list_changed") {

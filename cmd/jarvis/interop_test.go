@@ -27,7 +27,18 @@ import (
 // files (querytest), with an empty database: every tool is listed with
 // readOnlyHint, and every call in cases.json answers as expected, its
 // structuredContent valid against the tool's outputSchema.
-func TestInteropTypeScriptClient(t *testing.T) {
+func TestInteropTypeScriptClient(t *testing.T) { interopTypeScriptClient(t) }
+
+// TestInteropTypeScriptClientHTTP is TestInteropTypeScriptClient over
+// Streamable HTTP (`jarvis mcp --http`), as a remote client such as
+// mcp-remote reaches jarvis: the TypeScript SDK 1.32 client initializes
+// with 2025-11-25, is given no session, and every case answers as over
+// stdio.
+func TestInteropTypeScriptClientHTTP(t *testing.T) { interopTypeScriptClient(t, "--http") }
+
+// interopTypeScriptClient runs client.mjs with args over the vaults of
+// TestInteropTypeScriptClient.
+func interopTypeScriptClient(t *testing.T, args ...string) {
 	dir := interopDir(t)
 	node := nodeBinary(t, dir)
 	vault := sharedtest.Path(t, "vaults/obsidian-help/en")
@@ -36,16 +47,19 @@ func TestInteropTypeScriptClient(t *testing.T) {
 	bin := buildJarvis(t)
 	db := filepath.Join(t.TempDir(), "interop.db")
 
-	out, err := runInterop(t, node, filepath.Join(dir, "client.mjs"), "--bin", bin, "--vault", vault, "--vault", projects, "--db", db)
+	out, err := runInterop(t, node, append([]string{filepath.Join(dir, "client.mjs"), "--bin", bin, "--vault", vault, "--vault", projects, "--db", db}, args...)...)
 	if err != nil {
 		t.Fatalf("client.mjs: %v\n%s", err, out)
 	}
 	t.Logf("client.mjs:\n%s", out)
 }
 
-// TestConformance runs the MCP conformance scenarios that apply to jarvis
-// (initialize, ping, tools and resources lists, DNS rebinding protection)
-// against `jarvis mcp --http` on a loopback port.
+// TestConformance runs every server scenario of the MCP conformance suite
+// that applies to jarvis (conformance.sh lists them, and why the others do
+// not apply) against `jarvis mcp --http` on a loopback port, each at the
+// protocol versions it is defined for among 2025-11-25 and 2026-07-28: the
+// handshake and the stateless server/discover, caching, header checks.
+// The log lists each scenario with its result.
 func TestConformance(t *testing.T) {
 	dir := interopDir(t)
 	bash, err := exec.LookPath("bash")

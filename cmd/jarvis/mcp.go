@@ -40,13 +40,6 @@ const envHTTPToken = config.EnvHTTPToken
 // characters of `openssl rand -hex 32` are 64 random bits.
 const minRemoteToken = 16
 
-// defaultSessionTimeout is how long an HTTP session may sit idle before
-// it is closed. A client that made no request for that long starts a new
-// session when its next one is answered 404, as the MCP specification
-// asks; an hour keeps a session through a pause in the conversation, and
-// bounds what abandoned sessions (about 13 KB each) hold.
-const defaultSessionTimeout = time.Hour
-
 // maxRequestBytes bounds an HTTP request body: tool arguments are small,
 // and a bound keeps a stray client from filling memory.
 const maxRequestBytes = 1 << 20
@@ -63,9 +56,10 @@ require "Authorization: Bearer <token>". --allow-remote requires a token of
 at least 16 characters, such as one made by
   export JARVIS_HTTP_TOKEN=$(openssl rand -hex 32)
 Browser pages are let in only from the server's own origin and those given
-with --allow-origin; clients that send no Origin are not affected. A
-session idle for --session-timeout is closed, and the client's next
-request is answered 404 so that it starts a new one.
+with --allow-origin; clients that send no Origin are not affected. The HTTP
+server keeps no sessions: each request stands alone, whichever MCP
+version the client speaks (2025-03-26 to 2026-07-28), so several servers
+may sit behind one address.
 
 For clients that sign in with OAuth (Claude's connectors on claude.ai,
 the phone apps and Claude Desktop), give --oauth-issuer: the server then
@@ -93,7 +87,7 @@ when interrupted.`, e)
 	allowRemote := fs.Bool("allow-remote", false, "with --http, accept a non-loopback address; requires JARVIS_HTTP_TOKEN or --oauth-issuer")
 	var allowOrigins stringList
 	fs.Var(&allowOrigins, "allow-origin", "with --http, also let in browser pages from this `origin`, such as http://localhost:3000 (repeatable)")
-	sessionTimeout := fs.Duration("session-timeout", defaultSessionTimeout, "with --http, close a session idle this long (0: never)")
+	sessionTimeout := fs.Duration("session-timeout", 0, "no effect: the HTTP server keeps no sessions (taken so that command lines that give it still work)")
 	oauthIssuer := fs.String("oauth-issuer", "", "with --http, accept OAuth access tokens signed by the issuer at `URL`, such as https://TENANT.auth0.com/ (or set "+config.EnvOAuthIssuer+")")
 	oauthAudience := fs.String("oauth-audience", "", "with --oauth-issuer, the `audience` tokens must name (default: the server's URL, such as https://notes.example.com/mcp)")
 	publicURL := fs.String("public-url", "", "with --oauth-issuer, the `URL` clients reach the server at, such as https://notes.example.com behind a proxy (default: the address each request was sent to)")
@@ -153,8 +147,11 @@ when interrupted.`, e)
 	if *httpAddr != "" {
 		auth := oauthSettings{issuer: cfg.MCP.OAuthIssuer, audience: cfg.MCP.OAuthAudience, publicURL: cfg.MCP.PublicURL}
 		auth.override(*oauthIssuer, *oauthAudience, *publicURL)
-		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), auth, writable(cfg.Vaults), *allowRemote, allowOrigins, *sessionTimeout); err != nil {
+		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), auth, writable(cfg.Vaults), *allowRemote, allowOrigins); err != nil {
 			return err
+		}
+		if isSet(fs, "session-timeout") {
+			log.Warn("--session-timeout " + sessionTimeout.String() + " has no effect: the HTTP server keeps no sessions, so none is left to close; leave the flag out")
 		}
 		if listener, err = listen(*httpAddr, *allowRemote); err != nil {
 			return err
@@ -242,13 +239,20 @@ func waitingForClient(inv health.Invocation) string {
 }
 
 // httpOnlyFlags are the flags of `jarvis mcp` that only mean something
-// with --http.
+// with --http. --session-timeout means nothing any more, and stays among
+// them so that a stdio command line that gives it is refused as before.
 var httpOnlyFlags = []string{"allow-remote", "allow-origin", "session-timeout", "oauth-issuer", "oauth-audience", "public-url"}
+
+// isSet reports whether the flag name was given on the command line.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}
 
 // withoutHTTP refuses the HTTP-only flags set on a command line that
 // serves stdio: ignored, --allow-remote would look as if the server were
-// reachable from the network, and --session-timeout as if it bounded
-// something.
+// reachable from the network.
 func withoutHTTP(fs *flag.FlagSet) error {
 	var set []string
 	fs.Visit(func(f *flag.Flag) {
@@ -317,19 +321,9 @@ type httpOptions struct {
 	publicHost string
 	// origins are the browser origins let in besides the server's own,
 	// normalised by parseOrigin.
-	origins        []string
-	sessionTimeout time.Duration // 0: sessions are never closed for idling
-	// maxSessions bounds the sessions open at once; 0 means
-	// defaultMaxSessions.
-	maxSessions int
-	conns       connBounds
+	origins []string
+	conns   connBounds
 }
-
-// defaultMaxSessions bounds the HTTP sessions open at once. Each holds
-// about 12 KB until it idles out (an hour by default); a client keeps one,
-// and a few hundred cover every assistant a person runs, while a loop of
-// initializes cannot fill memory.
-const defaultMaxSessions = 256
 
 // oauthSettings are the OAuth settings of `jarvis mcp --http`, from the
 // config file, the environment and the flags.
@@ -383,8 +377,8 @@ func newResource(o oauthSettings, writes bool) (*oauth.Resource, error) {
 
 // newHTTPOptions checks the HTTP settings: --allow-remote needs OAuth or a
 // token that is long enough, and every --allow-origin must be an origin.
-func newHTTPOptions(token string, auth oauthSettings, writes, allowRemote bool, origins []string, sessionTimeout time.Duration) (httpOptions, error) {
-	opts := httpOptions{token: token, allowRemote: allowRemote, sessionTimeout: sessionTimeout}
+func newHTTPOptions(token string, auth oauthSettings, writes, allowRemote bool, origins []string) (httpOptions, error) {
+	opts := httpOptions{token: token, allowRemote: allowRemote}
 	rs, err := newResource(auth, writes)
 	if err != nil {
 		return opts, err
@@ -404,9 +398,6 @@ func newHTTPOptions(token string, auth oauthSettings, writes, allowRemote bool, 
 	if allowRemote && token != "" && len(strings.TrimSpace(token)) < minRemoteToken {
 		return opts, fmt.Errorf("%s has %s; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
 			envHTTPToken, words.Count(len(token), "character"), minRemoteToken, envHTTPToken, errUsage)
-	}
-	if sessionTimeout < 0 {
-		return opts, fmt.Errorf("--session-timeout %s: give a positive duration such as 30m, or 0 to never close idle sessions: %w", sessionTimeout, errUsage)
 	}
 	for _, o := range origins {
 		norm, ok := parseOrigin(o)
@@ -455,11 +446,9 @@ func isLoopbackHost(host string) bool {
 
 // serveHTTP serves Streamable HTTP at /mcp until ctx ends.
 func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts httpOptions, log *slog.Logger) error {
-	h := mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server },
-		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes, SessionTimeout: opts.sessionTimeout})
 	opts.origins = append(ownOrigins(l.Addr()), opts.origins...)
 	mux := http.NewServeMux()
-	mux.Handle("/mcp", guard(newSessions(h, server, opts.maxSessions), opts))
+	mux.Handle("/mcp", guard(statelessHandler(server, log), opts))
 	if opts.oauth != nil {
 		for _, p := range opts.oauth.MetadataPaths() {
 			mux.Handle(p, opts.oauth)
@@ -505,45 +494,24 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 	}
 }
 
-// newSessions decides on a POST without Mcp-Session-Id, which asks for a
-// new session: one that is not an initialize is answered 400 with a
-// JSON-RPC error saying to initialize first (the SDK would open a session
-// for it that no client can use, and answer 200, with a code-0 error for
-// all but a ping), and while max sessions are open a new one is refused
-// with 503 and a Retry-After, as the client may try again once idle ones
-// have been closed. An unknown session id is the SDK's to answer, with
-// 404.
-func newSessions(next http.Handler, server *mcpsdk.Server, max int) http.Handler {
-	if max <= 0 {
-		max = defaultMaxSessions
-	}
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.Method == http.MethodPost && r.Header.Get("Mcp-Session-Id") == "" {
-			// guard has read the body, bounded; this reads it again
-			// from memory.
-			body, err := io.ReadAll(r.Body)
-			if err != nil {
-				http.Error(w, "Bad Request: the body could not be read", http.StatusBadRequest)
-				return
-			}
-			r.Body = io.NopCloser(bytes.NewReader(body))
-			if reply := mcp.WithoutSession(body); reply != nil {
-				w.Header().Set("Content-Type", "application/json")
-				w.WriteHeader(http.StatusBadRequest)
-				w.Write(reply)
-				return
-			}
-			n := 0
-			for range server.Sessions() {
-				if n++; n >= max {
-					w.Header().Set("Retry-After", "60")
-					http.Error(w, fmt.Sprintf("Service Unavailable: %d sessions are open, the most this server keeps; close one, or wait for idle ones to be closed", max), http.StatusServiceUnavailable)
-					return
-				}
-			}
-		}
-		next.ServeHTTP(w, r)
-	})
+// statelessHandler is the SDK's Streamable HTTP handler without
+// sessions, the only way the SDK speaks MCP 2026-07-28 (server/discover,
+// every request carrying its version and the client's capabilities). A
+// client of 2025-11-25, 2025-06-18 or 2025-03-26 still initializes: the
+// answer carries no Mcp-Session-Id, so the client sends none, and each of
+// its later requests is served on its own as if the handshake had just
+// been made. Nothing is kept between requests: no idle sessions to close
+// or to bound, and one address may front several servers. GET (a stream
+// for the server's own messages) and DELETE (ending a session) are
+// answered 405, which clients of those versions take as "not offered";
+// a client of 2026-07-28 opens subscriptions/listen instead.
+//
+// jarvis's tools ask the client nothing (no sampling, elicitation or
+// roots) and keep nothing per client, so a request served alone answers
+// as it would in a session.
+func statelessHandler(server *mcpsdk.Server, log *slog.Logger) http.Handler {
+	return mcpsdk.NewStreamableHTTPHandler(func(*http.Request) *mcpsdk.Server { return server },
+		&mcpsdk.StreamableHTTPOptions{Logger: log, MaxRequestBodyBytes: maxRequestBytes, Stateless: true})
 }
 
 // guard checks what the SDK does not: a browser page's Origin (a DNS

@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io"
 	"log/slog"
 	"net"
 	"net/http"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -181,37 +183,6 @@ func TestMCPAllowOriginMustBeAnOrigin(t *testing.T) {
 	}
 }
 
-// TestMCPSessionIdleTimeout: a session kept busy stays; once idle for
-// --session-timeout it is closed, and its next request is answered 404 so
-// that the client starts a new session.
-func TestMCPSessionIdleTimeout(t *testing.T) {
-	// Long enough that a ping every idle/5 keeps the session open however
-	// slow a busy machine answers one (the race detector, 2 cores).
-	const idle = 2 * time.Second
-	url, _ := startHTTP(t, nil, "--session-timeout", idle.String())
-	resp, body := post(t, url, initializeBody, nil)
-	id := resp.Header.Get("Mcp-Session-Id")
-	if resp.StatusCode != http.StatusOK || id == "" {
-		t.Fatalf("initialize: HTTP %d, session %q: %s", resp.StatusCode, id, body)
-	}
-	ping := `{"jsonrpc":"2.0","id":2,"method":"ping"}`
-	session := map[string]string{"Mcp-Session-Id": id, "Mcp-Protocol-Version": "2025-06-18"}
-	// Busy for longer than the timeout: each request starts it again.
-	for end := time.Now().Add(idle + idle/2); time.Now().Before(end); time.Sleep(idle / 5) {
-		if resp, body := post(t, url, ping, session); resp.StatusCode != http.StatusOK {
-			t.Fatalf("ping of a busy session: HTTP %d: %s", resp.StatusCode, body)
-		}
-	}
-	// Idle well past the timeout; any request would start it again.
-	time.Sleep(2 * idle)
-	if resp, body := post(t, url, ping, session); resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("ping after %v idle: HTTP %d, want 404: %s", 2*idle, resp.StatusCode, body)
-	}
-	if resp, body := post(t, url, initializeBody, nil); resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") == id {
-		t.Fatalf("a new initialize after the timeout: HTTP %d: %s", resp.StatusCode, body)
-	}
-}
-
 // serveTest runs serveHTTP with opts for an empty server on a loopback
 // port until the test ends, and returns the server and its URL.
 func serveTest(t *testing.T, opts httpOptions) (*mcpsdk.Server, string) {
@@ -227,34 +198,6 @@ func serveTest(t *testing.T, opts httpOptions) (*mcpsdk.Server, string) {
 	go func() { done <- serveHTTP(ctx, server, l, opts, log) }()
 	t.Cleanup(func() { cancel(); <-done })
 	return server, "http://" + l.Addr().String() + "/mcp"
-}
-
-// TestServeHTTPReapsIdleSessions: sessions closed for idling leave the
-// server, so that abandoned sessions hold no memory.
-func TestServeHTTPReapsIdleSessions(t *testing.T) {
-	server, url := serveTest(t, httpOptions{sessionTimeout: time.Second})
-	sessions := func() int {
-		n := 0
-		for range server.Sessions() {
-			n++
-		}
-		return n
-	}
-	for i := range 3 {
-		if resp, body := post(t, url, initializeBody, nil); resp.StatusCode != http.StatusOK {
-			t.Fatalf("initialize %d: HTTP %d: %s", i, resp.StatusCode, body)
-		}
-	}
-	if n := sessions(); n != 3 {
-		t.Fatalf("%d sessions after three initializes, want 3", n)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for sessions() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("%d sessions still open 10s after they went idle", sessions())
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
 }
 
 // TestServeHTTPWarnsWhenServingTheNetwork: a listener on an address
@@ -346,40 +289,6 @@ func TestMCPHTTPGuards(t *testing.T) {
 	}
 }
 
-// TestServeHTTPBoundsSessions: past the bound a new session is refused
-// with 503 and Retry-After, an open one keeps working, and once sessions
-// idle out new ones are taken again.
-func TestServeHTTPBoundsSessions(t *testing.T) {
-	_, url := serveTest(t, httpOptions{sessionTimeout: time.Second, maxSessions: 3})
-	var last string
-	for i := range 3 {
-		resp, body := post(t, url, initializeBody, nil)
-		if resp.StatusCode != http.StatusOK {
-			t.Fatalf("initialize %d: HTTP %d: %s", i, resp.StatusCode, body)
-		}
-		last = resp.Header.Get("Mcp-Session-Id")
-	}
-	resp, body := post(t, url, initializeBody, nil)
-	if resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
-		t.Fatalf("a fourth session: HTTP %d: %s", resp.StatusCode, body)
-	}
-	session := map[string]string{"Mcp-Session-Id": last, "Mcp-Protocol-Version": "2025-06-18"}
-	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, session); resp.StatusCode != http.StatusOK {
-		t.Fatalf("ping of an open session at the bound: HTTP %d: %s", resp.StatusCode, body)
-	}
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		resp, body := post(t, url, initializeBody, nil)
-		if resp.StatusCode == http.StatusOK {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("no new session 10s after the others went idle: HTTP %d: %s", resp.StatusCode, body)
-		}
-		time.Sleep(100 * time.Millisecond)
-	}
-}
-
 // TestMCPHTTPFlagsNeedHTTP: a flag that only means something with --http,
 // given without it, is a usage error naming the flag, not a stdio server
 // that ignores it: `--allow-remote` alone would otherwise look like it
@@ -424,7 +333,7 @@ func TestMCPHTTPRefusesBatches(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("initialize: HTTP %d: %s", resp.StatusCode, body)
 	}
-	session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-03-26"}
+	session := map[string]string{"Mcp-Protocol-Version": "2025-03-26"}
 	if resp, body := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("initialized: HTTP %d: %s", resp.StatusCode, body)
 	}
@@ -456,67 +365,9 @@ func TestMCPHTTPRefusesBatches(t *testing.T) {
 			}
 		})
 	}
-	// The session is still there for single requests.
+	// Single requests are still served.
 	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":10,"method":"ping"}`, session); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":10`) {
 		t.Fatalf("a ping after the batches: HTTP %d: %s", resp.StatusCode, body)
-	}
-}
-
-// rpcError is the JSON-RPC error of a response body.
-type rpcError struct {
-	ID    json.RawMessage `json:"id"`
-	Error struct {
-		Code    int    `json:"code"`
-		Message string `json:"message"`
-	} `json:"error"`
-}
-
-// TestServeHTTPRequiresASession: a request without Mcp-Session-Id other
-// than initialize is answered 400 with a -32600 error that names the
-// header and says to initialize first, and opens no session; one with an
-// unknown session id is answered 404. The SDK answered the first 200 with
-// a code-0 error, "method is invalid during session initialization", and
-// kept a session open for it.
-func TestServeHTTPRequiresASession(t *testing.T) {
-	server, url := serveTest(t, httpOptions{})
-	for _, tt := range []struct {
-		name, body, id string
-	}{
-		{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, "2"},
-		{"a ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, `"p"`},
-		{"a notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, "null"},
-		{"a response", `{"jsonrpc":"2.0","id":5,"result":{}}`, "null"},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			resp, body := post(t, url, tt.body, nil)
-			var reply rpcError
-			if err := json.Unmarshal([]byte(body), &reply); err != nil {
-				t.Fatalf("HTTP %d, body %q: want a JSON-RPC error: %v", resp.StatusCode, body, err)
-			}
-			if resp.StatusCode != http.StatusBadRequest || reply.Error.Code != -32600 || string(reply.ID) != tt.id ||
-				!strings.Contains(reply.Error.Message, "Mcp-Session-Id header is missing") ||
-				!strings.Contains(reply.Error.Message, "send initialize first") {
-				t.Fatalf("HTTP %d, body %s; want 400 and a -32600 error with id %s naming the Mcp-Session-Id header and initialize", resp.StatusCode, body, tt.id)
-			}
-		})
-	}
-	for range server.Sessions() {
-		t.Fatal("a refused request opened a session")
-	}
-	unknown := map[string]string{"Mcp-Session-Id": "NOSUCHSESSION", "Mcp-Protocol-Version": "2025-06-18"}
-	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":3,"method":"tools/list"}`, unknown); resp.StatusCode != http.StatusNotFound {
-		t.Fatalf("an unknown session: HTTP %d, want 404: %s", resp.StatusCode, body)
-	}
-	resp, body := post(t, url, initializeBody, nil)
-	if resp.StatusCode != http.StatusOK {
-		t.Fatalf("initialize: HTTP %d: %s", resp.StatusCode, body)
-	}
-	session := map[string]string{"Mcp-Session-Id": resp.Header.Get("Mcp-Session-Id"), "Mcp-Protocol-Version": "2025-06-18"}
-	if resp, body := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, session); resp.StatusCode != http.StatusAccepted {
-		t.Fatalf("initialized: HTTP %d: %s", resp.StatusCode, body)
-	}
-	if resp, body := post(t, url, `{"jsonrpc":"2.0","id":4,"method":"ping"}`, session); resp.StatusCode != http.StatusOK || !strings.Contains(body, `"id":4`) {
-		t.Fatalf("a ping in the session: HTTP %d: %s", resp.StatusCode, body)
 	}
 }
 
@@ -603,5 +454,162 @@ func TestServeHTTPRefusalsSayWhatToDo(t *testing.T) {
 	resp.Body.Close()
 	if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "localhost") || !strings.Contains(string(body), "--allow-remote") {
 		t.Errorf("another host: HTTP %d: %s", resp.StatusCode, body)
+	}
+}
+
+// rpcMessage is the one JSON-RPC message of an HTTP response body, sent
+// as JSON or as the data of an event stream.
+func rpcMessage(t *testing.T, body string) map[string]any {
+	t.Helper()
+	data := body
+	for line := range strings.SplitSeq(body, "\n") {
+		if d, ok := strings.CutPrefix(line, "data: "); ok {
+			data = d
+		}
+	}
+	var msg map[string]any
+	if err := json.Unmarshal([]byte(data), &msg); err != nil {
+		t.Fatalf("body %q: not one JSON-RPC message: %v", body, err)
+	}
+	return msg
+}
+
+// field reads a dotted path ("result.serverInfo.name") from a decoded
+// JSON value, nil when it is not there.
+func field(v any, path string) any {
+	for k := range strings.SplitSeq(path, ".") {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil
+		}
+		v = m[k]
+	}
+	return v
+}
+
+// TestServeHTTPKeepsNoSessions: the HTTP server keeps no sessions. An
+// initialize is answered without Mcp-Session-Id, a later request without
+// one is served, a stale session id from before a restart does not get
+// 404, nothing stays open in the server between requests, and GET (a
+// stream for a session's messages) is answered 405 with Allow: POST. It
+// kept every session until it idled out, and refused a request without
+// the header with 400.
+func TestServeHTTPKeepsNoSessions(t *testing.T) {
+	server, url := serveTest(t, httpOptions{})
+	resp, body := post(t, url, initializeBody, nil)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Mcp-Session-Id") != "" {
+		t.Fatalf("initialize: HTTP %d, Mcp-Session-Id %q: %s; want 200 and no session", resp.StatusCode, resp.Header.Get("Mcp-Session-Id"), body)
+	}
+	for _, header := range []map[string]string{
+		{"Mcp-Protocol-Version": "2025-06-18"},
+		{"Mcp-Protocol-Version": "2025-06-18", "Mcp-Session-Id": "FROM-BEFORE-A-RESTART"},
+	} {
+		resp, body := post(t, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, header)
+		if msg := rpcMessage(t, body); resp.StatusCode != http.StatusOK || msg["error"] != nil || field(msg, "id") != 2.0 {
+			t.Fatalf("a ping with %v: HTTP %d: %s", header, resp.StatusCode, body)
+		}
+	}
+	for range server.Sessions() {
+		t.Fatal("a session is still open after its requests were answered")
+	}
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Accept", "text/event-stream")
+	get, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	get.Body.Close()
+	if get.StatusCode != http.StatusMethodNotAllowed || get.Header.Get("Allow") != "POST" {
+		t.Fatalf("GET: HTTP %d, Allow %q; want 405 and POST", get.StatusCode, get.Header.Get("Allow"))
+	}
+}
+
+// TestMCPHTTPOlderClients: a client of 2025-03-26, 2025-06-18 or
+// 2025-11-25 initializes, says it is initialized and calls a tool over
+// HTTP as it always did, sending the Mcp-Session-Id it was given (none),
+// and gets its own version back and the tool's answer.
+func TestMCPHTTPOlderClients(t *testing.T) {
+	url, _ := startHTTP(t, nil)
+	for _, version := range []string{"2025-03-26", "2025-06-18", "2025-11-25"} {
+		t.Run(version, func(t *testing.T) {
+			resp, body := post(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+
+				`","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`, nil)
+			if got := field(rpcMessage(t, body), "result.protocolVersion"); resp.StatusCode != http.StatusOK || got != version {
+				t.Fatalf("initialize: HTTP %d, version %v: %s", resp.StatusCode, got, body)
+			}
+			header := map[string]string{"Mcp-Protocol-Version": version}
+			if id := resp.Header.Get("Mcp-Session-Id"); id != "" {
+				header["Mcp-Session-Id"] = id
+			}
+			if resp, body := post(t, url, `{"jsonrpc":"2.0","method":"notifications/initialized"}`, header); resp.StatusCode != http.StatusAccepted {
+				t.Fatalf("initialized: HTTP %d: %s", resp.StatusCode, body)
+			}
+			resp, body = post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list-vaults","arguments":{}}}`, header)
+			msg := rpcMessage(t, body)
+			vaults, _ := field(msg, "result.structuredContent.vaults").([]any)
+			if resp.StatusCode != http.StatusOK || field(msg, "result.isError") == true || len(vaults) != 1 {
+				t.Fatalf("tools/call list-vaults: HTTP %d: %s", resp.StatusCode, body)
+			}
+		})
+	}
+}
+
+// meta20260728 is the _meta every request of MCP 2026-07-28 carries in
+// place of the initialize handshake.
+const meta20260728 = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28","io.modelcontextprotocol/clientCapabilities":{},` +
+	`"io.modelcontextprotocol/clientInfo":{"name":"new","version":"1"}}`
+
+// TestMCPHTTPSpeaks20260728: a client of MCP 2026-07-28 asks
+// server/discover and gets the versions from 2025-03-26 to 2026-07-28,
+// the capabilities jarvis answers (prompts among them, as prompts/list is
+// answered) and the server's name and icon; it then calls a tool with no
+// handshake at all. The stateful handler refused every such request.
+func TestMCPHTTPSpeaks20260728(t *testing.T) {
+	url, _ := startHTTP(t, nil)
+	header := map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "server/discover"}
+	resp, body := post(t, url, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+meta20260728+`}}`, header)
+	msg := rpcMessage(t, body)
+	if resp.StatusCode != http.StatusOK || msg["error"] != nil {
+		t.Fatalf("server/discover: HTTP %d: %s", resp.StatusCode, body)
+	}
+	versions, _ := field(msg, "result.supportedVersions").([]any)
+	for _, want := range []string{"2025-03-26", "2025-06-18", "2025-11-25", "2026-07-28"} {
+		if !slices.Contains(versions, any(want)) {
+			t.Errorf("supportedVersions %v lack %s", versions, want)
+		}
+	}
+	for _, c := range []string{"tools", "resources", "prompts"} {
+		if field(msg, "result.capabilities."+c) == nil {
+			t.Errorf("capabilities lack %s: %s", c, body)
+		}
+	}
+	info, _ := field(msg, "result._meta").(map[string]any)["io.modelcontextprotocol/serverInfo"].(map[string]any)
+	icons, _ := info["icons"].([]any)
+	if info["name"] != "jarvis" || len(icons) != 1 || !strings.HasPrefix(fmt.Sprint(field(icons[0], "src")), "data:image/svg+xml;base64,") {
+		t.Errorf("serverInfo %v: want jarvis with one SVG icon", info)
+	}
+
+	header = map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "tools/call", "Mcp-Name": "list-vaults"}
+	resp, body = post(t, url, `{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"list-vaults","arguments":{},`+meta20260728+`}}`, header)
+	msg = rpcMessage(t, body)
+	vaults, _ := field(msg, "result.structuredContent.vaults").([]any)
+	if resp.StatusCode != http.StatusOK || field(msg, "result.isError") == true || len(vaults) != 1 {
+		t.Fatalf("tools/call list-vaults: HTTP %d: %s", resp.StatusCode, body)
+	}
+}
+
+// TestMCPSessionTimeoutHasNoEffect: --session-timeout, which closed idle
+// sessions, is still taken so that a command line giving it still
+// starts the server, and the log says it does nothing.
+func TestMCPSessionTimeoutHasNoEffect(t *testing.T) {
+	url, logged := startHTTP(t, nil, "--session-timeout", "5m")
+	if resp, body := post(t, url, initializeBody, nil); resp.StatusCode != http.StatusOK {
+		t.Fatalf("initialize: HTTP %d: %s", resp.StatusCode, body)
+	}
+	if !strings.Contains(logged.String(), "--session-timeout 5m0s has no effect: the HTTP server keeps no sessions") {
+		t.Fatalf("log:\n%s", logged.String())
 	}
 }

@@ -16,7 +16,7 @@ import (
 func oauthServer(t *testing.T, token string) (*oauthtest.Issuer, string) {
 	t.Helper()
 	iss := oauthtest.NewIssuer(t)
-	opts, err := newHTTPOptions(token, oauthSettings{issuer: iss.URL}, true, false, nil, 0)
+	opts, err := newHTTPOptions(token, oauthSettings{issuer: iss.URL}, true, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,9 +55,9 @@ func TestOAuthHTTP(t *testing.T) {
 		{"wrong audience", initializeBody, bearer(token("https://other.example/mcp", "vault:read")), http.StatusUnauthorized, `error="invalid_token"`},
 		{"no scope", initializeBody, bearer(token(url, "")), http.StatusForbidden, `error="insufficient_scope"`},
 		{"write tool with vault:read", editNoteBody, bearer(token(url, "vault:read")), http.StatusForbidden, `error="insufficient_scope"`},
-		// Past the scope check, the session check answers: it asks for
-		// initialize first.
-		{"write tool with vault:write", editNoteBody, bearer(token(url, "vault:read vault:write")), http.StatusBadRequest, ""},
+		// Past the scope check the server answers (with no writable
+		// vault, that it has no such tool): no session is needed.
+		{"write tool with vault:write", editNoteBody, bearer(token(url, "vault:read vault:write")), http.StatusOK, ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			resp, body := post(t, url, tc.body, tc.header)
@@ -119,7 +119,7 @@ func TestOAuthSettings(t *testing.T) {
 		{"public URL without issuer", oauthSettings{publicURL: "https://notes.example.com"}, "", false, "go with --oauth-issuer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			_, err := newHTTPOptions(tc.token, tc.auth, false, tc.allowRemote, nil, 0)
+			_, err := newHTTPOptions(tc.token, tc.auth, false, tc.allowRemote, nil)
 			if tc.want == "" {
 				if err != nil {
 					t.Fatal(err)
@@ -137,7 +137,7 @@ func TestOAuthSettings(t *testing.T) {
 // host of --public-url is let in, as loopback names are, and no other.
 func TestPublicURLHost(t *testing.T) {
 	iss := oauthtest.NewIssuer(t)
-	opts, err := newHTTPOptions("", oauthSettings{issuer: iss.URL, publicURL: "https://notes.example.com"}, false, false, nil, 0)
+	opts, err := newHTTPOptions("", oauthSettings{issuer: iss.URL, publicURL: "https://notes.example.com"}, false, false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

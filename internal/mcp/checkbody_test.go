@@ -35,26 +35,3 @@ func TestStdioAndHTTPRefuseAlike(t *testing.T) {
 		})
 	}
 }
-
-// TestWithoutSession: of the messages sent without a session, only
-// initialize is let through; a request is answered with its own id, a
-// notification or a response with id null, and a body that is not a JSON
-// object is left to the SDK.
-func TestWithoutSession(t *testing.T) {
-	for _, tt := range []struct{ name, msg, want string }{
-		{"initialize", `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`, ""},
-		{"tools/list", `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`, `"id":2,"error":{"code":-32600`},
-		{"a ping", `{"jsonrpc":"2.0","id":"p","method":"ping"}`, `"id":"p","error":{"code":-32600`},
-		{"a notification", `{"jsonrpc":"2.0","method":"notifications/initialized"}`, `"id":null,"error":{"code":-32600`},
-		{"a response", `{"jsonrpc":"2.0","id":5,"result":{}}`, `"id":null,"error":{"code":-32600`},
-		{"not JSON", `initialize`, ""},
-		{"not an object", `null`, ""},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			got := string(WithoutSession([]byte(tt.msg)))
-			if tt.want == "" && got != "" || !strings.Contains(got, tt.want) {
-				t.Fatalf("got %q, want %q", got, tt.want)
-			}
-		})
-	}
-}

@@ -15,6 +15,14 @@ import (
 // Limits bound the work the server takes on at once, whatever the
 // transport: a client that pipelines thousands of calls gets the first few
 // answered and the rest refused, instead of the server running them all.
+//
+// A session is what the SDK connects: the one client over stdio, and one
+// request over HTTP, which keeps no sessions (cmd/jarvis statelessHandler).
+// Over HTTP the per-session bounds therefore never bind, and the bounds
+// across sessions, with the HTTP server's bound on connections, are what
+// hold a client back: no client can be told from another without a
+// session, and a client that opens many connections could open as many
+// sessions before.
 type Limits struct {
 	// SessionRunning is how many requests of one session run at once.
 	SessionRunning int
@@ -61,7 +69,8 @@ var limitedMethods = map[string]bool{
 
 // maxListens bounds the subscriptions/listen requests one session holds
 // open: each is a handler parked until the client cancels it, and a client
-// has use for one or two.
+// has use for one or two. Over HTTP each listen is a session of its own,
+// and the bound on connections holds them instead.
 const maxListens = 4
 
 // inFlight holds the requests running and waiting, per session and in

@@ -125,7 +125,7 @@ func (t *tools) listNoteResources(next mcpsdk.MethodHandler) mcpsdk.MethodHandle
 		if r, ok := req.(*mcpsdk.ListResourcesRequest); ok && r.Params != nil {
 			cursor = r.Params.Cursor
 		}
-		res := &mcpsdk.ListResourcesResult{Resources: []*mcpsdk.Resource{}}
+		res := &mcpsdk.ListResourcesResult{Resources: []*mcpsdk.Resource{}, Cacheable: cacheHint(req)}
 		var after index.NoteName
 		if cursor == "" {
 			res.Resources = append(res.Resources, &mcpsdk.Resource{URI: vaultsURI, Name: "vaults", Title: "Vaults", MIMEType: "application/json"})

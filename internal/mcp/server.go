@@ -7,6 +7,7 @@ package mcp
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -73,8 +74,9 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "jarvis", Title: "Jarvis: Obsidian vault search", Version: opts.Version},
-		&mcpsdk.ServerOptions{Instructions: instructions, Logger: slog.New(sdkHandler{log.Handler()}), PageSize: 200})
+	s := mcpsdk.NewServer(&mcpsdk.Implementation{Name: "jarvis", Title: "Jarvis: Obsidian vault search", Version: opts.Version, Icons: []mcpsdk.Icon{serverIcon}},
+		&mcpsdk.ServerOptions{Instructions: instructions, Logger: slog.New(sdkHandler{log.Handler()}), PageSize: 200,
+			Capabilities: capabilities(), SetCacheable: setCacheable})
 	ceiling := opts.AnswerTokens
 	if ceiling <= 0 {
 		ceiling = DefaultAnswerTokens
@@ -97,6 +99,31 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 	// the server.
 	s.AddReceivingMiddleware(recoverPanics(log), timeCalls(opts.Metrics, base.inputs), newInFlight(opts.Limits).middleware, nullArguments, writesOff(base.offered), friendlyArgumentErrors(base.inputs), answerCeiling(ceiling))
 	return s
+}
+
+// capabilities are what the server declares, in initialize and
+// server/discover alike (the SDK answers both from them, adding tools and
+// resources, which are registered). Prompts are declared because
+// prompts/list is answered (with none): MCP 2026-07-28 has a server that
+// answers a method declare it. Logging stays declared, as it was by
+// default, for the clients that set a level.
+func capabilities() *mcpsdk.ServerCapabilities {
+	//lint:ignore SA1019 logging is deprecated from 2026-07-28 on, and kept for the clients of the earlier versions, to which it was declared
+	return &mcpsdk.ServerCapabilities{Logging: &mcpsdk.LoggingCapabilities{}, Prompts: &mcpsdk.PromptCapabilities{}}
+}
+
+// serverIcon is jarvis's icon, for the clients that show one beside the
+// server's name: a magnifying glass over a note, as a small SVG in a data
+// URI, so that nothing is fetched from anywhere. It is sent with the
+// server's name in every answer of MCP 2026-07-28, so it is kept to a few
+// hundred bytes. The tools have none: one picture on every tool would
+// tell them no more apart than their names do.
+var serverIcon = mcpsdk.Icon{
+	Source: "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(
+		`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="#7c3aed" stroke-width="2" stroke-linecap="round">`+
+			`<path d="M5 2h9l5 5v6"/><path d="M5 2v20h8"/><path d="M8 8h5M8 12h4"/><circle cx="17.5" cy="17.5" r="3.5"/><path d="M20 20l2.5 2.5"/></svg>`)),
+	MIMEType: "image/svg+xml",
+	Sizes:    []string{"any"},
 }
 
 // writesOff answers a call of a write tool this server does not offer (no

@@ -281,30 +281,6 @@ func CheckBody(body []byte) []byte {
 	return nil
 }
 
-// WithoutSession returns the JSON-RPC error to answer an HTTP request
-// body that came without an Mcp-Session-Id header, or nil when it may
-// open a session: only initialize does, as the MCP specification has it
-// (a server answers any other such request 400). A body that is not a
-// JSON object is left to the SDK, which says what is wrong with it.
-func WithoutSession(body []byte) []byte {
-	var m struct {
-		ID     json.RawMessage `json:"id"`
-		Method *string         `json:"method"`
-	}
-	if body = bytes.TrimSpace(body); len(body) == 0 || body[0] != '{' || json.Unmarshal(body, &m) != nil {
-		return nil
-	}
-	if m.Method != nil && *m.Method == "initialize" {
-		return nil
-	}
-	var id json.RawMessage
-	if m.Method != nil {
-		id = m.ID // a request's id; a response's names one of the client's own
-	}
-	return errorReply(id, codeInvalidRequest, "Invalid Request: the Mcp-Session-Id header is missing: "+
-		"send initialize first, then the Mcp-Session-Id header of its answer with every later request")
-}
-
 // tooDeep reports whether line nests arrays and objects more than max
 // levels deep, without decoding it.
 func tooDeep(line []byte, max int) bool {

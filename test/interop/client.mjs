@@ -1,8 +1,12 @@
 // client.mjs drives `jarvis mcp` over stdio the way a desktop assistant does:
 // spawn the binary, initialize, list the tools, call each one with the cases in
 // cases.json, and check every answer against the tool's own output schema.
+// With --http it starts `jarvis mcp --http` on a free loopback port instead and
+// does the same over Streamable HTTP, as a remote client (mcp-remote) does: the
+// server keeps no sessions, so the client must be given no Mcp-Session-Id and
+// work on without one.
 //
-//   node client.mjs --bin ./jarvis --vault ../shared/vaults/obsidian-help/en [--vault DIR]... --db /tmp/x.db
+//   node client.mjs --bin ./jarvis --vault ../shared/vaults/obsidian-help/en [--vault DIR]... --db /tmp/x.db [--http]
 //
 // Each --vault is served (a case names one by its folder's name when there
 // are several). Flags fall back to INTEROP_BIN, INTEROP_VAULT (one vault),
@@ -12,6 +16,7 @@
 // passed, 1 when one failed, 2 for bad usage.
 
 import { readFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -19,6 +24,7 @@ import { performance } from 'node:perf_hooks';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import Ajv2020 from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 
@@ -43,7 +49,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 function usage(msg) {
   console.error(`client.mjs: ${msg}`);
-  console.error('usage: node client.mjs --bin PATH --vault DIR [--vault DIR]... --db FILE [--cases FILE] [--verbose]');
+  console.error('usage: node client.mjs --bin PATH --vault DIR [--vault DIR]... --db FILE [--cases FILE] [--http] [--verbose]');
   process.exit(2);
 }
 
@@ -54,6 +60,7 @@ const { values: opts } = parseArgs({
     db: { type: 'string', default: process.env.INTEROP_DB },
     cases: { type: 'string', default: process.env.INTEROP_CASES ?? join(here, 'cases.json') },
     verbose: { type: 'boolean', default: false },
+    http: { type: 'boolean', default: false },
   },
 });
 for (const k of ['bin', 'vault', 'db']) {
@@ -164,25 +171,59 @@ function summary(res) {
     .join(' ');
 }
 
+// serveHTTP starts `jarvis mcp --http 127.0.0.1:0` with args and resolves to
+// the process and the URL it logs that it serves, within 60 s.
+function serveHTTP(args, env) {
+  const child = spawn(opts.bin, ['mcp', '--http', '127.0.0.1:0', ...args], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('jarvis mcp --http is not serving after 60 s')), 60000);
+    child.on('exit', (code) => reject(new Error(`jarvis mcp --http exited with ${code} before serving`)));
+    child.stderr.on('data', (chunk) => {
+      keepStderr(chunk);
+      const m = /url=(http:\/\/\S+\/mcp)/.exec(chunk.toString());
+      if (m) {
+        clearTimeout(timer);
+        resolve({ child, url: m[1] });
+      }
+    });
+  });
+}
+
 async function main() {
   const cases = JSON.parse(readFileSync(opts.cases, 'utf8'));
   const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => k.startsWith('JARVIS_')));
-  const transport = new StdioClientTransport({
-    command: opts.bin,
-    args: ['mcp', ...opts.vault.flatMap((v) => ['--vault', v]), '--db', opts.db],
-    env,
-    stderr: 'pipe',
-  });
-  transport.stderr?.on('data', keepStderr);
+  const args = [...opts.vault.flatMap((v) => ['--vault', v]), '--db', opts.db];
+  let transport;
+  let child;
+  const t0 = performance.now();
+  if (opts.http) {
+    let url;
+    ({ child, url } = await serveHTTP(args, { ...env, HOME: process.env.HOME, PATH: process.env.PATH }));
+    transport = new StreamableHTTPClientTransport(new URL(url));
+  } else {
+    transport = new StdioClientTransport({ command: opts.bin, args: ['mcp', ...args], env, stderr: 'pipe' });
+    transport.stderr?.on('data', keepStderr);
+  }
   const client = new Client({ name: 'jarvis-interop', version: '1.0.0' });
-  // Anything on stdout that is not JSON-RPC (a stray log line) lands here.
+  // Anything on stdout that is not JSON-RPC (a stray log line), or an HTTP
+  // answer the transport cannot take, lands here.
   client.onerror = (err) => fail('transport', err.message);
 
-  const t0 = performance.now();
-  await client.connect(transport); // spawns the process, then initialize + initialized
+  try {
+    await run(client, transport, cases, t0);
+  } finally {
+    child?.kill('SIGTERM');
+  }
+}
+
+async function run(client, transport, cases, t0) {
+  await client.connect(transport); // initialize + initialized (over stdio, after spawning the process)
   const tInit = performance.now() - t0;
   const server = client.getServerVersion();
-  console.log(`${ms(tInit)}  spawn to initialize result (server ${server?.name} ${server?.version})`);
+  console.log(`${ms(tInit)}  start to initialize result over ${opts.http ? 'HTTP' : 'stdio'} (server ${server?.name} ${server?.version}${opts.http ? `, protocol ${transport.protocolVersion}` : ''})`);
+  if (opts.http && transport.sessionId !== undefined) {
+    fail('initialize', `the server gave the session id ${transport.sessionId}; it keeps no sessions and must give none`);
+  }
 
   const t1 = performance.now();
   const { tools } = await client.listTools();
