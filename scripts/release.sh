@@ -76,9 +76,12 @@ for target in $targets; do
 	# The bundle's files sit at the top of the zip, manifest.json first;
 	# zip records each file's mode, so the binary stays executable when
 	# Claude Desktop unpacks it.
-	"$work/mcpbmanifest" -version "$version" -os "$goos" >"$dir/manifest.json"
+	bundle="$work/bundle-$name"
+	mkdir -p "$bundle"
+	"$work/mcpbmanifest" -version "$version" -os "$goos" >"$bundle/manifest.json"
+	cp -p "$dir/$exe" ${docs[@]+"${docs[@]}"} "$bundle/"
 	rm -f "$out/$name.mcpb"
-	(cd "$dir" && zip -q -X "$out/$name.mcpb" manifest.json "$exe" ${docs[@]+"${docs[@]}"})
+	(cd "$bundle" && zip -q -X "$out/$name.mcpb" manifest.json "$exe" ${docs[@]+"${docs[@]}"})
 	made+=("$name.mcpb")
 done
 

@@ -54,11 +54,11 @@ when it is chosen by flag or environment, and in its "env" the models
 folder and the JARVIS_* and HF_* settings set in this shell, so that the
 server Claude starts, with nothing but HOME and PATH, finds what this shell
 finds. Keys and tokens are never copied: when the server needs one that is
-set here, setup says how to add it. --config names jarvis's own config file, as in every command;
---claude-config names Claude's. The rest of the file is kept as it
-is: other servers and settings are not touched, the old file is copied to
-claude_desktop_config.json.bak (or .bak-<time> when that exists) first, and
-the new one replaces it in one step. A file that is not valid JSON is left
+set here, setup says how to add it. --config names jarvis's own config
+file, as in every command; --claude-config names Claude's. The rest of the
+file is kept as it is: other servers and settings are not touched, the old
+file is copied to claude_desktop_config.json.bak (or .bak-<time> when that
+exists) first, and the new one replaces it in one step. A file that is not valid JSON is left
 alone with an error. With --print the entry is printed and no file is
 touched; it also fits Cursor's ~/.cursor/mcp.json.
 
@@ -206,7 +206,10 @@ func newServerEntry(exe string, cfg config.Config, chosenEmbedder bool, getenv f
 	}
 	env := map[string]string{}
 	for _, s := range config.Settings {
-		if v := getenv(s.Env); v != "" && carried(s) {
+		if !carried(s) {
+			continue
+		}
+		if v := getenv(s.Env); v != "" {
 			env[s.Env] = v
 		}
 	}
