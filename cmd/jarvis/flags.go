@@ -288,6 +288,17 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// parseWithFolders is parse for a command that also takes vault folders
+// after its flags, each as one --vault: a Claude Desktop bundle (.mcpb)
+// can pass the folders its user chose only as arguments of their own.
+func (c *common) parseWithFolders(fs *flag.FlagSet, args []string) error {
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	c.vaults = append(c.vaults, fs.Args()...)
+	return nil
+}
+
 // parseFlags runs fs.Parse, printing the help only when it was asked for:
 // the flag package would print it after any error too, burying the one
 // line that says what was wrong.

@@ -47,6 +47,7 @@ const maxRequestBytes = 1 << 20
 func runMCP(ctx context.Context, e *env, args []string) error {
 	fs := newFlagSet("mcp", "jarvis mcp",
 		`Serve your vaults to an AI assistant over the Model Context Protocol.
+Vault folders given after the flags are served as if each had --vault.
 
 By default jarvis speaks MCP over stdio, as Claude Desktop, Claude Code and
 Cursor start it: only JSON-RPC goes to stdout, logs go to stderr or
@@ -94,7 +95,7 @@ when interrupted.`, e)
 	logFile := fs.String("log-file", "", "append logs to `file` instead of stderr; past 10 MB it is moved to file.1 and begun again")
 	watch := fs.Bool("watch", true, "watch the vaults and keep the index current while serving")
 	writeAll := fs.Bool("write", false, "offer the write tools (create-note, edit-note, move-note, delete-note) for every vault served; without it only vaults with write: true in the config file are writable")
-	if err := parse(fs, args); err != nil {
+	if err := c.parseWithFolders(fs, args); err != nil {
 		return err
 	}
 	if *httpAddr == "" {

@@ -8,11 +8,13 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -46,14 +48,17 @@ func runSetupClaude(_ context.Context, e *env, args []string) error {
 `+"`jarvis mcp`"+` into claude_desktop_config.json, and print the line that adds
 it to Claude Code.
 
-The entry runs this jarvis binary by its absolute path, with the vaults and
-the database given here (or configured) by absolute paths, and the embedder
-when it is chosen by flag or environment, so that it works however Claude
-starts it. --config names jarvis's own config file, as in every command;
---claude-config names Claude's. The rest of the file is kept as it
-is: other servers and settings are not touched, the old file is copied to
-claude_desktop_config.json.bak (or .bak-<time> when that exists) first, and
-the new one replaces it in one step. A file that is not valid JSON is left
+The entry runs this jarvis binary by its absolute path, with the vaults,
+the database and the config file in use by absolute paths, the embedder
+when it is chosen by flag or environment, and in its "env" the models
+folder and the JARVIS_* and HF_* settings set in this shell, so that the
+server Claude starts, with nothing but HOME and PATH, finds what this shell
+finds. Keys and tokens are never copied: when the server needs one that is
+set here, setup says how to add it. --config names jarvis's own config
+file, as in every command; --claude-config names Claude's. The rest of the
+file is kept as it is: other servers and settings are not touched, the old
+file is copied to claude_desktop_config.json.bak (or .bak-<time> when that
+exists) first, and the new one replaces it in one step. A file that is not valid JSON is left
 alone with an error. With --print the entry is printed and no file is
 touched; it also fits Cursor's ~/.cursor/mcp.json.
 
@@ -83,8 +88,7 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	if err != nil {
 		return err
 	}
-	entry := newServerEntry(exe, cfg, c.config != "" || e.getenv(config.EnvConfig) != "",
-		c.embedder != "" || e.getenv(config.EnvEmbedder) != "", e.getenv)
+	entry := newServerEntry(exe, cfg, c.embedder != "" || e.getenv(config.EnvEmbedder) != "", e.getenv)
 	if *writeAll {
 		entry.Args = append(entry.Args, "--write")
 	}
@@ -155,30 +159,43 @@ type serverEntry struct {
 	Env     map[string]string `json:"env,omitempty"`
 }
 
-// carriedEnv are the settings read from the environment that
-// newServerEntry copies into the entry: Claude Desktop is started by the
-// desktop, not from the shell they were exported in, so without them the
-// server would use another embedder than `jarvis index` did. API keys are
-// left out, so that setup never copies a secret into a file by itself.
-var carriedEnv = []string{
-	config.EnvEmbedModel, config.EnvEmbedURL,
-	config.EnvEmbedTimeout, config.EnvEmbedBatchTimeout, config.EnvEmbedRunTimeout,
-	hub.EnvModels,
+// argEnv are the settings of the environment that the entry gives as
+// arguments instead, by absolute paths: the vaults, the database, the
+// config file and the embedder.
+var argEnv = map[string]bool{config.EnvVault: true, config.EnvDB: true, config.EnvConfig: true, config.EnvEmbedder: true}
+
+// carried reports whether setup copies setting s, when it is set in the
+// shell, into the entry's "env": Claude Desktop is started by the desktop,
+// not from the shell the settings were exported in, so without them the
+// server would not behave as the commands run in that shell do. It
+// carries jarvis's own settings and the Hugging Face hub's, never a
+// variable the settings table does not know, never a secret (so that
+// setup copies no key into a file by itself), and none the arguments
+// already give.
+func carried(s config.Setting) bool {
+	return (strings.HasPrefix(s.Env, "JARVIS_") || strings.HasPrefix(s.Env, "HF_")) && !s.Secret && !argEnv[s.Env]
 }
 
 // newServerEntry is the entry that runs exe as `jarvis mcp` on what cfg
-// settled: every vault and the database by absolute path, the config file
-// when one was named, and the embedder when it was chosen by flag or
-// environment (a configured one is read from the config file by the server
-// itself).
-func newServerEntry(exe string, cfg config.Config, namedConfig, chosenEmbedder bool, getenv func(string) string) serverEntry {
+// settled, so that a server started with nothing but HOME and PATH finds
+// what this shell finds: every vault, the database and the config file in
+// use by absolute path, the embedder when it was chosen by flag or
+// environment (a configured one is read from the config file by the
+// server itself), the models folder by absolute path (it moves with
+// XDG_CACHE_HOME, which the server may not have), and the settings
+// carried from the environment.
+func newServerEntry(exe string, cfg config.Config, chosenEmbedder bool, getenv func(string) string) serverEntry {
 	args := []string{"mcp"}
 	for _, v := range cfg.Vaults {
 		args = append(args, "--vault", v.Path)
 	}
 	args = append(args, "--db", cfg.DBPath)
-	if namedConfig && cfg.File != "" {
-		args = append(args, "--config", cfg.File)
+	if cfg.File != "" {
+		file, err := filepath.Abs(cfg.File)
+		if err != nil {
+			file = cfg.File
+		}
+		args = append(args, "--config", file)
 	}
 	if chosenEmbedder {
 		emb := cfg.Embedder.Provider
@@ -187,14 +204,23 @@ func newServerEntry(exe string, cfg config.Config, namedConfig, chosenEmbedder b
 		}
 		args = append(args, "--embedder", emb)
 	}
-	entry := serverEntry{Command: exe, Args: args}
-	for _, k := range carriedEnv {
-		if v := getenv(k); v != "" {
-			if entry.Env == nil {
-				entry.Env = map[string]string{}
-			}
-			entry.Env[k] = v
+	env := map[string]string{}
+	for _, s := range config.Settings {
+		if !carried(s) {
+			continue
 		}
+		if v := getenv(s.Env); v != "" {
+			env[s.Env] = v
+		}
+	}
+	if dir, err := hub.Dir(getenv); err == nil {
+		if abs, err := filepath.Abs(dir); err == nil {
+			env[hub.EnvModels] = abs
+		}
+	}
+	entry := serverEntry{Command: exe, Args: args}
+	if len(env) > 0 {
+		entry.Env = env
 	}
 	return entry
 }
@@ -217,10 +243,8 @@ func apiKeyNote(cfg config.Config, getenv func(string) string) string {
 // to Claude Code, quoted for the user's shell.
 func claudeCodeLine(name string, entry serverEntry) string {
 	words := []string{"claude", "mcp", "add", name}
-	for _, k := range carriedEnv {
-		if v, ok := entry.Env[k]; ok {
-			words = append(words, "-e", k+"="+v)
-		}
+	for _, k := range slices.Sorted(maps.Keys(entry.Env)) {
+		words = append(words, "-e", k+"="+entry.Env[k])
 	}
 	words = append(words, "--", entry.Command)
 	return shellLine(append(words, entry.Args...))

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
 )
 
 func TestSetupClaudeDesktopConfigPath(t *testing.T) {
@@ -41,11 +43,11 @@ func TestSetupClaudeDesktopConfigPath(t *testing.T) {
 	}
 }
 
-// setupFixture is a vault, a database path and Claude's config file, all
-// in temporary folders.
+// setupFixture is a vault, a database path, Claude's config file and the
+// models folder, all in temporary folders.
 type setupFixture struct {
-	vault, db, file string
-	vars            map[string]string
+	vault, db, file, models string
+	vars                    map[string]string
 }
 
 func newSetupFixture(t *testing.T) setupFixture {
@@ -54,8 +56,9 @@ func newSetupFixture(t *testing.T) setupFixture {
 	f := setupFixture{
 		vault: filepath.Join(dir, "My Vault"),
 		db:    filepath.Join(dir, "data", "jarvis.db"),
-		vars:  map[string]string{"XDG_CONFIG_HOME": filepath.Join(dir, "config")},
+		vars:  map[string]string{"XDG_CONFIG_HOME": filepath.Join(dir, "config"), "XDG_CACHE_HOME": filepath.Join(dir, "cache")},
 	}
+	f.models = filepath.Join(dir, "cache", "jarvis", "models")
 	f.file = filepath.Join(dir, "config", "Claude", "claude_desktop_config.json")
 	if err := os.MkdirAll(f.vault, 0o755); err != nil {
 		t.Fatal(err)
@@ -134,7 +137,8 @@ func (f setupFixture) wantEntry(t *testing.T, raw json.RawMessage) {
 	if err := json.Unmarshal(raw, &got); err != nil {
 		t.Fatal(err)
 	}
-	want := serverEntry{Command: testExecutable(t), Args: []string{"mcp", "--vault", f.vault, "--db", f.db}}
+	want := serverEntry{Command: testExecutable(t), Args: []string{"mcp", "--vault", f.vault, "--db", f.db},
+		Env: map[string]string{"JARVIS_MODELS": f.models}}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("entry = %+v\nwant    %+v", got, want)
 	}
@@ -201,7 +205,7 @@ func TestSetupMergeKeepsOtherServersAndSettings(t *testing.T) {
 	if string(backup) != old {
 		t.Fatalf("backup = %q; want the old file", backup)
 	}
-	for _, want := range []string{"Added", f.file, f.file + ".bak", "Restart Claude Desktop", "claude mcp add jarvis -- "} {
+	for _, want := range []string{"Added", f.file, f.file + ".bak", "Restart Claude Desktop", "claude mcp add jarvis -e JARVIS_MODELS=" + f.models + " -- "} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("output lacks %q:\n%s", want, stdout)
 		}
@@ -346,7 +350,7 @@ func TestSetupPrintTouchesNothing(t *testing.T) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
 	f.wantEntry(t, printed["mcpServers"]["jarvis"])
-	if !strings.Contains(stderr, "claude mcp add jarvis -- ") {
+	if !strings.Contains(stderr, "claude mcp add jarvis -e JARVIS_MODELS="+f.models+" -- ") {
 		t.Errorf("stderr lacks the line for Claude Code: %s", stderr)
 	}
 
@@ -404,7 +408,12 @@ func TestSetupUsesConfiguredVaultsAndCarriesEmbedderSettings(t *testing.T) {
 	if err := os.WriteFile(conf, []byte("database: "+filepath.Join(dir, "j.db")+"\nvaults:\n  - name: work\n    path: "+work+"\n  - path: "+home+"\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	vars := map[string]string{"JARVIS_CONFIG": conf, "JARVIS_EMBEDDER": "openai", "JARVIS_EMBED_URL": "http://localhost:1234", "JARVIS_EMBED_API_KEY": "secret"}
+	// A relative models folder is made absolute; settings the table
+	// knows are carried, secrets and unknown variables are not.
+	t.Chdir(dir)
+	vars := map[string]string{"JARVIS_CONFIG": conf, "JARVIS_EMBEDDER": "openai", "JARVIS_EMBED_URL": "http://localhost:1234",
+		"JARVIS_EMBED_API_KEY": "secret", "JARVIS_MODELS": "models", "HF_ENDPOINT": "https://hf-mirror.example",
+		"HF_TOKEN": "hf_secret", "JARVIS_HTTP_TOKEN": "http-secret", "JARVIS_NO_SUCH_SETTING": "x", "JARVIS_EMBED_RUN_TIMEOUT": "2h"}
 	code, stdout, stderr := jarvis(t, vars, "setup", "claude", "--print")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
@@ -414,20 +423,44 @@ func TestSetupUsesConfiguredVaultsAndCarriesEmbedderSettings(t *testing.T) {
 		t.Fatalf("stdout is not JSON: %v\n%s", err, stdout)
 	}
 	got := printed["mcpServers"]["jarvis"]
+	models := filepath.Join(dir, "models")
 	want := serverEntry{
 		Command: testExecutable(t),
 		Args:    []string{"mcp", "--vault", work, "--vault", home, "--db", filepath.Join(dir, "j.db"), "--config", conf, "--embedder", "openai"},
-		Env:     map[string]string{"JARVIS_EMBED_URL": "http://localhost:1234"},
+		Env: map[string]string{"JARVIS_EMBED_URL": "http://localhost:1234", "JARVIS_MODELS": models,
+			"HF_ENDPOINT": "https://hf-mirror.example", "JARVIS_EMBED_RUN_TIMEOUT": "2h"},
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("entry = %+v\nwant    %+v", got, want)
 	}
 	if strings.Contains(stdout+stderr, "secret") {
-		t.Error("the API key was copied")
+		t.Error("a key or token was copied")
 	}
-	for _, w := range []string{"JARVIS_EMBED_API_KEY is set", "-e JARVIS_EMBED_URL=http://localhost:1234 -- "} {
+	for _, w := range []string{"JARVIS_EMBED_API_KEY is set",
+		"-e HF_ENDPOINT=https://hf-mirror.example -e JARVIS_EMBED_RUN_TIMEOUT=2h -e JARVIS_EMBED_URL=http://localhost:1234 -e JARVIS_MODELS=" + models + " -- "} {
 		if !strings.Contains(stderr, w) {
 			t.Errorf("stderr lacks %q: %s", w, stderr)
+		}
+	}
+}
+
+// TestSetupCarriesEveryNonSecretSetting holds carried to the settings
+// table: every JARVIS_* and HF_* variable the table knows is copied
+// (or given as an argument), no key or token is.
+func TestSetupCarriesEveryNonSecretSetting(t *testing.T) {
+	for _, s := range config.Settings {
+		if !strings.HasPrefix(s.Env, "JARVIS_") && !strings.HasPrefix(s.Env, "HF_") {
+			if carried(s) {
+				t.Errorf("%s is carried; only JARVIS_* and HF_* are", s.Env)
+			}
+			continue
+		}
+		secret := strings.Contains(s.Env, "KEY") || strings.Contains(s.Env, "TOKEN")
+		if secret != s.Secret {
+			t.Errorf("%s: Secret is %v in the settings table", s.Env, s.Secret)
+		}
+		if want := !secret && !argEnv[s.Env]; carried(s) != want {
+			t.Errorf("carried(%s) = %v; want %v", s.Env, carried(s), want)
 		}
 	}
 }

@@ -35,6 +35,9 @@ type Setting struct {
 	Default string
 	// Meaning says in one line what the setting does.
 	Meaning string
+	// Secret marks a key or token: jarvis setup never copies one into a
+	// client's config file by itself.
+	Secret bool
 }
 
 // Settings is every config file key and every environment variable
@@ -64,9 +67,9 @@ var Settings = []Setting{
 		Meaning: "the embedding model"},
 	{Key: "embedder.url", Env: EnvEmbedURL, Type: "text", Default: "ollama: http://localhost:11434; openai: https://api.openai.com",
 		Meaning: "the embedding server, or any OpenAI-compatible one such as LM Studio, llama.cpp, vLLM, LocalAI"},
-	{Key: "embedder.api_key", Env: EnvEmbedAPIKey, Type: "text",
+	{Key: "embedder.api_key", Env: EnvEmbedAPIKey, Type: "text", Secret: true,
 		Meaning: "the key sent to an OpenAI-compatible server as a bearer token"},
-	{Env: EnvOpenAIKey, Type: "text",
+	{Env: EnvOpenAIKey, Type: "text", Secret: true,
 		Meaning: "the key for the openai provider when neither embedder.api_key nor " + EnvEmbedAPIKey + " is set"},
 	{Key: "embedder.timeout", Env: EnvEmbedTimeout, Type: "duration", Default: "ollama 2m, openai 1m",
 		Meaning: "the time limit of one request to the embedding server"},
@@ -82,7 +85,7 @@ var Settings = []Setting{
 		Meaning: "the folder local models are pulled into"},
 	{Env: hub.EnvEndpoint, Type: "text", Default: hub.DefaultEndpoint,
 		Meaning: "the Hugging Face hub 'jarvis model pull' downloads from, such as a mirror"},
-	{Env: hub.EnvToken, Type: "text",
+	{Env: hub.EnvToken, Type: "text", Secret: true,
 		Meaning: "a Hugging Face access token, for gated or private models"},
 	{Key: "search.semantic_weight", Type: "number", Default: "lexical 0.5, neural 1",
 		Meaning: "the weight of semantic scores against keyword scores (which weigh 1) in combined search, 0 to 10"},
@@ -90,7 +93,7 @@ var Settings = []Setting{
 		Meaning: "the similarity, 0 to 1, below which a passage is not a semantic match"},
 	{Key: "mcp.answer_tokens", Type: "number", Default: "20000",
 		Meaning: "the largest tool answer of jarvis mcp, in tokens of about 4 characters, 1000 to 200000"},
-	{Env: EnvHTTPToken, Type: "text",
+	{Env: EnvHTTPToken, Type: "text", Secret: true,
 		Meaning: "the bearer token jarvis mcp --http requires of clients, for use on this machine; --allow-remote needs it or mcp.oauth_issuer"},
 	{Key: "mcp.oauth_issuer", Env: EnvOAuthIssuer, Type: "text",
 		Meaning: "the OAuth issuer (an https URL, such as https://TENANT.auth0.com/) whose access tokens jarvis mcp --http accepts, with scope vault:read to read and vault:write to write; as --oauth-issuer"},
