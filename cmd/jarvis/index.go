@@ -250,7 +250,8 @@ func dbError(e *env, cfg config.Config, path string, err error) error {
 func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.Invocation) {
 	for _, r := range out.Vaults {
 		fmt.Fprintf(w, "%s (%s)\n", r.Name, r.Path)
-		fmt.Fprintf(w, "  %s, %s\n", words.Count(r.Notes, "note"), words.Count(r.Attachments, "attachment"))
+		// What the index holds, as list-vaults says it.
+		fmt.Fprintf(w, "  %s\n", r.Counts().Words())
 		resumed := ""
 		if r.Resumed > 0 {
 			// Stored by a run cut off before its end, not read again.

@@ -24,8 +24,8 @@ func TestProgressPhases(t *testing.T) {
 	ix.BatchSize = 2
 	run := func() []string {
 		var got []string
-		_, err := ix.Index(context.Background(), config.Vault{Name: "v", Path: root}, func(phase Phase, done, total int) {
-			got = append(got, fmt.Sprintf("%s %d/%d", phase, done, total))
+		_, err := ix.Index(context.Background(), config.Vault{Name: "v", Path: root}, func(phase Phase, done, total Counts) {
+			got = append(got, fmt.Sprintf("%s %d/%d", phase, done.Files(), total.Files()))
 		})
 		if err != nil {
 			t.Fatal(err)
