@@ -130,7 +130,9 @@ says why), 130 when interrupted.`, e)
 	for _, name := range forget {
 		notes, err := deps.Indexer.Forget(ctx, name)
 		if err != nil {
-			return fmt.Errorf("--forget: %w", err)
+			// Dropping a vault reads every row of it: a damaged page
+			// is said as any other run says it.
+			return dbError(e, cfg, cfg.DBPath, fmt.Errorf("--forget: %w", err))
 		}
 		out.Forgotten = append(out.Forgotten, forgotten{Name: name, Notes: notes})
 		if !*asJSON {
