@@ -130,7 +130,9 @@ says why), 130 when interrupted.`, e)
 	for _, name := range forget {
 		notes, err := deps.Indexer.Forget(ctx, name)
 		if err != nil {
-			return fmt.Errorf("--forget: %w", err)
+			// Dropping a vault reads every row of it: a damaged page
+			// is said as any other run says it.
+			return dbError(e, cfg, cfg.DBPath, fmt.Errorf("--forget: %w", err))
 		}
 		out.Forgotten = append(out.Forgotten, forgotten{Name: name, Notes: notes})
 		if !*asJSON {
@@ -250,7 +252,8 @@ func dbError(e *env, cfg config.Config, path string, err error) error {
 func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.Invocation) {
 	for _, r := range out.Vaults {
 		fmt.Fprintf(w, "%s (%s)\n", r.Name, r.Path)
-		fmt.Fprintf(w, "  %s, %s\n", words.Count(r.Notes, "note"), words.Count(r.Attachments, "attachment"))
+		// What the index holds, as list-vaults says it.
+		fmt.Fprintf(w, "  %s\n", r.Counts().Words())
 		resumed := ""
 		if r.Resumed > 0 {
 			// Stored by a run cut off before its end, not read again.

@@ -76,7 +76,7 @@ func TestIndexJSON(t *testing.T) {
 	}
 	vaults := obj["vaults"].([]any)
 	v := vaults[0].(map[string]any)
-	wantKeys := []string{"added", "attachments", "deleted", "links", "name", "notes", "path", "resolved_links", "unchanged", "unresolved_links", "updated", "warnings"}
+	wantKeys := []string{"added", "attachments", "deleted", "links", "name", "notes", "passages", "path", "resolved_links", "unchanged", "unresolved_links", "updated", "warnings"}
 	if keys := sortedKeys(v); !reflect.DeepEqual(keys, wantKeys) {
 		t.Fatalf("vault keys = %v; want %v", keys, wantKeys)
 	}

@@ -21,6 +21,10 @@ func (c *fakeClock) now() time.Time      { return c.t }
 func (c *fakeClock) add(d time.Duration) { c.t = c.t.Add(d) }
 func newFakeClock() *fakeClock           { return &fakeClock{t: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)} }
 func lastFrame(f frames) string          { return f[len(f)-1] }
+
+// noteCount and passages are counts of one kind, for a progress report.
+func noteCount(n int) index.Counts { return index.Counts{Notes: n} }
+func passages(n int) index.Counts  { return index.Counts{Passages: n} }
 func viewOn(f *frames, c *fakeClock, terminal bool) *progressView {
 	return &progressView{w: f, now: c.now, terminal: terminal}
 }
@@ -46,11 +50,11 @@ func TestProgressTimeLeft(t *testing.T) {
 			var f frames
 			c := newFakeClock()
 			v := viewOn(&f, c, true)
-			v.Report("embedding chunks", "chunk", 0, 0)
+			v.Report("making vectors", passages(0), passages(0))
 			c.add(tt.setup)
-			v.Report("embedding chunks", "chunk", 0, tt.total)
+			v.Report("making vectors", passages(0), passages(tt.total))
 			c.add(tt.elapsed)
-			v.Report("embedding chunks", "chunk", tt.done, tt.total)
+			v.Report("making vectors", passages(tt.done), passages(tt.total))
 			got := lastFrame(f)
 			if tt.want == "" {
 				if strings.Contains(got, "left") {
@@ -72,15 +76,16 @@ func TestProgressPhasesShareOneLine(t *testing.T) {
 	c := newFakeClock()
 	v := viewOn(&f, c, true)
 	p := v.Index("en")
-	p(index.PhaseScan, 0, 0)
+	files := index.Counts{Notes: 173, Attachments: 134}
+	p(index.PhaseScan, index.Counts{}, index.Counts{})
 	c.add(20 * time.Millisecond)
-	p(index.PhaseScan, 307, 307)
-	p(index.PhaseWrite, 0, 173)
+	p(index.PhaseScan, files, files)
+	p(index.PhaseWrite, index.Counts{Attachments: 134}, files)
 	c.add(10 * time.Millisecond)
-	p(index.PhaseWrite, 100, 173) // within the redraw interval: not drawn
+	p(index.PhaseWrite, index.Counts{Notes: 100, Attachments: 134}, files) // within the redraw interval: not drawn
 	c.add(2 * time.Second)
-	p(index.PhaseWrite, 173, 173)
-	p(index.PhaseLinks, 0, 0)
+	p(index.PhaseWrite, files, files)
+	p(index.PhaseLinks, index.Counts{}, index.Counts{})
 	embed := v.Vectors()
 	embed(0, 1429)
 	c.add(time.Second)
@@ -88,9 +93,9 @@ func TestProgressPhasesShareOneLine(t *testing.T) {
 	beforeFinish := len(f)
 	v.Finish()
 
-	wantPhases := []string{"en: scanning files…", "en: scanning files  [====================] 307/307 files  100%",
-		"en: reading changed files  [>                   ] 0/173 files  0%", "en: reading changed files  [====================] 173/173 files",
-		"en: resolving links…", "checking vectors…", "making vectors  [>", "making vectors  [====================] 1429/1429 passages"}
+	wantPhases := []string{"en: scanning files…", "en: scanning files  173 notes, 134 attachments  100%",
+		"en: indexing files  0 of 173 notes, 134 attachments  43%", "en: indexing files  173 notes, 134 attachments  100%",
+		"en: resolving links…", "checking vectors…", "making vectors  0 of 1429 passages  0%", "making vectors  1429 passages  100%"}
 	if beforeFinish != len(wantPhases) {
 		t.Fatalf("%d frames before the end; want %d:\n%q", beforeFinish, len(wantPhases), f)
 	}
@@ -118,26 +123,26 @@ func TestProgressPlainLines(t *testing.T) {
 	c := newFakeClock()
 	v := viewOn(&f, c, false)
 	p := v.Index("en")
-	p(index.PhaseScan, 0, 0)
+	p(index.PhaseScan, noteCount(0), noteCount(0))
 	c.add(20 * time.Millisecond)
-	p(index.PhaseScan, 307, 307)
-	p(index.PhaseWrite, 0, 1000)
+	p(index.PhaseScan, index.Counts{Notes: 1000, Attachments: 7}, index.Counts{Notes: 1000, Attachments: 7})
+	p(index.PhaseWrite, noteCount(0), noteCount(1000))
 	c.add(5 * time.Second)
-	p(index.PhaseWrite, 50, 1000) // too soon for a line
+	p(index.PhaseWrite, noteCount(50), noteCount(1000)) // too soon for a line
 	c.add(5 * time.Second)
-	p(index.PhaseWrite, 100, 1000) // ten seconds in: 10 files a second
+	p(index.PhaseWrite, noteCount(100), noteCount(1000)) // ten seconds in: 10 files a second
 	c.add(5 * time.Second)
-	p(index.PhaseWrite, 250, 1000) // five seconds after the last line
+	p(index.PhaseWrite, noteCount(250), noteCount(1000)) // five seconds after the last line
 	c.add(5 * time.Second)
-	p(index.PhaseWrite, 400, 1000)
-	p(index.PhaseLinks, 0, 0)
+	p(index.PhaseWrite, noteCount(400), noteCount(1000))
+	p(index.PhaseLinks, noteCount(0), noteCount(0))
 	c.add(1500 * time.Millisecond)
 	v.Finish()
 	got := strings.Join(f, "")
-	want := "jarvis: en: scanning files: 307 files in 20ms\n" +
-		"jarvis: en: reading changed files: 100 of 1000 files, 1m30s left\n" +
-		"jarvis: en: reading changed files: 400 of 1000 files, 30s left\n" +
-		"jarvis: en: reading changed files: 400 of 1000 files in 20s\n" +
+	want := "jarvis: en: scanning files: 1000 notes, 7 attachments in 20ms\n" +
+		"jarvis: en: indexing files: 100 of 1000 notes, 1m30s left\n" +
+		"jarvis: en: indexing files: 400 of 1000 notes, 30s left\n" +
+		"jarvis: en: indexing files: 400 of 1000 notes in 20s\n" +
 		"jarvis: en: resolving links: 2s\n"
 	if got != want {
 		t.Errorf("plain output:\n%s\nwant:\n%s", got, want)
@@ -151,29 +156,29 @@ func TestProgressCountsOne(t *testing.T) {
 	c := newFakeClock()
 	for _, v := range []*progressView{viewOn(&plain, c, false), viewOn(&term, c, true)} {
 		p := v.Index("en")
-		p(index.PhaseScan, 0, 0)
-		p(index.PhaseScan, 1, 1)
-		p(index.PhaseWrite, 0, 1)
+		p(index.PhaseScan, noteCount(0), noteCount(0))
+		p(index.PhaseScan, noteCount(1), noteCount(1))
+		p(index.PhaseWrite, noteCount(0), noteCount(1))
 		c.add(20 * time.Second)
-		p(index.PhaseWrite, 0, 1)
-		p(index.PhaseLinks, 0, 0)
+		p(index.PhaseWrite, noteCount(0), noteCount(1))
+		p(index.PhaseLinks, noteCount(0), noteCount(0))
 		v.Finish()
 	}
-	want := "jarvis: en: scanning files: 1 file in 0s\n" +
-		"jarvis: en: reading changed files: 0 of 1 file\n" +
-		"jarvis: en: reading changed files: 0 of 1 file in 20s\n" +
+	want := "jarvis: en: scanning files: 1 note in 0s\n" +
+		"jarvis: en: indexing files: 0 of 1 note\n" +
+		"jarvis: en: indexing files: 0 of 1 note in 20s\n" +
 		"jarvis: en: resolving links: 0s\n"
 	if got := strings.Join(plain, ""); got != want {
 		t.Errorf("plain output:\n%s\nwant:\n%s", got, want)
 	}
-	if got := strings.Join(term, ""); !strings.Contains(got, "] 1/1 file  100%") {
-		t.Errorf("terminal frames %q; want one showing 1/1 file", term)
+	if got := strings.Join(term, ""); !strings.Contains(got, "en: scanning files  1 note  100%") {
+		t.Errorf("terminal frames %q; want one showing 1 note", term)
 	}
 }
 
 func TestProgressNilShowsNothing(t *testing.T) {
 	var v *progressView
-	v.Report("x", "", 1, 2)
+	v.Report("x", noteCount(1), noteCount(2))
 	v.Clear()
 	v.Finish()
 	if v.Index("en") != nil || v.Vectors() != nil {
@@ -193,7 +198,7 @@ func TestIndexProgressOnStderr(t *testing.T) {
 	if code != 0 || !strings.HasPrefix(stdout, "vault (") {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, stdout, stderr)
 	}
-	for _, want := range []string{"\rvault: scanning files", "\rvault: reading changed files", "\rmaking vectors"} {
+	for _, want := range []string{"\rvault: scanning files", "\rvault: indexing files", "\rmaking vectors"} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("terminal progress lacks %q: %q", want, stderr)
 		}
@@ -206,7 +211,7 @@ func TestIndexProgressOnStderr(t *testing.T) {
 	if code != 0 || strings.Contains(stderr, "\x1b") || strings.Contains(stderr, "\r") {
 		t.Fatalf("exit %d, plain stderr %q", code, stderr)
 	}
-	for _, want := range []string{"jarvis: vault: scanning files: 18 files in ", "jarvis: vault: resolving links: ", "jarvis: making vectors: 31 passages in "} {
+	for _, want := range []string{"jarvis: vault: scanning files: 17 notes, 1 attachment in ", "jarvis: vault: resolving links: ", "jarvis: making vectors: 31 passages in "} {
 		if !strings.Contains(stderr, want) {
 			t.Errorf("plain progress lacks %q:\n%s", want, stderr)
 		}

@@ -213,7 +213,7 @@ func namesIndex(fix string, plain bool) bool {
 
 // Underway rewords the fixes of rep that say to run jarvis index while the
 // server itself is doing that work (doing says what, such as "the server
-// is indexing vault "work" now (312 of 1,402 files done)"): running a
+// is indexing vault "work" now (312 of 1402 notes, 134 attachments indexed)"): running a
 // second indexer beside it would only wait for it. Fixes naming
 // --rebuild or --forget stand.
 func (rep *Report) Underway(doing string) {

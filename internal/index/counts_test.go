@@ -133,8 +133,8 @@ func TestCountsFollowEveryChange(t *testing.T) {
 		defer func() { ix.BatchSize = 500 }()
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		_, err := ix.Index(ctx, config.Vault{Name: "other", Path: other}, func(phase Phase, done, total int) {
-			if phase == PhaseWrite && done > 0 {
+		_, err := ix.Index(ctx, config.Vault{Name: "other", Path: other}, func(phase Phase, done, total Counts) {
+			if phase == PhaseWrite && done.Notes > 0 {
 				cancel()
 			}
 		})
@@ -199,7 +199,7 @@ func TestCountsOnUpgrade(t *testing.T) {
 	}
 	var got strings.Builder
 	for _, v := range stats {
-		fmt.Fprintf(&got, "%s\t%d\t%d\t%d\t%d\t%d\n", v.Name, v.Notes, v.Attachments, v.Links, v.UnresolvedLinks, v.Chunks)
+		fmt.Fprintf(&got, "%s\t%d\t%d\t%d\t%d\t%d\n", v.Name, v.Notes, v.Attachments, v.Links, v.UnresolvedLinks, v.Passages)
 	}
 	if got.String() != want {
 		t.Fatalf("Stats after the upgrade:\n%s\nwant\n%s", got.String(), want)

@@ -123,7 +123,16 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	if err := db.QueryRowContext(ctx, `SELECT parser, resolve_pending FROM vaults WHERE id = ?`, id).Scan(&parser, &pending); err != nil {
 		parser = vault.ParserVersion
 	}
-	return freshnessResult(r, freshnessOf(work, same, gone, last, pending), parser, inv)
+	f := freshnessOf(work, same, gone, last, pending)
+	// What the index holds is said as list-vaults says it, from the same
+	// counts.
+	held, err := statsOf(ctx, db, id)
+	if err != nil {
+		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		return r
+	}
+	f.held = held.Counts
+	return freshnessResult(r, f, parser, inv)
 }
 
 // fresh is what doctor's freshness check finds of a vault: what an index
@@ -135,6 +144,9 @@ type fresh struct {
 	// marked to be read again by a run cut off before it did.
 	added, changed, reread, deleted, unchanged int
 	examples                                   []string
+	// held is what the index holds of the vault (Stats); left counts
+	// the added and reread files by kind.
+	held, left Counts
 	// stored counts the notes a run cut off before its end read and
 	// stored, unchanged since: the next run does not read them again.
 	stored int
@@ -157,8 +169,10 @@ func freshnessOf(work []*job, same, gone []*existing, lastMS sql.NullInt64, pend
 		switch {
 		case j.old.asWritten() == added:
 			f.added++
+			f.left.count(j.file.Note)
 		case j.old.mtime == mtimeReread:
 			f.reread++
+			f.left.count(j.file.Note)
 		default:
 			f.changed++
 		}
@@ -188,12 +202,10 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		if !f.neverFinished {
 			head = "the last index run has not finished (the last complete run ended " + ago(f.last) + ")"
 		}
-		var done []string
-		if f.stored > 0 {
-			done = append(done, words.CountAs(f.stored, "note is read and stored", "notes are read and stored"))
-		}
-		if left := f.added + f.reread; left > 0 {
-			done = append(done, words.CountAs(left, "file is still to read", "files are still to read"))
+		// What is stored is said as list-vaults says it.
+		done := []string{"the index holds " + f.held.Words() + " so far"}
+		if f.left.Files() > 0 {
+			done = append(done, f.left.Words()+" "+words.Agree(f.left.Files(), "is", "are")+" still to index")
 		}
 		var since []string
 		if f.changed > 0 {
@@ -214,15 +226,16 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 	when := ago(f.last) // a vault no run has finished is interrupted
 	changed := f.changed + f.reread
 	if f.added+changed+f.deleted == 0 {
-		none := words.Agree(f.unchanged, "unchanged", "none changed")
+		// What is indexed is said as list-vaults says it.
+		none := words.Agree(f.held.Files(), "unchanged", "none changed")
 		if parser != vault.ParserVersion {
 			r.Status = health.Warn
-			r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s), but read by an earlier version of jarvis", words.Count(f.unchanged, "file"), none, when)
+			r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s), but read by an earlier version of jarvis", f.held.Words(), none, when)
 			r.Fix = "run " + inv.Command("index") + ": it reads every note again"
 			return r
 		}
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s)", words.Count(f.unchanged, "file"), none, when)
+		r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s)", f.held.Words(), none, when)
 		return r
 	}
 	r.Status = health.Warn

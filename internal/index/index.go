@@ -32,6 +32,7 @@ type Result struct {
 	Path            string `json:"path"`
 	Notes           int    `json:"notes"`
 	Attachments     int    `json:"attachments"`
+	Passages        int    `json:"passages"`
 	Added           int    `json:"added"`
 	Updated         int    `json:"updated"`
 	Deleted         int    `json:"deleted"`
@@ -53,6 +54,12 @@ type Result struct {
 	// notes reports 173 unchanged; attachment changes are told apart here
 	// and shown in the human summary, not in the JSON.
 	AttachmentChanges Changes `json:"-"`
+}
+
+// Counts are what the index holds of the vault after the run, as
+// list-vaults says them.
+func (r Result) Counts() Counts {
+	return Counts{Notes: r.Notes, Attachments: r.Attachments, Passages: r.Passages}
 }
 
 // Changes counts what an index run did to one kind of file.
@@ -99,13 +106,16 @@ const (
 	PhaseLinks Phase = "links"
 )
 
-// Progress is told the phase under way and how much of it is done; total
-// is 0 while it is not known. A phase is reported as it starts, so a
-// display can say what is happening before the first count.
-type Progress func(phase Phase, done, total int)
+// Progress is told the phase under way and how much of it is done, notes
+// and attachments apart: PhaseScan counts the files found, PhaseWrite the
+// files the run writes (a new attachment is written, and counted done, as
+// the phase begins). total is zero while it is not known. A phase is
+// reported as it starts, so a display can say what is happening before the
+// first count.
+type Progress func(phase Phase, done, total Counts)
 
 // report calls progress when there is one.
-func (p Progress) report(phase Phase, done, total int) {
+func (p Progress) report(phase Phase, done, total Counts) {
 	if p != nil {
 		p(phase, done, total)
 	}
@@ -209,7 +219,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	}
 	defer unlock()
 	began := time.Now()
-	progress.report(PhaseScan, 0, 0)
+	progress.report(PhaseScan, Counts{}, Counts{})
 	root, err := vault.OpenRoot(v.Path, v.Exclude)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
@@ -218,7 +228,11 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
-	progress.report(PhaseScan, len(files), len(files))
+	var found Counts
+	for _, f := range files {
+		found.count(f.Note)
+	}
+	progress.report(PhaseScan, found, found)
 	vaultID, parsedWith, err := ix.ensureVault(ctx, v)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
@@ -256,22 +270,31 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		}
 		ix.log.Debug("removed files gone from disk", "vault", v.Name, "count", len(gone))
 	}
+	// New attachments are written whole as their rows are reserved: they
+	// count as done from the start.
+	var done, total Counts
+	for _, j := range work {
+		total.count(j.file.Note)
+	}
 	work, reserved, err := w.reserve(ctx, work)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
+	done.Attachments = total.Files() - len(work)
 	scanned := time.Now()
-	if len(work) > 0 {
+	if total.Files() > 0 {
 		// Reported before the file names are loaded, which takes a while
 		// in a large vault and is part of writing.
-		progress.report(PhaseWrite, 0, len(work))
+		progress.report(PhaseWrite, done, total)
+	}
+	if len(work) > 0 {
 		// Only notes being written need their links resolved as they go:
 		// a run that finds nothing changed does not load every name.
 		links, err := ix.linkResolver(ctx, vaultID, files, known, reserved)
 		if err != nil {
 			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 		}
-		if err := ix.process(ctx, root, work, w, links, progress); err != nil {
+		if err := ix.process(ctx, root, work, w, links, done, total, progress); err != nil {
 			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 		}
 	}
@@ -279,7 +302,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
 	processed := time.Now()
-	progress.report(PhaseLinks, 0, 0)
+	progress.report(PhaseLinks, Counts{}, Counts{})
 	if err := ix.resolveIfPending(ctx, vaultID); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 	}
@@ -293,7 +316,8 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 
 // process reads, hashes and parses the changed files on several workers and
 // writes them in batches from one goroutine, the only writer.
-func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w *writer, links *linkResolver, progress Progress) error {
+// done and total are what progress is told as the phase begins.
+func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w *writer, links *linkResolver, done, total Counts, progress Progress) error {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 
@@ -354,7 +378,6 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 
 	batch := make([]*job, 0, ix.BatchSize)
 	var batchBytes int64
-	done := 0
 	var writing time.Duration
 	defer func() { ix.log.Debug("writer busy", "vault", root.Dir(), "time", writing) }()
 	flush := func() error {
@@ -367,13 +390,13 @@ func (ix *Indexer) process(ctx context.Context, root *vault.Root, work []*job, w
 		if err != nil {
 			return err
 		}
-		done += len(batch)
 		for _, j := range batch {
+			done.count(j.file.Note)
 			// The work list keeps every job to the end; what was parsed
 			// need not stay with it.
 			j.note, j.targets = vault.Note{}, nil
 		}
-		progress.report(PhaseWrite, done, len(work))
+		progress.report(PhaseWrite, done, total)
 		inFlight.Release(batchBytes)
 		batch, batchBytes = batch[:0], 0
 		return nil
@@ -593,12 +616,15 @@ func (ix *Indexer) finish(ctx context.Context, vaultID int64, res *Result) error
 		time.Now().UnixMilli(), vaultID); err != nil {
 		return fmt.Errorf("record index time: %w", err)
 	}
-	err := ix.db.QueryRowContext(ctx, `SELECT notes, attachments, links, unresolved_links,
-		(SELECT count(*) FROM warnings WHERE vault_id = ?1) FROM vaults WHERE id = ?1`, vaultID).
-		Scan(&res.Notes, &res.Attachments, &res.Links, &res.UnresolvedLinks, &res.Warnings)
+	st, err := statsOf(ctx, ix.db, vaultID)
 	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}
+	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM warnings WHERE vault_id = ?`, vaultID).Scan(&res.Warnings); err != nil {
+		return fmt.Errorf("count index: %w", err)
+	}
+	res.Notes, res.Attachments, res.Passages = st.Notes, st.Attachments, st.Passages
+	res.Links, res.UnresolvedLinks = st.Links, st.UnresolvedLinks
 	res.ResolvedLinks = res.Links - res.UnresolvedLinks
 	return nil
 }

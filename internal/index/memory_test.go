@@ -39,9 +39,9 @@ func TestInFlightBytesBound(t *testing.T) {
 		}
 		return inner(ctx, p, src)
 	}
-	progress := func(phase Phase, done, _ int) {
+	progress := func(phase Phase, done, _ Counts) {
 		if phase == PhaseWrite {
-			written.Store(int64(done))
+			written.Store(int64(done.Files()))
 		}
 	}
 	if _, err := ix.Index(context.Background(), config.Vault{Name: "v", Path: root}, progress); err != nil {

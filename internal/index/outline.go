@@ -38,10 +38,13 @@ type TagCount struct {
 }
 
 // outlineFolders lists every folder that holds a note, found by cutting
-// each note's path at each '/', with the notes under it.
+// each note's path at each '/', with the notes under it. A row reserved
+// for a note a run has not read yet (mtime_ns ?3, mtimeReserved) is not
+// counted, as Stats does not count it: part way through a first run the
+// folders add up to the notes list-vaults gives.
 const outlineFolders = `WITH RECURSIVE dirs(dir, rest) AS (
 		SELECT '', f.path FROM files f
-		WHERE f.kind = 'note' AND f.vault_id = (SELECT id FROM vaults WHERE name = ?)
+		WHERE f.kind = 'note' AND f.mtime_ns <> ?3 AND f.vault_id = (SELECT id FROM vaults WHERE name = ?1)
 		UNION ALL
 		SELECT dir || substr(rest, 1, instr(rest, '/')), substr(rest, instr(rest, '/') + 1)
 		FROM dirs WHERE instr(rest, '/') > 0
@@ -49,7 +52,7 @@ const outlineFolders = `WITH RECURSIVE dirs(dir, rest) AS (
 	SELECT dir, count(*) AS notes, count(*) OVER () FROM dirs WHERE dir <> ''
 	GROUP BY dir
 	ORDER BY length(dir) - length(replace(dir, '/', '')), notes DESC, dir
-	LIMIT ?`
+	LIMIT ?2`
 
 // outlineTags lists the tags of a vault's notes by key, each note counted
 // once however often it carries the tag.
@@ -64,16 +67,16 @@ const outlineTags = `SELECT min(t.tag), count(DISTINCT t.file_id) AS notes, coun
 // and tags of each, in two queries.
 func (c *Catalog) Outline(ctx context.Context, vaultName string, folders, tags int) (Outline, error) {
 	var o Outline
-	total, err := c.counts(ctx, outlineFolders, vaultName, folders, func(name string, n int) {
+	total, err := c.counts(ctx, outlineFolders, func(name string, n int) {
 		o.Folders = append(o.Folders, FolderCount{Path: name, Notes: n})
-	})
+	}, vaultName, folders, mtimeReserved)
 	if err != nil {
 		return Outline{}, fmt.Errorf("read the folders of vault %q: %w", vaultName, err)
 	}
 	o.MoreFolders = total - len(o.Folders)
-	total, err = c.counts(ctx, outlineTags, vaultName, tags, func(name string, n int) {
+	total, err = c.counts(ctx, outlineTags, func(name string, n int) {
 		o.Tags = append(o.Tags, TagCount{Tag: name, Notes: n})
-	})
+	}, vaultName, tags)
 	if err != nil {
 		return Outline{}, fmt.Errorf("read the tags of vault %q: %w", vaultName, err)
 	}
@@ -81,10 +84,11 @@ func (c *Catalog) Outline(ctx context.Context, vaultName string, folders, tags i
 	return o, nil
 }
 
-// counts runs a query of (name, notes, total) rows for a vault, at most
-// limit of them, and returns the total.
-func (c *Catalog) counts(ctx context.Context, query, vaultName string, limit int, add func(string, int)) (int, error) {
-	rows, err := c.db.QueryContext(ctx, query, vaultName, limit)
+// counts runs a query of (name, notes, total) rows for a vault, with its
+// args (the vault's name, how many rows at most, and what else the query
+// takes), and returns the total.
+func (c *Catalog) counts(ctx context.Context, query string, add func(string, int), args ...any) (int, error) {
+	rows, err := c.db.QueryContext(ctx, query, args...)
 	if err != nil {
 		return 0, err
 	}

@@ -20,23 +20,28 @@ func TestProgressPhases(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	if err := os.WriteFile(filepath.Join(root, "photo.png"), []byte("png"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	ix, _ := testIndexer(t, filepath.Join(t.TempDir(), "j.db"))
 	ix.BatchSize = 2
 	run := func() []string {
 		var got []string
-		_, err := ix.Index(context.Background(), config.Vault{Name: "v", Path: root}, func(phase Phase, done, total int) {
-			got = append(got, fmt.Sprintf("%s %d/%d", phase, done, total))
+		_, err := ix.Index(context.Background(), config.Vault{Name: "v", Path: root}, func(phase Phase, done, total Counts) {
+			got = append(got, fmt.Sprintf("%s %d+%d/%d+%d", phase, done.Notes, done.Attachments, total.Notes, total.Attachments))
 		})
 		if err != nil {
 			t.Fatal(err)
 		}
 		return got
 	}
-	want := []string{"scan 0/0", "scan 5/5", "write 0/5", "write 2/5", "write 4/5", "write 5/5", "links 0/0"}
+	// Notes and attachments apart; the new attachment is written, and
+	// done, as the writing begins.
+	want := []string{"scan 0+0/0+0", "scan 5+1/5+1", "write 0+1/5+1", "write 2+1/5+1", "write 4+1/5+1", "write 5+1/5+1", "links 0+0/0+0"}
 	if got := run(); !reflect.DeepEqual(got, want) {
 		t.Errorf("first run reported %q; want %q", got, want)
 	}
-	want = []string{"scan 0/0", "scan 5/5", "links 0/0"}
+	want = []string{"scan 0+0/0+0", "scan 5+1/5+1", "links 0+0/0+0"}
 	if got := run(); !reflect.DeepEqual(got, want) {
 		t.Errorf("unchanged run reported %q; want %q", got, want)
 	}

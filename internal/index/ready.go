@@ -239,16 +239,17 @@ func building(name string, st State) string {
 
 // Progress says how far the index run under way has got with the vault
 // it indexes (st.Vault), for a parenthesis: the stage it is in, and while
-// it reads files how many it has read. Every answer that tells of a run
-// under way words it here.
+// it writes files how many of its notes and attachments are indexed, in
+// the words of Counts.Of. Every answer that tells of a run under way words
+// it here.
 func (st State) Progress() string {
 	switch {
 	case st.Phase == PhaseLinks:
 		return "every file is read; its links are being resolved"
-	case st.Total > 0 && st.Done >= st.Total:
+	case st.Total.Files() > 0 && st.Done.Files() >= st.Total.Files():
 		return "every file is read; the index is being finished"
-	case st.Total > 0:
-		return fmt.Sprintf("%d of %s done", st.Done, counted(st.Total, "file"))
+	case st.Total.Files() > 0:
+		return st.Done.Of(st.Total) + " indexed"
 	case st.Phase == PhaseWrite:
 		// Nothing changed: only the links are looked at again.
 		return "no file needs reading; the index is being finished"

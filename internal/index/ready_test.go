@@ -20,7 +20,7 @@ func TestExplain(t *testing.T) {
 	inv := health.Invocation{"--vault", "/notes/work", "--db", "/tmp/j.db"}
 	indexed := Coverage{Name: "work", Path: "/notes/work", Known: true, Indexed: true, Notes: 1400}
 	fresh := Coverage{Name: "work", Path: "/notes/work", Known: true}
-	building := State{State: StateIndexing, Vault: "work", Done: 312, Total: 1400}
+	building := State{State: StateIndexing, Vault: "work", Done: Counts{Notes: 312, Attachments: 20}, Total: Counts{Notes: 1400, Attachments: 20}}
 	for _, tc := range []struct {
 		name  string
 		covs  []Coverage
@@ -32,11 +32,11 @@ func TestExplain(t *testing.T) {
 		{name: "indexed, brought up to date", covs: []Coverage{indexed}, st: building},
 		{name: "index not read", covs: []Coverage{{Name: "work", Path: "/notes/work"}}, st: State{State: StateReady, LastIndexed: time.Now()}},
 		{name: "first index running", covs: []Coverage{fresh}, st: building,
-			empty: []string{`The index of vault "work" is still being built (312 of 1400 files done)`, "ask again in a few seconds."}},
+			empty: []string{`The index of vault "work" is still being built (312 of 1400 notes, 20 attachments indexed)`, "ask again in a few seconds."}},
 		{name: "first index listing files", covs: []Coverage{fresh}, st: State{State: StateIndexing, Vault: "work"},
 			empty: []string{`vault "work" is still being built (its files are being listed)`, "ask again"}},
-		{name: "waiting its turn", covs: []Coverage{fresh}, st: State{State: StateIndexing, Vault: "home", Done: 5, Total: 9},
-			empty: []string{`Vault "work" is not indexed yet: its index is built after that of vault "home", which is being built now (5 of 9 files done)`}},
+		{name: "waiting its turn", covs: []Coverage{fresh}, st: State{State: StateIndexing, Vault: "home", Done: Counts{Notes: 5}, Total: Counts{Notes: 9}},
+			empty: []string{`Vault "work" is not indexed yet: its index is built after that of vault "home", which is being built now (5 of 9 notes indexed)`}},
 		{name: "before the first pass", covs: []Coverage{{Name: "work", Path: "/notes/work"}}, st: State{State: StateIndexing},
 			empty: []string{`The index of vault "work" is about to be built`, "ask again"}},
 		{name: "never indexed", covs: []Coverage{fresh},
@@ -112,8 +112,8 @@ func TestExplain(t *testing.T) {
 // query's wording and notes the vault not searched whole.
 func TestExplainNamesTheBuildingVaultBesideAnEmptyAnswer(t *testing.T) {
 	u := Explain([]Coverage{{Name: "new", Known: true}, {Name: "old", Known: true, Indexed: true, Notes: 3}},
-		State{State: StateIndexing, Vault: "new", Done: 2, Total: 10}, nil)
-	if u.Empty != "" || len(u.For(0)) != 1 || !strings.Contains(u.For(0)[0], "2 of 10 files done") {
+		State{State: StateIndexing, Vault: "new", Done: Counts{Notes: 2}, Total: Counts{Notes: 10}}, nil)
+	if u.Empty != "" || len(u.For(0)) != 1 || !strings.Contains(u.For(0)[0], "2 of 10 notes indexed") {
 		t.Fatalf("Empty %q, notes %q", u.Empty, u.For(0))
 	}
 }
@@ -168,9 +168,9 @@ func TestProgressNamesTheStageAfterReading(t *testing.T) {
 		want string
 	}{
 		{State{State: StateIndexing, Vault: "work", Phase: PhaseScan}, "its files are being listed"},
-		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: 500, Total: 1402}, "500 of 1402 files done"},
-		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: 1402, Total: 1402}, "every file is read; the index is being finished"},
-		{State{State: StateIndexing, Vault: "work", Phase: PhaseLinks, Done: 1402, Total: 1402}, "every file is read; its links are being resolved"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: Counts{Notes: 500, Attachments: 134}, Total: Counts{Notes: 1402, Attachments: 134}}, "500 of 1402 notes, 134 attachments indexed"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: Counts{Notes: 1402, Attachments: 134}, Total: Counts{Notes: 1402, Attachments: 134}}, "every file is read; the index is being finished"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseLinks, Done: Counts{Notes: 1402}, Total: Counts{Notes: 1402}}, "every file is read; its links are being resolved"},
 	} {
 		if got := tc.st.Progress(); got != tc.want {
 			t.Errorf("%+v: %q; want %q", tc.st, got, tc.want)

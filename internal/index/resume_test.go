@@ -26,7 +26,7 @@ const (
 type interruptAt struct {
 	name string
 	// stop reports whether to cancel the run at this progress report.
-	stop func(phase Phase, done, total int) bool
+	stop func(phase Phase, done, total Counts) bool
 }
 
 // TestInterruptedRunIsResumed cuts a first index run off at several points
@@ -47,9 +47,9 @@ func TestInterruptedRunIsResumed(t *testing.T) {
 	want := dump(t, clean.db.(*store.DB).DB)
 
 	for _, at := range []interruptAt{
-		{"after two batches", func(p Phase, done, _ int) bool { return p == PhaseWrite && done >= 2*resumeBatch }},
-		{"after reading every note", func(p Phase, done, total int) bool { return p == PhaseWrite && done == total && total > 0 }},
-		{"as links are resolved", func(p Phase, _, _ int) bool { return p == PhaseLinks }},
+		{"after two batches", func(p Phase, done, _ Counts) bool { return p == PhaseWrite && done.Notes >= 2*resumeBatch }},
+		{"after reading every note", func(p Phase, done, total Counts) bool { return p == PhaseWrite && done == total && total.Files() > 0 }},
+		{"as links are resolved", func(p Phase, _, _ Counts) bool { return p == PhaseLinks }},
 	} {
 		t.Run(at.name, func(t *testing.T) {
 			dbPath := filepath.Join(t.TempDir(), "j.db")
@@ -62,8 +62,9 @@ func TestInterruptedRunIsResumed(t *testing.T) {
 
 			// What list-vaults counts: the notes stored, not the rows
 			// reserved for the notes still to read.
-			if stats, err := Stats(context.Background(), ix.db); err != nil || len(stats) != 1 || stats[0].Notes != stored {
-				t.Errorf("statistics after the cut-off run: %+v, %v; want %d notes", stats, err, stored)
+			stats, err := Stats(context.Background(), ix.db)
+			if err != nil || len(stats) != 1 || stats[0].Notes != stored {
+				t.Fatalf("statistics after the cut-off run: %+v, %v; want %d notes", stats, err, stored)
 			}
 
 			fresh := doctorFreshness(t, dbPath, root)
@@ -72,9 +73,10 @@ func TestInterruptedRunIsResumed(t *testing.T) {
 					t.Errorf("doctor after the cut-off run says %q: %+v", bad, fresh)
 				}
 			}
-			wantDetail := "the first index run has not finished: " + words.CountAs(stored, "note is", "notes are") + " read and stored, "
+			// Doctor says what is stored as list-vaults does.
+			wantDetail := "the first index run has not finished: the index holds " + stats[0].Counts.Words() + " so far, "
 			if left := sum.Notes - stored; left > 0 {
-				wantDetail += words.CountAs(left, "file is", "files are") + " still to read, "
+				wantDetail += words.CountAs(left, "note is", "notes are") + " still to index, "
 			}
 			wantDetail += "links are still to resolve"
 			if fresh.Status != health.Warn || fresh.Detail != wantDetail || !strings.Contains(fresh.Fix, "does not read the stored notes again") {
@@ -125,13 +127,17 @@ func TestInterruptedRereadIsResumed(t *testing.T) {
 	if fresh := doctorFreshness(t, dbPath, root); !strings.Contains(fresh.Detail, "read by an earlier version") {
 		t.Errorf("doctor before the new version's run: %+v", fresh)
 	}
-	stored := interrupt(t, ix, root, interruptAt{"after two batches", func(p Phase, done, _ int) bool {
-		return p == PhaseWrite && done >= 2*resumeBatch
+	stored := interrupt(t, ix, root, interruptAt{"after two batches", func(p Phase, done, _ Counts) bool {
+		return p == PhaseWrite && done.Notes >= 2*resumeBatch
 	}})
 	fresh := doctorFreshness(t, dbPath, root)
+	stats, err := Stats(context.Background(), ix.db)
+	if err != nil || len(stats) != 1 {
+		t.Fatalf("statistics after the cut-off run: %+v, %v", stats, err)
+	}
 	wantDetail := "the last index run has not finished (the last complete run ended "
-	wantRest := "): " + words.CountAs(stored, "note is", "notes are") + " read and stored, " +
-		words.CountAs(sum.Notes-stored, "file is", "files are") + " still to read, links are still to resolve"
+	wantRest := "): the index holds " + stats[0].Counts.Words() + " so far, " +
+		words.CountAs(sum.Notes-stored, "note is", "notes are") + " still to index, links are still to resolve"
 	if fresh.Status != health.Warn || !strings.HasPrefix(fresh.Detail, wantDetail) || !strings.HasSuffix(fresh.Detail, wantRest) {
 		t.Errorf("doctor after the cut-off run:\n got %+v\nwant %q...%q", fresh, wantDetail, wantRest)
 	}
@@ -152,7 +158,7 @@ func interrupt(t *testing.T, ix *Indexer, root string, at interruptAt) int {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	stopped := false
-	_, err := ix.Index(ctx, config.Vault{Name: "gen", Path: root}, func(p Phase, done, total int) {
+	_, err := ix.Index(ctx, config.Vault{Name: "gen", Path: root}, func(p Phase, done, total Counts) {
 		if !stopped && at.stop(p, done, total) {
 			stopped = true
 			cancel()

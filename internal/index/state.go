@@ -8,10 +8,11 @@ type State struct {
 	// State is StateReady, StateIndexing, StateFailed or StateUnavailable.
 	State string `json:"state"`
 	// Phase is the stage of the current run; Done and Total count the
-	// files it reads (PhaseWrite).
-	Phase Phase `json:"phase,omitempty"`
-	Done  int   `json:"done,omitempty"`
-	Total int   `json:"total,omitempty"`
+	// notes and attachments it writes (PhaseWrite), as Progress is told
+	// them.
+	Phase Phase  `json:"phase,omitempty"`
+	Done  Counts `json:"done,omitzero"`
+	Total Counts `json:"total,omitzero"`
 	// Vault is the vault being indexed.
 	Vault string `json:"vault,omitempty"`
 	// Error says why the last run failed.
@@ -36,7 +37,7 @@ type Embedding struct {
 	// State is EmbedRunning, EmbedDone or EmbedFailed; empty before the
 	// first sync.
 	State string `json:"state,omitempty"`
-	// Done and Total count distinct chunk texts this run embeds.
+	// Done and Total count the distinct passages this run embeds.
 	Done  int `json:"done,omitempty"`
 	Total int `json:"total,omitempty"`
 	// PerSecond is the measured throughput, texts a second.
@@ -45,6 +46,12 @@ type Embedding struct {
 	ETASeconds int `json:"eta_seconds,omitempty"`
 	// Error says why the last sync failed.
 	Error string `json:"error,omitempty"`
+}
+
+// Passages says how far e has got, in the words of Counts.Of: "5 of 40
+// passages".
+func (e Embedding) Passages() string {
+	return Counts{Passages: e.Done}.Of(Counts{Passages: e.Total})
 }
 
 // The states of embedding.

@@ -17,13 +17,13 @@ type Querier interface {
 
 // VaultStats is what the index holds of one vault.
 type VaultStats struct {
-	Name            string
-	Path            string
-	Notes           int
-	Attachments     int
+	Name string
+	Path string
+	// Counts are the vault's notes, attachments and passages, in the
+	// words every message says them in.
+	Counts
 	Links           int
 	UnresolvedLinks int
-	Chunks          int
 	// LastIndexed is when the last index run of the vault finished; zero
 	// when none has.
 	LastIndexed time.Time
@@ -33,13 +33,32 @@ type VaultStats struct {
 // the indexer keeps as it writes (migrations/0009_counts.sql), one row per
 // vault however large. Notes counts the notes read and stored: while a run
 // is under way (or was cut off), the rows it reserved for notes it has not
-// read yet are left out, counted only then.
+// read yet are left out, counted only then. list-vaults, doctor's freshness
+// check and an index run's summary all read their counts here.
 func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
+	return readStats(ctx, db, "", nil)
+}
+
+// statsOf is Stats of the vault with the row id.
+func statsOf(ctx context.Context, db Querier, id int64) (VaultStats, error) {
+	out, err := readStats(ctx, db, "WHERE id = ?", []any{id})
+	if err != nil {
+		return VaultStats{}, err
+	}
+	if len(out) == 0 {
+		return VaultStats{}, fmt.Errorf("read index statistics: no vault with id %d", id)
+	}
+	return out[0], nil
+}
+
+// readStats is Stats of the vaults that where (a WHERE clause over
+// vaults, with its args) selects.
+func readStats(ctx context.Context, db Querier, where string, args []any) ([]VaultStats, error) {
 	rows, err := db.QueryContext(ctx, `SELECT name, path, last_indexed_ms,
 		notes, attachments, links, unresolved_links, chunks,
 		CASE WHEN resolve_pending THEN (SELECT count(*) FROM files f
 			WHERE f.vault_id = vaults.id AND f.kind = 'note' AND f.mtime_ns = ?) ELSE 0 END
-		FROM vaults ORDER BY name`, mtimeReserved)
+		FROM vaults `+where+` ORDER BY name`, append([]any{mtimeReserved}, args...)...)
 	if err != nil {
 		return nil, fmt.Errorf("read index statistics: %w", err)
 	}
@@ -49,7 +68,7 @@ func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
 		var s VaultStats
 		var last sql.NullInt64
 		var unread int
-		if err := rows.Scan(&s.Name, &s.Path, &last, &s.Notes, &s.Attachments, &s.Links, &s.UnresolvedLinks, &s.Chunks, &unread); err != nil {
+		if err := rows.Scan(&s.Name, &s.Path, &last, &s.Notes, &s.Attachments, &s.Links, &s.UnresolvedLinks, &s.Passages, &unread); err != nil {
 			return nil, fmt.Errorf("read index statistics: %w", err)
 		}
 		s.Notes -= unread
@@ -58,7 +77,10 @@ func Stats(ctx context.Context, db Querier) ([]VaultStats, error) {
 		}
 		out = append(out, s)
 	}
-	return out, rows.Err()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read index statistics: %w", err)
+	}
+	return out, nil
 }
 
 // NoteName is one indexed note.

@@ -147,11 +147,12 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	why := map[string]string{}
 	for _, v := range vaults {
 		l.set(func(s *index.State) {
-			s.State, s.Vault, s.Phase, s.Done, s.Total = index.StateIndexing, v.Name, index.PhaseScan, 0, 0
+			s.State, s.Vault, s.Phase, s.Done, s.Total = index.StateIndexing, v.Name, index.PhaseScan, index.Counts{}, index.Counts{}
 		})
-		res, err := l.index(ctx, v, func(phase index.Phase, done, total int) {
-			// The state counts the files that need work, as list-vaults
-			// reports them; the other phases are not counted there.
+		res, err := l.index(ctx, v, func(phase index.Phase, done, total index.Counts) {
+			// The state counts the notes and attachments the run writes,
+			// in the words list-vaults says them in; the other phases are
+			// not counted there.
 			l.set(func(s *index.State) {
 				s.Phase = phase
 				if phase == index.PhaseWrite {

@@ -43,7 +43,7 @@ func TestEveryToolSaysTheFirstIndexIsRunning(t *testing.T) {
 	v := exampleVault(t)
 	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
 		Embedder: config.Embedder{Provider: config.ProviderLexical}})
-	cs := connect(t, indexState{deps, index.State{State: index.StateIndexing, Vault: v.Name, Done: 3, Total: 12}})
+	cs := connect(t, indexState{deps, index.State{State: index.StateIndexing, Vault: v.Name, Done: index.Counts{Notes: 3}, Total: index.Counts{Notes: 12}}})
 	const note = "Methods/Pour over.md"
 	// Each tool's calls, and whether it answers (true) or only reports
 	// the state (false).
@@ -85,7 +85,7 @@ func TestEveryToolSaysTheFirstIndexIsRunning(t *testing.T) {
 				}
 				continue
 			}
-			if !strings.Contains(text, "3 of 12 files") {
+			if !strings.Contains(text, "3 of 12 notes") {
 				t.Errorf("%s %v: the answer does not say how far the index has got:\n%s", tool.Name, args, text)
 			}
 			if c.answers && (!strings.Contains(text, "ask again") || strings.Contains(text, "may not cover")) {
@@ -239,7 +239,7 @@ func TestHealthStatusWhileIndexingAsksForNoIndexRun(t *testing.T) {
 		st   index.State
 		want string
 	}{
-		{index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: 3, Total: 12}, `this server is indexing the vaults now (vault "` + v.Name + `": 3 of 12 files done)`},
+		{index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: index.Counts{Notes: 3}, Total: index.Counts{Notes: 12}}, `this server is indexing the vaults now (vault "` + v.Name + `": 3 of 12 notes indexed)`},
 		{index.State{State: index.StateReady, Embedding: index.Embedding{State: index.EmbedRunning, Done: 5, Total: 40}}, "this server is making vectors for semantic search now (5 of 40 passages done)"},
 	} {
 		var out mcp.HealthOutput
@@ -276,7 +276,7 @@ func TestTheRunUnderWayIsSaidOnce(t *testing.T) {
 	v := exampleVault(t)
 	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
 		Embedder: config.Embedder{Provider: config.ProviderLexical}})
-	st := index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: 3, Total: 12}
+	st := index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseWrite, Done: index.Counts{Notes: 3}, Total: index.Counts{Notes: 12}}
 	cs := connect(t, indexState{deps, st})
 	for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolBuildContext} {
 		text, _ := call(t, cs, tool, map[string]any{"query": "pour over"}, nil)

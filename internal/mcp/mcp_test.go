@@ -293,7 +293,7 @@ func TestToolsOnTheExampleVault(t *testing.T) {
 			t.Fatalf("vaults %+v", out.Vaults)
 		}
 		got := out.Vaults[0]
-		if got.Name != "coffee" || got.Notes != 17 || got.Attachments != 1 || got.Links == 0 || got.Chunks == 0 || got.IndexState != "ready" || got.LastIndexed == "" {
+		if got.Name != "coffee" || got.Notes != 17 || got.Attachments != 1 || got.Links == 0 || got.Passages == 0 || got.IndexState != "ready" || got.LastIndexed == "" {
 			t.Fatalf("vault %+v", got)
 		}
 	})

@@ -19,7 +19,6 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
-	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Tool names, fixed: clients and people's prompts refer to them.
@@ -258,7 +257,7 @@ func embedding(e index.Embedding) string {
 	case index.EmbedRunning:
 		msg := "Vectors for semantic search are being made"
 		if e.Total > 0 {
-			msg += fmt.Sprintf(": %d of %s done", e.Done, words.Count(e.Total, "passage"))
+			msg += ": " + e.Passages() + " done"
 		}
 		if e.PerSecond > 0 {
 			msg += fmt.Sprintf(", %.0f a second", e.PerSecond)

@@ -24,7 +24,7 @@ type VaultItem struct {
 	Attachments     int          `json:"attachments"`
 	Links           int          `json:"links"`
 	UnresolvedLinks int          `json:"unresolved_links" jsonschema:"links that lead to no note"`
-	Chunks          int          `json:"chunks" jsonschema:"passages indexed for search"`
+	Passages        int          `json:"passages" jsonschema:"the pieces of notes that are embedded and searched"`
 	Embedder        string       `json:"embedder" jsonschema:"the embedder of semantic search; lexical measures shared words and word pieces, not meaning"`
 	VectorStore     string       `json:"vector_store,omitempty" jsonschema:"the store that holds this vault's vectors in memory: chromem-go, or a compact index for vaults too large for it; empty while none are loaded"`
 	LastIndexed     string       `json:"last_indexed" jsonschema:"when the index of this vault was last brought up to date, RFC 3339; empty when never"`
@@ -33,6 +33,16 @@ type VaultItem struct {
 	MoreFolders     int          `json:"more_folders,omitempty" jsonschema:"how many folders were left out of folders"`
 	Tags            []TagItem    `json:"tags,omitempty" jsonschema:"tags with how many notes carry each, the most used first; pass one as tag to search only notes with it"`
 	MoreTags        int          `json:"more_tags,omitempty" jsonschema:"how many tags were left out of tags"`
+}
+
+// Counts are the vault's notes, attachments and passages, as every
+// message says them.
+func (v VaultItem) Counts() index.Counts {
+	return index.Counts{Notes: v.Notes, Attachments: v.Attachments, Passages: v.Passages}
+}
+
+func (v *VaultItem) setCounts(c index.Counts) {
+	v.Notes, v.Attachments, v.Passages = c.Notes, c.Attachments, c.Passages
 }
 
 // FolderItem is a folder of a vault and how many notes it holds.
@@ -116,8 +126,8 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 	for _, v := range t.vaults {
 		item := VaultItem{Name: v.Name, Path: v.Path, Embedder: embedder, VectorStore: stores[v.Name]}
 		if s, ok := stats[v.Name]; ok {
-			item.Notes, item.Attachments, item.Links = s.Notes, s.Attachments, s.Links
-			item.UnresolvedLinks, item.Chunks = s.UnresolvedLinks, s.Chunks
+			item.setCounts(s.Counts)
+			item.Links, item.UnresolvedLinks = s.Links, s.UnresolvedLinks
 			if !s.LastIndexed.IsZero() {
 				item.LastIndexed = s.LastIndexed.UTC().Format(time.RFC3339)
 			}
@@ -155,13 +165,15 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 			if err != nil {
 				item.IndexState += "; " + folderState(v.Path, err)
 			}
+			var found index.Counts
 			for _, f := range files {
 				if f.Note {
-					item.Notes++
+					found.Notes++
 				} else {
-					item.Attachments++
+					found.Attachments++
 				}
 			}
+			item.setCounts(found)
 		}
 		out.Vaults = append(out.Vaults, item)
 	}
@@ -278,7 +290,7 @@ func underway(st index.State) string {
 	case st.State == index.StateIndexing:
 		return "this server is indexing the vaults now"
 	case st.Embedding.State == index.EmbedRunning && st.Embedding.Total > 0:
-		return fmt.Sprintf("this server is making vectors for semantic search now (%d of %s done)", st.Embedding.Done, words.Count(st.Embedding.Total, "passage"))
+		return fmt.Sprintf("this server is making vectors for semantic search now (%s done)", st.Embedding.Passages())
 	case st.Embedding.State == index.EmbedRunning:
 		return "this server is making vectors for semantic search now"
 	}
@@ -314,9 +326,8 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {
-		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s, %s (%d unresolved), %s; %s",
-			v.Name, v.Path, words.Count(v.Notes, "note"), words.Count(v.Attachments, "attachment"), words.Count(v.Links, "link"),
-			v.UnresolvedLinks, words.Count(v.Chunks, "passage"), indexStateWords(v.IndexState))
+		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s (%d unresolved); %s",
+			v.Name, v.Path, v.Counts().Words(), words.Count(v.Links, "link"), v.UnresolvedLinks, indexStateWords(v.IndexState))
 		if v.LastIndexed != "" {
 			fmt.Fprintf(&b, ", updated %s", v.LastIndexed)
 		}

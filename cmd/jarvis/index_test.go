@@ -1,0 +1,56 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+)
+
+// TestIndexSaysADamagedPage damages, in a sound index, the first page of
+// a table that jarvis index reads as it runs (not one that opening the
+// database reads), and runs it: it exits 1, in the words the database's
+// trouble is said in everywhere (damaged, and the --rebuild that fixes
+// it), never with SQLite's own message or result code. Both an index run
+// and --forget, which reads the rows of the vault it drops, are tried.
+func TestIndexSaysADamagedPage(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	sound := filepath.Join(t.TempDir(), "sound.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", sound, "--no-embed"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	checkpoint(t, sound)
+	for _, tc := range []struct {
+		name, table string
+		args        []string
+	}{
+		{"an index run reading the files", "files", []string{"--vault", example, "--no-embed"}},
+		{"--forget deleting the vault's links", "links", []string{"--forget", "vault"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := filepath.Join(t.TempDir(), "j.db")
+			copyFile(t, sound, db)
+			var root int
+			raw := openRaw(t, db)
+			err := raw.QueryRow(`SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?`, tc.table).Scan(&root)
+			raw.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			sharedtest.DamagePage(t, db, root, 7)
+			code, _, stderr := jarvis(t, nil, append([]string{"index", "--db", db}, tc.args...)...)
+			if code != 1 {
+				t.Fatalf("exit %d; want 1 for a damaged database: %s", code, stderr)
+			}
+			if !strings.Contains(stderr, db+" is damaged") || !strings.Contains(stderr, "--rebuild`") {
+				t.Errorf("stderr does not say the database is damaged and how to fix it:\n%s", stderr)
+			}
+			for _, raw := range []string{"malformed", "(11)"} {
+				if strings.Contains(stderr, raw) {
+					t.Errorf("stderr says SQLite's %q:\n%s", raw, stderr)
+				}
+			}
+		})
+	}
+}
