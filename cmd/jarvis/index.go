@@ -75,6 +75,14 @@ says why), 130 when interrupted.`, e)
 	// Forgetting needs only the database: with no vault configured,
 	// --forget drops the vaults it names and indexes nothing.
 	forgetOnly := len(forget) > 0 && len(cfg.Vaults) == 0 && !*rebuild && !*reembed
+	if *rebuild && len(cfg.Vaults) == 0 && !noDatabase(cfg.DBPath) {
+		// The fix for a damaged database names only the database when
+		// the run that found it had no vault: the rebuild indexes again
+		// the vaults the database holds, as far as it can still be read.
+		if err := vaultsOfDatabase(ctx, e, &cfg); err != nil {
+			return err
+		}
+	}
 	if !forgetOnly {
 		if err := checkVaults(e, cfg); err != nil {
 			return err
@@ -245,6 +253,31 @@ func explainOpenError(e *env, cfg config.Config, err error) error {
 // whose commands repeat the user's flags. Any other error is left as it is.
 func dbError(e *env, cfg config.Config, path string, err error) error {
 	return store.Explained(path, err, cfg.Invocation(), e.dbProbe)
+}
+
+// vaultsOfDatabase gives cfg, which names no vault, the vaults its
+// database holds, and says which.
+func vaultsOfDatabase(ctx context.Context, e *env, cfg *config.Config) error {
+	db, err := store.Open(ctx, cfg.DBPath, store.Options{ReadOnly: true, Probe: e.dbProbe})
+	if err == nil {
+		defer db.Close()
+		cfg.Vaults, err = index.StoredVaults(ctx, db)
+	}
+	switch {
+	case err != nil:
+		return fmt.Errorf("no vault given, and which vaults the database %s holds cannot be read from it (%s): %s: %w",
+			cfg.DBPath, store.Said(err), cfg.NoVaultFix(e.getenv), errUsage)
+	case len(cfg.Vaults) == 0:
+		return fmt.Errorf("no vault given, and the database %s holds none: %s: %w", cfg.DBPath, cfg.NoVaultFix(e.getenv), errUsage)
+	}
+	cfg.VaultSource = config.VaultsFromDatabase
+	var names []string
+	for _, v := range cfg.Vaults {
+		names = append(names, fmt.Sprintf("%s (%s)", v.Name, v.Path))
+	}
+	fmt.Fprintf(e.stderr, "jarvis: no vault given, so the rebuild indexes the vaults the database holds: %s\n",
+		words.List(names))
+	return nil
 }
 
 // printIndexSummary writes what an index run did; a fix it names repeats

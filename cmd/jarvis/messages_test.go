@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -414,5 +415,47 @@ func TestForgetOnNoDatabaseMakesNone(t *testing.T) {
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Errorf("--forget made %s", db)
+	}
+}
+
+// TestMessagesOnADamagedDatabaseGivenAlone: with only --db (no vault
+// configured), the --rebuild that doctor and index --forget suggest for a
+// damaged database runs as pasted, indexing again the vaults the
+// database holds, and leaves a database that holds every note.
+func TestMessagesOnADamagedDatabaseGivenAlone(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	mustIndex(t, nil, "--vault", vault, "--db", db)
+	notes := countNotes(t, db)
+	checkpoint(t, db)
+	// The pages of the passages (chunks): the schema and the list of vaults,
+	// which the rebuild reads, stay readable.
+	pages := sharedtest.TablePages(t, db, "chunks")
+	if len(pages) == 0 {
+		t.Fatal("no pages of the chunks table")
+	}
+	for _, p := range pages {
+		sharedtest.DamagePage(t, db, p, uint64(p))
+	}
+	doc := readCLI(t, nil, "doctor", "--db", db)
+	forget := readCLI(t, nil, "index", "--db", db, "--forget", "vault")
+	for _, r := range []messageRun{doc, forget} {
+		// Only the rebuilds: doctor also offers to drop each vault the
+		// database holds, none being configured (TestForgetAsDoctorPrintsWithNoVault).
+		var ran [][]string
+		for _, args := range sharedtest.SuggestedCommands(r.stderr + "\n" + r.stdout) {
+			if slices.Contains(args, "--rebuild") {
+				ran = append(ran, args)
+				if fix := readCLI(t, nil, args...); fix.code != 0 {
+					t.Errorf("jarvis %s, suggested by jarvis %s, exits %d:\n%s%s", strings.Join(args, " "), strings.Join(r.args, " "), fix.code, fix.stdout, fix.stderr)
+				}
+			}
+		}
+		if len(ran) == 0 {
+			t.Fatalf("jarvis %s suggests no --rebuild for a damaged database:\n%s%s", strings.Join(r.args, " "), r.stdout, r.stderr)
+		}
+		if got := countNotes(t, db); got != notes {
+			t.Fatalf("after %v, suggested by jarvis %s, the database holds %d notes; the vault has %d", ran, strings.Join(r.args, " "), got, notes)
+		}
 	}
 }

@@ -146,6 +146,10 @@ func (c Config) Invocation() health.Invocation {
 	return inv
 }
 
+// VaultsFromDatabase is the VaultSource of a run that took its vaults from
+// the database it opens, as `jarvis index --rebuild` does when given none.
+const VaultsFromDatabase = "database"
+
 // VaultOrigin names, for a message, the one place the vaults of this run
 // were given: "--vault", "JARVIS_VAULT" or "the config file PATH".
 func (c Config) VaultOrigin() string {
@@ -154,6 +158,8 @@ func (c Config) VaultOrigin() string {
 		return "--vault"
 	case strings.HasPrefix(c.VaultSource, "env "):
 		return strings.TrimPrefix(c.VaultSource, "env ")
+	case c.VaultSource == VaultsFromDatabase:
+		return "the database " + c.DBPath
 	case c.File != "":
 		return "the config file " + c.File
 	}

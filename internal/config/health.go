@@ -22,9 +22,11 @@ func Checks(cfg Config) []health.Check {
 				file = "config file " + cfg.File
 			}
 			if len(cfg.Vaults) == 0 {
+				// index --rebuild takes the vaults the database holds.
 				return []health.Result{{Status: health.Fail,
-					Detail: fmt.Sprintf("no vault configured (%s)", file),
-					Fix:    cfg.NoVaultFix(os.Getenv)}}
+					Detail:        fmt.Sprintf("no vault configured (%s)", file),
+					Fix:           cfg.NoVaultFix(os.Getenv),
+					SparesRebuild: true}}
 			}
 			if o := cfg.Overlap(); o != nil {
 				return []health.Result{{Status: health.Fail, Detail: o.Detail(), Fix: o.Fix()}}

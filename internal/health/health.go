@@ -42,6 +42,10 @@ type Result struct {
 	// the check ran for this report. It is kept apart from Detail, whose
 	// words are the check's own.
 	Checked string `json:"checked,omitempty"`
+	// SparesRebuild is set on a failure of a gating check that does not
+	// stop `jarvis index --rebuild` (no vault configured: the rebuild
+	// indexes the vaults the database holds), so a fix naming it stands.
+	SparesRebuild bool `json:"-"`
 }
 
 // Line is r as one line of a report, the same in doctor and
@@ -132,11 +136,16 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 	}
 	wg.Wait()
 	rep := Report{Status: Healthy, Checks: []Result{}}
-	var gated []string // the failed checks that make index refuse to run
+	// The failed checks that make index refuse to run, and those of them
+	// that make index --rebuild refuse too.
+	var gated, gatedRebuild []string
 	for i, c := range checks {
 		for _, r := range results[i] {
 			if c.Gates && r.Status == Fail {
 				gated = append(gated, c.Name)
+				if !r.SparesRebuild {
+					gatedRebuild = append(gatedRebuild, c.Name)
+				}
 				break
 			}
 		}
@@ -146,8 +155,12 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 			if r.Name == "" {
 				r.Name = c.Name
 			}
-			if len(gated) > 0 && !c.Gates && namesIndex(r.Fix, false) {
-				r.Fix = "first fix the " + strings.Join(gated, " and ") + " problem above: indexing refuses to run until then"
+			g := gated
+			if namesRebuild(r.Fix) {
+				g = gatedRebuild
+			}
+			if len(g) > 0 && !c.Gates && namesIndex(r.Fix, false) {
+				r.Fix = "first fix the " + strings.Join(g, " and ") + " problem above: indexing refuses to run until then"
 			}
 			rep.Checks = append(rep.Checks, r)
 			switch r.Status {
@@ -196,19 +209,33 @@ func runOne(ctx context.Context, c Check, timeout time.Duration) []Result {
 // to date (not --rebuild, --forget or --reembed, which the server never
 // runs on its own).
 func namesIndex(fix string, plain bool) bool {
+	return slices.ContainsFunc(indexCommands(fix), func(words []string) bool {
+		return !plain || !slices.ContainsFunc(words[2:], func(w string) bool {
+			return w == "--rebuild" || w == "--forget" || w == "--reembed"
+		})
+	})
+}
+
+// namesRebuild reports whether fix tells the reader to run jarvis index
+// --rebuild.
+func namesRebuild(fix string) bool {
+	return slices.ContainsFunc(indexCommands(fix), func(words []string) bool {
+		return slices.Contains(words[2:], "--rebuild")
+	})
+}
+
+// indexCommands are the words of the backquoted jarvis index commands of
+// fix.
+func indexCommands(fix string) [][]string {
+	var out [][]string
 	parts := strings.Split(fix, "`")
 	for i := 1; i < len(parts); i += 2 { // the backquoted commands
 		words := strings.Fields(parts[i])
-		if len(words) < 2 || words[0] != "jarvis" || words[1] != "index" {
-			continue
-		}
-		if !plain || !slices.ContainsFunc(words[2:], func(w string) bool {
-			return w == "--rebuild" || w == "--forget" || w == "--reembed"
-		}) {
-			return true
+		if len(words) >= 2 && words[0] == "jarvis" && words[1] == "index" {
+			out = append(out, words)
 		}
 	}
-	return false
+	return out
 }
 
 // Underway rewords the fixes of rep that say to run jarvis index while the
