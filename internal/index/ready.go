@@ -243,16 +243,19 @@ func building(name string, st State) string {
 // the words of Counts.Of. Every answer that tells of a run under way words
 // it here.
 func (st State) Progress() string {
+	// Total counts the files the run writes: none when nothing changed,
+	// and then no file is read at all.
 	switch {
+	case st.Phase == PhaseLinks && st.Total.Files() > 0:
+		return "all files read; links are being resolved"
 	case st.Phase == PhaseLinks:
-		return "every file is read; its links are being resolved"
+		return "no file changed; links are being checked"
 	case st.Total.Files() > 0 && st.Done.Files() >= st.Total.Files():
-		return "every file is read; the index is being finished"
+		return "all files read; the index is being finished"
 	case st.Total.Files() > 0:
 		return st.Done.Of(st.Total) + " indexed"
 	case st.Phase == PhaseWrite:
-		// Nothing changed: only the links are looked at again.
-		return "no file needs reading; the index is being finished"
+		return "no file changed; the index is being finished"
 	}
 	return "its files are being listed"
 }

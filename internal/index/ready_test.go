@@ -169,8 +169,12 @@ func TestProgressNamesTheStageAfterReading(t *testing.T) {
 	}{
 		{State{State: StateIndexing, Vault: "work", Phase: PhaseScan}, "its files are being listed"},
 		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: Counts{Notes: 500, Attachments: 134}, Total: Counts{Notes: 1402, Attachments: 134}}, "500 of 1402 notes, 134 attachments indexed"},
-		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: Counts{Notes: 1402, Attachments: 134}, Total: Counts{Notes: 1402, Attachments: 134}}, "every file is read; the index is being finished"},
-		{State{State: StateIndexing, Vault: "work", Phase: PhaseLinks, Done: Counts{Notes: 1402}, Total: Counts{Notes: 1402}}, "every file is read; its links are being resolved"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseWrite, Done: Counts{Notes: 1402, Attachments: 134}, Total: Counts{Notes: 1402, Attachments: 134}}, "all files read; the index is being finished"},
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseLinks, Done: Counts{Notes: 1402}, Total: Counts{Notes: 1402}}, "all files read; links are being resolved"},
+		// A restart with nothing changed reads no file: it only checks
+		// the links (the write phase is never reported, so nothing is
+		// counted).
+		{State{State: StateIndexing, Vault: "work", Phase: PhaseLinks}, "no file changed; links are being checked"},
 	} {
 		if got := tc.st.Progress(); got != tc.want {
 			t.Errorf("%+v: %q; want %q", tc.st, got, tc.want)
