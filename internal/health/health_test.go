@@ -449,6 +449,15 @@ func TestReuserAgeStandsApart(t *testing.T) {
 			t.Errorf("fix line %q", r.FixLine())
 		}
 	}
+	// A skipped check was not checked at all: reused, it has no age.
+	c := testReuser(t, clk).Wrap(Check{Name: "index freshness", Run: func(context.Context) []Result {
+		return []Result{NotChecked("index freshness dv", "the database is not available")}
+	}})
+	c.Run(context.Background())
+	clk.add(3 * time.Second)
+	if r := c.Run(context.Background())[0]; r.Line() != "skip  index freshness dv: not checked: the database is not available" {
+		t.Errorf("reused skip: %q; want no age", r.Line())
+	}
 	// Checked for this report: no age at all.
 	fresh := Result{Name: "links", Status: OK, Detail: "every link resolves (2 of them)", Fix: "nothing"}
 	if fresh.Line() != "ok    links: every link resolves (2 of them)" || fresh.FixLine() != "" {

@@ -267,11 +267,14 @@ func passes(rs []Result) bool {
 	return true
 }
 
-// aged copies rs, each saying how long ago it was checked, and more.
+// aged copies rs, each saying how long ago it was checked, and more. A
+// skipped result was not checked at all, and has no age.
 func aged(rs []Result, age time.Duration, more string) []Result {
 	out := make([]Result, len(rs))
 	for i, r := range rs {
-		r.Checked = fmt.Sprintf("checked %s ago%s", age.Round(time.Second), more)
+		if r.Status != Skip {
+			r.Checked = fmt.Sprintf("checked %s ago%s", age.Round(time.Second), more)
+		}
 		out[i] = r
 	}
 	return out
