@@ -30,6 +30,9 @@ type State struct {
 	// made since. Empty while the watcher sees every vault, or does not
 	// run.
 	Unwatched map[string]string `json:"unwatched,omitempty"`
+	// Served is how many vaults the server answers for, for the words
+	// that differ with one vault or several; 0 when not known.
+	Served int `json:"-"`
 }
 
 // Embedding is the progress of making vectors for semantic search.

@@ -285,3 +285,27 @@ func TestTheRunUnderWayIsSaidOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestFailedVaultNamesOthersOnlyWhenThereAreAny: after a run that could
+// not index a vault, answers say that a vault not named is up to date
+// only when the server serves another vault.
+func TestFailedVaultNamesOthersOnlyWhenThereAreAny(t *testing.T) {
+	v := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	if err := deps.Live.All(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	failed := index.State{State: index.StateFailed, Failed: map[string]string{"coffee": "disk full"}}
+	cs := connect(t, indexState{deps, failed})
+	var list mcp.ListVaultsOutput
+	text, _ := call(t, cs, mcp.ToolListVaults, nil, &list)
+	if !strings.Contains(text, `could not index vault "coffee"`) || strings.Contains(text, "not named here") {
+		t.Errorf("list-vaults of the one vault served:\n%s", text)
+	}
+	two := failed
+	two.Served = 2
+	if line := mcp.Freshness(two); !strings.Contains(line, "(a vault not named here is up to date)") {
+		t.Errorf("of two vaults served: %q", line)
+	}
+}

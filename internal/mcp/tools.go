@@ -195,10 +195,12 @@ func (t *tools) checkVault(name string) error {
 }
 
 func (t *tools) state() index.State {
-	if t.st == nil {
-		return index.State{State: index.StateReady}
+	st := index.State{State: index.StateReady}
+	if t.st != nil {
+		st = t.st.State()
 	}
-	return t.st.State()
+	st.Served = len(t.vaults)
+	return st
 }
 
 // answerState is the index state an answer carries. It is the one place
@@ -243,7 +245,11 @@ func freshness(st index.State) string {
 		for _, name := range slices.Sorted(maps.Keys(st.Failed)) {
 			failed = append(failed, fmt.Sprintf("vault %q (%s)", name, st.Failed[name]))
 		}
-		return fmt.Sprintf("The last index run could not index %s: results from it may be out of date (a vault not named here is up to date).", strings.Join(failed, " or "))
+		others := ""
+		if st.Served > len(failed) {
+			others = " (a vault not named here is up to date)"
+		}
+		return fmt.Sprintf("The last index run could not index %s: results from it may be out of date%s.", strings.Join(failed, " or "), others)
 	case index.StateUnavailable:
 		return "The index cannot be used: answers come from the note files. health-status says why and how to fix it."
 	}
