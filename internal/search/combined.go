@@ -258,9 +258,6 @@ func fuseLists(lists []*rankedList) []*candidate {
 		}
 	}
 	slices.SortStableFunc(order, func(a, b *candidate) int {
-		if o := notes.ExactFirst(a.result, b.result); o != 0 {
-			return o // a note named by the query comes first, as in keyword search
-		}
 		switch {
 		case a.score > b.score:
 			return -1
@@ -269,6 +266,16 @@ func fuseLists(lists []*rankedList) []*candidate {
 		}
 		return notes.CompareTies(a.result, b.result)
 	})
+	// A note named by the query comes first, as in keyword search, and
+	// its score says so: the score shown is the one the list is in order
+	// of.
+	for _, cand := range order {
+		cand.result.Score = cand.score
+	}
+	notes.RankNamesFirst(order, func(c **candidate) *notes.Result { return &(*c).result })
+	for _, cand := range order {
+		cand.score = cand.result.Score
+	}
 	return order
 }
 

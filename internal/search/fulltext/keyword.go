@@ -583,10 +583,10 @@ func results(hits []keywordHit) []notes.Result {
 }
 
 // exactNamesFirst moves the notes whose title or an alias is the query
-// itself ahead of the others, keeping the order within each group, and
-// marks them so that combined search keeps them first too: BM25 can rank
-// "Tags view" above "Tags" for the query "tags", as "Tags" has longer
-// aliases.
+// itself ahead of the others, keeping the order within each group, their
+// scores raised to match (notes.RankNamesFirst), and marks them so that
+// combined search keeps them first too: BM25 can rank "Tags view" above
+// "Tags" for the query "tags", as "Tags" has longer aliases.
 func exactNamesFirst(text string, hits []keywordHit) {
 	q := normalizeName(text)
 	for i, h := range hits {
@@ -596,7 +596,7 @@ func exactNamesFirst(text string, hits []keywordHit) {
 		}
 		hits[i].res.ExactName = exact
 	}
-	slices.SortStableFunc(hits, func(a, b keywordHit) int { return notes.ExactFirst(a.res, b.res) })
+	notes.RankNamesFirst(hits, func(h *keywordHit) *notes.Result { return &h.res })
 }
 
 // normalizeName folds case, quotes and runs of spaces, so that a query

@@ -63,6 +63,28 @@ func ExactFirst(a, b Result) int {
 	return 0
 }
 
+// RankNamesFirst puts the results named by the query (ExactName) ahead of
+// the others, keeping the order within each group, and raises the score of
+// a named result that scores below the best of the others to that score:
+// the name that puts a note first shows in its score, and the scores of a
+// ranking never rise down the list. Every ranking that puts names first
+// (keyword search, the fusion of combined search) does it here; result
+// gives the Result of an item.
+func RankNamesFirst[T any](items []T, result func(*T) *Result) {
+	slices.SortStableFunc(items, func(a, b T) int { return ExactFirst(*result(&a), *result(&b)) })
+	best, found := 0.0, false
+	for i := range items {
+		if r := result(&items[i]); !r.ExactName && (!found || r.Score > best) {
+			best, found = r.Score, true
+		}
+	}
+	for i := range items {
+		if r := result(&items[i]); r.ExactName && found && r.Score < best {
+			r.Score = best
+		}
+	}
+}
+
 // CompareTies orders two results that rank equal: by vault, then path,
 // then the line of the passage. It is the one tie-break of every answer,
 // in every mode; it reads nothing the index assigns (row ids follow the
