@@ -297,9 +297,7 @@ const snippetChars = 300
 // (notes.Plain), cut at a word boundary to at most max runes, with "…"
 // when it was cut.
 func Excerpt(text string, max int) string {
-	// The note's own bold markers go, as in keyword snippets, where **
-	// marks the matches alone.
-	text = notes.Plain(strings.ReplaceAll(text, "**", ""))
+	text = notes.Plain(text)
 	if utf8.RuneCountInString(text) <= max {
 		return text
 	}
@@ -314,5 +312,5 @@ func Excerpt(text string, max int) string {
 	if sp := strings.LastIndexByte(text[:cut], ' '); sp > cut/2 {
 		cut = sp
 	}
-	return text[:cut] + "…"
+	return notes.Cut(text, 0, cut) + "…"
 }

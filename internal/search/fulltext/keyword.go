@@ -391,14 +391,6 @@ func (k *Keyword) describe(ctx context.Context, hits []keywordHit) error {
 	return rows.Err()
 }
 
-// Markers put around matched words while a passage is cut, so that the
-// note's own ** can be told from them: control characters never typed in
-// a note, turned into ** at the end.
-const (
-	markOpen  = "\x02"
-	markClose = "\x03"
-)
-
 // passages sets each hit's snippet and line from its text: the passage
 // holding most of the query's words (see snippet.go), marked where each
 // term of a loose match of pq occurs. A note whose text holds none of them
@@ -653,10 +645,10 @@ const snippetRunes = 160
 // needle it holds, every needle in the cut marked with **; needles match
 // without regard to case. Without a needle it is the start of the text.
 func markedExcerpt(text string, needles []string, max int) string {
-	// The note's own bold markers go: a match inside bold text would read
-	// ****word** once marked.
-	text = strings.ReplaceAll(oneLine(text), "**", "")
-	found := findNeedles(text, needles)
+	// oneLine drops the note's own bold markers outside code: a match
+	// inside bold text would read ****word** once marked.
+	text = oneLine(text)
+	found := findOutsideCode(text, needles)
 	start := 0
 	if len(found) > 0 {
 		start = backRunes(text, found[0].start, max/5)
@@ -669,26 +661,33 @@ func markedExcerpt(text string, needles []string, max int) string {
 		}
 		n++
 	}
+	cut := notes.Cut(text, start, end)
 	var b strings.Builder
 	if start > 0 {
 		b.WriteString("…")
 	}
-	at := start
-	for _, s := range found {
-		if s.start < start || s.end > end {
-			continue
-		}
-		b.WriteString(text[at:s.start])
+	at := 0
+	for _, s := range findOutsideCode(cut, needles) {
+		b.WriteString(cut[at:s.start])
 		b.WriteString("**")
-		b.WriteString(text[s.start:s.end])
+		b.WriteString(cut[s.start:s.end])
 		b.WriteString("**")
 		at = s.end
 	}
-	b.WriteString(text[at:end])
+	b.WriteString(cut[at:])
 	if end < len(text) {
 		b.WriteString("…")
 	}
 	return strings.TrimFunc(b.String(), unicode.IsSpace)
+}
+
+// findOutsideCode is findNeedles without the matches inside code, which
+// is shown as written, never marked.
+func findOutsideCode(text string, needles []string) []span {
+	code := notes.CodeSpans(text)
+	return slices.DeleteFunc(findNeedles(text, needles), func(f span) bool {
+		return slices.ContainsFunc(code, func(c notes.Span) bool { return f.start < c.End && f.end > c.Start })
+	})
 }
 
 // span is a byte range of a text.

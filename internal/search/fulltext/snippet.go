@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // Snippets are made in Go from the chunks of the notes returned, not by
@@ -254,7 +256,8 @@ func startsSentence(text string, words []wordSpan, i int) bool {
 }
 
 // render writes words [start, end) of text with the matches in marked by
-// markOpen and markClose, "…" where the text goes on either side.
+// notes.MarkOpen and notes.MarkClose, "…" where the text goes on either
+// side.
 func render(text string, words []wordSpan, start, end int, in []match) string {
 	if start >= end {
 		return ""
@@ -267,9 +270,9 @@ func render(text string, words []wordSpan, start, end int, in []match) string {
 	}
 	for _, mt := range in {
 		b.WriteString(text[at:words[mt.first].start])
-		b.WriteString(markOpen)
+		b.WriteString(notes.MarkOpen)
 		b.WriteString(text[words[mt.first].start:words[mt.last].end])
-		b.WriteString(markClose)
+		b.WriteString(notes.MarkClose)
 		at = words[mt.last].end
 	}
 	if end < len(words) {
@@ -281,16 +284,11 @@ func render(text string, words []wordSpan, start, end int, in []match) string {
 	return b.String()
 }
 
-// snippetText turns a rendered passage into a snippet: the note's own bold
-// markers go, so that ** marks only matches, and it is one line.
+// snippetText turns a rendered passage into a snippet, one line, its
+// marked matches bold outside code (oneLine, notes.Plain).
 func snippetText(s string) string {
-	s = strings.ReplaceAll(s, "**", "")
-	return oneLine(markers.Replace(s))
+	return oneLine(s)
 }
-
-// markers turns the markers put around matched words into **; built once,
-// as a Replacer builds its tables on first use.
-var markers = strings.NewReplacer(markOpen, "**", markClose, "**")
 
 // passage is the snippet of a note's text and the line of its first match.
 type passage struct {

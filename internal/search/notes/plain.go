@@ -6,58 +6,220 @@ import (
 	"strings"
 )
 
+// MarkOpen and MarkClose are put around the words a search matched, in
+// a passage of a note's Markdown, before Plain: control characters never
+// typed in a note, so that they can be told from the note's own **.
+const (
+	MarkOpen  = "\x02"
+	MarkClose = "\x03"
+)
+
 // Plain is a passage of a note's Markdown as its reader sees it, on one
 // line: the text of a snippet, whichever search made it. Heading marks,
-// quote and callout markers, list bullets, code fences and the rows of
-// dashes under a table's head go; a link shows its text ("[[Page|shown]]"
-// shows "shown", "[[Page#Part]]" shows "Page > Part", "[text](url)" shows
-// "text"); an embedded attachment (an image, a PDF) shows nothing, as it
-// holds no text; lines are joined by spaces. Characters that are not
-// Markdown, such as the markers a search puts around matched words, pass
-// through. A passage cut out of the middle of a note may begin or end
-// inside a link: its stray brackets go too.
+// quote and callout markers, list bullets, block ids ("^intro" at the end
+// of a line), code fences and the rows of dashes under a table's head go;
+// a table row shows its cells separated by " · "; a link shows its text
+// ("[[Page|shown]]" shows "shown", "[[Page#Part]]" shows "Page > Part",
+// "[text](url)" shows "text"); an embedded attachment (an image, a PDF)
+// shows nothing, as it holds no text; lines are joined by spaces. Code is
+// shown as written, and stays code: a fenced block becomes one code span
+// (`...`), so that whoever shows the snippet can tell it from the text.
+// The words a search marked (MarkOpen, MarkClose) are bold (**) outside
+// code and plain inside it; the note's own bold markers go outside code,
+// so that ** marks only matches. A passage cut out of the middle of a
+// note may begin or end inside a link: its stray brackets go too.
 func Plain(s string) string {
+	return MarkBold(PlainMarked(s))
+}
+
+// PlainMarked is Plain with the marks of matched words (MarkOpen,
+// MarkClose) kept as they are outside code, for a caller that cuts the
+// text before it shows it; those inside code go.
+func PlainMarked(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	// fence is the marks that opened the code block the line is in ("```"
 	// or "~~~"), "" outside one; depth is how many quote markers its
-	// lines begin with, the code block being inside a quote or callout.
+	// lines begin with, the code block being inside a quote or callout;
+	// code holds the block's lines until it closes.
 	fence, depth := "", 0
-	for line := range strings.SplitSeq(s, "\n") {
-		t := strings.TrimSpace(line)
-		if fence != "" {
-			// Code: only the quote markers of the quote it is in go.
-			for i := 0; i < depth && strings.HasPrefix(t, ">"); i++ {
-				t = strings.TrimSpace(t[1:])
-			}
-			if strings.HasPrefix(t, fence) {
-				fence = ""
-				continue // the closing fence
-			}
-		} else if f, d, ok := opensCode(t); ok {
-			fence, depth = f, d
-			continue // the fence; the code inside stays
-		} else {
-			// A passage cut from the middle of a note begins "…".
-			cut := strings.HasPrefix(t, "…")
-			t = plainLine(strings.TrimSpace(strings.TrimPrefix(t, "…")))
-			if cut {
-				t = "…" + t
-			}
-		}
+	var code []string
+	add := func(t string) {
 		if t == "" {
-			continue
+			return
 		}
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		b.WriteString(t)
 	}
-	out := b.String()
-	if strings.ContainsAny(out, "[]|") {
-		out = outsideCode(out, links)
+	for line := range strings.SplitSeq(s, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case fence != "":
+			// Code: only the quote markers of the quote it is in go.
+			for i := 0; i < depth && strings.HasPrefix(t, ">"); i++ {
+				t = strings.TrimSpace(t[1:])
+			}
+			if strings.HasPrefix(t, fence) {
+				fence = ""
+				add(codeSpan(code))
+				code = nil
+				continue // the closing fence
+			}
+			if t != "" {
+				code = append(code, t)
+			}
+		default:
+			if f, d, ok := opensCode(t); ok {
+				fence, depth = f, d
+				continue // the fence; the code inside stays
+			}
+			// A passage cut from the middle of a note begins "…".
+			cut := strings.HasPrefix(t, "…")
+			t = plainLine(strings.TrimSpace(strings.TrimPrefix(t, "…")))
+			if cut {
+				t = "…" + t
+			}
+			add(t)
+		}
 	}
+	add(codeSpan(code)) // a passage may end inside a code block
+	out := eachPart(b.String(), prose, func(code string) string { return dropMarks.Replace(code) })
 	return strings.Join(strings.Fields(out), " ")
+}
+
+// codeSpan is the lines of a fenced code block as one code span: between
+// runs of backticks longer than any inside, as Markdown writes a span
+// holding backticks; "" for a block with no text.
+func codeSpan(lines []string) string {
+	text := strings.Join(lines, " ")
+	if strings.TrimSpace(dropMarks.Replace(text)) == "" {
+		return ""
+	}
+	longest := 0
+	for i := 0; i < len(text); {
+		if n := runLength(text, i, '`'); n > 0 {
+			longest = max(longest, n)
+			i += n
+			continue
+		}
+		i++
+	}
+	if strings.HasPrefix(text, "`") || strings.HasSuffix(text, "`") {
+		text = " " + text + " "
+	}
+	ticks := strings.Repeat("`", longest+1)
+	return ticks + text + ticks
+}
+
+// prose is the text outside code as its reader sees it: links show their
+// text, the note's own bold markers go, and the marks of matched words
+// pair up.
+func prose(s string) string {
+	if strings.ContainsAny(s, "[]|") {
+		s = links(s)
+	}
+	s = strings.ReplaceAll(s, "**", "")
+	if !strings.ContainsAny(s, MarkOpen+MarkClose) {
+		return s
+	}
+	// A match that ran into code or a cut is closed where it stops.
+	var b strings.Builder
+	open := false
+	for _, r := range s {
+		switch string(r) {
+		case MarkOpen:
+			if !open {
+				b.WriteString(MarkOpen)
+			}
+			open = true
+		case MarkClose:
+			if open {
+				b.WriteString(MarkClose)
+			}
+			open = false
+		default:
+			b.WriteRune(r)
+		}
+	}
+	if open {
+		b.WriteString(MarkClose)
+	}
+	return b.String()
+}
+
+var (
+	dropMarks = strings.NewReplacer(MarkOpen, "", MarkClose, "")
+	boldMarks = strings.NewReplacer(MarkOpen, "**", MarkClose, "**")
+)
+
+// MarkBold turns the marks of matched words left by PlainMarked into **.
+func MarkBold(s string) string { return boldMarks.Replace(s) }
+
+// Span is a byte range of a text.
+type Span struct{ Start, End int }
+
+// CodeSpans finds the code spans of a line of Markdown, as Markdown finds
+// them: a run of backticks up to the next run of the same length; a run
+// with no partner is text. Each span includes its backticks. A snippet's
+// code is found here, by everything that marks or shows one.
+func CodeSpans(s string) []Span {
+	var spans []Span
+	for i := 0; i < len(s); {
+		if s[i] != '`' {
+			i++
+			continue
+		}
+		n := runLength(s, i, '`')
+		if end := closingRun(s, i+n, n); end >= 0 {
+			spans = append(spans, Span{i, end + n})
+			i = end + n
+			continue
+		}
+		i += n
+	}
+	return spans
+}
+
+// runLength is how many c start s at i.
+func runLength(s string, i int, c byte) int {
+	n := 0
+	for i+n < len(s) && s[i+n] == c {
+		n++
+	}
+	return n
+}
+
+// closingRun finds the next run of exactly n backticks in s from i, or -1.
+func closingRun(s string, i, n int) int {
+	for i < len(s) {
+		j := strings.IndexByte(s[i:], '`')
+		if j < 0 {
+			return -1
+		}
+		j += i
+		m := runLength(s, j, '`')
+		if m == n {
+			return j
+		}
+		i = j + m
+	}
+	return -1
+}
+
+// eachPart applies text to the parts of s outside code spans and code to
+// the spans, backticks included.
+func eachPart(s string, text, code func(string) string) string {
+	var b strings.Builder
+	at := 0
+	for _, sp := range CodeSpans(s) {
+		b.WriteString(text(s[at:sp.Start]))
+		b.WriteString(code(s[sp.Start:sp.End]))
+		at = sp.End
+	}
+	b.WriteString(text(s[at:]))
+	return b.String()
 }
 
 // opensCode reports whether the line t (trimmed, outside code) opens a
@@ -103,36 +265,58 @@ func plainLine(t string) string {
 	if m := bullet.FindStringIndex(t); m != nil {
 		t = strings.TrimSpace(t[m[1]:])
 	}
+	if m := blockID.FindStringIndex(t); m != nil {
+		t = strings.TrimSpace(t[:m[0]])
+	}
 	if strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1 {
-		t = strings.TrimSpace(t[1 : len(t)-1])
+		return strings.Join(cells(strings.TrimSpace(t[1:len(t)-1])), " · ")
 	}
 	return t
 }
 
+// cells splits a table row, its outer pipes gone, at the pipes between
+// its cells: not one escaped ("\|", as a link's display text in a table
+// is written), nor one in code or in a wikilink. Empty cells go.
+func cells(row string) []string {
+	var out []string
+	code := CodeSpans(row)
+	from, depth := 0, 0
+	for i := 0; i < len(row); i++ {
+		switch {
+		case len(code) > 0 && i >= code[0].End:
+			code = code[1:]
+			i--
+			continue
+		case len(code) > 0 && i >= code[0].Start:
+			continue
+		case strings.HasPrefix(row[i:], "[["):
+			depth++
+		case strings.HasPrefix(row[i:], "]]") && depth > 0:
+			depth--
+		case row[i] == '|' && depth == 0 && (i == 0 || row[i-1] != '\\'):
+			if c := strings.TrimSpace(row[from:i]); c != "" {
+				out = append(out, c)
+			}
+			from = i + 1
+		}
+	}
+	if c := strings.TrimSpace(row[from:]); c != "" {
+		out = append(out, c)
+	}
+	return out
+}
+
 var (
-	heading   = regexp.MustCompile(`^#{1,6}(\s+|$)`)
-	callout   = regexp.MustCompile(`^\[![^\]]*\][+-]?`)
-	bullet    = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?`)
+	heading = regexp.MustCompile(`^#{1,6}(\s+|$)`)
+	callout = regexp.MustCompile(`^\[![^\]]*\][+-]?`)
+	bullet  = regexp.MustCompile(`^([-*+]|\d{1,9}[.)])\s+(\[[ xX]\]\s+)?`)
+	// blockID is a block id at the end of a line, "^intro", or alone on
+	// its line; the marks of a match may be around its name.
+	blockID   = regexp.MustCompile(`(^|\s)\^\x02?[A-Za-z0-9-]+\x03?$`)
 	tableRule = regexp.MustCompile(`^\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?$`)
 	wikilink  = regexp.MustCompile(`(!?)\[\[([^\[\]|]*)(?:\|([^\[\]]*))?\]\]`)
 	mdLink    = regexp.MustCompile(`(!?)\[([^\[\]]*)\]\([^()\s]*\)`)
 )
-
-// outsideCode applies f to the parts of s outside inline code spans: a
-// span shows its text as written (`[[Note]]` in a note that teaches the
-// syntax stays as it is). An unclosed backtick starts no span.
-func outsideCode(s string, f func(string) string) string {
-	parts := strings.Split(s, "`")
-	if len(parts)%2 == 0 {
-		// An odd number of backticks: the last opens nothing.
-		last := parts[len(parts)-2] + "`" + parts[len(parts)-1]
-		parts = append(parts[:len(parts)-2], last)
-	}
-	for i := 0; i < len(parts); i += 2 {
-		parts[i] = f(parts[i])
-	}
-	return strings.Join(parts, "`")
-}
 
 // links replaces wikilinks and Markdown links by the text they show, and
 // drops embedded attachments and the brackets of links cut in half.
@@ -236,4 +420,26 @@ func attachment(target string) bool {
 	page, _, _ := strings.Cut(target, "#")
 	ext := strings.ToLower(path.Ext(strings.TrimSpace(page)))
 	return ext != "" && ext != ".md"
+}
+
+// Cut is s[start:end] for an excerpt of a line Plain made: a code span
+// the cut goes through is closed at the cut, so that what is left of it
+// is still code, and the rest of the excerpt still text.
+func Cut(s string, start, end int) string {
+	var pre, post string
+	for _, sp := range CodeSpans(s) {
+		n := runLength(s, sp.Start, '`')
+		if start > sp.Start && start < sp.End {
+			start = max(start, sp.Start+n)
+			pre = s[sp.Start : sp.Start+n]
+		}
+		if end > sp.Start && end < sp.End {
+			end = min(end, sp.End-n)
+			post = s[sp.Start : sp.Start+n]
+		}
+	}
+	if start >= end {
+		return ""
+	}
+	return pre + s[start:end] + post
 }

@@ -9,7 +9,7 @@ func TestPlain(t *testing.T) {
 		{"## Improvements\n### Tables\n- New buttons to add a column.\n- Sorting ignores formatting.", "Improvements Tables New buttons to add a column. Sorting ignores formatting."},
 		{"…ments\n## Improvements\n- Added", "…ments Improvements Added"},
 		{"…## Cut inside a heading", "…Cut inside a heading"},
-		{"| Action | Shortcut |\n|--|:--:|\n| Copy | `Ctrl+C` |", "Action | Shortcut Copy | `Ctrl+C`"},
+		{"| Action | Shortcut |\n|--|:--:|\n| Copy | `Ctrl+C` |", "Action · Shortcut Copy · `Ctrl+C`"},
 		{"> [!tip]- Use shortcuts\n> You can speed up your work.", "Use shortcuts You can speed up your work."},
 		{"> > nested quote", "nested quote"},
 		{"1. first\n2) second\n- [ ] task\n- [x] done", "first second task done"},
@@ -23,29 +23,45 @@ func TestPlain(t *testing.T) {
 		{"…the bloom in the [[Pour over#^bloom|pour…", "…the bloom in the pour…"},
 		{"the bloom in the [[Pour over#^bloom…", "the bloom in the Pour over > bloom…"},
 		{"…over#^bloom]] at once", "…over > bloom at once"},
-		{"…across devices|\x02sync\x03 data across…", "…\x02sync\x03 data across…"},
+		{"…across devices|\x02sync\x03 data across…", "…**sync** data across…"},
 		{"…Action | Shortcut", "…Action | Shortcut"},
-		{"```css\n.callout { --x: 1; }\n```\nafter", ".callout { --x: 1; } after"},
-		{"```md\n# not a heading inside code\n```", "# not a heading inside code"},
+		{"```css\n.callout { --x: 1; }\n```\nafter", "`.callout { --x: 1; }` after"},
+		{"```md\n# not a heading inside code\n```", "`# not a heading inside code`"},
 		{"#tag at the start stays", "#tag at the start stays"},
-		{"the \x02kettle\x03 matters", "the \x02kettle\x03 matters"},
-		{"- \x02kettle\x03 first", "\x02kettle\x03 first"},
-		{"# \x02Title\x03", "\x02Title\x03"},
+		{"the \x02kettle\x03 matters", "the **kettle** matters"},
+		{"- \x02kettle\x03 first", "**kettle** first"},
+		{"# \x02Title\x03", "**Title**"},
 		{"", ""},
 		{"write `[[Note|shown]]` for [[Note|shown]]", "write `[[Note|shown]]` for shown"},
 		{"a `[link](x.md)` and ` [[open", "a `[link](x.md)` and ` open"},
 		// Code inside a quote or a callout: its fences and the quote
-		// markers go, the code stays as written.
-		{"> Run this:\n> ```sh\n> jarvis index\n> ```\n> Then search.", "Run this: jarvis index Then search."},
-		{"> [!example] Config\n> ```yaml\n> vaults: [notes]\n> ```", "Config vaults: [notes]"},
-		{"> > ~~~\n> > # not a heading\n> > ~~~\n> > after", "# not a heading after"},
+		// markers go, the code stays as written, one code span.
+		{"> Run this:\n> ```sh\n> jarvis index\n> ```\n> Then search.", "Run this: `jarvis index` Then search."},
+		{"> [!example] Config\n> ```yaml\n> vaults: [notes]\n> ```", "Config `vaults: [notes]`"},
+		{"> > ~~~\n> > # not a heading\n> > ~~~\n> > after", "`# not a heading` after"},
 		// A code line that begins with ">" outside any quote stays.
-		{"```\n> prompt\n```", "> prompt"},
+		{"```\n> prompt\n```", "`> prompt`"},
 		// Fences in lists, nested or opening the item.
-		{"- step one\n  ```bash\n  make\n  ```\n- step two", "step one make step two"},
-		{"1. first\n   - sub\n     ```\n     - not a bullet\n     ```", "first sub - not a bullet"},
-		{"- ```go\n  x := 1\n  ```\n- next", "x := 1 next"},
-		{"> - in a quoted list\n>   ```\n>   code\n>   ```", "in a quoted list code"},
+		{"- step one\n  ```bash\n  make\n  ```\n- step two", "step one `make` step two"},
+		{"1. first\n   - sub\n     ```\n     - not a bullet\n     ```", "first sub `- not a bullet`"},
+		{"- ```go\n  x := 1\n  ```\n- next", "`x := 1` next"},
+		{"> - in a quoted list\n>   ```\n>   code\n>   ```", "in a quoted list `code`"},
+		// Matched words are bold outside code only; inside code, fenced
+		// or inline, in a quote, a callout or a list, the text is as
+		// written: the note's own ** and [[brackets]] stay.
+		{"> Quoted \x02code\x03\n\n> Example:\n> ```python\n> # **\x02bold\x03** \x02heading\x03 in \x02code\x03\n> x = [[not a link]]\n> ```\n zebrafish words.",
+			"Quoted **code** Example: `# **bold** heading in code x = [[not a link]]` zebrafish words."},
+		{"> [!note]\n> - ```\n>   \x02code\x03 here\n>   ```", "`code here`"},
+		{"a `\x02code\x03 [[x]]` and **\x02bold\x03** [[x]]", "a `code [[x]]` and **bold** x"},
+		{"```\nuse `ticks`\n```", "`` use `ticks` ``"},
+		{"```\n\x02cut\x03 inside code", "`cut inside code`"},
+		// Block ids at the end of a line go, and table cells are set
+		// apart by a middle dot, not the pipes a reader does not see.
+		{"The timeline slips a month. ^timeline\n- Goal for Q2 ^q2-goal", "The timeline slips a month. Goal for Q2"},
+		{"A paragraph.\n\n^para-id", "A paragraph."},
+		{"Search the \x02timeline\x03 ^\x02timeline\x03", "Search the **timeline**"},
+		{"| Name | Link |\n| --- | --- |\n| Tea | [[Tea note\\|tea]] |\n| Code | `a|b` |", "Name · Link Tea · tea Code · `a|b`"},
+		{"costs 2^10 and x^y", "costs 2^10 and x^y"},
 	} {
 		if got := Plain(tc.in); got != tc.want {
 			t.Errorf("Plain(%q)\n got %q\nwant %q", tc.in, got, tc.want)
