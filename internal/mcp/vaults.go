@@ -33,6 +33,7 @@ type VaultItem struct {
 	MoreFolders     int          `json:"more_folders,omitempty" jsonschema:"how many folders were left out of folders"`
 	Tags            []TagItem    `json:"tags,omitempty" jsonschema:"tags with how many notes carry each, the most used first; pass one as tag to search only notes with it"`
 	MoreTags        int          `json:"more_tags,omitempty" jsonschema:"how many tags were left out of tags"`
+	NotCounted      []string     `json:"not_counted,omitempty" jsonschema:"what could not be counted, the index being unreadable (links, passages): those counts are 0 here and mean nothing"`
 }
 
 // Counts are the vault's notes, attachments and passages, as every
@@ -174,6 +175,7 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 				}
 			}
 			item.setCounts(found)
+			item.NotCounted = notCountedOnDisk
 		}
 		out.Vaults = append(out.Vaults, item)
 	}
@@ -182,7 +184,7 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		if stop != nil {
 			return nil, out, stop
 		}
-		out.degrade(why + "; note and attachment counts come from the files on disk, links are not counted")
+		out.degrade(why + "; note and attachment counts come from the files on disk, " + words.List(notCountedOnDisk) + " are not counted")
 	}
 	return renderVaults(out), out, nil
 }
@@ -315,6 +317,10 @@ func (t *tools) vectorStores() []VaultStore {
 	return out
 }
 
+// notCountedOnDisk is what the files on disk do not tell, when the index
+// cannot be read: list-vaults leaves those counts out and says so.
+var notCountedOnDisk = []string{"links", "passages"}
+
 func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n", words.Count(len(out.Vaults), "vault"))
@@ -326,8 +332,11 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {
-		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s, %s (%d unresolved); %s",
-			v.Name, v.Path, v.Counts().Words(), words.Count(v.Links, "link"), v.UnresolvedLinks, indexStateWords(v.IndexState))
+		counts := fmt.Sprintf("%s, %s (%d unresolved)", v.Counts().Words(), words.Count(v.Links, "link"), v.UnresolvedLinks)
+		if len(v.NotCounted) > 0 {
+			counts = fmt.Sprintf("%s (%s not counted)", v.Counts().Words(), words.List(v.NotCounted))
+		}
+		fmt.Fprintf(&b, "\n- **%s** (`%s`): %s; %s", v.Name, v.Path, counts, indexStateWords(v.IndexState))
 		if v.LastIndexed != "" {
 			fmt.Fprintf(&b, ", updated %s", v.LastIndexed)
 		}

@@ -1,6 +1,8 @@
 package mcp_test
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 )
 
@@ -76,5 +79,28 @@ func TestListVaultsFoldersAndTags(t *testing.T) {
 		if !strings.Contains(text, w) {
 			t.Errorf("text lacks %q:\n%s", w, text)
 		}
+	}
+}
+
+// TestListVaultsLeavesOutWhatItCouldNotCount: when the index cannot be
+// read, list-vaults counts notes and attachments on disk and says that
+// links and passages were not counted, rather than printing them as 0.
+func TestListVaultsLeavesOutWhatItCouldNotCount(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, &fake{Vaults: []config.Vault{v}, Stats: func(context.Context) ([]index.VaultStats, error) {
+		return nil, errors.New("database disk image is malformed")
+	}})
+	var out mcp.ListVaultsOutput
+	text, isErr := call(t, cs, mcp.ToolListVaults, nil, &out)
+	if isErr || len(out.Vaults) != 1 {
+		t.Fatalf("list-vaults: %s", text)
+	}
+	got := out.Vaults[0]
+	if got.Notes == 0 || strings.Join(got.NotCounted, ",") != "links,passages" {
+		t.Errorf("vault %+v; want notes counted on disk, links and passages not counted", got)
+	}
+	if strings.Contains(text, "0 links") || strings.Contains(text, "unresolved") ||
+		!strings.Contains(text, "(links and passages not counted)") {
+		t.Errorf("list-vaults prints counts it could not read:\n%s", text)
 	}
 }
