@@ -309,3 +309,20 @@ func TestFailedVaultNamesOthersOnlyWhenThereAreAny(t *testing.T) {
 		t.Errorf("of two vaults served: %q", line)
 	}
 }
+
+// TestFailedVectorsSayOnlyWhatIsTrue: after making vectors failed, answers
+// say semantic search answers from vectors made before only when there
+// are some; with none loaded, that it answers by keywords.
+func TestFailedVectorsSayOnlyWhatIsTrue(t *testing.T) {
+	v := exampleVault(t)
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"), Vaults: []config.Vault{v},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	st := index.State{State: index.StateReady, Embedding: index.Embedding{State: index.EmbedFailed, Error: "the database is damaged"}}
+	cs := connect(t, indexState{deps, st})
+	for _, tool := range []string{mcp.ToolHealthStatus, mcp.ToolListVaults} {
+		text, _ := call(t, cs, tool, nil, nil)
+		if strings.Contains(text, "those made before") || !strings.Contains(text, "there are none to search by meaning") {
+			t.Errorf("%s with no vectors loaded:\n%s", tool, text)
+		}
+	}
+}

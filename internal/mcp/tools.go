@@ -257,8 +257,9 @@ func freshness(st index.State) string {
 }
 
 // embedding says how far making vectors has got, or "" when nothing is
-// under way and nothing failed.
-func embedding(e index.Embedding) string {
+// under way and nothing failed; loaded says whether any vectors are there
+// for semantic search to answer from.
+func embedding(e index.Embedding, loaded bool) string {
 	switch e.State {
 	case index.EmbedRunning:
 		msg := "Vectors for semantic search are being made"
@@ -276,6 +277,9 @@ func embedding(e index.Embedding) string {
 		msg := "Making vectors for semantic search failed"
 		if strings.HasPrefix(e.Error, "the database ") {
 			msg += " (" + e.Error + ")"
+		}
+		if !loaded {
+			return msg + ": there are none to search by meaning, so semantic search answers by keywords. health-status says why and how to fix it."
 		}
 		return msg + ": semantic search answers from those made before, or by keywords. health-status says why and how to fix it."
 	}

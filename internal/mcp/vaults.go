@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -259,7 +260,8 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(f))
 	}
-	if e := embedding(out.Index.Embedding); e != "" {
+	loaded := slices.ContainsFunc(out.VectorStores, func(vs VaultStore) bool { return vs.Store != "" && vs.Store != "none" })
+	if e := embedding(out.Index.Embedding, loaded); e != "" {
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(e))
 	}
 	b.WriteString("\n")
@@ -328,7 +330,8 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}
-	if e := embedding(out.Index.Embedding); e != "" {
+	loaded := slices.ContainsFunc(out.Vaults, func(v VaultItem) bool { return v.VectorStore != "" && v.VectorStore != "none" })
+	if e := embedding(out.Index.Embedding, loaded); e != "" {
 		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {
