@@ -394,7 +394,7 @@ func newHTTPOptions(token string, auth oauthSettings, writes, allowRemote bool, 
 	}
 	if allowRemote && rs != nil && auth.publicURL == "" && auth.audience == "" {
 		return opts, fmt.Errorf("--allow-remote with --oauth-issuer needs --public-url, the https URL clients reach this server at (such as https://notes.example.com), "+
-			"so that a token meant for another server is refused: %w", errUsage)
+			"or --oauth-audience, the audience the issuer writes in tokens meant for this server, so that a token meant for another server is refused: %w", errUsage)
 	}
 	if allowRemote && token != "" && len(strings.TrimSpace(token)) < minRemoteToken {
 		return opts, fmt.Errorf("%s has %s; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
