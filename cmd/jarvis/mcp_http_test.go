@@ -414,7 +414,8 @@ func TestServeHTTPBearerSchemeAnyCase(t *testing.T) {
 
 // TestServeHTTPRefusalsSayWhatToDo: a wrong token is told it does not
 // match (and is not repeated), a missing one how to send it; a body that
-// is not JSON is answered as stdio answers a line that is not; a Host
+// is not JSON is told where it goes wrong, as stdio tells a line (it was
+// told to send one message, as if it held several); a Host
 // that is not a loopback name is told which are, and --allow-remote.
 func TestServeHTTPRefusalsSayWhatToDo(t *testing.T) {
 	const token = "0123456789abcdef0123"
@@ -428,7 +429,9 @@ func TestServeHTTPRefusalsSayWhatToDo(t *testing.T) {
 	}{
 		{"wrong token", initializeBody, map[string]string{"Authorization": "Bearer wrong-token-sent"}, []string{"does not match " + envHTTPToken}, "wrong-token-sent"},
 		{"no token", initializeBody, nil, []string{"Authorization: Bearer <token>", envHTTPToken}, ""},
-		{"not JSON", `{"jsonrpc": nope`, auth, []string{"each request must be one JSON-RPC message"}, "unmarshaling"},
+		{"not JSON", `{"jsonrpc": nope`, auth, []string{"the body is not valid JSON: the character 'o' at byte 14 is out of place"}, "unmarshaling"},
+		{"cut short", `{"jsonrpc":`, auth, []string{"the body is not valid JSON: it ends after 11 bytes, before the JSON is complete"}, "one JSON-RPC message"},
+		{"two messages", initializeBody + initializeBody, auth, []string{"each request must be one JSON-RPC message"}, ""},
 	} {
 		_, body := post(t, url, tt.body, tt.header)
 		for _, w := range tt.want {
