@@ -477,7 +477,7 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		defer prepared.Wait()
 		prepared.Go(func() {
 			if err := opts.oauth.Prepare(ctx); err != nil && ctx.Err() == nil {
-				log.Warn("OAuth: "+err.Error()+"; requests are refused until the issuer can be reached", "issuer", opts.oauth.Issuer())
+				log.Warn("OAuth: "+err.Error()+"; requests are refused with 503 until it answers", "issuer", opts.oauth.Issuer())
 			}
 		})
 		log.Info("accepting OAuth access tokens", "issuer", opts.oauth.Issuer(), "metadata", "/.well-known/oauth-protected-resource/mcp")
