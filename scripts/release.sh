@@ -45,8 +45,11 @@ for f in README.md LICENSE LICENSE.md LICENSE.txt; do
 	if [ -f "$f" ]; then docs+=("$f"); fi
 done
 
-# The manifest writer runs here, on this machine's system.
-CGO_ENABLED=0 go build -o "$work/mcpbmanifest" ./scripts/mcpbmanifest
+# The manifest writer runs here, on this machine's system. Every go build
+# here gives -buildvcs=false: the version comes from the VERSION argument,
+# and in a clone git will not read (one owned by another user) stamping
+# the git revision fails the build.
+CGO_ENABLED=0 go build -buildvcs=false -o "$work/mcpbmanifest" ./scripts/mcpbmanifest
 
 made=()
 for target in $targets; do

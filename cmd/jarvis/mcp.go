@@ -59,7 +59,7 @@ at least 16 characters, such as one made by
 Browser pages are let in only from the server's own origin and those given
 with --allow-origin; clients that send no Origin are not affected. The HTTP
 server keeps no sessions: each request stands alone, whichever MCP
-version the client speaks (2025-03-26 to 2026-07-28), so several servers
+version the client speaks (2024-11-05 to 2026-07-28), so several servers
 may sit behind one address.
 
 For clients that sign in with OAuth (Claude's connectors on claude.ai,
@@ -394,7 +394,7 @@ func newHTTPOptions(token string, auth oauthSettings, writes, allowRemote bool, 
 	}
 	if allowRemote && rs != nil && auth.publicURL == "" && auth.audience == "" {
 		return opts, fmt.Errorf("--allow-remote with --oauth-issuer needs --public-url, the https URL clients reach this server at (such as https://notes.example.com), "+
-			"so that a token meant for another server is refused: %w", errUsage)
+			"or --oauth-audience, the audience the issuer writes in tokens meant for this server, so that a token meant for another server is refused: %w", errUsage)
 	}
 	if allowRemote && token != "" && len(strings.TrimSpace(token)) < minRemoteToken {
 		return opts, fmt.Errorf("%s has %s; with --allow-remote it needs at least %d, such as `export %s=$(openssl rand -hex 32)`: %w",
@@ -477,7 +477,7 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 		defer prepared.Wait()
 		prepared.Go(func() {
 			if err := opts.oauth.Prepare(ctx); err != nil && ctx.Err() == nil {
-				log.Warn("OAuth: "+err.Error()+"; requests are refused until the issuer can be reached", "issuer", opts.oauth.Issuer())
+				log.Warn("OAuth: "+err.Error()+"; requests are refused with 503 until it answers", "issuer", opts.oauth.Issuer())
 			}
 		})
 		log.Info("accepting OAuth access tokens", "issuer", opts.oauth.Issuer(), "metadata", "/.well-known/oauth-protected-resource/mcp")
@@ -537,6 +537,11 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 		if !ok {
 			return
 		}
+		if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && !protocolVersionTaken(v) {
+			http.Error(w, fmt.Sprintf("Bad Request: MCP version %q is not supported; supported versions: %s", clipHost(v), strings.Join(protocolVersions(), ", ")),
+				http.StatusBadRequest)
+			return
+		}
 		scope := oauth.ScopeRead
 		if r.Method == http.MethodPost && r.Body != nil {
 			// Read here, bounded as the SDK bounds it, for the checks
@@ -570,6 +575,25 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// protocolVersions are the MCP versions the server speaks, oldest first:
+// the SDK's, as jarvis narrows them in nothing.
+func protocolVersions() []string {
+	v := mcpsdk.SupportedProtocolVersions()
+	slices.Sort(v)
+	return v
+}
+
+// protocolVersionTaken reports whether an Mcp-Protocol-Version header of
+// v is let through to the SDK: a version it speaks, or one newer than all
+// of them, which the SDK answers with a JSON-RPC error listing the
+// versions for the client to choose from. An older one it refuses with a
+// message of its own that joins the versions without spaces; guard words
+// that refusal instead.
+func protocolVersionTaken(v string) bool {
+	versions := protocolVersions()
+	return slices.Contains(versions, v) || v > versions[len(versions)-1]
 }
 
 // authenticate checks a request's credentials when the server asks for

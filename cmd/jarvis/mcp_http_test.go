@@ -414,7 +414,8 @@ func TestServeHTTPBearerSchemeAnyCase(t *testing.T) {
 
 // TestServeHTTPRefusalsSayWhatToDo: a wrong token is told it does not
 // match (and is not repeated), a missing one how to send it; a body that
-// is not JSON is answered as stdio answers a line that is not; a Host
+// is not JSON is told where it goes wrong, as stdio tells a line (it was
+// told to send one message, as if it held several); a Host
 // that is not a loopback name is told which are, and --allow-remote.
 func TestServeHTTPRefusalsSayWhatToDo(t *testing.T) {
 	const token = "0123456789abcdef0123"
@@ -428,7 +429,9 @@ func TestServeHTTPRefusalsSayWhatToDo(t *testing.T) {
 	}{
 		{"wrong token", initializeBody, map[string]string{"Authorization": "Bearer wrong-token-sent"}, []string{"does not match " + envHTTPToken}, "wrong-token-sent"},
 		{"no token", initializeBody, nil, []string{"Authorization: Bearer <token>", envHTTPToken}, ""},
-		{"not JSON", `{"jsonrpc": nope`, auth, []string{"each request must be one JSON-RPC message"}, "unmarshaling"},
+		{"not JSON", `{"jsonrpc": nope`, auth, []string{"the body is not valid JSON: the character 'o' at byte 14 is out of place"}, "unmarshaling"},
+		{"cut short", `{"jsonrpc":`, auth, []string{"the body is not valid JSON: it ends after 11 bytes, before the JSON is complete"}, "one JSON-RPC message"},
+		{"two messages", initializeBody + initializeBody, auth, []string{"each request must be one JSON-RPC message"}, ""},
 	} {
 		_, body := post(t, url, tt.body, tt.header)
 		for _, w := range tt.want {
@@ -527,13 +530,13 @@ func TestServeHTTPKeepsNoSessions(t *testing.T) {
 	}
 }
 
-// TestMCPHTTPOlderClients: a client of 2025-03-26, 2025-06-18 or
-// 2025-11-25 initializes, says it is initialized and calls a tool over
+// TestMCPHTTPOlderClients: a client of 2024-11-05, 2025-03-26, 2025-06-18
+// or 2025-11-25 initializes, says it is initialized and calls a tool over
 // HTTP as it always did, sending the Mcp-Session-Id it was given (none),
 // and gets its own version back and the tool's answer.
 func TestMCPHTTPOlderClients(t *testing.T) {
 	url, _ := startHTTP(t, nil)
-	for _, version := range []string{"2025-03-26", "2025-06-18", "2025-11-25"} {
+	for _, version := range []string{"2024-11-05", "2025-03-26", "2025-06-18", "2025-11-25"} {
 		t.Run(version, func(t *testing.T) {
 			resp, body := post(t, url, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"`+version+
 				`","capabilities":{},"clientInfo":{"name":"old","version":"1"}}}`, nil)
@@ -598,6 +601,25 @@ func TestMCPHTTPSpeaks20260728(t *testing.T) {
 	vaults, _ := field(msg, "result.structuredContent.vaults").([]any)
 	if resp.StatusCode != http.StatusOK || field(msg, "result.isError") == true || len(vaults) != 1 {
 		t.Fatalf("tools/call list-vaults: HTTP %d: %s", resp.StatusCode, body)
+	}
+}
+
+// TestMCPHTTPUnsupportedVersion: a request naming an MCP version the
+// server does not speak is told which it does, the versions the README
+// claims, separated by commas and spaces (the SDK's refusal ran them
+// together); one newer than all of them is left to the SDK, which
+// answers it with a JSON-RPC error listing them.
+func TestMCPHTTPUnsupportedVersion(t *testing.T) {
+	_, url := serveTest(t, httpOptions{})
+	resp, body := post(t, url, `{"jsonrpc":"2.0","id":2,"method":"ping"}`, map[string]string{"Mcp-Protocol-Version": "2024-10-07"})
+	want := `Bad Request: MCP version "2024-10-07" is not supported; supported versions: 2024-11-05, 2025-03-26, 2025-06-18, 2025-11-25, 2026-07-28`
+	if resp.StatusCode != http.StatusBadRequest || strings.TrimSpace(body) != want {
+		t.Errorf("HTTP %d: %q; want 400 and %q", resp.StatusCode, body, want)
+	}
+	header := map[string]string{"Mcp-Protocol-Version": "2099-01-01", "Mcp-Method": "server/discover"}
+	resp, body = post(t, url, `{"jsonrpc":"2.0","id":1,"method":"server/discover","params":{`+strings.ReplaceAll(meta20260728, "2026-07-28", "2099-01-01")+`}}`, header)
+	if strings.Contains(body, "is not supported; supported versions") {
+		t.Errorf("a newer version: HTTP %d: %s; want the SDK's answer", resp.StatusCode, body)
 	}
 }
 

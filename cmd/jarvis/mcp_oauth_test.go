@@ -113,7 +113,7 @@ func TestOAuthSettings(t *testing.T) {
 	}{
 		{"remote with OAuth and a public URL", oauthSettings{issuer: issuer, publicURL: "https://notes.example.com"}, "", true, ""},
 		{"remote with OAuth and an audience", oauthSettings{issuer: issuer, audience: "api://jarvis"}, "", true, ""},
-		{"remote with OAuth alone", oauthSettings{issuer: issuer}, "", true, "needs --public-url"},
+		{"remote with OAuth alone", oauthSettings{issuer: issuer}, "", true, "needs --public-url, the https URL clients reach this server at (such as https://notes.example.com), or --oauth-audience"},
 		{"remote with neither", oauthSettings{}, "", true, "requires OAuth or a token"},
 		{"plain http issuer", oauthSettings{issuer: "http://login.example.com/"}, "", false, "use https"},
 		{"public URL without issuer", oauthSettings{publicURL: "https://notes.example.com"}, "", false, "go with --oauth-issuer"},

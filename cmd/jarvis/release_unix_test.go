@@ -78,12 +78,14 @@ func TestReleaseForThisPlatform(t *testing.T) {
 		t.Skipf("no release is made for %s/%s", runtime.GOOS, runtime.GOARCH)
 	}
 	out := t.TempDir()
-	script, err := filepath.Abs(filepath.Join("..", "..", "scripts", "release.sh"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command("bash", script, releaseVersion, out)
-	cmd.Env = append(os.Environ(), "JARVIS_RELEASE_TARGETS="+runtime.GOOS+"/"+runtime.GOARCH)
+	// Made from a copy whose git refuses to answer, as git does in a
+	// clone owned by another user ("dubious ownership", exit status 128),
+	// with Go's default -buildvcs=auto whatever this machine's GOFLAGS
+	// say: every go build of the script must then leave VCS stamping out.
+	// The manifest writer's did not, and the release failed.
+	clone := releaseCopy(t)
+	cmd := exec.Command("bash", filepath.Join(clone, "scripts", "release.sh"), releaseVersion, out)
+	cmd.Env = append(os.Environ(), "JARVIS_RELEASE_TARGETS="+runtime.GOOS+"/"+runtime.GOARCH, "GOFLAGS=-buildvcs=auto")
 	if log, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("release.sh: %v\n%s", err, log)
 	}
@@ -192,7 +194,7 @@ process.stdout.write(JSON.stringify(config));
 
 	// The manifests of the other systems, from the same writer.
 	writer := filepath.Join(t.TempDir(), "mcpbmanifest")
-	if log, err := exec.Command("go", "build", "-o", writer, "../../scripts/mcpbmanifest").CombinedOutput(); err != nil {
+	if log, err := exec.Command("go", "build", "-buildvcs=false", "-o", writer, "../../scripts/mcpbmanifest").CombinedOutput(); err != nil {
 		t.Fatalf("build scripts/mcpbmanifest: %v\n%s", err, log)
 	}
 	for goos, platform := range map[string]string{"darwin": "darwin", "linux": "linux", "windows": "win32"} {
@@ -210,6 +212,40 @@ process.stdout.write(JSON.stringify(config));
 			t.Errorf("%s: platforms %q; want only %s", goos, other.Compatibility.Platforms, platform)
 		}
 	}
+}
+
+// releaseCopy copies what scripts/release.sh builds from into a temporary
+// folder beside an empty .git, which Go takes for a repository and git
+// refuses to read (exit status 128).
+func releaseCopy(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	if err != nil {
+		t.Fatal(err)
+	}
+	clone := t.TempDir()
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		name := e.Name()
+		switch {
+		case e.IsDir() && slices.Contains([]string{"cmd", "internal", "migrations", "scripts"}, name):
+			sharedtest.CopyTree(t, filepath.Join(root, name), filepath.Join(clone, name))
+		case !e.IsDir() && (name == "go.mod" || name == "go.sum" || name == "README.md" || strings.HasPrefix(name, "LICENSE")):
+			copyFile(t, filepath.Join(root, name), filepath.Join(clone, name))
+		}
+	}
+	if err := os.Mkdir(filepath.Join(clone, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	git := exec.Command("git", "status")
+	git.Dir = clone
+	if err := git.Run(); err == nil {
+		t.Fatal("git reads the copy's empty .git; the test would not show a build that needs it")
+	}
+	return clone
 }
 
 func readBundleManifest(t *testing.T, file string) bundleManifest {

@@ -11,9 +11,12 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // StdioTransport serves MCP over in and out, one JSON-RPC message per
@@ -207,7 +210,7 @@ func (r *jsonLines) Close() error {
 // reads before that decoder runs and fails on: what CheckBody refuses
 // (depth, batches, ids), and JSON syntax by encoding/json's rules.
 func checkLine(line []byte) (jsonrpc.Message, []byte) {
-	if reply := CheckBody(line); reply != nil {
+	if reply := checkMessage(line, "line"); reply != nil {
 		return nil, reply
 	}
 	msg, err := jsonrpc.DecodeMessage(line)
@@ -250,19 +253,23 @@ func badID(line []byte) string {
 	return ""
 }
 
-// CheckBody returns the JSON-RPC error to answer a message with, a stdio
-// line or an HTTP request body, or nil when the SDK may read it: the
-// checks the SDK does not make itself, or makes only after it has read
-// the message (nesting depth, batches, ids it would change or drop). Both
-// transports call it, so that a message is taken or refused alike
-// whichever way it came.
-func CheckBody(body []byte) []byte {
+// CheckBody returns the JSON-RPC error to answer an HTTP request body
+// with, or nil when the SDK may read it: checkMessage's checks.
+func CheckBody(body []byte) []byte { return checkMessage(body, "body") }
+
+// checkMessage returns the JSON-RPC error to answer a message with, a
+// stdio line or an HTTP request body (what names it in the answer), or
+// nil when the SDK may read it: the checks the SDK does not make itself,
+// or makes only after it has read the message (JSON syntax, nesting
+// depth, batches, ids it would change or drop). Both transports call it,
+// so that a message is taken or refused alike whichever way it came.
+func checkMessage(body []byte, what string) []byte {
 	body = bytes.TrimSpace(body)
 	if tooDeep(body, maxDepth) {
 		return errorReply(nil, codeParseError, fmt.Sprintf("Parse error: JSON nested more than %d levels deep", maxDepth))
 	}
 	if !json.Valid(body) {
-		return errorReply(nil, codeParseError, "Parse error: each request must be one JSON-RPC message: a line of its own over stdio, a request body of its own over HTTP")
+		return errorReply(nil, codeParseError, "Parse error: "+syntaxProblem(body, what))
 	}
 	if len(body) > 0 && body[0] == '[' {
 		// MCP dropped JSON-RPC batches in 2025-06-18. The SDK refuses
@@ -279,6 +286,37 @@ func CheckBody(body []byte) []byte {
 		}
 	}
 	return nil
+}
+
+// syntaxProblem says why body, which is not valid JSON, cannot be read:
+// more than one message in it, or where its JSON goes wrong. what names
+// the body ("line", "body").
+func syntaxProblem(body []byte, what string) string {
+	if len(body) == 0 {
+		return "the " + what + " is empty; send one JSON-RPC message"
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	values := 0
+	var err error
+	for {
+		var v json.RawMessage
+		if err = dec.Decode(&v); err != nil {
+			break
+		}
+		values++
+	}
+	var syn *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF) && values > 1:
+		// Whole JSON values, one after the other: several messages.
+		return "each request must be one JSON-RPC message: a line of its own over stdio, a request body of its own over HTTP"
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return fmt.Sprintf("the %s is not valid JSON: it ends after %s, before the JSON is complete", what, words.Count(len(body), "byte"))
+	case errors.As(err, &syn) && syn.Offset > 0 && int(syn.Offset) <= len(body):
+		r, _ := utf8.DecodeRune(body[syn.Offset-1:])
+		return fmt.Sprintf("the %s is not valid JSON: the character %q at byte %d is out of place", what, r, syn.Offset)
+	}
+	return "the " + what + " is not valid JSON"
 }
 
 // tooDeep reports whether line nests arrays and objects more than max

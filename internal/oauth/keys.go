@@ -13,6 +13,8 @@ import (
 	"time"
 
 	jose "github.com/go-jose/go-jose/v4"
+
+	"github.com/jarvis-mcp/jarvis/internal/reach"
 )
 
 // keysFor returns the issuer's keys that may have signed a token with the
@@ -24,12 +26,8 @@ func (v *Verifier) keysFor(ctx context.Context, kid, alg string) ([]jose.JSONWeb
 	v.mu.Lock()
 	defer v.mu.Unlock()
 	now := v.now()
-	mayFetch := v.lastFetch.IsZero() || now.Sub(v.lastFetch) >= minRefetch
-	if (v.keys == nil || !now.Before(v.expires)) && mayFetch {
-		v.refresh(ctx, now)
-	}
-	if v.keys == nil {
-		return nil, fmt.Errorf("%w: %v", ErrIssuerUnreachable, v.fetchErr)
+	if err := v.holdKeys(ctx, now); err != nil {
+		return nil, err
 	}
 	found := matching(v.keys, kid, alg)
 	if len(found) == 0 && now.Sub(v.lastFetch) >= minRefetch {
@@ -38,6 +36,50 @@ func (v *Verifier) keysFor(ctx context.Context, kid, alg string) ([]jose.JSONWeb
 	}
 	return found, nil
 }
+
+// ready fetches the issuer's key set if none is held, or it has expired,
+// and returns an ErrIssuerUnreachable error when none is held after.
+func (v *Verifier) ready(ctx context.Context) error {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return v.holdKeys(ctx, v.now())
+}
+
+// holdKeys fetches the key set when none is held or it has expired, at
+// most once every minRefetch, and says why when none is held. v.mu is
+// held.
+func (v *Verifier) holdKeys(ctx context.Context, now time.Time) error {
+	mayFetch := v.lastFetch.IsZero() || now.Sub(v.lastFetch) >= minRefetch
+	if (v.keys == nil || !now.Before(v.expires)) && mayFetch {
+		v.refresh(ctx, now)
+	}
+	if v.keys == nil {
+		return &issuerError{issuer: v.issuer, err: v.fetchErr}
+	}
+	return nil
+}
+
+// issuerError is why the issuer's keys could not be had, worded once for
+// the client refused and for the server's log: a network failure in
+// reach's words, anything else on one line.
+type issuerError struct {
+	issuer string
+	err    error
+}
+
+func (e *issuerError) Error() string {
+	if why, ok := reach.Why(e.err); ok {
+		return "the sign-in server " + e.issuer + " cannot be reached right now: " + why
+	}
+	// errors.Join puts each discovery document's failure on a line.
+	return "the sign-in server " + e.issuer + " cannot be used right now: " + strings.ReplaceAll(e.err.Error(), "\n", "; ")
+}
+
+// Is makes every issuerError ErrIssuerUnreachable, which callers branch
+// on.
+func (e *issuerError) Is(target error) bool { return target == ErrIssuerUnreachable }
+
+func (e *issuerError) Unwrap() error { return e.err }
 
 // refresh fetches the key set. On failure the keys held are kept, so
 // that a brief outage of the issuer does not lock every client out.

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
+	"time"
 )
 
 // WellKnown is where a resource server's metadata is served (RFC 9728);
@@ -61,8 +63,7 @@ func NewResource(v *Verifier, o ResourceOptions) (*Resource, error) {
 // reached, or is misnamed, shows when the server starts rather than at
 // the first client's request.
 func (rs *Resource) Prepare(ctx context.Context) error {
-	_, err := rs.verifier.keysFor(ctx, "", "")
-	return err
+	return rs.verifier.ready(ctx)
 }
 
 // Issuer is the issuer whose tokens are accepted.
@@ -143,9 +144,26 @@ type Denial struct {
 	scope  string // the scope to ask for
 }
 
+// RetryAfter is how long a client refused because the issuer cannot be
+// reached is told to wait before it tries again.
+const RetryAfter = 30 * time.Second
+
+// unavailable is the denial of a request while the issuer cannot be
+// reached (err says why): no token can be checked, and none can be had.
+func unavailable(err error) *Denial {
+	return &Denial{status: http.StatusServiceUnavailable,
+		why: fmt.Sprintf("%v, so no access token can be had or checked; try again in %d seconds", err, int(RetryAfter/time.Second))}
+}
+
 // Check checks the access token a request sent ("" when it sent none).
+// While the issuer cannot be reached, every request is refused with 503
+// saying so: a client sent to sign in there would fail, with an error of
+// its own that does not say why.
 func (rs *Resource) Check(r *http.Request, token string) (Grant, *Denial) {
 	if token == "" {
+		if err := rs.verifier.ready(r.Context()); err != nil {
+			return Grant{}, unavailable(err)
+		}
 		return Grant{}, &Denial{status: http.StatusUnauthorized,
 			why: "this server takes access tokens from " + rs.verifier.Issuer() + ": send Authorization: Bearer <token>; " +
 				"the resource metadata at " + rs.MetadataURL(r) + " tells a client where to get one"}
@@ -159,7 +177,7 @@ func (rs *Resource) Check(r *http.Request, token string) (Grant, *Denial) {
 	case err == nil:
 		return Grant{scopes: c.Scopes}, nil
 	case errors.Is(err, ErrIssuerUnreachable):
-		return Grant{}, &Denial{status: http.StatusServiceUnavailable, why: err.Error() + "; try again shortly"}
+		return Grant{}, unavailable(err)
 	}
 	return Grant{}, &Denial{status: http.StatusUnauthorized, code: "invalid_token", why: err.Error()}
 }
@@ -178,7 +196,7 @@ func (rs *Resource) Need(g Grant, scope string) *Denial {
 // when a token was sent), and the reason in plain words.
 func (rs *Resource) Deny(w http.ResponseWriter, r *http.Request, d *Denial) {
 	if d.status == http.StatusServiceUnavailable {
-		w.Header().Set("Retry-After", "30")
+		w.Header().Set("Retry-After", strconv.Itoa(int(RetryAfter/time.Second)))
 		http.Error(w, "Service Unavailable: "+d.why, d.status)
 		return
 	}

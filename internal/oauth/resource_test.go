@@ -2,6 +2,7 @@ package oauth_test
 
 import (
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -134,5 +135,51 @@ func TestChallenges(t *testing.T) {
 				t.Errorf("challenge %v: error given %v, want %v", got, ok, len(tc.want) > 0)
 			}
 		})
+	}
+}
+
+// TestIssuerUnreachable: while the issuer cannot be reached, a request
+// with a token or without one is answered 503 with Retry-After and a
+// body saying, in words and on one line, that the sign-in server cannot
+// be reached right now; Prepare says the same for the log. A request
+// without a token was sent to sign in there (401), and the reason given
+// was Go's error chain, over several lines ("dial tcp ...: connect:
+// connection refused").
+func TestIssuerUnreachable(t *testing.T) {
+	gone := httptest.NewServer(http.NotFoundHandler())
+	issuer := gone.URL + "/"
+	gone.Close()
+	v, err := oauth.NewVerifier(issuer, oauth.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := oauth.NewResource(v, oauth.ResourceOptions{Path: "/mcp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "the sign-in server " + issuer + " cannot be reached right now: the connection was refused"
+	err = rs.Prepare(t.Context())
+	if !errors.Is(err, oauth.ErrIssuerUnreachable) || !strings.HasPrefix(err.Error(), want) || strings.ContainsAny(err.Error(), "\n") || strings.Contains(err.Error(), "dial tcp") {
+		t.Errorf("Prepare: %q; want ErrIssuerUnreachable, one line starting %q", err, want)
+	}
+	other := oauthtest.NewIssuer(t)
+	for name, token := range map[string]string{
+		"no token": "",
+		"a token":  other.Token(t, other.Claims("http://127.0.0.1:8765/mcp", "vault:read", time.Now())),
+	} {
+		req := httptest.NewRequest(http.MethodPost, "http://127.0.0.1:8765/mcp", nil)
+		rec := httptest.NewRecorder()
+		_, d := rs.Check(req, token)
+		if d == nil {
+			t.Errorf("%s: let in", name)
+			continue
+		}
+		rs.Deny(rec, req, d)
+		body := strings.TrimSuffix(rec.Body.String(), "\n")
+		if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "30" ||
+			!strings.Contains(body, want) || !strings.Contains(body, "try again in 30 seconds") ||
+			strings.Contains(body, "\n") || strings.Contains(body, "dial tcp") {
+			t.Errorf("%s: HTTP %d, Retry-After %q: %q; want 503, 30 and %q on one line", name, rec.Code, rec.Header().Get("Retry-After"), body, want)
+		}
 	}
 }
