@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -52,5 +53,25 @@ func TestIndexSaysADamagedPage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexSummarySaysWhyFewerWereEmbedded: a run that embedded fewer
+// texts than it has vectors says where the others came from, rather than
+// leaving "9992 of 9992 passages (9990 embedded now)" unexplained.
+func TestIndexSummarySaysWhyFewerWereEmbedded(t *testing.T) {
+	for _, tc := range []struct {
+		embedded, vectors int
+		want, not         string
+	}{
+		{9990, 9992, "(9990 embedded now; the other 2 reuse a vector stored before or made for a passage with the same text)", ""},
+		{9992, 9992, "(9992 embedded now)", "reuse"},
+		{0, 9992, "(0 embedded now)", "reuse"},
+	} {
+		var b strings.Builder
+		printIndexSummary(&b, indexOutput{Embeddings: vectors.SyncResult{Embedder: "lexical", Embedded: tc.embedded, Vectors: tc.vectors, Chunks: 9992}}, "j.db", nil)
+		if !strings.Contains(b.String(), tc.want) || tc.not != "" && strings.Contains(b.String(), tc.not) {
+			t.Errorf("%d of %d embedded: %q; want %q in it", tc.embedded, tc.vectors, b.String(), tc.want)
+		}
 	}
 }

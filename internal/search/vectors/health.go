@@ -114,14 +114,17 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		}
 		rows.Close()
 	}
-	kind := "neural similarity"
+	// What the embedder matches, said after the facts of a line that
+	// passes: a lexical one matches words, not meaning, and the way to
+	// search by meaning is one command.
+	kind := ""
 	if src.Fit != nil {
-		kind = "lexical similarity (shared words and word pieces), not neural; " +
-			"for search by meaning, pull a local model: `jarvis model pull potion-base-8M` (fast, 31 MB) or `jarvis model pull all-MiniLM-L6-v2` (better, 91 MB)"
+		kind = ". It matches shared words and word pieces, not meaning; for search by meaning, pull a local model: " +
+			"`jarvis model pull potion-base-8M` (fast, 31 MB) or `jarvis model pull all-MiniLM-L6-v2` (better, 91 MB)"
 	}
 	switch {
 	case chunks == 0:
-		r.Status, r.Detail = health.OK, name+" ("+kind+"); "+nothingToEmbed(ctx, db)
+		r.Status, r.Detail = health.OK, name+": "+nothingToEmbed(ctx, db)
 	case stored.id == 0 && len(others) > 0:
 		return warn(fmt.Sprintf("the embedder changed: vectors exist for %s, none for %s", strings.Join(others, ", "), name),
 			"run "+inv.Command("index", "--reembed")+" to embed every note with "+name)
@@ -137,18 +140,19 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 			// Another jarvis (a server) is making them: say how fast.
 			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
 			r.Status = health.OK
-			r.Detail = fmt.Sprintf("%s (%s): vectors are being made, %d of %s so far, %.0f a second, about %s left",
-				name, kind, covered, words.Count(chunks, "passage"), p.PerSecond, left.Round(time.Second))
+			r.Detail = fmt.Sprintf("%s: vectors are being made, %d of %s so far, %.0f a second, about %s left%s",
+				name, covered, words.Count(chunks, "passage"), p.PerSecond, left.Round(time.Second), kind)
 			return r
 		}
 		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, words.Count(chunks, "passage"), words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
 	default:
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s (%s): %s", name, kind, words.Agree(chunks, "its 1 passage has a vector", fmt.Sprintf("all %d passages have vectors", chunks)))
+		r.Detail = fmt.Sprintf("%s: %s", name, words.Agree(chunks, "its 1 passage has a vector", fmt.Sprintf("all %d passages have vectors", chunks)))
 	}
 	if len(others) > 0 {
-		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept (" + inv.Command("index", "--reembed") + " drops them)"
+		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept, which " + inv.Command("index", "--reembed") + " drops"
 	}
+	r.Detail += kind
 	return r
 }
 

@@ -83,6 +83,10 @@ func TestEmbedderCheck(t *testing.T) {
 	}
 	if r := check(LexicalSource()); r.Status != health.OK || !strings.Contains(r.Detail, "all 2 passages have vectors") {
 		t.Errorf("lexical, all embedded: %+v", r)
+	} else if !strings.HasPrefix(r.Detail, "lexical hashed-ngrams-v1: all 2 passages have vectors. It matches shared words") || nestedParens(r.Detail) {
+		// The fact first; what lexical matches and the way to search
+		// by meaning after it, with no parenthesis inside another.
+		t.Errorf("lexical, all embedded: the line reads %q", r.Detail)
 	}
 
 	srv := fakeOpenAI(t)
@@ -100,4 +104,20 @@ func TestEmbedderCheck(t *testing.T) {
 	if r := check(openAISource(gone.URL, "known")); r.Status != health.Warn || !strings.Contains(r.Detail, "is not reachable") || r.Fix == "" {
 		t.Errorf("openai, server gone: %+v", r)
 	}
+}
+
+// nestedParens reports whether s has a parenthesis inside another.
+func nestedParens(s string) bool {
+	depth := 0
+	for _, c := range s {
+		switch c {
+		case '(':
+			if depth++; depth > 1 {
+				return true
+			}
+		case ')':
+			depth--
+		}
+	}
+	return false
 }
