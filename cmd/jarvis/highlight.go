@@ -2,6 +2,8 @@ package main
 
 import (
 	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 )
 
 // Terminal escapes for bold text; 22 ends bold (and faint) without
@@ -70,22 +72,22 @@ type textSpan struct{ start, end int }
 // before its first match and runs on after it.
 func literalSpans(s string) []textSpan {
 	var spans []textSpan
+	code := notes.CodeSpans(s) // Markdown's rule, as the snippet was made by
 	sawLink := false
 	for i := 0; i < len(s); {
+		for len(code) > 0 && code[0].Start < i {
+			code = code[1:]
+		}
 		switch {
+		case len(code) > 0 && code[0].Start == i:
+			spans = append(spans, textSpan{i, code[0].End})
+			i = code[0].End
+		case strings.HasPrefix(s[i:], "```"):
+			// A fence with no partner opens code the excerpt cut off.
+			spans = append(spans, textSpan{i, len(s)})
+			i = len(s)
 		case s[i] == '`':
-			n := runLength(s, i, '`')
-			end := closingRun(s, i+n, n)
-			switch {
-			case end >= 0:
-				spans = append(spans, textSpan{i, end + n})
-				i = end + n
-			case n >= 3:
-				spans = append(spans, textSpan{i, len(s)})
-				i = len(s)
-			default:
-				i += n // a lone backtick is text
-			}
+			i += len(s[i:]) - len(strings.TrimLeft(s[i:], "`")) // a lone run of backticks is text
 		case strings.HasPrefix(s[i:], "[["):
 			sawLink = true
 			end := strings.Index(s[i+2:], "]]")
@@ -112,28 +114,3 @@ func literalSpans(s string) []textSpan {
 	return spans
 }
 
-// runLength is how many c start s at i.
-func runLength(s string, i int, c byte) int {
-	n := 0
-	for i+n < len(s) && s[i+n] == c {
-		n++
-	}
-	return n
-}
-
-// closingRun finds the next run of exactly n backticks in s from i, or -1.
-func closingRun(s string, i, n int) int {
-	for i < len(s) {
-		j := strings.IndexByte(s[i:], '`')
-		if j < 0 {
-			return -1
-		}
-		j += i
-		m := runLength(s, j, '`')
-		if m == n {
-			return j
-		}
-		i = j + m
-	}
-	return -1
-}
