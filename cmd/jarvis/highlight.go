@@ -113,4 +113,3 @@ func literalSpans(s string) []textSpan {
 	}
 	return spans
 }
-
