@@ -144,7 +144,7 @@ says why), 130 when interrupted.`, e)
 		}
 		out.Forgotten = append(out.Forgotten, forgotten{Name: name, Notes: notes})
 		if !*asJSON {
-			fmt.Fprintf(e.stderr, "jarvis: dropped vault %s (%s) from the index\n", name, words.Count(notes, "note"))
+			fmt.Fprintf(e.stderr, "jarvis: dropped vault %q (%s) from the index\n", name, words.Count(notes, "note"))
 		}
 	}
 	// After --forget, which frees a name for another folder or rules.
