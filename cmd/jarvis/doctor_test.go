@@ -222,3 +222,22 @@ func names(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestDoctorOnAMistypedVault: with a vault folder that does not exist, the
+// other vaults the database holds are named with their folders, as
+// perhaps the one meant, and dropping them is not offered.
+func TestDoctorOnAMistypedVault(t *testing.T) {
+	garden := filepath.Join(t.TempDir(), "garden")
+	os.Mkdir(garden, 0o755)
+	os.WriteFile(filepath.Join(garden, "Note.md"), []byte("# Note\n"), 0o644)
+	db := filepath.Join(t.TempDir(), "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", garden, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	_, stdout, _ := jarvis(t, nil, "doctor", "--vault", missing, "--db", db)
+	line := lineOf(t, stdout, "other vault garden:")
+	if !strings.Contains(line, `holds vault "garden" from `+garden) || !strings.Contains(line, "perhaps it is the vault meant") || strings.Contains(stdout, "--forget") {
+		t.Errorf("doctor with a missing vault:\n%s", stdout)
+	}
+}
