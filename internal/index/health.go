@@ -350,9 +350,12 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 		r.Status, r.Detail = health.OK, "every file indexed without a problem"
 		return r
 	}
-	// A problem in a note is the note's, not jarvis's: it is indexed anyway,
-	// so this informs rather than degrades.
-	r.Status = health.OK
+	// A problem in a note is the note's, and it is indexed anyway; but
+	// what the problem hides (frontmatter not read, so no tags or
+	// properties) is missing from searches until the note is fixed.
+	r.Status = health.Warn
 	r.Detail = fmt.Sprintf("%s indexed with a problem: %s", words.Count(n, "file"), strings.Join(first, "; "))
+	r.Fix = words.Agree(n, "open the file named and correct what its problem says (such as its frontmatter); the next index run reads it again",
+		"open the files named and correct what each problem says (such as their frontmatter); the next index run reads them again")
 	return r
 }
