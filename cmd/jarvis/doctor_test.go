@@ -222,3 +222,52 @@ func names(t *testing.T, dir string) []string {
 	}
 	return out
 }
+
+// TestDoctorOnAMistypedVault: with a vault folder that does not exist, the
+// other vaults the database holds are named with their folders, as
+// perhaps the one meant, and dropping them is not offered.
+func TestDoctorOnAMistypedVault(t *testing.T) {
+	garden := filepath.Join(t.TempDir(), "garden")
+	os.Mkdir(garden, 0o755)
+	os.WriteFile(filepath.Join(garden, "Note.md"), []byte("# Note\n"), 0o644)
+	db := filepath.Join(t.TempDir(), "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", garden, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	missing := filepath.Join(t.TempDir(), "nonexistent")
+	_, stdout, _ := jarvis(t, nil, "doctor", "--vault", missing, "--db", db)
+	line := lineOf(t, stdout, "other vault garden:")
+	if !strings.Contains(line, `holds vault "garden" from `+garden) || !strings.Contains(line, "perhaps it is the vault meant") || strings.Contains(stdout, "--forget") {
+		t.Errorf("doctor with a missing vault:\n%s", stdout)
+	}
+}
+
+// TestDoctorWarnsOfProblemsInNotes: a note indexed with a problem (its
+// frontmatter not read) and a link to a heading its note does not have
+// are problems found, not all clear: each is a warning with a fix, and
+// doctor says degraded and exits 1.
+func TestDoctorWarnsOfProblemsInNotes(t *testing.T) {
+	v := filepath.Join(t.TempDir(), "bv")
+	os.Mkdir(v, 0o755)
+	os.WriteFile(filepath.Join(v, "Broken fm.md"), []byte("---\ntags: [a, b\n---\n# Broken\n"), 0o644)
+	os.WriteFile(filepath.Join(v, "Target.md"), []byte("# Target\n## Here\n"), 0o644)
+	os.WriteFile(filepath.Join(v, "Source.md"), []byte("See [[Target#Gone]].\n"), 0o644)
+	db := filepath.Join(t.TempDir(), "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", v, "--db", db); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	code, stdout, _ := jarvis(t, nil, "doctor", "--vault", v, "--db", db)
+	for _, name := range []string{"index warnings bv:", "heading links bv:"} {
+		if line := lineOf(t, stdout, name); !strings.HasPrefix(line, "warn") {
+			t.Errorf("%s\n%s", line, stdout)
+		}
+	}
+	for _, fix := range []string{"fix: open the file named and correct", "fix: open the note at the line named", "1 link names a heading or block its note does not have"} {
+		if !strings.Contains(stdout, fix) {
+			t.Errorf("doctor does not say %q:\n%s", fix, stdout)
+		}
+	}
+	if code != 1 || !strings.Contains(stdout, "degraded") {
+		t.Errorf("exit %d, want 1 and degraded:\n%s", code, stdout)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/embed"
+	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
@@ -144,7 +145,7 @@ says why), 130 when interrupted.`, e)
 		}
 		out.Forgotten = append(out.Forgotten, forgotten{Name: name, Notes: notes})
 		if !*asJSON {
-			fmt.Fprintf(e.stderr, "jarvis: dropped vault %s (%s) from the index\n", name, words.Count(notes, "note"))
+			fmt.Fprintf(e.stderr, "jarvis: dropped vault %q (%s) from the index\n", name, words.Count(notes, "note"))
 		}
 	}
 	// After --forget, which frees a name for another folder or rules.
@@ -176,7 +177,7 @@ says why), 130 when interrupted.`, e)
 				return dbError(e, cfg, cfg.DBPath, err)
 			}
 			out.VectorsError = err.Error()
-			vectorsErr = explainVectorsError(err, cfg.Invocation())
+			vectorsErr = explainVectorsError(err, cfg)
 		}
 	}
 	progress.Finish()
@@ -201,16 +202,28 @@ says why), 130 when interrupted.`, e)
 }
 
 // explainVectorsError says what an index run whose vectors could not be
-// made did and did not do, and what to do about it.
-func explainVectorsError(err error, inv health.Invocation) error {
-	slow := ""
-	if errors.Is(err, embed.ErrTimeout) || errors.Is(err, vectors.ErrRunTimeout) {
-		slow = fmt.Sprintf("; if it is only slow, raise batch_timeout or run_timeout under embedder: in the config file (or %s, %s)",
-			config.EnvEmbedBatchTimeout, config.EnvEmbedRunTimeout)
+// made with the embedder of cfg did and did not do, and what to do about
+// it: in the words of the embedder's kind (a local model has no server).
+func explainVectorsError(err error, cfg config.Config) error {
+	inv := cfg.Invocation()
+	noEmbed := "or run " + inv.Command("index", "--no-embed") + " to index without vectors"
+	var fix string
+	switch {
+	case cfg.Embedder.Provider == config.ProviderLocal && errors.Is(err, hub.ErrNotInstalled):
+		// The error says how to pull it.
+		fix = noEmbed
+	case cfg.Embedder.Provider == config.ProviderLocal:
+		fix = embed.LocalFix(cfg.Embedder.Model, err) + ", " + noEmbed
+	default:
+		slow := ""
+		if errors.Is(err, embed.ErrTimeout) || errors.Is(err, vectors.ErrRunTimeout) {
+			slow = fmt.Sprintf("; if it is only slow, raise batch_timeout or run_timeout under embedder: in the config file (or %s, %s)",
+				config.EnvEmbedBatchTimeout, config.EnvEmbedRunTimeout)
+		}
+		fix = "check that the embedding server runs and answers (" + inv.Command("doctor") + " tries it)" + slow + ", " + noEmbed
 	}
-	return fmt.Errorf("notes are indexed and keyword search works, but vectors for semantic search could not be made: %v; "+
-		"check that the embedding server runs and answers (%s tries it)%s, or run %s to index without vectors; "+
-		"semantic search answers with keyword search until vectors are made: %w", err, inv.Command("doctor"), slow, inv.Command("index", "--no-embed"), errNoVectors)
+	return fmt.Errorf("notes are indexed and keyword search works, but vectors for semantic search could not be made: %v; %s; "+
+		"semantic search answers with keyword search until vectors are made: %w", err, fix, errNoVectors)
 }
 
 // commitRebuild puts the fresh index of rb in the database's place and

@@ -400,7 +400,7 @@ func TestForgetAVault(t *testing.T) {
 	if !strings.Contains(stdout, "other vault "+name) || !strings.Contains(stdout, "--forget "+name) {
 		t.Fatalf("doctor does not name the other vault:\n%s", stdout)
 	}
-	if code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--forget", name); code != 0 || !strings.Contains(stderr, "dropped vault "+name+" (1 note)") {
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", example, "--db", db, "--forget", name); code != 0 || !strings.Contains(stderr, "dropped vault \""+name+"\" (1 note)") {
 		t.Fatalf("--forget: exit %d: %s", code, stderr)
 	}
 	if _, stdout, _ := jarvis(t, nil, "doctor", "--vault", example, "--db", db); strings.Contains(stdout, "other vault") {

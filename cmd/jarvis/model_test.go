@@ -227,3 +227,23 @@ func TestModelPullKeepsAConfiguredEmbedder(t *testing.T) {
 		t.Errorf("a pull with an embedder configured made %q the default", name)
 	}
 }
+
+// TestIndexWithALocalModelNotPulled: a local model runs in jarvis, so an
+// index run whose model is not installed says to pull it or to index
+// without vectors, and never sends the user to an embedding server.
+func TestIndexWithALocalModelNotPulled(t *testing.T) {
+	vars, _ := modelEnv(t, hubtest.New(t))
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, _, stderr := jarvis(t, vars, "index", "--vault", "../../examples/vault", "--db", db, "--embedder", "all-MiniLM-L6-v2")
+	if code != 3 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	for _, s := range []string{"`jarvis model pull all-MiniLM-L6-v2`", "--embedder all-MiniLM-L6-v2 --no-embed` to index without vectors"} {
+		if !strings.Contains(stderr, s) {
+			t.Errorf("stderr does not say %q:\n%s", s, stderr)
+		}
+	}
+	if strings.Contains(stderr, "server") {
+		t.Errorf("stderr speaks of a server for a local model:\n%s", stderr)
+	}
+}

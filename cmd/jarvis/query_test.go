@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,5 +155,24 @@ func TestQueryMessagesANewUserMeets(t *testing.T) {
 				t.Errorf("an error of the expression blames a note:\n%s", r.stderr)
 			}
 		})
+	}
+}
+
+// TestQuerySummaryRounded: a summary line rounds its number for reading;
+// --json keeps it whole.
+func TestQuerySummaryRounded(t *testing.T) {
+	vault := t.TempDir()
+	for i, p := range []int{1, 2, 4} {
+		os.WriteFile(filepath.Join(vault, fmt.Sprintf("N%d.md", i)), fmt.Appendf(nil, "---\npriority: %d\n---\n# N\n", p), 0o644)
+	}
+	os.WriteFile(filepath.Join(vault, "P.base"), []byte("views:\n  - type: table\n    name: All\n    order: [file.name]\n    summaries:\n      priority: Average\n"), 0o644)
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, stdout, stderr := jarvis(t, nil, "query", "--vault", vault, "--db", db, "--base", "P.base")
+	if code != 0 || !strings.Contains(stdout, "Average of priority: 2.33\n") {
+		t.Errorf("exit %d (%s):\n%s", code, stderr, stdout)
+	}
+	code, stdout, stderr = jarvis(t, nil, "query", "--vault", vault, "--db", db, "--base", "P.base", "--json")
+	if code != 0 || !strings.Contains(stdout, "2.3333333333333335") {
+		t.Errorf("--json: exit %d (%s):\n%s", code, stderr, stdout)
 	}
 }

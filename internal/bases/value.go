@@ -192,6 +192,21 @@ func IsEmpty(v Value) bool {
 	return false
 }
 
+// RoundedNumber is f for a reader: two decimals (2.1666666666666665 is
+// 2.17), or three significant digits below 1 (0.00123456 is 0.00123), as
+// a summary line shows an average; data for scripts keeps the full number.
+func RoundedNumber(f float64) string {
+	a := math.Abs(f)
+	switch {
+	case math.IsNaN(f) || math.IsInf(f, 0) || a >= 1e21 || f == 0:
+		return FormatNumber(f)
+	case a >= 1:
+		return FormatNumber(math.Round(f*100) / 100)
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(f, 'g', 3, 64), 64)
+	return FormatNumber(r)
+}
+
 // FormatNumber prints a number the way JavaScript's String(n) does: no
 // trailing ".0", exponent notation only for very large or small numbers.
 func FormatNumber(f float64) string {

@@ -73,7 +73,11 @@ func anchorsResult(ctx context.Context, g *Graph, vaultName string) health.Resul
 		for _, b := range broken[:min(3, len(broken))] {
 			first = append(first, fmt.Sprintf("%s line %d → %s#%s", b.Source, b.Line, strings.TrimSuffix(b.Target, ".md"), b.Subpath))
 		}
-		r.Detail = fmt.Sprintf("%s a heading or block their note does not have: %s", words.CountAs(len(broken), "link names", "links name"), strings.Join(first, "; "))
+		r.Status = health.Warn
+		r.Detail = fmt.Sprintf("%s: %s", words.CountAs(len(broken), "link names a heading or block its note does not have",
+			"links name a heading or block their note does not have"), strings.Join(first, "; "))
+		r.Fix = words.Agree(len(broken), "open the note at the line named and change the link to a heading or block its target has (the heading may have been renamed)",
+			"open each note at the line named and change the link to a heading or block its target has (a heading may have been renamed)")
 	}
 	return r
 }

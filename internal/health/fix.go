@@ -1,6 +1,7 @@
 package health
 
 import (
+	"os"
 	"runtime"
 	"strings"
 )
@@ -20,6 +21,24 @@ func (inv Invocation) Command(sub string, args ...string) string {
 		words[i] = Quote(w)
 	}
 	return "`" + strings.Join(words, " ") + "`"
+}
+
+// Forget is the command that drops vault name from the index. It leaves
+// out each --vault of inv whose folder is missing: index stops at a vault
+// folder it cannot find, so the command would fail as pasted, and the
+// forgetting needs no vault.
+func (inv Invocation) Forget(name string) string {
+	var kept Invocation
+	for i := 0; i < len(inv); i++ {
+		if inv[i] == "--vault" && i+1 < len(inv) {
+			if info, err := os.Stat(inv[i+1]); err != nil || !info.IsDir() {
+				i++
+				continue
+			}
+		}
+		kept = append(kept, inv[i])
+	}
+	return kept.Command("index", "--forget", name)
 }
 
 // Quote makes s one word for the user's shell: as it is when that is safe,

@@ -3,6 +3,7 @@ package health
 import (
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -87,6 +88,16 @@ func TestSkipLeavesTheStatusAlone(t *testing.T) {
 	}, time.Second)
 	if rep.Status != Healthy || rep.Checks[1].Status != Skip || !strings.HasPrefix(rep.Checks[1].Detail, "not checked: ") {
 		t.Fatalf("report = %+v", rep)
+	}
+}
+
+// TestForgetLeavesOutMissingVaults: a --forget command never repeats a
+// --vault whose folder is missing, at which index would stop.
+func TestForgetLeavesOutMissingVaults(t *testing.T) {
+	here, missing := t.TempDir(), filepath.Join(t.TempDir(), "nonexistent")
+	inv := Invocation{"--vault", missing, "--db", "/tmp/j.db", "--vault", here}
+	if got, want := inv.Forget("garden"), (Invocation{"--db", "/tmp/j.db", "--vault", here}).Command("index", "--forget", "garden"); got != want {
+		t.Errorf("Forget = %s, want %s", got, want)
 	}
 }
 

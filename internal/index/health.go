@@ -47,7 +47,10 @@ func Checks(h *store.Handle, vaults []config.Vault, inv health.Invocation) []hea
 // otherVaults reports the vaults the database holds that are not
 // configured here: another configuration's (each MCP client may run
 // jarvis with its own), or one dropped from the config file, whose notes
-// then linger. Nothing when there are none.
+// then linger. Nothing when there are none. When a vault given cannot be
+// read (the vault check fails), the path was most likely mistyped: the
+// vaults held are named with their folders, as perhaps the one meant, and
+// dropping them is not offered.
 func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, inv health.Invocation) []health.Result {
 	db, err := h.DB(ctx)
 	if err != nil {
@@ -57,7 +60,11 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		return []health.Result{{Name: "other vaults", Status: health.Warn,
 			Detail: "cannot list the vaults in the database: " + store.Said(err), Fix: "see the database check above"}}
 	}
-	rows, err := db.QueryContext(ctx, `SELECT v.name, count(f.id) FROM vaults v
+	missing := slices.ContainsFunc(vaults, func(v config.Vault) bool {
+		why, _ := v.Unreadable()
+		return why != ""
+	})
+	rows, err := db.QueryContext(ctx, `SELECT v.name, v.path, count(f.id) FROM vaults v
 		LEFT JOIN files f ON f.vault_id = v.id AND f.kind = 'note' GROUP BY v.id ORDER BY v.name`)
 	if err != nil {
 		return cannot(err)
@@ -65,17 +72,23 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 	defer rows.Close()
 	var out []health.Result
 	for rows.Next() {
-		var name string
+		var name, path string
 		var notes int
-		if err := rows.Scan(&name, &notes); err != nil {
+		if err := rows.Scan(&name, &path, &notes); err != nil {
 			return cannot(err)
 		}
 		if slices.ContainsFunc(vaults, func(v config.Vault) bool { return v.Name == name }) {
 			continue
 		}
+		if missing {
+			out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
+				Detail: fmt.Sprintf("the database also holds vault %q from %s (%s); perhaps it is the vault meant", name, path, words.Count(notes, "note"))})
+			continue
+		}
+		forget := inv.Forget(name)
 		out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
-			Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, words.Count(notes, "note"), inv.Command("index", "--forget", name)),
-			Fix:    fmt.Sprintf("if no other configuration uses it, %s drops it", inv.Command("index", "--forget", name))})
+			Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, words.Count(notes, "note"), forget),
+			Fix:    fmt.Sprintf("if no other configuration uses it, %s drops it", forget)})
 	}
 	if err := rows.Err(); err != nil {
 		return cannot(err)
@@ -337,9 +350,12 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 		r.Status, r.Detail = health.OK, "every file indexed without a problem"
 		return r
 	}
-	// A problem in a note is the note's, not jarvis's: it is indexed anyway,
-	// so this informs rather than degrades.
-	r.Status = health.OK
+	// A problem in a note is the note's, and it is indexed anyway; but
+	// what the problem hides (frontmatter not read, so no tags or
+	// properties) is missing from searches until the note is fixed.
+	r.Status = health.Warn
 	r.Detail = fmt.Sprintf("%s indexed with a problem: %s", words.Count(n, "file"), strings.Join(first, "; "))
+	r.Fix = words.Agree(n, "open the file named and correct what its problem says (such as its frontmatter); the next index run reads it again",
+		"open the files named and correct what each problem says (such as their frontmatter); the next index run reads them again")
 	return r
 }

@@ -529,13 +529,13 @@ func (e *BindingError) Error() string {
 		return fmt.Sprintf("vault %q is indexed in this database from %s, but this run gives it %s: "+
 			"a database holds a vault under one folder. If you moved the vault, run %s to index it afresh where it is now; "+
 			"if another jarvis serves another folder under this name, give one of them another --db or another vault name",
-			e.Vault, stored, given, e.Invocation.Command("index", "--forget", e.Vault))
+			e.Vault, stored, given, e.Invocation.Forget(e.Vault))
 	}
 	return fmt.Sprintf("vault %q is indexed in this database from %s with %s, but this run gives it %s with %s, "+
 		"which would let in notes those patterns keep out. If you removed exclude patterns on purpose, run %s "+
 		"to index it afresh under the new ones; if another jarvis serves the same vault with other patterns, give both the same patterns, "+
 		"or give one of them another --db or another vault name",
-		e.Vault, e.StoredPath, excludeWords(e.StoredRules), e.Path, excludeWords(e.Rules), e.Invocation.Command("index", "--forget", e.Vault))
+		e.Vault, e.StoredPath, excludeWords(e.StoredRules), e.Path, excludeWords(e.Rules), e.Invocation.Forget(e.Vault))
 }
 
 func (e *BindingError) Is(target error) bool { return target == ErrVaultRebound }

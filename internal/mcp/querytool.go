@@ -376,17 +376,26 @@ func SummaryLines(out QueryNotesOutput) []string {
 	var lines []string
 	for _, s := range out.Summaries {
 		if s.Value != nil {
-			lines = append(lines, fmt.Sprintf("%s of %s: %s", s.Summary, s.Column, cell(s.Value)))
+			lines = append(lines, fmt.Sprintf("%s of %s: %s", s.Summary, s.Column, summaryCell(s.Value)))
 		}
 	}
 	for _, g := range out.Groups {
 		for _, s := range g.Summaries {
 			if s.Value != nil {
-				lines = append(lines, fmt.Sprintf("%s of %s in group %s: %s", s.Summary, s.Column, g.Key, cell(s.Value)))
+				lines = append(lines, fmt.Sprintf("%s of %s in group %s: %s", s.Summary, s.Column, g.Key, summaryCell(s.Value)))
 			}
 		}
 	}
 	return lines
+}
+
+// summaryCell is a summary's value in a line: a number rounded to two
+// decimals, which --json keeps whole.
+func summaryCell(v any) string {
+	if f, ok := v.(float64); ok {
+		return bases.RoundedNumber(f)
+	}
+	return cell(v)
 }
 
 // MarkdownTable is the rows of a query-notes answer as a Markdown table:

@@ -316,17 +316,23 @@ func propertyExpr(id string) (*bases.Expr, error) {
 	return bases.Parse("note[" + strconv.Quote(strings.TrimPrefix(id, "note.")) + "]")
 }
 
-// summarize computes the view's summaries over rows, in column order.
+// summarize computes the view's summaries over rows: those of columns in
+// column order, then those of properties the view does not show as
+// columns (Obsidian computes them too), in name order.
 func summarize(env *bases.Env, b *bases.Base, view *bases.View, cols []column, rows []Row) ([]Summary, error) {
 	var out []Summary
+	used := map[string]bool{}
 	for j, col := range cols {
-		name, ok := view.Summaries[col.ID]
-		if !ok {
-			if name, ok = view.Summaries["note."+col.ID]; !ok {
-				if name, ok = view.Summaries[strings.TrimPrefix(col.ID, "note.")]; !ok {
-					continue
-				}
+		var name string
+		ok := false
+		for _, k := range []string{col.ID, "note." + col.ID, strings.TrimPrefix(col.ID, "note.")} {
+			if name, ok = view.Summaries[k]; ok {
+				used[k] = true
+				break
 			}
+		}
+		if !ok {
+			continue
 		}
 		values := make([]bases.Value, len(rows))
 		for i, r := range rows {
@@ -337,6 +343,29 @@ func summarize(env *bases.Env, b *bases.Base, view *bases.View, cols []column, r
 			return nil, fmt.Errorf("summary of column %q: %w", col.Name, err)
 		}
 		out = append(out, Summary{Column: col.Name, Summary: name, Value: v})
+	}
+	var rest []string
+	for k := range view.Summaries {
+		if !used[k] && !slices.ContainsFunc(cols, func(c column) bool { return c.ID == k || "note."+c.ID == k || strings.TrimPrefix(c.ID, "note.") == k }) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	for _, k := range rest {
+		x, err := propertyExpr(k)
+		if err != nil {
+			return nil, fmt.Errorf("summary of property %q: %w", k, err)
+		}
+		values := make([]bases.Value, len(rows))
+		for i, r := range rows {
+			values[i] = value(env, x, r.File)
+		}
+		name := displayName(b, k)
+		v, err := b.Summarize(env, view.Summaries[k], values)
+		if err != nil {
+			return nil, fmt.Errorf("summary of property %q: %w", name, err)
+		}
+		out = append(out, Summary{Column: name, Summary: view.Summaries[k], Value: v})
 	}
 	return out, nil
 }

@@ -44,3 +44,27 @@ views:
 		t.Errorf("summaries %+v, want the sum of the shown moods, 9 (not 12, every day's)", res.Summaries)
 	}
 }
+
+// TestSummaryOfAPropertyNotShown: a summary of a property the view does not
+// show as a column is computed over the rows all the same, not dropped.
+func TestSummaryOfAPropertyNotShown(t *testing.T) {
+	_, v, _ := indexed(t)
+	b, err := bases.ParseBase([]byte(`filters: file.inFolder("Daily")
+views:
+  - type: table
+    name: Days
+    order: [file.name]
+    summaries:
+      mood: Sum
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := query.Run(context.Background(), v, query.Request{Base: b, Now: querytest.Now})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Summaries) != 1 || res.Summaries[0].Column != "mood" || bases.Display(res.Summaries[0].Value) != "12" {
+		t.Errorf("summaries %+v, want the sum of every day's mood, 12", res.Summaries)
+	}
+}

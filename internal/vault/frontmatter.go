@@ -217,7 +217,25 @@ func yamlWarning(err error, firstLine int) string {
 		}
 		return "line " + strconv.Itoa(n+shift)
 	})
+	for _, w := range yamlWords {
+		msg = w.pattern.ReplaceAllString(msg, w.words)
+	}
 	return "invalid frontmatter YAML: " + strings.Join(strings.Fields(msg), " ")
+}
+
+// yamlWords put the YAML library's commonest complaints in a user's words,
+// keeping their line numbers.
+var yamlWords = []struct {
+	pattern *regexp.Regexp
+	words   string
+}{
+	{regexp.MustCompile(`did not find expected ',' or '\]'`), "a list opened with [ is not closed with ]"},
+	{regexp.MustCompile(`did not find expected ',' or '\}'`), "a mapping opened with { is not closed with }"},
+	{regexp.MustCompile(`did not find expected key`), "expected a property (name: value)"},
+	{regexp.MustCompile(`mapping values are not allowed in this context`), "a value holds a colon and a space: put the value in quotes"},
+	{regexp.MustCompile(`mapping key ("[^"]*") already defined at (line \d+)`), "property $1 is given twice (first at $2)"},
+	{regexp.MustCompile(`found character that cannot start any token`), "a character that cannot start a value, such as a tab (indent with spaces) or a @ or ` (put the value in quotes)"},
+	{regexp.MustCompile(`found unexpected end of stream`), "a quoted value is not closed"},
 }
 
 // resolveAlias follows "*anchor" references to the value they stand for,

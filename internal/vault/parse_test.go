@@ -354,13 +354,13 @@ func TestParseWarnings(t *testing.T) {
 		{
 			name:    "invalid YAML",
 			src:     "---\ntitle: ok\ntags: [a, b\nother: x\n---\n[[Body link]]",
-			warning: "invalid frontmatter YAML: line 3: did not find expected ',' or ']'",
+			warning: "invalid frontmatter YAML: line 3: a list opened with [ is not closed with ]",
 			links:   []string{"link Body link @6"},
 		},
 		{
 			name:    "duplicate key",
 			src:     "---\na: 1\na: 2\n---\n[[Body link]]",
-			warning: `invalid frontmatter YAML: line 3: mapping key "a" already defined at line 2`,
+			warning: `invalid frontmatter YAML: line 3: property "a" is given twice (first at line 2)`,
 			links:   []string{"link Body link @5"},
 		},
 		{
@@ -372,19 +372,31 @@ func TestParseWarnings(t *testing.T) {
 		{
 			name:    "scanner error",
 			src:     "---\na: b\nc: d: e\n---\n[[Body link]]",
-			warning: "invalid frontmatter YAML: line 3: mapping values are not allowed in this context",
+			warning: "invalid frontmatter YAML: line 3: a value holds a colon and a space: put the value in quotes",
 			links:   []string{"link Body link @5"},
 		},
 		{
 			name:    "block mapping error",
 			src:     "---\na: 1\n- b\n---\n[[Body link]]",
-			warning: "invalid frontmatter YAML: line 3: did not find expected key",
+			warning: "invalid frontmatter YAML: line 3: expected a property (name: value)",
 			links:   []string{"link Body link @5"},
+		},
+		{
+			name:    "map not closed",
+			src:     "---\na: {b: 1\n---\n[[Body link]]",
+			warning: "invalid frontmatter YAML: line 3: a mapping opened with { is not closed with }",
+			links:   []string{"link Body link @4"},
+		},
+		{
+			name:    "quote not closed",
+			src:     "---\na: \"x\n---\n[[Body link]]",
+			warning: "invalid frontmatter YAML: line 3: a quoted value is not closed",
+			links:   []string{"link Body link @4"},
 		},
 		{
 			name:    "tab indentation",
 			src:     "---\nlinks: \"[[Not a link]]\"\ntags:\n\t- a\n---\ntext",
-			warning: "invalid frontmatter YAML: line 4: ",
+			warning: "invalid frontmatter YAML: line 4: a character that cannot start a value, such as a tab (indent with spaces)",
 			links:   []string{},
 		},
 	}

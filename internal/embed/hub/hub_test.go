@@ -417,6 +417,12 @@ func TestHubOffline(t *testing.T) {
 		if !errors.As(err, &op) {
 			t.Errorf("error %q: Go's error is not kept beneath it", err)
 		}
+		// A repository of no known layout: its files are not named, and
+		// the sentence still reads.
+		_, err = c.Pull(pullCtx(t), dir, "foo/bar", PullOptions{})
+		if want := "download the model files from the hub repository foo/bar (revision main) on a machine"; !errors.Is(err, ErrOffline) || !strings.Contains(err.Error(), want) {
+			t.Errorf("pull foo/bar offline: error %q does not say %q", err, want)
+		}
 	}
 }
 

@@ -226,7 +226,7 @@ func (c *Client) explain(err error, display, repo, rev, folder string, layout La
 	if !errors.Is(err, ErrOffline) {
 		return err
 	}
-	files := "its model files"
+	files := "the model files"
 	if rule, ok := rules[layout]; ok {
 		var names []string
 		for _, alts := range rule.required {
@@ -234,7 +234,7 @@ func (c *Client) explain(err error, display, repo, rev, folder string, layout La
 		}
 		files = strings.Join(names, ", ")
 	}
-	return errorf(ErrOffline, "%w. To install %s by hand, download %s of %s (revision %s) from a machine that can reach the hub and put them in %s; "+
+	return errorf(ErrOffline, "%w. To install %s by hand, download %s from the hub repository %s (revision %s) on a machine that can reach the hub and put them in %s; "+
 		"or put the model's folder anywhere and give its path wherever a model name goes (--embedder /path/to/folder)", err, display, files, repo, rev, folder)
 }
 

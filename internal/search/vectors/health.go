@@ -43,7 +43,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		// A local model is checked whether or not there is an index yet:
 		// it needs no database to load.
 		if _, err := src.Restore(nil); err != nil {
-			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), localFix(src.Model, err))
+			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), embed.LocalFix(src.Model, err))
 		}
 	}
 	db, err := h.DB(ctx)
@@ -64,13 +64,13 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	emb, err := src.Restore(stored.state)
 	if err != nil {
 		if src.Provider == embed.ProviderLocal {
-			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), localFix(src.Model, err))
+			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), embed.LocalFix(src.Model, err))
 		}
 		return warn(fmt.Sprintf("%s cannot be used: %v", name, err), "run "+inv.Command("index", "--reembed")+", or check the embedder settings")
 	}
 	if l, ok := emb.(interface{ Dir() string }); ok {
 		if err := hub.Verify(l.Dir()); err != nil && !errors.Is(err, hub.ErrNotInstalled) {
-			return warn(fmt.Sprintf("%s: %v; its vectors would be wrong", name, err), localFix(src.Model, err))
+			return warn(fmt.Sprintf("%s: %v; its vectors would be wrong", name, err), embed.LocalFix(src.Model, err))
 		}
 	}
 	if src.Fit == nil {
@@ -91,7 +91,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 				how = "answers with an error" // a wrong model name, a bad key
 			}
 			return warn(fmt.Sprintf("%s %s: %v; semantic search answers with keyword search", name, how, err),
-				remoteFix(src.Provider))
+				embed.RemoteFix(src.Provider))
 		}
 	}
 	var chunks, covered int
@@ -159,25 +159,6 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 // progressFresh is how recently a sync must have stored a batch for
 // doctor to take it as still running.
 const progressFresh = time.Minute
-
-// localFix says how to get a local model that cannot be loaded or whose
-// files are damaged.
-func localFix(model string, err error) string {
-	if errors.Is(err, hub.ErrHash) {
-		return fmt.Sprintf("run `jarvis model rm %s` and `jarvis model pull %s` to download it again", model, model)
-	}
-	if strings.ContainsAny(model, `/\`) && !hub.IsRepoName(model) {
-		return "check that " + model + " holds a supported model (`jarvis model list` shows the known ones), or pull one with `jarvis model pull NAME`"
-	}
-	return "run `jarvis model pull " + model + "` (or, offline, put the model's files in the folder `jarvis model list` names)"
-}
-
-func remoteFix(provider string) string {
-	if provider == "ollama" {
-		return "start Ollama (`ollama serve`) and pull the model (`ollama pull nomic-embed-text`), or set JARVIS_EMBEDDER=lexical"
-	}
-	return "check the embedder URL and API key (JARVIS_EMBED_URL, JARVIS_EMBED_API_KEY), or set JARVIS_EMBEDDER=lexical"
-}
 
 // nothingToEmbed says why the index holds no passage to embed: nothing
 // is indexed yet, or every vault indexed holds no Markdown note (in the

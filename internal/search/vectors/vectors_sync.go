@@ -467,7 +467,7 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 		return emb, id, nil
 	}
 	if restoreErr != nil {
-		err := fmt.Errorf("%w: %v", ErrNoEmbedder, restoreErr)
+		err := fmt.Errorf("%w: %w", ErrNoEmbedder, restoreErr)
 		v.setEmbedderErr(err)
 		return nil, 0, err
 	}
