@@ -246,4 +246,9 @@ func TestIndexWithALocalModelNotPulled(t *testing.T) {
 	if strings.Contains(stderr, "server") {
 		t.Errorf("stderr speaks of a server for a local model:\n%s", stderr)
 	}
+	// doctor says it once: the pull in the fix line, not in the detail too.
+	_, stdout, _ := jarvis(t, vars, "doctor", "--vault", "../../examples/vault", "--db", db, "--embedder", "all-MiniLM-L6-v2")
+	if n := strings.Count(stdout, "jarvis model pull all-MiniLM-L6-v2"); n != 1 {
+		t.Errorf("doctor names the pull %d times:\n%s", n, stdout)
+	}
 }

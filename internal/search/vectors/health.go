@@ -43,7 +43,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		// A local model is checked whether or not there is an index yet:
 		// it needs no database to load.
 		if _, err := src.Restore(nil); err != nil {
-			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), embed.LocalFix(src.Model, err))
+			return warn(fmt.Sprintf("%s cannot be loaded: %s; semantic search answers with keyword search", name, loadError(err)), embed.LocalFix(src.Model, err))
 		}
 	}
 	db, err := h.DB(ctx)
@@ -64,7 +64,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	emb, err := src.Restore(stored.state)
 	if err != nil {
 		if src.Provider == embed.ProviderLocal {
-			return warn(fmt.Sprintf("%s cannot be loaded: %v; semantic search answers with keyword search", name, err), embed.LocalFix(src.Model, err))
+			return warn(fmt.Sprintf("%s cannot be loaded: %s; semantic search answers with keyword search", name, loadError(err)), embed.LocalFix(src.Model, err))
 		}
 		return warn(fmt.Sprintf("%s cannot be used: %v", name, err), "run "+inv.Command("index", "--reembed")+", or check the embedder settings")
 	}
@@ -154,6 +154,16 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	r.Detail += kind
 	return r
+}
+
+// loadError is why a local model cannot be loaded, for a line whose fix
+// (embed.LocalFix) says how to install it: a model not installed is said
+// so, without the install command its error carries.
+func loadError(err error) string {
+	if errors.Is(err, hub.ErrNotInstalled) {
+		return "the model is not installed"
+	}
+	return err.Error()
 }
 
 // progressFresh is how recently a sync must have stored a batch for
