@@ -290,6 +290,8 @@ func writeError(err error, reader string) error {
 		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
 	case errors.Is(err, write.ErrNoETag):
 		return fmt.Errorf("%v. Nothing was written: read the note with %s, which returns its etag", err, reader)
+	case errors.Is(err, write.ErrBadETag):
+		return fmt.Errorf("%v; read the note with %s to get one. Nothing was written", err, reader)
 	case errors.Is(err, write.ErrExists):
 		return fmt.Errorf("%v: nothing was written; to change an existing note use edit-note, or choose another path", err)
 	}
