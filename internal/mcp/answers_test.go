@@ -19,3 +19,29 @@ func TestWriteWithAMalformedETag(t *testing.T) {
 	}
 	sharedtest.CheckWords(t, "malformed etag", text)
 }
+
+// TestTooLongAWriteSaysHowToWriteInParts: arguments over the 64 KB a call
+// takes are refused, for a write, with how to write a longer note in
+// parts (create it with part, then edit-note's append), and for
+// periodic-note's append with how to append in parts; a read is told to
+// shorten them.
+func TestTooLongAWriteSaysHowToWriteInParts(t *testing.T) {
+	cs, _ := writableExample(t)
+	long := strings.Repeat("word ", 20000)
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{mcp.ToolCreateNote, map[string]any{"path": "Long.md", "content": long}, "create it with part of its text, then add the rest with edit-note's append"},
+		{mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": "x", "edits": []any{map[string]any{"op": "append", "text": long}}}, "create it with part of its text, then add the rest with edit-note's append"},
+		{mcp.ToolPeriodicNote, map[string]any{"append": long}, "append the text in parts"},
+		{mcp.ToolReadNote, map[string]any{"path": "Water.md", "heading": long}, "shorten them"},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, "65536") || !strings.Contains(text, c.want) {
+			t.Errorf("%s with 100 KB of arguments: %v %q; want %q", c.tool, isErr, text, c.want)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+}
