@@ -1,6 +1,7 @@
 package mcp_test
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -43,5 +44,29 @@ func TestTooLongAWriteSaysHowToWriteInParts(t *testing.T) {
 			t.Errorf("%s with 100 KB of arguments: %v %q; want %q", c.tool, isErr, text, c.want)
 		}
 		sharedtest.CheckWords(t, c.tool, text)
+	}
+}
+
+// TestWriteArgumentOnAReadOnlyServer: periodic-note's append (and etag),
+// which only a server with a writable vault takes, are refused on one
+// without as create-note is there, saying writing is off and how to turn
+// it on, not as an unknown argument.
+func TestWriteArgumentOnAReadOnlyServer(t *testing.T) {
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
+	create, isErr := call(t, cs, mcp.ToolCreateNote, map[string]any{"path": "New.md", "content": "x"}, nil)
+	if !isErr || !strings.Contains(create, "is off in this server") {
+		t.Fatalf("create-note on a read-only server: %v %q", isErr, create)
+	}
+	_, how, _ := strings.Cut(create, "is off in this server")
+	for _, args := range []map[string]any{{"append": "- bought beans"}, {"etag": "0123"}, {"period": "weekly", "append": "x", "etag": "0123"}} {
+		text, isErr := call(t, cs, mcp.ToolPeriodicNote, args, nil)
+		if !isErr || !strings.HasSuffix(text, how) || !strings.Contains(text, "--write") || strings.Contains(text, "unknown argument") {
+			t.Errorf("periodic-note %v on a read-only server: %v %q; want it to end as create-note's refusal does: %q", args, isErr, text, how)
+		}
+		sharedtest.CheckWords(t, "periodic-note", text)
+	}
+	// Any other unknown argument is still one.
+	if text, _ := call(t, cs, mcp.ToolPeriodicNote, map[string]any{"apend": "x"}, nil); !strings.Contains(text, "unknown argument") {
+		t.Errorf("periodic-note with apend: %q", text)
 	}
 }

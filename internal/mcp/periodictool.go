@@ -215,7 +215,7 @@ type periodicWrite struct {
 // before it returns.
 func (t *tools) appendPeriodic(ctx context.Context, vaultName string, root *vault.Root, note periodic.Note, day, now time.Time, rel string, exists bool, in PeriodicNoteInput) (periodicWrite, error) {
 	if !t.writes() {
-		return periodicWrite{}, errors.New("no vault is writable, so periodic-note cannot append; " + allowWriting)
+		return periodicWrite{}, errors.New(writingOff(ToolPeriodicNote + "'s append argument"))
 	}
 	name, err := t.writableVault(vaultName)
 	if err != nil {
