@@ -1,6 +1,9 @@
 package mcp_test
 
 import (
+	"context"
+	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/query"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,5 +71,42 @@ func TestWriteArgumentOnAReadOnlyServer(t *testing.T) {
 	// Any other unknown argument is still one.
 	if text, _ := call(t, cs, mcp.ToolPeriodicNote, map[string]any{"apend": "x"}, nil); !strings.Contains(text, "unknown argument") {
 		t.Errorf("periodic-note with apend: %q", text)
+	}
+}
+
+// TestMistypedVaultName: a vault name no vault has is answered, by the
+// tools that read every vault and by query-notes alike (one wording), as
+// a question when one name is meant (the only vault, or the one it is a
+// typo of), else with every name.
+func TestMistypedVaultName(t *testing.T) {
+	dir := t.TempDir()
+	vault := func(name string) config.Vault { return config.Vault{Name: name, Path: filepath.Join(dir, name)} }
+	for _, c := range []struct {
+		vaults []config.Vault
+		typed  string
+		want   string
+	}{
+		{[]config.Vault{vault("garden")}, "gardn", `there is no vault named "gardn"; did you mean "garden"? It is the only vault served`},
+		{[]config.Vault{vault("garden")}, "work", `did you mean "garden"?`},
+		{[]config.Vault{vault("garden"), vault("work")}, "wrok", `did you mean "work"? The vaults are "garden" and "work"`},
+		{[]config.Vault{vault("garden"), vault("work"), vault("home")}, "recipes", `use one of "garden", "work" or "home"`},
+	} {
+		cs := connect(t, &fake{Vaults: c.vaults, Files: func(context.Context, string, []string) (*query.Vault, error) {
+			t.Fatal("query-notes read a vault that does not exist")
+			return nil, nil
+		}})
+		for _, call1 := range []struct {
+			tool string
+			args map[string]any
+		}{
+			{mcp.ToolSearchVault, map[string]any{"query": "x", "vault": c.typed}},
+			{mcp.ToolQueryNotes, map[string]any{"filter": "true", "vault": c.typed}},
+		} {
+			text, isErr := call(t, cs, call1.tool, call1.args, nil)
+			if !isErr || !strings.Contains(text, c.want) {
+				t.Errorf("%s with vault %q among %v: %v %q; want %q", call1.tool, c.typed, config.Names(c.vaults), isErr, text, c.want)
+			}
+			sharedtest.CheckWords(t, call1.tool, text)
+		}
 	}
 }

@@ -217,7 +217,7 @@ func queryVault(vaults []config.Vault, name string) (config.Vault, error) {
 	case name == "":
 		return config.Vault{}, fmt.Errorf("several vaults are served; pass vault, one of %s", strings.Join(quoted(names), ", "))
 	}
-	return config.Vault{}, fmt.Errorf("there is no vault named %s; use one of %s", quoteArg(name), strings.Join(quoted(names), ", "))
+	return config.Vault{}, noVaultNamed(name, vaults, "")
 }
 
 // queryRequest reads the base the input names, or the query it gives.
