@@ -110,3 +110,43 @@ func TestMistypedVaultName(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteToolsTakeANoteName: edit-note, move-note and delete-note find
+// the note a name (title, file name, alias) stands for as read-note does,
+// checked against that note's etag; a name several notes have is refused
+// with their paths, and a name no note has gets read-note's answer, not
+// that the path cannot be written.
+func TestWriteToolsTakeANoteName(t *testing.T) {
+	cs, dir := writableExample(t)
+	const note = "Methods/French press.md"
+	var moved mcp.WriteOutput
+	text, isErr := call(t, cs, mcp.ToolMoveNote, map[string]any{"path": "French press", "to": "Methods/Press pot.md", "etag": etagOf(t, cs, note)}, &moved)
+	if isErr || moved.Path != "Methods/Press pot.md" || !strings.Contains(text, "Moved "+note+" to Methods/Press pot.md") {
+		t.Fatalf("move-note of a note by its name: %v %q %+v", isErr, text, moved)
+	}
+	var edited mcp.WriteOutput
+	if text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Press pot", "etag": moved.ETag, "edits": appendEdit}, &edited); isErr || edited.Path != "Methods/Press pot.md" {
+		t.Fatalf("edit-note of a note by its name: %v %q", isErr, text)
+	}
+	before := sharedtest.TreeHash(t, dir)
+	etag := etagOf(t, cs, "Water.md")
+	for _, c := range []struct {
+		tool       string
+		args       map[string]any
+		want, deny string
+	}{
+		{mcp.ToolEditNote, map[string]any{"path": "Index", "etag": etag, "edits": appendEdit}, `"Index" names 2 notes: `, "cannot be written"},
+		{mcp.ToolDeleteNote, map[string]any{"path": "Index", "etag": etag}, `"Beans/Index.md"`, "cannot be written"},
+		{mcp.ToolMoveNote, map[string]any{"path": "Frnch pres", "to": "Methods/X.md", "etag": etag}, "nothing was written", "cannot be written"},
+		{mcp.ToolDeleteNote, map[string]any{"path": "Press pot", "etag": etag}, `"Press pot" is the note "Methods/Press pot.md": `, "cannot be written"},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, c.want) || strings.Contains(text, c.deny) {
+			t.Errorf("%s %v: %v %q; want %q", c.tool, c.args, isErr, text, c.want)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+	if sharedtest.TreeHash(t, dir) != before {
+		t.Fatal("a refused write changed the vault")
+	}
+}
