@@ -150,3 +150,27 @@ func TestWriteToolsTakeANoteName(t *testing.T) {
 		t.Fatal("a refused write changed the vault")
 	}
 }
+
+// TestReadNoteTextGivesItsETagAndLinks: read-note's text lists the links
+// the note makes and where each leads, and, when writing is on, the etag
+// the write tools take, worded as periodic-note's is; read-only, no etag.
+func TestReadNoteTextGivesItsETagAndLinks(t *testing.T) {
+	cs, _ := writableExample(t)
+	const note = "Methods/French press.md"
+	var read mcp.ReadNoteOutput
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": note}, &read)
+	if isErr || !strings.Contains(text, "etag: "+read.ETag+" (pass it with ") {
+		t.Fatalf("read-note with writing on: %v; want its etag %s in the text:\n%s", isErr, read.ETag, text)
+	}
+	for _, want := range []string{"- line 14: link `Pour over#^bloom` leads to `Methods/Pour over.md`", "- line 16: link `Roast levels#Medium` leads to `Beans/Roast levels.md`"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("read-note's text does not list the link %q:\n%s", want, text)
+		}
+	}
+	sharedtest.CheckWords(t, "read-note", text)
+
+	ro := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
+	if text, _ := call(t, ro, mcp.ToolReadNote, map[string]any{"path": note}, nil); strings.Contains(text, "etag") || !strings.Contains(text, "leads to `Methods/Pour over.md`") {
+		t.Errorf("read-note with writing off: want links and no etag:\n%s", text)
+	}
+}
