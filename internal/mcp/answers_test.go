@@ -174,3 +174,31 @@ func TestReadNoteTextGivesItsETagAndLinks(t *testing.T) {
 		t.Errorf("read-note with writing off: want links and no etag:\n%s", text)
 	}
 }
+
+// TestReadNoteOnFilesThatAreNotNotes: read-note given an attachment says
+// what it is, how large, and which notes embed it, never its bytes; a base
+// is shown as YAML, with query-notes named to run it; a text file in a
+// fence of its type.
+func TestReadNoteOnFilesThatAreNotNotes(t *testing.T) {
+	v := exampleVault(t)
+	for name, text := range map[string]string{"Brews.base": "# every brew\nviews:\n  - type: table\n", "Data/ratios.csv": "method,grams\npress,60\n"} {
+		sharedtest.WriteFile(t, v.Path, name, text)
+	}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "brew-station.png"}, nil)
+	want := "brew-station.png is an image attachment (132 bytes), embedded by Current setup.md; read-note reads the text of notes"
+	if !isErr || !strings.Contains(text, want) || strings.Contains(text, "PNG") || strings.Contains(text, "```") {
+		t.Errorf("read-note of an image: %v %q; want %q", isErr, text, want)
+	}
+	sharedtest.CheckWords(t, "read-note", text)
+	for _, c := range []struct{ path, fence, want string }{
+		{"Brews.base", "```yaml\n# every brew\n", `query-notes runs it, with base "Brews.base"`},
+		{"Data/ratios.csv", "```csv\nmethod,grams\n", "not a note"},
+	} {
+		text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": c.path}, nil)
+		if isErr || !strings.Contains(text, c.fence) || !strings.Contains(text, c.want) || strings.Contains(text, "```markdown") {
+			t.Errorf("read-note of %s: %v; want it in %q, saying %q:\n%s", c.path, isErr, c.fence, c.want, text)
+		}
+		sharedtest.CheckWords(t, "read-note", text)
+	}
+}

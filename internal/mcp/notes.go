@@ -156,6 +156,8 @@ type ReadNoteOutput struct {
 	// unresolved is set when the link graph could not say where the
 	// links lead.
 	unresolved bool
+	// lang is the language of a file that is not a note, read as text.
+	lang string
 }
 
 const defaultMaxChars = 20000
@@ -201,6 +203,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 			break
 		}
 		out.AlsoMatches = append(out.AlsoMatches, o.Path)
+	}
+	if !vault.IsNote(rel) {
+		return t.readOther(ctx, v, rel, in, out)
 	}
 	data, st, err := readNote(v, rel)
 	if err != nil {
@@ -560,8 +565,13 @@ func pageEnd(runes []rune, offset, max int) int {
 // backticks in it, so that its own frontmatter dashes and code fences
 // cannot be taken for the end of the note.
 func writeFenced(b *strings.Builder, content string) {
+	writeFencedAs(b, content, "markdown")
+}
+
+// writeFencedAs is writeFenced for a text in the language lang.
+func writeFencedAs(b *strings.Builder, content, lang string) {
 	fence := strings.Repeat("`", max(3, longestRun(content, '`')+1))
-	b.WriteString("\n" + fence + "markdown\n")
+	b.WriteString("\n" + fence + lang + "\n")
 	b.WriteString(content)
 	if !strings.HasSuffix(content, "\n") {
 		b.WriteString("\n")
@@ -579,6 +589,9 @@ func etagLine(etag, tools string) string {
 // counts the links and backlinks, which are the whole note's; writes puts
 // in the etag the write tools take.
 func renderNote(out ReadNoteOutput, brief, writes bool) *mcpsdk.CallToolResult {
+	if out.lang != "" {
+		return renderOther(out)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n`%s` in vault %s, %s, modified %s", out.Title, out.Path, out.Vault, words.Count(out.Size, "byte"), out.Modified)
 	if len(out.Tags) > 0 {
