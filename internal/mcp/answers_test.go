@@ -202,3 +202,22 @@ func TestReadNoteOnFilesThatAreNotNotes(t *testing.T) {
 		sharedtest.CheckWords(t, "read-note", text)
 	}
 }
+
+// TestQueryNotesOnANoteThatEmbedsABase: query-notes given a note with no
+// base block of its own, which embeds a .base file, names that base to
+// pass instead.
+func TestQueryNotesOnANoteThatEmbedsABase(t *testing.T) {
+	v := exampleVault(t)
+	sharedtest.WriteFile(t, v.Path, "Bases/Brews.base", "views:\n  - type: table\n    name: All\n")
+	sharedtest.WriteFile(t, v.Path, "Home.md", "# Home\n\n![[Brews.base]]\n")
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolQueryNotes, map[string]any{"base": "Home.md"}, nil)
+	want := `it embeds "Bases/Brews.base": pass base "Bases/Brews.base" to run it`
+	if !isErr || !strings.Contains(text, want) {
+		t.Fatalf("query-notes on a note that embeds a base: %v %q; want %q", isErr, text, want)
+	}
+	sharedtest.CheckWords(t, "query-notes", text)
+	if text, isErr := call(t, cs, mcp.ToolQueryNotes, map[string]any{"base": "Bases/Brews.base"}, nil); isErr {
+		t.Fatalf("the base named: %s", text)
+	}
+}
