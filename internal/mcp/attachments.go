@@ -121,4 +121,3 @@ func renderOther(out ReadNoteOutput) *mcpsdk.CallToolResult {
 	}
 	return textResult(b.String())
 }
-
