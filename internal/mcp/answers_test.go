@@ -221,3 +221,13 @@ func TestQueryNotesOnANoteThatEmbedsABase(t *testing.T) {
 		t.Fatalf("the base named: %s", text)
 	}
 }
+
+// TestDryRunOfAMoveNamesBothPaths: a dry run of move-note names the note
+// and where it would go.
+func TestDryRunOfAMoveNamesBothPaths(t *testing.T) {
+	cs, _ := writableExample(t)
+	text, isErr := call(t, cs, mcp.ToolMoveNote, map[string]any{"path": "Water.md", "to": "Gear/Water 2026.md", "etag": etagOf(t, cs, "Water.md"), "dry_run": true}, nil)
+	if want := "move Water.md to Gear/Water 2026.md: nothing was written"; isErr || !strings.Contains(text, want) {
+		t.Fatalf("dry run of a move: %v %q; want %q", isErr, text, want)
+	}
+}

@@ -342,6 +342,8 @@ func writeError(err error, reader string) error {
 func renderWrite(r write.Request, out WriteOutput) string {
 	var b strings.Builder
 	switch {
+	case out.DryRun && r.Tool == ToolMoveNote:
+		fmt.Fprintf(&b, "Dry run of move-note, to move %s to %s: nothing was written.\n", r.Path, out.Path)
 	case out.DryRun:
 		fmt.Fprintf(&b, "Dry run of %s on %s: nothing was written.\n", r.Tool, out.Path)
 	case r.Tool == ToolDeleteNote:
