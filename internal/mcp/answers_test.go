@@ -231,3 +231,22 @@ func TestDryRunOfAMoveNamesBothPaths(t *testing.T) {
 		t.Fatalf("dry run of a move: %v %q; want %q", isErr, text, want)
 	}
 }
+
+// TestSearchGraphFromANoteNotWrittenYet: search-graph from a name no note
+// has, which notes link to, says the note does not exist yet and which
+// notes link to it.
+func TestSearchGraphFromANoteNotWrittenYet(t *testing.T) {
+	v := exampleVault(t)
+	sharedtest.WriteFile(t, v.Path, "Reading.md", "# Reading\n\nNext: [[Missing book]].\n")
+	sharedtest.WriteFile(t, v.Path, "Gear/Wishlist.md", "# Wishlist\n\n- [[missing book|that book]]\n")
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Missing book"}, nil)
+	want := `no note "Missing book" exists yet; 2 notes link to it: Gear/Wishlist.md and Reading.md`
+	if !isErr || !strings.Contains(text, want) {
+		t.Fatalf("search-graph from a note not written yet: %v %q; want %q", isErr, text, want)
+	}
+	sharedtest.CheckWords(t, "search-graph", text)
+	if text, _ := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Nothing links here"}, nil); strings.Contains(text, "exists yet") {
+		t.Errorf("search-graph from a name nothing links to: %q", text)
+	}
+}
