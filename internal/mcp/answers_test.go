@@ -250,3 +250,20 @@ func TestSearchGraphFromANoteNotWrittenYet(t *testing.T) {
 		t.Errorf("search-graph from a name nothing links to: %q", text)
 	}
 }
+
+// TestNullEditsAreRefusedWithATypedExample: edits null is refused saying
+// it must not be null, with an example whose fields have their types: a
+// count a number, properties an object, op one of its values.
+func TestNullEditsAreRefusedWithATypedExample(t *testing.T) {
+	cs, _ := writableExample(t)
+	text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etagOf(t, cs, "Water.md"), "edits": nil}, nil)
+	for _, want := range []string{"not null", `"op": "append"`, `"count": 1`, `"properties": {}`, `"text": "..."`} {
+		if !isErr || !strings.Contains(text, want) {
+			t.Errorf("edit-note with edits null: %v %q; want %q", isErr, text, want)
+		}
+	}
+	if strings.Contains(text, "a null") {
+		t.Errorf("edit-note with edits null: %q", text)
+	}
+	sharedtest.CheckWords(t, "edit-note", text)
+}

@@ -590,8 +590,11 @@ func argumentSchema(input *jsonschema.Schema, prop string) *jsonschema.Schema {
 }
 
 // withArticle puts "a" or "an" before a JSON type name: "an integer",
-// "a string".
+// "a string"; null, a value, has none.
 func withArticle(noun string) string {
+	if noun == "null" {
+		return noun
+	}
 	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
 		return "an " + noun
 	}
