@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"strconv"
+	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
@@ -176,7 +177,7 @@ error.`, e)
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "Reverted write %d in %q (%s). This undo is write %d: run %s to redo it.\n",
+		fmt.Fprintf(e.stdout, "Reverted write %d in %q: %s. This undo is write %d: run %s to redo it.\n",
 			id, v.Name, entry.Summary, undoID, inv.Command("undo", strconv.FormatInt(undoID, 10)))
 	}
 	if refreshErr != nil {
@@ -192,15 +193,39 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 	var ce *write.ChangedError
 	switch {
 	case errors.As(err, &ce):
-		if later, ok, lerr := write.LaterWrite(ctx, db, id, ce.Path); lerr == nil && ok {
-			return fmt.Errorf("cannot undo: %w; write %d changed it since: undo it first with %s; nothing was changed",
-				err, later, inv.Command("undo", strconv.FormatInt(later, 10)))
+		if later, lerr := write.LaterWrites(ctx, db, id, ce.Path); lerr == nil && len(later) > 0 {
+			return fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later))
 		}
 		return fmt.Errorf("cannot undo: %w; nothing was changed", err)
 	case errors.Is(err, write.ErrStale), errors.Is(err, write.ErrExists):
 		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)
 	}
 	return fmt.Errorf("cannot undo write %d: %w", id, err)
+}
+
+// undoFirst says which writes (later, oldest first) changed a note since
+// the write to undo, and the undos to run first, newest first: each of a
+// few, and then how far down the rest go.
+func undoFirst(inv health.Invocation, later []int64) string {
+	undo := func(n int64) string { return inv.Command("undo", strconv.FormatInt(n, 10)) }
+	newest := later[len(later)-1]
+	if len(later) == 1 {
+		return fmt.Sprintf("write %d changed it since: undo it first with %s", newest, undo(newest))
+	}
+	ids := make([]string, len(later))
+	for i, n := range later {
+		ids[i] = strconv.FormatInt(n, 10)
+	}
+	const most = 3
+	var cmds []string
+	for i := len(later) - 1; i >= 0 && len(cmds) < most; i-- {
+		cmds = append(cmds, undo(later[i]))
+	}
+	steps := strings.Join(cmds, ", then ")
+	if len(later) > most {
+		steps += fmt.Sprintf(", and so on down to %s", undo(later[0]))
+	}
+	return fmt.Sprintf("writes %s changed it since: undo them first, newest first: %s", words.List(ids), steps)
 }
 
 // undoVault is the vault write id was made in, called name: the one the

@@ -446,13 +446,35 @@ func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
 	}
 
 	for _, want := range []string{
-		`Reverted write 2 in "notes" (edited A.md)`,
-		`Reverted write 3 in "notes" (undid write 2 (edited A.md))`,
-		`Reverted write 4 in "notes" (redid write 2 (edited A.md))`,
+		`Reverted write 2 in "notes": edited A.md`,
+		`Reverted write 3 in "notes": undid write 2 (edited A.md)`,
+		`Reverted write 4 in "notes": redid write 2 (edited A.md)`,
 	} {
 		if u := f.run(t, "undo"); u.code != 0 || !strings.HasPrefix(u.stdout, want+".") {
 			t.Errorf("undo: exit %d, stdout %q, want it to start %q", u.code, u.stdout, want)
 		}
+	}
+}
+
+// TestUndoRefusalNamesEveryLaterWrite: when several writes changed the
+// note since, the refusal names them all and the undos to run, newest
+// first, a few of them and how far down the rest go.
+func TestUndoRefusalNamesEveryLaterWrite(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a0\n"})
+	for i := 1; i <= 6; i++ {
+		before, after := fmt.Sprintf("a%d\n", i-1), fmt.Sprintf("a%d\n", i)
+		f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte(before)), After: []byte(after)}}})
+	}
+	undo := func(n int) string { return fmt.Sprintf("`jarvis undo --vault %s --db %s %d`", f.dir, f.db, n) }
+	r := f.run(t, "undo", "1")
+	want := "writes 2, 3, 4, 5 and 6 changed it since: undo them first, newest first: " + undo(6) + ", then " + undo(5) + ", then " + undo(4) + ", and so on down to " + undo(2) + "; nothing was changed\n"
+	if r.code != 1 || !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("undo 1: exit %d, stderr %q, want it to end %q", r.code, r.stderr, want)
+	}
+	r = f.run(t, "undo", "4")
+	want = "writes 5 and 6 changed it since: undo them first, newest first: " + undo(6) + ", then " + undo(5) + "; nothing was changed\n"
+	if r.code != 1 || !strings.HasSuffix(r.stderr, want) {
+		t.Errorf("undo 4: exit %d, stderr %q, want it to end %q", r.code, r.stderr, want)
 	}
 }
 

@@ -297,6 +297,37 @@ func (g *Graph) UnresolvedTargets(ctx context.Context, vaultName string, limit i
 	return res, nil
 }
 
+// LinkersOf are the notes (at most limit, by path) whose links to target,
+// as written, lead to no file: the notes that wait for a note of that
+// name, in the vault named or every vault the Graph looks in; total
+// counts them all. A target is compared without regard to case, and with
+// or without ".md", as links are resolved.
+func (g *Graph) LinkersOf(ctx context.Context, vaultName, target string, limit int) (notes []Ref, total int, err error) {
+	scope, args := g.inScope("s", vaultName)
+	name := strings.ToLower(strings.TrimSuffix(target, ".md"))
+	rows, err := g.db.QueryContext(ctx, `SELECT DISTINCT v.name, s.path
+		FROM links l JOIN files s ON s.id = l.source_id JOIN vaults v ON v.id = s.vault_id
+		WHERE `+scope+` AND l.target_id IS NULL AND (lower(l.target) = ? OR lower(l.target) = ?)
+		ORDER BY s.path, v.name`, append(args, name, name+".md")...)
+	if err != nil {
+		return nil, 0, fmt.Errorf("links to %q: %w", target, err)
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var r Ref
+		if err := rows.Scan(&r.Vault, &r.Path); err != nil {
+			return nil, 0, fmt.Errorf("links to %q: %w", target, err)
+		}
+		if total++; limit <= 0 || len(notes) < limit {
+			notes = append(notes, r)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return nil, 0, fmt.Errorf("links to %q: %w", target, err)
+	}
+	return notes, total, nil
+}
+
 // Orphans are the notes that no other note links to and that link to no
 // other note, in path order.
 func (g *Graph) Orphans(ctx context.Context, vaultName string) ([]string, error) {

@@ -186,7 +186,7 @@ func TestBuildContext(t *testing.T) {
 			{map[string]any{"query": "grind", "budget_tokens": 50000}, "budget_tokens must be at most 20000"},
 			{map[string]any{"query": "grind", "paths": []string{"No such note at all"}}, "paths takes the vault-relative paths"},
 			{map[string]any{"query": "  "}, "query is empty"},
-			{map[string]any{"query": "grind", "vault": "nope"}, `use one of "coffee"`},
+			{map[string]any{"query": "grind", "vault": "nope"}, `did you mean "coffee"?`},
 			{map[string]any{"query": "grind", "paths": make([]string, 21)}, "paths"},
 			{map[string]any{"query": "grind", "paths": []string{"../../etc/passwd"}}, "no note matches"},
 			{map[string]any{"query": "grind", "budget_tokens": 1e9}, "budget_tokens must be at most 20000"},

@@ -136,6 +136,9 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		// lookup standing for the index's.
 		v, rel, _, lerr := t.locateAfter(ctx, in.Vault, ref, func() (graph.Match, error) { return graph.Match{}, err })
 		if lerr != nil {
+			if wanted := t.wantedNote(ctx, in.Vault, ref); wanted != "" {
+				return nil, out, errors.New(wanted)
+			}
 			return nil, out, lerr
 		}
 		if out, err = t.graphFromDisk(ctx, v, rel, out, why); err != nil {
@@ -450,4 +453,38 @@ func startFirst(edges []graph.Edge, start string) []graph.Edge {
 		}
 	}
 	return out
+}
+
+// linkers is what a link graph may tell of the links that lead to no
+// note yet: the notes that link to a name no note has.
+type linkers interface {
+	LinkersOf(ctx context.Context, vault, target string, limit int) ([]graph.Ref, int, error)
+}
+
+// wantedNote says, of a name no note has that notes link to (an
+// unresolved link target), that the note does not exist yet and which
+// notes link to it; "" when none does, or the graph cannot say.
+func (t *tools) wantedNote(ctx context.Context, vaultName, ref string) string {
+	const most = 5
+	l, ok := t.graph.(linkers)
+	if !ok {
+		return ""
+	}
+	refs, total, err := l.LinkersOf(ctx, vaultName, ref, most)
+	if err != nil || total == 0 {
+		return ""
+	}
+	var names []string
+	for _, r := range refs {
+		if !t.excluded(r.Vault, r.Path) {
+			names = append(names, r.Path)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	if total > len(names) {
+		names = append(names, fmt.Sprintf("%d more", total-len(names)))
+	}
+	return fmt.Sprintf("no note %s exists yet; %s to it: %s. Start from one of them, or create the note", quoteArg(ref), words.CountAs(total, "note links", "notes link"), words.List(names))
 }

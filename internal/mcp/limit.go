@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"runtime"
 	"sync"
@@ -274,7 +275,7 @@ func (f *inFlight) oversized(req mcpsdk.Request) error {
 			return fmt.Errorf("no tool is named %s; tools/list names them", quoteArg(r.Params.Name))
 		}
 		if r.Params != nil && len(r.Params.Arguments) > f.lim.ArgumentBytes {
-			return fmt.Errorf("the arguments are %d bytes long; jarvis's tools take at most %d (each tool's input schema gives the longest each argument may be): shorten them and call again", len(r.Params.Arguments), f.lim.ArgumentBytes)
+			return fmt.Errorf("the arguments are %d bytes long; jarvis's tools take at most %d (each tool's input schema gives the longest each argument may be): %s", len(r.Params.Arguments), f.lim.ArgumentBytes, shorten(r.Params.Name, r.Params.Arguments))
 		}
 	case *mcpsdk.ReadResourceRequest:
 		if r.Params != nil && len(r.Params.URI) > maxResourceURIBytes {
@@ -289,6 +290,19 @@ func (f *inFlight) oversized(req mcpsdk.Request) error {
 		}
 	}
 	return nil
+}
+
+// shorten says what to do with arguments too long for one call of the
+// tool named: a write's text goes in parts, as the README's Writing
+// section says; anything else is shortened.
+func shorten(tool string, args json.RawMessage) string {
+	switch {
+	case tool == ToolPeriodicNote && CallWrites(tool, args):
+		return "append the text in parts, one call of periodic-note for each, passing the etag the last call returned"
+	case ToolWrites(tool):
+		return "to write a longer note, create it with part of its text, then add the rest with edit-note's append, a part in each call"
+	}
+	return "shorten them and call again"
 }
 
 // refuse answers a request refused before it ran: a tool call with a tool

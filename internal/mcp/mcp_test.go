@@ -323,7 +323,7 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "limit": 1e6}, "limit must be at most 100; got 1000000."},
 		{mcp.ToolSearchVault, map[string]any{"query": "   "}, "Invalid arguments: the query is empty. Give the words"},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Nonexistent thing"}, "no note matches"},
-		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "vault": "nope"}, `use one of "coffee"`},
+		{mcp.ToolSearchVault, map[string]any{"query": "coffee", "vault": "nope"}, `did you mean "coffee"?`},
 		{mcp.ToolSearchVault, map[string]any{"query": "   "}, "query is empty"},
 		{mcp.ToolSearchVault, map[string]any{}, "missing required argument query"},
 		{mcp.ToolSearchSemantic, map[string]any{"query": "x", "similarity_threshold": 2}, "similarity_threshold must be at most 1"},

@@ -153,6 +153,11 @@ type ReadNoteOutput struct {
 	// are capped whatever the note holds.
 	Shortened []string `json:"shortened,omitempty" jsonschema:"what this answer left out to stay small, such as the first 500 of 50000 headings"`
 	Degradation
+	// unresolved is set when the link graph could not say where the
+	// links lead.
+	unresolved bool
+	// lang is the language of a file that is not a note, read as text.
+	lang string
 }
 
 const defaultMaxChars = 20000
@@ -198,6 +203,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 			break
 		}
 		out.AlsoMatches = append(out.AlsoMatches, o.Path)
+	}
+	if !vault.IsNote(rel) {
+		return t.readOther(ctx, v, rel, in, out)
 	}
 	data, st, err := readNote(v, rel)
 	if err != nil {
@@ -267,6 +275,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 			return nil, out, stop
 		}
 		missing = append(missing, "links are not resolved to files")
+		out.unresolved = true
 	}
 	for _, e := range edges {
 		target := ""
@@ -324,7 +333,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	}
 	// A section or a later page is read for its text: the backlinks were
 	// listed with the first page of the whole note.
-	return renderNote(out, in.Heading != "" || in.Offset > 0), out, nil
+	return renderNote(out, in.Heading != "" || in.Offset > 0, t.offered[ToolEditNote]), out, nil
 }
 
 // locate finds the vault and path of a note: an exact vault-relative path
@@ -556,8 +565,13 @@ func pageEnd(runes []rune, offset, max int) int {
 // backticks in it, so that its own frontmatter dashes and code fences
 // cannot be taken for the end of the note.
 func writeFenced(b *strings.Builder, content string) {
+	writeFencedAs(b, content, "markdown")
+}
+
+// writeFencedAs is writeFenced for a text in the language lang.
+func writeFencedAs(b *strings.Builder, content, lang string) {
 	fence := strings.Repeat("`", max(3, longestRun(content, '`')+1))
-	b.WriteString("\n" + fence + "markdown\n")
+	b.WriteString("\n" + fence + lang + "\n")
 	b.WriteString(content)
 	if !strings.HasSuffix(content, "\n") {
 		b.WriteString("\n")
@@ -565,13 +579,28 @@ func writeFenced(b *strings.Builder, content string) {
 	b.WriteString(fence + "\n")
 }
 
-func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult {
+// etagLine is the line of a note's text answer that gives its etag, for
+// the tools (tools) that take it, when writing is on.
+func etagLine(etag, tools string) string {
+	return fmt.Sprintf("etag: %s (pass it with %s)\n", etag, tools)
+}
+
+// renderNote is read-note's text. brief (a section or a later page) only
+// counts the links and backlinks, which are the whole note's; writes puts
+// in the etag the write tools take.
+func renderNote(out ReadNoteOutput, brief, writes bool) *mcpsdk.CallToolResult {
+	if out.lang != "" {
+		return renderOther(out)
+	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n`%s` in vault %s, %s, modified %s", out.Title, out.Path, out.Vault, words.Count(out.Size, "byte"), out.Modified)
 	if len(out.Tags) > 0 {
 		fmt.Fprintf(&b, ", tags #%s", strings.Join(out.Tags, " #"))
 	}
 	b.WriteString("\n")
+	if writes {
+		b.WriteString(etagLine(out.ETag, "edit-note, move-note or delete-note"))
+	}
 	for _, w := range out.Warnings {
 		fmt.Fprintf(&b, "\n> Warning: %s.\n", w)
 	}
@@ -589,6 +618,7 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 	if out.NextOffset > 0 {
 		fmt.Fprintf(&b, "\nThe note continues: call read-note again with offset=%d (%d characters in all).\n", out.NextOffset, out.TotalChars)
 	}
+	writeLinks(&b, out.Links, brief, !out.unresolved)
 	if len(out.Backlinks) > 0 {
 		sources := map[string]bool{}
 		for _, bl := range out.Backlinks {
@@ -599,7 +629,7 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 		} else {
 			fmt.Fprintf(&b, "\n%s linking here (from %s)", words.Count(len(out.Backlinks), "link"), words.Count(len(sources), "note"))
 		}
-		if briefBacklinks {
+		if brief {
 			b.WriteString("; read the note without heading or offset to list them.\n")
 			return textResult(b.String())
 		}
@@ -622,4 +652,39 @@ func renderNote(out ReadNoteOutput, briefBacklinks bool) *mcpsdk.CallToolResult 
 		}
 	}
 	return textResult(b.String())
+}
+
+// maxTextLinks bounds the links read-note's text lists; its links list
+// holds more.
+const maxTextLinks = 50
+
+// writeLinks lists the links a note makes, each with where it leads when
+// resolved is set, one line per link; brief only counts them.
+func writeLinks(b *strings.Builder, links []LinkItem, brief, resolved bool) {
+	if len(links) == 0 {
+		return
+	}
+	fmt.Fprintf(b, "\n%s in this note", words.Count(len(links), "link"))
+	if brief {
+		b.WriteString("; read the note without heading or offset to list them.\n")
+		return
+	}
+	if len(links) > maxTextLinks {
+		fmt.Fprintf(b, ", the first %d of them listed (the answer's links field has them all)", maxTextLinks)
+	}
+	b.WriteString(":\n")
+	for _, l := range links[:min(len(links), maxTextLinks)] {
+		target := l.Target
+		if l.Subpath != "" {
+			target += "#" + l.Subpath
+		}
+		where := "leads to no note yet"
+		switch {
+		case !resolved:
+			where = "(where it leads is unknown: see above)"
+		case l.Resolved != "":
+			where = fmt.Sprintf("leads to `%s`", l.Resolved)
+		}
+		fmt.Fprintf(b, "- line %d: %s `%s` %s\n", l.Line, l.Kind, target, where)
+	}
 }

@@ -70,9 +70,9 @@ func TestPeriodicNote(t *testing.T) {
 		{args: map[string]any{"period": "monthly", "date": "-1"}, start: "2026-10-01", end: "2026-10-31", path: "Months/2026-10.md",
 			setting: "the Periodic Notes plugin's monthly settings"},
 		{args: map[string]any{"period": "quarterly"}, start: "2026-10-01", end: "2026-12-31", path: "2026-Q4.md", exists: true,
-			setting: "Obsidian's defaults", content: "The last quarter."},
+			setting: "the Periodic Notes plugin's defaults", content: "The last quarter."},
 		{args: map[string]any{"period": "yearly", "date": "2020-06-01"}, start: "2020-01-01", end: "2020-12-31", path: "2020.md",
-			setting: "Obsidian's defaults", textSays: []string{"the vault folder, format \"YYYY\""}},
+			setting: "the Periodic Notes plugin's defaults", textSays: []string{"the vault folder, format \"YYYY\""}},
 	} {
 		var out mcp.PeriodicNoteOutput
 		text, isErr := call(t, cs, mcp.ToolPeriodicNote, tc.args, &out)

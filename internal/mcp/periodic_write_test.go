@@ -267,7 +267,7 @@ func TestPeriodicNoteAppendReadOnly(t *testing.T) {
 			t.Fatalf("periodic-note with no writable vault: %+v %s", tool.Annotations, schema)
 		}
 	}
-	if text, isErr := call(t, cs, mcp.ToolPeriodicNote, map[string]any{"append": "x\n"}, nil); !isErr || !strings.Contains(text, `no argument "append"`) {
+	if text, isErr := call(t, cs, mcp.ToolPeriodicNote, map[string]any{"append": "x\n"}, nil); !isErr || !strings.Contains(text, "append argument is off in this server") {
 		t.Fatalf("append with no writable vault: %v %s", isErr, text)
 	}
 }

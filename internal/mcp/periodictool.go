@@ -215,7 +215,7 @@ type periodicWrite struct {
 // before it returns.
 func (t *tools) appendPeriodic(ctx context.Context, vaultName string, root *vault.Root, note periodic.Note, day, now time.Time, rel string, exists bool, in PeriodicNoteInput) (periodicWrite, error) {
 	if !t.writes() {
-		return periodicWrite{}, errors.New("no vault is writable, so periodic-note cannot append; " + allowWriting)
+		return periodicWrite{}, errors.New(writingOff(ToolPeriodicNote + "'s append argument"))
 	}
 	name, err := t.writableVault(vaultName)
 	if err != nil {
@@ -374,7 +374,7 @@ func renderPeriodic(out PeriodicNoteOutput) *mcpsdk.CallToolResult {
 		}
 		fmt.Fprintf(&b, "# %s\n%s note for %s: `%s` in vault %s, modified %s\n", out.Title, kind, period, out.Path, out.Vault, out.Modified)
 		if out.ETag != "" {
-			fmt.Fprintf(&b, "etag: %s (pass it with append)\n", out.ETag)
+			b.WriteString(etagLine(out.ETag, "append"))
 		}
 		if out.Expected != "" {
 			fmt.Fprintf(&b, "\nFound by its file name in its folder; the settings give `%s`: %s, format %q, from %s.\n", out.Expected, where, out.Format, out.Setting)

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
+	"slices"
 	"strings"
 	"time"
 
@@ -217,7 +219,7 @@ func queryVault(vaults []config.Vault, name string) (config.Vault, error) {
 	case name == "":
 		return config.Vault{}, fmt.Errorf("several vaults are served; pass vault, one of %s", strings.Join(quoted(names), ", "))
 	}
-	return config.Vault{}, fmt.Errorf("there is no vault named %s; use one of %s", quoteArg(name), strings.Join(quoted(names), ", "))
+	return config.Vault{}, noVaultNamed(name, vaults, "")
 }
 
 // queryRequest reads the base the input names, or the query it gives.
@@ -258,6 +260,11 @@ func queryRequest(v config.Vault, files *query.Vault, in QueryNotesInput) (query
 		return query.Request{}, errExcluded
 	case errors.Is(err, fs.ErrNotExist):
 		return query.Request{}, fmt.Errorf("there is no file %s in vault %q; give the vault-relative path of a .base file or of a note with a base block", quoteArg(in.Base), v.Name)
+	case errors.Is(err, query.ErrNoBlock) && in.Block == 0:
+		if embedded := embeddedBases(files, in.Base); len(embedded) > 0 {
+			return query.Request{}, fmt.Errorf("note %s has no ```base block, but it embeds %s: pass base %q to run it", quoteArg(in.Base), words.Quoted(embedded), embedded[0])
+		}
+		return query.Request{}, err
 	case err != nil:
 		return query.Request{}, err
 	}
@@ -269,6 +276,22 @@ func queryRequest(v config.Vault, files *query.Vault, in QueryNotesInput) (query
 		view.Limit = in.Limit
 	}
 	return query.Request{Base: src.Base, View: view.Name, This: src.This}, nil
+}
+
+// embeddedBases are the paths of the .base files the note rel embeds
+// (![[Projects.base]]), as the vault's links resolve them.
+func embeddedBases(files *query.Vault, rel string) []string {
+	f, ok := files.File(rel)
+	if !ok {
+		return nil
+	}
+	var out []string
+	for _, target := range f.Embeds() {
+		if b, ok := files.Resolve(rel, target); ok && strings.EqualFold(path.Ext(b.Path()), ".base") && !slices.Contains(out, b.Path()) {
+			out = append(out, b.Path())
+		}
+	}
+	return out
 }
 
 // queryOutput is the answer of a view run.

@@ -76,9 +76,41 @@ func example(item *jsonschema.Schema) string {
 	}
 	var fields []string
 	for _, n := range names {
-		fields = append(fields, fmt.Sprintf(`%q: "..."`, n))
+		fields = append(fields, fmt.Sprintf(`%q: %s`, n, exampleValue(item.Properties[n])))
 	}
 	return "[{" + strings.Join(fields, ", ") + "}]"
+}
+
+// exampleValue is a value of schema s as JSON, of its type: the first of
+// its allowed values, "..." for text, 1 for a number, true, {} or [].
+func exampleValue(s *jsonschema.Schema) string {
+	if s == nil {
+		return `"..."`
+	}
+	if len(s.Enum) > 0 {
+		if data, err := json.Marshal(s.Enum[0]); err == nil {
+			return string(data)
+		}
+	}
+	types := s.Types
+	if s.Type != "" {
+		types = []string{s.Type}
+	}
+	types = slices.DeleteFunc(slices.Clone(types), func(t string) bool { return t == "null" })
+	if len(types) == 0 {
+		return `"..."`
+	}
+	switch types[0] {
+	case "integer", "number":
+		return "1"
+	case "boolean":
+		return "true"
+	case "object":
+		return "{}"
+	case "array":
+		return "[]"
+	}
+	return `"..."`
 }
 
 // plural turns "a string" into "strings", "an object" into "objects".

@@ -134,14 +134,26 @@ func writesOff(offered map[string]bool) mcpsdk.Middleware {
 		return func(ctx context.Context, method string, req mcpsdk.Request) (mcpsdk.Result, error) {
 			if r, ok := req.(*mcpsdk.CallToolRequest); ok && method == "tools/call" && r.Params != nil {
 				if !offered[r.Params.Name] && ToolWrites(r.Params.Name) {
-					return &mcpsdk.CallToolResult{IsError: true, Content: []mcpsdk.Content{&mcpsdk.TextContent{
-						Text: r.Params.Name + " is off in this server: no vault is writable, and jarvis changes no note unless the user asks it to; " + allowWriting}}}, nil
+					return &mcpsdk.CallToolResult{IsError: true, Content: []mcpsdk.Content{&mcpsdk.TextContent{Text: writingOff(r.Params.Name)}}}, nil
 				}
 			}
 			return next(ctx, method, req)
 		}
 	}
 }
+
+// writingOff says that what (a write tool, or a tool's argument that
+// writes) is off because no vault is writable, and how the user turns
+// writing on. Every refusal of a write on a server without a writable
+// vault is worded here.
+func writingOff(what string) string {
+	return what + " is off in this server: no vault is writable, and jarvis changes no note unless the user asks it to; " + allowWriting
+}
+
+// writeArguments are the arguments of a reading tool that write, which
+// its schema has only when some vault is writable: given to a server
+// without one, they are refused as writingOff says, not as unknown.
+var writeArguments = map[string][]string{ToolPeriodicNote: periodicWrites.in}
 
 // tools is what a handler works with: what every tool shares, and the
 // services of its own tool, which Tool.bind puts in place. A service the
@@ -297,12 +309,18 @@ func friendlyArgumentErrors(inputs map[string]*jsonschema.Schema) mcpsdk.Middlew
 				return res, err
 			}
 			var input *jsonschema.Schema
+			var tool string
 			if call, ok := req.(*mcpsdk.CallToolRequest); ok && call.Params != nil {
-				input = inputs[call.Params.Name]
+				tool = call.Params.Name
+				input = inputs[tool]
 			}
 			for _, c := range r.Content {
 				tc, ok := c.(*mcpsdk.TextContent)
 				if !ok || !strings.HasPrefix(tc.Text, `validating "arguments"`) {
+					continue
+				}
+				if off := writeArgumentOff(tc.Text, tool, input); off != "" {
+					tc.Text = off
 					continue
 				}
 				detail := explainSchemaError(tc.Text, input)
@@ -311,6 +329,43 @@ func friendlyArgumentErrors(inputs map[string]*jsonschema.Schema) mcpsdk.Middlew
 			return res, err
 		}
 	}
+}
+
+// writeArgumentOff is the answer to a call of tool refused by the schema
+// validation message msg for an argument that writes (writeArguments)
+// which the tool's schema, input, lacks because no vault is writable:
+// writingOff's words. "" for any other refusal.
+func writeArgumentOff(msg, tool string, input *jsonschema.Schema) string {
+	_, names, ok := strings.Cut(msg, "unexpected additional properties ")
+	if !ok {
+		return ""
+	}
+	for _, name := range unknownArguments(names) {
+		if slices.Contains(writeArguments[tool], name) && argumentSchema(input, name) == nil {
+			return writingOff(fmt.Sprintf("%s's %s argument", tool, name))
+		}
+	}
+	return ""
+}
+
+// unknownArguments are the names in the SDK's list of arguments the
+// schema does not have: ["append" "etag"].
+func unknownArguments(list string) []string {
+	var names []string
+	rest := strings.TrimPrefix(list, "[")
+	for {
+		q, err := strconv.QuotedPrefix(rest)
+		if err != nil {
+			break
+		}
+		n, _ := strconv.Unquote(q)
+		names = append(names, n)
+		rest = strings.TrimLeft(rest[len(q):], " ")
+	}
+	if len(names) == 0 {
+		names = []string{strings.Trim(list, `[]"`)}
+	}
+	return names
 }
 
 // invalidArguments is the text of a tool error for arguments that cannot
@@ -440,7 +495,14 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 		return `the arguments must be a JSON object with one member per argument, such as {"query": "coffee"}`
 	}
 	if names, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
-		return "there is no argument " + quoteArg(strings.Trim(names, `[]"`)) + " (unknown argument)"
+		unknown := unknownArguments(names)
+		if len(unknown) == 1 {
+			return "there is no argument " + quoteArg(unknown[0]) + " (unknown argument)"
+		}
+		for i, n := range unknown {
+			unknown[i] = quoteArg(n)
+		}
+		return "there are no arguments " + words.List(unknown) + " (unknown arguments)"
 	}
 	if prop != "an argument" {
 		return prop + ": " + clip(rest, maxQuoted)
@@ -528,8 +590,11 @@ func argumentSchema(input *jsonschema.Schema, prop string) *jsonschema.Schema {
 }
 
 // withArticle puts "a" or "an" before a JSON type name: "an integer",
-// "a string".
+// "a string"; null, a value, has none.
 func withArticle(noun string) string {
+	if noun == "null" {
+		return noun
+	}
 	if noun != "" && strings.ContainsRune("aeiou", rune(noun[0])) {
 		return "an " + noun
 	}

@@ -184,14 +184,12 @@ func (t *tools) checkVault(name string) error {
 	if name == "" {
 		return nil
 	}
-	var names []string
 	for _, v := range t.vaults {
 		if v.Name == name {
 			return nil
 		}
-		names = append(names, fmt.Sprintf("%q", v.Name))
 	}
-	return fmt.Errorf("there is no vault named %s; use one of %s, or leave vault empty for all of them", quoteArg(name), strings.Join(names, ", "))
+	return noVaultNamed(name, t.vaults, ", or leave vault empty for all of them")
 }
 
 func (t *tools) state() index.State {

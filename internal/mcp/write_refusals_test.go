@@ -91,9 +91,10 @@ func TestWriteToolsOnAMissingNoteSuggest(t *testing.T) {
 		}
 		sharedtest.CheckWords(t, c.tool, text)
 	}
-	// A note's name without its folder: the note a link to it leads to.
+	// A note's name without its folder is the note a link to it leads
+	// to, whose etag the write is checked against.
 	text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "French press.md", "etag": etag, "edits": appendEdit}, nil)
-	if !isErr || !strings.Contains(text, `"Methods/French press.md" is the note a link to it leads to`) {
+	if !isErr || !strings.Contains(text, `"French press.md" is the note "Methods/French press.md": `) || !strings.Contains(text, "changed since it was read") {
 		t.Errorf("edit-note of a note in another folder: %v %q", isErr, text)
 	}
 	sharedtest.CheckWords(t, "edit-note", text)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -220,12 +221,20 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 		return nil, out, err
 	}
 	r.Vault, out.Vault = name, name
+	given := r.Path
+	if r.Path, err = t.writeSource(ctx, r); err != nil {
+		return nil, out, err
+	}
 	res, err := t.writer.Write(ctx, r)
 	if errors.Is(err, write.ErrNotFound) {
 		return nil, out, t.missingNote(ctx, r, err)
 	}
 	if err != nil {
-		return nil, out, writeError(err, ToolReadNote)
+		err = writeError(err, ToolReadNote)
+		if r.Path != given {
+			err = fmt.Errorf("%s is the note %s: %w", quoteArg(given), quoteArg(r.Path), err)
+		}
+		return nil, out, err
 	}
 	out.Path, out.ETag, out.Diff, out.Relinked, out.Trash, out.Warnings = res.Path, res.ETag, res.Diff, nonNil(res.Relinked), res.Trash, res.Warnings
 	if len(out.Relinked) == 0 {
@@ -235,17 +244,48 @@ func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolRes
 	return textResult(renderWrite(r, out)), out, nil
 }
 
+// writeSource is the path of the note a write that changes one (edit,
+// move, delete) names, found as read-note finds it (locate): the path
+// itself when a note is there, else the one note its title, file name or
+// alias names. The etag the write is checked against is still that of
+// the note found. Several notes of that name are refused with their
+// paths; a name that is no note's, without an extension, gets read-note's
+// answer; anything else is left to the write service to refuse.
+func (t *tools) writeSource(ctx context.Context, r write.Request) (string, error) {
+	if r.Tool != ToolEditNote && r.Tool != ToolMoveNote && r.Tool != ToolDeleteNote {
+		return r.Path, nil
+	}
+	v, rel, others, err := t.locate(ctx, r.Vault, r.Path)
+	switch {
+	case err != nil:
+		if _, folder := t.folderOf(r.Vault, r.Path); !folder && path.Ext(r.Path) == "" {
+			return "", fmt.Errorf("%v; nothing was written", err)
+		}
+		return r.Path, nil
+	case v.Name != r.Vault || rel == r.Path:
+		return r.Path, nil
+	case len(others) > 0:
+		paths := []string{quoteArg(rel)}
+		for i, o := range others {
+			if i == maxAlsoMatches {
+				paths = append(paths, fmt.Sprintf("%d more", len(others)-i))
+				break
+			}
+			paths = append(paths, quoteArg(o.Path))
+		}
+		return "", fmt.Errorf("%s names %s: %s; pass the path of the one meant. Nothing was written", quoteArg(r.Path), words.Count(len(others)+1, "note"), words.List(paths))
+	}
+	return rel, nil
+}
+
 // missingNote is the answer to a write refused because no note is at
 // r.Path (err): what read-note answers for that path (locate), so that a
-// path a little off gets the same closest names, or the note the path
-// leads to by the rules of links, that read-note gives.
+// path a little off gets the same closest names that read-note gives. (A
+// path that leads to a note by the rules of links was written to that
+// note: writeSource.)
 func (t *tools) missingNote(ctx context.Context, r write.Request, err error) error {
-	v, rel, _, lerr := t.locate(ctx, r.Vault, r.Path)
-	switch {
-	case lerr != nil:
+	if _, _, _, lerr := t.locate(ctx, r.Vault, r.Path); lerr != nil {
 		return fmt.Errorf("%v; nothing was written", lerr)
-	case v.Name == r.Vault && rel != r.Path:
-		return fmt.Errorf("there is no note at %s, but %s is the note a link to it leads to: if it is the note meant, read it with %s for its etag and pass its path; nothing was written", quoteArg(r.Path), quoteArg(rel), ToolReadNote)
 	}
 	return err
 }
@@ -290,6 +330,8 @@ func writeError(err error, reader string) error {
 		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
 	case errors.Is(err, write.ErrNoETag):
 		return fmt.Errorf("%v. Nothing was written: read the note with %s, which returns its etag", err, reader)
+	case errors.Is(err, write.ErrBadETag):
+		return fmt.Errorf("%v; read the note with %s to get one. Nothing was written", err, reader)
 	case errors.Is(err, write.ErrExists):
 		return fmt.Errorf("%v: nothing was written; to change an existing note use edit-note, or choose another path", err)
 	}
@@ -300,6 +342,8 @@ func writeError(err error, reader string) error {
 func renderWrite(r write.Request, out WriteOutput) string {
 	var b strings.Builder
 	switch {
+	case out.DryRun && r.Tool == ToolMoveNote:
+		fmt.Fprintf(&b, "Dry run of move-note, to move %s to %s: nothing was written.\n", r.Path, out.Path)
 	case out.DryRun:
 		fmt.Fprintf(&b, "Dry run of %s on %s: nothing was written.\n", r.Tool, out.Path)
 	case r.Tool == ToolDeleteNote:

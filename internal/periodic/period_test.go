@@ -200,19 +200,19 @@ func TestLoad(t *testing.T) {
 		warning string   // a warning says this, when not ""
 	}{
 		{"nothing", settingsFiles{}, Daily, Settings{Format: "YYYY-MM-DD", Source: "Obsidian's defaults"}, ""},
-		{"nothing weekly", settingsFiles{}, Weekly, Settings{Format: "gggg-[W]ww", Source: "Obsidian's defaults"}, ""},
+		{"nothing weekly", settingsFiles{}, Weekly, Settings{Format: "gggg-[W]ww", Source: "the Periodic Notes plugin's defaults"}, ""},
 		{"daily notes", settingsFiles{DailyNotesFile: daily}, Daily,
 			Settings{Folder: "Journal", Format: "DD.MM.YYYY", Template: "Templates/Day", Source: "the Daily notes settings"}, ""},
-		{"daily notes say nothing of weeks", settingsFiles{DailyNotesFile: daily}, Weekly, Settings{Format: "gggg-[W]ww", Source: "Obsidian's defaults"}, ""},
+		{"daily notes say nothing of weeks", settingsFiles{DailyNotesFile: daily}, Weekly, Settings{Format: "gggg-[W]ww", Source: "the Periodic Notes plugin's defaults"}, ""},
 		{"empty format", settingsFiles{DailyNotesFile: `{"folder": "Journal", "format": ""}`}, Daily,
 			Settings{Folder: "Journal", Format: "YYYY-MM-DD", Source: "the Daily notes settings"}, ""},
 		{"plugin first", settingsFiles{DailyNotesFile: daily, PeriodicNotesFile: plugin}, Daily,
 			Settings{Folder: "Periodic/Daily", Format: "YYYY-MM-DD dddd", Source: "the Periodic Notes plugin's daily settings"}, ""},
 		{"plugin weekly with the default format", settingsFiles{PeriodicNotesFile: plugin}, Weekly,
 			Settings{Folder: "Periodic/Weekly", Format: "gggg-[W]ww", Source: "the Periodic Notes plugin's weekly settings"}, ""},
-		{"plugin disabled for months", settingsFiles{PeriodicNotesFile: plugin}, Monthly, Settings{Format: "YYYY-MM", Source: "Obsidian's defaults"}, ""},
+		{"plugin disabled for months", settingsFiles{PeriodicNotesFile: plugin}, Monthly, Settings{Format: "YYYY-MM", Source: "the Periodic Notes plugin's defaults"}, ""},
 		{"plugin entry broken", settingsFiles{PeriodicNotesFile: plugin}, Quarterly,
-			Settings{Format: "YYYY-[Q]Q", Source: "Obsidian's defaults"}, "the quarterly entry of .obsidian/plugins/periodic-notes/data.json was passed over"},
+			Settings{Format: "YYYY-[Q]Q", Source: "the Periodic Notes plugin's defaults"}, "the quarterly entry of .obsidian/plugins/periodic-notes/data.json was passed over"},
 		{"broken daily notes", settingsFiles{DailyNotesFile: `{"folder": "Jour`}, Daily,
 			Settings{Format: "YYYY-MM-DD", Source: "Obsidian's defaults"}, ".obsidian/daily-notes.json was passed over: it is not valid JSON"},
 		{"daily notes of the wrong kind", settingsFiles{DailyNotesFile: `{"format": 5}`}, Daily,
@@ -257,7 +257,7 @@ func TestLoadPluginShapes(t *testing.T) {
 		return settingsFiles{PeriodicNotesFile: string(data)}
 	}
 	legacy, sets := plugin("legacy"), plugin("calendar-sets")
-	const defaults = "Obsidian's defaults"
+	const defaults = "the Periodic Notes plugin's defaults"
 	for _, tc := range []struct {
 		name  string
 		files settingsFiles

@@ -42,9 +42,13 @@ type Settings struct {
 
 // Defaults are the settings of a period when the vault says nothing: the
 // vault folder, and the format the daily notes core plugin and the
-// Periodic Notes plugin start with.
+// Periodic Notes plugin start with. Obsidian itself has only daily notes:
+// the other periods' defaults are the plugin's.
 func Defaults(p Period) Settings {
 	format := map[Period]string{Daily: "YYYY-MM-DD", Weekly: "gggg-[W]ww", Monthly: "YYYY-MM", Quarterly: "YYYY-[Q]Q", Yearly: "YYYY"}[p]
+	if p != Daily {
+		return Settings{Format: format, Source: "the Periodic Notes plugin's defaults"}
+	}
 	return Settings{Format: format, Source: "Obsidian's defaults"}
 }
 

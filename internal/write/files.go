@@ -513,7 +513,11 @@ func (e *TwinError) Error() string {
 	if e.From != "" {
 		doing = fmt.Sprintf("cannot move %q to %q", e.From, e.Path)
 	}
-	return fmt.Sprintf("%s: the vault already has the %s %q, a name that differs only in case, which is the same file on macOS and Windows and the same note to Obsidian's links", doing, what, e.Twin)
+	same := "the same file on macOS and Windows and the same note to Obsidian's links"
+	if e.Folder {
+		same = "the same folder on macOS and Windows"
+	}
+	return fmt.Sprintf("%s: the vault already has the %s %q, a name that differs only in case, which is %s", doing, what, e.Twin, same)
 }
 
 // Is makes a TwinError an ErrExists.

@@ -395,25 +395,27 @@ func undoSummary(id int64, e Entry) string {
 	return fmt.Sprintf("undid write %d (%s)", id, e.Summary)
 }
 
-// LaterWrite is the newest write after write id that changed the file at
-// path (its path before or after), so that a refused undo can say which
-// write to undo first; ok is false when there is none in the journal.
-func LaterWrite(ctx context.Context, db JournalDB, id int64, path string) (later int64, ok bool, err error) {
-	rows, err := db.QueryContext(ctx, `SELECT max(write_id) FROM write_files WHERE write_id > ? AND (path = ? OR path_after = ?)`, id, path, path)
+// LaterWrites are the writes after write id that changed the file at
+// path (its path before or after), oldest first, so that a refused undo
+// can say which writes to undo first; none when the journal holds none.
+func LaterWrites(ctx context.Context, db JournalDB, id int64, path string) ([]int64, error) {
+	rows, err := db.QueryContext(ctx, `SELECT DISTINCT write_id FROM write_files WHERE write_id > ? AND (path = ? OR path_after = ?) ORDER BY write_id`, id, path, path)
 	if err != nil {
-		return 0, false, fmt.Errorf("read the write journal: %w", err)
+		return nil, fmt.Errorf("read the write journal: %w", err)
 	}
 	defer rows.Close()
-	var n sql.NullInt64
-	if rows.Next() {
+	var later []int64
+	for rows.Next() {
+		var n int64
 		if err := rows.Scan(&n); err != nil {
-			return 0, false, fmt.Errorf("read the write journal: %w", err)
+			return nil, fmt.Errorf("read the write journal: %w", err)
 		}
+		later = append(later, n)
 	}
 	if err := rows.Err(); err != nil {
-		return 0, false, fmt.Errorf("read the write journal: %w", err)
+		return nil, fmt.Errorf("read the write journal: %w", err)
 	}
-	return n.Int64, n.Valid, nil
+	return later, nil
 }
 
 // nonNil is b, or an empty slice for an empty file: After nil would be

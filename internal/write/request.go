@@ -17,6 +17,9 @@ var (
 	// ErrNoETag means a change of an existing note came without the etag
 	// its writer read.
 	ErrNoETag = errors.New("the etag is missing")
+	// ErrBadETag means the etag given is not one jarvis gives: it was
+	// given, so it is not missing, and it cannot be the note's.
+	ErrBadETag = errors.New("is not an etag jarvis gives")
 	// ErrNoChange means the edits leave the note as it is: nothing is
 	// written or journalled.
 	ErrNoChange = errors.New("nothing to change")

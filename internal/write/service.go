@@ -181,7 +181,7 @@ func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, str
 	case r.ETag == "":
 		return nil, "", fmt.Errorf("%w: give the etag %s had when you read it (its etag now is %s), so that a change made since is not lost", ErrNoETag, r.Path, etag)
 	case !IsETag(r.ETag):
-		return nil, "", fmt.Errorf("%w: %q is not an etag jarvis gives (32 hexadecimal digits): pass the etag returned when %s was read (its etag now is %s)", ErrNoETag, r.ETag, r.Path, etag)
+		return nil, "", fmt.Errorf("%q %w (32 hexadecimal digits)", r.ETag, ErrBadETag)
 	case r.ETag != etag:
 		return nil, "", fmt.Errorf("%w: %s (its etag now is %s, not %s)", ErrStale, r.Path, etag, r.ETag)
 	}
