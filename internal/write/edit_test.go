@@ -294,7 +294,7 @@ func TestApplyEditsErrors(t *testing.T) {
 		{"empty properties", sample, []Edit{{Op: OpSetProperties}}, 1, "properties is empty", false},
 		{"nested property", sample, []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": map[string]any{"b": 1}}}}, 1, `property "a": a value may be text`, false},
 		{"invalid frontmatter", "---\na: [1\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": 1}}}, 1, "invalid frontmatter YAML", false},
-		{"duplicate keys", "---\na: 1\na: 2\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "already defined", false},
+		{"duplicate keys", "---\na: 1\na: 2\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "is given twice", false},
 		{"frontmatter that is a list", "---\n- a\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "not a list of properties", false},
 		{"frontmatter in braces", "---\n{a: 1}\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "in braces", false},
 		{"removing an anchored value", "---\na: &x 1\nb: *x\n---\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": nil}}}, 1, "perhaps because another property refers", false},
