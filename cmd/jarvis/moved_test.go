@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -69,43 +70,72 @@ func TestMovedVaultIsSaid(t *testing.T) {
 	}
 }
 
-// TestOtherVaultIsNotSaidMoved: a vault of other notes, indexed while the
-// database holds a vault whose folder is gone, is not said to be that
-// vault moved; nor is a search of it.
-func TestOtherVaultIsNotSaidMoved(t *testing.T) {
-	gone := namedVault(t, "bv")
-	db := filepath.Join(t.TempDir(), "j.db")
-	mustIndex(t, nil, "--vault", gone, "--db", db)
-	if err := os.RemoveAll(gone); err != nil {
-		t.Fatal(err)
-	}
-	other := filepath.Join(t.TempDir(), "garden")
-	sharedtest.WriteFile(t, other, "Roses.md", "# Roses\nPrune in early spring.\n")
-	sharedtest.WriteFile(t, other, "Tea.md", "# Tea\nA camellia, grown in the greenhouse.\n")
-	sharedtest.WriteFile(t, other, "Beds/Soil.md", "# Soil\nCompost every autumn.\n")
-
-	r := readCLI(t, nil, "search", "--vault", other, "--db", db, "roses")
-	if r.code != 0 || strings.Contains(r.stderr, "looks like") {
-		t.Errorf("search of another vault (exit %d) says it looks moved:\n%s", r.code, r.stderr)
-	}
-	d := readCLI(t, nil, "doctor", "--vault", other, "--db", db)
-	if strings.Contains(d.stdout, "moved") {
-		t.Errorf("doctor says a vault of other notes was moved:\n%s", d.stdout)
+// TestMovedOnlyWhenTheNotesAreTheSame: with the database holding a vault
+// whose folder is gone, a search that first indexes a vault says it looks
+// like that vault moved when it holds the same notes, and not when it
+// holds other notes; nor does doctor.
+func TestMovedOnlyWhenTheNotesAreTheSame(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		moved bool
+	}{
+		{"the same notes", true},
+		{"other notes", false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			gone := namedVault(t, "bv")
+			db := filepath.Join(t.TempDir(), "j.db")
+			mustIndex(t, nil, "--vault", gone, "--db", db)
+			other := filepath.Join(t.TempDir(), "garden")
+			if tc.moved {
+				if err := os.Rename(gone, other); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				if err := os.RemoveAll(gone); err != nil {
+					t.Fatal(err)
+				}
+				sharedtest.WriteFile(t, other, "Roses.md", "# Roses\nPrune in early spring.\n")
+				sharedtest.WriteFile(t, other, "Tea.md", "# Tea\nA camellia, grown in the greenhouse.\n")
+				sharedtest.WriteFile(t, other, "Beds/Soil.md", "# Soil\nCompost every autumn.\n")
+			}
+			r := readCLI(t, nil, "search", "--vault", other, "--db", db, "tea")
+			said := strings.Contains(r.stderr, `jarvis: this looks like vault "bv", moved from `+gone+" to "+other)
+			if r.code != 0 || said != tc.moved {
+				t.Errorf("search (exit %d) says the vault looks moved: %v, want %v:\n%s", r.code, said, tc.moved, r.stderr)
+			}
+			d := readCLI(t, nil, "doctor", "--vault", other, "--db", db)
+			if said := strings.Contains(d.stdout, "it was probably moved"); said != tc.moved {
+				t.Errorf("doctor says vault bv was probably moved: %v, want %v:\n%s", said, tc.moved, d.stdout)
+			}
+		})
 	}
 }
 
-// TestMovedVaultIsSaidBySearch: a search that indexes the moved vault
-// first says it looks moved, as index does.
-func TestMovedVaultIsSaidBySearch(t *testing.T) {
+// TestMovedVaultIsSaidOverMCP: the server's index pass logs that the vault
+// it serves looks moved, and health-status says it as doctor does.
+func TestMovedVaultIsSaidOverMCP(t *testing.T) {
 	old := namedVault(t, "bv")
 	moved := filepath.Join(filepath.Dir(old), "bv-renamed")
 	db := filepath.Join(t.TempDir(), "j.db")
-	mustIndex(t, nil, "--vault", old, "--db", db)
+	mustIndex(t, nil, "--vault", old, "--db", db, "--no-embed")
 	if err := os.Rename(old, moved); err != nil {
 		t.Fatal(err)
 	}
-	r := readCLI(t, nil, "search", "--vault", moved, "--db", db, "coffee")
-	if r.code != 0 || !strings.Contains(r.stderr, `jarvis: this looks like vault "bv", moved from `+old+" to "+moved) {
-		t.Errorf("search of the moved vault (exit %d) does not say it looks moved:\n%s", r.code, r.stderr)
-	}
+	logPath := filepath.Join(t.TempDir(), "log")
+	cs, _ := serve(t, []string{"HOME=" + t.TempDir()}, "--vault", moved, "--db", db, "--watch=false", "--log-file", logPath)
+	eventually(t, "the index pass to log the move", func() bool {
+		data, _ := os.ReadFile(logPath)
+		return strings.Contains(string(data), `this looks like vault \"bv\", moved from `+old+" to "+moved)
+	})
+	eventually(t, "health-status to say the vault was probably moved", func() bool {
+		var hs mcp.HealthOutput
+		callTool(t, cs, mcp.ToolHealthStatus, nil, &hs)
+		for _, c := range hs.Checks {
+			if c.Name == "other vault bv" && strings.Contains(c.Detail, "it was probably moved") {
+				return true
+			}
+		}
+		return false
+	})
 }
