@@ -128,6 +128,7 @@ says why), 130 when interrupted.`, e)
 	// The line is erased before anything else is printed, an error too.
 	defer progress.Finish()
 	sayWhenWaiting(e, deps.DB, progress)
+	sayMoves(e, cfg, deps.Indexer, progress)
 
 	if rb != nil {
 		if err := rb.CopyVectors(ctx, deps.DB); err != nil {
@@ -199,6 +200,15 @@ says why), 130 when interrupted.`, e)
 	}
 	printIndexSummary(e.stdout, out, dbPath, cfg.Invocation())
 	return vectorsErr
+}
+
+// sayMoves has ix say a vault it finds moved (index.Move) on stderr, as a
+// line of its own, with a --forget command that repeats the flags of cfg.
+func sayMoves(e *env, cfg config.Config, ix *index.Indexer, progress *progressView) {
+	ix.OnMove = func(m index.Move) {
+		progress.Clear()
+		fmt.Fprintf(e.stderr, "jarvis: %s\n", m.Warning(cfg.Invocation()))
+	}
 }
 
 // explainVectorsError says what an index run whose vectors could not be

@@ -159,6 +159,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		update = false
 	default:
 		sayWhenWaiting(e, db, progress, waitingToSearch)
+		sayMoves(e, cfg, deps.Indexer, progress)
 	}
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, withVectors); err != nil {
 		if dbNote, err = indexNote(e, cfg, repeatFlags(err, cfg), "the index could not be brought up to date"); err != nil {

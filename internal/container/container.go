@@ -73,9 +73,17 @@ var OnFirstUse = fx.Provide(func(h *store.Handle) store.Conn { return h })
 var Indexing = fx.Module("index",
 	fx.Provide(
 		fx.Annotate(vault.NewParser, fx.As(fx.Self()), fx.As(new(mcp.NoteParser))),
-		index.New,
+		newIndexer,
 	),
 )
+
+// newIndexer is index.New, whose warnings name commands with the flags of
+// cfg (a moved vault's --forget).
+func newIndexer(db store.Conn, parser *vault.Parser, log *slog.Logger, cfg config.Config) *index.Indexer {
+	ix := index.New(db, parser, log)
+	ix.Invocation = cfg.Invocation()
+	return ix
+}
 
 // checkStyle says how the health checks run. doctor looks once, and
 // thoroughly. The server answers health-status again and again, from

@@ -64,6 +64,12 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		why, _ := v.Unreadable()
 		return why != ""
 	})
+	var moves map[string]Move
+	if !missing {
+		if moves, err = movesTo(ctx, db, vaults); err != nil {
+			return cannot(err)
+		}
+	}
 	rows, err := db.QueryContext(ctx, `SELECT v.name, v.path, count(f.id) FROM vaults v
 		LEFT JOIN files f ON f.vault_id = v.id AND f.kind = 'note' GROUP BY v.id ORDER BY v.name`)
 	if err != nil {
@@ -86,6 +92,12 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 			continue
 		}
 		forget := inv.Forget(name)
+		if m, ok := moves[name]; ok {
+			out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
+				Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here: %s; %s drops its old index", name, words.Count(notes, "note"), m.Seen(), forget),
+				Fix:    fmt.Sprintf("%s drops the old index of the vault moved", forget)})
+			continue
+		}
 		out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
 			Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here: searches leave it out; if no other configuration uses it, %s drops it", name, words.Count(notes, "note"), forget),
 			Fix:    fmt.Sprintf("if no other configuration uses it, %s drops it", forget)})
@@ -94,6 +106,30 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		return cannot(err)
 	}
 	return out
+}
+
+// movesTo are the vaults the database holds from a folder now gone whose
+// notes one of vaults, configured here, holds: each a Move, by the name of
+// the vault left behind.
+func movesTo(ctx context.Context, db Querier, vaults []config.Vault) (map[string]Move, error) {
+	gone, err := goneVaults(ctx, db, config.Names(vaults)...)
+	if err != nil || len(gone) == 0 {
+		return nil, err
+	}
+	moves := map[string]Move{}
+	for _, v := range vaults {
+		if FolderProblem(v.Path) != "" {
+			continue
+		}
+		g, ok, err := movedFrom(ctx, db, gone, sampleNotes(ctx, v.Path, v.Exclude))
+		if err != nil {
+			return nil, err
+		}
+		if _, seen := moves[g.name]; ok && !seen {
+			moves[g.name] = Move{Vault: g.name, From: g.path, Name: v.Name, To: v.Path}
+		}
+	}
+	return moves, nil
 }
 
 func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.Invocation) health.Result {

@@ -54,6 +54,11 @@ type Result struct {
 	// notes reports 173 unchanged; attachment changes are told apart here
 	// and shown in the human summary, not in the JSON.
 	AttachmentChanges Changes `json:"-"`
+
+	// Moved is set when the run indexed a vault for the first time whose
+	// notes are those of a vault the database holds from a folder now
+	// gone: most likely that vault, moved. The old index is kept.
+	Moved *Move `json:"-"`
 }
 
 // Counts are what the index holds of the vault after the run, as
@@ -144,6 +149,12 @@ type Indexer struct {
 	// not yet written: a batch is written once it holds half of it,
 	// whatever BatchSize says, and workers wait for room before reading.
 	InFlightBytes int64
+	// Invocation is the flags of the command the indexer runs in: a
+	// command a warning suggests repeats them.
+	Invocation health.Invocation
+	// OnMove, when set, is told of a vault a run finds moved (Move), in
+	// place of the warning in the log.
+	OnMove func(Move)
 	// ParseBytes bounds, by size on disk, the notes being parsed at once:
 	// goldmark's tree of a note takes tens of times the note's size, so
 	// notes near vault.MaxNoteSize are parsed one at a time.
@@ -233,6 +244,9 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 		found.count(f.Note)
 	}
 	progress.report(PhaseScan, found, found)
+	if res.Moved, err = ix.moved(ctx, v, files); err != nil {
+		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
 	vaultID, parsedWith, err := ix.ensureVault(ctx, v)
 	if err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)

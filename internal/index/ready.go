@@ -35,6 +35,10 @@ type Coverage struct {
 	Notes, Attachments int
 }
 
+// folderMissing is what FolderProblem says of a folder that does not
+// exist: one whose vault may have been moved (Move).
+const folderMissing = "does not exist"
+
 // FolderProblem says why the vault folder at path cannot be searched, in
 // words for a reader ("does not exist"), or "" when it can be listed. It
 // is the one test of a vault folder that the answers and `jarvis search`
@@ -57,7 +61,7 @@ func FolderProblem(path string) string {
 	case err == nil:
 		return ""
 	case errors.Is(err, fs.ErrNotExist):
-		return "does not exist"
+		return folderMissing
 	case errors.Is(err, fs.ErrPermission):
 		return "cannot be read (permission denied)"
 	}
