@@ -110,6 +110,7 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	progress := newProgressView(e, *asJSON, false)
 	defer progress.Finish()
 	if !*noRefresh && db.NotWritable() == nil {
+		sayMoves(e, cfg, deps.Indexer, progress)
 		if _, err := refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, true, false); err != nil {
 			return fmt.Errorf("bring the index up to date: %w", repeatFlags(err, cfg))
 		}

@@ -82,6 +82,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		update = false
 	} else {
 		sayWhenWaiting(e, deps.DB, progress, waitingToSearch)
+		sayMoves(e, cfg, deps.Indexer, progress)
 	}
 	why, err := refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, true)
 	if err != nil {
