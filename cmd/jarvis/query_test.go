@@ -135,6 +135,10 @@ func TestQueryMessagesANewUserMeets(t *testing.T) {
 		{"group summaries", []string{"query", "--base", "Bases/Projects.base", "--view", "By status"}, 0,
 			[]string{"Average of priority: 1.75", "Average of priority in group done: 3"}, nil},
 		{"bad where", []string{"search", "--where", "status ==", "coffee"}, 2, nil, []string{"jarvis: --where: expression `status ==`, column 10: expected a value"}},
+		// A mistake of the expression itself, whatever the note: found
+		// when it is read, not blamed on the first note it runs on.
+		{"misspelt field", []string{"query", "--filter", "file.name.lenght > 3"}, 1, nil,
+			[]string{"expression `file.name.lenght > 3`, column 11: a string has no field \"lenght\"; did you mean \"length\"?"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := readCLI(t, nil, append(append([]string{c.args[0]}, flags...), append([]string{"--no-refresh"}, c.args[1:]...)...)...)
@@ -155,6 +159,31 @@ func TestQueryMessagesANewUserMeets(t *testing.T) {
 				t.Errorf("an error of the expression blames a note:\n%s", r.stderr)
 			}
 		})
+	}
+
+	// Expressions with calls in them, whose echo the word checks would
+	// read as an empty quotation, so they are checked without it: a
+	// duration the expression writes is read with it, and a mistake that
+	// depends on a note's values still names the note.
+	for _, c := range []struct {
+		expr string
+		want []string
+		note bool
+	}{
+		{`file.mtime > now() - "1 fortnight"`, []string{`column 20: "1 fortnight" is not a duration; write a number and a unit`,
+			"the units are y, M, w, d, h, m, s, ms, or the words year, month,"}, false},
+		{`status * 2 > now().year`, []string{`column 8: cannot use "*" with a string and a number (for Projects/`}, true},
+	} {
+		code, _, stderr := jarvis(t, nil, append(append([]string{"query"}, flags...), "--no-refresh", "--filter", c.expr)...)
+		sharedtest.CheckWords(t, c.expr, strings.ReplaceAll(stderr, c.expr, "EXPR"))
+		if code != 1 || strings.Contains(stderr, "(for ") != c.note {
+			t.Errorf("%s: exit %d, want 1, naming a note %v:\n%s", c.expr, code, c.note, stderr)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(stderr, w) {
+				t.Errorf("%s: stderr does not say %q:\n%s", c.expr, w, stderr)
+			}
+		}
 	}
 }
 

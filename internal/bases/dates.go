@@ -47,18 +47,83 @@ func parseDate(s string, loc *time.Location) (Date, bool) {
 	return Date{}, false
 }
 
-// durationUnits maps each unit Bases accepts to months, days or
-// milliseconds. Single letters are case-sensitive (M is a month, m a
-// minute); the words are not.
-var durationUnits = map[string]Duration{
-	"y": {Months: 12}, "year": {Months: 12}, "years": {Months: 12},
-	"M": {Months: 1}, "month": {Months: 1}, "months": {Months: 1},
-	"w": {Days: 7}, "week": {Days: 7}, "weeks": {Days: 7},
-	"d": {Days: 1}, "day": {Days: 1}, "days": {Days: 1},
-	"h": {Millis: hour}, "hour": {Millis: hour}, "hours": {Millis: hour},
-	"m": {Millis: minute}, "minute": {Millis: minute}, "minutes": {Millis: minute},
-	"s": {Millis: second}, "second": {Millis: second}, "seconds": {Millis: second},
-	"ms": {Millis: 1}, "millisecond": {Millis: 1}, "milliseconds": {Millis: 1},
+// durationUnitList is each unit Bases accepts, as a letter and a word, in
+// the order messages list them. Single letters are case-sensitive (M is a
+// month, m a minute); the words, also in the plural, are not.
+var durationUnitList = []struct {
+	letter, word string
+	d            Duration
+}{
+	{"y", "year", Duration{Months: 12}},
+	{"M", "month", Duration{Months: 1}},
+	{"w", "week", Duration{Days: 7}},
+	{"d", "day", Duration{Days: 1}},
+	{"h", "hour", Duration{Millis: hour}},
+	{"m", "minute", Duration{Millis: minute}},
+	{"s", "second", Duration{Millis: second}},
+	{"ms", "millisecond", Duration{Millis: 1}},
+}
+
+// durationUnits maps each unit, as a letter, a word and a plural, to
+// months, days or milliseconds.
+var durationUnits = func() map[string]Duration {
+	m := map[string]Duration{}
+	for _, u := range durationUnitList {
+		m[u.letter], m[u.word], m[u.word+"s"] = u.d, u.d, u.d
+	}
+	return m
+}()
+
+// durationHelp says how a duration is written, with every unit, for the
+// messages of text that does not read as one.
+var durationHelp = func() string {
+	var letters, names []string
+	for _, u := range durationUnitList {
+		letters = append(letters, u.letter)
+		names = append(names, u.word)
+	}
+	return fmt.Sprintf(`write a number and a unit, as in "1d", "2 weeks" or "3h"; the units are %s, or the words %s`,
+		strings.Join(letters, ", "), strings.Join(names, ", "))
+}()
+
+// notADuration is the message for text used as a duration that does not
+// read as one.
+func notADuration(s string) string {
+	return fmt.Sprintf("%q is not a duration; %s", s, durationHelp)
+}
+
+// notReadableDuration is the message of duration() given text it cannot
+// read.
+func notReadableDuration(s string) string {
+	return fmt.Sprintf("duration() cannot read %q; %s", s, durationHelp)
+}
+
+// notReadableDate is the message of date() given text it cannot read.
+func notReadableDate(s string) string {
+	return fmt.Sprintf("date() cannot read %q as a date; write it as YYYY-MM-DD or YYYY-MM-DD HH:mm:ss", s)
+}
+
+// dateOffset reads text added to (op "+") or taken from (op "-") a date as
+// a duration. Taking away text that is not a duration is a mistake
+// (problem says what is wrong); adding text joins the two as text, unless
+// the text starts like a duration ("1 fortnight"), which is a mistake too.
+// The parse-time check and evaluation both ask it, so a duration written
+// in the expression and one read from a note are held to one rule.
+func dateOffset(op, s string) (d Duration, ok bool, problem string) {
+	if d, ok := parseDuration(s); ok {
+		return d, true, ""
+	}
+	if op == "-" || startsLikeDuration(s) {
+		return Duration{}, false, notADuration(s)
+	}
+	return Duration{}, false, ""
+}
+
+// startsLikeDuration says whether text begins with a number, as a duration
+// does ("1d", "-2 weeks", ".5h").
+func startsLikeDuration(s string) bool {
+	s = strings.TrimLeft(strings.TrimSpace(s), "+-")
+	return s != "" && (isDigit(s[0]) || s[0] == '.')
 }
 
 // parseDuration reads "1M", "4h", "1 day", "-2 weeks" or several such parts

@@ -443,17 +443,7 @@ func (e *evaluator) formula(n node, name string) (Value, error) {
 }
 
 // kindName is a value's type in words for messages ("a number", "a list").
-func kindName(v Value) string {
-	switch v.Kind() {
-	case KindNull:
-		return "null"
-	case KindObject, KindImage, KindIcon:
-		return "an " + string(v.Kind())
-	case KindHTML:
-		return "HTML"
-	}
-	return "a " + string(v.Kind())
-}
+func kindName(v Value) string { return kindWord(v.Kind()) }
 
 func (e *evaluator) member(n *memberNode, x Value, name string) (Value, error) {
 	switch x := x.(type) {
@@ -474,7 +464,6 @@ func (e *evaluator) member(n *memberNode, x Value, name string) (Value, error) {
 		if v, ok := e.fileField(x.F, name); ok {
 			return v, nil
 		}
-		return nil, e.errf(n, "a file has no field %q (fields: %s)", name, strings.Join(fileFields, ", "))
 	case Date:
 		t := x.T
 		switch name {
@@ -493,7 +482,6 @@ func (e *evaluator) member(n *memberNode, x Value, name string) (Value, error) {
 		case "millisecond":
 			return Number(t.Nanosecond() / 1e6), nil
 		}
-		return nil, e.errf(n, "a date has no field %q (fields: year, month, day, hour, minute, second, millisecond)", name)
 	case String:
 		if name == "length" {
 			return Number(len([]rune(string(x)))), nil
@@ -512,13 +500,7 @@ func (e *evaluator) member(n *memberNode, x Value, name string) (Value, error) {
 		}
 		return Null{}, nil
 	}
-	if isMethodName(name) {
-		return nil, e.errf(n, "%s() is a function: call it with parentheses, as in .%s()", name, name)
-	}
-	if _, ok := x.(Duration); ok {
-		return nil, e.errf(n, "a duration has no field %q; it has no fields, and its functions are %s; for a number of days, divide it: (a - b) / duration(\"1d\")", name, durationFunctions())
-	}
-	return nil, e.errf(n, "%s has no field %q", kindName(x), name)
+	return nil, e.errf(n, "%s", noField(x.Kind(), name))
 }
 
 // durationFunctions lists what can be called on a duration.
@@ -533,8 +515,6 @@ func durationFunctions() string {
 	slices.Sort(names)
 	return strings.Join(names, ", ")
 }
-
-var fileFields = []string{"name", "basename", "path", "folder", "ext", "size", "ctime", "mtime", "tags", "links", "embeds", "backlinks", "properties", "file"}
 
 func (e *evaluator) fileField(f File, name string) (Value, bool) {
 	p := f.Path()
@@ -767,7 +747,15 @@ func (e *evaluator) arith(n node, op string, l, r Value) (Value, error) {
 		// Date arithmetic: a date plus or minus a duration, written as a
 		// duration value or as text ("1M", "2 hours").
 		if d, ok := l.(Date); ok {
-			if dur, ok := e.asDuration(r); ok {
+			dur, isDur := r.(Duration)
+			if rIsStr {
+				var problem string
+				dur, isDur, problem = dateOffset(op, string(rs))
+				if problem != "" {
+					return nil, e.errf(n, "%s", problem)
+				}
+			}
+			if isDur {
 				if op == "-" {
 					dur = scaleDuration(dur, -1)
 				}
@@ -779,9 +767,6 @@ func (e *evaluator) arith(n node, op string, l, r Value) (Value, error) {
 			}
 			if d2, ok := r.(Date); ok && op == "-" {
 				return dateDifference(d, d2), nil
-			}
-			if rIsStr && op == "-" {
-				return nil, e.errf(n, "%q is not a duration; write one as \"1d\", \"2 weeks\" or \"3h\"", string(rs))
 			}
 		}
 		if d, ok := l.(Duration); ok {

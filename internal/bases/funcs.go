@@ -410,7 +410,7 @@ func (e *evaluator) call(n *callNode) (Value, error) {
 				return Null{}, nil
 			}
 			if isMethodName(name) {
-				return nil, e.errf(n, "%s() does not work on %s; it works on %s", name, kindName(recv), methodOwners(name))
+				return nil, e.errf(n, "%s", wrongMethod(recv.Kind(), name))
 			}
 			return nil, e.errf(n, "unknown function %q", name)
 		}
@@ -472,7 +472,7 @@ func fnDate(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
 	if d, ok := parseDate(s, e.loc()); ok {
 		return d, nil
 	}
-	return nil, e.errf(n.args[0], "date() cannot read %q as a date; write it as YYYY-MM-DD or YYYY-MM-DD HH:mm:ss", s)
+	return nil, e.errf(n.args[0], "%s", notReadableDate(s))
 }
 
 func fnDuration(e *evaluator, n *callNode, _ Value, args []Value) (Value, error) {
@@ -488,7 +488,7 @@ func fnDuration(e *evaluator, n *callNode, _ Value, args []Value) (Value, error)
 	if d, ok := parseDuration(s); ok {
 		return d, nil
 	}
-	return nil, e.errf(n.args[0], "duration() cannot read %q; write a number and a unit, as in \"1d\", \"2 weeks\" or \"3h\"", s)
+	return nil, e.errf(n.args[0], "%s", notReadableDuration(s))
 }
 
 func fnNow(e *evaluator, _ *callNode, _ Value, _ []Value) (Value, error) {

@@ -27,7 +27,8 @@ func TestHyphenatedNames(t *testing.T) {
 		{`price- age`, 0, ""},
 		{`note["my-prop"] == "x"`, 0, ""},
 		{`due-today()`, 0, ""},
-		{`file.my-name`, 0, ""},
+		// Not a hyphenated property: a field files do not have.
+		{`file.my-name`, 6, `a file has no field "my"`},
 		{`file.name-x`, 0, ""},
 		{`[1, 2].map(value-index)`, 0, ""},
 		{`total-1`, 0, ""},

@@ -138,6 +138,9 @@ func Parse(src string) (*Expr, error) {
 	if err := checkCalls(src, root); err != nil {
 		return nil, err
 	}
+	if err := checkTypes(src, root); err != nil {
+		return nil, err
+	}
 	return &Expr{src: src, root: root}, nil
 }
 

@@ -91,7 +91,7 @@ func TestParseShapes(t *testing.T) {
 		"note[\"x y\"].length":   `note["x y"].length`,
 		"x.slice(1, 2)[0]":       "x.slice(1, 2)[0]",
 		"a / b / c":              "((a / b) / c)",
-		"a / /b/.source":         "(a / /b/.source)",
+		"a / /b/.matches(c)":     "(a / /b/.matches(c))",
 		"[1, [2], {\"k\": 3}]":   `[1, [2], {"k": 3}]`,
 		"5.isEmpty()":            "5.isEmpty()",
 		"1.5e3 + .5":             "(1500 + 0.5)",
