@@ -146,11 +146,13 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	// in proportion to the vault.
 	update, withVectors := !*noRefresh, mode != search.ModeKeyword
 	var dbNote string
+	// unreadable is set when dbNote says why the index cannot be read and
+	// how to fix it: the search service scans the note files, as the
+	// server does, and its answer says only that (Query.IndexExplained).
+	unreadable := false
 	switch db, err := deps.Handle.DB(ctx); {
 	case err != nil:
-		// The search service scans the note files, as the server does,
-		// and its answer says so: the note says only why.
-		update, withVectors = false, false
+		update, withVectors, unreadable = false, false, true
 		if dbNote, err = indexNote(e, cfg, err, ""); err != nil {
 			return err
 		}
@@ -161,6 +163,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		sayWhenWaiting(e, db, progress, waitingToSearch)
 	}
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, withVectors); err != nil {
+		unreadable = store.Classify(err) == store.KindDamaged
 		if dbNote, err = indexNote(e, cfg, repeatFlags(err, cfg), "the index could not be brought up to date"); err != nil {
 			return err
 		}
@@ -169,7 +172,8 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	// Only the configured vaults: the database may hold others.
 	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Where: *where, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
-		Threshold: *threshold, NamesOnly: *namesOnly, Alternatives: alts, Reader: notes.ReaderTerminal})
+		Threshold: *threshold, NamesOnly: *namesOnly, Alternatives: alts, Reader: notes.ReaderTerminal,
+		IndexExplained: unreadable})
 	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}

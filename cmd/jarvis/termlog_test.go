@@ -96,3 +96,28 @@ func TestIndexCountsWarningsOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchSaysDamageOnce searches a damaged database: the answer comes
+// from the note files, and what happened to the database is said once.
+func TestSearchSaysDamageOnce(t *testing.T) {
+	vault, db := indexedVault(t)
+	n := sharedtest.Pages(t, db)
+	for p := n / 3; p < 2*n/3; p++ {
+		sharedtest.DamagePage(t, db, p, 1)
+	}
+	code, stdout, stderr := jarvisIn(t, nil, func(e *env) { e.dbProbe = probeAs() },
+		"search", "zephyr blows", "--vault", vault, "--db", db)
+	if code != 0 {
+		t.Fatalf("search: exit %d: %s", code, stderr)
+	}
+	all := stdout + stderr
+	if got := strings.Count(all, "damaged"); got != 1 {
+		t.Errorf("search says %d times that the database is damaged, want once:\n%s", got, all)
+	}
+	if strings.Contains(all, "level=") {
+		t.Errorf("search prints a log line:\n%s", all)
+	}
+	if !strings.Contains(all, "--rebuild`") || !strings.Contains(all, "Note ") {
+		t.Errorf("search lacks the fix or the results:\n%s", all)
+	}
+}
