@@ -153,7 +153,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	switch db, err := deps.Handle.DB(ctx); {
 	case err != nil:
 		update, withVectors, unreadable = false, false, true
-		if dbNote, err = indexNote(e, cfg, err, ""); err != nil {
+		if dbNote, err = indexNote(e, cfg, err, "the index cannot be read"); err != nil {
 			return err
 		}
 	case db.NotWritable() != nil:
@@ -240,18 +240,19 @@ func readOnlyNote(e *env, cfg config.Config, db *store.DB, update bool) string {
 }
 
 // indexNote is the note, above a search's results, for a database error
-// met on the way (store.Explain): lead says what the search did about it
-// ("" when the answer says so itself), then what is wrong and the fix. A search goes on past the database's
-// state (a file this user may only read, a damaged one); it stops, with
-// err as it is, for anything else.
+// met on the way (store.Explain): lead says what it meant for the search,
+// then what is wrong and the fix; the answer's reason says what was read
+// instead. A search goes on past the database's state (a file this user
+// may only read, a damaged one); it stops, with err as it is, for
+// anything else.
 func indexNote(e *env, cfg config.Config, err error, lead string) (string, error) {
 	x, ok := store.Explain(cfg.DBPath, err, cfg.Invocation(), e.dbProbe)
 	if !ok || x.Kind == store.KindOther {
 		return "", dbError(e, cfg, cfg.DBPath, err)
 	}
-	if lead == "" || x.Kind == store.KindDamaged {
-		// The answer says itself what it read instead (its reason): a
-		// damaged index may still answer in part.
+	if x.Kind == store.KindDamaged {
+		// Its why says itself which parts cannot be read: a damaged
+		// index may still answer in part.
 		return x.Why + "; to fix it, " + x.Fix, nil
 	}
 	return lead + ": " + x.Why + "; to fix it, " + x.Fix, nil
