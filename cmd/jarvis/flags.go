@@ -120,12 +120,23 @@ func repeatFlags(err error, cfg config.Config) error {
 }
 
 // logger writes to stderr, never stdout: stdout carries JSON output.
+// Without --verbose it writes warnings and errors for a person to read
+// (terminalHandler), leaving to the command's output what that says
+// itself; with it, every record down to the details, as structured lines.
 func (c *common) logger(e *env) *slog.Logger {
-	level := slog.LevelWarn
-	if c.verbose {
-		level = slog.LevelDebug
+	if !c.verbose {
+		return slog.New(newTerminalHandler(e.stderr))
 	}
-	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{
+		Level: slog.LevelDebug,
+		// The mark says what the terminal leaves out; here all is shown.
+		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
+			if index.IsReported(a) {
+				return slog.Attr{}
+			}
+			return a
+		},
+	}))
 }
 
 // configPointer is the line each command that reads the configuration

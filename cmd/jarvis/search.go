@@ -146,12 +146,14 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	// in proportion to the vault.
 	update, withVectors := !*noRefresh, mode != search.ModeKeyword
 	var dbNote string
+	// unreadable is set when dbNote says why the index cannot be read and
+	// how to fix it: the search service scans the note files, as the
+	// server does, and its answer says only that (Query.IndexExplained).
+	unreadable := false
 	switch db, err := deps.Handle.DB(ctx); {
 	case err != nil:
-		// The search service scans the note files, as the server does,
-		// and its answer says so: the note says only why.
-		update, withVectors = false, false
-		if dbNote, err = indexNote(e, cfg, err, ""); err != nil {
+		update, withVectors, unreadable = false, false, true
+		if dbNote, err = indexNote(e, cfg, err, "the index cannot be read"); err != nil {
 			return err
 		}
 	case db.NotWritable() != nil:
@@ -162,6 +164,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		sayMoves(e, cfg, deps.Indexer, progress)
 	}
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, withVectors); err != nil {
+		unreadable = store.Classify(err) == store.KindDamaged
 		if dbNote, err = indexNote(e, cfg, repeatFlags(err, cfg), "the index could not be brought up to date"); err != nil {
 			return err
 		}
@@ -170,7 +173,8 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	// Only the configured vaults: the database may hold others.
 	filter := notes.Filter{PathPrefix: *prefix, Tag: *tag, Where: *where, Vaults: config.Names(cfg.Vaults)}
 	a, err := deps.Search.Search(ctx, search.Query{Mode: mode, Text: query, Limit: *limit, Filter: filter,
-		Threshold: *threshold, NamesOnly: *namesOnly, Alternatives: alts, Reader: notes.ReaderTerminal})
+		Threshold: *threshold, NamesOnly: *namesOnly, Alternatives: alts, Reader: notes.ReaderTerminal,
+		IndexExplained: unreadable})
 	if errors.Is(err, notes.ErrEmptyQuery) {
 		return fmt.Errorf(`the query has nothing to search for; give words: jarvis search "QUERY": %w`, errUsage)
 	}
@@ -237,18 +241,19 @@ func readOnlyNote(e *env, cfg config.Config, db *store.DB, update bool) string {
 }
 
 // indexNote is the note, above a search's results, for a database error
-// met on the way (store.Explain): lead says what the search did about it
-// ("" when the answer says so itself), then what is wrong and the fix. A search goes on past the database's
-// state (a file this user may only read, a damaged one); it stops, with
-// err as it is, for anything else.
+// met on the way (store.Explain): lead says what it meant for the search,
+// then what is wrong and the fix; the answer's reason says what was read
+// instead. A search goes on past the database's state (a file this user
+// may only read, a damaged one); it stops, with err as it is, for
+// anything else.
 func indexNote(e *env, cfg config.Config, err error, lead string) (string, error) {
 	x, ok := store.Explain(cfg.DBPath, err, cfg.Invocation(), e.dbProbe)
 	if !ok || x.Kind == store.KindOther {
 		return "", dbError(e, cfg, cfg.DBPath, err)
 	}
-	if lead == "" || x.Kind == store.KindDamaged {
-		// The answer says itself what it read instead (its reason): a
-		// damaged index may still answer in part.
+	if x.Kind == store.KindDamaged {
+		// Its why says itself which parts cannot be read: a damaged
+		// index may still answer in part.
 		return x.Why + "; to fix it, " + x.Fix, nil
 	}
 	return lead + ": " + x.Why + "; to fix it, " + x.Fix, nil

@@ -68,7 +68,7 @@ func (w *writer) replaceScanWarnings(ctx context.Context, ws []vault.Warning) er
 			w.vaultID, wa.Path, wa.Message); err != nil {
 			return fmt.Errorf("record scan warnings: %w", err)
 		}
-		w.ix.log.Warn("skipped file", "path", wa.Path, "reason", wa.Message)
+		w.ix.log.Warn("skipped file", "path", wa.Path, "reason", wa.Message, Reported)
 	}
 	return tx.Commit()
 }
@@ -276,7 +276,7 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 			if _, err := s.insWarning.ExecContext(ctx, w.vaultID, j.old.id, j.file.Path, j.warn+vault.KeptAsRead); err != nil {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
-			w.ix.log.Warn("note kept as indexed before", "path", j.file.Path, "problem", j.warn)
+			w.ix.log.Warn("note kept as indexed before", "path", j.file.Path, "problem", j.warn, Reported)
 			w.res.tally(j.old.note, unchanged)
 			continue
 		}
@@ -374,7 +374,7 @@ func (w *writer) writeFile(ctx context.Context, s *statements, j *job) error {
 		if _, err := s.insWarning.ExecContext(ctx, w.vaultID, id, j.file.Path, msg); err != nil {
 			return err
 		}
-		w.ix.log.Warn("note indexed with a problem", "path", j.file.Path, "problem", msg)
+		w.ix.log.Warn("note indexed with a problem", "path", j.file.Path, "problem", msg, Reported)
 	}
 	return nil
 }

@@ -98,6 +98,12 @@ type Query struct {
 	// that reader can change (tool arguments or command flags).
 	Reader notes.Reader
 
+	// IndexExplained is set by a caller that tells the reader itself why
+	// the index cannot be read and how to fix it (jarvis search's note on
+	// the database): an answer from the note files then says only what it
+	// searched, not again why.
+	IndexExplained bool
+
 	// Alternatives are other phrasings of Text, or keywords, searched
 	// as Text is and fused with it (alternatives.go); at most
 	// MaxAlternatives, each at most MaxAlternativeChars.
@@ -341,22 +347,26 @@ func (s *Service) byKeyword(ctx context.Context, q Query, why string) (Answer, e
 	if stop(ctx, err) {
 		return Answer{}, err
 	}
-	// The answer says so; the log says it once in words, then counts
-	// (every call fails alike while the database is damaged), and keeps
-	// SQLite's own words below the level a terminal shows.
+	// The answer says so (index.Reported: a terminal leaves it to the
+	// answer); the log says it once in words, then counts (every call
+	// fails alike while the database is damaged), and keeps SQLite's own
+	// words below the level a terminal shows.
 	said, kwErr := store.Said(err), err
 	switch n := s.keywordFailed.add(trouble(err)); {
 	case n == 1:
-		s.log.Warn("keyword search failed; scanning the note files", "why", said)
+		s.log.Warn("keyword search failed; scanning the note files", "why", said, index.Reported)
 	case n&(n-1) == 0:
-		s.log.Warn("keyword search failed again; scanning the note files", "why", said, "times", n)
+		s.log.Warn("keyword search failed again; scanning the note files", "why", said, "times", n, index.Reported)
 	}
 	s.log.Debug("keyword search failed", "err", err)
 	res, err = scanFiles(ctx, s.files, q.Text, q.Filter, probe(q.Limit), !q.NamesOnly)
 	if err != nil {
 		return Answer{}, err
 	}
-	reason := s.noIndex(q.Reader, kwErr) + "; " + fellBackToFiles
+	reason := fellBackToFiles
+	if !q.IndexExplained {
+		reason = s.noIndex(q.Reader, kwErr) + "; " + reason
+	}
 	if why != "" {
 		reason = why + ", and " + reason
 	}
