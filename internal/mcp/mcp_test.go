@@ -903,3 +903,24 @@ func checkGolden(t *testing.T, name, what string, got []byte) {
 		t.Errorf("%s; review the difference and run go test ./internal/mcp -update\n got: %s", what, got)
 	}
 }
+
+// TestEveryToolHasAnIcon: each tool listed carries an icon of its kind,
+// as the server does, and no tool is left without one.
+func TestEveryToolHasAnIcon(t *testing.T) {
+	v := exampleVault(t)
+	v.Write = true
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), false, v))
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if len(tool.Icons) != 1 || !strings.HasPrefix(tool.Icons[0].Source, "data:image/svg+xml;base64,") {
+			t.Errorf("%s has icons %+v; want one SVG", tool.Name, tool.Icons)
+		}
+	}
+	init := cs.InitializeResult()
+	if init == nil || init.ServerInfo == nil || len(init.ServerInfo.Icons) != 1 {
+		t.Errorf("the server has no icon: %+v", init)
+	}
+}

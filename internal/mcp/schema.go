@@ -39,6 +39,9 @@ func addTool[In, Out any](t *tools, s *mcpsdk.Server, tool *mcpsdk.Tool, h mcpsd
 		t.inputs[tool.Name] = in
 	}
 	t.offered[tool.Name] = true
+	if icon, ok := toolIcons[tool.Name]; ok && tool.Icons == nil {
+		tool.Icons = []mcpsdk.Icon{icon}
+	}
 	mcpsdk.AddTool(s, tool, h)
 }
 

@@ -7,7 +7,6 @@ package mcp
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"log/slog"
@@ -110,20 +109,6 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 func capabilities() *mcpsdk.ServerCapabilities {
 	//lint:ignore SA1019 logging is deprecated from 2026-07-28 on, and kept for the clients of the earlier versions, to which it was declared
 	return &mcpsdk.ServerCapabilities{Logging: &mcpsdk.LoggingCapabilities{}, Prompts: &mcpsdk.PromptCapabilities{}}
-}
-
-// serverIcon is jarvis's icon, for the clients that show one beside the
-// server's name: a magnifying glass over a note, as a small SVG in a data
-// URI, so that nothing is fetched from anywhere. It is sent with the
-// server's name in every answer of MCP 2026-07-28, so it is kept to a few
-// hundred bytes. The tools have none: one picture on every tool would
-// tell them no more apart than their names do.
-var serverIcon = mcpsdk.Icon{
-	Source: "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(
-		`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 24 24" fill="none" stroke="#7c3aed" stroke-width="2" stroke-linecap="round">`+
-			`<path d="M5 2h9l5 5v6"/><path d="M5 2v20h8"/><path d="M8 8h5M8 12h4"/><circle cx="17.5" cy="17.5" r="3.5"/><path d="M20 20l2.5 2.5"/></svg>`)),
-	MIMEType: "image/svg+xml",
-	Sizes:    []string{"any"},
 }
 
 // writesOff answers a call of a write tool this server does not offer (no
