@@ -82,7 +82,7 @@ var periodicWrites = struct{ in, out []string }{in: []string{"append", "etag"}, 
 
 func (t *tools) addPeriodicNote(s *mcpsdk.Server) {
 	description := `The user's daily, weekly, monthly, quarterly or yearly note (Obsidian's periodic notes): today's daily note by default, or the one for a date or a number of periods back or ahead (date=-1 for the previous one).
-The note's path comes from the vault's own settings (the Periodic Notes plugin, the Daily notes settings, else Obsidian's defaults), with the date in the user's time zone. Returns the period's first and last day, the path, and whether the note exists: if it does, its text in pages like read-note (call again with offset=next_offset); if not, where Obsidian would create it and which setting decided that.`
+The note's path comes from the vault's own settings (the Periodic Notes plugin, the Daily notes settings, else the defaults: Obsidian's for daily notes, the Periodic Notes plugin's for the others), with the date in the user's time zone. Returns the period's first and last day, the path, and whether the note exists: if it does, its text in pages like read-note (call again with offset=next_offset); if not, where Obsidian would create it and which setting decided that.`
 	annotations := readOnly("Read a daily, weekly or monthly note")
 	writes := t.writes()
 	if writes {
