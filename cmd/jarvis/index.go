@@ -331,7 +331,7 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		if em.Embedded > 0 && em.Embedded < em.Vectors {
 			others = fmt.Sprintf("; the other %d reuse a vector stored before or made for a passage with the same text", em.Vectors-em.Embedded)
 		}
-		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now%s) with %s\n", em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, em.Embedder)
+		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now%s) with %s\n", em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder))
 	}
 	if out.VectorsError != "" {
 		fmt.Fprintf(w, "vectors: not brought up to date (%s embedded now); the error says why\n", words.Count(out.Embeddings.Embedded, "passage"))

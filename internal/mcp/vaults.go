@@ -9,6 +9,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/metrics"
@@ -344,7 +345,7 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 			fmt.Fprintf(&b, ", updated %s", v.LastIndexed)
 		}
 		if v.Embedder != "" {
-			fmt.Fprintf(&b, "; embedder %s", v.Embedder)
+			fmt.Fprintf(&b, "; embedder %s", embed.DisplayName(v.Embedder))
 		}
 		if v.VectorStore != "" {
 			fmt.Fprintf(&b, ", vectors %s", vectors.StoreWords(v.VectorStore))

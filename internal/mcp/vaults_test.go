@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 )
@@ -49,6 +50,11 @@ func TestListVaultsFoldersAndTags(t *testing.T) {
 		t.Fatalf("list-vaults: %s", text)
 	}
 	got := out.Vaults[0]
+	// The text names the embedder as a reader knows it; the structured
+	// answer keeps the fingerprint scripts compare.
+	if got.Embedder == "" || !strings.Contains(text, "embedder "+embed.DisplayName(got.Embedder)) || strings.Contains(text, got.Embedder) {
+		t.Errorf("list-vaults text names the embedder %q as:\n%s", got.Embedder, text)
+	}
 
 	// 47 folders: A/, B/, F00/ to F43/ at the top and A/Sub/ below.
 	if len(got.Folders) != 40 || got.MoreFolders != 7 {
