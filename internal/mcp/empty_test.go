@@ -16,6 +16,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
 // An answer that finds nothing says why when the reason is not the query;
@@ -324,5 +325,21 @@ func TestFailedVectorsSayOnlyWhatIsTrue(t *testing.T) {
 		if strings.Contains(text, "those made before") || !strings.Contains(text, "there are none to search by meaning") {
 			t.Errorf("%s with no vectors loaded:\n%s", tool, text)
 		}
+	}
+}
+
+// TestVectorsLineSaysStoredVectorsAsSearchDoes: while the stored vectors
+// are read into memory, list-vaults and health-status say so, not that
+// vectors are being made; when stored vectors cannot be read, they say
+// that, not that there are none.
+func TestVectorsLineSaysStoredVectorsAsSearchDoes(t *testing.T) {
+	reading := mcp.EmbeddingLine(index.Embedding{State: index.EmbedRunning}, false, true, "")
+	if !strings.Contains(strings.ToLower(reading), search.VectorsReading) || strings.Contains(reading, "being made") {
+		t.Errorf("while loading: %q", reading)
+	}
+	const why = "the stored vectors cannot be read (the database is damaged)"
+	failed := mcp.EmbeddingLine(index.Embedding{State: index.EmbedFailed, Error: "the database is damaged"}, false, false, why)
+	if !strings.Contains(failed, why+", so semantic search answers by keywords") || strings.Contains(failed, "there are none") {
+		t.Errorf("with unreadable vectors: %q", failed)
 	}
 }

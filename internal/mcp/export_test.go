@@ -4,6 +4,8 @@ import (
 	"io"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/index"
+
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -28,3 +30,9 @@ func StdioTransportWith(l StdioLimits) func(io.ReadCloser, io.Writer) mcpsdk.Tra
 
 // Freshness is the line list-vaults and health-status give of the index.
 var Freshness = freshness
+
+// EmbeddingLine is the line list-vaults and health-status give of the
+// vectors, loading and why being what search.VectorsAbsent says.
+func EmbeddingLine(e index.Embedding, loaded, loading bool, why string) string {
+	return embedding(e, loaded, vectorsAbsent{loading: loading, why: why})
+}

@@ -146,6 +146,8 @@ func (s fakeSearch) VectorStores() map[string]string { return nil }
 
 func (s fakeSearch) Unreadable() string { return "" }
 
+func (s fakeSearch) VectorsAbsent() (string, bool) { return "", false }
+
 type fakeGraph struct{ f *fake }
 
 func (g fakeGraph) FindNote(ctx context.Context, vault, ref string) (graph.Match, error) {

@@ -40,6 +40,10 @@ type SemanticSearch interface {
 	Embedder() string
 	// VectorStores names, by vault, the store that serves its vectors.
 	VectorStores() map[string]string
+	// VectorsAbsent says why vectors that are stored are not searched:
+	// being read into memory, or unreadable (search.VectorsAbsent); ""
+	// when neither.
+	VectorsAbsent() (why string, stored bool)
 	// Unreadable says why the latest keyword search could not read the
 	// index and scanned the note files instead; "" when it could.
 	Unreadable() string

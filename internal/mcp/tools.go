@@ -256,8 +256,18 @@ func freshness(st index.State) string {
 
 // embedding says how far making vectors has got, or "" when nothing is
 // under way and nothing failed; loaded says whether any vectors are there
-// for semantic search to answer from.
-func embedding(e index.Embedding, loaded bool) string {
+// for semantic search to answer from, and absent why vectors that are
+// stored are not searched (search.VectorsAbsent), "" when that is not so.
+func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
+	if absent.loading {
+		// Stored vectors being read are not being made, whatever the
+		// run beside them says until it has counted what it lacks.
+		msg := "The notes' stored vectors are being read into memory"
+		if e.State == index.EmbedRunning && e.Total > 0 && e.Done < e.Total {
+			msg += ", and vectors for semantic search are being made: " + e.Passages() + " done"
+		}
+		return msg + ". Semantic search answers from those read so far, or by keywords until the first are in."
+	}
 	switch e.State {
 	case index.EmbedRunning:
 		msg := "Vectors for semantic search are being made"
@@ -273,7 +283,11 @@ func embedding(e index.Embedding, loaded bool) string {
 		return msg + ". Semantic search answers from those made so far."
 	case index.EmbedFailed:
 		msg := "Making vectors for semantic search failed"
-		if strings.HasPrefix(e.Error, "the database ") {
+		switch {
+		case absent.why != "" && !loaded:
+			// Vectors are stored but unreadable: not "none".
+			return msg + ": " + absent.why + ", so semantic search answers by keywords. health-status says why and how to fix it."
+		case strings.HasPrefix(e.Error, "the database "):
 			msg += " (" + e.Error + ")"
 		}
 		if !loaded {
@@ -281,7 +295,34 @@ func embedding(e index.Embedding, loaded bool) string {
 		}
 		return msg + ": semantic search answers from those made before, or by keywords. health-status says why and how to fix it."
 	}
+	if absent.why != "" && !loaded {
+		return "Semantic search answers by keywords: " + absent.why + ". health-status says why and how to fix it."
+	}
 	return ""
+}
+
+// vectorsAbsent is why stored vectors are not searched
+// (search.VectorsAbsent): loading while they are being read, why in
+// words when they cannot be read.
+type vectorsAbsent struct {
+	loading bool
+	why     string
+}
+
+// absentVectors asks the search service why stored vectors are not
+// searched, in the one rule search answers use too.
+func (t *tools) absentVectors() vectorsAbsent {
+	if t.semantic == nil {
+		return vectorsAbsent{}
+	}
+	why, stored := t.semantic.VectorsAbsent()
+	if !stored {
+		return vectorsAbsent{}
+	}
+	if why == search.VectorsReading {
+		return vectorsAbsent{loading: true}
+	}
+	return vectorsAbsent{why: why}
 }
 
 // roughDuration says d as a person would: "40 s", "3 min", "2 h 5 min".

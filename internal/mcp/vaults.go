@@ -188,7 +188,7 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		}
 		out.degrade(why + "; note and attachment counts come from the files on disk, " + words.List(notCountedOnDisk) + " are not counted")
 	}
-	return renderVaults(out), out, nil
+	return renderVaults(out, t.absentVectors()), out, nil
 }
 
 // unreadable says why the latest keyword search could not read the index,
@@ -262,7 +262,7 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(f))
 	}
 	loaded := slices.ContainsFunc(out.VectorStores, func(vs VaultStore) bool { return vs.Store != "" && vs.Store != "none" })
-	if e := embedding(out.Index.Embedding, loaded); e != "" {
+	if e := embedding(out.Index.Embedding, loaded, t.absentVectors()); e != "" {
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(e))
 	}
 	b.WriteString("\n")
@@ -324,7 +324,9 @@ func (t *tools) vectorStores() []VaultStore {
 // cannot be read: list-vaults leaves those counts out and says so.
 var notCountedOnDisk = []string{"links", "passages"}
 
-func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
+// renderVaults is list-vaults' text; absent is why stored vectors are not
+// searched, as health-status says it.
+func renderVaults(out ListVaultsOutput, absent vectorsAbsent) *mcpsdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s.\n", words.Count(len(out.Vaults), "vault"))
 	b.WriteString(out.line())
@@ -332,7 +334,7 @@ func renderVaults(out ListVaultsOutput) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> %s\n", f)
 	}
 	loaded := slices.ContainsFunc(out.Vaults, func(v VaultItem) bool { return v.VectorStore != "" && v.VectorStore != "none" })
-	if e := embedding(out.Index.Embedding, loaded); e != "" {
+	if e := embedding(out.Index.Embedding, loaded, absent); e != "" {
 		fmt.Fprintf(&b, "\n> %s\n", e)
 	}
 	for _, v := range out.Vaults {

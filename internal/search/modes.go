@@ -26,6 +26,13 @@ func (s *Service) Embedder() string {
 	return s.semantic.Embedder()
 }
 
+// VectorsAbsent says why semantic search holds no vector to search when
+// vectors are stored (VectorsAbsent): being read into memory, or
+// unreadable. "" when neither.
+func (s *Service) VectorsAbsent() (why string, stored bool) {
+	return VectorsAbsent(s.semantic.vec)
+}
+
 // VectorStores names, by vault, the store that holds the vault's vectors
 // in memory (see vectors.Vectors.Stores); a vault with none loaded is absent.
 func (s *Service) VectorStores() map[string]string {

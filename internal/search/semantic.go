@@ -19,16 +19,20 @@ import (
 // or no vectors stored for it yet. Callers fall back to keyword search.
 var ErrNoVectors = errors.New("no vectors to search")
 
+// VectorsReading is VectorsAbsent's reason while the stored vectors are
+// being read into memory.
+const VectorsReading = "the notes' stored vectors are being read into memory"
+
 // VectorsAbsent says why vec holds no vector to search when the reason is
 // not that none were made: the stored ones are being read into memory,
-// or could not be read (the database's trouble, in store.Said's words).
+// or cannot be read (the database's trouble, in store.Said's words).
 // "" when neither. Semantic search and related-notes say it alike.
 func VectorsAbsent(vec *vectors.Vectors) (why string, stored bool) {
 	switch loading, err := vec.Loading(); {
 	case loading:
-		return "the notes' stored vectors are being read into memory", true
+		return VectorsReading, true
 	case err != nil && store.Classify(err) != store.KindOther:
-		return "the stored vectors could not be read (" + store.Said(err) + ")", true
+		return "the stored vectors cannot be read (" + store.Said(err) + ")", true
 	}
 	return "", false
 }
