@@ -46,6 +46,19 @@ type Result struct {
 	// stop `jarvis index --rebuild` (no vault configured: the rebuild
 	// indexes the vaults the database holds), so a fix naming it stands.
 	SparesRebuild bool `json:"-"`
+	// Damaged is set on a result whose check met an error that says the
+	// database is damaged (store.Classify's KindDamaged).
+	Damaged bool `json:"-"`
+	// IfDamaged, when its Detail is set, stands in for a result that
+	// proves nothing (a database that changed while it was checked) once
+	// another result of the same report is Damaged: the damage is known.
+	IfDamaged Verdict `json:"-"`
+}
+
+// Verdict is the failure a result becomes when damage is known
+// (Result.IfDamaged).
+type Verdict struct {
+	Detail, Fix string
 }
 
 // Line is r as one line of a report, the same in doctor and
@@ -136,6 +149,16 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 	}
 	wg.Wait()
 	rep := Report{Status: Healthy, Checks: []Result{}}
+	damaged := slices.ContainsFunc(results, func(rs []Result) bool {
+		return slices.ContainsFunc(rs, func(r Result) bool { return r.Damaged })
+	})
+	for _, rs := range results {
+		for j, r := range rs {
+			if damaged && r.IfDamaged.Detail != "" {
+				rs[j].Status, rs[j].Detail, rs[j].Fix = Fail, r.IfDamaged.Detail, r.IfDamaged.Fix
+			}
+		}
+	}
 	// The failed checks that make index refuse to run, and those of them
 	// that make index --rebuild refuse too.
 	var gated, gatedRebuild []string

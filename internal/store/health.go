@@ -114,13 +114,26 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 	return append(out, schemaResult(ctx, db, inv, h.opts.Probe))
 }
 
+// Unreadable is the warning of a check that could not read what it
+// checks (what) because of err: the database check above says why, and
+// a damaged database is marked so that check says it is damaged even
+// when its own inspection proved nothing.
+func Unreadable(name, what string, err error) health.Result {
+	return health.Result{Name: name, Status: health.Warn, Detail: what + ": " + Said(err),
+		Fix: "see the database check above", Damaged: Classify(err) == KindDamaged}
+}
+
 // integrityResult reports what the inspection of the file at path found.
 func integrityResult(in Inspection, path, rebuild string, inv health.Invocation) health.Result {
 	switch {
 	case in.Changed:
 		return health.Result{Status: health.Warn,
 			Detail: fmt.Sprintf("%s changed while its %s ran (an index run was writing to it, of a server or of another jarvis), so the check proves nothing", path, in.Check),
-			Fix:    "ask again once indexing is done, or run " + inv.Command("doctor") + " then"}
+			Fix:    "ask again, or run " + inv.Command("doctor") + ", once indexing is done",
+			// Another check that met the damage proves what this one
+			// could not.
+			IfDamaged: health.Verdict{Fix: rebuild,
+				Detail: fmt.Sprintf("%s is damaged: a check below could not read it (its own %s proves nothing, as an index run was writing to it)", path, in.Check)}}
 	case in.Stopped:
 		// Stopped, not failed: it says nothing of the file.
 		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", in.Check, path, in.Err)}

@@ -59,7 +59,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		if strings.Contains(err.Error(), "no such table") {
 			return warn(name+": the database predates semantic search", "run "+inv.Command("index"))
 		}
-		return warn(name+": cannot read stored vectors: "+store.Said(err), "see the database check above")
+		return store.Unreadable(r.Name, name+": cannot read stored vectors", err)
 	}
 	emb, err := src.Restore(stored.state)
 	if err != nil {
@@ -96,11 +96,11 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	var chunks, covered int
 	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM chunks`).Scan(&chunks); err != nil {
-		return warn(name+": cannot count passages: "+store.Said(err), "see the database check above")
+		return store.Unreadable(r.Name, name+": cannot count passages", err)
 	}
 	if stored.id != 0 {
 		if covered, err = v.countCovered(ctx, stored.id); err != nil {
-			return warn(name+": cannot count vectors: "+store.Said(err), "see the database check above")
+			return store.Unreadable(r.Name, name+": cannot count vectors", err)
 		}
 	}
 	var others []string
