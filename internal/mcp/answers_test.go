@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/query"
 	"path/filepath"
@@ -252,18 +253,31 @@ func TestSearchGraphFromANoteNotWrittenYet(t *testing.T) {
 }
 
 // TestNullEditsAreRefusedWithATypedExample: edits null is refused saying
-// it must not be null, with an example whose fields have their types: a
-// count a number, properties an object, op one of its values.
+// it must not be null, with an example that edit-note accepts when
+// pasted, and the other ops named.
 func TestNullEditsAreRefusedWithATypedExample(t *testing.T) {
 	cs, _ := writableExample(t)
 	text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etagOf(t, cs, "Water.md"), "edits": nil}, nil)
-	for _, want := range []string{"not null", `"op": "append"`, `"count": 1`, `"properties": {}`, `"text": "..."`} {
+	for _, want := range []string{"not null", `such as [{"op": "append", "text": "..."}]`, "prepend, replace, replace_section, set_properties and content"} {
 		if !isErr || !strings.Contains(text, want) {
 			t.Errorf("edit-note with edits null: %v %q; want %q", isErr, text, want)
 		}
 	}
 	if strings.Contains(text, "a null") {
 		t.Errorf("edit-note with edits null: %q", text)
+	}
+	_, pasted, ok := strings.Cut(text, "such as ")
+	if end := strings.Index(pasted, "}]"); ok && end >= 0 {
+		var edits []map[string]any
+		if err := json.Unmarshal([]byte(pasted[:end+2]), &edits); err != nil {
+			t.Fatalf("the example in %q is not JSON: %v", text, err)
+		}
+		again, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etagOf(t, cs, "Water.md"), "edits": edits}, nil)
+		if isErr {
+			t.Errorf("edit-note with the example pasted: %q", again)
+		}
+	} else {
+		t.Errorf("edit-note with edits null: no example in %q", text)
 	}
 	sharedtest.CheckWords(t, "edit-note", text)
 }

@@ -92,6 +92,9 @@ func boundWriteArgs(p map[string]*jsonschema.Schema) {
 			e["op"].Enum = append(e["op"].Enum, op)
 		}
 		textLength(e["op"], 0, len(write.OpReplaceSection))
+		// The example a refusal shows must be accepted when pasted, and
+		// append takes its text.
+		edits.Items.Examples = []any{map[string]any{"op": write.OpAppend, "text": "..."}}
 		for _, name := range []string{"text", "find", "replace"} {
 			textLength(e[name], 0, write.MaxEditText)
 		}
