@@ -633,7 +633,7 @@ func (w *walker) caseTwin(rel string) (twin string, folder bool, err error) {
 }
 
 func staleError(rel string) error {
-	return fmt.Errorf("cannot write %q: %w; nothing was written: read it again for its current etag", rel, ErrStale)
+	return fmt.Errorf("cannot write %q: %w", rel, ErrStale)
 }
 
 // check compares the file of fc with its Before and the target of a move
