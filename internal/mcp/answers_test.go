@@ -240,13 +240,18 @@ func TestSearchGraphFromANoteNotWrittenYet(t *testing.T) {
 	v := exampleVault(t)
 	sharedtest.WriteFile(t, v.Path, "Reading.md", "# Reading\n\nNext: [[Missing book]].\n")
 	sharedtest.WriteFile(t, v.Path, "Gear/Wishlist.md", "# Wishlist\n\n- [[missing book|that book]]\n")
+	sharedtest.WriteFile(t, v.Path, "Later.md", "# Later\n\n[[Later book]]\n")
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
 	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Missing book"}, nil)
-	want := `no note "Missing book" exists yet; 2 notes link to it: Gear/Wishlist.md and Reading.md`
+	want := `no note "Missing book" exists yet; 2 notes link to it: Gear/Wishlist.md and Reading.md. Start from one of them`
 	if !isErr || !strings.Contains(text, want) {
 		t.Fatalf("search-graph from a note not written yet: %v %q; want %q", isErr, text, want)
 	}
 	sharedtest.CheckWords(t, "search-graph", text)
+	text, isErr = call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Later book"}, nil)
+	if want := `no note "Later book" exists yet; 1 note links to it: Later.md. Start from it, or create the note`; !isErr || !strings.Contains(text, want) {
+		t.Errorf("search-graph from a note one note links to: %v %q; want %q", isErr, text, want)
+	}
 	if text, _ := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Nothing links here"}, nil); strings.Contains(text, "exists yet") {
 		t.Errorf("search-graph from a name nothing links to: %q", text)
 	}
