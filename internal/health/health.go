@@ -277,7 +277,17 @@ func (rep *Report) Underway(doing string) {
 // NotChecked is the result of a check that could not be made, saying why;
 // the check that found the cause reports it.
 func NotChecked(name, why string) Result {
-	return Result{Name: name, Status: Skip, Detail: "not checked: " + why}
+	return NotCheckedOf(name, "", why)
+}
+
+// NotCheckedOf is NotChecked for a check of subject (such as the embedder
+// a vectors check is about), named first: "lexical hashed-ngrams-v1: not
+// checked, the database is not available", without a chain of colons.
+func NotCheckedOf(name, subject, why string) Result {
+	if subject == "" {
+		return Result{Name: name, Status: Skip, Detail: "not checked: " + why}
+	}
+	return Result{Name: name, Status: Skip, Detail: subject + ": not checked, " + why}
 }
 
 // Runner runs one list of checks, each bounded by its own deadline: the

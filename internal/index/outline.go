@@ -1,16 +1,20 @@
 package index
 
 import (
+	"cmp"
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 )
 
 // Outline is how a vault's notes are arranged, as the index holds them:
 // its folders and its tags, each with how many notes it has, at most so
 // many of each.
 type Outline struct {
-	// Folders are the top levels first, and within a level the folders
-	// with the most notes first.
+	// Folders are the fullest first, then by path; which folders are
+	// kept, when not all are, goes by level: the top level first, then
+	// the fullest of each level.
 	Folders []FolderCount
 	// MoreFolders is how many folders were left out.
 	MoreFolders int
@@ -74,6 +78,9 @@ func (c *Catalog) Outline(ctx context.Context, vaultName string, folders, tags i
 		return Outline{}, fmt.Errorf("read the folders of vault %q: %w", vaultName, err)
 	}
 	o.MoreFolders = total - len(o.Folders)
+	slices.SortStableFunc(o.Folders, func(a, b FolderCount) int {
+		return cmp.Or(cmp.Compare(b.Notes, a.Notes), strings.Compare(a.Path, b.Path))
+	})
 	total, err = c.counts(ctx, outlineTags, func(name string, n int) {
 		o.Tags = append(o.Tags, TagCount{Tag: name, Notes: n})
 	}, vaultName, tags)

@@ -2,6 +2,7 @@ package mcp_test
 
 import (
 	"context"
+	"encoding/json"
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/query"
 	"path/filepath"
@@ -239,31 +240,49 @@ func TestSearchGraphFromANoteNotWrittenYet(t *testing.T) {
 	v := exampleVault(t)
 	sharedtest.WriteFile(t, v.Path, "Reading.md", "# Reading\n\nNext: [[Missing book]].\n")
 	sharedtest.WriteFile(t, v.Path, "Gear/Wishlist.md", "# Wishlist\n\n- [[missing book|that book]]\n")
+	sharedtest.WriteFile(t, v.Path, "Later.md", "# Later\n\n[[Later book]]\n")
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
 	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Missing book"}, nil)
-	want := `no note "Missing book" exists yet; 2 notes link to it: Gear/Wishlist.md and Reading.md`
+	want := `no note "Missing book" exists yet; 2 notes link to it: Gear/Wishlist.md and Reading.md. Start from one of them`
 	if !isErr || !strings.Contains(text, want) {
 		t.Fatalf("search-graph from a note not written yet: %v %q; want %q", isErr, text, want)
 	}
 	sharedtest.CheckWords(t, "search-graph", text)
+	text, isErr = call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Later book"}, nil)
+	if want := `no note "Later book" exists yet; 1 note links to it: Later.md. Start from it, or create the note`; !isErr || !strings.Contains(text, want) {
+		t.Errorf("search-graph from a note one note links to: %v %q; want %q", isErr, text, want)
+	}
 	if text, _ := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Nothing links here"}, nil); strings.Contains(text, "exists yet") {
 		t.Errorf("search-graph from a name nothing links to: %q", text)
 	}
 }
 
 // TestNullEditsAreRefusedWithATypedExample: edits null is refused saying
-// it must not be null, with an example whose fields have their types: a
-// count a number, properties an object, op one of its values.
+// it must not be null, with an example that edit-note accepts when
+// pasted, and the other ops named.
 func TestNullEditsAreRefusedWithATypedExample(t *testing.T) {
 	cs, _ := writableExample(t)
 	text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etagOf(t, cs, "Water.md"), "edits": nil}, nil)
-	for _, want := range []string{"not null", `"op": "append"`, `"count": 1`, `"properties": {}`, `"text": "..."`} {
+	for _, want := range []string{"not null", `such as [{"op": "append", "text": "..."}]`, "prepend, replace, replace_section, set_properties and content"} {
 		if !isErr || !strings.Contains(text, want) {
 			t.Errorf("edit-note with edits null: %v %q; want %q", isErr, text, want)
 		}
 	}
 	if strings.Contains(text, "a null") {
 		t.Errorf("edit-note with edits null: %q", text)
+	}
+	_, pasted, ok := strings.Cut(text, "such as ")
+	if end := strings.Index(pasted, "}]"); ok && end >= 0 {
+		var edits []map[string]any
+		if err := json.Unmarshal([]byte(pasted[:end+2]), &edits); err != nil {
+			t.Fatalf("the example in %q is not JSON: %v", text, err)
+		}
+		again, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etagOf(t, cs, "Water.md"), "edits": edits}, nil)
+		if isErr {
+			t.Errorf("edit-note with the example pasted: %q", again)
+		}
+	} else {
+		t.Errorf("edit-note with edits null: no example in %q", text)
 	}
 	sharedtest.CheckWords(t, "edit-note", text)
 }

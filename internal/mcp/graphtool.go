@@ -486,5 +486,5 @@ func (t *tools) wantedNote(ctx context.Context, vaultName, ref string) string {
 	if total > len(names) {
 		names = append(names, fmt.Sprintf("%d more", total-len(names)))
 	}
-	return fmt.Sprintf("no note %s exists yet; %s to it: %s. Start from one of them, or create the note", quoteArg(ref), words.CountAs(total, "note links", "notes link"), words.List(names))
+	return fmt.Sprintf("no note %s exists yet; %s to it: %s. Start from %s, or create the note", quoteArg(ref), words.CountAs(total, "note links", "notes link"), words.List(names), words.Agree(total, "it", "one of them"))
 }

@@ -11,6 +11,7 @@ import (
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // inputSchema infers T's schema and lets edit add what struct tags cannot
@@ -66,9 +67,12 @@ func expected(s *jsonschema.Schema) string {
 	return withArticle(types[0])
 }
 
-// example is an array of items of schema item as a model would write it:
-// ["a", "b"] for strings, [{"name": "...", "expression": "..."}] for
-// objects, with the item's properties in their order.
+// example is an array of one item of schema item as a model would write
+// it, one that the schema accepts when pasted: ["a", "b"] for strings,
+// [{"name": "...", "expression": "..."}] for objects. An object item has
+// its required properties, in their order, and those of the item's first
+// example (an edit's op needs its text); a property with allowed values
+// shows the first, the example's, and the rest are named after it.
 func example(item *jsonschema.Schema) string {
 	if item.Type != "object" || len(item.Properties) == 0 {
 		return `["a", "b"]`
@@ -77,11 +81,38 @@ func example(item *jsonschema.Schema) string {
 	if len(names) == 0 {
 		names = slices.Sorted(maps.Keys(item.Properties))
 	}
-	var fields []string
-	for _, n := range names {
-		fields = append(fields, fmt.Sprintf(`%q: %s`, n, exampleValue(item.Properties[n])))
+	var given map[string]any
+	if len(item.Examples) > 0 {
+		given, _ = item.Examples[0].(map[string]any)
 	}
-	return "[{" + strings.Join(fields, ", ") + "}]"
+	var fields, others []string
+	for _, n := range names {
+		v, ok := given[n]
+		if !ok && !slices.Contains(item.Required, n) {
+			continue
+		}
+		value := exampleValue(item.Properties[n])
+		if ok {
+			if data, err := json.Marshal(v); err == nil {
+				value = string(data)
+			}
+		}
+		fields = append(fields, fmt.Sprintf(`%q: %s`, n, value))
+		if enum := item.Properties[n].Enum; len(enum) > 1 {
+			var rest []string
+			for _, e := range enum {
+				if data, err := json.Marshal(e); err == nil && string(data) != value {
+					rest = append(rest, fmt.Sprint(e))
+				}
+			}
+			others = append(others, fmt.Sprintf("other values of %s: %s", n, words.List(rest)))
+		}
+	}
+	s := "[{" + strings.Join(fields, ", ") + "}]"
+	if len(others) > 0 {
+		s += " (" + strings.Join(others, "; ") + ")"
+	}
+	return s
 }
 
 // exampleValue is a value of schema s as JSON, of its type: the first of

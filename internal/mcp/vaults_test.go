@@ -13,6 +13,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestListVaultsFoldersAndTags indexes a vault of 48 folders and 47 tags
@@ -85,6 +86,20 @@ func TestListVaultsFoldersAndTags(t *testing.T) {
 		if !strings.Contains(text, w) {
 			t.Errorf("text lacks %q:\n%s", w, text)
 		}
+	}
+}
+
+// TestListVaultsFoldersInOrderOfNotes: the folders shown are in order of
+// how many notes they hold, then of path, a subfolder among the rest.
+func TestListVaultsFoldersInOrderOfNotes(t *testing.T) {
+	v := config.Vault{Name: "order", Path: t.TempDir()}
+	for _, rel := range []string{"Linking/a.md", "Linking/b.md", "Linking/c.md", "Bases/Layouts/a.md", "Bases/Layouts/b.md", "Bases/Layouts/c.md", "Bases/Layouts/d.md", "Zed/a.md"} {
+		sharedtest.WriteFile(t, v.Path, rel, "# Note\n")
+	}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolListVaults, nil, nil)
+	if want := "folders (notes): `Bases/` 4, `Bases/Layouts/` 4, `Linking/` 3, `Zed/` 1"; isErr || !strings.Contains(text, want) {
+		t.Errorf("list-vaults: %v %q; want %q", isErr, text, want)
 	}
 }
 

@@ -3,6 +3,7 @@ package mcp_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -140,6 +141,24 @@ func TestEditNoteSchemaTakesAListOfEdits(t *testing.T) {
 		return
 	}
 	t.Fatal("edit-note is not listed")
+}
+
+// TestANoteBesideAFolderOfOtherCase: create-note inbox/x.md beside a
+// folder Inbox is refused pointing at that folder, not at edit-note, for
+// no note is there.
+func TestANoteBesideAFolderOfOtherCase(t *testing.T) {
+	cs, dir := writableExample(t)
+	if err := os.MkdirAll(filepath.Join(dir, "Inbox"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	text, isErr := call(t, cs, mcp.ToolCreateNote, map[string]any{"path": "inbox/x.md", "content": "x\n"}, nil)
+	if !isErr || !strings.Contains(text, "or write it into the existing folder: `Inbox/x.md`") || strings.Contains(text, "edit-note") {
+		t.Errorf("create-note inbox/x.md beside Inbox/: %v %q", isErr, text)
+	}
+	sharedtest.CheckWords(t, mcp.ToolCreateNote, text)
+	if _, isErr := call(t, cs, mcp.ToolCreateNote, map[string]any{"path": "Inbox/x.md", "content": "x\n"}, nil); isErr {
+		t.Error("the suggested path Inbox/x.md is refused")
+	}
 }
 
 // TestNamesThatDifferOnlyInCaseAreOneNote: create-note and move-note to a

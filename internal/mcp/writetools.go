@@ -92,6 +92,9 @@ func boundWriteArgs(p map[string]*jsonschema.Schema) {
 			e["op"].Enum = append(e["op"].Enum, op)
 		}
 		textLength(e["op"], 0, len(write.OpReplaceSection))
+		// The example a refusal shows must be accepted when pasted, and
+		// append takes its text.
+		edits.Items.Examples = []any{map[string]any{"op": write.OpAppend, "text": "..."}}
 		for _, name := range []string{"text", "find", "replace"} {
 			textLength(e[name], 0, write.MaxEditText)
 		}
@@ -325,6 +328,7 @@ const allowWriting = "the user can allow writing with `write: true` on the vault
 // writeError words a failed write for the model: what happened and what
 // to do next, reading the note with reader (the tool that gives its etag).
 func writeError(err error, reader string) error {
+	var twin *write.TwinError
 	switch {
 	case errors.Is(err, write.ErrStale):
 		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
@@ -332,6 +336,12 @@ func writeError(err error, reader string) error {
 		return fmt.Errorf("%v. Nothing was written: read the note with %s, which returns its etag", err, reader)
 	case errors.Is(err, write.ErrBadETag):
 		return fmt.Errorf("%v; read the note with %s to get one. Nothing was written", err, reader)
+	case errors.As(err, &twin) && twin.InFolder() != "":
+		what := "write it"
+		if twin.From != "" {
+			what = "move it"
+		}
+		return fmt.Errorf("%v: nothing was written; choose another path, or %s into the existing folder: `%s`", err, what, twin.InFolder())
 	case errors.Is(err, write.ErrExists):
 		return fmt.Errorf("%v: nothing was written; to change an existing note use edit-note, or choose another path", err)
 	}

@@ -149,10 +149,10 @@ type Denial struct {
 const RetryAfter = 30 * time.Second
 
 // unavailable is the denial of a request while the issuer cannot be
-// reached (err says why): no token can be checked, and none can be had.
+// reached (err says why): access tokens cannot be checked.
 func unavailable(err error) *Denial {
 	return &Denial{status: http.StatusServiceUnavailable,
-		why: fmt.Sprintf("%v, so no access token can be had or checked; try again in %d seconds", err, int(RetryAfter/time.Second))}
+		why: fmt.Sprintf("%v, so access tokens cannot be checked; try again in %d seconds", err, int(RetryAfter/time.Second))}
 }
 
 // Check checks the access token a request sent ("" when it sent none).

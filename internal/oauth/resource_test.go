@@ -177,7 +177,7 @@ func TestIssuerUnreachable(t *testing.T) {
 		rs.Deny(rec, req, d)
 		body := strings.TrimSuffix(rec.Body.String(), "\n")
 		if rec.Code != http.StatusServiceUnavailable || rec.Header().Get("Retry-After") != "30" ||
-			!strings.Contains(body, want) || !strings.Contains(body, "try again in 30 seconds") ||
+			!strings.Contains(body, want+", so access tokens cannot be checked; try again in 30 seconds") ||
 			strings.Contains(body, "\n") || strings.Contains(body, "dial tcp") {
 			t.Errorf("%s: HTTP %d, Retry-After %q: %q; want 503, 30 and %q on one line", name, rec.Code, rec.Header().Get("Retry-After"), body, want)
 		}

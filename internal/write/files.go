@@ -520,6 +520,21 @@ func (e *TwinError) Error() string {
 	return fmt.Sprintf("%s: the vault already has the %s %q, a name that differs only in case, which is %s", doing, what, e.Twin, same)
 }
 
+// InFolder is Path put into the folder the vault has, Twin, in place of
+// the one the write named: "Inbox/x.md" for "inbox/x.md" beside a folder
+// Inbox. "" when Twin is a note.
+func (e *TwinError) InFolder() string {
+	if !e.Folder {
+		return ""
+	}
+	depth := strings.Count(e.Twin, "/") + 1
+	parts := strings.Split(e.Path, "/")
+	if len(parts) <= depth {
+		return ""
+	}
+	return e.Twin + "/" + strings.Join(parts[depth:], "/")
+}
+
 // Is makes a TwinError an ErrExists.
 func (e *TwinError) Is(target error) bool { return target == ErrExists }
 
@@ -618,7 +633,7 @@ func (w *walker) caseTwin(rel string) (twin string, folder bool, err error) {
 }
 
 func staleError(rel string) error {
-	return fmt.Errorf("cannot write %q: %w; nothing was written: read it again for its current etag", rel, ErrStale)
+	return fmt.Errorf("cannot write %q: %w", rel, ErrStale)
 }
 
 // check compares the file of fc with its Before and the target of a move

@@ -18,3 +18,21 @@ func TestTwinErrorWording(t *testing.T) {
 		t.Errorf("a note's twin: %q", note)
 	}
 }
+
+// TestTwinInFolder: a path beside a folder that differs only in case is
+// put into that folder, at any depth; a note's twin has no folder.
+func TestTwinInFolder(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		err  TwinError
+		want string
+	}{
+		{"top folder", TwinError{Path: "inbox/x.md", Twin: "Inbox", Folder: true}, "Inbox/x.md"},
+		{"deeper", TwinError{Path: "Work/inbox/a/x.md", Twin: "Work/Inbox", Folder: true}, "Work/Inbox/a/x.md"},
+		{"note", TwinError{Path: "water.md", Twin: "Water.md"}, ""},
+	} {
+		if got := c.err.InFolder(); got != c.want {
+			t.Errorf("%s: %q; want %q", c.name, got, c.want)
+		}
+	}
+}
