@@ -319,7 +319,11 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
 			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
 		}
-		fmt.Fprintf(w, "  %s: %d resolved, %d unresolved\n", words.Count(r.Links, "link"), r.ResolvedLinks, r.UnresolvedLinks)
+		if r.Links == 0 {
+			fmt.Fprintf(w, "  no links\n")
+		} else {
+			fmt.Fprintf(w, "  %s: %d resolved, %d unresolved\n", words.Count(r.Links, "link"), r.ResolvedLinks, r.UnresolvedLinks)
+		}
 		if r.Warnings > 0 {
 			fmt.Fprintf(w, "  %s indexed with a problem: run %s for details\n", words.Count(r.Warnings, "file"), inv.Command("doctor"))
 		}
