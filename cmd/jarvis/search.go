@@ -35,6 +35,10 @@ type searchOutput struct {
 	Notes     []string `json:"notes,omitempty"`
 	// Alternatives says what each --alt searched added.
 	Alternatives []search.AlternativeHits `json:"alternatives,omitempty"`
+	// indexNotes is how many of Notes, from the first, say what is wrong
+	// with the index: a reader sees them above Degraded, which says what
+	// was read instead.
+	indexNotes int
 }
 
 func runSearch(ctx context.Context, e *env, args []string) error {
@@ -191,6 +195,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	out.Alternatives = a.Alternatives
 	if dbNote != "" {
 		out.Notes = append([]string{dbNote}, out.Notes...)
+		out.indexNotes = 1
 	}
 	out.Degraded = joinNotes(out.Degraded, a.Reason)
 	return printSearch(e, out, *asJSON, len(cfg.Vaults) > 1)
@@ -299,10 +304,15 @@ func joinNotes(a, b string) string {
 // when bold is true (stdout is a terminal) and unmarked otherwise, so that
 // piped output holds the notes' text and no markers.
 func printResults(w io.Writer, out searchOutput, showVault, bold bool) {
+	// Why the index could not be used comes before what was done
+	// instead.
+	for _, n := range out.Notes[:out.indexNotes] {
+		fmt.Fprintf(w, "note: %s\n\n", n)
+	}
 	if out.Degraded != "" {
 		fmt.Fprintf(w, "note: %s\n\n", out.Degraded)
 	}
-	for _, n := range out.Notes {
+	for _, n := range out.Notes[out.indexNotes:] {
 		fmt.Fprintf(w, "note: %s\n\n", n)
 	}
 	if len(out.Results) == 0 {
