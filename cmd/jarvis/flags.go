@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/jarvis-mcp/jarvis/internal/bases"
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -115,6 +116,17 @@ func repeatFlags(err error, cfg config.Config) error {
 	if errors.As(err, &be) {
 		be.Invocation = cfg.Invocation()
 		return fmt.Errorf("%w: %w", be, errUsage)
+	}
+	return err
+}
+
+// usageIfRefused makes err a usage error (exit status 2) when it holds a
+// Bases expression refused when read (bases.RefusedWhenRead): the flag
+// that gave it, --filter, --formula or --where, must change. query and
+// search both ask it.
+func usageIfRefused(err error) error {
+	if bases.RefusedWhenRead(err) {
+		return fmt.Errorf("%w: %w", err, errUsage)
 	}
 	return err
 }

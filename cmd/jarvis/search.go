@@ -187,7 +187,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	case errors.Is(err, search.ErrIndexUnreadable):
 		return err // it says what to do
 	case errors.As(err, &we):
-		return fmt.Errorf("--where: %w: %w", we.Err, errUsage)
+		return usageIfRefused(fmt.Errorf("--where: %w", we.Err))
 	case err != nil:
 		return fmt.Errorf("search: %w", err)
 	}
