@@ -131,6 +131,33 @@ func usageIfRefused(err error) error {
 	return err
 }
 
+// commandFlags are the flags of fs given on the command line, other than
+// the common ones cfg.Invocation repeats, as they would be typed again.
+func commandFlags(fs *flag.FlagSet) []string {
+	var shared common
+	commonFlags := flag.NewFlagSet("", flag.ContinueOnError)
+	shared.register(commonFlags)
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		if commonFlags.Lookup(f.Name) != nil {
+			return
+		}
+		switch list, ok := f.Value.(*stringList); {
+		case ok:
+			for _, v := range *list {
+				out = append(out, "--"+f.Name, v)
+			}
+		case isBool(f) && f.Value.String() == "true":
+			out = append(out, "--"+f.Name)
+		case isBool(f):
+			out = append(out, "--"+f.Name+"=false")
+		default:
+			out = append(out, "--"+f.Name, f.Value.String())
+		}
+	})
+	return out
+}
+
 // logger writes to stderr, never stdout: stdout carries JSON output.
 // Without --verbose it writes warnings and errors for a person to read
 // (terminalHandler), leaving to the command's output what that says

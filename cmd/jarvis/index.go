@@ -278,14 +278,22 @@ func dbError(e *env, cfg config.Config, path string, err error) error {
 	return store.Explained(path, err, cfg.Invocation(), e.dbProbe)
 }
 
+// readStoredVaults opens the database at path read-only and lists the
+// vaults it holds (index.StoredVaults).
+func readStoredVaults(ctx context.Context, e *env, path string) ([]config.Vault, error) {
+	db, err := store.Open(ctx, path, store.Options{ReadOnly: true, Probe: e.dbProbe})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return index.StoredVaults(ctx, db)
+}
+
 // vaultsOfDatabase gives cfg, which names no vault, the vaults its
 // database holds, and says which.
 func vaultsOfDatabase(ctx context.Context, e *env, cfg *config.Config) error {
-	db, err := store.Open(ctx, cfg.DBPath, store.Options{ReadOnly: true, Probe: e.dbProbe})
-	if err == nil {
-		defer db.Close()
-		cfg.Vaults, err = index.StoredVaults(ctx, db)
-	}
+	var err error
+	cfg.Vaults, err = readStoredVaults(ctx, e, cfg.DBPath)
 	switch {
 	case err != nil:
 		return fmt.Errorf("no vault given, and which vaults the database %s holds cannot be read from it (%s): %s: %w",

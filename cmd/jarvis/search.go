@@ -19,6 +19,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // searchOutput is what `jarvis search --json` prints.
@@ -117,6 +118,11 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
+	if len(cfg.Vaults) == 0 && !noDatabase(cfg.DBPath) {
+		if err := vaultsToSearch(ctx, e, cfg, append(commandFlags(fs), query)); err != nil {
+			return err
+		}
+	}
 	// A vault whose folder is missing is not an error here while another
 	// can be searched: the answer says so, beside what the others give.
 	// When none can, nothing is searched, and no database is made.
@@ -199,6 +205,30 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	}
 	out.Degraded = joinNotes(out.Degraded, a.Reason)
 	return printSearch(e, out, *asJSON, len(cfg.Vaults) > 1)
+}
+
+// vaultsToSearch is the usage error of a search given no vault whose
+// database holds some: it names them and the command, with --vault and
+// args (the search's own flags and query), that searches them. A search
+// given no vault searches none. It is nil when the database holds none or
+// cannot say, and checkConfigured says what to do.
+func vaultsToSearch(ctx context.Context, e *env, cfg config.Config, args []string) error {
+	stored, err := readStoredVaults(ctx, e, cfg.DBPath)
+	if err != nil || len(stored) == 0 {
+		return nil
+	}
+	inv := cfg.Invocation()
+	var names []string
+	for _, v := range stored {
+		names = append(names, fmt.Sprintf("%q (%s)", v.Name, v.Path))
+		inv = append(inv, "--vault", v.Path)
+	}
+	vaults, them := "vault", "it"
+	if len(stored) > 1 {
+		vaults, them = "vaults", "them"
+	}
+	return fmt.Errorf("no vault given; the database %s holds the %s %s: to search %s, run %s: %w",
+		cfg.DBPath, vaults, words.List(names), them, inv.Command("search", args...), errUsage)
 }
 
 // printSearch writes the answer as JSON or for a reader.
