@@ -12,6 +12,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/jarvis-mcp/jarvis/internal/bases"
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/store"
@@ -117,6 +118,44 @@ func repeatFlags(err error, cfg config.Config) error {
 		return fmt.Errorf("%w: %w", be, errUsage)
 	}
 	return err
+}
+
+// usageIfRefused makes err a usage error (exit status 2) when it holds a
+// Bases expression refused when read (bases.RefusedWhenRead): the flag
+// that gave it, --filter, --formula or --where, must change. query and
+// search both ask it.
+func usageIfRefused(err error) error {
+	if bases.RefusedWhenRead(err) {
+		return fmt.Errorf("%w: %w", err, errUsage)
+	}
+	return err
+}
+
+// commandFlags are the flags of fs given on the command line, other than
+// the common ones cfg.Invocation repeats, as they would be typed again.
+func commandFlags(fs *flag.FlagSet) []string {
+	var shared common
+	commonFlags := flag.NewFlagSet("", flag.ContinueOnError)
+	shared.register(commonFlags)
+	var out []string
+	fs.Visit(func(f *flag.Flag) {
+		if commonFlags.Lookup(f.Name) != nil {
+			return
+		}
+		switch list, ok := f.Value.(*stringList); {
+		case ok:
+			for _, v := range *list {
+				out = append(out, "--"+f.Name, v)
+			}
+		case isBool(f) && f.Value.String() == "true":
+			out = append(out, "--"+f.Name)
+		case isBool(f):
+			out = append(out, "--"+f.Name+"=false")
+		default:
+			out = append(out, "--"+f.Name, f.Value.String())
+		}
+	})
+	return out
 }
 
 // logger writes to stderr, never stdout: stdout carries JSON output.

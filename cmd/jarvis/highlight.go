@@ -20,8 +20,9 @@ const matchMarker = "**"
 
 // showSnippet turns a snippet's match markers into terminal bold when bold
 // is true, and drops them otherwise. Inside a [[wikilink]] (or ![[embed]])
-// and inside `code` or fenced code the text is shown as written, without
-// bold: bold there would read as part of the link target or the code.
+// the text is shown as written, markers dropped, without bold: bold there
+// would read as part of the link target. Inside `code` or fenced code a
+// "**" is the note's own (matches are not marked in code) and is kept.
 func showSnippet(s string, bold bool) string {
 	literal := literalSpans(s)
 	var b strings.Builder
@@ -37,6 +38,12 @@ func showSnippet(s string, bold bool) string {
 			// keeps bold from leaking if one ever did.
 			b.WriteString(boldOff)
 			on = false
+		}
+		if inLiteral && literal[next].code {
+			// Code is written as it is, up to its end.
+			b.WriteString(s[i:literal[next].end])
+			i = literal[next].end
+			continue
 		}
 		if strings.HasPrefix(s[i:], matchMarker) {
 			if bold && !inLiteral {
@@ -59,57 +66,77 @@ func showSnippet(s string, bold bool) string {
 	return b.String()
 }
 
-// textSpan is a byte range of a snippet.
-type textSpan struct{ start, end int }
+// textSpan is a byte range of a snippet: code when code is set, else a
+// link.
+type textSpan struct {
+	start, end int
+	code       bool
+}
 
-// literalSpans finds the wikilinks and code of a snippet, in order and not
-// overlapping. A snippet is a one-line excerpt, so it may begin inside a
-// link ("…Note|shown]] and more") or end inside one; those count as links
-// too. Code is a run of backticks up to the next run of the same length,
-// as in Markdown, which covers fenced code collapsed onto one line; a
-// fence of three or more backticks with no partner is taken to open code
-// that runs to the end of the excerpt, since a snippet starts shortly
-// before its first match and runs on after it.
-func literalSpans(s string) []textSpan {
-	var spans []textSpan
-	code := notes.CodeSpans(s) // Markdown's rule, as the snippet was made by
-	sawLink := false
-	for i := 0; i < len(s); {
-		for len(code) > 0 && code[0].Start < i {
-			code = code[1:]
+// excerptCode finds the code of a snippet: Markdown's code spans
+// (notes.CodeSpans, the rule the snippet was made by), which covers fenced
+// code collapsed onto one line, and a fence of three or more backticks
+// with no partner, taken to open code that runs to the end of the
+// excerpt, since a snippet starts shortly before its first match and runs
+// on after it.
+func excerptCode(s string) []notes.Span {
+	code := notes.CodeSpans(s)
+	from := 0
+	for k := 0; k <= len(code); k++ {
+		to := len(s)
+		if k < len(code) {
+			to = code[k].Start
 		}
-		switch {
-		case len(code) > 0 && code[0].Start == i:
-			spans = append(spans, textSpan{i, code[0].End})
-			i = code[0].End
-		case strings.HasPrefix(s[i:], "```"):
-			// A fence with no partner opens code the excerpt cut off.
-			spans = append(spans, textSpan{i, len(s)})
-			i = len(s)
-		case s[i] == '`':
-			i += len(s[i:]) - len(strings.TrimLeft(s[i:], "`")) // a lone run of backticks is text
-		case strings.HasPrefix(s[i:], "[["):
-			sawLink = true
-			end := strings.Index(s[i+2:], "]]")
-			if end < 0 {
-				spans = append(spans, textSpan{i, len(s)})
-				return spans
-			}
-			spans = append(spans, textSpan{i, i + 2 + end + 2})
-			i += 2 + end + 2
-		case !sawLink && strings.HasPrefix(s[i:], "]]"):
-			// A link whose opening the excerpt cut off: from the start,
-			// or from the end of code before it.
-			sawLink = true
-			from := 0
-			if len(spans) > 0 {
-				from = spans[len(spans)-1].end
-			}
-			spans = append(spans, textSpan{from, i + 2})
-			i += 2
-		default:
-			i++
+		if i := strings.Index(s[from:to], "```"); i >= 0 {
+			return append(code[:k:k], notes.Span{Start: from + i, End: len(s)})
+		}
+		if k < len(code) {
+			from = code[k].End
 		}
 	}
+	return code
+}
+
+// literalSpans finds the code (excerptCode) and wikilinks of a snippet, in
+// order and not overlapping; links are looked for outside code. A snippet
+// is a one-line excerpt, so it may begin inside a link ("…Note|shown]] and
+// more") or end inside one; those count as links too.
+func literalSpans(s string) []textSpan {
+	var spans []textSpan
+	sawLink := false
+	from := 0
+	links := func(to int) {
+		for i := from; i < to; {
+			switch {
+			case strings.HasPrefix(s[i:to], "[["):
+				sawLink = true
+				end := strings.Index(s[i+2:to], "]]")
+				if end < 0 {
+					spans = append(spans, textSpan{start: i, end: to})
+					return
+				}
+				spans = append(spans, textSpan{start: i, end: i + 2 + end + 2})
+				i += 2 + end + 2
+			case !sawLink && strings.HasPrefix(s[i:to], "]]"):
+				// A link whose opening the excerpt cut off: from the
+				// start, or from the end of code before it.
+				sawLink = true
+				start := 0
+				if len(spans) > 0 {
+					start = spans[len(spans)-1].end
+				}
+				spans = append(spans, textSpan{start: start, end: i + 2})
+				i += 2
+			default:
+				i++
+			}
+		}
+	}
+	for _, c := range excerptCode(s) {
+		links(c.Start)
+		spans = append(spans, textSpan{start: c.Start, end: c.End, code: true})
+		from = c.End
+	}
+	links(len(s))
 	return spans
 }

@@ -278,14 +278,22 @@ func dbError(e *env, cfg config.Config, path string, err error) error {
 	return store.Explained(path, err, cfg.Invocation(), e.dbProbe)
 }
 
+// readStoredVaults opens the database at path read-only and lists the
+// vaults it holds (index.StoredVaults).
+func readStoredVaults(ctx context.Context, e *env, path string) ([]config.Vault, error) {
+	db, err := store.Open(ctx, path, store.Options{ReadOnly: true, Probe: e.dbProbe})
+	if err != nil {
+		return nil, err
+	}
+	defer db.Close()
+	return index.StoredVaults(ctx, db)
+}
+
 // vaultsOfDatabase gives cfg, which names no vault, the vaults its
 // database holds, and says which.
 func vaultsOfDatabase(ctx context.Context, e *env, cfg *config.Config) error {
-	db, err := store.Open(ctx, cfg.DBPath, store.Options{ReadOnly: true, Probe: e.dbProbe})
-	if err == nil {
-		defer db.Close()
-		cfg.Vaults, err = index.StoredVaults(ctx, db)
-	}
+	var err error
+	cfg.Vaults, err = readStoredVaults(ctx, e, cfg.DBPath)
 	switch {
 	case err != nil:
 		return fmt.Errorf("no vault given, and which vaults the database %s holds cannot be read from it (%s): %s: %w",
@@ -319,7 +327,11 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
 			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
 		}
-		fmt.Fprintf(w, "  %s: %d resolved, %d unresolved\n", words.Count(r.Links, "link"), r.ResolvedLinks, r.UnresolvedLinks)
+		if r.Links == 0 {
+			fmt.Fprintf(w, "  no links\n")
+		} else {
+			fmt.Fprintf(w, "  %s: %d resolved, %d unresolved\n", words.Count(r.Links, "link"), r.ResolvedLinks, r.UnresolvedLinks)
+		}
 		if r.Warnings > 0 {
 			fmt.Fprintf(w, "  %s indexed with a problem: run %s for details\n", words.Count(r.Warnings, "file"), inv.Command("doctor"))
 		}

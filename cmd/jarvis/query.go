@@ -124,7 +124,7 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return fmt.Errorf("query: %w", err)
+		return usageIfRefused(fmt.Errorf("query: %w", err))
 	}
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(out)

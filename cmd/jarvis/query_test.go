@@ -68,7 +68,8 @@ func TestQueryCommand(t *testing.T) {
 		want string
 	}{
 		{"neither", nil, 2, "give --base FILE or --filter EXPRESSION"},
-		{"broken", []string{"--filter", "status == "}, 1, "column 10: expected a value"},
+		{"broken", []string{"--filter", "status == "}, 2, "column 10: expected a value"},
+		{"mistyped field", []string{"--filter", `file.nmae == "x"`}, 2, `did you mean "name"`},
 		{"unknown view", []string{"--base", "Bases/Daily.base", "--view", "Later"}, 1, `its views are "Moods"`},
 		{"bad formula", []string{"--filter", "true", "--formula", "x"}, 2, "name=expression"},
 		{"argument", []string{"status"}, 2, "unexpected argument"},
@@ -130,14 +131,14 @@ func TestQueryMessagesANewUserMeets(t *testing.T) {
 			[]string{`Bases/Broken.base, line 4: limit of view "Table" must be a whole number, got "ten"`}},
 		{"unknown view", []string{"query", "--base", "Bases/Daily.base", "--view", "Later"}, 1, nil,
 			[]string{`the base has no view "Later"; its views are "Moods"`}},
-		{"unknown function", []string{"query", "--filter", "true", "--formula", "x=nosuch(status)", "--property", "formula.x"}, 1, nil,
+		{"unknown function", []string{"query", "--filter", "true", "--formula", "x=nosuch(status)", "--property", "formula.x"}, 2, nil,
 			[]string{"formula \"x\": expression `nosuch(status)`, column 1: unknown function \"nosuch\""}},
 		{"group summaries", []string{"query", "--base", "Bases/Projects.base", "--view", "By status"}, 0,
 			[]string{"Average of priority: 1.75", "Average of priority in group done: 3"}, nil},
 		{"bad where", []string{"search", "--where", "status ==", "coffee"}, 2, nil, []string{"jarvis: --where: expression `status ==`, column 10: expected a value"}},
 		// A mistake of the expression itself, whatever the note: found
 		// when it is read, not blamed on the first note it runs on.
-		{"misspelt field", []string{"query", "--filter", "file.name.lenght > 3"}, 1, nil,
+		{"misspelt field", []string{"query", "--filter", "file.name.lenght > 3"}, 2, nil,
 			[]string{"expression `file.name.lenght > 3`, column 11: a string has no field \"lenght\"; did you mean \"length\"?"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -163,21 +164,23 @@ func TestQueryMessagesANewUserMeets(t *testing.T) {
 
 	// Expressions with calls in them, whose echo the word checks would
 	// read as an empty quotation, so they are checked without it: a
-	// duration the expression writes is read with it, and a mistake that
-	// depends on a note's values still names the note.
+	// duration the expression writes is read with it (a usage error, exit
+	// 2), and a mistake that depends on a note's values still names the
+	// note (exit 1).
 	for _, c := range []struct {
 		expr string
 		want []string
 		note bool
+		code int
 	}{
 		{`file.mtime > now() - "1 fortnight"`, []string{`column 20: "1 fortnight" is not a duration; write a number and a unit`,
-			"the units are y, M, w, d, h, m, s, ms, or the words year, month,"}, false},
-		{`status * 2 > now().year`, []string{`column 8: cannot use "*" with a string and a number (for Projects/`}, true},
+			"the units are y, M, w, d, h, m, s, ms, or the words year, month,"}, false, 2},
+		{`status * 2 > now().year`, []string{`column 8: cannot use "*" with a string and a number (for Projects/`}, true, 1},
 	} {
 		code, _, stderr := jarvis(t, nil, append(append([]string{"query"}, flags...), "--no-refresh", "--filter", c.expr)...)
 		sharedtest.CheckWords(t, c.expr, strings.ReplaceAll(stderr, c.expr, "EXPR"))
-		if code != 1 || strings.Contains(stderr, "(for ") != c.note {
-			t.Errorf("%s: exit %d, want 1, naming a note %v:\n%s", c.expr, code, c.note, stderr)
+		if code != c.code || strings.Contains(stderr, "(for ") != c.note {
+			t.Errorf("%s: exit %d, want %d, naming a note %v:\n%s", c.expr, code, c.code, c.note, stderr)
 		}
 		for _, w := range c.want {
 			if !strings.Contains(stderr, w) {

@@ -19,6 +19,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // searchOutput is what `jarvis search --json` prints.
@@ -35,6 +36,10 @@ type searchOutput struct {
 	Notes     []string `json:"notes,omitempty"`
 	// Alternatives says what each --alt searched added.
 	Alternatives []search.AlternativeHits `json:"alternatives,omitempty"`
+	// indexNotes is how many of Notes, from the first, say what is wrong
+	// with the index: a reader sees them above Degraded, which says what
+	// was read instead.
+	indexNotes int
 }
 
 func runSearch(ctx context.Context, e *env, args []string) error {
@@ -113,6 +118,11 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
+	if len(cfg.Vaults) == 0 && !noDatabase(cfg.DBPath) {
+		if err := vaultsToSearch(ctx, e, cfg, append(commandFlags(fs), query)); err != nil {
+			return err
+		}
+	}
 	// A vault whose folder is missing is not an error here while another
 	// can be searched: the answer says so, beside what the others give.
 	// When none can, nothing is searched, and no database is made.
@@ -183,7 +193,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	case errors.Is(err, search.ErrIndexUnreadable):
 		return err // it says what to do
 	case errors.As(err, &we):
-		return fmt.Errorf("--where: %w: %w", we.Err, errUsage)
+		return usageIfRefused(fmt.Errorf("--where: %w", we.Err))
 	case err != nil:
 		return fmt.Errorf("search: %w", err)
 	}
@@ -191,9 +201,34 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	out.Alternatives = a.Alternatives
 	if dbNote != "" {
 		out.Notes = append([]string{dbNote}, out.Notes...)
+		out.indexNotes = 1
 	}
 	out.Degraded = joinNotes(out.Degraded, a.Reason)
 	return printSearch(e, out, *asJSON, len(cfg.Vaults) > 1)
+}
+
+// vaultsToSearch is the usage error of a search given no vault whose
+// database holds some: it names them and the command, with --vault and
+// args (the search's own flags and query), that searches them. A search
+// given no vault searches none. It is nil when the database holds none or
+// cannot say, and checkConfigured says what to do.
+func vaultsToSearch(ctx context.Context, e *env, cfg config.Config, args []string) error {
+	stored, err := readStoredVaults(ctx, e, cfg.DBPath)
+	if err != nil || len(stored) == 0 {
+		return nil
+	}
+	inv := cfg.Invocation()
+	var names []string
+	for _, v := range stored {
+		names = append(names, fmt.Sprintf("%q (%s)", v.Name, v.Path))
+		inv = append(inv, "--vault", v.Path)
+	}
+	vaults, them := "vault", "it"
+	if len(stored) > 1 {
+		vaults, them = "vaults", "them"
+	}
+	return fmt.Errorf("no vault given; the database %s holds the %s %s: to search %s, run %s: %w",
+		cfg.DBPath, vaults, words.List(names), them, inv.Command("search", args...), errUsage)
 }
 
 // printSearch writes the answer as JSON or for a reader.
@@ -299,10 +334,15 @@ func joinNotes(a, b string) string {
 // when bold is true (stdout is a terminal) and unmarked otherwise, so that
 // piped output holds the notes' text and no markers.
 func printResults(w io.Writer, out searchOutput, showVault, bold bool) {
+	// Why the index could not be used comes before what was done
+	// instead.
+	for _, n := range out.Notes[:out.indexNotes] {
+		fmt.Fprintf(w, "note: %s\n\n", n)
+	}
 	if out.Degraded != "" {
 		fmt.Fprintf(w, "note: %s\n\n", out.Degraded)
 	}
-	for _, n := range out.Notes {
+	for _, n := range out.Notes[out.indexNotes:] {
 		fmt.Fprintf(w, "note: %s\n\n", n)
 	}
 	if len(out.Results) == 0 {

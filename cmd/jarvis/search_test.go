@@ -146,3 +146,20 @@ func TestSearchAlternatives(t *testing.T) {
 		t.Errorf("%d alternatives: exit %d: %s", search.MaxAlternatives+1, code, stderr)
 	}
 }
+
+// TestSearchWithoutVaultNamesTheStored: a search given a database but no
+// vault searches nothing, exits 2, and names the vault the database holds
+// with the command, repeating the search's own flags, that searches it.
+func TestSearchWithoutVaultNamesTheStored(t *testing.T) {
+	vault := messageVault(t)
+	db := filepath.Join(t.TempDir(), "j.db")
+	mustIndex(t, nil, "--vault", vault, "--db", db)
+	r := readCLI(t, nil, "search", "--db", db, "--mode", "keyword", "coffee")
+	want := fmt.Sprintf("holds the vault %q (%s)", filepath.Base(vault), vault)
+	if r.code != 2 || !strings.Contains(r.stderr, want) || !strings.Contains(r.stderr, "--mode keyword coffee`") {
+		t.Fatalf("exit %d, want 2 and a stderr naming %s and the command:\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	if cmds := runSuggestions(t, nil, r); len(cmds) != 1 {
+		t.Errorf("suggested %q, want one command", cmds)
+	}
+}

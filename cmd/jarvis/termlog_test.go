@@ -120,4 +120,8 @@ func TestSearchSaysDamageOnce(t *testing.T) {
 	if !strings.Contains(all, "--rebuild`") || !strings.Contains(all, "Note ") {
 		t.Errorf("search lacks the fix or the results:\n%s", all)
 	}
+	// Why first, then what was read instead.
+	if d, i := strings.Index(stdout, "damaged"), strings.Index(stdout, "instead"); d < 0 || i < 0 || i < d {
+		t.Errorf("search says what it read instead before why:\n%s", stdout)
+	}
 }

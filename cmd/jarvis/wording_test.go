@@ -62,6 +62,17 @@ func TestIndexSummarySaysWhatItFinished(t *testing.T) {
 	}
 }
 
+// TestIndexSummaryNoLinks: a vault without links says so, not "0 links: 0
+// resolved, 0 unresolved".
+func TestIndexSummaryNoLinks(t *testing.T) {
+	var b bytes.Buffer
+	printIndexSummary(&b, indexOutput{Vaults: []index.Result{{Name: "v", Path: "/v", Notes: 2}}}, "/tmp/j.db", nil)
+	got := b.String()
+	if !strings.Contains(got, "  no links\n") || strings.Contains(got, "0 resolved") {
+		t.Errorf("summary of a vault without links:\n%s", got)
+	}
+}
+
 // TestGoRunRefusalInstallsAsTheREADME: setup's refusal of a `go run`
 // build suggests the README's install line, with -buildvcs=true, and then
 // the command as the user gave it.

@@ -60,7 +60,7 @@ func (x *Expr) EvalWith(env *Env, f File, names map[string]Value) (v Value, err 
 		// where it happens; a panic here is a bug, reported rather than
 		// taking the caller down.
 		if r := recover(); r != nil {
-			v, err = nil, &Error{Expr: x.src, Msg: fmt.Sprintf("internal error while evaluating: %v", r)}
+			v, err = nil, &Error{Expr: x.src, Msg: fmt.Sprintf("internal error while evaluating: %v", r), evaluating: true}
 		}
 	}()
 	return e.eval(x.root)
@@ -93,7 +93,9 @@ func (e *evaluator) errf(n node, format string, args ...any) error {
 	if n != nil {
 		pos = n.position()
 	}
-	return errAt(e.src, pos, fmt.Sprintf(format, args...))
+	err := errAt(e.src, pos, fmt.Sprintf(format, args...))
+	err.evaluating = true
+	return err
 }
 
 // charge counts bytes against the memory budget before they are allocated.

@@ -577,3 +577,24 @@ func TestDurationErrorsSayWhatADurationOffers(t *testing.T) {
 		}
 	}
 }
+
+// TestRefusedWhenRead: an expression refused when read is told from one
+// that fails while evaluating, which the commands report apart (a usage
+// error against a failure).
+func TestRefusedWhenRead(t *testing.T) {
+	for _, src := range []string{`status ==`, `file.nmae == "x"`, `"a" ~ /(?=b)/`} {
+		if _, err := Parse(src); err == nil || !RefusedWhenRead(err) {
+			t.Errorf("Parse(%s) = %v, want an error refused when read", src, err)
+		}
+	}
+	v, book := testVault()
+	env := testEnv(v, nil)
+	for _, src := range []string{`status * 2`, `date(status)`} {
+		if _, err := evalString(t, env, book, src); err == nil || RefusedWhenRead(err) {
+			t.Errorf("%s: error %v, want one met while evaluating", src, err)
+		}
+	}
+	if RefusedWhenRead(nil) {
+		t.Error("no error is refused when read")
+	}
+}

@@ -1,6 +1,7 @@
 package bases
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -14,6 +15,18 @@ type Error struct {
 	Expr   string
 	Column int
 	Msg    string
+	// evaluating is set for a problem met while evaluating against a
+	// file, unset for an expression refused when read (RefusedWhenRead).
+	evaluating bool
+}
+
+// RefusedWhenRead reports whether err holds an expression refused when it
+// was read, before any file was looked at: the expression as written is
+// wrong (a syntax error, an unknown field or function), so whoever gave
+// it must change it. An error met while evaluating is not one.
+func RefusedWhenRead(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && !e.evaluating
 }
 
 func (e *Error) Error() string {

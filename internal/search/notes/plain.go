@@ -75,11 +75,23 @@ func PlainMarked(s string) string {
 				fence, depth = f, d
 				continue // the fence; the code inside stays
 			}
-			// A passage cut from the middle of a note begins "…".
+			// A passage cut from the middle of a note begins "…", and one
+			// cut before the end of its line ends "…".
 			cut := strings.HasPrefix(t, "…")
-			t = plainLine(strings.TrimSpace(strings.TrimPrefix(t, "…")))
+			t = strings.TrimSpace(strings.TrimPrefix(t, "…"))
+			cutEnd := strings.HasSuffix(t, "…")
+			if cutEnd {
+				t = strings.TrimSpace(strings.TrimSuffix(t, "…"))
+				if strings.HasPrefix(t, "|") && !strings.HasSuffix(t, "|") {
+					t += " |" // a table row the cut went through: a row still
+				}
+			}
+			t = plainLine(t)
 			if cut {
 				t = "…" + t
+			}
+			if cutEnd {
+				t += "…"
 			}
 			add(t)
 		}

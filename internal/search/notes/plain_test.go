@@ -10,6 +10,9 @@ func TestPlain(t *testing.T) {
 		{"…ments\n## Improvements\n- Added", "…ments Improvements Added"},
 		{"…## Cut inside a heading", "…Cut inside a heading"},
 		{"| Action | Shortcut |\n|--|:--:|\n| Copy | `Ctrl+C` |", "Action · Shortcut Copy · `Ctrl+C`"},
+		// A row the snippet's end cut through reads like a whole one.
+		{"here\n| col1 | col2 |\n| zebrafish | val…", "here col1 · col2 zebrafish · val…"},
+		{"here\n| col1 | col2 |\n| zebrafish…", "here col1 · col2 zebrafish…"},
 		{"> [!tip]- Use shortcuts\n> You can speed up your work.", "Use shortcuts You can speed up your work."},
 		{"> > nested quote", "nested quote"},
 		{"1. first\n2) second\n- [ ] task\n- [x] done", "first second task done"},
