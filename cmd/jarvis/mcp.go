@@ -151,7 +151,7 @@ when interrupted.`, e)
 		if httpOpts, err = newHTTPOptions(e.getenv(envHTTPToken), auth, writable(cfg.Vaults), *allowRemote, allowOrigins); err != nil {
 			return err
 		}
-		if isSet(fs, "session-timeout") {
+		if flagSet(fs, "session-timeout") {
 			log.Warn("--session-timeout " + sessionTimeout.String() + " has no effect: the HTTP server keeps no sessions, so none is left to close; leave the flag out")
 		}
 		if listener, err = listen(*httpAddr, *allowRemote); err != nil {
@@ -243,13 +243,6 @@ func waitingForClient(inv health.Invocation) string {
 // with --http. --session-timeout means nothing any more, and stays among
 // them so that a stdio command line that gives it is refused as before.
 var httpOnlyFlags = []string{"allow-remote", "allow-origin", "session-timeout", "oauth-issuer", "oauth-audience", "public-url"}
-
-// isSet reports whether the flag name was given on the command line.
-func isSet(fs *flag.FlagSet, name string) bool {
-	set := false
-	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
-}
 
 // withoutHTTP refuses the HTTP-only flags set on a command line that
 // serves stdio: ignored, --allow-remote would look as if the server were

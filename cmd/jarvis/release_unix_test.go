@@ -5,7 +5,7 @@ package main
 import (
 	"archive/tar"
 	"bufio"
-	"compress/gzip"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -21,6 +21,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/embed/embedtest"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
@@ -307,17 +308,8 @@ func checkSums(t *testing.T, dir string, want []string) {
 // tarModes maps each file of a .tar.gz to its mode.
 func tarModes(t *testing.T, file string) map[string]int64 {
 	t.Helper()
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	zr, err := gzip.NewReader(f)
-	if err != nil {
-		t.Fatal(err)
-	}
 	modes := map[string]int64{}
-	tr := tar.NewReader(zr)
+	tr := tar.NewReader(bytes.NewReader(embedtest.Gunzip(t, file)))
 	for {
 		h, err := tr.Next()
 		if err == io.EOF {
