@@ -86,6 +86,9 @@ func PlainMarked(s string) string {
 					t += " |" // a table row the cut went through: a row still
 				}
 			}
+			if cut && !strings.HasPrefix(t, "|") && strings.HasSuffix(t, " |") {
+				t = "| " + t // a row cut at its start: only a table row ends " |"
+			}
 			t = plainLine(t)
 			if cut {
 				t = "…" + t

@@ -28,6 +28,10 @@ func TestPlain(t *testing.T) {
 		{"…over#^bloom]] at once", "…over > bloom at once"},
 		{"…across devices|\x02sync\x03 data across…", "…**sync** data across…"},
 		{"…Action | Shortcut", "…Action | Shortcut"},
+		// A row the snippet's start cut through reads like a whole one too.
+		{"…py | `Ctrl+C` |\n| Paste | `Ctrl+V` |", "…py · `Ctrl+C` Paste · `Ctrl+V`"},
+		{"…ion | Shortcut |", "…ion · Shortcut"},
+		{"…ion | Shortcut |\n| Copy | `Ctrl…", "…ion · Shortcut Copy · `Ctrl…"},
 		{"```css\n.callout { --x: 1; }\n```\nafter", "`.callout { --x: 1; }` after"},
 		{"```md\n# not a heading inside code\n```", "`# not a heading inside code`"},
 		{"#tag at the start stays", "#tag at the start stays"},
