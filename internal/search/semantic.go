@@ -105,13 +105,11 @@ type SemanticQuery struct {
 	evidence bool
 }
 
-// Embedder is the fingerprint of the embedder queries are embedded with, or
-// "" when semantic search is unavailable.
+// Embedder is the fingerprint of the embedder queries are embedded with
+// (or will be, while its stored vectors load), or "" when semantic search
+// is unavailable.
 func (s *Semantic) Embedder() string {
-	if e := s.vec.Embedder(); e != nil {
-		return e.Fingerprint()
-	}
-	return ""
+	return s.vec.Fingerprint()
 }
 
 // Search embeds the query and returns the notes whose chunks are nearest,

@@ -103,6 +103,9 @@ type Vectors struct {
 	// loadErr is why the last Load failed, nil once one succeeds.
 	loading bool
 	loadErr error
+	// reading is the stored fingerprint of the embedder Load is building,
+	// until it is in use: a status line names it while its model loads.
+	reading string
 }
 
 // collection is one vault's vectors in memory, with which note each chunk

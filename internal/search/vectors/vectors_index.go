@@ -42,7 +42,7 @@ func (v *Vectors) Load(ctx context.Context) (err error) {
 	v.mu.Unlock()
 	defer func() {
 		v.mu.Lock()
-		v.loading = false
+		v.loading, v.reading = false, ""
 		if ctx.Err() == nil {
 			v.loadErr = err
 		}
@@ -52,6 +52,9 @@ func (v *Vectors) Load(ctx context.Context) (err error) {
 	if err != nil {
 		return err
 	}
+	v.mu.Lock()
+	v.reading = s.fingerprint
+	v.mu.Unlock()
 	if v.src.Restore == nil {
 		return ErrNoEmbedder
 	}
@@ -759,6 +762,17 @@ func (v *Vectors) Embedder() embed.Embedder {
 	v.mu.RLock()
 	defer v.mu.RUnlock()
 	return v.embedder
+}
+
+// Fingerprint names the embedder in use, or the stored one Load is
+// building while its model loads; "" when there is neither.
+func (v *Vectors) Fingerprint() string {
+	v.mu.RLock()
+	defer v.mu.RUnlock()
+	if v.embedder != nil {
+		return v.embedder.Fingerprint()
+	}
+	return v.reading
 }
 
 // Count is how many chunk vectors are loaded, over every vault.

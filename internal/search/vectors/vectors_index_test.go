@@ -2,6 +2,7 @@ package vectors
 
 import (
 	"context"
+	"errors"
 	"math"
 	"slices"
 	"testing"
@@ -207,4 +208,55 @@ func denseMatches(t *testing.T, d *denseIndex, stored map[int64][]float32) int {
 		}
 	}
 	return d.len()
+}
+
+// TestVectorsNamedWhileTheirModelLoads: from the moment Load has read the
+// stored embedder until it is built (a model's weights can take seconds),
+// the vectors are named by the stored fingerprint, so that a status line
+// says which embedder is loading rather than none; a failed build names
+// none again.
+func TestVectorsNamedWhileTheirModelLoads(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta gamma")
+	quick := EmbedderSource{Provider: "test", Model: "remote", Restore: func([]byte) (embed.Embedder, error) {
+		return &remoteLike{Dim: 4}, nil
+	}}
+	if _, err := NewVectors(db, quick, quietLog()).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	var stored string
+	if err := db.QueryRowContext(ctx, `SELECT fingerprint FROM embedders`).Scan(&stored); err != nil {
+		t.Fatal(err)
+	}
+	for _, fail := range []bool{false, true} {
+		entered, release := make(chan struct{}), make(chan struct{})
+		slow := quick
+		slow.Restore = func(b []byte) (embed.Embedder, error) {
+			close(entered)
+			<-release
+			if fail {
+				return nil, errors.New("model file damaged")
+			}
+			return quick.Restore(b)
+		}
+		v := NewVectors(db, slow, quietLog())
+		if got := v.Fingerprint(); got != "" {
+			t.Fatalf("before Load: named %q", got)
+		}
+		done := make(chan error, 1)
+		go func() { done <- v.Load(ctx) }()
+		<-entered
+		if got := v.Fingerprint(); got != stored {
+			t.Errorf("while the model loads: named %q, want the stored %q", got, stored)
+		}
+		close(release)
+		err := <-done
+		switch got := v.Fingerprint(); {
+		case fail && (err == nil || got != ""):
+			t.Errorf("failed build: err %v, named %q; want an error and no name", err, got)
+		case !fail && (err != nil || got == ""):
+			t.Errorf("after Load: err %v, named %q", err, got)
+		}
+	}
 }
