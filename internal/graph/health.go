@@ -23,8 +23,7 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			r := health.Result{Name: "unresolved links " + name}
 			why, db, err := store.VaultIndexed(ctx, h, v)
 			if err != nil {
-				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
-				out = append(out, r)
+				out = append(out, store.Unreadable(r.Name, "cannot tell", err), store.Unreadable("heading links "+name, "cannot tell", err))
 				continue
 			}
 			if why != "" {
@@ -33,8 +32,8 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			}
 			targets, err := New(db).UnresolvedTargets(ctx, name, 0)
 			if err != nil {
-				r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
-				out = append(out, r)
+				// The heading links are a check of their own, whatever this one met.
+				out = append(out, store.Unreadable(r.Name, "cannot tell", err), anchorsResult(ctx, New(db), name))
 				continue
 			}
 			total := 0
@@ -65,7 +64,7 @@ func anchorsResult(ctx context.Context, g *Graph, vaultName string) health.Resul
 	broken, err := g.BrokenAnchors(ctx, vaultName)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		r = store.Unreadable(r.Name, "cannot tell", err)
 	case len(broken) == 0:
 		r.Detail = "every link to a heading or block finds it"
 	default:

@@ -57,8 +57,7 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		return nil // the database check says why
 	}
 	cannot := func(err error) []health.Result {
-		return []health.Result{{Name: "other vaults", Status: health.Warn,
-			Detail: "cannot list the vaults in the database: " + store.Said(err), Fix: "see the database check above"}}
+		return []health.Result{store.Unreadable("other vaults", "cannot list the vaults in the database", err)}
 	}
 	missing := slices.ContainsFunc(vaults, func(v config.Vault) bool {
 		why, _ := v.Unreadable()
@@ -137,7 +136,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	why, db, id, last, err := store.VaultReady(ctx, h, v)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	case why == store.NeverIndexed:
 		r.Status, r.Detail, r.Fix = health.Warn, why, "run "+inv.Command("index")
@@ -152,7 +151,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	}
 	known, err := loadFiles(ctx, db, id)
 	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	}
 	work, same, gone := plan(files, known, vault.UnreadIn(scanWarnings))
@@ -161,7 +160,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	// the index warnings check says what does.
 	unreadable, err := unreadablePaths(ctx, db, id)
 	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	}
 	work = slices.DeleteFunc(work, func(j *job) bool { return j.old != nil && unreadable[j.file.Path] })
@@ -177,7 +176,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	// counts.
 	held, err := statsOf(ctx, db, id)
 	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	}
 	f.held = held.Counts
@@ -339,7 +338,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	why, db, err := store.VaultIndexed(ctx, h, v)
 	switch {
 	case err != nil:
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	case why != "":
 		return health.NotChecked(r.Name, why)
@@ -347,7 +346,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	rows, err := db.QueryContext(ctx, `SELECT w.path, w.message FROM warnings w JOIN vaults v ON v.id = w.vault_id
 		WHERE v.name = ? ORDER BY w.path`, v.Name)
 	if err != nil {
-		r.Status, r.Detail, r.Fix = health.Warn, "cannot tell: "+store.Said(err), "see the database check above"
+		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	}
 	defer rows.Close()
@@ -356,7 +355,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	for rows.Next() {
 		var p, m string
 		if err := rows.Scan(&p, &m); err != nil {
-			r.Status, r.Detail = health.Warn, "cannot tell: "+store.Said(err)
+			r = store.Unreadable(r.Name, "cannot tell", err)
 			return r
 		}
 		n++

@@ -167,3 +167,48 @@ func TestChecksOfAFirstIndexUnderWaySkip(t *testing.T) {
 		t.Errorf("no result %q in %+v", name, rep.Checks)
 	}
 }
+
+// TestChecksThatMeetDamageMarkIt: the index and graph checks that cannot
+// read a damaged table say so in words and mark the damage, so that the
+// database line, whose own check may prove nothing, says the database is
+// damaged (store.Unreadable is the one place that decides it).
+func TestChecksThatMeetDamageMarkIt(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n\n[[B]] and [[A#Nowhere]]\n")
+	sharedtest.WriteFile(t, root, "Bad.md", "---\ntags: [open\n---\n# Bad\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	if _, err := ix.db.ExecContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`); err != nil {
+		t.Fatal(err)
+	}
+	for _, table := range []string{"warnings", "links"} {
+		var page int
+		if err := ix.db.QueryRowContext(ctx, `SELECT rootpage FROM sqlite_master WHERE type = 'table' AND name = ?`, table).Scan(&page); err != nil {
+			t.Fatal(err)
+		}
+		sharedtest.DamagePage(t, dbPath, page, 3)
+	}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	vaults := []config.Vault{{Name: "v", Path: root}}
+	checks := append(Checks(h, vaults, health.Invocation{}), graph.Checks(h, vaults)...)
+	rep := health.Run(ctx, checks, time.Minute)
+	want := map[string]bool{"index warnings v": true, "unresolved links v": true, "heading links v": true}
+	for _, r := range rep.Checks {
+		if !want[r.Name] {
+			continue
+		}
+		delete(want, r.Name)
+		if r.Status != health.Warn || !r.Damaged || r.Fix != "see the database check above" {
+			t.Errorf("%s on a damaged table: %s %q (damage marked: %v)", r.Name, r.Status, r.Detail, r.Damaged)
+		}
+		if strings.Contains(r.Detail, "malformed") || strings.Contains(r.Detail, "(11)") {
+			t.Errorf("%s says SQLite's own words: %q", r.Name, r.Detail)
+		}
+	}
+	for name := range want {
+		t.Errorf("no result %q in %+v", name, rep.Checks)
+	}
+}
