@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // ErrNoteNotFound means no note has the path, title or alias asked for.
@@ -297,27 +298,34 @@ func (g *Graph) UnresolvedTargets(ctx context.Context, vaultName string, limit i
 	return res, nil
 }
 
-// LinkersOf are the notes (at most limit, by path) whose links to target,
-// as written, lead to no file: the notes that wait for a note of that
-// name, in the vault named or every vault the Graph looks in; total
-// counts them all. A target is compared without regard to case, and with
-// or without ".md", as links are resolved.
+// LinkersOf are the notes (at most limit, by path) with a link that leads
+// to no file and may name target (vault.Target.MayName): the notes that
+// wait for a note of that name, in the vault named or every vault the
+// Graph looks in; total counts them all. Names are compared as links are
+// resolved: without regard to case or Unicode form, with or without
+// ".md", and a link written with folders is found by the bare name.
 func (g *Graph) LinkersOf(ctx context.Context, vaultName, target string, limit int) (notes []Ref, total int, err error) {
+	want := vault.ParseTarget(target)
 	scope, args := g.inScope("s", vaultName)
-	name := strings.ToLower(strings.TrimSuffix(target, ".md"))
-	rows, err := g.db.QueryContext(ctx, `SELECT DISTINCT v.name, s.path
+	rows, err := g.db.QueryContext(ctx, `SELECT DISTINCT v.name, s.path, l.target
 		FROM links l JOIN files s ON s.id = l.source_id JOIN vaults v ON v.id = s.vault_id
-		WHERE `+scope+` AND l.target_id IS NULL AND (lower(l.target) = ? OR lower(l.target) = ?)
-		ORDER BY s.path, v.name`, append(args, name, name+".md")...)
+		WHERE `+scope+` AND l.target_id IS NULL
+		ORDER BY s.path, v.name`, args...)
 	if err != nil {
 		return nil, 0, fmt.Errorf("links to %q: %w", target, err)
 	}
 	defer rows.Close()
+	var last Ref
 	for rows.Next() {
 		var r Ref
-		if err := rows.Scan(&r.Vault, &r.Path); err != nil {
+		var written string
+		if err := rows.Scan(&r.Vault, &r.Path, &written); err != nil {
 			return nil, 0, fmt.Errorf("links to %q: %w", target, err)
 		}
+		if r == last || !vault.ParseTarget(written).MayName(want) {
+			continue
+		}
+		last = r
 		if total++; limit <= 0 || len(notes) < limit {
 			notes = append(notes, r)
 		}

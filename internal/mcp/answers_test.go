@@ -241,9 +241,11 @@ func TestSearchGraphFromANoteNotWrittenYet(t *testing.T) {
 	sharedtest.WriteFile(t, v.Path, "Reading.md", "# Reading\n\nNext: [[Missing book]].\n")
 	sharedtest.WriteFile(t, v.Path, "Gear/Wishlist.md", "# Wishlist\n\n- [[missing book|that book]]\n")
 	sharedtest.WriteFile(t, v.Path, "Later.md", "# Later\n\n[[Later book]]\n")
+	// A link written with folders waits for the same name.
+	sharedtest.WriteFile(t, v.Path, "Plans.md", "# Plans\n\n[[Books/Missing book#Chapter 1]] and [[Books/Missing book]]\n")
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
 	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Missing book"}, nil)
-	want := `no note "Missing book" exists yet; 2 notes link to it: Gear/Wishlist.md and Reading.md. Start from one of them`
+	want := `no note "Missing book" exists yet; 3 notes link to it: Gear/Wishlist.md, Plans.md and Reading.md. Start from one of them`
 	if !isErr || !strings.Contains(text, want) {
 		t.Fatalf("search-graph from a note not written yet: %v %q; want %q", isErr, text, want)
 	}

@@ -257,3 +257,19 @@ func (t Target) endsPath(p string) bool {
 	lp, suffix := "/"+FoldName(p), "/"+t.key
 	return strings.HasSuffix(lp, suffix) || strings.HasSuffix(lp, suffix+".md")
 }
+
+// MayName reports whether the targets t and u may name the same file: one
+// file name, and folders that agree as far as both are written. A link
+// waiting for a note ("[[Projects/Ideas]]", no such note yet) is found by
+// the name someone asks for, "Ideas" or "projects/ideas.md", though not by
+// "Archive/Ideas".
+func (t Target) MayName(u Target) bool {
+	if t.path == "" || u.path == "" || t.name != u.name {
+		return false
+	}
+	if !t.hasDir || !u.hasDir {
+		return true
+	}
+	a, b := "/"+FoldName(t.stem), "/"+FoldName(u.stem)
+	return strings.HasSuffix(a, b) || strings.HasSuffix(b, a)
+}

@@ -208,3 +208,30 @@ func BenchmarkResolve(b *testing.B) {
 		r.Resolve(files[i%n], targets[(i*7)%n], false)
 	}
 }
+
+// TestMayName: a link waiting for a note is found by the names someone
+// may ask for it by: its file name in any case or Unicode form, with or
+// without ".md", bare or with folders that agree with the link's.
+func TestMayName(t *testing.T) {
+	for _, tc := range []struct {
+		link, asked string
+		want        bool
+	}{
+		{"Ideas", "ideas", true},
+		{"Ideas", "Projects/Ideas.md", true},
+		{"Projects/Ideas", "Ideas", true},
+		{"Projects/Ideas", "projects/ideas.md", true},
+		{"Work/Projects/Ideas", "Projects/Ideas", true},
+		{"Projects/Ideas", "Work/Projects/Ideas", true},
+		{"Projects/Ideas", "Archive/Ideas", false},
+		{"Projects/Ideas", "Jects/Ideas", false},
+		{"Ideas", "Idea", false},
+		{"Caf\u00e9", "cafe\u0301", true},
+		{"", "Ideas", false},
+		{"Ideas", "/", false},
+	} {
+		if got := ParseTarget(tc.link).MayName(ParseTarget(tc.asked)); got != tc.want {
+			t.Errorf("[[%s]] asked for as %q: %v, want %v", tc.link, tc.asked, got, tc.want)
+		}
+	}
+}
