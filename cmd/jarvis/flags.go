@@ -166,16 +166,23 @@ func (c *common) logger(e *env) *slog.Logger {
 	if !c.verbose {
 		return slog.New(newTerminalHandler(e.stderr))
 	}
-	return slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{
-		Level: slog.LevelDebug,
-		// The mark says what the terminal leaves out; here all is shown.
+	return slog.New(structuredHandler(e.stderr, slog.LevelDebug))
+}
+
+// structuredHandler writes records from level up as structured lines, for
+// --verbose and for the server's log. The index.Reported mark, which says
+// what a terminal leaves out, is a note to the terminal, not a fact for
+// the reader: it is not written.
+func structuredHandler(w io.Writer, level slog.Level) slog.Handler {
+	return slog.NewTextHandler(w, &slog.HandlerOptions{
+		Level: level,
 		ReplaceAttr: func(_ []string, a slog.Attr) slog.Attr {
 			if index.IsReported(a) {
 				return slog.Attr{}
 			}
 			return a
 		},
-	}))
+	})
 }
 
 // configPointer is the line each command that reads the configuration

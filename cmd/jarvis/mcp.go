@@ -137,7 +137,7 @@ when interrupted.`, e)
 	if c.verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(logOut, &slog.HandlerOptions{Level: level}))
+	log := slog.New(structuredHandler(logOut, level))
 	for _, v := range cfg.Vaults {
 		if p := index.FolderProblem(v.Path); p != "" {
 			log.Warn("vault folder "+p+"; answers say so, and the other vaults are served, until it can be read", "vault", v.Name, "path", v.Path)

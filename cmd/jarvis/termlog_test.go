@@ -125,3 +125,21 @@ func TestSearchSaysDamageOnce(t *testing.T) {
 		t.Errorf("search says what it read instead before why:\n%s", stdout)
 	}
 }
+
+// TestServerLogHasNoMark: the server's log reports a note indexed with a
+// problem as a structured line, without the terminal's index.Reported
+// mark, which means nothing to its reader.
+func TestServerLogHasNoMark(t *testing.T) {
+	vault := vaultWithProblems(t)
+	logPath := filepath.Join(t.TempDir(), "log")
+	serve(t, []string{"HOME=" + t.TempDir()}, "--vault", vault, "--db", filepath.Join(t.TempDir(), "j.db"), "--watch=false", "--log-file", logPath)
+	var log string
+	eventually(t, "the index pass to log the broken note", func() bool {
+		data, _ := os.ReadFile(logPath)
+		log = string(data)
+		return strings.Contains(log, `path="Broken fm.md"`)
+	})
+	if strings.Contains(log, "reported") {
+		t.Errorf("the server's log shows the terminal's mark:\n%s", log)
+	}
+}
