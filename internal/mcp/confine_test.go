@@ -182,3 +182,25 @@ func TestNoteNamesInEitherNormalForm(t *testing.T) {
 		}
 	}
 }
+
+// TestReadNoteSaysALinkLeadsOut: read-note on a path written inside the
+// vault that a symbolic link leads out of says so, rather than asking for
+// a path relative to the vault folder, which it was; a path written
+// outside is still asked for in that form.
+func TestReadNoteSaysALinkLeadsOut(t *testing.T) {
+	v := keptOutVault(t)
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	for _, tc := range []struct{ path, want string }{
+		{"peek-out.md", `"peek-out.md" is, or passes through, a symbolic link to a place outside the vault, which jarvis does not read`},
+		{"../secret.md", "give a path relative to the vault folder"},
+	} {
+		text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": tc.path}, nil)
+		if !isErr || !strings.Contains(text, tc.want) {
+			t.Errorf("read-note %q: %v %q; want %q", tc.path, isErr, text, tc.want)
+		}
+		if tc.path == "peek-out.md" && strings.Contains(text, "give a path relative") {
+			t.Errorf("read-note %q asks for the form it was given in: %q", tc.path, text)
+		}
+		sharedtest.CheckWords(t, "read-note", text)
+	}
+}

@@ -19,6 +19,27 @@ var (
 	errOutside  = errors.New("the path leads outside the vault; give a path relative to the vault folder, such as Folder/Note.md")
 )
 
+// outside is how a tool says that the path rel leads out of the vault
+// (err is vault.ErrOutside): a path written outside gets errOutside, with
+// the form to give; one written inside that a symbolic link leads out of
+// is said to be that, as the path given was right.
+func outside(rel string, err error) error {
+	if errors.Is(err, vault.ErrLinkOutside) {
+		return linkOutside(rel)
+	}
+	return errOutside
+}
+
+// linkOutside is a path inside the vault that a symbolic link on it leads
+// out of. It is errOutside to callers that ask.
+type linkOutside string
+
+func (e linkOutside) Error() string {
+	return fmt.Sprintf("%s is, or passes through, a symbolic link to a place outside the vault, which jarvis does not read; search-vault finds the notes that can be read", quoteArg(string(e)))
+}
+
+func (e linkOutside) Is(target error) bool { return target == errOutside }
+
 // excluded reports whether the note at rel in the vault named is kept out
 // of this server's answers: a vault it does not serve, or a path the
 // vault's own rules keep out (vault.LeftOut, the rule of the scan and of
@@ -51,7 +72,7 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 		case err == nil:
 			return cand, true, nil
 		case errors.Is(err, vault.ErrOutside):
-			return "", false, errOutside
+			return "", false, outside(cand, err)
 		case errors.Is(err, vault.ErrLeftOut):
 			return "", false, errExcluded
 		}
@@ -93,7 +114,7 @@ func readNote(v config.Vault, rel string) ([]byte, fs.FileInfo, error) {
 	data, info, warn, err := root.ReadNote(rel)
 	switch {
 	case errors.Is(err, vault.ErrOutside):
-		return nil, nil, errOutside
+		return nil, nil, outside(rel, err)
 	case errors.Is(err, vault.ErrLeftOut):
 		return nil, nil, errExcluded
 	case err != nil:

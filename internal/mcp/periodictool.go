@@ -288,7 +288,7 @@ func (t *tools) findPeriodic(ctx context.Context, v config.Vault, root *vault.Ro
 	case err == nil:
 		return note.Path, true, nil
 	case errors.Is(err, vault.ErrOutside):
-		return "", false, errOutside
+		return "", false, outside(note.Path, err)
 	case errors.Is(err, vault.ErrLeftOut):
 		return "", false, fmt.Errorf("the %s note's path %s is hidden or excluded from jarvis, so it cannot be read", note.Period, quoteArg(note.Path))
 	case !errors.Is(err, fs.ErrNotExist):

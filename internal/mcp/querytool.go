@@ -255,7 +255,7 @@ func queryRequest(v config.Vault, files *query.Vault, in QueryNotesInput) (query
 	src, err := query.ReadBase(root, files, in.Base, in.Block)
 	switch {
 	case errors.Is(err, vault.ErrOutside):
-		return query.Request{}, errOutside
+		return query.Request{}, outside(in.Base, err)
 	case errors.Is(err, vault.ErrLeftOut):
 		return query.Request{}, errExcluded
 	case errors.Is(err, fs.ErrNotExist):

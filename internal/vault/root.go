@@ -19,6 +19,9 @@ var (
 	// ErrOutside is a path that leads outside the vault: absolute, with a
 	// ".." part, or through a symbolic link whose target is outside.
 	ErrOutside = errors.New("the path leads outside the vault")
+	// ErrLinkOutside is ErrOutside for a path written inside the vault
+	// that a symbolic link on it leads out of.
+	ErrLinkOutside = fmt.Errorf("%w through a symbolic link", ErrOutside)
 	// ErrLeftOut is a path the vault's rules keep out of jarvis: hidden,
 	// excluded, or a link to such a file.
 	ErrLeftOut = errors.New("the path is hidden or excluded from the vault")
@@ -235,7 +238,7 @@ func (r *Root) linkTarget(dir []string, target string, rest []string) ([]string,
 			if filepath.Clean(target) == r.dir {
 				joined = "."
 			} else {
-				return nil, ErrOutside
+				return nil, ErrLinkOutside
 			}
 		} else {
 			joined = filepath.ToSlash(inside)
@@ -243,13 +246,13 @@ func (r *Root) linkTarget(dir []string, target string, rest []string) ([]string,
 	} else {
 		joined = path.Join(append(append([]string{}, dir...), filepath.ToSlash(target))...)
 		if joined == ".." || strings.HasPrefix(joined, "../") || path.IsAbs(joined) {
-			return nil, ErrOutside
+			return nil, ErrLinkOutside
 		}
 	}
 	var out []string
 	for _, p := range strings.Split(joined, "/") {
 		if os.PathSeparator == '\\' && strings.Contains(p, ":") {
-			return nil, ErrOutside // a drive or a stream name on Windows
+			return nil, ErrLinkOutside // a drive or a stream name on Windows
 		}
 		if p != "" && p != "." {
 			out = append(out, p)
