@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"crypto/subtle"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -559,6 +560,11 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 				scope = oauth.ScopeWrite
 			}
 			r.Body = io.NopCloser(bytes.NewReader(body))
+			if call, ok := callOf(body); ok {
+				nf := &notFoundWriter{ResponseWriter: w, call: call}
+				defer nf.finish()
+				w = nf
+			}
 		}
 		if opts.oauth != nil {
 			if d := opts.oauth.Need(grant, scope); d != nil {
@@ -711,4 +717,86 @@ func keepIndexed(ctx context.Context, deps container.MCPDeps, vaults []config.Va
 	if err != nil && ctx.Err() == nil {
 		log.Warn("the watcher stopped", "err", err)
 	}
+}
+
+// call is the id and method of a JSON-RPC request.
+type call struct {
+	ID     json.RawMessage `json:"id"`
+	Method string          `json:"method"`
+}
+
+// callOf reads the id and method of a request body holding one JSON-RPC
+// request; ok is false for a notification, a response or anything else.
+func callOf(body []byte) (c call, ok bool) {
+	if json.Unmarshal(body, &c) != nil || len(c.ID) == 0 || string(c.ID) == "null" || c.Method == "" {
+		return call{}, false
+	}
+	return c, true
+}
+
+// notFoundWriter answers a request of a method the server does not
+// answer as stdio does: a JSON-RPC error, "method not found", with the
+// request's id. The SDK refuses it before any handler runs, in text of
+// its own: for a client before MCP 2026-07-28, a plain-text HTTP 400 its
+// transport cannot read as an answer ("JSON RPC not handled: … unsupported");
+// for one of 2026-07-28, an HTTP 404 holding that text as the error's
+// message. The 404 is kept, as that version asks; the 400 becomes an HTTP
+// 200 with the JSON-RPC error, which every client reads. Any other answer
+// passes unchanged: only a refusal is held back to be looked at.
+type notFoundWriter struct {
+	http.ResponseWriter
+	call   call
+	status int // a refusal's status, held back
+	held   bytes.Buffer
+}
+
+func (w *notFoundWriter) WriteHeader(code int) {
+	if w.status == 0 && (code == http.StatusBadRequest || code == http.StatusNotFound) {
+		w.status = code
+		return
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *notFoundWriter) Write(p []byte) (int, error) {
+	if w.status != 0 {
+		if w.held.Len() < 4096 {
+			w.held.Write(p)
+		}
+		return len(p), nil
+	}
+	return w.ResponseWriter.Write(p)
+}
+
+// Flush passes a stream's events on as they are written.
+func (w *notFoundWriter) Flush() {
+	if f, ok := w.ResponseWriter.(http.Flusher); ok && w.status == 0 {
+		f.Flush()
+	}
+}
+
+// Unwrap lets http.ResponseController reach the connection.
+func (w *notFoundWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+// finish writes what was held back: the refusal reworded when it was the
+// SDK's for an unknown method, else as it was.
+func (w *notFoundWriter) finish() {
+	if w.status == 0 {
+		return
+	}
+	if !bytes.Contains(w.held.Bytes(), []byte("JSON RPC not handled")) || !bytes.Contains(w.held.Bytes(), []byte("unsupported")) {
+		w.ResponseWriter.WriteHeader(w.status)
+		w.ResponseWriter.Write(w.held.Bytes())
+		return
+	}
+	status := http.StatusOK
+	if w.status == http.StatusNotFound {
+		status = http.StatusNotFound
+	}
+	h := w.ResponseWriter.Header()
+	h.Set("Content-Type", "application/json")
+	h.Del("Content-Length")
+	h.Del("X-Content-Type-Options")
+	w.ResponseWriter.WriteHeader(status)
+	w.ResponseWriter.Write(mcp.MethodNotFound(w.call.ID, w.call.Method))
 }

@@ -635,3 +635,36 @@ func TestMCPSessionTimeoutHasNoEffect(t *testing.T) {
 		t.Fatalf("log:\n%s", logged.String())
 	}
 }
+
+// TestMCPHTTPUnknownMethod: a request of a method the server does not
+// answer gets a JSON-RPC error naming it, as over stdio, in every protocol
+// generation: before 2026-07-28 an HTTP 200 a client's transport reads
+// (the SDK's plain-text 400 was not), at 2026-07-28 the 404 that version
+// asks for; neither in the SDK's own words.
+func TestMCPHTTPUnknownMethod(t *testing.T) {
+	url, _ := startHTTP(t, nil)
+	for _, tc := range []struct {
+		name   string
+		header map[string]string
+		body   string
+		status int
+	}{
+		{"2025-06-18", map[string]string{"Mcp-Protocol-Version": "2025-06-18"}, `{"jsonrpc":"2.0","id":7,"method":"frobnicate"}`, http.StatusOK},
+		{"2026-07-28", map[string]string{"Mcp-Protocol-Version": "2026-07-28", "Mcp-Method": "frobnicate"},
+			`{"jsonrpc":"2.0","id":7,"method":"frobnicate","params":{` + meta20260728 + `}}`, http.StatusNotFound},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			resp, body := post(t, url, tc.body, tc.header)
+			msg := rpcMessage(t, body)
+			if resp.StatusCode != tc.status || !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") ||
+				field(msg, "id") != float64(7) || field(msg, "error.code") != float64(-32601) || field(msg, "error.message") != `method not found: "frobnicate"` {
+				t.Errorf("HTTP %d %s: %s", resp.StatusCode, resp.Header.Get("Content-Type"), body)
+			}
+		})
+	}
+	// A known method still passes.
+	resp, body := post(t, url, `{"jsonrpc":"2.0","id":8,"method":"ping"}`, map[string]string{"Mcp-Protocol-Version": "2025-06-18"})
+	if resp.StatusCode != http.StatusOK || rpcMessage(t, body)["error"] != nil {
+		t.Errorf("ping: HTTP %d: %s", resp.StatusCode, body)
+	}
+}

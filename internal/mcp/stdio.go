@@ -253,6 +253,12 @@ func badID(line []byte) string {
 	return ""
 }
 
+// MethodNotFound is the JSON-RPC error for a request (id) of a method the
+// server does not answer, in the words the server's stdio answer uses.
+func MethodNotFound(id json.RawMessage, method string) []byte {
+	return errorReply(id, jsonrpc.CodeMethodNotFound, fmt.Sprintf("method not found: %q", method))
+}
+
 // CheckBody returns the JSON-RPC error to answer an HTTP request body
 // with, or nil when the SDK may read it: checkMessage's checks.
 func CheckBody(body []byte) []byte { return checkMessage(body, "body") }
