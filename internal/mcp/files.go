@@ -75,9 +75,17 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 			return "", false, outside(cand, err)
 		case errors.Is(err, vault.ErrLeftOut):
 			return "", false, errExcluded
+		case errors.Is(err, vault.ErrBadName):
+			return "", false, badName(err)
 		}
 	}
 	return "", false, nil
+}
+
+// badName is how a tool says that a path given is one no file can have
+// (vault.ErrBadName, which says why).
+func badName(err error) error {
+	return fmt.Errorf("%w; pass the vault-relative path that search results give", err)
 }
 
 // resolveOnDisk finds the note ref names without the index: in the files
@@ -117,6 +125,8 @@ func readNote(v config.Vault, rel string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, outside(rel, err)
 	case errors.Is(err, vault.ErrLeftOut):
 		return nil, nil, errExcluded
+	case errors.Is(err, vault.ErrBadName):
+		return nil, nil, badName(err)
 	case err != nil:
 		return nil, nil, &readError{msg: fmt.Sprintf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err)), err: err}
 	case warn != "":

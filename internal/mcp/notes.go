@@ -375,7 +375,7 @@ func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup f
 			continue
 		}
 		p, ok, err := notePath(v, rel)
-		if errors.Is(err, errOutside) || errors.Is(err, errExcluded) {
+		if err != nil {
 			return v, "", nil, err
 		}
 		if ok {

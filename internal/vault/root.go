@@ -25,6 +25,9 @@ var (
 	// ErrLeftOut is a path the vault's rules keep out of jarvis: hidden,
 	// excluded, or a link to such a file.
 	ErrLeftOut = errors.New("the path is hidden or excluded from the vault")
+	// ErrBadName is a path no file can have: one holding a NUL
+	// character, or longer than MaxPathChars. The error says which.
+	ErrBadName = errors.New("no file can have this path")
 	// ErrNotRegular is a path to a folder, pipe, device or socket.
 	ErrNotRegular = errors.New("not a regular file")
 )
@@ -96,7 +99,7 @@ type Opened struct {
 
 // Open opens the regular file at the vault-relative path rel ('/'
 // separators) for reading. It fails with ErrOutside, ErrLeftOut,
-// ErrNotRegular or an error matching fs.ErrNotExist.
+// ErrBadName, ErrNotRegular or an error matching fs.ErrNotExist.
 func (r *Root) Open(rel string) (*Opened, error) {
 	parts, err := splitRel(rel)
 	if err != nil {
@@ -206,12 +209,19 @@ func tooBig(size int64) string {
 }
 
 // splitRel checks a vault-relative path and splits it into names. A path
-// that is empty, absolute, holds a NUL or a volume name, or climbs above
-// the vault folder is refused as leading outside. ".." is taken by the
+// no file can have is ErrBadName; one that is empty, absolute, holds a
+// volume name, or climbs above the vault folder is refused as leading
+// outside. ".." is taken by the
 // letter ("a/../b" is "b"): whatever "a" is, "b" is then opened from the
 // vault folder with every check.
 func splitRel(rel string) ([]string, error) {
-	if rel == "" || strings.HasPrefix(rel, "/") || strings.ContainsRune(rel, 0) || filepath.VolumeName(rel) != "" {
+	switch {
+	case strings.ContainsRune(rel, 0):
+		return nil, fmt.Errorf("%w: it holds a NUL character", ErrBadName)
+	case tooLong(rel):
+		return nil, fmt.Errorf("%w: it is over %d characters long", ErrBadName, MaxPathChars)
+	}
+	if rel == "" || strings.HasPrefix(rel, "/") || filepath.VolumeName(rel) != "" {
 		return nil, ErrOutside
 	}
 	if os.PathSeparator == '\\' && strings.ContainsAny(rel, `\:`) {

@@ -90,7 +90,8 @@ func checkRefusals(t *testing.T) {
 		{rel: "Notes/../../secret.md", want: ErrOutside},
 		{rel: "/etc/passwd", want: ErrOutside},
 		{rel: "", want: ErrOutside},
-		{rel: "a\x00b", want: ErrOutside},
+		{rel: "a\x00b", want: ErrBadName},
+		{rel: strings.Repeat("x", MaxPathChars+1), want: ErrBadName},
 		{rel: "Notes", want: ErrNotRegular},
 		{rel: "Notes/to-root.md", want: ErrNotRegular},
 		{rel: "loop-a.md", want: fs.ErrNotExist}, // checked below as a plain failure
