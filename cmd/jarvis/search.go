@@ -114,6 +114,9 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if *threshold < 0 || *threshold > 1 {
 		return fmt.Errorf("--threshold %v: give 0 to 1: %w", *threshold, errUsage)
 	}
+	if p := notes.TagProblem(*tag); p != "" {
+		return fmt.Errorf("--tag %q %s: %w", *tag, p, errUsage)
+	}
 	cfg, err := c.load(e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)

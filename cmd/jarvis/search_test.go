@@ -163,3 +163,20 @@ func TestSearchWithoutVaultNamesTheStored(t *testing.T) {
 		t.Errorf("suggested %q, want one command", cmds)
 	}
 }
+
+// TestSearchRefusesATagNoNoteCanCarry: --tag "#" (or a tag with a space)
+// would keep every note or none; it is refused as a usage error, before
+// any index is made, in the words search-vault uses (notes.TagProblem).
+func TestSearchRefusesATagNoNoteCanCarry(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	db := filepath.Join(t.TempDir(), "j.db")
+	for tag, want := range map[string]string{"#": `--tag "#" is "#" alone`, "my tag": `--tag "my tag" holds a space`} {
+		code, _, stderr := jarvis(t, nil, "search", "--vault", example, "--db", db, "--tag", tag, "coffee")
+		if code != 2 || !strings.Contains(stderr, want) {
+			t.Errorf("--tag %q: exit %d: %s; want 2 and %q", tag, code, stderr, want)
+		}
+	}
+	if _, err := os.Stat(db); err == nil {
+		t.Error("a refused search made a database")
+	}
+}

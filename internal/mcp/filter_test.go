@@ -21,3 +21,15 @@ func TestFilterKeepingNothingNamesTools(t *testing.T) {
 		t.Fatalf("error %v, empty %q; want it to start %q and name list-vaults", isErr, out.Empty, want)
 	}
 }
+
+// TestTagNoNoteCanCarryIsRefused: tag "#" kept every note, silently; it is
+// refused in every search tool with what to give instead.
+func TestTagNoNoteCanCarryIsRefused(t *testing.T) {
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
+	for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
+		text, isErr := call(t, cs, tool, map[string]any{"query": "grind", "tag": "#"}, nil)
+		if want := `tag "#" is "#" alone: give the tag's name`; !isErr || !strings.Contains(text, want) {
+			t.Errorf("%s with tag #: %v %q; want %q", tool, isErr, text, want)
+		}
+	}
+}

@@ -369,6 +369,9 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 	if err := t.checkVault(f.Vault); err != nil {
 		return nil, out, err
 	}
+	if p := notes.TagProblem(f.Tag); p != "" {
+		return nil, out, fmt.Errorf("tag %s %s", quoteArg(f.Tag), p)
+	}
 	q.Filter = notes.Filter{Vault: f.Vault, Vaults: config.Names(t.vaults), PathPrefix: f.PathPrefix, Tag: f.Tag, Where: f.Where}
 	// The answer explains itself by the state it reports.
 	q.Index = out.Index

@@ -9,8 +9,10 @@ import (
 	"strconv"
 )
 
-// FormatScore writes a score for reading: 12.35, 0.456, 2.1e-05. A match
-// never reads as 0.000, however small its score.
+// FormatScore writes a score for reading: 12.35, 0.456, and "<0.001" for
+// a match scored below what three decimals show (a keyword every note
+// holds), which never reads as 0.000, nor in a notation a reader may not
+// know.
 func FormatScore(x float64) string {
 	switch {
 	case x >= 1 || x <= -1:
@@ -19,6 +21,8 @@ func FormatScore(x float64) string {
 		return strconv.FormatFloat(x, 'f', 3, 64)
 	case x == 0:
 		return "0"
+	case x > 0:
+		return "<0.001"
 	}
-	return strconv.FormatFloat(x, 'g', 2, 64)
+	return ">-0.001"
 }

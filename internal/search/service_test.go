@@ -196,7 +196,7 @@ func TestServiceQueryLimits(t *testing.T) {
 }
 
 func TestFormatScore(t *testing.T) {
-	for x, want := range map[float64]string{12.345: "12.35", 0.4567: "0.457", 0.00002: "2e-05", 0: "0", 1234.5: "1234.50"} {
+	for x, want := range map[float64]string{12.345: "12.35", 0.4567: "0.457", 0.00002: "<0.001", -0.00002: ">-0.001", 0: "0", 1234.5: "1234.50"} {
 		if got := FormatScore(x); got != want {
 			t.Errorf("FormatScore(%v) = %q; want %q", x, got, want)
 		}

@@ -5,9 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -88,9 +91,39 @@ func normalizePrefix(p string) string {
 	}
 }
 
+// fullPath reports whether a path prefix was written as the full path of
+// a folder on this machine ("/home/me/vault/Projects", "C:\\Notes"), which
+// no note's vault-relative path starts with.
+func fullPath(p string) bool {
+	if !filepath.IsAbs(p) || normalizePrefix(p) == "" {
+		return false
+	}
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
+
 // NormalizeTag is a tag as tags are stored: without "#".
 func NormalizeTag(t string) string {
 	return strings.TrimPrefix(strings.TrimSpace(t), "#")
+}
+
+// TagProblem says why a tag filter names no tag a note can carry ("#"
+// alone, a space, a second "#"), so that the search is refused rather
+// than run with a filter that keeps every note or none; "" when it can
+// name one, or is empty.
+func TagProblem(tag string) string {
+	t := NormalizeTag(tag)
+	switch {
+	case strings.TrimSpace(tag) == "":
+		return ""
+	case t == "":
+		return `is "#" alone: give the tag's name, such as "project" or "#project"`
+	case strings.ContainsFunc(t, unicode.IsSpace):
+		return `holds a space, which no tag has (a tag ends at the first space): give one tag, such as "project" or "project/alpha"`
+	case strings.Contains(t, "#"):
+		return `holds a second "#": give one tag, such as "project" or "#project"`
+	}
+	return ""
 }
 
 // HasPathPrefix reports whether a vault-relative path passes a path
@@ -123,6 +156,9 @@ func HasTag(tags []string, tag string) bool {
 func (f Filter) Describe() string {
 	var parts []string
 	if p := normalizePrefix(f.PathPrefix); p != "" {
+		if given := strings.TrimSpace(f.PathPrefix); fullPath(given) {
+			p = given // quoted as given, so the reader sees what was asked
+		}
 		parts = append(parts, fmt.Sprintf("whose path starts with %q", p))
 	}
 	if t := NormalizeTag(f.Tag); t != "" {
@@ -159,8 +195,12 @@ func (f Filter) NoNotes(r Reader) string {
 		prefix, tag = "--path-prefix", "--tag"
 	}
 	var check []string
-	if normalizePrefix(f.PathPrefix) != "" {
-		check = append(check, "Check "+prefix+`: paths start at the vault's top folder, as search results give them ("Projects/" for the folder Projects).`)
+	if given := strings.TrimSpace(f.PathPrefix); normalizePrefix(given) != "" {
+		c := "Check " + prefix + `: paths start at the vault's top folder, as search results give them ("Projects/" for the folder Projects)`
+		if fullPath(given) {
+			c += fmt.Sprintf(", not at the top of the disk as %q does", given)
+		}
+		check = append(check, c+".")
 	}
 	if NormalizeTag(f.Tag) != "" {
 		check = append(check, "Check "+tag+`: it keeps the notes with that tag or one nested under it ("project" keeps #project/alpha), with or without "#".`)
