@@ -129,8 +129,12 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(out)
 	}
-	fmt.Fprint(e.stdout, mcp.MarkdownTable(out))
-	fmt.Fprintf(e.stdout, "\n%d of %d shown.\n", len(out.Rows), out.Total)
+	if out.Total == 0 {
+		fmt.Fprintln(e.stdout, "No note or file matches the query.")
+	} else {
+		fmt.Fprint(e.stdout, mcp.MarkdownTable(out))
+		fmt.Fprintf(e.stdout, "\n%d of %d shown.\n", len(out.Rows), out.Total)
+	}
 	for _, line := range mcp.SummaryLines(out) {
 		fmt.Fprintln(e.stdout, line)
 	}

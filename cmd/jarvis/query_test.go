@@ -60,6 +60,11 @@ func TestQueryCommand(t *testing.T) {
 		!strings.Contains(stdout, "Average of priority: 1.75") {
 		t.Errorf("exit %d (%s):\n%s", code, stderr, stdout)
 	}
+	// No match reads as a sentence, not an empty table and "0 of 0 shown".
+	code, stdout, stderr = jarvis(t, nil, "query", "--vault", vault, "--db", db, "--no-refresh", "--filter", `file.name == "nothing by this name"`)
+	if code != 0 || strings.TrimSpace(stdout) != "No note or file matches the query." {
+		t.Errorf("no match: exit %d (%s):\n%s", code, stderr, stdout)
+	}
 
 	for _, tc := range []struct {
 		name string

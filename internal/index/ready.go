@@ -49,7 +49,7 @@ func FolderProblem(path string) string {
 		defer f.Close()
 		var st fs.FileInfo
 		if st, err = f.Stat(); err == nil && !st.IsDir() {
-			return "is not a folder"
+			return "is a file, not a folder"
 		}
 		if err == nil {
 			if _, err = f.Readdirnames(1); errors.Is(err, io.EOF) {

@@ -126,7 +126,7 @@ func TestFolderProblem(t *testing.T) {
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for path, want := range map[string]string{dir: "", filepath.Join(dir, "gone"): "does not exist", file: "is not a folder"} {
+	for path, want := range map[string]string{dir: "", filepath.Join(dir, "gone"): "does not exist", file: "is a file, not a folder"} {
 		if got := FolderProblem(path); got != want {
 			t.Errorf("FolderProblem(%s) = %q; want %q", path, got, want)
 		}

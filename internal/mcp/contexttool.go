@@ -178,7 +178,7 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 		if len(out.LeftOut) > 0 {
 			out.Empty += " (left_out lists the weak matches and what did not fit)"
 		}
-		out.Empty += ". The vaults may not cover this topic; asking again with other words, or a larger budget, may find more."
+		out.Empty += ". The notes may not cover this topic; asking again with other words, or a larger budget, may find more."
 	}
 	res := renderContext(in.Query, out)
 	found := make([]notes.Result, len(out.Passages))

@@ -186,6 +186,7 @@ func TestBrokenQueriesSayWhatIsWrong(t *testing.T) {
 	}{
 		{"expression", query.AdHoc{Filter: []byte(`"status == "`)}, []string{"filter", "`status == `", "column 11", "expected"}},
 		{"group", query.AdHoc{Filter: []byte(`{"and": ["a", "b +"]}`)}, []string{"filter.and[1]", "`b +`"}},
+		{"group not a list", query.AdHoc{Filter: []byte(`{"and": "x"}`)}, []string{"filter.and: expected a list of filters"}},
 		{"direction", query.AdHoc{Sort: []query.SortKey{{Property: "due", Direction: "UP"}}}, []string{"sort key 1", "ASC or DESC"}},
 		{"formula", query.AdHoc{Formulas: map[string]string{"x": "formula.y"}}, []string{`formula "x"`, `no formula named "y"`}},
 	} {

@@ -233,7 +233,8 @@ func asQueryError(err error) error {
 	if errors.As(err, &fe) {
 		msg = fe.Msg
 	}
-	msg = strings.NewReplacer(" of "+bases.ViewLabel(adHocView, 0), "", "filters", "filter", "groupBy", "group_by").Replace(msg)
+	// Only the argument's path: "a list of filters" stays plural.
+	msg = strings.NewReplacer(" of "+bases.ViewLabel(adHocView, 0), "", "filters.", "filter.", "filters[", "filter[", "filters:", "filter:", "groupBy", "group_by").Replace(msg)
 	return &queryError{msg: msg, err: err}
 }
 

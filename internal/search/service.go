@@ -599,7 +599,7 @@ func emptiness(q Query, a Answer) string {
 	default:
 		b.WriteString(": no note holds its words and no passage is similar enough to it.")
 	}
-	b.WriteString(" The vaults may not cover this topic; searching again with other words, or fewer, may find related notes.")
+	b.WriteString(" The notes may not cover this topic; searching again with other words, or fewer, may find related notes.")
 	return b.String()
 }
 

@@ -78,7 +78,7 @@ func OpenRoot(dir string, exclude []string) (*Root, error) {
 		return nil, fmt.Errorf("vault folder: %w", err)
 	}
 	if !st.IsDir() {
-		return nil, fmt.Errorf("vault folder %s is not a folder", dir)
+		return nil, fmt.Errorf("vault folder %s is a file, not a folder", dir)
 	}
 	return &Root{dir: real, final: finalPath(real), exclude: exclude}, nil
 }
