@@ -191,7 +191,7 @@ func TestReadNoteSaysALinkLeadsOut(t *testing.T) {
 	v := keptOutVault(t)
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
 	for _, tc := range []struct{ path, want string }{
-		{"peek-out.md", `"peek-out.md" is, or passes through, a symbolic link to a place outside the vault, which jarvis does not read`},
+		{"peek-out.md", `"peek-out.md" is, or passes through, a symbolic link that leads outside the vault, where jarvis does not read`},
 		{"../secret.md", "give a path relative to the vault folder"},
 	} {
 		text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": tc.path}, nil)

@@ -35,7 +35,7 @@ func outside(rel string, err error) error {
 type linkOutside string
 
 func (e linkOutside) Error() string {
-	return fmt.Sprintf("%s is, or passes through, a symbolic link to a place outside the vault, which jarvis does not read; search-vault finds the notes that can be read", quoteArg(string(e)))
+	return fmt.Sprintf("%s is, or passes through, a symbolic link that leads outside the vault, where jarvis does not read; search-vault finds the notes that can be read", quoteArg(string(e)))
 }
 
 func (e linkOutside) Is(target error) bool { return target == errOutside }
