@@ -1,6 +1,7 @@
 package fulltext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -59,5 +60,30 @@ func TestPassageOf(t *testing.T) {
 	p = newMarker(parseQuery("espresso")).passageOf(chunks)
 	if p.found || p.line != 1 || !strings.HasPrefix(p.snippet, "Title Intro") {
 		t.Fatalf("passage %+v", p)
+	}
+}
+
+// TestOccurrences: each unit of a query is counted once at each word it
+// matches, as keyword search matches it: a whole word, stemmed, the last
+// word of a short query also as a prefix (but not twice for one word),
+// and Chinese or Japanese as written.
+func TestOccurrences(t *testing.T) {
+	for _, tc := range []struct {
+		name, query, text string
+		want              []int
+	}{
+		{"letters inside words are no word", "x", "context Index", []int{0}},
+		{"a word", "x", "the x axis, X again", []int{2}},
+		{"stemmed", "syncing", "synced and sync", []int{2}},
+		{"word and prefix count once", "canvas", "canvas canvases", []int{2}},
+		{"prefix of the last word", "canv", "a canvas", []int{1}},
+		{"two words", "black tea", "tea, black tea", []int{1, 2}},
+		{"cjk as written", "東京", "東京に行く。東京", []int{2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := QueryTerms(tc.query).Occurrences(tc.text); !slices.Equal(got, tc.want) {
+				t.Errorf("Occurrences(%q) in %q = %v; want %v", tc.query, tc.text, got, tc.want)
+			}
+		})
 	}
 }
