@@ -87,3 +87,35 @@ func TestOccurrences(t *testing.T) {
 		})
 	}
 }
+
+// TestMarkedExcerptCutsBetweenWords: an excerpt cut short of its text's
+// start or end begins and ends at a whole word, whatever characters of
+// several bytes (emoji, CJK, combining accents) stand before the match.
+// Each text puts the start of the cut, max/5 characters before the match,
+// inside a word.
+func TestMarkedExcerptCutsBetweenWords(t *testing.T) {
+	after := strings.Repeat(" filler words here", 20)
+	for _, tc := range []struct {
+		name, text string
+		max        int
+		want       string // the excerpt begins so
+	}{
+		{"ascii", "Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"emoji before", "🛰️ Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"cjk before", "東京タワー Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"combining accents before", "cafe\u0301 re\u0301sume\u0301 Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"between a letter and its accent", "A re\u0301sume\u0301 and budgets. 🚀", 100, "…and budgets. **🚀**"},
+		{"inside an emoji sequence", "See 👩\u200d💻 and budgets. 🚀", 80, "…and budgets. **🚀**"},
+		{"inside a cjk run, which has no spaces", "東京タワーの展望台から見える 🚀", 35, "…台から見える **🚀**"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := markedExcerpt(tc.text+after, []string{"🚀"}, tc.max)
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("excerpt %q; want it to begin %q", got, tc.want)
+			}
+			if !strings.HasSuffix(got, " here…") && !strings.HasSuffix(got, " words…") && !strings.HasSuffix(got, " filler…") {
+				t.Errorf("excerpt %q ends inside a word", got)
+			}
+		})
+	}
+}
