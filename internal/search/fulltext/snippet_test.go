@@ -53,12 +53,12 @@ func TestPassageOf(t *testing.T) {
 	// A passage at the start of the text keeps what precedes its first word;
 	// its line is that of the match.
 	p = newMarker(parseQuery("kettles")).passageOf(chunks)
-	if p.line != 3 || !strings.HasPrefix(p.snippet, "Title Intro about **kettles**.") {
+	if p.line != 3 || !strings.HasPrefix(p.snippet, "Title · Intro about **kettles**.") {
 		t.Fatalf("passage %+v", p)
 	}
 	// Without a match: the start of the text, the first chunk's line.
 	p = newMarker(parseQuery("espresso")).passageOf(chunks)
-	if p.found || p.line != 1 || !strings.HasPrefix(p.snippet, "Title Intro") {
+	if p.found || p.line != 1 || !strings.HasPrefix(p.snippet, "Title · Intro") {
 		t.Fatalf("passage %+v", p)
 	}
 }
