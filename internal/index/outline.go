@@ -45,16 +45,25 @@ type TagCount struct {
 // each note's path at each '/', with the notes under it. A row reserved
 // for a note a run has not read yet (mtime_ns ?3, mtimeReserved) is not
 // counted, as Stats does not count it: part way through a first run the
-// folders add up to the notes list-vaults gives.
-const outlineFolders = `WITH RECURSIVE dirs(dir, rest) AS (
-		SELECT '', f.path FROM files f
+// folders add up to the notes list-vaults gives. A folder whose notes all
+// lie in one subfolder (a subfolder holding as many) is left out: it
+// names the same notes, and a chain of folders each holding only the
+// next ("L1/", "L1/L2/", … "L1/…/L8/") is given once, as its deepest.
+const outlineFolders = `WITH RECURSIVE dirs(dir, parent, rest) AS (
+		SELECT '', '', f.path FROM files f
 		WHERE f.kind = 'note' AND f.mtime_ns <> ?3 AND f.vault_id = (SELECT id FROM vaults WHERE name = ?1)
 		UNION ALL
-		SELECT dir || substr(rest, 1, instr(rest, '/')), substr(rest, instr(rest, '/') + 1)
+		SELECT dir || substr(rest, 1, instr(rest, '/')), dir, substr(rest, instr(rest, '/') + 1)
 		FROM dirs WHERE instr(rest, '/') > 0
+	),
+	counted(dir, parent, notes) AS MATERIALIZED (
+		SELECT dir, parent, count(*) FROM dirs WHERE dir <> '' GROUP BY dir
+	),
+	passed(dir) AS (
+		SELECT DISTINCT c.parent FROM counted c JOIN counted p ON p.dir = c.parent WHERE c.notes = p.notes
 	)
-	SELECT dir, count(*) AS notes, count(*) OVER () FROM dirs WHERE dir <> ''
-	GROUP BY dir
+	SELECT dir, notes, count(*) OVER () FROM counted
+	WHERE dir NOT IN passed
 	ORDER BY length(dir) - length(replace(dir, '/', '')), notes DESC, dir
 	LIMIT ?2`
 

@@ -31,7 +31,7 @@ type VaultItem struct {
 	VectorStore     string       `json:"vector_store,omitempty" jsonschema:"the store that holds this vault's vectors in memory: chromem-go, or a compact index for vaults too large for it; empty while none are loaded"`
 	LastIndexed     string       `json:"last_indexed" jsonschema:"when the index of this vault was last brought up to date, RFC 3339; empty when never"`
 	IndexState      string       `json:"index_state" jsonschema:"ready, indexing, failed, unavailable or not indexed"`
-	Folders         []FolderItem `json:"folders,omitempty" jsonschema:"folders holding notes, with how many notes each holds (subfolders included): the fullest first (when not all fit, the top levels are kept first); pass one as path_prefix to search only there"`
+	Folders         []FolderItem `json:"folders,omitempty" jsonschema:"folders holding notes, with how many notes each holds (subfolders included; a folder whose notes all lie in one subfolder is given as that subfolder): the fullest first (when not all fit, the top levels are kept first); pass one as path_prefix to search only there"`
 	MoreFolders     int          `json:"more_folders,omitempty" jsonschema:"how many folders were left out of folders"`
 	Tags            []TagItem    `json:"tags,omitempty" jsonschema:"tags with how many notes carry each, the most used first; pass one as tag to search only notes with it"`
 	MoreTags        int          `json:"more_tags,omitempty" jsonschema:"how many tags were left out of tags"`

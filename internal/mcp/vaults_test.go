@@ -90,15 +90,16 @@ func TestListVaultsFoldersAndTags(t *testing.T) {
 }
 
 // TestListVaultsFoldersInOrderOfNotes: the folders shown are in order of
-// how many notes they hold, then of path, a subfolder among the rest.
+// how many notes they hold, then of path, a subfolder among the rest; a
+// folder whose notes all lie in one subfolder is given as that subfolder.
 func TestListVaultsFoldersInOrderOfNotes(t *testing.T) {
 	v := config.Vault{Name: "order", Path: t.TempDir()}
-	for _, rel := range []string{"Linking/a.md", "Linking/b.md", "Linking/c.md", "Bases/Layouts/a.md", "Bases/Layouts/b.md", "Bases/Layouts/c.md", "Bases/Layouts/d.md", "Zed/a.md"} {
+	for _, rel := range []string{"Linking/a.md", "Linking/b.md", "Linking/c.md", "Bases/Layouts/a.md", "Bases/Layouts/b.md", "Bases/Layouts/c.md", "Bases/Layouts/d.md", "Bases/e.md", "Zed/Old/a.md"} {
 		sharedtest.WriteFile(t, v.Path, rel, "# Note\n")
 	}
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
 	text, isErr := call(t, cs, mcp.ToolListVaults, nil, nil)
-	if want := "folders (notes): `Bases/` 4, `Bases/Layouts/` 4, `Linking/` 3, `Zed/` 1"; isErr || !strings.Contains(text, want) {
+	if want := "folders (notes): `Bases/` 5, `Bases/Layouts/` 4, `Linking/` 3, `Zed/Old/` 1\n"; isErr || !strings.Contains(text, want) {
 		t.Errorf("list-vaults: %v %q; want %q", isErr, text, want)
 	}
 }

@@ -5,22 +5,24 @@ import (
 	"errors"
 	"slices"
 	"strings"
-	"unicode"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // scanFiles is search without the index: it reads every note of the vaults
-// and keeps those holding every word of the query, ranked by how often the
-// words occur (in the name counting most). It is what every mode falls back
+// and keeps those holding every word of the query, found as keyword search
+// finds words (fulltext.Terms: whole words, not letters inside others),
+// ranked by how often the words occur (in the name counting most); the
+// snippet is keyword search's, from the text after the frontmatter. It is what every mode falls back
 // to when the database cannot be used: slow on a large vault, but an
 // answer. The filter applies by the same rules as in the index (notes.Filter);
 // tags are read by the note parser.
 func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes.Filter, limit int, content bool) ([]notes.Result, error) {
-	words := scanWords(query)
-	if len(words) == 0 {
+	terms := fulltext.QueryTerms(query)
+	if terms.Units() == 0 {
 		return []notes.Result{}, nil
 	}
 	tag := notes.NormalizeTag(f.Tag)
@@ -51,13 +53,6 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			name := strings.ToLower(file.Path)
-			score := 0.0
-			for _, w := range words {
-				if strings.Contains(name, w) {
-					score += 5
-				}
-			}
 			var text string
 			if content || tag != "" {
 				data, _, _, err := root.ReadNote(file.Path)
@@ -66,19 +61,26 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 				}
 				text = string(data)
 			}
-			lower := strings.ToLower(text)
+			inName := terms.Occurrences(file.Path)
+			var inText []int
+			if content {
+				inText = terms.Occurrences(text)
+			}
+			score := 0.0
 			all := true
-			for _, w := range words {
-				inName := strings.Contains(name, w)
-				n := 0
-				if content {
-					n = strings.Count(lower, w)
+			for u, n := range inName {
+				if n > 0 {
+					score += 5
 				}
-				if !inName && n == 0 {
+				m := 0
+				if content {
+					m = inText[u]
+				}
+				if n == 0 && m == 0 {
 					all = false
 					break
 				}
-				score += float64(min(n, 20))
+				score += float64(min(m, 20))
 			}
 			if !all {
 				continue
@@ -95,7 +97,8 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 			}
 			r := notes.Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
 			if content {
-				r.Line, r.Snippet = matchLine(text, words)
+				body, line := noteBody(text)
+				r.Snippet, r.Line, _ = terms.Passage(body, line)
 			}
 			out = append(out, r)
 		}
@@ -115,32 +118,15 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 	return out, nil
 }
 
-// scanWords are the lower-case words of a query, without FTS operators.
-func scanWords(q string) []string {
-	fields := strings.FieldsFunc(strings.ToLower(q), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-' && r != '_'
-	})
-	var out []string
-	for _, f := range fields {
-		if f == "and" || f == "or" || f == "not" {
-			continue
-		}
-		out = append(out, f)
+// noteBody is a note's text after its frontmatter, the text a snippet is
+// taken from as the index takes it, and the line it begins on.
+func noteBody(text string) (string, int) {
+	text = strings.TrimPrefix(text, "\uFEFF")
+	_, _, start, ok := vault.FrontmatterBounds([]byte(text))
+	if !ok {
+		return text, 1
 	}
-	return out
-}
-
-// matchLine returns the first line holding a query word, as the snippet.
-func matchLine(text string, words []string) (int, string) {
-	for i, line := range strings.Split(text, "\n") {
-		l := strings.ToLower(line)
-		for _, w := range words {
-			if strings.Contains(l, w) {
-				return i + 1, Excerpt(line, 200)
-			}
-		}
-	}
-	return 1, ""
+	return text[start:], 1 + strings.Count(text[:start], "\n")
 }
 
 // noteHasTag reports whether a parsed note passes a tag filter.

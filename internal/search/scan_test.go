@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +61,55 @@ func TestSnippetsAndPassagesReadOneBound(t *testing.T) {
 	}
 	if !seen {
 		t.Fatalf("build-context's passages leave Big.md out: %+v", pa.Notes)
+	}
+}
+
+// TestFileScanFindsWordsAsKeywordSearch: the search made when the index
+// cannot be read finds a query's words as keyword search does, whole
+// words folded and stemmed, not letters inside other words ("x" in
+// "context"), and its snippet is taken from the note's text, never its
+// frontmatter.
+func TestFileScanFindsWordsAsKeywordSearch(t *testing.T) {
+	root := t.TempDir()
+	for name, text := range map[string]string{
+		"Zettel.md": "---\ntitle: Linking zettels together\ntags: [pkm]\n---\n# Linking\n\nEvery note gets context from its links. Index notes point at others.\n",
+		"Axis.md":   "# Axis\n\nPlot the x axis first.\n",
+		"Sync.md":   "---\ntitle: Sync\n---\nThe phone synced overnight.\n",
+		"Props.md":  "---\ntitle: Linking zettels\n---\nNothing about it here, only linking by hand.\n",
+	} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	v := config.Vault{Name: "v", Path: root}
+	svc, _ := indexedService(t, v)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		query, want string
+		snippet     string // the scan's snippet of want holds this
+	}{
+		{"x", "Axis.md", "Plot the **x** axis"},
+		{"syncing", "Sync.md", "phone **synced**"},
+		{"linking", "Props.md", "only **linking** by hand"},
+	} {
+		kw, err := svc.Search(ctx, Query{Mode: ModeKeyword, Text: tc.query, Limit: 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		scan, err := scanFiles(ctx, []config.Vault{v}, tc.query, notes.Filter{}, 10, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameSet(resultPaths(scan), resultPaths(kw.Results)) || !slices.Contains(resultPaths(scan), tc.want) {
+			t.Errorf("%q: the file scan finds %v, keyword search %v; want both to find %s", tc.query, resultPaths(scan), resultPaths(kw.Results), tc.want)
+		}
+		for _, r := range scan {
+			if strings.Contains(r.Snippet, "title:") || strings.Contains(r.Snippet, "tags:") {
+				t.Errorf("%q: the snippet of %s shows the frontmatter: %q", tc.query, r.Path, r.Snippet)
+			}
+			if r.Path == tc.want && !strings.Contains(r.Snippet, tc.snippet) {
+				t.Errorf("%q: the snippet of %s is %q; want it to hold %q", tc.query, r.Path, r.Snippet, tc.snippet)
+			}
+		}
 	}
 }

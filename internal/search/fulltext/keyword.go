@@ -17,6 +17,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // KeywordWeights weigh a match in each field of a note against a match in
@@ -649,14 +650,15 @@ func markedExcerpt(text string, needles []string, max int) string {
 	// inside bold text would read ****word** once marked.
 	text = oneLine(text)
 	found := findOutsideCode(text, needles)
-	start := 0
+	start, keep := 0, 0 // keep: the end is not cut before the first match ends
 	if len(found) > 0 {
-		start = backRunes(text, found[0].start, max/5)
+		start = wordAfter(text, backRunes(text, found[0].start, max/5), found[0].start)
+		keep = found[0].end
 	}
 	end, n := len(text), 0
 	for i := range text[start:] {
 		if n == max {
-			end = start + i
+			end = wordBefore(text, start+i, keep)
 			break
 		}
 		n++
@@ -719,6 +721,61 @@ func findNeedles(text string, needles []string) []span {
 		i += size
 	}
 	return found
+}
+
+// wordAfter moves a cut at byte off of s forward to where a word, or a
+// symbol, begins, so that an excerpt never starts inside one (no
+// "…rusters" of "Thrusters", no accent without its letter, no half of an
+// emoji sequence), and past the spaces there; never beyond limit. Chinese
+// and Japanese, written without spaces, may be cut between any two
+// characters.
+func wordAfter(s string, off, limit int) int {
+	if off <= 0 {
+		return 0
+	}
+	for off < limit && continuesAt(s, off) {
+		_, size := utf8.DecodeRuneInString(s[off:])
+		off += size
+	}
+	for off < limit && s[off] == ' ' {
+		off++
+	}
+	return min(off, limit)
+}
+
+// wordBefore moves a cut at byte off of s back to where a word, or a
+// symbol, ends, and before the spaces there; never below limit.
+func wordBefore(s string, off, limit int) int {
+	if off >= len(s) {
+		return len(s)
+	}
+	for off > limit && continuesAt(s, off) {
+		_, size := utf8.DecodeLastRuneInString(s[:off])
+		off -= size
+	}
+	for off > limit && s[off-1] == ' ' {
+		off--
+	}
+	return max(off, limit)
+}
+
+// continuesAt reports whether the character at byte off of s belongs with
+// the one before it: both of one word (not Chinese or Japanese, cut
+// anywhere), or an accent, a joiner, a variation selector or a modifier
+// such as a skin tone, or what a joiner joins.
+func continuesAt(s string, off int) bool {
+	if off <= 0 || off >= len(s) {
+		return false
+	}
+	prev, _ := utf8.DecodeLastRuneInString(s[:off])
+	r, _ := utf8.DecodeRuneInString(s[off:])
+	switch {
+	case unicode.IsMark(r) || isSymbolJoiner(r) || unicode.Is(unicode.Sk, r) || prev == '\u200d':
+		return true
+	case vault.IsCJK(prev) || vault.IsCJK(r):
+		return false
+	}
+	return isTokenRune(prev) && isTokenRune(r)
 }
 
 // backRunes is the offset n characters before off in s, or 0.

@@ -60,6 +60,10 @@ type markWord struct {
 // is a word, or a phrase whose words must follow one another.
 type marker struct {
 	terms [][]markWord
+	// units holds, for each term, the term of the query it came from: a
+	// prefix term and its word are one, and so are the words of a run
+	// joined by punctuation.
+	units []int
 	// firsts holds the first byte of every stem: a word starting with
 	// another cannot match, and is not stemmed.
 	firsts [256]bool
@@ -70,6 +74,7 @@ type marker struct {
 // punctuation each on its own. CJK terms are not marked here.
 func newMarker(pq parsedQuery) *marker {
 	m := &marker{}
+	unit := 0
 	add := func(words []string, prefix bool) {
 		var term []markWord
 		for _, w := range words {
@@ -81,8 +86,10 @@ func newMarker(pq parsedQuery) *marker {
 			m.firsts[s[0]] = true
 		}
 		m.terms = append(m.terms, term)
+		m.units = append(m.units, unit)
 	}
-	for _, t := range pq.terms {
+	for u, t := range pq.terms {
+		unit = u
 		switch {
 		case t.cjk:
 		case t.phrase && !t.quoted:
@@ -354,10 +361,16 @@ func nonOverlapping(matches []match) []match {
 
 // Terms are the words of a query as keyword search marks them in text, for
 // callers that score passages against a query by the same rules.
-type Terms struct{ m *marker }
+type Terms struct {
+	m  *marker
+	pq parsedQuery
+}
 
 // QueryTerms returns the terms of query text.
-func QueryTerms(text string) Terms { return Terms{newMarker(parseQuery(text))} }
+func QueryTerms(text string) Terms {
+	pq := parseQuery(text)
+	return Terms{newMarker(pq), pq}
+}
 
 // Len is how many terms there are.
 func (t Terms) Len() int { return len(t.m.terms) }
@@ -369,4 +382,50 @@ func (t Terms) In(text string) []bool {
 		in[mt.term] = true
 	}
 	return in
+}
+
+// Units is how many words, phrases and runs of Chinese or Japanese the
+// query looks for: the length of what Occurrences returns.
+func (t Terms) Units() int { return len(t.pq.terms) }
+
+// Occurrences counts each word, phrase or Chinese or Japanese run of the
+// query in text, found as keyword search finds them: whole words, folded
+// and stemmed as the index holds them ("Index" does not hold "x"; "synced"
+// holds "syncing"), the last word of a short query also as a prefix, and
+// Chinese or Japanese runs as written. It is how the notes are searched
+// when the index cannot be read.
+func (t Terms) Occurrences(text string) []int {
+	out := make([]int, len(t.pq.terms))
+	last := make([]int, len(t.pq.terms)) // the word each unit was last counted at, +1
+	for _, mt := range t.m.find(text, textWords(text)) {
+		u := t.m.units[mt.term]
+		if last[u] == mt.first+1 {
+			continue // its word and its prefix matched the same word
+		}
+		last[u] = mt.first + 1
+		out[u]++
+	}
+	for u, term := range t.pq.terms {
+		if term.cjk {
+			out[u] = strings.Count(text, term.words[0])
+		}
+	}
+	return out
+}
+
+// Passage is the snippet keyword search shows of text, a note's body
+// whose first line is line: the passage holding the most of the query's
+// words, made plain (notes.Plain), with the line of its first match; found
+// is false when text holds none of them.
+func (t Terms) Passage(text string, line int) (snippet string, at int, found bool) {
+	if t.pq.cjk {
+		needles := t.pq.needles()
+		hits := findNeedles(text, needles)
+		if len(hits) == 0 {
+			return markedExcerpt(text, needles, snippetRunes), line, false
+		}
+		return markedExcerpt(text, needles, snippetRunes), line + strings.Count(text[:hits[0].start], "\n"), true
+	}
+	p := t.m.passageOf([]storedChunk{{line: line, text: text}})
+	return p.snippet, p.line, p.found
 }

@@ -1,6 +1,7 @@
 package fulltext
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -52,12 +53,69 @@ func TestPassageOf(t *testing.T) {
 	// A passage at the start of the text keeps what precedes its first word;
 	// its line is that of the match.
 	p = newMarker(parseQuery("kettles")).passageOf(chunks)
-	if p.line != 3 || !strings.HasPrefix(p.snippet, "Title Intro about **kettles**.") {
+	if p.line != 3 || !strings.HasPrefix(p.snippet, "Title · Intro about **kettles**.") {
 		t.Fatalf("passage %+v", p)
 	}
 	// Without a match: the start of the text, the first chunk's line.
 	p = newMarker(parseQuery("espresso")).passageOf(chunks)
-	if p.found || p.line != 1 || !strings.HasPrefix(p.snippet, "Title Intro") {
+	if p.found || p.line != 1 || !strings.HasPrefix(p.snippet, "Title · Intro") {
 		t.Fatalf("passage %+v", p)
+	}
+}
+
+// TestOccurrences: each unit of a query is counted once at each word it
+// matches, as keyword search matches it: a whole word, stemmed, the last
+// word of a short query also as a prefix (but not twice for one word),
+// and Chinese or Japanese as written.
+func TestOccurrences(t *testing.T) {
+	for _, tc := range []struct {
+		name, query, text string
+		want              []int
+	}{
+		{"letters inside words are no word", "x", "context Index", []int{0}},
+		{"a word", "x", "the x axis, X again", []int{2}},
+		{"stemmed", "syncing", "synced and sync", []int{2}},
+		{"word and prefix count once", "canvas", "canvas canvases", []int{2}},
+		{"prefix of the last word", "canv", "a canvas", []int{1}},
+		{"two words", "black tea", "tea, black tea", []int{1, 2}},
+		{"cjk as written", "東京", "東京に行く。東京", []int{2}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := QueryTerms(tc.query).Occurrences(tc.text); !slices.Equal(got, tc.want) {
+				t.Errorf("Occurrences(%q) in %q = %v; want %v", tc.query, tc.text, got, tc.want)
+			}
+		})
+	}
+}
+
+// TestMarkedExcerptCutsBetweenWords: an excerpt cut short of its text's
+// start or end begins and ends at a whole word, whatever characters of
+// several bytes (emoji, CJK, combining accents) stand before the match.
+// Each text puts the start of the cut, max/5 characters before the match,
+// inside a word.
+func TestMarkedExcerptCutsBetweenWords(t *testing.T) {
+	after := strings.Repeat(" filler words here", 20)
+	for _, tc := range []struct {
+		name, text string
+		max        int
+		want       string // the excerpt begins so
+	}{
+		{"ascii", "Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"emoji before", "🛰️ Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"cjk before", "東京タワー Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"combining accents before", "cafe\u0301 re\u0301sume\u0301 Thrusters and propellant budgets. 🚀", 160, "…and propellant budgets. **🚀**"},
+		{"between a letter and its accent", "A re\u0301sume\u0301 and budgets. 🚀", 100, "…and budgets. **🚀**"},
+		{"inside an emoji sequence", "See 👩\u200d💻 and budgets. 🚀", 80, "…and budgets. **🚀**"},
+		{"inside a cjk run, which has no spaces", "東京タワーの展望台から見える 🚀", 35, "…台から見える **🚀**"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := markedExcerpt(tc.text+after, []string{"🚀"}, tc.max)
+			if !strings.HasPrefix(got, tc.want) {
+				t.Errorf("excerpt %q; want it to begin %q", got, tc.want)
+			}
+			if !strings.HasSuffix(got, " here…") && !strings.HasSuffix(got, " words…") && !strings.HasSuffix(got, " filler…") {
+				t.Errorf("excerpt %q ends inside a word", got)
+			}
+		})
 	}
 }

@@ -18,7 +18,8 @@ const (
 // line: the text of a snippet, whichever search made it. Heading marks,
 // quote and callout markers, list bullets, block ids ("^intro" at the end
 // of a line), code fences and the rows of dashes under a table's head go;
-// a table row shows its cells separated by " · "; a link shows its text
+// a table row shows its cells, and a heading the text after it, set apart
+// by partSeparator (" · "); a link shows its text
 // ("[[Page|shown]]" shows "shown", "[[Page#Part]]" shows "Page > Part",
 // "[text](url)" shows "text"); an embedded attachment (an image, a PDF)
 // shows nothing, as it holds no text; lines are joined by spaces. Code is
@@ -44,14 +45,21 @@ func PlainMarked(s string) string {
 	// code holds the block's lines until it closes.
 	fence, depth := "", 0
 	var code []string
+	// afterHeading: the text added last was a heading, set apart from
+	// what follows it.
+	afterHeading := false
 	add := func(t string) {
 		if t == "" {
 			return
 		}
-		if b.Len() > 0 {
+		switch {
+		case afterHeading:
+			b.WriteString(partSeparator)
+		case b.Len() > 0:
 			b.WriteByte(' ')
 		}
 		b.WriteString(t)
+		afterHeading = false
 	}
 	for line := range strings.SplitSeq(s, "\n") {
 		t := strings.TrimSpace(line)
@@ -89,7 +97,7 @@ func PlainMarked(s string) string {
 			if cut && !strings.HasPrefix(t, "|") && strings.HasSuffix(t, " |") {
 				t = "| " + t // a row cut at its start: only a table row ends " |"
 			}
-			t = plainLine(t)
+			t, isHeading := plainLine(t)
 			if cut {
 				t = "…" + t
 			}
@@ -97,6 +105,7 @@ func PlainMarked(s string) string {
 				t += "…"
 			}
 			add(t)
+			afterHeading = afterHeading || (isHeading && t != "")
 		}
 	}
 	add(codeSpan(code)) // a passage may end inside a code block
@@ -261,9 +270,14 @@ func opensCode(t string) (fence string, depth int, ok bool) {
 	return "", 0, false
 }
 
+// partSeparator sets apart the parts of a snippet a reader would
+// otherwise read as one run of words: a table's cells, and a heading
+// from the text after it.
+const partSeparator = " · "
+
 // plainLine drops the block markers at the start of one line of Markdown
-// outside a code block.
-func plainLine(t string) string {
+// outside a code block, and reports whether the line is a heading.
+func plainLine(t string) (string, bool) {
 	// Quotes and callouts, nested: "> > [!tip] Title".
 	for strings.HasPrefix(t, ">") {
 		t = strings.TrimSpace(t[1:])
@@ -272,10 +286,10 @@ func plainLine(t string) string {
 		t = strings.TrimSpace(t[m[1]:])
 	}
 	if m := heading.FindStringIndex(t); m != nil {
-		return strings.TrimSpace(t[m[1]:])
+		return strings.TrimSpace(t[m[1]:]), true
 	}
 	if tableRule.MatchString(t) {
-		return ""
+		return "", false
 	}
 	if m := bullet.FindStringIndex(t); m != nil {
 		t = strings.TrimSpace(t[m[1]:])
@@ -284,9 +298,9 @@ func plainLine(t string) string {
 		t = strings.TrimSpace(t[:m[0]])
 	}
 	if strings.HasPrefix(t, "|") && strings.HasSuffix(t, "|") && len(t) > 1 {
-		return strings.Join(cells(strings.TrimSpace(t[1:len(t)-1])), " · ")
+		return strings.Join(cells(strings.TrimSpace(t[1:len(t)-1])), partSeparator), false
 	}
-	return t
+	return t, false
 }
 
 // cells splits a table row, its outer pipes gone, at the pipes between

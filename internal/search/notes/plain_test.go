@@ -6,8 +6,14 @@ import "testing"
 // Markdown it was cut from.
 func TestPlain(t *testing.T) {
 	for _, tc := range []struct{ in, want string }{
-		{"## Improvements\n### Tables\n- New buttons to add a column.\n- Sorting ignores formatting.", "Improvements Tables New buttons to add a column. Sorting ignores formatting."},
-		{"…ments\n## Improvements\n- Added", "…ments Improvements Added"},
+		{"## Improvements\n### Tables\n- New buttons to add a column.\n- Sorting ignores formatting.", "Improvements · Tables · New buttons to add a column. Sorting ignores formatting."},
+		{"…ments\n## Improvements\n- Added", "…ments Improvements · Added"},
+		// A heading is set apart from the text after it, as table cells
+		// are from one another, so that the two do not read as one
+		// sentence.
+		{"# Sourdough hydration\n\nHydration of the dough matters. Bake at 3:00.\n\n## Troubleshooting\n\nSour and thin", "Sourdough hydration · Hydration of the dough matters. Bake at 3:00. Troubleshooting · Sour and thin"},
+		{"text\n## Last heading", "text Last heading"},
+		{"## Heading\n```sh\nmake\n```", "Heading · `make`"},
 		{"…## Cut inside a heading", "…Cut inside a heading"},
 		{"| Action | Shortcut |\n|--|:--:|\n| Copy | `Ctrl+C` |", "Action · Shortcut Copy · `Ctrl+C`"},
 		// A row the snippet's end cut through reads like a whole one.
