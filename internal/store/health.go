@@ -107,6 +107,13 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		out = append(out, health.Result{Name: "database access", Status: health.Fail,
 			Detail: fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
 			Fix:    AccessFix(problems)})
+	} else if LockedNow(ctx, h.Path()) && !WriterAlive(ctx, h.Path()) {
+		// Reads go on while another program holds the write lock, so
+		// every other check passes: this line alone says it. A jarvis
+		// writing (it holds the writer lock too) is no problem.
+		out = append(out, health.Result{Name: "database access", Status: health.Warn,
+			Detail: fmt.Sprintf("%s is locked by another program right now (another jarvis?): the index can be read, but indexing and the server's updates wait for it, and fail if it stays locked", h.Path()),
+			Fix:    explain(ErrBusy).Fix})
 	} else {
 		out = append(out, health.Result{Name: "database access", Status: health.OK,
 			Detail: "you may read and write the database and create files in its folder"})

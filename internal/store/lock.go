@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"time"
@@ -101,4 +102,28 @@ func WriterAlive(ctx context.Context, path string) bool {
 		case <-time.After(lockPoll):
 		}
 	}
+}
+
+// LockedNow reports whether another program holds the database at path
+// locked for writing right now, so that a write would wait for it (and
+// fail after busy_timeout): it asks for the write lock once, without
+// waiting, and gives it back at once. Reads go on meanwhile (WAL), so only
+// this says the lock. The file must exist and be writable by this user:
+// the connection opens it for writing, without creating it.
+func LockedNow(ctx context.Context, path string) bool {
+	db, err := sql.Open("sqlite", fileURI(path)+"?mode=rw&_pragma=busy_timeout(0)")
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return Classify(err) == KindBusy
+	}
+	defer conn.Close()
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		return Classify(err) == KindBusy
+	}
+	conn.ExecContext(ctx, "ROLLBACK")
+	return false
 }
