@@ -100,6 +100,10 @@ type Check struct {
 	// to run (the configuration, a vault folder): while it fails, no
 	// other fix names the index command, and each says to fix it first.
 	Gates bool
+	// Starves is set on a check whose failure leaves no room to write
+	// (the disk space check): while it fails, each other fix that runs
+	// jarvis index, which writes, says to free space first.
+	Starves bool
 }
 
 // Sort orders checks by Order, keeping the given order among equals.
@@ -173,6 +177,13 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 			}
 		}
 	}
+	// The failed checks that leave no room for an index run to write.
+	var starved []string
+	for i, c := range checks {
+		if c.Starves && slices.ContainsFunc(results[i], func(r Result) bool { return r.Status == Fail }) {
+			starved = append(starved, c.Name)
+		}
+	}
 	for i, c := range checks {
 		for _, r := range results[i] {
 			if r.Name == "" {
@@ -182,8 +193,11 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 			if namesRebuild(r.Fix) {
 				g = gatedRebuild
 			}
-			if len(g) > 0 && !c.Gates && namesIndex(r.Fix, false) {
+			switch {
+			case len(g) > 0 && !c.Gates && namesIndex(r.Fix, false):
 				r.Fix = "first fix the " + strings.Join(g, " and ") + " problem above: indexing refuses to run until then"
+			case len(starved) > 0 && !c.Starves && namesIndex(r.Fix, false):
+				r.Fix = "first free some disk space (see the " + strings.Join(starved, " and ") + " check): indexing cannot write until then; then " + r.Fix
 			}
 			rep.Checks = append(rep.Checks, r)
 			switch r.Status {
