@@ -4,6 +4,7 @@
 package health
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -59,6 +60,8 @@ type Result struct {
 // (Result.IfDamaged).
 type Verdict struct {
 	Detail, Fix string
+	// Status is Fail when not set.
+	Status Status
 }
 
 // Line is r as one line of a report, the same in doctor and
@@ -159,7 +162,7 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 	for _, rs := range results {
 		for j, r := range rs {
 			if damaged && r.IfDamaged.Detail != "" {
-				rs[j].Status, rs[j].Detail, rs[j].Fix = Fail, r.IfDamaged.Detail, r.IfDamaged.Fix
+				rs[j].Status, rs[j].Detail, rs[j].Fix = cmp.Or(r.IfDamaged.Status, Fail), r.IfDamaged.Detail, r.IfDamaged.Fix
 			}
 		}
 	}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"time"
@@ -106,24 +105,8 @@ func WriterAlive(ctx context.Context, path string) bool {
 
 // LockedNow reports whether another program holds the database at path
 // locked for writing right now, so that a write would wait for it (and
-// fail after busy_timeout): it asks for the write lock once, without
-// waiting, and gives it back at once. Reads go on meanwhile (WAL), so only
-// this says the lock. The file must exist and be writable by this user:
-// the connection opens it for writing, without creating it.
-func LockedNow(ctx context.Context, path string) bool {
-	db, err := sql.Open("sqlite", fileURI(path)+"?mode=rw&_pragma=busy_timeout(0)")
-	if err != nil {
-		return false
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		return Classify(err) == KindBusy
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
-		return Classify(err) == KindBusy
-	}
-	conn.ExecContext(ctx, "ROLLBACK")
-	return false
+// fail after busy_timeout). Reads go on meanwhile (WAL), so only this says
+// the lock. It only looks: nothing is opened for writing, nothing created.
+func LockedNow(path string) bool {
+	return walWriterLocked(path)
 }

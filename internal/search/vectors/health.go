@@ -155,6 +155,9 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	default:
 		r.Status = health.OK
 		r.Detail = fmt.Sprintf("%s: %s", name, words.Agree(chunks, "its 1 passage has a vector", fmt.Sprintf("all %d passages have vectors", chunks)))
+		// Counting them read no vector: on a damaged database those
+		// stored may not be readable (list-vaults and search read them).
+		r.IfDamaged = store.IfDamaged(r.Name, name+": cannot read stored vectors")
 	}
 	if len(others) > 0 {
 		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept, which " + inv.Command("index", "--reembed") + " drops"
