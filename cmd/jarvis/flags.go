@@ -180,7 +180,7 @@ func structuredHandler(w io.Writer, level slog.Level) slog.Handler {
 			if index.IsReported(a) {
 				return slog.Attr{}
 			}
-			return a
+			return databaseTrouble(a, level <= slog.LevelDebug)
 		},
 	})
 }

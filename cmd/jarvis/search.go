@@ -397,6 +397,15 @@ func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec 
 				continue // the answer says why it was not searched
 			}
 			if _, err := ix.Index(ctx, v, progress.Index(v.Name)); err != nil {
+				if withVectors && ctx.Err() == nil && store.Classify(err) != store.KindOther {
+					// The database cannot be written (locked by another
+					// program, a full disk), yet its stored vectors
+					// may still be read: semantic search answers from
+					// them, or says why it cannot (search.VectorsAbsent),
+					// not that none were made.
+					vec.Serve()
+					vec.Load(ctx)
+				}
 				return "", err
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"sync"
 
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // terminalHandler writes the warnings and errors of a command a person
@@ -42,10 +43,11 @@ func (h *terminalHandler) Handle(_ context.Context, r slog.Record) error {
 		attrs = appendFlat(attrs, h.prefix, a)
 		return true
 	})
-	for _, a := range attrs {
+	for i, a := range attrs {
 		if index.IsReported(a) {
 			return nil
 		}
+		attrs[i] = databaseTrouble(a, false)
 	}
 	line := terminalLine(r.Level, r.Message, attrs)
 	h.mu.Lock()
@@ -125,6 +127,23 @@ func terminalLine(level slog.Level, msg string, attrs []slog.Attr) string {
 		parts = append(parts, strings.Join(why, "; "))
 	}
 	return strings.Join(parts, ": ") + "\n"
+}
+
+// databaseTrouble is a, an error the database met, in the words every
+// command uses for the database's trouble (store.Said: "the database is
+// locked by another program"), not SQLite's with its result codes ("database
+// is locked (5) (SQLITE_BUSY)"); raw keeps SQLite's words after them, for a
+// log of every detail. Any other attribute is returned as it is.
+func databaseTrouble(a slog.Attr, raw bool) slog.Attr {
+	err, ok := a.Value.Resolve().Any().(error)
+	if !ok || a.Value.Kind() != slog.KindAny || store.Classify(err) == store.KindOther {
+		return a
+	}
+	said := store.Said(err)
+	if raw {
+		said += " (" + err.Error() + ")"
+	}
+	return slog.String(a.Key, said)
 }
 
 // logLine puts text on one line.

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +12,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // TestTerminalLog checks the lines the logger of a command a person runs
@@ -141,5 +144,39 @@ func TestServerLogHasNoMark(t *testing.T) {
 	})
 	if strings.Contains(log, "reported") {
 		t.Errorf("the server's log shows the terminal's mark:\n%s", log)
+	}
+}
+
+// sqliteCodeError is an error as SQLite's driver gives it: its text ends
+// with the result code, which the error also carries.
+type sqliteCodeError int
+
+func (e sqliteCodeError) Error() string { return fmt.Sprintf("database or disk is full (%d)", int(e)) }
+func (e sqliteCodeError) Code() int     { return int(e) }
+
+// TestLogSaysDatabaseTroubleInWords: the server's log and a command's
+// warnings said "database or disk is full (13)" and "database is locked
+// (5) (SQLITE_BUSY)"; they say the database's trouble as every command
+// does (store.Said), and only a log of every detail keeps SQLite's words.
+func TestLogSaysDatabaseTroubleInWords(t *testing.T) {
+	full := fmt.Errorf("journal the write: %w", sqliteCodeError(13))
+	for _, tc := range []struct {
+		name  string
+		h     func(*bytes.Buffer) slog.Handler
+		debug bool
+	}{
+		{"server", func(b *bytes.Buffer) slog.Handler { return structuredHandler(b, slog.LevelInfo) }, false},
+		{"terminal", func(b *bytes.Buffer) slog.Handler { return newTerminalHandler(b) }, false},
+		{"verbose", func(b *bytes.Buffer) slog.Handler { return structuredHandler(b, slog.LevelDebug) }, true},
+	} {
+		var b bytes.Buffer
+		slog.New(tc.h(&b)).Warn("a write was made but not recorded in the journal", "path", "Z.md", "err", full)
+		got := b.String()
+		if !strings.Contains(got, store.Said(full)) {
+			t.Errorf("%s: the log lacks %q:\n%s", tc.name, store.Said(full), got)
+		}
+		if strings.Contains(got, "(13)") != tc.debug {
+			t.Errorf("%s: SQLite's result code shown %v, want %v:\n%s", tc.name, !tc.debug, tc.debug, got)
+		}
 	}
 }

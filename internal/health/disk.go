@@ -16,7 +16,7 @@ const (
 
 // DiskSpace checks the free space where the database lives (or will live).
 func DiskSpace(dbPath string) Check {
-	return Check{Name: "disk space", Order: 90, Run: func(ctx context.Context) []Result {
+	return Check{Name: "disk space", Order: 90, Starves: true, Run: func(ctx context.Context) []Result {
 		dir := filepath.Dir(dbPath)
 		for {
 			if _, err := os.Stat(dir); err == nil {

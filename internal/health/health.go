@@ -4,6 +4,7 @@
 package health
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -59,6 +60,8 @@ type Result struct {
 // (Result.IfDamaged).
 type Verdict struct {
 	Detail, Fix string
+	// Status is Fail when not set.
+	Status Status
 }
 
 // Line is r as one line of a report, the same in doctor and
@@ -100,6 +103,10 @@ type Check struct {
 	// to run (the configuration, a vault folder): while it fails, no
 	// other fix names the index command, and each says to fix it first.
 	Gates bool
+	// Starves is set on a check whose failure leaves no room to write
+	// (the disk space check): while it fails, each other fix that runs
+	// jarvis index, which writes, says to free space first.
+	Starves bool
 }
 
 // Sort orders checks by Order, keeping the given order among equals.
@@ -155,7 +162,7 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 	for _, rs := range results {
 		for j, r := range rs {
 			if damaged && r.IfDamaged.Detail != "" {
-				rs[j].Status, rs[j].Detail, rs[j].Fix = Fail, r.IfDamaged.Detail, r.IfDamaged.Fix
+				rs[j].Status, rs[j].Detail, rs[j].Fix = cmp.Or(r.IfDamaged.Status, Fail), r.IfDamaged.Detail, r.IfDamaged.Fix
 			}
 		}
 	}
@@ -173,6 +180,13 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 			}
 		}
 	}
+	// The failed checks that leave no room for an index run to write.
+	var starved []string
+	for i, c := range checks {
+		if c.Starves && slices.ContainsFunc(results[i], func(r Result) bool { return r.Status == Fail }) {
+			starved = append(starved, c.Name)
+		}
+	}
 	for i, c := range checks {
 		for _, r := range results[i] {
 			if r.Name == "" {
@@ -182,8 +196,11 @@ func Run(ctx context.Context, checks []Check, perCheck time.Duration) Report {
 			if namesRebuild(r.Fix) {
 				g = gatedRebuild
 			}
-			if len(g) > 0 && !c.Gates && namesIndex(r.Fix, false) {
+			switch {
+			case len(g) > 0 && !c.Gates && namesIndex(r.Fix, false):
 				r.Fix = "first fix the " + strings.Join(g, " and ") + " problem above: indexing refuses to run until then"
+			case len(starved) > 0 && !c.Starves && namesIndex(r.Fix, false):
+				r.Fix = "first free some disk space (see the " + strings.Join(starved, " and ") + " check): indexing cannot write until then; then " + r.Fix
 			}
 			rep.Checks = append(rep.Checks, r)
 			switch r.Status {

@@ -556,3 +556,34 @@ func TestReuserStaleKeepsAPass(t *testing.T) {
 	}
 	close(gate)
 }
+
+// TestFullDiskPutsFreeingSpaceFirst: on a full disk doctor offered "run
+// `jarvis index …`: it finishes the work" beside "fail disk space: 0 KB
+// free"; every fix that runs an index, which writes, says to free space
+// first while the disk space check fails, and stands as it was otherwise.
+func TestFullDiskPutsFreeingSpaceFirst(t *testing.T) {
+	const resume = "run `jarvis index --db /d/j.db`: it finishes the work"
+	index := Check{Name: "index", Order: 40, Run: func(context.Context) []Result {
+		return []Result{{Status: Warn, Detail: "a run stopped mid-way", Fix: resume}}
+	}}
+	for _, tc := range []struct {
+		name  string
+		disk  Status
+		first bool
+	}{{"disk full", Fail, true}, {"disk low", Warn, false}} {
+		t.Run(tc.name, func(t *testing.T) {
+			disk := DiskSpace("/d/j.db")
+			disk.Run = func(context.Context) []Result {
+				return []Result{{Status: tc.disk, Detail: "0 KB free on the disk holding /d", Fix: "free some disk space or move the database with --db"}}
+			}
+			rep := Run(context.Background(), []Check{index, disk}, time.Minute)
+			fix := rep.Checks[0].Fix
+			if got := strings.HasPrefix(fix, "first free some disk space (see the disk space check)"); got != tc.first || !strings.HasSuffix(fix, resume) {
+				t.Errorf("index fix: %q", fix)
+			}
+			if rep.Checks[1].Fix != "free some disk space or move the database with --db" {
+				t.Errorf("disk fix: %q", rep.Checks[1].Fix)
+			}
+		})
+	}
+}

@@ -245,7 +245,13 @@ func failedWhy(v config.Vault, err error) string {
 	if p := index.FolderProblem(v.Path); p != "" {
 		return "its folder " + p
 	}
-	if store.Classify(err) != store.KindOther {
+	switch store.Classify(err) {
+	case store.KindOther:
+	case store.KindBusy:
+		// A lock of the moment the run failed: health-status says the
+		// lock only while it is still held (store's database check).
+		return "the database was locked by another program then; health-status says whether it still is"
+	default:
 		return store.Said(err) + "; health-status says how to fix it"
 	}
 	return "the index run stopped with an error; health-status says what is wrong"

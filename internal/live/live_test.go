@@ -3,11 +3,13 @@ package live
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/index"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 )
 
 // TestRetrySyncOnlyAfterAFailure: a pass whose vector sync fails still
@@ -172,5 +174,21 @@ func TestDoneAfterEachPassAndSync(t *testing.T) {
 	}
 	if got := strings.Join(events, " "); got != "index sync done done" {
 		t.Fatalf("events %q; want the pass's index and sync, each followed by Done", got)
+	}
+}
+
+// TestFailedOnALockSaysItWasThen: a vault whose run met a lock held by
+// another program pointed to health-status "to fix it", where every check
+// was ok once the lock was gone; the reason says the lock was then, and
+// that health-status says whether it still is.
+func TestFailedOnALockSaysItWasThen(t *testing.T) {
+	l := New([]config.Vault{{Name: "help", Path: t.TempDir()}},
+		func(context.Context, config.Vault, index.Progress) (index.Result, error) {
+			return index.Result{}, fmt.Errorf("record vault: %w", store.ErrBusy)
+		}, nil, nil)
+	l.All(context.Background())
+	why := l.State().Failed["help"]
+	if !strings.Contains(why, "locked by another program then") || !strings.Contains(why, "health-status says whether it still is") || strings.Contains(why, "how to fix it") {
+		t.Errorf("failed on a lock: %q", why)
 	}
 }

@@ -339,7 +339,8 @@ func TestVectorsLineSaysStoredVectorsAsSearchDoes(t *testing.T) {
 	}
 	const why = "the stored vectors cannot be read (the database is damaged)"
 	failed := mcp.EmbeddingLine(index.Embedding{State: index.EmbedFailed, Error: "the database is damaged"}, false, false, why)
-	if !strings.Contains(failed, why+", so semantic search answers by keywords") || strings.Contains(failed, "there are none") {
+	// Nothing was being made: the run failed on the database's trouble.
+	if !strings.HasPrefix(failed, "Semantic search answers by keywords: "+why) || strings.Contains(failed, "there are none") || strings.Contains(failed, "Making vectors") {
 		t.Errorf("with unreadable vectors: %q", failed)
 	}
 }

@@ -282,12 +282,14 @@ func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
 		}
 		return msg + ". Semantic search answers from those made so far."
 	case index.EmbedFailed:
+		if absent.why != "" && !loaded {
+			// The stored vectors cannot be read: the run failed on the
+			// database's trouble, not while making any, so the line
+			// below says that trouble and nothing of making.
+			break
+		}
 		msg := "Making vectors for semantic search failed"
-		switch {
-		case absent.why != "" && !loaded:
-			// Vectors are stored but unreadable: not "none".
-			return msg + ": " + absent.why + ", so semantic search answers by keywords. health-status says why and how to fix it."
-		case strings.HasPrefix(e.Error, "the database "):
+		if strings.HasPrefix(e.Error, "the database ") {
 			msg += " (" + e.Error + ")"
 		}
 		if !loaded {

@@ -191,7 +191,10 @@ func Explain(path string, err error, inv health.Invocation, probe Probe) (x Expl
 		x.Why, x.Fix = foreign(path, err)
 	case KindNewer:
 		x.Why = fmt.Sprintf("%s was written by a newer version of jarvis", path)
-		x.Fix = "upgrade jarvis, or choose another database with --db"
+		// A rebuild keeps the newer file aside (keepOld), so a newer
+		// jarvis can still use it.
+		x.Fix = "upgrade jarvis; or run " + inv.Command("index", "--rebuild") +
+			": it keeps this file as " + filepath.Base(path) + ".newer-<time> and starts a fresh index; or choose another database with --db"
 	default:
 		if !hasCode(err) {
 			return Explanation{}, false

@@ -59,7 +59,8 @@ func TestExplainEachKind(t *testing.T) {
 			KindForeign, []string{"is not a jarvis index: it is not an SQLite file at all", "choose another --db"}},
 		{"a folder", &foreignError{path: path, what: "it is a folder", dir: true}, sound,
 			KindForeign, []string{"it is a folder", "--db takes a file, not a folder", "`" + filepath.Join(path, "jarvis.db") + "`"}},
-		{"newer", fmt.Errorf("database is at 99: %w", ErrNewerSchema), sound, KindNewer, []string{"newer version of jarvis", "upgrade jarvis"}},
+		{"newer", fmt.Errorf("database is at 99: %w", ErrNewerSchema), sound, KindNewer, []string{"newer version of jarvis", "upgrade jarvis",
+			"run `jarvis index --vault /v --db " + path + " --rebuild`: it keeps this file as j.db.newer-"}},
 		{"another SQLite error", fmt.Errorf("read: %w", codeError(10)), sound, KindOther, []string{"sqlite says no", "`jarvis doctor --vault /v"}},
 	}
 	code := regexp.MustCompile(`\(\d+\)`)

@@ -107,6 +107,13 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 		out = append(out, health.Result{Name: "database access", Status: health.Fail,
 			Detail: fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
 			Fix:    AccessFix(problems)})
+	} else if LockedNow(h.Path()) && !WriterAlive(ctx, h.Path()) {
+		// Reads go on while another program holds the write lock, so
+		// every other check passes: this line alone says it. A jarvis
+		// writing (it holds the writer lock too) is no problem.
+		out = append(out, health.Result{Name: "database access", Status: health.Warn,
+			Detail: fmt.Sprintf("%s is locked by another program right now (another jarvis?): the index can be read, but indexing and the server's updates wait for it, and fail if it stays locked", h.Path()),
+			Fix:    explain(ErrBusy).Fix})
 	} else {
 		out = append(out, health.Result{Name: "database access", Status: health.OK,
 			Detail: "you may read and write the database and create files in its folder"})
@@ -121,6 +128,14 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 func Unreadable(name, what string, err error) health.Result {
 	return health.Result{Name: name, Status: health.Warn, Detail: what + ": " + Said(err),
 		Fix: "see the database check above", Damaged: Classify(err) == KindDamaged}
+}
+
+// IfDamaged is what a check that passed (what) becomes once the database
+// is known to be damaged: what it read proves nothing, and it defers to
+// the database check, as Unreadable does.
+func IfDamaged(name, what string) health.Verdict {
+	r := Unreadable(name, what, ErrNotDatabase)
+	return health.Verdict{Status: r.Status, Detail: r.Detail, Fix: r.Fix}
 }
 
 // integrityResult reports what the inspection of the file at path found.
@@ -139,13 +154,13 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 		return health.Result{Status: health.Skip, Detail: fmt.Sprintf("not checked: the %s of %s did not finish (%v)", in.Check, path, in.Err)}
 	case in.Err != nil && Classify(in.Err) == KindDamaged:
 		// In the words every command uses for damage.
-		return health.Result{Status: health.Fail, Detail: damaged(path, in.Err), Fix: rebuild}
+		return health.Result{Status: health.Fail, Detail: damaged(path, in.Err), Fix: rebuild, Damaged: true}
 	case in.Err != nil:
-		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %s", path, Plain(in.Err)), Fix: rebuild}
+		return health.Result{Status: health.Fail, Detail: fmt.Sprintf("%s: %s", path, Plain(in.Err)), Fix: rebuild, Damaged: true}
 	case len(in.Problems) > 0:
 		return health.Result{Status: health.Fail,
 			Detail: fmt.Sprintf("%s fails its %s: %s", path, in.Check, in.Findings()),
-			Fix:    rebuild}
+			Fix:    rebuild, Damaged: true}
 	}
 	return health.Result{Status: health.OK, Detail: fmt.Sprintf("%s opens and passes its %s", path, in.Check)}
 }

@@ -4,6 +4,7 @@ package store
 
 import (
 	"errors"
+	"io"
 	"os"
 
 	"golang.org/x/sys/unix"
@@ -20,3 +21,22 @@ func tryLock(f *os.File) (bool, error) {
 }
 
 func unlockFile(f *os.File) { unix.Flock(int(f.Fd()), unix.LOCK_UN) }
+
+// walWriterLocked reports whether another process holds the WAL write
+// lock of the database at path. SQLite's unix VFS takes it, for as long as
+// a write transaction is open, as a write lock on byte 120 of the -shm
+// file (WALINDEX_LOCK_OFFSET, the first of its locks); readers lock other
+// bytes. F_GETLK asks without taking anything; it does not see this
+// process's own locks.
+func walWriterLocked(path string) bool {
+	f, err := os.Open(path + "-shm")
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	lk := unix.Flock_t{Type: unix.F_WRLCK, Whence: io.SeekStart, Start: 120, Len: 1}
+	if err := unix.FcntlFlock(f.Fd(), unix.F_GETLK, &lk); err != nil {
+		return false
+	}
+	return lk.Type != unix.F_UNLCK
+}

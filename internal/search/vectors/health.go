@@ -136,18 +136,28 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	case src.Stale != nil && src.Stale(emb, chunks):
 		return warn(name+": the vault changed much since its word statistics were taken", "run "+inv.Command("index")+" (it refits them)")
 	case covered < chunks:
-		if p, ok := v.storedProgress(ctx, stored.id); ok && time.Since(p.Updated) < progressFresh && p.Done < p.Total && p.PerSecond > 0 {
+		p, ok := v.storedProgress(ctx, stored.id)
+		switch {
+		case ok && p.Done < p.Total && store.WriterAlive(ctx, h.Path()) && time.Since(p.Updated) < progressFresh && p.PerSecond > 0:
 			// Another jarvis (a server) is making them: say how fast.
 			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
 			r.Status = health.OK
 			r.Detail = fmt.Sprintf("%s: vectors are being made, %d of %s so far, %.0f a second, about %s left%s",
 				name, covered, words.Count(chunks, "passage"), p.PerSecond, left.Round(time.Second), kind)
 			return r
+		case ok && p.Done < p.Total:
+			// Its progress row is all a run killed mid-way left: no
+			// writer holds the lock, or none has stored a batch lately.
+			return warn(fmt.Sprintf("%s: %d of %s %s vectors; the run making them stopped", name, covered, words.Count(chunks, "passage"), words.Agree(covered, "has", "have")),
+				"run "+inv.Command("index")+" to make the rest")
 		}
 		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, words.Count(chunks, "passage"), words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
 	default:
 		r.Status = health.OK
 		r.Detail = fmt.Sprintf("%s: %s", name, words.Agree(chunks, "its 1 passage has a vector", fmt.Sprintf("all %d passages have vectors", chunks)))
+		// Counting them read no vector: on a damaged database those
+		// stored may not be readable (list-vaults and search read them).
+		r.IfDamaged = store.IfDamaged(r.Name, name+": cannot read stored vectors")
 	}
 	if len(others) > 0 {
 		r.Detail += "; vectors of " + strings.Join(others, ", ") + " are also kept, which " + inv.Command("index", "--reembed") + " drops"

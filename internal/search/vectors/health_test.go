@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed"
 	"github.com/jarvis-mcp/jarvis/internal/health"
@@ -120,4 +121,43 @@ func nestedParens(s string) bool {
 		}
 	}
 	return false
+}
+
+// TestEmbedderCheckSaysAStoppedRunStopped: after `jarvis index --reembed`
+// was killed mid-way, doctor said the vectors were being made, at the
+// speed the dead run last recorded, with no jarvis running. A progress row
+// is a live run only while a writer holds the database's writer lock.
+func TestEmbedderCheckSaysAStoppedRunStopped(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta gamma")
+	if _, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	add("b.md", "delta", "epsilon zeta")
+	// What a run killed after its last batch leaves: a fresh progress row.
+	if _, err := db.ExecContext(ctx, `INSERT OR REPLACE INTO embedding_progress (embedder_id, done, total, per_second, updated_ms)
+		SELECT id, 2, 4, 5380, ? FROM embedders`, time.Now().UnixMilli()); err != nil {
+		t.Fatal(err)
+	}
+	h := store.NewHandle(db.Path, store.Options{})
+	t.Cleanup(func() { h.Close() })
+	inv := health.Invocation{"--db", db.Path}
+	check := func() health.Result { return Checks(h, LexicalSource(), inv)[0].Run(ctx)[0] }
+
+	r := check()
+	if r.Status != health.Warn || !strings.Contains(r.Detail, "2 of 4 passages have vectors; the run making them stopped") ||
+		strings.Contains(r.Detail, "being made") || r.Fix != "run "+inv.Command("index")+" to make the rest" {
+		t.Errorf("no run alive: %+v", r)
+	}
+
+	// A live writer (a server making them) holds the lock.
+	unlock, err := db.LockWriters(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if r := check(); r.Status != health.OK || !strings.Contains(r.Detail, "vectors are being made, 2 of 4 passages so far, 5380 a second") {
+		t.Errorf("a run alive: %+v", r)
+	}
 }
