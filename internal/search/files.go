@@ -64,7 +64,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 				if err != nil {
 					continue
 				}
-				text = string(data)
+				text, _ = vault.NoteText(data)
 			}
 			lower := strings.ToLower(text)
 			all := true
