@@ -139,7 +139,7 @@ func printRelated(w io.Writer, a related.Answer) {
 	if len(a.Suggestions) > 0 {
 		fmt.Fprintln(w, "\nLinks to consider:")
 		for _, s := range a.Suggestions {
-			fmt.Fprintf(w, "  [[%s]]  (%s, similarity %s)\n", s.Title, s.Path, search.FormatScore(s.Similarity))
+			fmt.Fprintf(w, "  %s  (%s, similarity %s)\n", s.Link, s.Path, search.FormatScore(s.Similarity))
 			if s.Sentence != "" {
 				fmt.Fprintf(w, "    line %d (%s): %s\n", s.Line, s.Because, s.Sentence)
 			}
