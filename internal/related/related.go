@@ -481,8 +481,8 @@ func Wikilink(p, title string, paths []string) string {
 			}
 		}
 	}
-	title = strings.TrimSpace(title)
-	if title == "" || vault.FoldName(title) == vault.NameKey(p) || strings.ContainsAny(title, "[]|") {
+	title = vault.TitleBeside(p, title)
+	if title == "" || strings.ContainsAny(title, "[]|") {
 		return "[[" + target + "]]"
 	}
 	return "[[" + target + "|" + title + "]]"
