@@ -12,6 +12,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
@@ -131,7 +132,11 @@ func printRelated(w io.Writer, a related.Answer) {
 		fmt.Fprintln(w, "No related notes found.")
 	}
 	for i, n := range a.Related {
-		fmt.Fprintf(w, "%2d. %s  (%s)\n", i+1, n.Path, search.FormatScore(n.Score))
+		where := n.Path
+		if t := vault.TitleBeside(n.Path, n.Title); t != "" {
+			where += " — " + t
+		}
+		fmt.Fprintf(w, "%2d. %s  (%s)\n", i+1, where, search.FormatScore(n.Score))
 		for _, r := range n.Reasons {
 			fmt.Fprintf(w, "    %-12s %s\n", r.Kind, r.Detail)
 		}
@@ -139,7 +144,7 @@ func printRelated(w io.Writer, a related.Answer) {
 	if len(a.Suggestions) > 0 {
 		fmt.Fprintln(w, "\nLinks to consider:")
 		for _, s := range a.Suggestions {
-			fmt.Fprintf(w, "  [[%s]]  (%s, similarity %s)\n", s.Title, s.Path, search.FormatScore(s.Similarity))
+			fmt.Fprintf(w, "  %s  (%s, similarity %s)\n", s.Link, s.Path, search.FormatScore(s.Similarity))
 			if s.Sentence != "" {
 				fmt.Fprintf(w, "    line %d (%s): %s\n", s.Line, s.Because, s.Sentence)
 			}

@@ -83,3 +83,26 @@ func TestPrintRelatedCountsTheRest(t *testing.T) {
 		}
 	}
 }
+
+// TestPrintRelatedShowsTitles: a note named by a timestamp id shows its
+// frontmatter title beside its path, and its proposed link leads to the
+// file; a note whose title is its file name shows the path alone.
+func TestPrintRelatedShowsTitles(t *testing.T) {
+	var b strings.Builder
+	printRelated(&b, related.Answer{Vault: "v", Path: "202401011200.md", Title: "Atomic notes",
+		Related: []related.Note{
+			{Path: "Zettel/202403091008.md", Title: "Evergreen Notes", Score: 0.5},
+			{Path: "Cooking.md", Title: "Cooking", Score: 0.4},
+		},
+		Suggestions: []related.Suggestion{{Path: "Zettel/202403091008.md", Title: "Evergreen Notes", Link: related.Wikilink("Zettel/202403091008.md", "Evergreen Notes", []string{"Zettel/202403091008.md"}), Similarity: 0.5}},
+	})
+	for _, want := range []string{
+		" 1. Zettel/202403091008.md — Evergreen Notes  (",
+		" 2. Cooking.md  (",
+		"  [[202403091008|Evergreen Notes]]  (Zettel/202403091008.md, similarity",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the output lacks %q:\n%s", want, b.String())
+		}
+	}
+}

@@ -19,6 +19,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
@@ -356,6 +357,9 @@ func printResults(w io.Writer, out searchOutput, showVault, bold bool) {
 		where := r.Path
 		if showVault {
 			where = r.Vault + ": " + r.Path
+		}
+		if t := vault.TitleBeside(r.Path, r.Title); t != "" {
+			where += " — " + t
 		}
 		fmt.Fprintf(w, "%2d. %s  (%s", i+1, where, search.FormatScore(r.Score))
 		if len(r.Retrievers) > 0 {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
@@ -178,5 +179,20 @@ func TestSearchRefusesATagNoNoteCanCarry(t *testing.T) {
 	}
 	if _, err := os.Stat(db); err == nil {
 		t.Error("a refused search made a database")
+	}
+}
+
+// TestPrintResultsShowsTitles: a result whose title is not its file name
+// shows the title beside the path, as search-vault does.
+func TestPrintResultsShowsTitles(t *testing.T) {
+	var b strings.Builder
+	printResults(&b, searchOutput{Results: []notes.Result{
+		{Vault: "v", Path: "202402021200.md", Title: "Café crème", Score: 0.9, Line: 4},
+		{Vault: "v", Path: "Tea.md", Title: "Tea", Score: 0.5, Line: 1},
+	}}, false, false)
+	for _, want := range []string{" 1. 202402021200.md — Café crème  (", " 2. Tea.md  ("} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("the output lacks %q:\n%s", want, b.String())
+		}
 	}
 }

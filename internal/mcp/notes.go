@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -62,19 +61,17 @@ type Page struct {
 	Offset, NextOffset, TotalChars int
 }
 
-// noteText is a note's bytes as text, bytes that are not valid UTF-8
-// replaced.
+// noteText is a note's bytes as text, decoded as the index read them
+// (vault.NoteText): a note saved as Windows-1252 or UTF-16 shows the
+// characters its words were indexed with.
 func noteText(data []byte) string {
-	text := string(data)
-	if !utf8.ValidString(text) {
-		text = strings.ToValidUTF8(text, "\uFFFD")
-	}
+	text, _ := vault.NoteText(data)
 	return text
 }
 
 // page is the page of text that pg asks for, at most max_chars long and
-// within the answer ceiling, ending at a break (pageEnd). data that is
-// not valid UTF-8 has its bad bytes replaced.
+// within the answer ceiling, ending at a break (pageEnd). data is
+// decoded by noteText.
 func (t *tools) page(data []byte, pg Paging) (Page, error) {
 	if err := pg.check(); err != nil {
 		return Page{}, err

@@ -164,7 +164,7 @@ func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 	if len(out.Suggestions) > 0 {
 		b.WriteString("\nLinks to consider (close, but not linked either way):\n")
 		for _, s := range out.Suggestions {
-			fmt.Fprintf(&b, "- [[%s]] (`%s`, similarity %s)", s.Title, s.Path, search.FormatScore(s.Similarity))
+			fmt.Fprintf(&b, "- %s (`%s`, similarity %s)", s.Link, s.Path, search.FormatScore(s.Similarity))
 			if s.Sentence != "" {
 				fmt.Fprintf(&b, ": line %d (%s): %s", s.Line, s.Because, s.Sentence)
 			}

@@ -108,7 +108,7 @@ func (t *tools) readNoteResource(ctx context.Context, req *mcpsdk.ReadResourceRe
 		if len(data) > maxResourceBytes {
 			return nil, fmt.Errorf("note %s is %d KB, more than the %d KB a resource read returns; read it in pages with the read-note tool (offset and max_chars)", quoteArg(rel), len(data)>>10, maxResourceBytes>>10)
 		}
-		return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: strings.ToValidUTF8(string(data), "\uFFFD")}}}, nil
+		return &mcpsdk.ReadResourceResult{Contents: []*mcpsdk.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: noteText(data)}}}, nil
 	}
 	return nil, mcpsdk.ResourceNotFoundError(uri)
 }

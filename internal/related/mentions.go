@@ -286,8 +286,10 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 		}
 	}
 	aliases := map[string][]string{}
+	var paths []string
 	for _, n := range names {
 		aliases[n.Path] = n.Aliases
+		paths = append(paths, n.Path)
 	}
 	own := ownNames(kin)
 	out := []Suggestion{}
@@ -298,7 +300,7 @@ func suggest(ctx context.Context, vaultName string, kin graph.Kinship, similar [
 		if linked[s.Path] || s.Path == kin.Path {
 			continue
 		}
-		sg := Suggestion{Path: s.Path, Title: s.Title, Similarity: round(s.Similarity)}
+		sg := Suggestion{Path: s.Path, Title: s.Title, Link: Wikilink(s.Path, s.Title, paths), Similarity: round(s.Similarity)}
 		other := othersNames(s.Path, s.Title, aliases[s.Path], own)
 	named:
 		for _, b := range prose {

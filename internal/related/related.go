@@ -77,6 +77,7 @@ type Note struct {
 type Suggestion struct {
 	Path       string  `json:"path" jsonschema:"the note to link to"`
 	Title      string  `json:"title"`
+	Link       string  `json:"link" jsonschema:"the wikilink to paste: the file name, or the path when the name is not unique, with the title as display text when it differs"`
 	Similarity float64 `json:"similarity" jsonschema:"similarity of their closest passages, 0 to 1"`
 	Line       int     `json:"line,omitempty" jsonschema:"line of the sentence in the note asked about; 0 when no sentence was found"`
 	Sentence   string  `json:"sentence,omitempty" jsonschema:"the sentence of the note asked about where a link would go"`
@@ -458,6 +459,33 @@ func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 // round keeps three decimals: enough to rank, short to read.
 func round(f float64) float64 {
 	return float64(int(f*1000+0.5)) / 1000
+}
+
+// Wikilink is the link to the note at p, titled title, that leads to it
+// by Obsidian's rules in a vault of the notes at paths (vault.Named): its
+// file name when no other note has it, else the shortest end of its path
+// that names it alone, else its whole path; with the title as display
+// text when the title is not the file name. A title is not a link
+// target in Obsidian: "[[Evergreen Notes]]" for 202403091008.md leads
+// nowhere. Without paths the whole path is used, which always leads to it.
+func Wikilink(p, title string, paths []string) string {
+	stem := strings.TrimSuffix(p, path.Ext(p))
+	target := stem
+	if paths != nil {
+		parts := strings.Split(stem, "/")
+		for i := len(parts) - 1; i > 0; i-- {
+			t := strings.Join(parts[i:], "/")
+			if named := vault.Named(vault.ParseTarget(t), paths, func(s string) string { return s }); len(named) == 1 && named[0] == p {
+				target = t
+				break
+			}
+		}
+	}
+	title = vault.TitleBeside(p, title)
+	if title == "" || strings.ContainsAny(title, "[]|") {
+		return "[[" + target + "]]"
+	}
+	return "[[" + target + "|" + title + "]]"
 }
 
 // wikiList names up to maxNamesShown notes as [[links]], "and N more" for

@@ -59,7 +59,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 				if err != nil {
 					continue
 				}
-				text = string(data)
+				text, _ = vault.NoteText(data)
 			}
 			inName := terms.Occurrences(file.Path)
 			var inText []int

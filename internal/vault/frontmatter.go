@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -66,10 +67,14 @@ func FrontmatterBounds(src []byte) (yamlStart, yamlEnd, bodyStart int, ok bool) 
 	return yamlStart, yamlStart + len(fm.yaml), fm.bodyStart, true
 }
 
-// FrontmatterError words a YAML error of a note's frontmatter as Parse's
-// warning does, with the line counted in the file.
-func FrontmatterError(err error) string {
-	return yamlWarning(err, 2)
+// FrontmatterError words a YAML error met reading yamlText, a note's
+// frontmatter, as Parse's warning does, with the line counted in the file.
+func FrontmatterError(yamlText []byte, err error) string {
+	var doc yaml.Node
+	if yaml.Unmarshal(yamlText, &doc) != nil || len(doc.Content) == 0 {
+		return yamlWarning(err, 2)
+	}
+	return frontmatterProblem(yamlText, doc.Content[0], err, 2)
 }
 
 // decodeFrontmatter decodes fm into note.Frontmatter and lifts title,
@@ -103,7 +108,7 @@ func decodeFrontmatter(fm frontmatter, lines *lineIndex, note *Note) {
 	// map[any]any rather than an error; jsonValue gives it string keys.
 	var decoded any
 	if err := root.Decode(&decoded); err != nil {
-		note.Warnings = append(note.Warnings, yamlWarning(err, fm.firstLine))
+		note.Warnings = append(note.Warnings, frontmatterProblem(fm.yaml, root, err, fm.firstLine))
 		return
 	}
 	if props, ok := jsonValue(decoded).(map[string]any); ok && len(props) > 0 {
@@ -220,7 +225,152 @@ func yamlWarning(err error, firstLine int) string {
 	for _, w := range yamlWords {
 		msg = w.pattern.ReplaceAllString(msg, w.words)
 	}
+	if goSyntax.MatchString(msg) {
+		// A message of the library not worded above that spells a Go
+		// value or a YAML tag: the line, if any, is all a reader can use.
+		line := yamlErrorLine.FindString(msg)
+		msg = "a value cannot be read"
+		if line != "" {
+			msg = line + ": " + msg
+		}
+	}
 	return "invalid frontmatter YAML: " + strings.Join(strings.Fields(msg), " ")
+}
+
+// goSyntax matches what a reader of a warning should never see: Go type
+// syntax and YAML's own tags.
+var goSyntax = regexp.MustCompile(`map\[|interface \{\}|\[\]interface|!!|\byaml:`)
+
+// frontmatterProblem words an error of decoding root, the mapping of
+// yamlText (whose first line is file line firstLine), naming the value at
+// fault and its line where it can be found. The YAML library's decode
+// errors carry no line and may print Go values ("invalid map key:
+// map[string]interface {}..."), so the value is found again in the tree.
+func frontmatterProblem(yamlText []byte, root *yaml.Node, err error, firstLine int) string {
+	budget := 10000 // nodes decoded while looking; frontmatter is small
+	path := culprit(root, nil, &budget)
+	if len(path) == 0 {
+		return yamlWarning(err, firstLine)
+	}
+	n := path[len(path)-1]
+	line := func(n *yaml.Node) string {
+		return "invalid frontmatter YAML: line " + strconv.Itoa(n.Line+firstLine-1) + ": "
+	}
+	msg := err.Error()
+	switch {
+	case strings.Contains(msg, "invalid map key"):
+		// The key that is not a name: {{date}} is a mapping whose key is
+		// the mapping {date}. Name the outermost value written in
+		// brackets around it, as the user typed it.
+		var key *yaml.Node
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			if k := resolveAlias(n.Content[i]); k.Kind != yaml.ScalarNode {
+				key = k
+				break
+			}
+		}
+		if key == nil {
+			break
+		}
+		shown := key
+		for _, a := range append(path, key) {
+			if a.Style&yaml.FlowStyle != 0 {
+				shown = a
+				break
+			}
+		}
+		what := "a mapping"
+		if shown.Kind == yaml.SequenceNode {
+			what = "a list"
+		}
+		text := writtenValue(yamlText, shown)
+		quoted := `"` + text + `"`
+		if strings.Contains(text, `"`) {
+			quoted = "'" + text + "'"
+		}
+		return line(shown) + text + " is read as " + what + "; quote it (" + quoted + ")"
+	case strings.Contains(msg, "cannot decode"):
+		return line(n) + strconv.Quote(n.Value) + " is tagged as " + tagWords(n.Tag) + " but is not one; remove the tag before it"
+	case strings.Contains(msg, "!!binary"):
+		return line(n) + "a value tagged as binary data is not valid base64; remove the tag before it"
+	case strings.Contains(msg, "map merge"):
+		return line(n) + "a merge (<<) takes a mapping or a list of mappings"
+	}
+	w := yamlWarning(err, firstLine)
+	if yamlErrorLine.MatchString(w) {
+		return w
+	}
+	return line(n) + strings.TrimPrefix(w, "invalid frontmatter YAML: ")
+}
+
+// culprit is the path from n down to the deepest node that fails to
+// decode on its own, or nil when n decodes (or budget runs out).
+func culprit(n *yaml.Node, path []*yaml.Node, budget *int) []*yaml.Node {
+	if n == nil || n.Kind == yaml.AliasNode || *budget <= 0 || len(path) > 64 {
+		return nil
+	}
+	path = append(path, n)
+	for _, c := range n.Content {
+		if p := culprit(c, path, budget); p != nil {
+			return p
+		}
+	}
+	*budget--
+	var v any
+	if n.Decode(&v) != nil {
+		return slices.Clone(path)
+	}
+	return nil
+}
+
+// writtenValue is the text of n as written in src: a value in brackets to
+// its closing bracket, any other to the end of its line; long ones cut.
+func writtenValue(src []byte, n *yaml.Node) string {
+	lines := bytes.SplitAfter(src, []byte{'\n'})
+	if n.Line < 1 || n.Line > len(lines) {
+		return n.Value
+	}
+	rest := []rune(strings.TrimRight(string(lines[n.Line-1]), "\r\n"))
+	if n.Column-1 > len(rest) {
+		return n.Value
+	}
+	rest = rest[n.Column-1:]
+	end := len(rest)
+	if n.Style&yaml.FlowStyle != 0 {
+		depth := 0
+		for i, r := range rest {
+			if r == '[' || r == '{' {
+				depth++
+			} else if r == ']' || r == '}' {
+				if depth--; depth == 0 {
+					end = i + 1
+					break
+				}
+			}
+		}
+	}
+	text := strings.TrimSpace(string(rest[:end]))
+	if r := []rune(text); len(r) > 60 {
+		text = string(r[:60]) + "…"
+	}
+	return text
+}
+
+// tagWords names the kind of value a YAML tag asks for.
+func tagWords(tag string) string {
+	switch tag {
+	case "!!int":
+		return "a whole number"
+	case "!!float":
+		return "a number"
+	case "!!bool":
+		return "true or false"
+	case "!!timestamp":
+		return "a date"
+	case "!!null":
+		return "empty"
+	}
+	return "another kind of value"
 }
 
 // yamlWords put the YAML library's commonest complaints in a user's words,

@@ -3,9 +3,13 @@ package vault
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"slices"
 	"testing"
+	"unicode/utf16"
 	"unicode/utf8"
+
+	"golang.org/x/text/encoding/charmap"
 )
 
 // TestLinkOffsets checks that each link's Start and End hold the link as
@@ -30,12 +34,14 @@ func TestLinkOffsets(t *testing.T) {
 			[]string{"[[A]]", "[b](B.md)"}},
 		{"lone cr", "x\ry [[A]]\r[[B]]",
 			[]string{"[[A]]", "[[B]]"}},
-		{"invalid utf-8", "\xff\xfe [[A]] \xc3 [[B]] é [c](C.md)\n",
+		{"invalid utf-8", "x\xff\xfe [[A]] \xc3 [[B]] é [c](C.md)\n",
 			[]string{"[[A]]", "[[B]]", "[c](C.md)"}},
 		{"frontmatter", "---\r\nup: \"[[Parent]]\"\r\nrelated:\r\n  - \"[[A|a]]\"\r\n  - '[[B]]'\r\nesc: \"[[C\\u0041]]\"\r\n---\r\n[[D]]\r\n",
 			[]string{"[[Parent]]", "[[A|a]]", "[[B]]", "", "[[D]]"}},
 		{"tab indented list", "- item\n\t[t](Tab%20Note.md) [[W]]\n",
 			[]string{"[t](Tab%20Note.md)", "[[W]]"}},
+		{"utf-16", "\xff\xfe" + utf16LE("a\r\n[[A]] é 🚀 [b](B.md)\n"),
+			[]string{utf16LE("[[A]]"), utf16LE("[b](B.md)")}},
 		{"code", "`[[A]]` and\n\n```\n[b](B.md)\n```\n[[C]]\n",
 			[]string{"[[C]]"}},
 	}
@@ -61,17 +67,26 @@ func TestLinkOffsets(t *testing.T) {
 	}
 }
 
+// utf16LE is s in UTF-16, little-endian, without a byte order mark.
+func utf16LE(s string) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = binary.LittleEndian.AppendUint16(b, u)
+	}
+	return string(b)
+}
+
 // TestNormalizeSourceOffsets checks normalizeSource against the two steps
-// it does in one pass (bytes.ToValidUTF8, then CR line ends to LF), and
-// that every byte it keeps maps back to the same byte in the file.
+// it does in one pass (bytes not valid UTF-8 read as Windows-1252, then CR
+// line ends to LF), and that every character it keeps maps back to the
+// same character in the file.
 func TestNormalizeSourceOffsets(t *testing.T) {
 	for _, src := range []string{
-		"", "plain\n", "\uFEFFbom", "a\r\nb\rc\n\r\n", "\xff\xfe\xfdx\xc3\r\n\xe2\x82é\uFFFD",
+		"", "plain\n", "\uFEFFbom", "a\r\nb\rc\n\r\n", "a\xff\xfe\xfdx\xc3\r\n\xe2\x82é\uFFFD\x81\x80",
 		"\uFEFF\r\r\n\xff\r", "\r",
 	} {
 		got, _, m := normalizeSource([]byte(src))
-		want := bytes.TrimPrefix([]byte(src), utf8BOM)
-		want = bytes.ToValidUTF8(want, []byte("\uFFFD"))
+		want := []byte(referenceDecode(bytes.TrimPrefix([]byte(src), utf8BOM)))
 		want = bytes.ReplaceAll(want, []byte("\r\n"), []byte("\n"))
 		want = bytes.ReplaceAll(want, []byte("\r"), []byte("\n"))
 		if !bytes.Equal(got, want) {
@@ -82,16 +97,32 @@ func TestNormalizeSourceOffsets(t *testing.T) {
 			r, size := utf8.DecodeRune(got[off:])
 			o := m.original(off)
 			switch {
-			case r == utf8.RuneError && !bytes.HasPrefix([]byte(src[min(o, len(src)):]), []byte("\uFFFD")):
-				// a replaced run: nothing to map
 			case got[off] == '\n':
 				if src[o] != '\n' && src[o] != '\r' {
 					t.Errorf("%q: line end at %d maps to %d, %q", src, off, o, src[o])
 				}
-			case src[o:o+size] != string(got[off:off+size]):
-				t.Errorf("%q: %q at %d maps to %d, %q", src, got[off:off+size], off, o, src[o:o+size])
+			case o+size <= len(src) && src[o:o+size] == string(got[off:off+size]):
+			case charmap.Windows1252.DecodeByte(src[o]) == r:
+				// a byte read as Windows-1252
+			default:
+				t.Errorf("%q: %q at %d maps to %d, %q", src, got[off:off+size], off, o, src[o])
 			}
 			off += size
 		}
 	}
+}
+
+// referenceDecode reads b as UTF-8 where it is valid and each other byte
+// as Windows-1252, one rune at a time with the standard library.
+func referenceDecode(b []byte) string {
+	var out []rune
+	for len(b) > 0 {
+		r, size := utf8.DecodeRune(b)
+		if r == utf8.RuneError && size == 1 {
+			r = charmap.Windows1252.DecodeByte(b[0])
+		}
+		out = append(out, r)
+		b = b[size:]
+	}
+	return string(out)
 }

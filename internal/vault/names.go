@@ -44,6 +44,19 @@ func NameKey(p string) string {
 	return FoldName(TitleFromPath(p))
 }
 
+// TitleBeside is the title to show beside the path p of a note titled
+// title: the title when it is not the file name (a note named by a
+// timestamp id with a title in its frontmatter), else "". Lists that show
+// paths (the CLI's search and related) and the display text of a proposed
+// link follow it.
+func TitleBeside(p, title string) string {
+	title = strings.TrimSpace(title)
+	if title == "" || FoldName(title) == NameKey(p) {
+		return ""
+	}
+	return title
+}
+
 // AliasKey is the key a note is found by through one of its aliases.
 func AliasKey(alias string) string {
 	return FoldName(strings.TrimSpace(alias))

@@ -4,13 +4,16 @@ import (
 	"bytes"
 	"cmp"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"net/url"
+	pathpkg "path"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
@@ -20,6 +23,7 @@ import (
 	"github.com/yuin/goldmark/parser"
 	"github.com/yuin/goldmark/text"
 	"github.com/yuin/goldmark/util"
+	"golang.org/x/text/encoding/charmap"
 )
 
 // Parser turns the bytes of one Markdown file into a Note. It is built once
@@ -77,7 +81,7 @@ func (f footnoteDefinitions) Open(parent ast.Node, reader text.Reader, pc parser
 // file would be stored differently (a new link form, a fix in what counts
 // as a block id), so that the indexer reads every note again after an
 // upgrade rather than only those edited since.
-const ParserVersion = "3"
+const ParserVersion = "4"
 
 // Parse reads one note. path is the note's vault-relative slash path, used
 // for the title when the frontmatter has none. Problems such as invalid
@@ -91,7 +95,11 @@ const ParserVersion = "3"
 func (p *Parser) Parse(ctx context.Context, path string, src []byte) (Note, error) {
 	var note Note
 	var offsets *sourceOffsets
-	src, note.Warnings, offsets = normalizeSource(src)
+	var enc Encoding
+	src, enc, offsets = normalizeSource(src)
+	if w := EncodingWarning(enc, path); w != "" {
+		note.Warnings = append(note.Warnings, w)
+	}
 	lines := newLineIndex(src)
 	lines.offsets = offsets
 
@@ -626,65 +634,146 @@ func pathUnescape(s string) string {
 
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
-// normalizeSource strips a UTF-8 BOM, replaces invalid UTF-8 with U+FFFD
-// and turns CRLF and lone CR line ends into LF, so offsets, line numbers
-// and every string taken from the note are clean. A lone CR ends a line,
-// as it does in Obsidian's editor. src is never modified; it is copied
-// only when something changes. The offsets returned turn offsets of the
-// clean text back into offsets of src (nil when nothing changed).
-func normalizeSource(src []byte) ([]byte, []string, *sourceOffsets) {
-	hasBOM := bytes.HasPrefix(src, utf8BOM)
-	valid := utf8.Valid(src)
-	if !hasBOM && valid && bytes.IndexByte(src, '\r') < 0 {
-		return src, nil, nil
+// Encoding is how the bytes of a note were read as text.
+type Encoding int
+
+const (
+	// UTF8 is valid UTF-8, the encoding Obsidian writes.
+	UTF8 Encoding = iota
+	// Windows1252 is UTF-8 with bytes that are not valid UTF-8, each read
+	// as a character of Windows-1252 (a superset of Latin-1): a note
+	// saved by an older Windows editor.
+	Windows1252
+	// UTF16 is UTF-16 after a byte order mark, as some Windows editors
+	// save "Unicode" text.
+	UTF16
+)
+
+// EncodingWarning is the warning of a note read as enc, saying how to
+// convert the file at path (vault-relative) to UTF-8; empty for UTF8.
+func EncodingWarning(enc Encoding, path string) string {
+	from := ""
+	switch enc {
+	case Windows1252:
+		from = "windows-1252"
+	case UTF16:
+		from = "utf-16"
+	default:
+		return ""
 	}
-	var warnings []string
-	if !valid {
-		warnings = append(warnings, "file is not valid UTF-8; invalid bytes replaced")
+	name := pathpkg.Base(path)
+	q := "'" + strings.ReplaceAll(name, "'", `'\''`) + "'"
+	tmp := "'" + strings.ReplaceAll(name+".utf8", "'", `'\''`) + "'"
+	read := "read as Windows-1252 (Latin-1)"
+	if enc == UTF16 {
+		read = "read as UTF-16"
+	}
+	return fmt.Sprintf("file is not UTF-8; %s. To save it as UTF-8, run `iconv -f %s -t utf-8 %s > %s && mv %s %s` in its folder",
+		read, from, q, tmp, tmp, q)
+}
+
+// NoteText is a note's bytes as text, decoded as Parse decodes them
+// (UTF-16 after a byte order mark; bytes that are not valid UTF-8 read as
+// Windows-1252), with its line ends and any UTF-8 byte order mark kept.
+// Whatever shows a note's text calls it, so that what is shown holds the
+// words the index found.
+func NoteText(src []byte) (string, Encoding) {
+	out, enc, _ := decodeSource(src, false)
+	return string(out), enc
+}
+
+// normalizeSource decodes src (NoteText), strips a UTF-8 BOM and turns
+// CRLF and lone CR line ends into LF, so offsets, line numbers and every
+// string taken from the note are clean. A lone CR ends a line, as it does
+// in Obsidian's editor. src is never modified; it is copied only when
+// something changes. The offsets returned turn offsets of the clean text
+// back into offsets of src (nil when nothing changed).
+func normalizeSource(src []byte) ([]byte, Encoding, *sourceOffsets) {
+	return decodeSource(src, true)
+}
+
+// decodeSource is NoteText and, when clean, normalizeSource: one pass that
+// decodes src and, clean, drops a UTF-8 BOM and turns line ends into LF.
+func decodeSource(src []byte, clean bool) ([]byte, Encoding, *sourceOffsets) {
+	enc := UTF8
+	var order binary.ByteOrder
+	switch {
+	case bytes.HasPrefix(src, []byte{0xFF, 0xFE}):
+		enc, order = UTF16, binary.LittleEndian
+	case bytes.HasPrefix(src, []byte{0xFE, 0xFF}):
+		enc, order = UTF16, binary.BigEndian
+	}
+	hasBOM := enc == UTF8 && bytes.HasPrefix(src, utf8BOM)
+	if enc == UTF8 && utf8.Valid(src) && (!clean || !hasBOM && bytes.IndexByte(src, '\r') < 0) {
+		return src, UTF8, nil
 	}
 	m := &sourceOffsets{}
 	in := 0
-	if hasBOM {
+	switch {
+	case enc == UTF16:
+		in = 2
+		m.mark(0, in)
+	case hasBOM && clean:
 		in = len(utf8BOM)
 		m.mark(0, in)
 	}
-	out := make([]byte, 0, len(src))
-	// invalid is true after a byte of an invalid sequence: a run of them
-	// becomes one U+FFFD, as bytes.ToValidUTF8 does.
-	invalid := false
+	out := make([]byte, 0, len(src)+len(src)/8)
 	for in < len(src) {
-		c := src[in]
-		switch {
-		case c == '\r':
-			out = append(out, '\n')
-			in++
-			if in < len(src) && src[in] == '\n' {
-				in++
-			}
-			invalid = false
+		var r rune
+		size := 1
+		switch c := src[in]; {
+		case enc == UTF16:
+			r, size = decodeUTF16(src[in:], order)
 		case c < utf8.RuneSelf:
-			out = append(out, c)
-			in++
-			invalid = false
+			r = rune(c)
 		default:
-			_, size := utf8.DecodeRune(src[in:])
-			if size > 1 {
-				out = append(out, src[in:in+size]...)
-				in += size
-				invalid = false
-				break
+			r, size = utf8.DecodeRune(src[in:])
+			if size == 1 {
+				r, enc = charmap.Windows1252.DecodeByte(c), Windows1252
 			}
-			in++
-			if !invalid {
-				out = append(out, "\uFFFD"...)
-				invalid = true
+		}
+		in += size
+		switch {
+		case r == '\r' && clean:
+			out = append(out, '\n')
+			if n, next := peekLF(src[in:], enc, order); n {
+				in += next
 			}
+		default:
+			out = utf8.AppendRune(out, r)
 		}
 		if in-len(out) != m.shift() {
 			m.mark(len(out), in-len(out))
 		}
 	}
-	return out, warnings, m
+	return out, enc, m
+}
+
+// decodeUTF16 reads one character of UTF-16 from the start of b; an odd
+// last byte or a lone surrogate is U+FFFD.
+func decodeUTF16(b []byte, order binary.ByteOrder) (rune, int) {
+	if len(b) < 2 {
+		return utf8.RuneError, len(b)
+	}
+	r := rune(order.Uint16(b))
+	if utf16.IsSurrogate(r) {
+		if len(b) >= 4 {
+			if pair := utf16.DecodeRune(r, rune(order.Uint16(b[2:]))); pair != utf8.RuneError {
+				return pair, 4
+			}
+		}
+		return utf8.RuneError, 2
+	}
+	return r, 2
+}
+
+// peekLF reports whether b starts with a LF in the encoding of the
+// source, and its size.
+func peekLF(b []byte, enc Encoding, order binary.ByteOrder) (bool, int) {
+	if enc == UTF16 {
+		return len(b) >= 2 && order.Uint16(b) == '\n', 2
+	}
+	return len(b) > 0 && b[0] == '\n', 1
 }
 
 // sourceOffsets turns offsets of a note's clean text (normalizeSource)

@@ -3,6 +3,7 @@ package vault
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -16,9 +17,11 @@ import (
 	"sync"
 	"testing"
 	"time"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"golang.org/x/text/encoding/charmap"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/parse")
@@ -348,7 +351,7 @@ func TestParseWarnings(t *testing.T) {
 		{
 			name:    "invalid UTF-8",
 			src:     "Bad \xff\xfe bytes [[Still parsed]]",
-			warning: "file is not valid UTF-8; invalid bytes replaced",
+			warning: "file is not UTF-8; read as Windows-1252 (Latin-1). To save it as UTF-8, run `iconv -f windows-1252 -t utf-8 'Note.md' > 'Note.md.utf8' && mv 'Note.md.utf8' 'Note.md'` in its folder",
 			links:   []string{"link Still parsed @1"},
 		},
 		{
@@ -423,9 +426,9 @@ func TestParseWarnings(t *testing.T) {
 		})
 	}
 	t.Run("replacement character kept", func(t *testing.T) {
-		n := mustParse(t, p, "Note.md", []byte("# Caf\xe9\n"))
-		if len(n.Headings) != 1 || n.Headings[0].Text != "Caf\uFFFD" {
-			t.Errorf("headings %+v", n.Headings)
+		n := mustParse(t, p, "Note.md", []byte("# Caf\uFFFD\n"))
+		if len(n.Headings) != 1 || n.Headings[0].Text != "Caf\uFFFD" || len(n.Warnings) != 0 {
+			t.Errorf("headings %+v, warnings %q", n.Headings, n.Warnings)
 		}
 	})
 }
@@ -1084,4 +1087,60 @@ func mustProse(tb testing.TB, p *Parser, src []byte) []Prose {
 		tb.Errorf("Prose: %v", err)
 	}
 	return out
+}
+
+// TestParseOtherEncodings reads notes saved as Windows-1252 or UTF-16:
+// title, headings, chunks and links hold the characters written, and the
+// warning says how the file was read.
+func TestParseOtherEncodings(t *testing.T) {
+	const text = "---\ntitle: Café crème\n---\n# Crème brûlée\n\nLa crème brûlée est un dessert français. [[Œuvre]]\n"
+	latin1, err := charmap.Windows1252.NewEncoder().String(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, src, warning string
+	}{
+		{"windows-1252", latin1, "read as Windows-1252 (Latin-1)"},
+		{"windows-1252 with CRLF", strings.ReplaceAll(latin1, "\n", "\r\n"), "read as Windows-1252 (Latin-1)"},
+		{"utf-16le", "\xff\xfe" + utf16LE(text), "read as UTF-16"},
+		{"utf-16be", "\xfe\xff" + utf16BE(text), "read as UTF-16"},
+	}
+	p := NewParser()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n := mustParse(t, p, "Zettel/2024.md", []byte(tt.src))
+			if n.Title != "Café crème" {
+				t.Errorf("title %q", n.Title)
+			}
+			if len(n.Headings) != 1 || n.Headings[0].Text != "Crème brûlée" {
+				t.Errorf("headings %+v", n.Headings)
+			}
+			var body strings.Builder
+			for _, c := range n.Chunks {
+				body.WriteString(c.Text)
+			}
+			if !strings.Contains(body.String(), "La crème brûlée est un dessert français.") {
+				t.Errorf("chunks %q", body.String())
+			}
+			if got := linkStrings(n.Links); !slices.Equal(got, []string{"link Œuvre @6"}) {
+				t.Errorf("links %q", got)
+			}
+			if len(n.Warnings) != 1 || !strings.Contains(n.Warnings[0], tt.warning) || !strings.Contains(n.Warnings[0], "'2024.md'") {
+				t.Errorf("warnings %q, want one saying %q", n.Warnings, tt.warning)
+			}
+			if got, _ := NoteText([]byte(tt.src)); !strings.Contains(got, "La crème brûlée") {
+				t.Errorf("NoteText %q", got)
+			}
+		})
+	}
+}
+
+// utf16BE is s in UTF-16, big-endian, without a byte order mark.
+func utf16BE(s string) string {
+	var b []byte
+	for _, u := range utf16.Encode([]rune(s)) {
+		b = binary.BigEndian.AppendUint16(b, u)
+	}
+	return string(b)
 }

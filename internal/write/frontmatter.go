@@ -155,7 +155,7 @@ func setProperties(body []byte, props map[string]any, nl string) ([]byte, error)
 func readFrontmatter(yamlText []byte) (map[string]any, []property, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(yamlText, &doc); err != nil {
-		return nil, nil, unreadable(vault.FrontmatterError(err))
+		return nil, nil, unreadable(vault.FrontmatterError(yamlText, err))
 	}
 	if len(doc.Content) == 0 {
 		return map[string]any{}, nil, nil // blank, or only comments
@@ -172,7 +172,7 @@ func readFrontmatter(yamlText []byte) (map[string]any, []property, error) {
 	}
 	old, err := decodeProperties(yamlText)
 	if err != nil {
-		return nil, nil, unreadable(vault.FrontmatterError(err))
+		return nil, nil, unreadable(vault.FrontmatterError(yamlText, err))
 	}
 	lines := lineStarts(yamlText)
 	lineAt := func(n int) int { // offset of line n (1-based), or the end
