@@ -341,6 +341,16 @@ type step struct {
 // " 2"... before the extension when that is taken. A MoveTo renames,
 // refusing a target that exists (ErrExists) and creating missing folders.
 func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
+	return v.ApplyRecorded(ctx, ch, nil)
+}
+
+// ApplyRecorded is Apply with record called (when not nil) once every
+// check has passed and the new bytes are in their temporary files, but
+// before the first file changes, with what Apply will have done when it
+// succeeds: the journal records the write there, so that no file changes
+// unless the bytes it held are kept. When record fails, nothing is
+// changed and its error is returned as it is.
+func (v *Vault) ApplyRecorded(ctx context.Context, ch Change, record func(Applied) error) (Applied, error) {
 	if err := v.checkChange(ch); err != nil {
 		return Applied{}, err
 	}
@@ -374,7 +384,20 @@ func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
 			break
 		}
 	}
+	out := Applied{Files: make([]AppliedFile, len(steps))}
 	if err == nil {
+		for i, s := range steps {
+			now := s.fc.After
+			if now == nil {
+				now = s.prev
+			}
+			out.Files[i] = AppliedFile{Path: s.fc.Path, Final: s.final, Previous: s.prev, ETag: ETag(now)}
+		}
+		if record != nil {
+			if err = record(out); err != nil {
+				return Applied{}, w.undo(steps, err)
+			}
+		}
 		for i, s := range steps {
 			if v.beforeCommit != nil {
 				if err = v.beforeCommit(i); err != nil {
@@ -394,14 +417,6 @@ func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
 		return Applied{}, w.undo(steps, err)
 	}
 	w.tidyTrash(steps)
-	out := Applied{Files: make([]AppliedFile, len(steps))}
-	for i, s := range steps {
-		now := s.fc.After
-		if now == nil {
-			now = s.prev
-		}
-		out.Files[i] = AppliedFile{Path: s.fc.Path, Final: s.final, Previous: s.prev, ETag: ETag(now)}
-	}
 	return out, nil
 }
 

@@ -16,10 +16,11 @@ import (
 )
 
 // Service carries out the write tools' requests over the vaults made
-// writable: each request read, checked against its etag, applied through
-// the vault's file layer all or nothing, recorded in the journal, and put
-// in the index before it returns, so that every answer after it reflects
-// it.
+// writable: each request read, checked against its etag, recorded in the
+// journal with the bytes it replaces, then applied through the vault's
+// file layer all or nothing (ApplyJournalled: a write the journal cannot
+// take is not made), and put in the index before it returns, so that
+// every answer after it reflects it.
 type Service struct {
 	vaults  []config.Vault // the writable ones
 	journal JournalDB
@@ -88,7 +89,7 @@ func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
 	if r.DryRun {
 		return res, nil
 	}
-	applied, err := v.Apply(ctx, ch)
+	applied, id, err := ApplyJournalled(ctx, s.journal, v, r.Vault, ch)
 	if err != nil {
 		return Result{}, err
 	}
@@ -101,12 +102,7 @@ func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
 		}
 	}
 	res.Diff = ""
-	if id, err := Record(ctx, s.journal, r.Vault, ch, applied); err != nil {
-		s.log.Warn("a write was made but not recorded in the journal", "vault", r.Vault, "path", r.Path, "err", err)
-		res.Warnings = append(res.Warnings, "the write was made, but it could not be recorded for jarvis undo")
-	} else {
-		res.Journal = id
-	}
+	res.Journal = id
 	// Read your writes: every answer after this one sees the change.
 	if s.reindex != nil {
 		if err := s.reindex(ctx, r.Vault); err != nil && ctx.Err() == nil {
