@@ -516,3 +516,30 @@ func TestHistoryOfOneWrite(t *testing.T) {
 		t.Errorf("history: exit %d, stdout %q, want it to end %q", h.code, h.stdout, want)
 	}
 }
+
+// TestHistoryOffersOnlyWritesThatCanBeUndone: a write already undone is
+// not offered by history's footer (its undo changed its note since), and
+// every command the footer offers works when run.
+func TestHistoryOffersOnlyWritesThatCanBeUndone(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"C.md": "c\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "C.md", Before: testETag([]byte("c\n")), After: []byte("c2\n")}}})
+	if u := f.run(t, "undo", "1"); u.code != 0 {
+		t.Fatalf("undo 1: exit %d: %s", u.code, u.stderr)
+	}
+	h := f.run(t, "history")
+	if h.code != 0 {
+		t.Fatalf("history: exit %d: %s", h.code, h.stderr)
+	}
+	if strings.Contains(h.stdout, "for write 1") {
+		t.Errorf("history offers to undo write 1, already undone:\n%s", h.stdout)
+	}
+	cmds := sharedtest.SuggestedCommands(h.stdout)
+	if len(cmds) == 0 {
+		t.Fatalf("history offers no undo:\n%s", h.stdout)
+	}
+	for _, cmd := range cmds {
+		if u := f.runAs(t, cmd...); u.code != 0 {
+			t.Errorf("%q, offered by history, fails: %s", cmd, u.stderr)
+		}
+	}
+}

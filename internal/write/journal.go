@@ -6,8 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -498,6 +500,26 @@ func LaterWrites(ctx context.Context, db JournalDB, id int64, path string) ([]in
 	return later, nil
 }
 
+// Undoable reports whether write e can be undone as far as the journal
+// knows: no later write changed a file it wrote (LaterWrites, the rule
+// undo refuses by). A write already undone is not, its undo having
+// changed its files since. A file changed outside jarvis is found only
+// when the undo looks at the files.
+func Undoable(ctx context.Context, db JournalDB, e Entry) (bool, error) {
+	for _, f := range e.Files {
+		for _, p := range []string{f.Path, f.PathAfter} {
+			later, err := LaterWrites(ctx, db, e.ID, p)
+			if err != nil {
+				return false, err
+			}
+			if len(later) > 0 {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}
+
 // nonNil is b, or an empty slice for an empty file: After nil would be
 // no content to write.
 func nonNil(b []byte) []byte {
@@ -507,22 +529,38 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
+// PathText is a note's path as the journal's words name it: as it is,
+// or quoted when it would not read as one name (a name in it with a
+// space at either end, a quote, a control character), so that " lead.md" is not taken for
+// "lead.md".
+func PathText(p string) string {
+	if p == "" || strings.ContainsAny(p, "\"`") || strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	for _, name := range strings.Split(p, "/") {
+		if name != strings.TrimSpace(name) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
+}
+
 // Describe says what ch does, in a few words, for the journal: "created
 // Inbox/Idea.md", "moved A.md to Notes/A.md and updated the links in 2
-// notes".
+// notes". Paths are named by PathText.
 func Describe(ch Change) string {
 	var moved, others []string
 	var said string
 	for _, f := range ch.Files {
 		switch KindOf(f) {
 		case Moved:
-			moved = append(moved, f.Path+" to "+f.MoveTo)
+			moved = append(moved, PathText(f.Path)+" to "+PathText(f.MoveTo))
 		case Created:
-			others = append(others, "created "+f.Path)
+			others = append(others, "created "+PathText(f.Path))
 		case Deleted:
-			others = append(others, "deleted "+f.Path)
+			others = append(others, "deleted "+PathText(f.Path))
 		case Edited:
-			others = append(others, "edited "+f.Path)
+			others = append(others, "edited "+PathText(f.Path))
 		}
 	}
 	switch {
