@@ -92,7 +92,15 @@ could not be read, 2 for a usage or configuration error.`, e)
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(historyJSON(entries))
 	}
-	printHistory(e.stdout, entries, cfg.DBPath, cfg.Invocation())
+	undoable := map[int64]bool{}
+	for _, en := range entries {
+		ok, err := write.Undoable(ctx, deps.DB, en)
+		if err != nil {
+			return dbError(e, cfg, cfg.DBPath, err)
+		}
+		undoable[en.ID] = ok
+	}
+	printHistory(e.stdout, entries, undoable, cfg.DBPath, cfg.Invocation())
 	return nil
 }
 
@@ -114,10 +122,12 @@ func thousands(n int) string {
 
 // printHistory lists entries, read from the database at dbPath, for a
 // person: one line per write, its number right-aligned, then the files it
-// changed that its summary does not already name, then how to undo one
-// with the user's flags (inv). A write of one file is one line, saying
+// changed (every one when it changed several; else the one when its
+// summary does not already name it), then how to undo one with the
+// user's flags (inv), offering only writes that undoable says can be
+// undone now (write.Undoable). A write of one file is one line, saying
 // the most of the two: "deleted A.md (to .trash/A.md)".
-func printHistory(w io.Writer, entries []write.Entry, dbPath string, inv health.Invocation) {
+func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, dbPath string, inv health.Invocation) {
 	if len(entries) == 0 {
 		fmt.Fprintf(w, "No writes yet in the journal of %s: the write tools and jarvis undo record each write they make there.\n", dbPath)
 		return
@@ -134,7 +144,9 @@ func printHistory(w io.Writer, entries []write.Entry, dbPath string, inv health.
 			switch {
 			case len(e.Files) == 1 && strings.HasPrefix(plain, summary):
 				summary = plain
-			case !strings.Contains(summary, plain):
+			case len(e.Files) > 1 || !strings.Contains(summary, plain):
+				// A write of several files lists them all, the
+				// note moved with the notes relinked.
 				details = append(details, padded)
 			}
 		}
@@ -143,27 +155,45 @@ func printHistory(w io.Writer, entries []write.Entry, dbPath string, inv health.
 			fmt.Fprintf(w, "%s%s\n", indent, d)
 		}
 	}
-	if len(entries) == 1 {
-		fmt.Fprintf(w, "\n1 write listed. Run %s to revert it.\n", inv.Command("undo"))
+	listed := words.Count(len(entries), "write") + " listed."
+	if !undoable[entries[0].ID] {
+		// Only a journal read as another write was made gets here.
+		fmt.Fprintf(w, "\n%s\n", listed)
 		return
 	}
-	fmt.Fprintf(w, "\n%s listed. Run %s to revert the last, or %s for write %d.\n",
-		words.Count(len(entries), "write"), inv.Command("undo"), inv.Command("undo", strconv.FormatInt(entries[len(entries)-1].ID, 10)), entries[len(entries)-1].ID)
+	if len(entries) == 1 {
+		fmt.Fprintf(w, "\n%s Run %s to revert it.\n", listed, inv.Command("undo"))
+		return
+	}
+	// The oldest listed that can be undone now, besides the last.
+	var older int64
+	for _, e := range entries[1:] {
+		if undoable[e.ID] {
+			older = e.ID
+		}
+	}
+	if older == 0 {
+		fmt.Fprintf(w, "\n%s Run %s to revert the last.\n", listed, inv.Command("undo"))
+		return
+	}
+	fmt.Fprintf(w, "\n%s Run %s to revert the last, or %s for write %d.\n",
+		listed, inv.Command("undo"), inv.Command("undo", strconv.FormatInt(older, 10)), older)
 }
 
 // fileChange says what a write did to one file: plain, and padded so that
 // the paths of a write's files line up beneath it.
 func fileChange(f write.EntryFile) (plain, padded string) {
-	verb, rest := "", f.Path
+	from, to := write.PathText(f.Path), write.PathText(f.PathAfter)
+	verb, rest := "", from
 	switch f.Change {
 	case write.Created:
 		verb = "created"
 	case write.Edited:
 		verb = "edited"
 	case write.Moved:
-		verb, rest = "moved", f.Path+" to "+f.PathAfter
+		verb, rest = "moved", from+" to "+to
 	case write.Deleted:
-		verb, rest = "deleted", f.Path+" (to "+f.PathAfter+")"
+		verb, rest = "deleted", from+" (to "+to+")"
 	default:
 		verb = string(f.Change)
 	}

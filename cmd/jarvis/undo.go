@@ -21,11 +21,12 @@ import (
 
 // applier is what undo needs of a vault's folder open for writing (the
 // file layer, write.Vault): Read, a note's bytes and etag now (an error
-// matching fs.ErrNotExist when there is none), and Apply, which carries
-// out a Change all or nothing and says what it did, for the journal.
+// matching fs.ErrNotExist when there is none), and ApplyRecorded, which
+// carries out a Change all or nothing, letting the journal record it
+// before any file changes (write.ApplyJournalled).
 type applier interface {
 	Read(ctx context.Context, rel string) ([]byte, string, error)
-	Apply(ctx context.Context, ch write.Change) (write.Applied, error)
+	write.Recorder
 }
 
 // currentETag is the etag of the file at rel in files now, or that there
@@ -157,13 +158,9 @@ error.`, e)
 	if err != nil {
 		return undoRefused(ctx, db, inv, id, err)
 	}
-	applied, err := files.Apply(ctx, ch)
+	_, undoID, err := write.ApplyJournalled(ctx, db, files, v.Name, ch)
 	if err != nil {
 		return undoRefused(ctx, db, inv, id, err)
-	}
-	undoID, err := write.Record(ctx, db, v.Name, ch, applied)
-	if err != nil {
-		return fmt.Errorf("write %d was reverted, but the journal could not record it, so it cannot be redone: %w", id, dbError(e, cfg, cfg.DBPath, err))
 	}
 	progress := newProgressView(e, *asJSON, false)
 	_, refreshErr := refresh(ctx, []config.Vault{v}, deps.Indexer, deps.Vectors, progress, true, false)
@@ -197,6 +194,8 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 			return fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later))
 		}
 		return fmt.Errorf("cannot undo: %w; nothing was changed", err)
+	case errors.As(err, new(*write.JournalError)):
+		return fmt.Errorf("cannot undo write %d: %w", id, err)
 	case errors.Is(err, write.ErrStale), errors.Is(err, write.ErrExists):
 		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)
 	}

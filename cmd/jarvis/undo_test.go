@@ -43,7 +43,9 @@ func (f folderFiles) Read(_ context.Context, p string) ([]byte, string, error) {
 	return b, testETag(b), nil
 }
 
-func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, error) {
+// ApplyRecorded calls record with what the change will do before it
+// changes a file, as write.Vault does.
+func (f folderFiles) ApplyRecorded(_ context.Context, ch write.Change, record func(write.Applied) error) (write.Applied, error) {
 	for _, c := range ch.Files {
 		etag, ok, err := currentETag(context.Background(), f)(c.Path)
 		switch {
@@ -56,31 +58,46 @@ func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, e
 		}
 	}
 	var out write.Applied
+	for _, c := range ch.Files {
+		prev, _ := os.ReadFile(f.native(c.Path))
+		switch write.KindOf(c) {
+		case write.Deleted:
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: ".trash/" + path.Base(c.Path), Previous: prev})
+		case write.Moved:
+			after := prev
+			if c.After != nil {
+				after = c.After
+			}
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.MoveTo, Previous: prev, ETag: testETag(after)})
+		default:
+			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.Path, Previous: prev, ETag: testETag(c.After)})
+		}
+	}
+	if err := record(out); err != nil {
+		return write.Applied{}, err
+	}
 	put := func(p string, b []byte) error {
 		if err := os.MkdirAll(filepath.Dir(f.native(p)), 0o755); err != nil {
 			return err
 		}
 		return os.WriteFile(f.native(p), b, 0o644)
 	}
-	for _, c := range ch.Files {
-		prev, _ := os.ReadFile(f.native(c.Path))
+	for i, c := range ch.Files {
+		a := out.Files[i]
 		var err error
 		switch write.KindOf(c) {
 		case write.Deleted:
-			trashed := ".trash/" + path.Base(c.Path)
-			if err = put(trashed, prev); err == nil {
+			if err = put(a.Final, a.Previous); err == nil {
 				err = os.Remove(f.native(c.Path))
 			}
-			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: trashed, Previous: prev})
 		case write.Moved:
-			after := prev
+			after := a.Previous
 			if c.After != nil {
 				after = c.After
 			}
 			if err = put(c.MoveTo, after); err == nil {
 				err = os.Remove(f.native(c.Path))
 			}
-			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.MoveTo, Previous: prev, ETag: testETag(after)})
 		default:
 			if t, terr := os.ReadFile(f.native(c.Trashed)); c.Trashed != "" && terr == nil && bytes.Equal(t, c.After) {
 				if err = os.MkdirAll(filepath.Dir(f.native(c.Path)), 0o755); err == nil {
@@ -89,7 +106,6 @@ func (f folderFiles) Apply(_ context.Context, ch write.Change) (write.Applied, e
 			} else {
 				err = put(c.Path, c.After)
 			}
-			out.Files = append(out.Files, write.AppliedFile{Path: c.Path, Final: c.Path, Previous: prev, ETag: testETag(c.After)})
 		}
 		if err != nil {
 			return write.Applied{}, err
@@ -154,11 +170,7 @@ func (f *undoFixture) write(t *testing.T, ch write.Change) int64 {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	applied, err := f.files.Apply(context.Background(), ch)
-	if err != nil {
-		t.Fatal(err)
-	}
-	id, err := write.Record(context.Background(), db, f.vault.Name, ch, applied)
+	_, id, err := write.ApplyJournalled(context.Background(), db, f.files, f.vault.Name, ch)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -502,5 +514,32 @@ func TestHistoryOfOneWrite(t *testing.T) {
 	want := "\n1 write listed. Run `jarvis undo --vault " + f.dir + " --db " + f.db + "` to revert it.\n"
 	if h.code != 0 || !strings.HasSuffix(h.stdout, want) {
 		t.Errorf("history: exit %d, stdout %q, want it to end %q", h.code, h.stdout, want)
+	}
+}
+
+// TestHistoryOffersOnlyWritesThatCanBeUndone: a write already undone is
+// not offered by history's footer (its undo changed its note since), and
+// every command the footer offers works when run.
+func TestHistoryOffersOnlyWritesThatCanBeUndone(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"C.md": "c\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "C.md", Before: testETag([]byte("c\n")), After: []byte("c2\n")}}})
+	if u := f.run(t, "undo", "1"); u.code != 0 {
+		t.Fatalf("undo 1: exit %d: %s", u.code, u.stderr)
+	}
+	h := f.run(t, "history")
+	if h.code != 0 {
+		t.Fatalf("history: exit %d: %s", h.code, h.stderr)
+	}
+	if strings.Contains(h.stdout, "for write 1") {
+		t.Errorf("history offers to undo write 1, already undone:\n%s", h.stdout)
+	}
+	cmds := sharedtest.SuggestedCommands(h.stdout)
+	if len(cmds) == 0 {
+		t.Fatalf("history offers no undo:\n%s", h.stdout)
+	}
+	for _, cmd := range cmds {
+		if u := f.runAs(t, cmd...); u.code != 0 {
+			t.Errorf("%q, offered by history, fails: %s", cmd, u.stderr)
+		}
 	}
 }

@@ -149,7 +149,7 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 		args map[string]any
 		want string
 	}{
-		{"1 MB heading", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": strings.Repeat("x", 1<<20)}, "jarvis's tools take at most 65536"},
+		{"1 MB heading", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": strings.Repeat("x", 1<<20)}, "takes at most 65536 bytes of arguments"},
 		{"heading over its maxLength", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": long(20000)}, "heading must be at most"},
 		{"long heading that no note has", mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": long(900)}, "has no heading"},
 		{"long path", mcp.ToolReadNote, map[string]any{"path": long(900)}, "no note"},

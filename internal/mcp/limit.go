@@ -39,6 +39,12 @@ type Limits struct {
 	ArgumentBytes int
 }
 
+// MaxArgumentBytes is the most bytes of JSON the arguments of one tool
+// call may take (Limits.ArgumentBytes by default), and so the longest
+// any text argument may be: the write tools' schemas give it as the
+// maxLength of their texts (boundWriteArgs).
+const MaxArgumentBytes = 64 << 10
+
 // DefaultLimits are the limits of a server built without others.
 //
 // A model calls a few tools at a time; 4 running and 32 waiting take a
@@ -54,7 +60,7 @@ func DefaultLimits() Limits {
 		SessionWaiting: 32,
 		Running:        2*runtime.GOMAXPROCS(0) + 4,
 		Waiting:        128,
-		ArgumentBytes:  64 << 10,
+		ArgumentBytes:  MaxArgumentBytes,
 	}
 }
 
@@ -275,7 +281,7 @@ func (f *inFlight) oversized(req mcpsdk.Request) error {
 			return fmt.Errorf("no tool is named %s; tools/list names them", quoteArg(r.Params.Name))
 		}
 		if r.Params != nil && len(r.Params.Arguments) > f.lim.ArgumentBytes {
-			return fmt.Errorf("the arguments are %d bytes long; jarvis's tools take at most %d (each tool's input schema gives the longest each argument may be): %s", len(r.Params.Arguments), f.lim.ArgumentBytes, shorten(r.Params.Name, r.Params.Arguments))
+			return fmt.Errorf("the arguments are %d bytes long; a call to one of jarvis's tools takes at most %d bytes of arguments in all, so a long text goes over several calls (create the note with part of it, then add the rest with edit-note's append): %s", len(r.Params.Arguments), f.lim.ArgumentBytes, shorten(r.Params.Name, r.Params.Arguments))
 		}
 	case *mcpsdk.ReadResourceRequest:
 		if r.Params != nil && len(r.Params.URI) > maxResourceURIBytes {

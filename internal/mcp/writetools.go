@@ -71,8 +71,9 @@ func (t *tools) writes() bool {
 // boundWriteArgs bounds the arguments the write tools (and periodic-note's
 // append) share, wherever schema p has them, so that the SDK refuses an
 // oversized one before the write service sees it. Text is bounded by
-// write.MaxEditText (bytes, so at least as many characters), which the
-// service checks again, with the note's own size, as it plans the write.
+// MaxArgumentBytes, the most a call's arguments may take in all (bytes,
+// so at least as many characters); the service checks its own bounds
+// (write.MaxEditText), with the note's own size, as it plans the write.
 func boundWriteArgs(p map[string]*jsonschema.Schema) {
 	bound := func(name string, hi int) {
 		if s := p[name]; s != nil {
@@ -83,8 +84,8 @@ func boundWriteArgs(p map[string]*jsonschema.Schema) {
 	bound("to", maxPathChars)
 	bound("vault", maxNameChars)
 	bound("etag", write.ETagLen)
-	bound("content", write.MaxEditText)
-	bound("append", write.MaxEditText)
+	bound("content", MaxArgumentBytes)
+	bound("append", MaxArgumentBytes)
 	if edits := p["edits"]; edits != nil && edits.Items != nil {
 		e := edits.Items.Properties
 		e["op"].Enum = nil
@@ -96,7 +97,7 @@ func boundWriteArgs(p map[string]*jsonschema.Schema) {
 		// append takes its text.
 		edits.Items.Examples = []any{map[string]any{"op": write.OpAppend, "text": "..."}}
 		for _, name := range []string{"text", "find", "replace"} {
-			textLength(e[name], 0, write.MaxEditText)
+			textLength(e[name], 0, MaxArgumentBytes)
 		}
 		textLength(e["heading"], 0, maxHeadingChars)
 		// find occurs at most once per byte of the note.

@@ -13,6 +13,7 @@ import (
 	"sync"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"golang.org/x/text/unicode/norm"
 )
 
 // Vault is a vault folder open for writing notes. Every path is opened
@@ -182,6 +183,7 @@ func FolderError(tool, rel, movingNote string) error {
 // walker opens folders of one Read or Apply from the vault folder down,
 // each once, and remembers the folders it created.
 type walker struct {
+	root    *vault.Root
 	top     *folder
 	open    map[string]*folder
 	created []string // vault-relative, in the order made
@@ -192,7 +194,7 @@ func (v *Vault) walker() (*walker, error) {
 	if err != nil {
 		return nil, fmt.Errorf("open the vault folder: %w", err)
 	}
-	return &walker{top: top, open: map[string]*folder{"": top}}, nil
+	return &walker{root: v.root, top: top, open: map[string]*folder{"": top}}, nil
 }
 
 func (w *walker) close() {
@@ -226,6 +228,8 @@ func (w *walker) folder(rel string, create bool) (*folder, error) {
 		}
 	}
 	switch {
+	case errors.Is(err, errLink) && (rel == TrashDir || strings.HasPrefix(rel, TrashDir+"/")):
+		return nil, fmt.Errorf("%w: the vault's trash folder %q is a symbolic link, and a deleted note goes only into a real folder of the vault; replace the link with a real folder of that name in the vault folder (moving what it holds into it), then delete again", ErrNotWritable, rel)
 	case errors.Is(err, errLink):
 		return nil, fmt.Errorf("%w: the folder %q is a symbolic link; jarvis writes only notes in the vault's own folders", ErrNotWritable, rel)
 	case errors.Is(err, errNotFolder):
@@ -290,13 +294,31 @@ func (w *walker) readNote(rel string) ([]byte, entry, error) {
 	case err != nil:
 		return nil, st, fmt.Errorf("read %q: %w", rel, err)
 	case st.kind == kindLink:
-		return nil, st, fmt.Errorf("%w: %q is a symbolic link; write the note it leads to instead", ErrNotWritable, rel)
+		return nil, st, linkError(w.root, rel)
 	case st.kind == kindFolder:
 		return nil, st, FolderError("", rel, "")
 	case st.kind == kindOther:
 		return nil, st, fmt.Errorf("%w: %q is not a regular file", ErrNotWritable, rel)
 	}
 	return data, st, nil
+}
+
+// linkError is why the note at rel, a symbolic link, is not written,
+// saying where the link leads as a reader of the vault (root) follows it:
+// to a note in the vault, which can be written in its place; out of the
+// vault, which jarvis never writes; or nowhere.
+func linkError(root *vault.Root, rel string) error {
+	_, real, err := root.Stat(rel)
+	switch {
+	case errors.Is(err, vault.ErrOutside):
+		return fmt.Errorf("%w: %q is a symbolic link to a file outside the vault, and jarvis writes only notes inside the vault", ErrNotWritable, rel)
+	case err == nil:
+		// real is the vault-relative path the link leads to.
+		return fmt.Errorf("%w: %q is a symbolic link to %q; write that note instead", ErrNotWritable, rel, real)
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %q is a symbolic link to a file that does not exist", ErrNotWritable, rel)
+	}
+	return fmt.Errorf("%w: %q is a symbolic link; jarvis writes only the vault's own notes", ErrNotWritable, rel)
 }
 
 // step is one FileChange of an Apply on its way.
@@ -341,6 +363,16 @@ type step struct {
 // " 2"... before the extension when that is taken. A MoveTo renames,
 // refusing a target that exists (ErrExists) and creating missing folders.
 func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
+	return v.ApplyRecorded(ctx, ch, nil)
+}
+
+// ApplyRecorded is Apply with record called (when not nil) once every
+// check has passed and the new bytes are in their temporary files, but
+// before the first file changes, with what Apply will have done when it
+// succeeds: the journal records the write there, so that no file changes
+// unless the bytes it held are kept. When record fails, nothing is
+// changed and its error is returned as it is.
+func (v *Vault) ApplyRecorded(ctx context.Context, ch Change, record func(Applied) error) (Applied, error) {
 	if err := v.checkChange(ch); err != nil {
 		return Applied{}, err
 	}
@@ -374,7 +406,20 @@ func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
 			break
 		}
 	}
+	out := Applied{Files: make([]AppliedFile, len(steps))}
 	if err == nil {
+		for i, s := range steps {
+			now := s.fc.After
+			if now == nil {
+				now = s.prev
+			}
+			out.Files[i] = AppliedFile{Path: s.fc.Path, Final: s.final, Previous: s.prev, ETag: ETag(now)}
+		}
+		if record != nil {
+			if err = record(out); err != nil {
+				return Applied{}, w.undo(steps, err)
+			}
+		}
 		for i, s := range steps {
 			if v.beforeCommit != nil {
 				if err = v.beforeCommit(i); err != nil {
@@ -394,14 +439,6 @@ func (v *Vault) Apply(ctx context.Context, ch Change) (Applied, error) {
 		return Applied{}, w.undo(steps, err)
 	}
 	w.tidyTrash(steps)
-	out := Applied{Files: make([]AppliedFile, len(steps))}
-	for i, s := range steps {
-		now := s.fc.After
-		if now == nil {
-			now = s.prev
-		}
-		out.Files[i] = AppliedFile{Path: s.fc.Path, Final: s.final, Previous: s.prev, ETag: ETag(now)}
-	}
 	return out, nil
 }
 
@@ -517,7 +554,26 @@ func (e *TwinError) Error() string {
 	if e.Folder {
 		same = "the same folder on macOS and Windows"
 	}
-	return fmt.Sprintf("%s: the vault already has the %s %q, a name that differs only in case, which is %s", doing, what, e.Twin, same)
+	return fmt.Sprintf("%s: the vault already has the %s %q, %s, which is %s", doing, what, e.Twin, e.differs(), same)
+}
+
+// differs says how the name the write would make differs from its twin's,
+// both being one name by vault.FoldName: in case, in Unicode form (an
+// accented letter written as one character or as a letter and a
+// combining accent, as macOS writes file names), or in both.
+func (e *TwinError) differs() string {
+	twin := path.Base(e.Twin)
+	name := twin
+	if parts := strings.Split(e.Path, "/"); strings.Count(e.Twin, "/") < len(parts) {
+		name = parts[strings.Count(e.Twin, "/")]
+	}
+	switch {
+	case norm.NFC.String(name) == norm.NFC.String(twin):
+		return "the same name in another Unicode form (its accented letters are encoded differently)"
+	case norm.NFC.String(name) == name && norm.NFC.String(twin) == twin || norm.NFD.String(name) == name && norm.NFD.String(twin) == twin:
+		return "a name that differs only in case"
+	}
+	return "a name that differs only in case and in Unicode form (how its accented letters are encoded)"
 }
 
 // InFolder is Path put into the folder the vault has, Twin, in place of

@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
@@ -124,8 +127,10 @@ type Journal struct {
 	Now func() time.Time
 }
 
-// Record journals a write to vault once Apply has carried out ch, and
-// returns its number.
+// Record journals a write to vault that Apply carries out (applied, as
+// ApplyRecorded gives it before any file changes), and returns its
+// number. ApplyJournalled is the one way writes are made: it records
+// first.
 func Record(ctx context.Context, db JournalDB, vault string, ch Change, applied Applied) (int64, error) {
 	return Journal{DB: db}.Record(ctx, vault, ch, applied)
 }
@@ -145,6 +150,83 @@ func UndoChange(ctx context.Context, db JournalDB, id int64, current func(path s
 	return Journal{DB: db}.UndoChange(ctx, id, current)
 }
 
+// Recorder is what a journalled write needs of a vault's files: Apply
+// that lets the journal record the write before any file changes
+// (Vault.ApplyRecorded).
+type Recorder interface {
+	ApplyRecorded(ctx context.Context, ch Change, record func(Applied) error) (Applied, error)
+}
+
+// ApplyJournalled carries out ch in vault's files, journalled
+// (Journal.Apply with the default bounds and clock).
+func ApplyJournalled(ctx context.Context, db JournalDB, files Recorder, vault string, ch Change) (Applied, int64, error) {
+	return Journal{DB: db}.Apply(ctx, files, vault, ch)
+}
+
+// Apply carries out ch in vault's files and journals it, the journal
+// first: the write, with the bytes of every file it replaces, is
+// committed to the database before any file changes, so that no write is
+// made that jarvis undo cannot revert. When the journal cannot take it
+// (the database locked by another program beyond its busy timeout, a full
+// disk), nothing is written and the error is a *JournalError. When the
+// files then cannot be changed, the write is taken out of the journal
+// again, so that history and undo list only writes made.
+func (j Journal) Apply(ctx context.Context, files Recorder, vault string, ch Change) (Applied, int64, error) {
+	var id int64
+	applied, err := files.ApplyRecorded(ctx, ch, func(planned Applied) error {
+		var err error
+		if id, err = j.Record(ctx, vault, ch, planned); err != nil {
+			return &JournalError{Err: err}
+		}
+		return nil
+	})
+	if err != nil {
+		if id != 0 {
+			// The files are as they were: the write was not made.
+			if ferr := j.forget(context.WithoutCancel(ctx), id); ferr != nil {
+				err = errors.Join(err, fmt.Errorf("write %d stays in the journal though it was not made: %w", id, ferr))
+			}
+		}
+		return Applied{}, 0, err
+	}
+	return applied, id, nil
+}
+
+// forget takes write id out of the journal (its files go with it).
+func (j Journal) forget(ctx context.Context, id int64) error {
+	tx, err := j.DB.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `DELETE FROM writes WHERE id = ?`, id); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// JournalError is a write refused because the journal could not record
+// it first: nothing was written. Its text says why and what to do.
+type JournalError struct {
+	Err error
+}
+
+func (e *JournalError) Error() string {
+	const lead = "nothing was written: every write is recorded for undo before it is made, and "
+	switch store.Classify(e.Err) {
+	case store.KindBusy:
+		return lead + "jarvis's database is locked by another program (such as a jarvis index run) and stayed locked longer than jarvis waits; wait for it to finish, then try again"
+	case store.KindDiskFull:
+		return lead + "the disk holding jarvis's database is full; free some space on it, then try again"
+	case store.KindAccess:
+		return lead + "jarvis's database cannot be written by this user; run jarvis doctor to see why"
+	}
+	return lead + "the record could not be written: " + store.Plain(e.Err)
+}
+
+// Unwrap is the database's error.
+func (e *JournalError) Unwrap() error { return e.Err }
+
 func (j Journal) bounds() Bounds {
 	if j.Bounds == (Bounds{}) {
 		return JournalBounds
@@ -159,9 +241,9 @@ func (j Journal) now() time.Time {
 	return j.Now()
 }
 
-// Record journals a write to vault once Apply has carried out ch, with
-// what Apply did (applied, one file for each of ch.Files), and returns
-// its number. In the same transaction it drops the oldest writes beyond
+// Record journals a write to vault that Apply carries out, with what
+// Apply does (applied, one file for each of ch.Files), and returns its
+// number. In the same transaction it drops the oldest writes beyond
 // the bounds.
 func (j Journal) Record(ctx context.Context, vault string, ch Change, applied Applied) (int64, error) {
 	if len(applied.Files) != len(ch.Files) {
@@ -418,6 +500,26 @@ func LaterWrites(ctx context.Context, db JournalDB, id int64, path string) ([]in
 	return later, nil
 }
 
+// Undoable reports whether write e can be undone as far as the journal
+// knows: no later write changed a file it wrote (LaterWrites, the rule
+// undo refuses by). A write already undone is not, its undo having
+// changed its files since. A file changed outside jarvis is found only
+// when the undo looks at the files.
+func Undoable(ctx context.Context, db JournalDB, e Entry) (bool, error) {
+	for _, f := range e.Files {
+		for _, p := range []string{f.Path, f.PathAfter} {
+			later, err := LaterWrites(ctx, db, e.ID, p)
+			if err != nil {
+				return false, err
+			}
+			if len(later) > 0 {
+				return false, nil
+			}
+		}
+	}
+	return true, nil
+}
+
 // nonNil is b, or an empty slice for an empty file: After nil would be
 // no content to write.
 func nonNil(b []byte) []byte {
@@ -427,22 +529,38 @@ func nonNil(b []byte) []byte {
 	return b
 }
 
+// PathText is a note's path as the journal's words name it: as it is,
+// or quoted when it would not read as one name (a name in it with a
+// space at either end, a quote, a control character), so that " lead.md" is not taken for
+// "lead.md".
+func PathText(p string) string {
+	if p == "" || strings.ContainsAny(p, "\"`") || strings.ContainsFunc(p, unicode.IsControl) {
+		return strconv.Quote(p)
+	}
+	for _, name := range strings.Split(p, "/") {
+		if name != strings.TrimSpace(name) {
+			return strconv.Quote(p)
+		}
+	}
+	return p
+}
+
 // Describe says what ch does, in a few words, for the journal: "created
 // Inbox/Idea.md", "moved A.md to Notes/A.md and updated the links in 2
-// notes".
+// notes". Paths are named by PathText.
 func Describe(ch Change) string {
 	var moved, others []string
 	var said string
 	for _, f := range ch.Files {
 		switch KindOf(f) {
 		case Moved:
-			moved = append(moved, f.Path+" to "+f.MoveTo)
+			moved = append(moved, PathText(f.Path)+" to "+PathText(f.MoveTo))
 		case Created:
-			others = append(others, "created "+f.Path)
+			others = append(others, "created "+PathText(f.Path))
 		case Deleted:
-			others = append(others, "deleted "+f.Path)
+			others = append(others, "deleted "+PathText(f.Path))
 		case Edited:
-			others = append(others, "edited "+f.Path)
+			others = append(others, "edited "+PathText(f.Path))
 		}
 	}
 	switch {

@@ -7,19 +7,22 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
+	"os"
 	"slices"
 	"strings"
 	"sync"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Service carries out the write tools' requests over the vaults made
-// writable: each request read, checked against its etag, applied through
-// the vault's file layer all or nothing, recorded in the journal, and put
-// in the index before it returns, so that every answer after it reflects
-// it.
+// writable: each request read, checked against its etag, recorded in the
+// journal with the bytes it replaces, then applied through the vault's
+// file layer all or nothing (ApplyJournalled: a write the journal cannot
+// take is not made), and put in the index before it returns, so that
+// every answer after it reflects it.
 type Service struct {
 	vaults  []config.Vault // the writable ones
 	journal JournalDB
@@ -55,11 +58,17 @@ func (s *Service) Writable() []string { return config.Names(s.vaults) }
 func (s *Service) vault(name string) (*Vault, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v, ok := s.open[name]; ok {
-		return v, nil
-	}
 	for _, cv := range s.vaults {
 		if cv.Name == name {
+			// The folder is looked at on every write: it may have gone
+			// since the vault was opened.
+			if err := folderProblem(name, cv.Path); err != nil {
+				delete(s.open, name)
+				return nil, err
+			}
+			if v, ok := s.open[name]; ok {
+				return v, nil
+			}
 			v, err := OpenVault(cv.Path, cv.Exclude)
 			if err != nil {
 				return nil, fmt.Errorf("vault %q cannot be written: %w", name, err)
@@ -69,6 +78,24 @@ func (s *Service) vault(name string) (*Vault, error) {
 		}
 	}
 	return nil, fmt.Errorf("vault %q is not writable", name)
+}
+
+// folderProblem is why the folder dir of the vault name cannot be
+// written, as index.FolderProblem says it; nil when it is there.
+func folderProblem(name, dir string) error {
+	why := index.FolderProblem(dir)
+	switch {
+	case why == "":
+		return nil
+	case errors.Is(statErr(dir), fs.ErrNotExist):
+		why += " (it was deleted or renamed, or is on a disk that is not mounted)"
+	}
+	return fmt.Errorf("vault %q cannot be written: its folder %s %s", name, dir, why)
+}
+
+func statErr(dir string) error {
+	_, err := os.Stat(dir)
+	return err
 }
 
 // Write carries out r.
@@ -88,7 +115,7 @@ func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
 	if r.DryRun {
 		return res, nil
 	}
-	applied, err := v.Apply(ctx, ch)
+	applied, id, err := ApplyJournalled(ctx, s.journal, v, r.Vault, ch)
 	if err != nil {
 		return Result{}, err
 	}
@@ -101,12 +128,7 @@ func (s *Service) Write(ctx context.Context, r Request) (Result, error) {
 		}
 	}
 	res.Diff = ""
-	if id, err := Record(ctx, s.journal, r.Vault, ch, applied); err != nil {
-		s.log.Warn("a write was made but not recorded in the journal", "vault", r.Vault, "path", r.Path, "err", err)
-		res.Warnings = append(res.Warnings, "the write was made, but it could not be recorded for jarvis undo")
-	} else {
-		res.Journal = id
-	}
+	res.Journal = id
 	// Read your writes: every answer after this one sees the change.
 	if s.reindex != nil {
 		if err := s.reindex(ctx, r.Vault); err != nil && ctx.Err() == nil {
@@ -183,7 +205,7 @@ func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, str
 	case !IsETag(r.ETag):
 		return nil, "", fmt.Errorf("%q %w (32 hexadecimal digits)", r.ETag, ErrBadETag)
 	case r.ETag != etag:
-		return nil, "", fmt.Errorf("%w: %s (its etag now is %s, not %s)", ErrStale, r.Path, etag, r.ETag)
+		return nil, "", &MismatchError{Path: r.Path, Now: etag, Given: r.ETag}
 	}
 	return cur, etag, nil
 }
@@ -281,3 +303,18 @@ func noteData(notes []NoteSource, p string) []byte {
 	}
 	return nil
 }
+
+// MismatchError is a write refused because the etag given is not the
+// note's etag now: the note changed since it was read, or the etag was
+// never its own (made up, or another note's). It is an ErrStale, worded
+// to be true either way.
+type MismatchError struct {
+	Path, Now, Given string
+}
+
+func (e *MismatchError) Error() string {
+	return fmt.Sprintf("the etag given for %s, %s, does not match the note as it is now (its etag now is %s): the note changed since it was read, or the etag is not one it had", e.Path, e.Given, e.Now)
+}
+
+// Is makes a MismatchError an ErrStale.
+func (e *MismatchError) Is(target error) bool { return target == ErrStale }
