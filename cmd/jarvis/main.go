@@ -162,6 +162,11 @@ func run(ctx context.Context, e *env, args []string) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
+			if c.name != "mcp" { // whose standard output is the client's
+				shown := *e
+				shown.stdout = safeWriter{e.stdout}
+				e = &shown
+			}
 			return exitCode(ctx, e, c, c.run(ctx, e, args[1:]))
 		}
 	}
