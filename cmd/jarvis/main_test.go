@@ -317,9 +317,9 @@ func TestHelp(t *testing.T) {
 	}{
 		{[]string{"index", "--help"}, []string{"--vault", "--db", "--config", "--json", "-v, --verbose", "Exit status"}, true},
 		{[]string{"doctor", "--help"}, []string{"--vault", "--db", "--config", "--json", "Exit status"}, true},
-		{[]string{"search", "--help"}, []string{"--mode mode", "--limit notes", "(default 10, 20 in", "--names-only"}, true},
-		{[]string{"mcp", "--help"}, []string{"--http address", "--watch", "(default true)", "--session-timeout"}, true},
-		{[]string{"related", "--help"}, []string{"--vault", "--db", "--config", "--json", "--limit notes", "Exit status"}, true},
+		{[]string{"search", "--help"}, []string{"--mode MODE", "--limit NOTES", "(default 10, 20 in", "--names-only"}, true},
+		{[]string{"mcp", "--help"}, []string{"--http ADDRESS", "--watch", "(default true)", "--session-timeout"}, true},
+		{[]string{"related", "--help"}, []string{"--vault", "--db", "--config", "--json", "--limit NOTES", "Exit status"}, true},
 		{[]string{"model", "pull", "--help"}, []string{"--revision"}, false},
 		{[]string{"model", "list", "--help"}, []string{"--json"}, false},
 		{[]string{"help", "version"}, []string{"Print the version"}, false},
