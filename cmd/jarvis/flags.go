@@ -411,13 +411,54 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		help()
 		return errHelp
 	case err != nil:
-		if m := notANumber.FindStringSubmatch(err.Error()); m != nil {
-			return fmt.Errorf("--%s takes a whole number (got %s); see `jarvis %s --help`: %w", m[2], m[1], fs.Name(), errUsage)
-		}
-		return fmt.Errorf("%s; see `jarvis %s --help`: %w", dashFlags(err.Error()), fs.Name(), errUsage)
+		return fmt.Errorf("%s; see `jarvis %s --help`: %w", flagProblem(fs, err), fs.Name(), errUsage)
 	}
 	return nil
 }
+
+// unknownFlag is the flag package's error for a flag fs does not define.
+var unknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+
+// flagProblem words the flag package's error err in plain words: an
+// unknown flag with the flag of fs it most likely meant (words.Nearest),
+// a number flag given something else, any other with its flag written
+// --flag.
+func flagProblem(fs *flag.FlagSet, err error) string {
+	if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near := words.Nearest(m[1], names, 2); near != "" {
+			return fmt.Sprintf("unknown flag --%s (did you mean --%s?)", m[1], near)
+		}
+		return "unknown flag --" + m[1]
+	}
+	if m := notANumber.FindStringSubmatch(err.Error()); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			switch valueName(f) {
+			case "NUMBER":
+				return fmt.Sprintf("--%s takes a number (got %s)", m[2], m[1])
+			case "DURATION":
+				return fmt.Sprintf("--%s takes a duration such as 30s or 5m (got %s)", m[2], m[1])
+			}
+		}
+		return fmt.Sprintf("--%s takes a whole number (got %s)", m[2], m[1])
+	}
+	if m := needsValue.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Sprintf("--%s needs a value", m[1])
+	}
+	if m := notABool.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Sprintf("--%s takes true or false (got %s)", m[2], m[1])
+	}
+	return dashFlags(err.Error())
+}
+
+// needsValue and notABool are the flag package's errors for a flag
+// given last without its value, and a switch given something other than
+// true or false.
+var (
+	needsValue = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+	notABool   = regexp.MustCompile(`^invalid boolean value (".*") for -+([\w-]+): parse error$`)
+)
 
 // flagInError finds the flag name in the flag package's error messages
 // ("flag provided but not defined: -x", "invalid value \"a\" for flag -n:

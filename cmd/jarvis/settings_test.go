@@ -55,3 +55,13 @@ func TestBadSettingsAreUsageErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestMCPHTTPPortOutOfRange: a port beyond 65535 is a usage error that
+// says which ports there are, not the network library's words.
+func TestMCPHTTPPortOutOfRange(t *testing.T) {
+	vault := messageVault(t)
+	s := readCLI(t, map[string]string{"HOME": t.TempDir()}, "mcp", "--http", "127.0.0.1:99999", "--vault", vault, "--db", filepath.Join(t.TempDir(), "j.db"))
+	if s.code != 2 || !strings.Contains(s.stderr, "the port must be a number from 1 to 65535") || strings.Contains(s.stderr, "listen tcp") {
+		t.Errorf("exit %d, stderr %q; want 2 and the ports named", s.code, s.stderr)
+	}
+}
