@@ -255,11 +255,9 @@ func TestDatabasePathJarvisCannotUse(t *testing.T) {
 		prepare func(t *testing.T, dir string) (db string, probe store.Probe)
 		want    []string
 	}{
-		{"a folder", func(t *testing.T, dir string) (string, store.Probe) {
-			db := filepath.Join(dir, "x")
-			os.Mkdir(db, 0o755)
-			return db, probeAs()
-		}, []string{"is not a jarvis index: it is a folder", "--db takes a file", "`" + filepath.Join("DIR", "x", "jarvis.db") + "`"}},
+		// A folder is refused with the settings, before the database is
+		// opened, naming --db, JARVIS_DB or the config file's key:
+		// TestBadSettingsAreUsageErrors.
 		{"a text file", func(t *testing.T, dir string) (string, store.Probe) {
 			db := filepath.Join(dir, "notes.txt")
 			os.WriteFile(db, []byte("my notes\n"), 0o644)

@@ -41,7 +41,7 @@ when interrupted.`, e)
 		rep = health.Report{Status: health.Broken, Checks: []health.Result{{
 			Name: "configuration", Status: health.Fail,
 			Detail: err.Error(),
-			Fix:    "fix the flag, " + config.EnvConfig + " or config file named in the message",
+			Fix:    config.LoadFix(err),
 		}}}
 	} else {
 		var deps container.DoctorDeps

@@ -38,10 +38,10 @@ type common struct {
 }
 
 func (c *common) register(fs *flag.FlagSet) {
-	fs.Var(&c.vaults, "vault", "vault folder or configured vault `name` (repeatable)")
-	fs.StringVar(&c.db, "db", "", "SQLite database `file`")
-	fs.StringVar(&c.config, "config", "", "config `file` (YAML or TOML)")
-	fs.StringVar(&c.embedder, "embedder", "", "embedding `provider` for semantic search: lexical (default), ollama, openai, or a local model's name or folder")
+	fs.Var(&c.vaults, "vault", "a vault, by its folder or its name in the config file (`PATH|NAME`; repeatable)")
+	fs.StringVar(&c.db, "db", "", "the SQLite database `file`")
+	fs.StringVar(&c.config, "config", "", "the config `file` (YAML or TOML)")
+	fs.StringVar(&c.embedder, "embedder", "", "the embedding `provider` for semantic search: lexical (default), ollama, openai, or a local model's name or folder")
 	fs.BoolVar(&c.verbose, "verbose", false, "log details to stderr")
 	fs.BoolVar(&c.verbose, "v", false, "short for --verbose")
 }
@@ -200,8 +200,11 @@ func newFlagSet(name, synopsis, description string, e *env) *flag.FlagSet {
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {
 		w := e.stdout
-		fmt.Fprintf(w, "%s\n\n%s\n\nFlags:\n", usageLine(synopsis, fs), description)
-		printFlags(w, fs)
+		fmt.Fprintf(w, "%s\n\n%s\n", usageLine(synopsis, fs), description)
+		if hasFlags(fs) {
+			fmt.Fprint(w, "\nFlags:\n")
+			printFlags(w, fs)
+		}
 		if fs.Lookup("vault") != nil {
 			fmt.Fprintf(w, "\n%s", configPointer)
 		}
@@ -221,11 +224,11 @@ func usageLine(synopsis string, fs *flag.FlagSet) string {
 			return
 		}
 		word := "--" + f.Name
-		switch valueName, _ := flag.UnquoteUsage(f); {
+		switch {
 		case isBool(f) && f.DefValue == "true":
 			word += "=false"
 		case !isBool(f):
-			word += " " + strings.ToUpper(valueName)
+			word += " " + valueName(f)
 		}
 		word = "[" + word + "]"
 		if _, ok := f.Value.(*stringList); ok {
@@ -249,6 +252,45 @@ func usageLine(synopsis string, fs *flag.FlagSet) string {
 	}
 	b.WriteString(line)
 	return b.String()
+}
+
+// hasFlags reports whether fs defines any flag: a command without one
+// shows no "Flags:" heading.
+func hasFlags(fs *flag.FlagSet) bool {
+	n := 0
+	fs.VisitAll(func(*flag.Flag) { n++ })
+	return n > 0
+}
+
+// goTypeNames are the value names the flag package makes up from a
+// flag's Go type when its usage names none in backquotes; help shows the
+// word for what the value is instead.
+var goTypeNames = map[string]string{
+	"int": "N", "uint": "N", "float": "NUMBER", "duration": "DURATION", "string": "TEXT", "value": "VALUE",
+}
+
+// valueName is the placeholder help writes after --flag, in capitals,
+// in both the usage line and the flag list: the word in backquotes in
+// the flag's usage, or a plain word for its type; "" for a switch.
+func valueName(f *flag.Flag) string {
+	name, _ := flag.UnquoteUsage(f)
+	if isBool(f) || name == "" {
+		return ""
+	}
+	if plain, ok := goTypeNames[name]; ok {
+		return plain
+	}
+	return strings.ToUpper(name)
+}
+
+// withDefault adds a flag's default to its usage: inside the usage's
+// closing parenthesis when it ends in one, as in "(1 to 50, default 10)",
+// rather than a second parenthesis after it.
+func withDefault(usage, def string) string {
+	if strings.HasSuffix(usage, ")") {
+		return strings.TrimSuffix(usage, ")") + ", default " + def + ")"
+	}
+	return usage + " (default " + def + ")"
 }
 
 // isBool reports whether f is a switch, given without a value.
@@ -279,16 +321,16 @@ func printFlags(w io.Writer, fs *flag.FlagSet) {
 		if _, ok := strings.CutPrefix(f.Usage, "short for --"); ok && len(f.Name) == 1 {
 			return
 		}
-		valueName, usage := flag.UnquoteUsage(f)
+		_, usage := flag.UnquoteUsage(f)
 		left := "--" + f.Name
 		if s, ok := short[f.Name]; ok {
 			left = "-" + s + ", " + left
 		}
-		if valueName != "" {
-			left += " " + valueName
+		if name := valueName(f); name != "" {
+			left += " " + name
 		}
 		if !isZeroDefault(f) {
-			usage += fmt.Sprintf(" (default %s)", f.DefValue)
+			usage = withDefault(usage, f.DefValue)
 		}
 		lines := wrapWords(usage, helpWidth-flagColumn)
 		if len(left)+2 > flagColumn-2 {
@@ -369,13 +411,54 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 		help()
 		return errHelp
 	case err != nil:
-		if m := notANumber.FindStringSubmatch(err.Error()); m != nil {
-			return fmt.Errorf("--%s takes a whole number (got %s); see `jarvis %s --help`: %w", m[2], m[1], fs.Name(), errUsage)
-		}
-		return fmt.Errorf("%s; see `jarvis %s --help`: %w", dashFlags(err.Error()), fs.Name(), errUsage)
+		return fmt.Errorf("%s; see `jarvis %s --help`: %w", flagProblem(fs, err), fs.Name(), errUsage)
 	}
 	return nil
 }
+
+// unknownFlag is the flag package's error for a flag fs does not define.
+var unknownFlag = regexp.MustCompile(`^flag provided but not defined: -+(.+)$`)
+
+// flagProblem words the flag package's error err in plain words: an
+// unknown flag with the flag of fs it most likely meant (words.Nearest),
+// a number flag given something else, any other with its flag written
+// --flag.
+func flagProblem(fs *flag.FlagSet, err error) string {
+	if m := unknownFlag.FindStringSubmatch(err.Error()); m != nil {
+		var names []string
+		fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		if near := words.Nearest(m[1], names, 2); near != "" {
+			return fmt.Sprintf("unknown flag --%s (did you mean --%s?)", m[1], near)
+		}
+		return "unknown flag --" + m[1]
+	}
+	if m := notANumber.FindStringSubmatch(err.Error()); m != nil {
+		if f := fs.Lookup(m[2]); f != nil {
+			switch valueName(f) {
+			case "NUMBER":
+				return fmt.Sprintf("--%s takes a number (got %s)", m[2], m[1])
+			case "DURATION":
+				return fmt.Sprintf("--%s takes a duration such as 30s or 5m (got %s)", m[2], m[1])
+			}
+		}
+		return fmt.Sprintf("--%s takes a whole number (got %s)", m[2], m[1])
+	}
+	if m := needsValue.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Sprintf("--%s needs a value", m[1])
+	}
+	if m := notABool.FindStringSubmatch(err.Error()); m != nil {
+		return fmt.Sprintf("--%s takes true or false (got %s)", m[2], m[1])
+	}
+	return dashFlags(err.Error())
+}
+
+// needsValue and notABool are the flag package's errors for a flag
+// given last without its value, and a switch given something other than
+// true or false.
+var (
+	needsValue = regexp.MustCompile(`^flag needs an argument: -+(.+)$`)
+	notABool   = regexp.MustCompile(`^invalid boolean value (".*") for -+([\w-]+): parse error$`)
+)
 
 // flagInError finds the flag name in the flag package's error messages
 // ("flag provided but not defined: -x", "invalid value \"a\" for flag -n:

@@ -80,18 +80,8 @@ func TestHelpConfigNamesEveryEnvironmentVariable(t *testing.T) {
 // shows.
 func TestUsageLineListsEveryFlag(t *testing.T) {
 	listed := regexp.MustCompile(`(?m)^  (?:-\w, )?--([\w-]+)`)
-	var calls [][]string
-	for _, c := range commands() {
-		if c.name == "model" {
-			for _, sub := range []string{"pull", "list", "rm"} {
-				calls = append(calls, []string{"model", sub, "--help"})
-			}
-			continue
-		}
-		calls = append(calls, []string{c.name, "--help"})
-	}
 	seen := 0
-	for _, args := range calls {
+	for _, args := range helpCalls() {
 		code, stdout, _ := jarvis(t, nil, args...)
 		usage, rest, ok := strings.Cut(stdout, "\n\n")
 		if code != 0 || !strings.HasPrefix(usage, "Usage: ") || !ok {
@@ -108,5 +98,47 @@ func TestUsageLineListsEveryFlag(t *testing.T) {
 	}
 	if seen < 20 {
 		t.Fatalf("read only %d flags from the flag lists; the test no longer parses them", seen)
+	}
+}
+
+// helpCalls are the --help of every command and model subcommand.
+func helpCalls() [][]string {
+	var calls [][]string
+	for _, c := range commands() {
+		if c.name == "model" {
+			for _, sub := range []string{"pull", "list", "rm"} {
+				calls = append(calls, []string{"model", sub, "--help"})
+			}
+			continue
+		}
+		calls = append(calls, []string{c.name, "--help"})
+	}
+	return calls
+}
+
+// TestHelpLayout holds every help text to one layout: lines that fit an
+// 80-column terminal, no "Flags:" heading over nothing, and value names
+// that say what the value is (N, NUMBER, FILE) rather than the Go type
+// the flag package names (int, float64, string, value).
+func TestHelpLayout(t *testing.T) {
+	goType := regexp.MustCompile(`--[\w-]+[ =](int|uint|float|float64|int64|string|value|duration|INT|UINT|FLOAT|FLOAT64|INT64|STRING|VALUE)\b`)
+	calls := append(helpCalls(), []string{"--help"}, []string{"model", "--help"}, []string{"help", "config"})
+	for _, args := range calls {
+		code, stdout, _ := jarvis(t, nil, args...)
+		if code != 0 {
+			t.Errorf("%v: exit %d", args, code)
+			continue
+		}
+		for i, line := range strings.Split(stdout, "\n") {
+			if n := len([]rune(line)); n > helpWidth {
+				t.Errorf("%v: line %d is %d characters, more than %d: %q", args, i+1, n, helpWidth, line)
+			}
+			if m := goType.FindString(line); m != "" {
+				t.Errorf("%v: line %d names a Go type, %q: %q", args, i+1, m, line)
+			}
+		}
+		if strings.HasSuffix(strings.TrimRight(stdout, "\n"), "Flags:") || strings.Contains(stdout, "Flags:\n\n") {
+			t.Errorf("%v: a Flags: heading with no flags under it:\n%s", args, stdout)
+		}
 	}
 }

@@ -58,7 +58,8 @@ func runHistory(ctx context.Context, e *env, args []string) error {
 		`List the last writes made to your notes through jarvis (the write tools
 and jarvis undo), newest first: the number of each, when it was made, by
 which tool, in which vault, and the files it changed. `+"`jarvis undo N`"+`
-reverts write N. The journal keeps `+journalBoundsText()+`.
+reverts write N. The journal keeps
+`+journalBoundsText()+`.
 
 Exit status: 0 when the writes were listed (even none), 1 when the journal
 could not be read, 2 for a usage or configuration error.`, e)

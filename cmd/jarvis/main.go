@@ -235,7 +235,8 @@ func exitCode(ctx context.Context, e *env, c command, err error) int {
 }
 
 func printOverview(w io.Writer) {
-	fmt.Fprintf(w, `jarvis makes Obsidian vaults searchable by AI assistants over the Model Context Protocol.
+	fmt.Fprintf(w, `jarvis makes Obsidian vaults searchable by AI assistants over the Model
+Context Protocol.
 
 Usage:
   jarvis <command> [flags]
@@ -243,7 +244,11 @@ Usage:
 Commands:
 `)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.summary)
+		lines := wrapWords(c.summary, helpWidth-12)
+		fmt.Fprintf(w, "  %-9s %s\n", c.name, lines[0])
+		for _, l := range lines[1:] {
+			fmt.Fprintf(w, "%12s%s\n", "", l)
+		}
 	}
 	fmt.Fprint(w, `
 Help topics:

@@ -317,9 +317,9 @@ func TestHelp(t *testing.T) {
 	}{
 		{[]string{"index", "--help"}, []string{"--vault", "--db", "--config", "--json", "-v, --verbose", "Exit status"}, true},
 		{[]string{"doctor", "--help"}, []string{"--vault", "--db", "--config", "--json", "Exit status"}, true},
-		{[]string{"search", "--help"}, []string{"--mode mode", "--limit notes", "(default 10, 20 in", "--names-only"}, true},
-		{[]string{"mcp", "--help"}, []string{"--http address", "--watch", "(default true)", "--session-timeout"}, true},
-		{[]string{"related", "--help"}, []string{"--vault", "--db", "--config", "--json", "--limit notes", "Exit status"}, true},
+		{[]string{"search", "--help"}, []string{"--mode MODE", "--limit NOTES", "(default 10, 20 in", "--names-only"}, true},
+		{[]string{"mcp", "--help"}, []string{"--http ADDRESS", "--watch", "(default true)", "--session-timeout"}, true},
+		{[]string{"related", "--help"}, []string{"--vault", "--db", "--config", "--json", "--limit NOTES", "Exit status"}, true},
 		{[]string{"model", "pull", "--help"}, []string{"--revision"}, false},
 		{[]string{"model", "list", "--help"}, []string{"--json"}, false},
 		{[]string{"help", "version"}, []string{"Print the version"}, false},
@@ -356,13 +356,16 @@ func TestHelp(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"search", "--bogus", "q"}, "flag provided but not defined: --bogus; see `jarvis search --help`"},
-		{[]string{"index", "--limit"}, "flag provided but not defined: --limit"},
+		{[]string{"search", "--bogus", "q"}, "unknown flag --bogus; see `jarvis search --help`"},
+		{[]string{"index", "--limit"}, "unknown flag --limit"},
+		{[]string{"index", "--rebiuld"}, "unknown flag --rebiuld (did you mean --rebuild?); see `jarvis index --help`"},
+		{[]string{"query", "--blok", "2"}, "unknown flag --blok (did you mean --block?)"},
+		{[]string{"search", "--threshold", "high", "q"}, "--threshold takes a number (got \"high\")"},
 		{[]string{"search", "--limit", "many", "q"}, `--limit takes a whole number (got "many")`},
 		{[]string{"search", "--limit", "101", "q"}, "--limit 101: give 1 to 100"},
 		{[]string{"search", "--mode", "keyword", "--limit", "0", "q"}, "--limit 0: give 1 to 100"},
-		{[]string{"index", "--db"}, "flag needs an argument: --db"},
-		{[]string{"index", "--json=maybe"}, `invalid boolean value "maybe" for --json`},
+		{[]string{"index", "--db"}, "--db needs a value; see `jarvis index --help`"},
+		{[]string{"index", "--json=maybe"}, `--json takes true or false (got "maybe")`},
 	} {
 		code, stdout, stderr := jarvis(t, nil, c.args...)
 		if code != 2 || stdout != "" || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, c.want) {

@@ -16,6 +16,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -289,9 +290,12 @@ func retrySync(ctx context.Context, l *live.Live) {
 // listen opens the HTTP address, refusing one that is not loopback unless
 // remote access was asked for.
 func listen(addr string, allowRemote bool) (net.Listener, error) {
-	host, _, err := net.SplitHostPort(addr)
+	host, port, err := net.SplitHostPort(addr)
 	if err != nil {
 		return nil, fmt.Errorf("--http %q: give host:port, such as 127.0.0.1:8765: %w", addr, errUsage)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return nil, fmt.Errorf("--http %s: the port must be a number from 1 to 65535 (or 0 for any free one), such as 127.0.0.1:8765: %w", addr, errUsage)
 	}
 	if !allowRemote && !isLoopbackHost(host) {
 		return nil, fmt.Errorf("--http %s is not a loopback address: use 127.0.0.1:PORT, or add --allow-remote (and set %s) to serve other machines: %w",

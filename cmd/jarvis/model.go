@@ -80,6 +80,17 @@ func newModelFlagSet(name, usage, description string, e *env) *flag.FlagSet {
 	return fs
 }
 
+// modelsDir is the models folder the model commands work in; a
+// JARVIS_MODELS that names a file is a usage error.
+func modelsDir(e *env) (string, error) {
+	dir, err := hub.Dir(e.getenv)
+	var me *hub.ModelsDirError
+	if errors.As(err, &me) {
+		return "", fmt.Errorf("%w: %w", err, errUsage)
+	}
+	return dir, err
+}
+
 // parseModelName parses flags placed before or after the one positional
 // argument, the model name, and returns it.
 func parseModelName(fs *flag.FlagSet, args []string) (string, error) {
@@ -89,7 +100,7 @@ func parseModelName(fs *flag.FlagSet, args []string) (string, error) {
 	}
 	switch len(names) {
 	case 0:
-		return "", fmt.Errorf("jarvis %s needs a model name; `jarvis model list` shows them: %w", fs.Name(), errUsage)
+		return "", fmt.Errorf("%s needs a model name; `jarvis model list` shows them: %w", fs.Name(), errUsage)
 	case 1:
 		return names[0], nil
 	}
@@ -112,7 +123,7 @@ interrupted.`, e)
 	if err != nil {
 		return err
 	}
-	dir, err := hub.Dir(e.getenv)
+	dir, err := modelsDir(e)
 	if err != nil {
 		return err
 	}
@@ -223,7 +234,7 @@ what it is good for.
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	dir, err := hub.Dir(e.getenv)
+	dir, err := modelsDir(e)
 	if err != nil {
 		return err
 	}
@@ -324,7 +335,7 @@ could not be removed, 2 for a usage error.`, e)
 	if err != nil {
 		return err
 	}
-	dir, err := hub.Dir(e.getenv)
+	dir, err := modelsDir(e)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,8 @@ the index as it is.
 
 Examples:
   jarvis query --base Bases/Projects.base --view "Top priority"
-  jarvis query --filter 'status == "active" && due <= today() + "7d"' --sort due --property file.name --property due
+  jarvis query --filter 'status == "active" && due <= today() + "7d"' \
+      --sort due --property file.name --property due
 
 Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 2 for a usage or configuration error, 130 when interrupted.`, e)
@@ -40,7 +41,7 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	var formulas, sorts, props stringList
 	fs.Var(&formulas, "formula", "a formula as `name=expression`, read as formula.NAME (repeatable)")
 	fs.Var(&sorts, "sort", "a sort key as `property` or property:desc (repeatable, in turn)")
-	fs.Var(&props, "property", "a column, such as file.name or status (repeatable; default the file name)")
+	fs.Var(&props, "property", "a `property` shown as a column, such as file.name or status (repeatable; default the file name)")
 	limit := fs.Int("limit", 0, "the most `rows` shown; 0, the default, shows every row (or the view's own limit)")
 	noRefresh := fs.Bool("no-refresh", false, "query the index as it is, without bringing it up to date first")
 	asJSON := fs.Bool("json", false, "print one JSON object with the rows to stdout")

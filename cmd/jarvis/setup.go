@@ -58,9 +58,9 @@ set here, setup says how to add it. --config names jarvis's own config
 file, as in every command; --claude-config names Claude's. The rest of the
 file is kept as it is: other servers and settings are not touched, the old
 file is copied to claude_desktop_config.json.bak (or .bak-<time> when that
-exists) first, and the new one replaces it in one step. A file that is not valid JSON is left
-alone with an error. With --print the entry is printed and no file is
-touched; it also fits Cursor's ~/.cursor/mcp.json.
+exists) first, and the new one replaces it in one step. A file that is not
+valid JSON is left alone with an error. With --print the entry is printed
+and no file is touched; it also fits Cursor's ~/.cursor/mcp.json.
 
 The file is ~/Library/Application Support/Claude/claude_desktop_config.json
 on macOS, %APPDATA%\Claude\claude_desktop_config.json on Windows, and

@@ -167,7 +167,7 @@ func (c shapeChecker) check(path string, v value, t reflect.Type) error {
 	if v.kind == kindNull {
 		return nil // left out, as YAML's `key:` with nothing after it
 	}
-	fail := func() error { return fmt.Errorf("%swant %s, got %s", prefix(path), want(t), got(v)) }
+	fail := func() error { return &shapeError{path: path, detail: fmt.Sprintf("is %s, not %s", got(v), want(t))} }
 	switch t.Kind() {
 	case reflect.Struct:
 		if v.kind != kindMap {
@@ -177,7 +177,7 @@ func (c shapeChecker) check(path string, v value, t reflect.Type) error {
 		for i, k := range v.keys {
 			f, ok := fields[k]
 			if !ok {
-				return fmt.Errorf("%sunknown setting %q; the settings there are %s", prefix(path), k, strings.Join(settingNames(t), ", "))
+				return &shapeError{path: path, detail: fmt.Sprintf("has an unknown setting %q; the settings there are %s", k, strings.Join(settingNames(t), ", "))}
 			}
 			if err := c.check(join(path, k), v.items[i], f.Type); err != nil {
 				return err
@@ -208,11 +208,16 @@ func (c shapeChecker) check(path string, v value, t reflect.Type) error {
 	return nil
 }
 
-func prefix(path string) string {
-	if path == "" {
-		return ""
+// shapeError is a config file setting that does not fit: path is the
+// key at fault ("" for the file as a whole), detail what is wrong with
+// it.
+type shapeError struct{ path, detail string }
+
+func (e *shapeError) Error() string {
+	if e.path == "" {
+		return e.detail
 	}
-	return path + ": "
+	return e.path + " " + e.detail
 }
 
 func join(path, key string) string {
@@ -306,7 +311,7 @@ func decodeYAML(data []byte, f *fileFormat) error {
 	if err := doc.Decode(f); err != nil {
 		// The check above should have caught it; the decoder's own words
 		// stay out all the same.
-		return fmt.Errorf("a setting has a value of the wrong kind%s", yamlLines(err))
+		return &shapeError{detail: "has a setting with a value of the wrong kind" + yamlLines(err)}
 	}
 	return nil
 }
@@ -327,7 +332,34 @@ func yamlSyntaxError(data []byte, err error) error {
 		var n yaml.Node
 		return yaml.Unmarshal(b, &n) == nil
 	}
-	return fmt.Errorf("not valid YAML%s: %s", stopLine(data, valid, noticed), msg)
+	return fmt.Errorf("not valid YAML%s: %s", stopLine(data, valid, noticed), yamlWords(msg))
+}
+
+// yamlParserWords are the YAML parser's complaints, in words for someone
+// editing the file; the parser speaks of indicators, tokens and streams.
+var yamlParserWords = map[string]string{
+	"did not find expected '-' indicator":             "this line is indented more or less than the list item above it; line it up with that item's settings",
+	"did not find expected key":                       "this line is indented differently from the settings around it",
+	"did not find expected ',' or ']'":                "a list opened with '[' is not closed with ']'",
+	"did not find expected ',' or '}'":                "a group opened with '{' is not closed with '}'",
+	"did not find expected node content":              "a value is missing",
+	"could not find expected ':'":                     "a setting has no ':' after its name",
+	"mapping values are not allowed in this context":  "a ':' where no setting can start; put quotes around a value that holds ': '",
+	"found unexpected end of stream":                  "the file ends inside a quoted text; close the quotes",
+	"found a tab character that violates indentation": "a tab indents this line; YAML indents with spaces only",
+	"found character that cannot start any token":     "a character that cannot start a value; put the value in quotes",
+	"found unknown escape character":                  "a backslash in double quotes; use single quotes or write \\\\",
+}
+
+// yamlWords is the parser's complaint msg in plain words when it is one
+// of the common ones, and as it is otherwise.
+func yamlWords(msg string) string {
+	for jargon, plain := range yamlParserWords {
+		if strings.HasPrefix(msg, jargon) {
+			return plain
+		}
+	}
+	return msg
 }
 
 // maxStopLines bounds the lines stopLine reads again, one parse a line:
@@ -403,10 +435,10 @@ func decodeTOML(data []byte, f *fileFormat) error {
 	}
 	md, err := toml.Decode(string(data), f)
 	if err != nil {
-		return errors.New("a setting has a value of the wrong kind")
+		return &shapeError{detail: "has a setting with a value of the wrong kind"}
 	}
 	if un := md.Undecoded(); len(un) > 0 {
-		return fmt.Errorf("unknown setting %q", un[0].String())
+		return &shapeError{detail: fmt.Sprintf("has an unknown setting %q", un[0].String())}
 	}
 	return nil
 }

@@ -219,10 +219,12 @@ const (
 	MaxAnswerTokens = 200000
 )
 
-// check refuses settings out of range, naming the setting.
-func (m MCP) check() error {
+// check refuses settings out of range, naming the setting and the
+// config file (file) that holds it.
+func (m MCP) check(file string) error {
 	if n := m.AnswerTokens; n != nil && (*n < MinAnswerTokens || *n > MaxAnswerTokens) {
-		return fmt.Errorf("mcp.answer_tokens is %d: give %d to %d (tokens of about 4 characters)", *n, MinAnswerTokens, MaxAnswerTokens)
+		return &SettingError{Origin: inFile("mcp.answer_tokens", file),
+			Detail: fmt.Sprintf("is %d: give %d to %d (tokens of about 4 characters)", *n, MinAnswerTokens, MaxAnswerTokens)}
 	}
 	return nil
 }
@@ -239,13 +241,15 @@ type Search struct {
 	SimilarityFloor *float64 `yaml:"similarity_floor" toml:"similarity_floor" json:"similarity_floor,omitempty"`
 }
 
-// check refuses settings out of range, naming the setting.
-func (s Search) check() error {
+// check refuses settings out of range, naming the setting and the
+// config file (file) that holds it.
+func (s Search) check(file string) error {
 	if w := s.SemanticWeight; w != nil && (*w < 0 || *w > 10 || *w != *w) {
-		return fmt.Errorf("search.semantic_weight is %v: give 0 to 10 (0 ranks combined search by keywords alone)", *w)
+		return &SettingError{Origin: inFile("search.semantic_weight", file),
+			Detail: fmt.Sprintf("is %v: give 0 to 10 (0 ranks combined search by keywords alone)", *w)}
 	}
 	if f := s.SimilarityFloor; f != nil && (*f < 0 || *f > 1 || *f != *f) {
-		return fmt.Errorf("search.similarity_floor is %v: give 0 to 1", *f)
+		return &SettingError{Origin: inFile("search.similarity_floor", file), Detail: fmt.Sprintf("is %v: give 0 to 1", *f)}
 	}
 	return nil
 }
@@ -265,7 +269,7 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 	named := map[string]Vault{}
 	for i, v := range file.Vaults {
 		if v.Path == "" {
-			return cfg, fmt.Errorf("config file %s: vault %d has no path", file.path, i+1)
+			return cfg, &SettingError{Origin: wholeFile(file.path), Detail: fmt.Sprintf("lists vault %d without a path: give it one", i+1)}
 		}
 		v.Path = absPath(expandHome(v.Path, getenv), filepath.Dir(file.path))
 		if v.Name == "" {
@@ -315,20 +319,23 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		}
 		cfg.DBPath, cfg.DBSource = filepath.Join(dir, "jarvis.db"), "default"
 	}
+	if err := checkDBPath(cfg); err != nil {
+		return cfg, err
+	}
 	emb, err := settleEmbedder(flags.Embedder, file.Embedder, getenv)
 	if err != nil {
-		if file.path != "" {
-			return cfg, fmt.Errorf("config file %s: %w", file.path, err)
-		}
+		return cfg, &SettingError{Origin: embedderOrigin(emb.Source, file.path), Detail: err.Error()}
+	}
+	if err := checkEmbedder(emb, file.path, getenv); err != nil {
 		return cfg, err
 	}
 	cfg.Embedder = emb
-	if err := file.Search.check(); err != nil {
-		return cfg, fmt.Errorf("config file %s: %w", file.path, err)
+	if err := file.Search.check(file.path); err != nil {
+		return cfg, err
 	}
 	cfg.Search = file.Search
-	if err := file.MCP.check(); err != nil {
-		return cfg, fmt.Errorf("config file %s: %w", file.path, err)
+	if err := file.MCP.check(file.path); err != nil {
+		return cfg, err
 	}
 	cfg.MCP = file.MCP
 	for _, o := range []struct {
@@ -341,8 +348,9 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 	}
 	for _, v := range cfg.Vaults {
 		if inside(cfg.DBPath, v.Path) || inside(resolved(cfg.DBPath), resolved(v.Path)) {
-			return cfg, fmt.Errorf("database %s is inside vault %q: keep it outside the vault, for example with --db %s",
-				cfg.DBPath, v.Name, filepath.Join(filepath.Dir(v.Path), v.Name+".jarvis.db"))
+			return cfg, &SettingError{Origin: dbOrigin(cfg),
+				Detail: fmt.Sprintf("puts the database %s inside vault %q: keep it outside the vault, such as %s",
+					cfg.DBPath, v.Name, filepath.Join(filepath.Dir(v.Path), v.Name+".jarvis.db"))}
 		}
 	}
 	return cfg, nil
@@ -394,26 +402,16 @@ func settleEmbedder(flag string, e Embedder, getenv func(string) string) (Embedd
 		}
 	case ProviderLocal:
 		if e.Model == "" {
-			return e, errors.New("embedder local needs a model: a name from `jarvis model list`, owner/name, or a model folder")
+			return e, errors.New("chooses the local embedder without a model: set embedder.model or " + EnvEmbedModel + " to a name from `jarvis model list`, owner/name, or a model folder")
 		}
 	default:
 		if !looksLikeModel(given, e.ModelsDir) {
-			return e, fmt.Errorf("unknown embedder %q: use lexical (offline, the default), ollama, openai, or a local model: a name from `jarvis model list`, owner/name, or a model folder", given)
+			return e, fmt.Errorf("is %q, which is no embedder jarvis knows: use lexical (offline, the default), ollama, openai, or a local model (a name from `jarvis model list`, owner/name, or a model folder)", given)
 		}
 		e.Provider, e.Model = ProviderLocal, given
 	}
 	if e.Provider == ProviderLocal && !filepath.IsAbs(e.Model) && isPath(e.Model) {
 		e.Model = absPath(expandHome(e.Model, getenv), "")
-	}
-	for _, d := range []struct{ key, value, example string }{
-		{"timeout", e.Timeout, "30s"}, {"batch_timeout", e.BatchTimeout, "3m"}, {"run_timeout", e.RunTimeout, "1h"},
-	} {
-		if d.value == "" {
-			continue
-		}
-		if _, err := time.ParseDuration(d.value); err != nil {
-			return e, fmt.Errorf("embedder %s %q is not a duration such as %s", d.key, d.value, d.example)
-		}
 	}
 	return e, nil
 }
@@ -479,7 +477,7 @@ func (e Embedder) RunTimeoutDuration(def time.Duration) time.Duration {
 }
 
 func durationOr(s string, def time.Duration) time.Duration {
-	if d, err := time.ParseDuration(s); err == nil && d > 0 {
+	if d, err := ParseTimeout(s); err == nil {
 		return d
 	}
 	return def
@@ -538,6 +536,13 @@ func readConfigFile(flagPath string, getenv func(string) string) (loadedFile, er
 	}
 	if explicit != "" {
 		p := absPath(expandHome(explicit, getenv), "")
+		if _, err := os.Stat(p); errors.Is(err, fs.ErrNotExist) {
+			from := "--config"
+			if flagPath == "" {
+				from = EnvConfig
+			}
+			return loadedFile{}, &SettingError{Origin: from, Detail: fmt.Sprintf("names the config file %s, which does not exist", p)}
+		}
 		f, err := parseConfigFile(p)
 		if err != nil {
 			return loadedFile{}, err
@@ -581,16 +586,16 @@ func parseConfigFile(p string) (fileFormat, error) {
 	data, err := os.ReadFile(p)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return f, fmt.Errorf("config file %s does not exist", p)
+			return f, &SettingError{Origin: wholeFile(p), Detail: "does not exist"}
 		}
-		return f, fmt.Errorf("read config file: %w", err)
+		return f, &SettingError{Origin: wholeFile(p), Detail: "cannot be read: " + err.Error()}
 	}
 	decode := decodeYAML
 	if strings.EqualFold(filepath.Ext(p), ".toml") {
 		decode = decodeTOML
 	}
 	if err := decode(data, &f); err != nil {
-		return fileFormat{}, fmt.Errorf("config file %s: %w", p, err)
+		return fileFormat{}, fileError(p, err)
 	}
 	return f, nil
 }

@@ -208,9 +208,9 @@ func newRemote(provider, model, endpoint, apiKey string, batch, retries int, tim
 // parseBaseURL checks a configured base URL early, so that a typo fails
 // when the embedder is built rather than on the first request.
 func parseBaseURL(provider, base string) (*url.URL, error) {
-	u, err := url.Parse(strings.TrimRight(base, "/"))
-	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, fmt.Errorf("%s: base URL %q is not an http(s) URL such as http://localhost:11434", provider, base)
+	u, err := reach.ParseBaseURL(base)
+	if err != nil {
+		return nil, fmt.Errorf("%s base URL %w", provider, err)
 	}
 	return u, nil
 }

@@ -44,7 +44,7 @@ type QueryNotesInput struct {
 	Formulas   []QueryFormula  `json:"formulas,omitempty" jsonschema:"formulas, each read as formula.NAME, for a query given by filter"`
 	Sort       []query.SortKey `json:"sort,omitempty" jsonschema:"sort keys in turn, for a query given by filter: each a property (status, note.due, file.mtime, formula.NAME) and ASC or DESC"`
 	Properties []string        `json:"properties,omitempty" jsonschema:"the columns, for a query given by filter, such as file.name, status, formula.NAME; the file name by default"`
-	Limit      int             `json:"limit,omitempty" jsonschema:"the most rows to return; with a base, lowers the view's own limit"`
+	Limit      int             `json:"limit,omitempty" jsonschema:"the most rows to return; with a base, lowers the view's own limit; 0 or left out returns every row the view allows"`
 }
 
 // QueryFormula is a named formula of a query.
@@ -112,7 +112,7 @@ Returns the rows in the view's order, each with its vault, path and title and th
 			textLength(p["vault"], 0, maxNameChars)
 			textLength(p["base"], 0, maxPathChars)
 			textLength(p["view"], 0, maxTitleChars)
-			p["block"].Minimum, p["block"].Maximum = ptr(0.0), ptr(1000.0)
+			p["block"].Minimum, p["block"].Maximum = ptr(1.0), ptr(1000.0)
 			// An and/or/not group has one key; its size is bounded as a
 			// whole by the request's.
 			p["filter"] = &jsonschema.Schema{Types: []string{"string", "object"}, Description: p["filter"].Description,

@@ -9,8 +9,11 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"errors"
+	"fmt"
 	"io"
 	"net"
+	"net/url"
+	"strings"
 	"syscall"
 )
 
@@ -112,4 +115,16 @@ func Hint(err error) string {
 		return "a proxy that inspects traffic needs its certificate trusted by this machine (SSL_CERT_FILE names extra ones)"
 	}
 	return "this machine may be offline, or need a proxy to reach the network (jarvis honours HTTPS_PROXY)"
+}
+
+// ParseBaseURL reads a server's base URL as a setting gives it: an http
+// or https URL with a host, such as http://localhost:11434. It is the
+// one rule both the settings check and the embedders apply, so that a
+// typo fails when the configuration is read, before any request.
+func ParseBaseURL(base string) (*url.URL, error) {
+	u, err := url.Parse(strings.TrimRight(base, "/"))
+	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+		return nil, fmt.Errorf("is %q, which is not an http(s) URL such as http://localhost:11434", base)
+	}
+	return u, nil
 }

@@ -35,6 +35,17 @@ var (
 	ErrUnknownModel = errors.New("unknown model")
 )
 
+// ModelsDirError is a JARVIS_MODELS that names something other than a
+// folder, such as a model file.
+type ModelsDirError struct{ Path string }
+
+// Detail says what is wrong, after the variable's name.
+func (e *ModelsDirError) Detail() string {
+	return fmt.Sprintf("names %s, which is a file, not a folder; give a folder for models, or unset it to use the default", e.Path)
+}
+
+func (e *ModelsDirError) Error() string { return EnvModels + " " + e.Detail() }
+
 // Dir is the models folder: $JARVIS_MODELS when set, else jarvis/models in
 // the user cache folder ($XDG_CACHE_HOME or ~/.cache on Linux,
 // ~/Library/Caches on macOS, %LocalAppData% on Windows). getenv is
@@ -46,7 +57,14 @@ func Dir(getenv func(string) string) (string, error) {
 				d = filepath.Join(h, d[1:])
 			}
 		}
-		return filepath.Abs(d)
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return "", err
+		}
+		if st, err := os.Stat(abs); err == nil && !st.IsDir() {
+			return "", &ModelsDirError{Path: abs}
+		}
+		return abs, nil
 	}
 	var cache string
 	switch runtime.GOOS {
