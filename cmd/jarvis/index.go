@@ -323,6 +323,10 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 			// Stored by a run cut off before its end, not read again.
 			resumed = fmt.Sprintf(", %d finished from the interrupted run", r.Resumed)
 		}
+		if r.Retried > 0 {
+			// Indexed, as the progress said, but still not readable.
+			resumed += fmt.Sprintf(", %d tried again but still cannot be read", r.Retried)
+		}
 		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %d unchanged%s\n", r.Added, r.Updated, r.Deleted, r.Unchanged, resumed)
 		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
 			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
@@ -332,8 +336,8 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		} else {
 			fmt.Fprintf(w, "  %s: %d resolved, %d unresolved\n", words.Count(r.Links, "link"), r.ResolvedLinks, r.UnresolvedLinks)
 		}
-		if r.Warnings > 0 {
-			fmt.Fprintf(w, "  %s indexed with a problem: run %s for details\n", words.Count(r.Warnings, "file"), inv.Command("doctor"))
+		if !r.Problems.None() {
+			fmt.Fprintf(w, "  %s: run %s for details\n", r.Problems.Words(), inv.Command("doctor"))
 		}
 	}
 	if em := out.Embeddings; em.Embedder != "" {

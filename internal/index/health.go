@@ -343,54 +343,39 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	case why != "":
 		return health.NotChecked(r.Name, why)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT w.path, w.message FROM warnings w JOIN vaults v ON v.id = w.vault_id
-		WHERE v.name = ? ORDER BY w.path`, v.Name)
+	problems, err := readProblems(ctx, db, v.Name)
 	if err != nil {
 		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	}
-	defer rows.Close()
-	var n int
-	var first, unreadable []string
-	for rows.Next() {
-		var p, m string
-		if err := rows.Scan(&p, &m); err != nil {
-			r = store.Unreadable(r.Name, "cannot tell", err)
-			return r
-		}
-		n++
-		if strings.HasPrefix(m, vault.CannotRead) {
-			unreadable = append(unreadable, p)
-			if len(unreadable) <= 3 {
-				first = append([]string{p + ": " + m}, first...)
-			}
-			continue
-		}
-		if len(first) < 3 {
-			first = append(first, p+": "+m)
-		}
-	}
-	if len(first) > 3 {
-		first = first[:3]
-	}
-	if len(unreadable) > 0 {
-		// Only the user's access fixes these; jarvis cannot.
-		r.Status = health.Warn
-		r.Detail = fmt.Sprintf("%s: %s", words.CountAs(len(unreadable), "file or folder cannot be read, and is searched as it was last read or not at all",
-			"files or folders cannot be read, and are searched as they were last read or not at all"), strings.Join(first, "; "))
-		r.Fix = fmt.Sprintf("let the user jarvis runs as read them, such as with %s; the next index run reads them", readFix(filepath.Join(v.Path, filepath.FromSlash(unreadable[0]))))
-		return r
-	}
-	if n == 0 {
+	if len(problems) == 0 {
 		r.Status, r.Detail = health.OK, "every file indexed without a problem"
 		return r
 	}
-	// A problem in a note is the note's, and it is indexed anyway; but
-	// what the problem hides (frontmatter not read, so no tags or
-	// properties) is missing from searches until the note is fixed.
+	// Counted as the index summary counts them, then each kind with the
+	// files that have it.
 	r.Status = health.Warn
-	r.Detail = fmt.Sprintf("%s indexed with a problem: %s", words.Count(n, "file"), strings.Join(first, "; "))
-	r.Fix = words.Agree(n, "open the file named and correct what its problem says (such as its frontmatter); the next index run reads it again",
-		"open the files named and correct what each problem says (such as their frontmatter); the next index run reads them again")
+	r.Detail = problems.Counts().Words() + ": " + problems.Words()
+	var fixes []string
+	if p, ok := problems.Has(Unreadable); ok {
+		// Only the user's access fixes these; jarvis cannot.
+		fixes = append(fixes, fmt.Sprintf("let the user jarvis runs as read the files that cannot be read, such as with %s",
+			readFix(filepath.Join(v.Path, filepath.FromSlash(p)))))
+	}
+	_, frontmatter := problems.Has(BadFrontmatter)
+	_, utf8 := problems.Has(NotUTF8)
+	if frontmatter || utf8 {
+		// A problem in a note is the note's, and it is indexed anyway;
+		// but what the problem hides (frontmatter not read, so no tags
+		// or properties) is missing from searches until it is fixed.
+		fixes = append(fixes, "correct the notes named (their frontmatter, or save them as UTF-8)")
+	}
+	if _, ok := problems.Has(Skipped); ok {
+		fixes = append(fixes, "move what a skipped symbolic link points to into the vault if it should be searched")
+	}
+	if len(fixes) == 0 {
+		fixes = append(fixes, "see what each problem says of the file named")
+	}
+	r.Fix = strings.Join(fixes, "; ") + "; the next index run reads them again"
 	return r
 }

@@ -40,14 +40,25 @@ type Result struct {
 	Links           int    `json:"links"`
 	ResolvedLinks   int    `json:"resolved_links"`
 	UnresolvedLinks int    `json:"unresolved_links"`
-	Warnings        int    `json:"warnings"`
+	// Warnings counts the files the vault has a problem with: those
+	// indexed with one and those skipped (Problems tells them apart).
+	Warnings int `json:"warnings"`
+	// Problems counts the files with a problem as doctor's warnings check
+	// counts them.
+	Problems ProblemCounts `json:"-"`
 
 	// Resumed counts the notes an earlier run read and stored but was
 	// cut off before finishing (resolving links, writing search rows):
 	// this run finished them without reading them again. Added, Updated,
-	// Unchanged and Resumed together count every note on disk. Left out
-	// of the JSON when 0, so that an ordinary run keeps its shape.
+	// Unchanged, Resumed and Retried together count every note on disk.
+	// Left out of the JSON when 0, so that an ordinary run keeps its
+	// shape.
 	Resumed int `json:"resumed,omitempty"`
+	// Retried counts the notes indexed before that this run read again,
+	// as every run does, because the last read failed, and that still
+	// could not be read: they are kept as last read. The run's progress
+	// counts them among the notes it indexes. Left out of the JSON when 0.
+	Retried int `json:"retried,omitempty"`
 
 	// Attachments is what the run did to attachments. Added, Updated,
 	// Deleted and Unchanged above count notes only, so that a vault of 173
@@ -82,16 +93,19 @@ const (
 	unchanged
 	// resumed is a note an interrupted run stored, finished by this one.
 	resumed
+	// retried is a note whose last read failed, read again and failing
+	// again: kept as last read.
+	retried
 )
 
 // tally counts one file of the run: a note in the Result's own counters,
 // an attachment in AttachmentChanges. Attachments are whole once their row
-// is written, so none is ever resumed.
+// is written and never read, so none is ever resumed or retried.
 func (r *Result) tally(note bool, c change) {
-	counts := [...]*int{&r.Added, &r.Updated, &r.Deleted, &r.Unchanged, &r.Resumed}
+	counts := [...]*int{&r.Added, &r.Updated, &r.Deleted, &r.Unchanged, &r.Resumed, &r.Retried}
 	if !note {
 		a := &r.AttachmentChanges
-		counts = [...]*int{&a.Added, &a.Updated, &a.Deleted, &a.Unchanged, &a.Unchanged}
+		counts = [...]*int{&a.Added, &a.Updated, &a.Deleted, &a.Unchanged, &a.Unchanged, &a.Unchanged}
 	}
 	*counts[c]++
 }
@@ -634,9 +648,12 @@ func (ix *Indexer) finish(ctx context.Context, vaultID int64, res *Result) error
 	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM warnings WHERE vault_id = ?`, vaultID).Scan(&res.Warnings); err != nil {
+	problems, err := readProblems(ctx, ix.db, res.Name)
+	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}
+	res.Problems = problems.Counts()
+	res.Warnings = res.Problems.Indexed + res.Problems.Skipped
 	res.Notes, res.Attachments, res.Passages = st.Notes, st.Attachments, st.Passages
 	res.Links, res.UnresolvedLinks = st.Links, st.UnresolvedLinks
 	res.ResolvedLinks = res.Links - res.UnresolvedLinks
