@@ -311,6 +311,15 @@ func vaultsOfDatabase(ctx context.Context, e *env, cfg *config.Config) error {
 	return nil
 }
 
+// nowExcluded says, for a summary's line of changes, how many files were
+// removed because the exclude patterns now leave them out; "" for none.
+func nowExcluded(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d now excluded, ", n)
+}
+
 // printIndexSummary writes what an index run did; a fix it names repeats
 // the flags of the run (inv).
 func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.Invocation) {
@@ -327,9 +336,9 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 			// Indexed, as the progress said, but still not readable.
 			resumed += fmt.Sprintf(", %d tried again but still cannot be read", r.Retried)
 		}
-		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %d unchanged%s\n", r.Added, r.Updated, r.Deleted, r.Unchanged, resumed)
-		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
-			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
+		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %s%d unchanged%s\n", r.Added, r.Updated, r.Deleted, nowExcluded(r.Excluded), r.Unchanged, resumed)
+		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted+a.Excluded > 0 {
+			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %s%d unchanged\n", a.Added, a.Updated, a.Deleted, nowExcluded(a.Excluded), a.Unchanged)
 		}
 		if r.Links == 0 {
 			fmt.Fprintf(w, "  no links\n")

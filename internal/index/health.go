@@ -171,7 +171,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	if err := db.QueryRowContext(ctx, `SELECT parser, resolve_pending FROM vaults WHERE id = ?`, id).Scan(&parser, &pending); err != nil {
 		parser = vault.ParserVersion
 	}
-	f := freshnessOf(work, same, gone, last, pending)
+	f := freshnessOf(work, same, gone, v.Exclude, last, pending)
 	// What the index holds is said as list-vaults says it, from the same
 	// counts.
 	held, err := statsOf(ctx, db, id)
@@ -191,7 +191,11 @@ type fresh struct {
 	// that differ from what is stored; reread are notes stored and
 	// marked to be read again by a run cut off before it did.
 	added, changed, reread, deleted, unchanged int
-	examples                                   []string
+	// excluded are files the index holds that the vault's exclude
+	// patterns now leave out (goneAs): not deleted, but removed by the
+	// next run all the same.
+	excluded int
+	examples []string
 	// held is what the index holds of the vault (Stats); left counts
 	// the added and reread files by kind.
 	held, left Counts
@@ -206,10 +210,20 @@ type fresh struct {
 }
 
 // freshnessOf sums up the plan of the vault's files (work, same, gone, as
-// plan returns them), the time the last run finished (lastMS) and the
-// vault's resolve_pending flag.
-func freshnessOf(work []*job, same, gone []*existing, lastMS sql.NullInt64, pending bool) fresh {
-	f := fresh{deleted: len(gone), unchanged: len(same), neverFinished: !lastMS.Valid}
+// plan returns them), given the vault's exclude patterns, the time the
+// last run finished (lastMS) and the vault's resolve_pending flag.
+func freshnessOf(work []*job, same, gone []*existing, exclude []string, lastMS sql.NullInt64, pending bool) fresh {
+	f := fresh{unchanged: len(same), neverFinished: !lastMS.Valid}
+	for _, e := range gone {
+		if e.goneAs(exclude) == excluded {
+			f.excluded++
+		} else {
+			f.deleted++
+		}
+		if len(f.examples) < 3 {
+			f.examples = append(f.examples, e.path)
+		}
+	}
 	if lastMS.Valid {
 		f.last = time.UnixMilli(lastMS.Int64)
 	}
@@ -262,8 +276,11 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		if f.deleted > 0 {
 			since = append(since, words.Count(f.deleted, "file")+" deleted")
 		}
+		if f.excluded > 0 {
+			since = append(since, words.Count(f.excluded, "file")+" now excluded")
+		}
 		if len(since) > 0 {
-			done = append(done, strings.Join(since, " and ")+" since it began")
+			done = append(done, words.List(since)+" since it began")
 		}
 		done = append(done, "links are still to resolve")
 		r.Status = health.Warn
@@ -273,7 +290,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 	}
 	when := ago(f.last) // a vault no run has finished is interrupted
 	changed := f.changed + f.reread
-	if f.added+changed+f.deleted == 0 {
+	if f.added+changed+f.deleted+f.excluded == 0 {
 		// What is indexed is said as list-vaults says it.
 		none := words.Agree(f.held.Files(), "unchanged", "none changed")
 		if parser != vault.ParserVersion {
@@ -287,8 +304,22 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		return r
 	}
 	r.Status = health.Warn
-	r.Detail = fmt.Sprintf("since the last index (%s): %d new, %d changed, %d deleted files (%s)",
-		when, f.added, changed, f.deleted, strings.Join(f.examples, ", "))
+	var since []string
+	for _, k := range []struct {
+		n         int
+		one, many string
+	}{
+		{f.added, "new file", "new files"}, {changed, "changed file", "changed files"},
+		{f.deleted, "deleted file", "deleted files"}, {f.excluded, "file now excluded", "files now excluded"},
+	} {
+		if k.n > 0 {
+			since = append(since, words.CountAs(k.n, k.one, k.many))
+		}
+	}
+	r.Detail = fmt.Sprintf("since the last index (%s): %s", when, words.List(since))
+	if len(f.examples) > 0 {
+		r.Detail += ", such as " + strings.Join(f.examples, ", ")
+	}
 	r.Fix = "run " + inv.Command("index")
 	return r
 }

@@ -111,3 +111,34 @@ func TestUnreadableNoteRetriedAsProgressSays(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 }
+
+// TestNowExcludedIsNotDeleted: after a pattern is added to the vault's
+// exclude, the files it leaves out are still on disk: doctor's freshness
+// check and the index run say them as now excluded, not deleted, and the
+// check names no empty list of examples.
+func TestNowExcludedIsNotDeleted(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n")
+	sharedtest.WriteFile(t, root, "Templates/Daily.md", "# Daily\n")
+	sharedtest.WriteFile(t, root, "Templates/Weekly.md", "# Weekly\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+
+	v := config.Vault{Name: "v", Path: root, Exclude: []string{"Templates/"}}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	fresh := freshness(ctx, h, v, health.Invocation{})
+	h.Close()
+	if !strings.Contains(fresh.Detail, ": 2 files now excluded, such as Templates/") || strings.Contains(fresh.Detail, "deleted") || strings.Contains(fresh.Detail, "()") {
+		t.Errorf("freshness: %s", fresh.Detail)
+	}
+
+	res, err := ix.Index(ctx, v, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Excluded != 2 || res.Deleted != 0 || res.Unchanged != 1 {
+		t.Errorf("index run: %d now excluded, %d deleted, %d unchanged; want 2, 0, 1", res.Excluded, res.Deleted, res.Unchanged)
+	}
+}
