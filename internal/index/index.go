@@ -23,6 +23,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Result is what one index run did to one vault. Its JSON shape is part of
@@ -560,7 +561,7 @@ var ErrVaultRebound = errors.New("the vault is indexed under another folder or o
 // take for it.
 type BindingError struct {
 	Vault                   string
-	StoredPath, StoredRules string // as recorded (rules as vault.RulesKey writes them)
+	StoredPath, StoredRules string // as recorded (rules as vault.RulesKey writes them, as written)
 	Path, Rules             string // as given now
 	// Invocation is the flags of the run that met it (config's
 	// Config.Invocation): the command the message suggests repeats them,
@@ -589,12 +590,20 @@ func (e *BindingError) Error() string {
 func (e *BindingError) Is(target error) bool { return target == ErrVaultRebound }
 
 // excludeWords says a vault's exclude patterns (as vault.RulesKey writes
-// them) for a sentence.
+// them) for a sentence, as the user wrote them: `exclude pattern
+// "Templates/"`, or `no exclude patterns`. Rules that are not such a list
+// are said as they are.
 func excludeWords(rules string) string {
-	if rules == "" || rules == "[]" {
+	var pats []string
+	switch {
+	case rules == "":
+		return "no exclude patterns"
+	case json.Unmarshal([]byte(rules), &pats) != nil:
+		return "exclude patterns " + rules
+	case len(pats) == 0:
 		return "no exclude patterns"
 	}
-	return "exclude patterns " + rules
+	return words.Agree(len(pats), "exclude pattern ", "exclude patterns ") + words.Quoted(pats)
 }
 
 // CheckVaults refuses, with a *BindingError, a vault the database holds
