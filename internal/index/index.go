@@ -23,7 +23,6 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
-	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Result is what one index run did to one vault. Its JSON shape is part of
@@ -590,20 +589,14 @@ func (e *BindingError) Error() string {
 func (e *BindingError) Is(target error) bool { return target == ErrVaultRebound }
 
 // excludeWords says a vault's exclude patterns (as vault.RulesKey writes
-// them) for a sentence, as the user wrote them: `exclude pattern
-// "Templates/"`, or `no exclude patterns`. Rules that are not such a list
-// are said as they are.
+// them) for a sentence, as the user wrote them (vault.ExcludeWords).
+// Rules that are not such a list are said as they are.
 func excludeWords(rules string) string {
 	var pats []string
-	switch {
-	case rules == "":
-		return "no exclude patterns"
-	case json.Unmarshal([]byte(rules), &pats) != nil:
+	if rules != "" && json.Unmarshal([]byte(rules), &pats) != nil {
 		return "exclude patterns " + rules
-	case len(pats) == 0:
-		return "no exclude patterns"
 	}
-	return words.Agree(len(pats), "exclude pattern ", "exclude patterns ") + words.Quoted(pats)
+	return vault.ExcludeWords(pats)
 }
 
 // CheckVaults refuses, with a *BindingError, a vault the database holds
