@@ -61,7 +61,7 @@ func vaultResult(v Vault, origin string) health.Result {
 		return r
 	}
 	if len(v.Exclude) > 0 {
-		r.Detail += ", leaving out what its " + vault.ExcludeWords(v.Exclude) + " match"
+		r.Detail += " (with " + vault.ExcludeWords(v.Exclude) + ")"
 	}
 	if v.ObsidianProblem != "" {
 		r.Status = health.Warn

@@ -388,21 +388,23 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	r.Status = health.Warn
 	r.Detail = problems.Counts().Words() + ": " + problems.Words()
 	var fixes []string
-	if p, ok := problems.Has(Unreadable); ok {
+	if ps := problems.Paths(Unreadable); len(ps) > 0 {
 		// Only the user's access fixes these; jarvis cannot.
-		fixes = append(fixes, fmt.Sprintf("let the user jarvis runs as read the files that cannot be read, such as with %s",
-			readFix(filepath.Join(v.Path, filepath.FromSlash(p)))))
+		fixes = append(fixes, fmt.Sprintf("let the user jarvis runs as read %s, such as with %s",
+			words.Agree(len(ps), "the path that cannot be read", "the paths that cannot be read"),
+			readFix(filepath.Join(v.Path, filepath.FromSlash(ps[0])))))
 	}
-	_, frontmatter := problems.Has(BadFrontmatter)
-	_, utf8 := problems.Has(NotUTF8)
-	if frontmatter || utf8 {
-		// A problem in a note is the note's, and it is indexed anyway;
-		// but what the problem hides (frontmatter not read, so no tags
-		// or properties) is missing from searches until it is fixed.
-		fixes = append(fixes, "correct the notes named (their frontmatter, or save them as UTF-8)")
+	// A problem in a note is the note's, and it is indexed anyway; but
+	// what the problem hides (frontmatter not read, so no tags or
+	// properties) is missing from searches until it is fixed.
+	if n := len(problems.Paths(BadFrontmatter)); n > 0 {
+		fixes = append(fixes, words.Agree(n, "open the note named and correct its frontmatter", "open the notes named and correct their frontmatter"))
 	}
-	if _, ok := problems.Has(Skipped); ok {
-		fixes = append(fixes, "move what a skipped symbolic link points to into the vault if it should be searched")
+	if n := len(problems.Paths(NotUTF8)); n > 0 {
+		fixes = append(fixes, words.Agree(n, "save the note that is not valid UTF-8 again as UTF-8", "save the notes that are not valid UTF-8 again as UTF-8"))
+	}
+	if slices.ContainsFunc(problems, func(p Problem) bool { return p.Kind == Skipped && strings.Contains(p.Message, "symbolic link") }) {
+		fixes = append(fixes, "a symbolic link skipped is searched once it leads to a file in the vault that is not left out")
 	}
 	if len(fixes) == 0 {
 		fixes = append(fixes, "see what each problem says of the file named")

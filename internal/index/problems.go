@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/vault"
@@ -211,13 +212,14 @@ func (p Problems) Words() string {
 	return strings.Join(said, "; ")
 }
 
-// Has reports whether p holds a problem of kind k, and the path of the
-// first.
-func (p Problems) Has(k ProblemKind) (string, bool) {
+// Paths are the paths of p with a problem of kind k, each once, in
+// order.
+func (p Problems) Paths(k ProblemKind) []string {
+	var out []string
 	for _, pr := range p {
-		if pr.Kind == k {
-			return pr.Path, true
+		if pr.Kind == k && !slices.Contains(out, pr.Path) {
+			out = append(out, pr.Path)
 		}
 	}
-	return "", false
+	return out
 }

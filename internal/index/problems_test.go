@@ -82,7 +82,7 @@ func TestProblemsCountedByKindAlike(t *testing.T) {
 	if strings.Contains(warned.Detail, "T4.md") || strings.Contains(warned.Detail, "or folder") {
 		t.Errorf("detail: %s", warned.Detail)
 	}
-	if !strings.Contains(warned.Fix, "chmod u+r "+filepath.Join(root, "Secret.md")) || !strings.Contains(warned.Fix, "frontmatter") {
+	if !strings.Contains(warned.Fix, "chmod u+r "+filepath.Join(root, "Secret.md")) || !strings.Contains(warned.Fix, "open the notes named and correct their frontmatter") || !strings.Contains(warned.Fix, "as UTF-8") {
 		t.Errorf("fix: %s", warned.Fix)
 	}
 }
