@@ -149,6 +149,13 @@ says why), 130 when interrupted.`, e)
 			fmt.Fprintf(e.stderr, "jarvis: dropped vault %q (%s) from the index\n", name, words.Count(notes, "note"))
 		}
 	}
+	// Said before the rules are checked: a broken setting drops filters,
+	// which the check may then refuse.
+	for _, v := range cfg.Vaults {
+		if v.ObsidianProblem != "" {
+			fmt.Fprintf(e.stderr, "jarvis: vault %q: %s\n", v.Name, v.ObsidianProblem)
+		}
+	}
 	// After --forget, which frees a name for another folder or rules.
 	if err := repeatFlags(index.CheckVaults(ctx, deps.DB, cfg.Vaults), cfg); err != nil {
 		if errors.Is(err, index.ErrVaultRebound) {

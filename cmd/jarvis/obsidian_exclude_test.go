@@ -54,8 +54,14 @@ func TestObsidianExcludedFilesAreHonoured(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(v, ".obsidian", "app.json"), []byte(`{"userIgnoreFilters": ["Templates/",`), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	const broken = "Obsidian's excluded files are not applied: .obsidian/app.json is not valid"
 	_, stdout, _ = jarvis(t, nil, append([]string{"doctor"}, flags[:4]...)...)
-	if !strings.Contains(stdout, "Obsidian's excluded files are not applied: .obsidian/app.json is not valid") {
+	if !strings.Contains(stdout, broken) {
 		t.Errorf("doctor does not say app.json is broken:\n%s", stdout)
+	}
+	// The filters it held are no longer applied, so the run is refused;
+	// it says why first.
+	if code, _, stderr = jarvis(t, nil, append([]string{"index"}, flags...)...); code != 2 || !strings.Contains(stderr, `vault "v": `+broken) {
+		t.Errorf("index with app.json broken: exit %d: %s", code, stderr)
 	}
 }
