@@ -262,7 +262,7 @@ func TestDoctorWarnsOfProblemsInNotes(t *testing.T) {
 			t.Errorf("%s\n%s", line, stdout)
 		}
 	}
-	for _, fix := range []string{"fix: open the file named and correct", "fix: open the note at the line named", "1 link names a heading or block its note does not have"} {
+	for _, fix := range []string{"fix: open the note named and correct its frontmatter", "fix: open the note at the line named", "1 link names a heading or block its note does not have"} {
 		if !strings.Contains(stdout, fix) {
 			t.Errorf("doctor does not say %q:\n%s", fix, stdout)
 		}

@@ -149,6 +149,13 @@ says why), 130 when interrupted.`, e)
 			fmt.Fprintf(e.stderr, "jarvis: dropped vault %q (%s) from the index\n", name, words.Count(notes, "note"))
 		}
 	}
+	// Said before the rules are checked: a broken setting drops filters,
+	// which the check may then refuse.
+	for _, v := range cfg.Vaults {
+		if v.ObsidianProblem != "" {
+			fmt.Fprintf(e.stderr, "jarvis: vault %q: %s\n", v.Name, v.ObsidianProblem)
+		}
+	}
 	// After --forget, which frees a name for another folder or rules.
 	if err := repeatFlags(index.CheckVaults(ctx, deps.DB, cfg.Vaults), cfg); err != nil {
 		if errors.Is(err, index.ErrVaultRebound) {
@@ -311,6 +318,15 @@ func vaultsOfDatabase(ctx context.Context, e *env, cfg *config.Config) error {
 	return nil
 }
 
+// nowExcluded says, for a summary's line of changes, how many files were
+// removed because the exclude patterns now leave them out; "" for none.
+func nowExcluded(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf("%d now excluded, ", n)
+}
+
 // printIndexSummary writes what an index run did; a fix it names repeats
 // the flags of the run (inv).
 func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.Invocation) {
@@ -323,17 +339,21 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 			// Stored by a run cut off before its end, not read again.
 			resumed = fmt.Sprintf(", %d finished from the interrupted run", r.Resumed)
 		}
-		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %d unchanged%s\n", r.Added, r.Updated, r.Deleted, r.Unchanged, resumed)
-		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted > 0 {
-			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %d unchanged\n", a.Added, a.Updated, a.Deleted, a.Unchanged)
+		if r.Retried > 0 {
+			// Indexed, as the progress said, but still not readable.
+			resumed += fmt.Sprintf(", %d tried again but still cannot be read", r.Retried)
+		}
+		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %s%d unchanged%s\n", r.Added, r.Updated, r.Deleted, nowExcluded(r.Excluded), r.Unchanged, resumed)
+		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted+a.Excluded > 0 {
+			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %s%d unchanged\n", a.Added, a.Updated, a.Deleted, nowExcluded(a.Excluded), a.Unchanged)
 		}
 		if r.Links == 0 {
 			fmt.Fprintf(w, "  no links\n")
 		} else {
 			fmt.Fprintf(w, "  %s: %d resolved, %d unresolved\n", words.Count(r.Links, "link"), r.ResolvedLinks, r.UnresolvedLinks)
 		}
-		if r.Warnings > 0 {
-			fmt.Fprintf(w, "  %s indexed with a problem: run %s for details\n", words.Count(r.Warnings, "file"), inv.Command("doctor"))
+		if !r.Problems.None() {
+			fmt.Fprintf(w, "  %s: run %s for details\n", r.Problems.Words(), inv.Command("doctor"))
 		}
 	}
 	if em := out.Embeddings; em.Embedder != "" {

@@ -26,7 +26,7 @@ func TestIndexSummaryCountsOne(t *testing.T) {
 	var b bytes.Buffer
 	out := indexOutput{
 		Vaults: []index.Result{{Name: "one", Path: "/v", Notes: 1, Attachments: 1,
-			Links: 1, ResolvedLinks: 1, Warnings: 1}},
+			Links: 1, ResolvedLinks: 1, Warnings: 1, Problems: index.ProblemCounts{Indexed: 1}}},
 		Embeddings: vectors.SyncResult{Embedder: "lexical", Vectors: 1, Chunks: 1, Embedded: 1},
 	}
 	printIndexSummary(&b, out, "/tmp/j.db", health.Invocation{"--vault", "/v"})
@@ -53,6 +53,8 @@ func TestIndexSummarySaysWhatItFinished(t *testing.T) {
 	}{
 		{index.Result{Notes: 300, Added: 200, Resumed: 100}, "  notes: 200 added, 0 updated, 0 deleted, 0 unchanged, 100 finished from the interrupted run\n"},
 		{index.Result{Notes: 300, Unchanged: 300}, "  notes: 0 added, 0 updated, 0 deleted, 300 unchanged\n"},
+		{index.Result{Notes: 1, Unchanged: 1, Excluded: 2}, "  notes: 0 added, 0 updated, 0 deleted, 2 now excluded, 1 unchanged\n"},
+		{index.Result{Notes: 3, Unchanged: 2, Retried: 1}, "  notes: 0 added, 0 updated, 0 deleted, 2 unchanged, 1 tried again but still cannot be read\n"},
 	} {
 		var b bytes.Buffer
 		printIndexSummary(&b, indexOutput{Vaults: []index.Result{tt.res}}, "/tmp/j.db", nil)

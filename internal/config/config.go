@@ -10,11 +10,13 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Environment variables jarvis reads.
@@ -97,6 +99,10 @@ type Vault struct {
 	// "Archive/**" or "*.excalidraw.md". A pattern without '/' matches a
 	// file or folder name at any depth.
 	Exclude []string `yaml:"exclude" toml:"exclude" json:"exclude,omitempty"`
+	// ObsidianProblem says what of Obsidian's excluded files setting
+	// could not be applied (vault.ObsidianExclude); the vault check
+	// reports it.
+	ObsidianProblem string `yaml:"-" toml:"-" json:"-"`
 	// Write lets the write tools change the vault's notes; off unless
 	// asked for (here, or for every vault by jarvis mcp --write).
 	Write bool `yaml:"write" toml:"write" json:"write,omitempty"`
@@ -304,6 +310,9 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 	if err := uniqueNames(cfg.Vaults, cfg.VaultOrigin()); err != nil {
 		return cfg, err
 	}
+	for i, v := range cfg.Vaults {
+		cfg.Vaults[i] = v.withObsidianExclude()
+	}
 
 	switch {
 	case flags.DB != "":
@@ -500,6 +509,21 @@ func vaultFromArg(arg string, named map[string]Vault, configured []Vault, getenv
 		}
 	}
 	return Vault{Name: filepath.Base(p), Path: p}
+}
+
+// withObsidianExclude is v with the filters of Obsidian's excluded files
+// setting in the vault folder (Settings → Files and links, kept in
+// .obsidian/app.json) added to its exclude patterns, so that every
+// command leaves out what Obsidian does, as it leaves out what the config
+// excludes: read by each run, a change of the setting is taken as a
+// change of the config's exclude is, at the next run (the index run
+// removes what an added filter leaves out; one that removes a filter is
+// refused, as the removal of an exclude pattern is).
+func (v Vault) withObsidianExclude() Vault {
+	pats, problem := vault.ObsidianExclude(v.Path)
+	v.Exclude = append(slices.Clip(v.Exclude), pats...)
+	v.ObsidianProblem = problem
+	return v
 }
 
 // uniqueNames rejects two vaults with one name: tools pick vaults by name.

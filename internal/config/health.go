@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Checks are the configuration's contributions to doctor: where the settings
@@ -57,6 +58,15 @@ func vaultResult(v Vault, origin string) health.Result {
 		if os.IsNotExist(v.statErr()) {
 			r.Fix = "check the path given with " + origin + ": correct it if it is mistyped, or put the folder back if it was moved"
 		}
+		return r
+	}
+	if len(v.Exclude) > 0 {
+		r.Detail += " (with " + vault.ExcludeWords(v.Exclude) + ")"
+	}
+	if v.ObsidianProblem != "" {
+		r.Status = health.Warn
+		r.Detail += "; " + v.ObsidianProblem
+		r.Fix = "correct the excluded files in Obsidian (Settings → Files and links → Excluded files), or " + vault.AppSettingsFile + " in the vault"
 	}
 	return r
 }

@@ -171,7 +171,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	if err := db.QueryRowContext(ctx, `SELECT parser, resolve_pending FROM vaults WHERE id = ?`, id).Scan(&parser, &pending); err != nil {
 		parser = vault.ParserVersion
 	}
-	f := freshnessOf(work, same, gone, last, pending)
+	f := freshnessOf(work, same, gone, v.Exclude, last, pending)
 	// What the index holds is said as list-vaults says it, from the same
 	// counts.
 	held, err := statsOf(ctx, db, id)
@@ -191,7 +191,11 @@ type fresh struct {
 	// that differ from what is stored; reread are notes stored and
 	// marked to be read again by a run cut off before it did.
 	added, changed, reread, deleted, unchanged int
-	examples                                   []string
+	// excluded are files the index holds that the vault's exclude
+	// patterns now leave out (goneAs): not deleted, but removed by the
+	// next run all the same.
+	excluded int
+	examples []string
 	// held is what the index holds of the vault (Stats); left counts
 	// the added and reread files by kind.
 	held, left Counts
@@ -206,10 +210,20 @@ type fresh struct {
 }
 
 // freshnessOf sums up the plan of the vault's files (work, same, gone, as
-// plan returns them), the time the last run finished (lastMS) and the
-// vault's resolve_pending flag.
-func freshnessOf(work []*job, same, gone []*existing, lastMS sql.NullInt64, pending bool) fresh {
-	f := fresh{deleted: len(gone), unchanged: len(same), neverFinished: !lastMS.Valid}
+// plan returns them), given the vault's exclude patterns, the time the
+// last run finished (lastMS) and the vault's resolve_pending flag.
+func freshnessOf(work []*job, same, gone []*existing, exclude []string, lastMS sql.NullInt64, pending bool) fresh {
+	f := fresh{unchanged: len(same), neverFinished: !lastMS.Valid}
+	for _, e := range gone {
+		if e.goneAs(exclude) == excluded {
+			f.excluded++
+		} else {
+			f.deleted++
+		}
+		if len(f.examples) < 3 {
+			f.examples = append(f.examples, e.path)
+		}
+	}
 	if lastMS.Valid {
 		f.last = time.UnixMilli(lastMS.Int64)
 	}
@@ -262,8 +276,11 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		if f.deleted > 0 {
 			since = append(since, words.Count(f.deleted, "file")+" deleted")
 		}
+		if f.excluded > 0 {
+			since = append(since, words.Count(f.excluded, "file")+" now excluded")
+		}
 		if len(since) > 0 {
-			done = append(done, strings.Join(since, " and ")+" since it began")
+			done = append(done, words.List(since)+" since it began")
 		}
 		done = append(done, "links are still to resolve")
 		r.Status = health.Warn
@@ -273,7 +290,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 	}
 	when := ago(f.last) // a vault no run has finished is interrupted
 	changed := f.changed + f.reread
-	if f.added+changed+f.deleted == 0 {
+	if f.added+changed+f.deleted+f.excluded == 0 {
 		// What is indexed is said as list-vaults says it.
 		none := words.Agree(f.held.Files(), "unchanged", "none changed")
 		if parser != vault.ParserVersion {
@@ -287,8 +304,22 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		return r
 	}
 	r.Status = health.Warn
-	r.Detail = fmt.Sprintf("since the last index (%s): %d new, %d changed, %d deleted files (%s)",
-		when, f.added, changed, f.deleted, strings.Join(f.examples, ", "))
+	var since []string
+	for _, k := range []struct {
+		n         int
+		one, many string
+	}{
+		{f.added, "new file", "new files"}, {changed, "changed file", "changed files"},
+		{f.deleted, "deleted file", "deleted files"}, {f.excluded, "file now excluded", "files now excluded"},
+	} {
+		if k.n > 0 {
+			since = append(since, words.CountAs(k.n, k.one, k.many))
+		}
+	}
+	r.Detail = fmt.Sprintf("since the last index (%s): %s", when, words.List(since))
+	if len(f.examples) > 0 {
+		r.Detail += ", such as " + strings.Join(f.examples, ", ")
+	}
 	r.Fix = "run " + inv.Command("index")
 	return r
 }
@@ -343,54 +374,41 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	case why != "":
 		return health.NotChecked(r.Name, why)
 	}
-	rows, err := db.QueryContext(ctx, `SELECT w.path, w.message FROM warnings w JOIN vaults v ON v.id = w.vault_id
-		WHERE v.name = ? ORDER BY w.path`, v.Name)
+	problems, err := readProblems(ctx, db, v.Name)
 	if err != nil {
 		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
 	}
-	defer rows.Close()
-	var n int
-	var first, unreadable []string
-	for rows.Next() {
-		var p, m string
-		if err := rows.Scan(&p, &m); err != nil {
-			r = store.Unreadable(r.Name, "cannot tell", err)
-			return r
-		}
-		n++
-		if strings.HasPrefix(m, vault.CannotRead) {
-			unreadable = append(unreadable, p)
-			if len(unreadable) <= 3 {
-				first = append([]string{p + ": " + m}, first...)
-			}
-			continue
-		}
-		if len(first) < 3 {
-			first = append(first, p+": "+m)
-		}
-	}
-	if len(first) > 3 {
-		first = first[:3]
-	}
-	if len(unreadable) > 0 {
-		// Only the user's access fixes these; jarvis cannot.
-		r.Status = health.Warn
-		r.Detail = fmt.Sprintf("%s: %s", words.CountAs(len(unreadable), "file or folder cannot be read, and is searched as it was last read or not at all",
-			"files or folders cannot be read, and are searched as they were last read or not at all"), strings.Join(first, "; "))
-		r.Fix = fmt.Sprintf("let the user jarvis runs as read them, such as with %s; the next index run reads them", readFix(filepath.Join(v.Path, filepath.FromSlash(unreadable[0]))))
-		return r
-	}
-	if n == 0 {
+	if len(problems) == 0 {
 		r.Status, r.Detail = health.OK, "every file indexed without a problem"
 		return r
 	}
+	// Counted as the index summary counts them, then each kind with the
+	// files that have it.
+	r.Status = health.Warn
+	r.Detail = problems.Counts().Words() + ": " + problems.Words()
+	var fixes []string
+	if ps := problems.Paths(Unreadable); len(ps) > 0 {
+		// Only the user's access fixes these; jarvis cannot.
+		fixes = append(fixes, fmt.Sprintf("let the user jarvis runs as read %s, such as with %s",
+			words.Agree(len(ps), "the path that cannot be read", "the paths that cannot be read"),
+			readFix(filepath.Join(v.Path, filepath.FromSlash(ps[0])))))
+	}
 	// A problem in a note is the note's, and it is indexed anyway; but
 	// what the problem hides (frontmatter not read, so no tags or
-	// properties) is missing from searches until the note is fixed.
-	r.Status = health.Warn
-	r.Detail = fmt.Sprintf("%s indexed with a problem: %s", words.Count(n, "file"), strings.Join(first, "; "))
-	r.Fix = words.Agree(n, "open the file named and correct what its problem says (such as its frontmatter); the next index run reads it again",
-		"open the files named and correct what each problem says (such as their frontmatter); the next index run reads them again")
+	// properties) is missing from searches until it is fixed.
+	if n := len(problems.Paths(BadFrontmatter)); n > 0 {
+		fixes = append(fixes, words.Agree(n, "open the note named and correct its frontmatter", "open the notes named and correct their frontmatter"))
+	}
+	if n := len(problems.Paths(NotUTF8)); n > 0 {
+		fixes = append(fixes, words.Agree(n, "save the note that is not valid UTF-8 again as UTF-8", "save the notes that are not valid UTF-8 again as UTF-8"))
+	}
+	if slices.ContainsFunc(problems, func(p Problem) bool { return p.Kind == Skipped && strings.Contains(p.Message, "symbolic link") }) {
+		fixes = append(fixes, "a symbolic link skipped is searched once it leads to a file in the vault that is not left out")
+	}
+	if len(fixes) == 0 {
+		fixes = append(fixes, "see what each problem says of the file named")
+	}
+	r.Fix = strings.Join(fixes, "; ") + "; the next index run reads them again"
 	return r
 }

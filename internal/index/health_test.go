@@ -118,7 +118,7 @@ func TestHealthCountsOne(t *testing.T) {
 	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "v", Path: root}}, health.Invocation{}), time.Minute)
 	want := map[string]string{
 		"index freshness v": "1 note, 1 passage indexed, unchanged since the last index (",
-		"index warnings v":  "1 file or folder cannot be read, and is searched as it was last read or not at all: ",
+		"index warnings v":  "1 file or folder not read: 1 cannot be read: Private (permission denied)",
 		"other vault other": `the database also holds vault "other" (1 note), not configured here`,
 	}
 	for _, r := range rep.Checks {

@@ -28,26 +28,41 @@ import (
 // Result is what one index run did to one vault. Its JSON shape is part of
 // the `jarvis index --json` output and stays stable.
 type Result struct {
-	Name            string `json:"name"`
-	Path            string `json:"path"`
-	Notes           int    `json:"notes"`
-	Attachments     int    `json:"attachments"`
-	Passages        int    `json:"passages"`
-	Added           int    `json:"added"`
-	Updated         int    `json:"updated"`
-	Deleted         int    `json:"deleted"`
-	Unchanged       int    `json:"unchanged"`
-	Links           int    `json:"links"`
-	ResolvedLinks   int    `json:"resolved_links"`
-	UnresolvedLinks int    `json:"unresolved_links"`
-	Warnings        int    `json:"warnings"`
+	Name        string `json:"name"`
+	Path        string `json:"path"`
+	Notes       int    `json:"notes"`
+	Attachments int    `json:"attachments"`
+	Passages    int    `json:"passages"`
+	Added       int    `json:"added"`
+	Updated     int    `json:"updated"`
+	Deleted     int    `json:"deleted"`
+	// Excluded counts the notes removed from the index because the
+	// vault's exclude patterns now leave them out; they are still on
+	// disk, and not in Deleted. Left out of the JSON when 0.
+	Excluded        int `json:"excluded,omitempty"`
+	Unchanged       int `json:"unchanged"`
+	Links           int `json:"links"`
+	ResolvedLinks   int `json:"resolved_links"`
+	UnresolvedLinks int `json:"unresolved_links"`
+	// Warnings counts the files the vault has a problem with: those
+	// indexed with one and those skipped (Problems tells them apart).
+	Warnings int `json:"warnings"`
+	// Problems counts the files with a problem as doctor's warnings check
+	// counts them.
+	Problems ProblemCounts `json:"-"`
 
 	// Resumed counts the notes an earlier run read and stored but was
 	// cut off before finishing (resolving links, writing search rows):
 	// this run finished them without reading them again. Added, Updated,
-	// Unchanged and Resumed together count every note on disk. Left out
-	// of the JSON when 0, so that an ordinary run keeps its shape.
+	// Unchanged, Resumed and Retried together count every note on disk.
+	// Left out of the JSON when 0, so that an ordinary run keeps its
+	// shape.
 	Resumed int `json:"resumed,omitempty"`
+	// Retried counts the notes indexed before that this run read again,
+	// as every run does, because the last read failed, and that still
+	// could not be read: they are kept as last read. The run's progress
+	// counts them among the notes it indexes. Left out of the JSON when 0.
+	Retried int `json:"retried,omitempty"`
 
 	// Attachments is what the run did to attachments. Added, Updated,
 	// Deleted and Unchanged above count notes only, so that a vault of 173
@@ -69,7 +84,7 @@ func (r Result) Counts() Counts {
 
 // Changes counts what an index run did to one kind of file.
 type Changes struct {
-	Added, Updated, Deleted, Unchanged int
+	Added, Updated, Deleted, Excluded, Unchanged int
 }
 
 // change is what an index run did to one file.
@@ -82,16 +97,22 @@ const (
 	unchanged
 	// resumed is a note an interrupted run stored, finished by this one.
 	resumed
+	// retried is a note whose last read failed, read again and failing
+	// again: kept as last read.
+	retried
+	// excluded is a file removed because the vault's exclude patterns now
+	// leave it out (goneAs).
+	excluded
 )
 
 // tally counts one file of the run: a note in the Result's own counters,
 // an attachment in AttachmentChanges. Attachments are whole once their row
-// is written, so none is ever resumed.
+// is written and never read, so none is ever resumed or retried.
 func (r *Result) tally(note bool, c change) {
-	counts := [...]*int{&r.Added, &r.Updated, &r.Deleted, &r.Unchanged, &r.Resumed}
+	counts := [...]*int{&r.Added, &r.Updated, &r.Deleted, &r.Unchanged, &r.Resumed, &r.Retried, &r.Excluded}
 	if !note {
 		a := &r.AttachmentChanges
-		counts = [...]*int{&a.Added, &a.Updated, &a.Deleted, &a.Unchanged, &a.Unchanged}
+		counts = [...]*int{&a.Added, &a.Updated, &a.Deleted, &a.Unchanged, &a.Unchanged, &a.Unchanged, &a.Excluded}
 	}
 	*counts[c]++
 }
@@ -186,6 +207,7 @@ func New(db store.Conn, parser *vault.Parser, log *slog.Logger) *Indexer {
 // existing is what the database knows of a file.
 type existing struct {
 	id    int64
+	path  string
 	size  int64
 	mtime int64
 	// created is the birth time stored (vault.File.Created), 0 when
@@ -280,7 +302,7 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
 		}
 		for _, e := range gone {
-			res.tally(e.note, deleted)
+			res.tally(e.note, e.goneAs(v.Exclude))
 		}
 		ix.log.Debug("removed files gone from disk", "vault", v.Name, "count", len(gone))
 	}
@@ -496,6 +518,18 @@ func plan(files []vault.File, known map[string]*existing, unread vault.Unread) (
 	return work, same, gone
 }
 
+// goneAs is how a file the index holds and the scan did not list counts
+// (plan's gone): excluded when the vault's exclude patterns leave its path
+// out (vault.LeftOut), as after a pattern is added, and deleted
+// otherwise. The index run and doctor's freshness check both count with
+// it.
+func (e *existing) goneAs(exclude []string) change {
+	if vault.LeftOut(e.path, exclude) {
+		return excluded
+	}
+	return deleted
+}
+
 // ensureVault returns the id of the vault row, creating it or recording
 // the path and rules it is given, and the parser version its notes were
 // last read with. A new vault's is this version's: none of its notes was
@@ -526,7 +560,7 @@ var ErrVaultRebound = errors.New("the vault is indexed under another folder or o
 // take for it.
 type BindingError struct {
 	Vault                   string
-	StoredPath, StoredRules string // as recorded (rules as vault.RulesKey writes them)
+	StoredPath, StoredRules string // as recorded (rules as vault.RulesKey writes them, as written)
 	Path, Rules             string // as given now
 	// Invocation is the flags of the run that met it (config's
 	// Config.Invocation): the command the message suggests repeats them,
@@ -555,12 +589,14 @@ func (e *BindingError) Error() string {
 func (e *BindingError) Is(target error) bool { return target == ErrVaultRebound }
 
 // excludeWords says a vault's exclude patterns (as vault.RulesKey writes
-// them) for a sentence.
+// them) for a sentence, as the user wrote them (vault.ExcludeWords).
+// Rules that are not such a list are said as they are.
 func excludeWords(rules string) string {
-	if rules == "" || rules == "[]" {
-		return "no exclude patterns"
+	var pats []string
+	if rules != "" && json.Unmarshal([]byte(rules), &pats) != nil {
+		return "exclude patterns " + rules
 	}
-	return "exclude patterns " + rules
+	return vault.ExcludeWords(pats)
 }
 
 // CheckVaults refuses, with a *BindingError, a vault the database holds
@@ -615,7 +651,7 @@ func loadFiles(ctx context.Context, db store.Conn, vaultID int64) (map[string]*e
 		if err := rows.Scan(&e.id, &p, &kind, &e.size, &e.mtime, &e.created, &e.hash, &e.searchable); err != nil {
 			return nil, fmt.Errorf("load files: %w", err)
 		}
-		e.note = kind == "note"
+		e.note, e.path = kind == "note", p
 		known[p] = &e
 	}
 	if err := rows.Err(); err != nil {
@@ -634,9 +670,12 @@ func (ix *Indexer) finish(ctx context.Context, vaultID int64, res *Result) error
 	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}
-	if err := ix.db.QueryRowContext(ctx, `SELECT count(*) FROM warnings WHERE vault_id = ?`, vaultID).Scan(&res.Warnings); err != nil {
+	problems, err := readProblems(ctx, ix.db, res.Name)
+	if err != nil {
 		return fmt.Errorf("count index: %w", err)
 	}
+	res.Problems = problems.Counts()
+	res.Warnings = res.Problems.Indexed + res.Problems.Skipped
 	res.Notes, res.Attachments, res.Passages = st.Notes, st.Attachments, st.Passages
 	res.Links, res.UnresolvedLinks = st.Links, st.UnresolvedLinks
 	res.ResolvedLinks = res.Links - res.UnresolvedLinks

@@ -277,7 +277,7 @@ func (w *writer) writeBatch(ctx context.Context, batch []*job) error {
 				return fmt.Errorf("write %s: %w", j.file.Path, err)
 			}
 			w.ix.log.Warn("note kept as indexed before", "path", j.file.Path, "problem", j.warn, Reported)
-			w.res.tally(j.old.note, unchanged)
+			w.res.tally(j.old.note, retried)
 			continue
 		}
 		pending = true

@@ -35,6 +35,7 @@ type VaultItem struct {
 	MoreFolders     int          `json:"more_folders,omitempty" jsonschema:"how many folders were left out of folders"`
 	Tags            []TagItem    `json:"tags,omitempty" jsonschema:"tags with how many notes carry each, the most used first; pass one as tag to search only notes with it"`
 	MoreTags        int          `json:"more_tags,omitempty" jsonschema:"how many tags were left out of tags"`
+	LeftOut         string       `json:"left_out,omitempty" jsonschema:"what the vault leaves out of the index and every answer besides hidden files: its exclude patterns and Obsidian's excluded files, as written"`
 	NotCounted      []string     `json:"not_counted,omitempty" jsonschema:"what could not be counted, the index being unreadable (links, passages): those counts are 0 here and mean nothing"`
 }
 
@@ -128,6 +129,9 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 	}
 	for _, v := range t.vaults {
 		item := VaultItem{Name: v.Name, Path: v.Path, Embedder: embedder, VectorStore: stores[v.Name]}
+		if len(v.Exclude) > 0 {
+			item.LeftOut = vault.ExcludeWords(v.Exclude)
+		}
 		if s, ok := stats[v.Name]; ok {
 			item.setCounts(s.Counts)
 			item.Links, item.UnresolvedLinks = s.Links, s.UnresolvedLinks
@@ -351,6 +355,9 @@ func renderVaults(out ListVaultsOutput, absent vectorsAbsent) *mcpsdk.CallToolRe
 		}
 		if v.VectorStore != "" {
 			fmt.Fprintf(&b, ", vectors %s", vectors.StoreWords(v.VectorStore))
+		}
+		if v.LeftOut != "" {
+			fmt.Fprintf(&b, "; with %s", v.LeftOut)
 		}
 		b.WriteString("\n")
 		if len(v.Folders) > 0 {

@@ -14,6 +14,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // TestListVaultsFoldersAndTags indexes a vault of 48 folders and 47 tags
@@ -124,5 +125,23 @@ func TestListVaultsLeavesOutWhatItCouldNotCount(t *testing.T) {
 	if strings.Contains(text, "0 links") || strings.Contains(text, "unresolved") ||
 		!strings.Contains(text, "(links and passages not counted)") {
 		t.Errorf("list-vaults prints counts it could not read:\n%s", text)
+	}
+}
+
+// TestListVaultsSaysWhatIsLeftOut: list-vaults names a vault's exclude
+// patterns and Obsidian's excluded files, as written, where doctor's
+// vault check names them.
+func TestListVaultsSaysWhatIsLeftOut(t *testing.T) {
+	v := exampleVault(t)
+	v.Exclude = []string{"Archive/**", vault.ObsidianPattern("Templates/")}
+	cs := connect(t, &fake{Vaults: []config.Vault{v}})
+	var out mcp.ListVaultsOutput
+	text, isErr := call(t, cs, mcp.ToolListVaults, nil, &out)
+	if isErr || len(out.Vaults) != 1 {
+		t.Fatalf("list-vaults: %s", text)
+	}
+	const want = `exclude pattern "Archive/**" and Obsidian's excluded files "Templates/"`
+	if out.Vaults[0].LeftOut != want || !strings.Contains(text, "; with "+want) {
+		t.Errorf("list-vaults says %q:\n%s", out.Vaults[0].LeftOut, text)
 	}
 }

@@ -100,19 +100,25 @@ func absPath(p string) string {
 	return filepath.Clean(p)
 }
 
-// RulesKey writes a vault's exclude patterns as Excluded reads them
-// (patternKey), sorted and without repeats, as a JSON array. Two lists
-// with the same key leave out the same paths; the key of no patterns is
-// "[]".
+// RulesKey writes a vault's exclude patterns as the user wrote them, as a
+// JSON array without empty patterns or repeats (two patterns Excluded
+// reads alike, such as "Templates/" and "templates", are one: the first
+// is kept), sorted by how Excluded reads them (patternKey). Two lists with
+// the same key leave out the same paths; so may two lists that differ only
+// in the case or form of a pattern, which RulesCover compares as Excluded
+// does. The key of no patterns is "[]". Messages show the patterns as
+// written.
 func RulesKey(patterns []string) string {
-	keys := []string{}
+	kept := []string{}
+	seen := map[string]bool{}
 	for _, pat := range patterns {
-		if p := patternKey(pat); p != "" {
-			keys = append(keys, p)
+		if k := patternKey(pat); k != "" && !seen[k] {
+			seen[k] = true
+			kept = append(kept, pat)
 		}
 	}
-	slices.Sort(keys)
-	data, _ := json.Marshal(slices.Compact(keys))
+	slices.SortStableFunc(kept, func(a, b string) int { return strings.Compare(patternKey(a), patternKey(b)) })
+	data, _ := json.Marshal(kept)
 	return string(data)
 }
 
@@ -128,8 +134,14 @@ func RulesCover(given, stored string) bool {
 	if json.Unmarshal([]byte(given), &g) != nil || json.Unmarshal([]byte(stored), &s) != nil {
 		return false
 	}
+	// Keys written before patterns were kept as written hold patternKey's
+	// form, which patternKey keeps as it is.
+	keys := map[string]bool{}
+	for _, p := range g {
+		keys[patternKey(p)] = true
+	}
 	for _, p := range s {
-		if !slices.Contains(g, p) {
+		if k := patternKey(p); k != "" && !keys[k] {
 			return false
 		}
 	}

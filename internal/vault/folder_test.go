@@ -61,3 +61,26 @@ func TestFolderPattern(t *testing.T) {
 		t.Error("FolderLeftOut does not follow the rule for hidden folders")
 	}
 }
+
+// TestRulesKeyKeepsPatternsAsWritten: the rules recorded for a vault keep
+// the patterns as the user wrote them, for messages, and cover rules
+// recorded before in Excluded's folded form alike.
+func TestRulesKeyKeepsPatternsAsWritten(t *testing.T) {
+	if got, want := RulesKey([]string{"Templates/", "templates", "", "Archive/**"}), `["Archive/**","Templates/"]`; got != want {
+		t.Errorf("RulesKey = %s, want %s", got, want)
+	}
+	for _, tt := range []struct {
+		given, stored string
+		want          bool
+	}{
+		{`["Templates/"]`, `["templates"]`, true},
+		{`["templates"]`, `["Templates/"]`, true},
+		{`["Templates/","Archive/**"]`, `["archive/**"]`, true},
+		{`[]`, `["Templates/"]`, false},
+		{`["Archive/**"]`, `["Templates/"]`, false},
+	} {
+		if got := RulesCover(tt.given, tt.stored); got != tt.want {
+			t.Errorf("RulesCover(%s, %s) = %v, want %v", tt.given, tt.stored, got, tt.want)
+		}
+	}
+}

@@ -160,6 +160,8 @@ func linkWarning(p string, err error) Warning {
 // Excluded reports whether a vault-relative path matches an exclude glob.
 // A pattern without '/' matches a file or folder name at any depth. The
 // watcher uses it too, so that it ignores exactly what the index leaves out.
+// A pattern made of a filter of Obsidian's excluded files setting
+// (ObsidianPattern) matches as Obsidian matches it (obsidianExcludes).
 //
 // Pattern and path are compared folded (FoldName: lower case, composed
 // Unicode), as the disks of macOS and Windows compare names: there
@@ -168,22 +170,33 @@ func linkWarning(p string, err error) Warning {
 // through. On a disk that tells them apart, the pattern then also covers
 // names that differ only so: leaving out too much, never too little.
 func Excluded(rel string, patterns []string) bool {
+	return excluded(rel, false, patterns)
+}
+
+// excluded is Excluded of the entry at rel, a folder when dir is true.
+func excluded(rel string, dir bool, patterns []string) bool {
 	if len(patterns) == 0 {
 		return false // most vaults: no folding on every name scanned
 	}
-	rel = FoldName(rel)
+	folded := FoldName(rel)
 	for _, pat := range patterns {
+		if filter, ok := strings.CutPrefix(pat, obsidianMark); ok {
+			if obsidianExcludes(filter, rel, dir) {
+				return true
+			}
+			continue
+		}
 		pat = patternKey(pat)
 		if pat == "" {
 			continue
 		}
 		if !strings.Contains(pat, "/") {
-			if ok, _ := doublestar.Match(pat, path.Base(rel)); ok {
+			if ok, _ := doublestar.Match(pat, path.Base(folded)); ok {
 				return true
 			}
 			continue
 		}
-		if ok, _ := doublestar.Match(pat, rel); ok {
+		if ok, _ := doublestar.Match(pat, folded); ok {
 			return true
 		}
 	}
@@ -192,7 +205,18 @@ func Excluded(rel string, patterns []string) bool {
 
 // patternKey is an exclude pattern as Excluded compares it: without a
 // leading or trailing "/", folded; "" for a pattern that matches nothing.
+// An Obsidian filter (ObsidianPattern) keeps its slashes, which are part
+// of a prefix, and a regular expression is kept as written.
 func patternKey(pat string) string {
+	if filter, ok := strings.CutPrefix(pat, obsidianMark); ok {
+		if filter == "" {
+			return ""
+		}
+		if _, isRegexp := obsidianRegexp(filter); isRegexp {
+			return pat
+		}
+		return obsidianMark + FoldName(filter)
+	}
 	return FoldName(strings.TrimSuffix(strings.TrimPrefix(pat, "/"), "/"))
 }
 
@@ -225,7 +249,8 @@ func scanKeptOut(rel string, dir bool, patterns []string) (out bool, warning str
 // KeptOut reports whether Scan leaves out the entry at the vault-relative
 // path rel itself, a folder when dir is true, leaving its parents aside:
 // a path longer than MaxPathChars, a hidden name, node_modules for a
-// folder, or an exclude pattern. It is
+// folder, or an exclude pattern (the config's, or Obsidian's excluded
+// files: ObsidianPattern). It is
 // the one rule; LeftOut applies it to a path and every folder above, the
 // scans and the watcher to each entry they meet.
 func KeptOut(rel string, dir bool, patterns []string) bool {
@@ -234,9 +259,9 @@ func KeptOut(rel string, dir bool, patterns []string) bool {
 	}
 	name := path.Base(rel)
 	if dir {
-		return SkipDir(name) || Excluded(rel, patterns)
+		return SkipDir(name) || excluded(rel, true, patterns)
 	}
-	return strings.HasPrefix(name, ".") || Excluded(rel, patterns)
+	return strings.HasPrefix(name, ".") || excluded(rel, false, patterns)
 }
 
 // LeftOut reports whether Scan leaves out the file at the vault-relative

@@ -32,6 +32,7 @@ import (
 	"github.com/fsnotify/fsnotify"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Defaults for Options.
@@ -143,7 +144,7 @@ type vaultState struct {
 func New(vaults []config.Vault, opts Options, log *slog.Logger) (*Watcher, error) {
 	for _, v := range vaults {
 		for _, pat := range v.Exclude {
-			if !doublestar.ValidatePattern(pat) {
+			if _, obsidian := vault.ObsidianFilter(pat); !obsidian && !doublestar.ValidatePattern(pat) {
 				return nil, fmt.Errorf("vault %q: exclude pattern %q is not a valid glob", v.Name, pat)
 			}
 		}
