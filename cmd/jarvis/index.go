@@ -361,7 +361,8 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		// has, or whose vector was stored before, needs no embedding.
 		others := ""
 		if em.Embedded > 0 && em.Embedded < em.Vectors {
-			others = fmt.Sprintf("; the other %d reuse a vector stored before or made for a passage with the same text", em.Vectors-em.Embedded)
+			n := em.Vectors - em.Embedded
+			others = fmt.Sprintf("; %s a vector already made for the same text", words.Agree(n, "the other one reuses", fmt.Sprintf("the other %d reuse", n)))
 		}
 		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now%s) with %s\n", em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder))
 	}

@@ -64,7 +64,8 @@ func TestIndexSummarySaysWhyFewerWereEmbedded(t *testing.T) {
 		embedded, vectors int
 		want, not         string
 	}{
-		{9990, 9992, "(9990 embedded now; the other 2 reuse a vector stored before or made for a passage with the same text)", ""},
+		{9990, 9992, "(9990 embedded now; the other 2 reuse a vector already made for the same text)", ""},
+		{9991, 9992, "(9991 embedded now; the other one reuses a vector already made for the same text)", ""},
 		{9992, 9992, "(9992 embedded now)", "reuse"},
 		{0, 9992, "(0 embedded now)", "reuse"},
 	} {
