@@ -475,7 +475,7 @@ func Wikilink(p, title string, paths []string) string {
 		parts := strings.Split(stem, "/")
 		for i := len(parts) - 1; i > 0; i-- {
 			t := strings.Join(parts[i:], "/")
-			if named := vault.Named(vault.ParseTarget(t), paths, func(s string) string { return s }); len(named) == 1 && named[0] == p {
+			if named, ok := vault.NamesOne(t, paths); ok && named == p {
 				target = t
 				break
 			}

@@ -273,3 +273,15 @@ func (t Target) MayName(u Target) bool {
 	a, b := "/"+FoldName(t.stem), "/"+FoldName(u.stem)
 	return strings.HasSuffix(a, b) || strings.HasSuffix(b, a)
 }
+
+// NamesOne gives the one file among paths that the target t names by
+// file name or by the end of its path (rules 4 and 5), and false when it
+// names none or several: Obsidian's test of whether a shorter link is
+// enough, which links written for a note (a move's, a suggestion's) use.
+func NamesOne(t string, paths []string) (string, bool) {
+	named := Named(ParseTarget(t), paths, func(p string) string { return p })
+	if len(named) != 1 {
+		return "", false
+	}
+	return named[0], true
+}

@@ -235,3 +235,17 @@ func TestMayName(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesOne: a target is enough for a link when it names one file by
+// name or path end; a name two files share is not.
+func TestNamesOne(t *testing.T) {
+	paths := []string{"A/Plan.md", "B/Plan.md", "B/Notes.md", "img.png"}
+	for target, want := range map[string]string{
+		"Notes": "B/Notes.md", "B/Plan": "B/Plan.md", "Plan": "", "img.png": "img.png", "Missing": "",
+	} {
+		got, ok := NamesOne(target, paths)
+		if got != want || ok != (want != "") {
+			t.Errorf("NamesOne(%q) = %q, %v; want %q", target, got, ok, want)
+		}
+	}
+}

@@ -317,7 +317,7 @@ func (r *relinker) linkText(f form, source, want string, fromFolder bool) (strin
 func (r *relinker) isUnique(t string) bool {
 	u, ok := r.unique[t]
 	if !ok {
-		u = len(vault.Named(vault.ParseTarget(t), r.files, func(p string) string { return p })) == 1
+		_, u = vault.NamesOne(t, r.files)
 		r.unique[t] = u
 	}
 	return u
