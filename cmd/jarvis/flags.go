@@ -124,6 +124,18 @@ func repeatFlags(err error, cfg config.Config) error {
 // Bases expression refused when read (bases.RefusedWhenRead): the flag
 // that gave it, --filter, --formula or --where, must change. query and
 // search both ask it.
+// exprFlagError words the refusal of a Bases expression given as the
+// value of flag (--filter, --where) in one sentence that names the flag:
+// "--where `status ==`, column 10: expected a value after "=="", a usage
+// error; an error of another kind is given back as it is, and ok is false.
+func exprFlagError(flag string, err error) (error, bool) {
+	var be *bases.Error
+	if !errors.As(err, &be) || !bases.RefusedWhenRead(err) {
+		return err, false
+	}
+	return fmt.Errorf("%s %s: %w", flag, strings.TrimPrefix(be.Error(), "expression "), errUsage), true
+}
+
 func usageIfRefused(err error) error {
 	if bases.RefusedWhenRead(err) {
 		return fmt.Errorf("%w: %w", err, errUsage)

@@ -65,6 +65,13 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 				return fmt.Errorf("--filter: an and/or/not group is written as JSON, such as {\"and\": [\"a\", \"b\"]}: %w", errUsage)
 			}
 		} else {
+			// One expression: refused here, in words that name the flag;
+			// a group's refusal names the part at fault.
+			if _, err := bases.Parse(f); err != nil {
+				if e, ok := exprFlagError("--filter", err); ok {
+					return e
+				}
+			}
 			in.Filter, _ = json.Marshal(f)
 		}
 	}
@@ -125,7 +132,7 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
-		return usageIfRefused(fmt.Errorf("query: %w", err))
+		return usageIfRefused(err)
 	}
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(out)

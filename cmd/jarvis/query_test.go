@@ -73,7 +73,7 @@ func TestQueryCommand(t *testing.T) {
 		want string
 	}{
 		{"neither", nil, 2, "give --base FILE or --filter EXPRESSION"},
-		{"broken", []string{"--filter", "status == "}, 2, "column 10: expected a value"},
+		{"broken", []string{"--filter", "status == "}, 2, "jarvis: --filter `status ==`, column 10: expected a value"},
 		{"mistyped field", []string{"--filter", `file.nmae == "x"`}, 2, `did you mean "name"`},
 		{"unknown view", []string{"--base", "Bases/Daily.base", "--view", "Later"}, 1, `its views are "Moods"`},
 		{"bad formula", []string{"--filter", "true", "--formula", "x"}, 2, "name=expression"},
@@ -106,7 +106,7 @@ func TestSearchWhere(t *testing.T) {
 		t.Errorf("results %+v (%v)\n%s", out.Results, err, stdout)
 	}
 	code, _, stderr = jarvis(t, nil, "search", "--vault", vault, "--db", db, "--no-refresh", "--where", "status ==", "Draco")
-	if code != 2 || !strings.Contains(stderr, "expression `status ==`, column 10") {
+	if code != 2 || !strings.Contains(stderr, "--where `status ==`, column 10") {
 		t.Errorf("exit %d: %s", code, stderr)
 	}
 }
@@ -140,11 +140,11 @@ func TestQueryMessagesANewUserMeets(t *testing.T) {
 			[]string{"formula \"x\": expression `nosuch(status)`, column 1: unknown function \"nosuch\""}},
 		{"group summaries", []string{"query", "--base", "Bases/Projects.base", "--view", "By status"}, 0,
 			[]string{"Average of priority: 1.75", "Average of priority in group done: 3"}, nil},
-		{"bad where", []string{"search", "--where", "status ==", "coffee"}, 2, nil, []string{"jarvis: --where: expression `status ==`, column 10: expected a value"}},
+		{"bad where", []string{"search", "--where", "status ==", "coffee"}, 2, nil, []string{"jarvis: --where `status ==`, column 10: expected a value"}},
 		// A mistake of the expression itself, whatever the note: found
 		// when it is read, not blamed on the first note it runs on.
 		{"misspelt field", []string{"query", "--filter", "file.name.lenght > 3"}, 2, nil,
-			[]string{"expression `file.name.lenght > 3`, column 11: a string has no field \"lenght\"; did you mean \"length\"?"}},
+			[]string{"--filter `file.name.lenght > 3`, column 11: a string has no field \"lenght\"; did you mean \"length\"?"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			r := readCLI(t, nil, append(append([]string{c.args[0]}, flags...), append([]string{"--no-refresh"}, c.args[1:]...)...)...)

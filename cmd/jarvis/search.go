@@ -197,7 +197,10 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	case errors.Is(err, search.ErrIndexUnreadable):
 		return err // it says what to do
 	case errors.As(err, &we):
-		return usageIfRefused(fmt.Errorf("--where: %w", we.Err))
+		if e, ok := exprFlagError("--where", we.Err); ok {
+			return e
+		}
+		return fmt.Errorf("--where: %w", we.Err)
 	case err != nil:
 		return fmt.Errorf("search: %w", err)
 	}
