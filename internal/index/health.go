@@ -357,6 +357,12 @@ func readFix(p string) string {
 	if errors.Is(err, fs.ErrPermission) {
 		p, dir = filepath.Dir(p), true
 	}
+	if fa, err := store.ProbeFile(p); err == nil {
+		if owner := store.OwnedByOther(fa); owner != "" {
+			// Only its owner may change its mode.
+			return fmt.Sprintf("`sudo chown $USER %s` (it belongs to %s)", health.Quote(p), owner)
+		}
+	}
 	perm := "r"
 	if dir {
 		perm = "rx"
@@ -390,7 +396,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	var fixes []string
 	if ps := problems.Paths(Unreadable); len(ps) > 0 {
 		// Only the user's access fixes these; jarvis cannot.
-		fixes = append(fixes, fmt.Sprintf("let the user jarvis runs as read %s, such as with %s",
+		fixes = append(fixes, fmt.Sprintf("make %s readable by you, the user jarvis runs as, such as with %s",
 			words.Agree(len(ps), "the path that cannot be read", "the paths that cannot be read"),
 			readFix(filepath.Join(v.Path, filepath.FromSlash(ps[0])))))
 	}
@@ -401,10 +407,10 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 		fixes = append(fixes, words.Agree(n, "open the note named and correct its frontmatter", "open the notes named and correct their frontmatter"))
 	}
 	if n := len(problems.Paths(NotUTF8)); n > 0 {
-		fixes = append(fixes, words.Agree(n, "save the note that is not valid UTF-8 again as UTF-8", "save the notes that are not valid UTF-8 again as UTF-8"))
+		fixes = append(fixes, words.Agree(n, "save the note that is not UTF-8 again as UTF-8, as its warning says", "save the notes that are not UTF-8 again as UTF-8, as their warnings say"))
 	}
 	if slices.ContainsFunc(problems, func(p Problem) bool { return p.Kind == Skipped && strings.Contains(p.Message, "symbolic link") }) {
-		fixes = append(fixes, "a symbolic link skipped is searched once it leads to a file in the vault that is not left out")
+		fixes = append(fixes, "a skipped symbolic link is indexed once it points to a file inside the vault that is not left out")
 	}
 	if len(fixes) == 0 {
 		fixes = append(fixes, "see what each problem says of the file named")

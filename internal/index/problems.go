@@ -44,9 +44,9 @@ func kindOf(message string, indexed bool) ProblemKind {
 		return Unreadable
 	case !indexed:
 		return Skipped
-	case strings.HasPrefix(message, "invalid frontmatter YAML"):
+	case strings.HasPrefix(message, vault.WarnFrontmatter):
 		return BadFrontmatter
-	case strings.HasPrefix(message, "file is not valid UTF-8"):
+	case strings.HasPrefix(message, vault.WarnNotUTF8):
 		return NotUTF8
 	}
 	return OtherProblem
@@ -154,7 +154,7 @@ const namesShown = 3
 var kindWords = [problemKinds]struct{ one, many string }{
 	Unreadable:     {"cannot be read", "cannot be read"},
 	BadFrontmatter: {"has invalid frontmatter", "have invalid frontmatter"},
-	NotUTF8:        {"is not valid UTF-8", "are not valid UTF-8"},
+	NotUTF8:        {"is not UTF-8", "are not UTF-8"},
 	OtherProblem:   {"has another problem", "have other problems"},
 	Skipped:        {"was skipped", "were skipped"},
 }
@@ -167,7 +167,7 @@ func (pr Problem) detail() string {
 	case Unreadable:
 		m = strings.TrimSuffix(strings.TrimPrefix(m, vault.CannotRead), vault.KeptAsRead)
 	case BadFrontmatter:
-		m = strings.TrimPrefix(strings.TrimPrefix(m, "invalid frontmatter YAML"), ": ")
+		m = strings.TrimPrefix(strings.TrimPrefix(m, vault.WarnFrontmatter), ": ")
 	case NotUTF8:
 		m = ""
 	case Skipped:

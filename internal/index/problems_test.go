@@ -72,7 +72,7 @@ func TestProblemsCountedByKindAlike(t *testing.T) {
 		"1 cannot be read: Secret.md (permission denied",
 		"4 have invalid frontmatter: T1.md (",
 		"T3.md (", "and 1 more",
-		"1 is not valid UTF-8: Latin.md",
+		"1 is not UTF-8: Latin.md",
 		"1 was skipped: outside-link.md (symbolic link to outside the vault)",
 	} {
 		if !strings.Contains(warned.Detail, want) {

@@ -180,8 +180,8 @@ func diagnose(path string, fa FileAccess, err error, me int, fixable bool) (Acce
 	} else {
 		return p, false
 	}
-	if me >= 0 && fa.Owner >= 0 && fa.Owner != me {
-		p.Why += fmt.Sprintf(" (it belongs to %s, not to you)", ownerName(fa.Owner))
+	if owner := ownedByOther(fa, me); owner != "" {
+		p.Why += fmt.Sprintf(" (it belongs to %s, not to you)", owner)
 	}
 	switch {
 	case !fixable:
@@ -198,6 +198,19 @@ func diagnose(path string, fa FileAccess, err error, me int, fixable bool) (Acce
 	}
 	p.Fix = "`" + p.cmd + " " + health.Quote(path) + "`"
 	return p, true
+}
+
+// OwnedByOther names the user who owns a file of another user than this
+// process's (fa from ProbeFile), such as "root", for a fix that changes
+// its owner rather than its mode, which only its owner may; "" when the
+// file is this user's or the system cannot tell.
+func OwnedByOther(fa FileAccess) string { return ownedByOther(fa, currentUser()) }
+
+func ownedByOther(fa FileAccess, me int) string {
+	if me >= 0 && fa.Owner >= 0 && fa.Owner != me {
+		return ownerName(fa.Owner)
+	}
+	return ""
 }
 
 // ownerName is the name of the user with id uid, such as "root", where

@@ -101,7 +101,7 @@ func decodeFrontmatter(fm frontmatter, lines *lineIndex, note *Note) {
 		return
 	}
 	if root.Kind != yaml.MappingNode {
-		note.Warnings = append(note.Warnings, "invalid frontmatter YAML: not a mapping of property names to values")
+		note.Warnings = append(note.Warnings, WarnFrontmatter+": not a mapping of property names to values")
 		return
 	}
 	// Decoded into any, a mapping with a non-string key ("2024: x") is a
@@ -234,7 +234,7 @@ func yamlWarning(err error, firstLine int) string {
 			msg = line + ": " + msg
 		}
 	}
-	return "invalid frontmatter YAML: " + strings.Join(strings.Fields(msg), " ")
+	return WarnFrontmatter + ": " + strings.Join(strings.Fields(msg), " ")
 }
 
 // goSyntax matches what a reader of a warning should never see: Go type
@@ -254,7 +254,7 @@ func frontmatterProblem(yamlText []byte, root *yaml.Node, err error, firstLine i
 	}
 	n := path[len(path)-1]
 	line := func(n *yaml.Node) string {
-		return "invalid frontmatter YAML: line " + strconv.Itoa(n.Line+firstLine-1) + ": "
+		return WarnFrontmatter + ": line " + strconv.Itoa(n.Line+firstLine-1) + ": "
 	}
 	msg := err.Error()
 	switch {
@@ -300,7 +300,7 @@ func frontmatterProblem(yamlText []byte, root *yaml.Node, err error, firstLine i
 	if yamlErrorLine.MatchString(w) {
 		return w
 	}
-	return line(n) + strings.TrimPrefix(w, "invalid frontmatter YAML: ")
+	return line(n) + strings.TrimPrefix(w, WarnFrontmatter+": ")
 }
 
 // culprit is the path from n down to the deepest node that fails to

@@ -668,9 +668,19 @@ func EncodingWarning(enc Encoding, path string) string {
 	if enc == UTF16 {
 		read = "read as UTF-16"
 	}
-	return fmt.Sprintf("file is not UTF-8; %s. To save it as UTF-8, run `iconv -f %s -t utf-8 %s > %s && mv %s %s` in its folder",
-		read, from, q, tmp, tmp, q)
+	return fmt.Sprintf("%s; %s. To save it as UTF-8, run `iconv -f %s -t utf-8 %s > %s && mv %s %s` in its folder",
+		WarnNotUTF8, read, from, q, tmp, tmp, q)
 }
+
+// The warnings of a note that was indexed with a problem begin with one
+// of these, by which doctor and the index summary tell their kinds apart.
+const (
+	// WarnNotUTF8 begins the warning of a note read in another encoding.
+	WarnNotUTF8 = "file is not UTF-8"
+	// WarnFrontmatter begins the warning of frontmatter that is not
+	// valid YAML.
+	WarnFrontmatter = "invalid frontmatter YAML"
+)
 
 // NoteText is a note's bytes as text, decoded as Parse decodes them
 // (UTF-16 after a byte order mark; bytes that are not valid UTF-8 read as
