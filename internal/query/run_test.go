@@ -187,6 +187,8 @@ func TestBrokenQueriesSayWhatIsWrong(t *testing.T) {
 		{"expression", query.AdHoc{Filter: []byte(`"status == "`)}, []string{"filter", "`status == `", "column 11", "expected"}},
 		{"group", query.AdHoc{Filter: []byte(`{"and": ["a", "b +"]}`)}, []string{"filter.and[1]", "`b +`"}},
 		{"group not a list", query.AdHoc{Filter: []byte(`{"and": "x"}`)}, []string{"filter.and: expected a list of filters"}},
+		{"group as text", query.AdHoc{Filter: []byte(`"{\"and\": [\"file.name == 'a.md'\"]}"`)}, []string{"filter is text that holds JSON", "as a JSON object"}},
+		{"list as text", query.AdHoc{Filter: []byte(`"[1]"`)}, []string{"filter is text that holds JSON"}},
 		{"direction", query.AdHoc{Sort: []query.SortKey{{Property: "due", Direction: "UP"}}}, []string{"sort key 1", "ASC or DESC"}},
 		{"formula", query.AdHoc{Formulas: map[string]string{"x": "formula.y"}}, []string{`formula "x"`, `no formula named "y"`}},
 	} {

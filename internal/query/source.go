@@ -206,6 +206,9 @@ func (q AdHoc) Base() (*bases.Base, error) {
 		Views    []view            `json:"views"`
 	}{q.Formulas, []view{{Type: "table", Name: adHocView, Order: q.Properties, Sort: q.Sort, GroupBy: q.GroupBy, Limit: q.Limit}}}
 	if f := strings.TrimSpace(string(q.Filter)); f != "" && f != "null" {
+		if err := jsonInText(q.Filter); err != nil {
+			return nil, err
+		}
 		doc.Views[0].Filters = q.Filter
 	}
 	// JSON is YAML: the base file parser reads it, with its checks and
@@ -222,6 +225,22 @@ func (q AdHoc) Base() (*bases.Base, error) {
 		return nil, asQueryError(p)
 	}
 	return b, nil
+}
+
+// jsonInText refuses a filter given as text that holds JSON, such as
+// "{\"and\": [...]}": a client that encoded the group twice. Read as an
+// expression it is an object or list literal, which passes every file or
+// none whatever it says.
+func jsonInText(filter json.RawMessage) error {
+	var text string
+	if json.Unmarshal(filter, &text) != nil {
+		return nil // not text: an object, which is read as a group
+	}
+	t := strings.TrimSpace(text)
+	if (strings.HasPrefix(t, "{") || strings.HasPrefix(t, "[")) && json.Valid([]byte(t)) {
+		return &queryError{msg: `filter is text that holds JSON; pass an and/or/not group as a JSON object ({"and": ["…", "…"]}), not as a string, or give one expression such as file.name == "a.md"`}
+	}
+	return nil
 }
 
 // asQueryError words a base file error in the names of the query's
