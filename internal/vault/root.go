@@ -32,6 +32,11 @@ var (
 	ErrNotRegular = errors.New("not a regular file")
 )
 
+// maxNameBytes is the longest name of one file or folder the file systems
+// a vault lives on allow (NAME_MAX on Linux and macOS; NTFS's 255
+// characters are at least this).
+const maxNameBytes = 255
+
 // maxLinks bounds the symbolic links followed in resolving one path, as
 // the kernel's own limit does, so that a loop of links ends.
 const maxLinks = 40
@@ -215,10 +220,15 @@ func tooBig(size int64) string {
 // letter ("a/../b" is "b"): whatever "a" is, "b" is then opened from the
 // vault folder with every check.
 func splitRel(rel string) ([]string, error) {
-	switch {
-	case strings.ContainsRune(rel, 0):
+	if strings.ContainsRune(rel, 0) {
 		return nil, fmt.Errorf("%w: it holds a NUL character", ErrBadName)
-	case tooLong(rel):
+	}
+	for name := range strings.SplitSeq(rel, "/") {
+		if len(name) > maxNameBytes {
+			return nil, fmt.Errorf("%w: a name in it is over %d bytes long, more than a disk allows", ErrBadName, maxNameBytes)
+		}
+	}
+	if tooLong(rel) {
 		return nil, fmt.Errorf("%w: it is over %d characters long", ErrBadName, MaxPathChars)
 	}
 	if rel == "" || strings.HasPrefix(rel, "/") || filepath.VolumeName(rel) != "" {

@@ -92,6 +92,8 @@ func checkRefusals(t *testing.T) {
 		{rel: "", want: ErrOutside},
 		{rel: "a\x00b", want: ErrBadName},
 		{rel: strings.Repeat("x", MaxPathChars+1), want: ErrBadName},
+		{rel: strings.Repeat("x", 256) + ".md", want: ErrBadName},
+		{rel: "Notes/" + strings.Repeat("é", 130) + "/a.md", want: ErrBadName},
 		{rel: "Notes", want: ErrNotRegular},
 		{rel: "Notes/to-root.md", want: ErrNotRegular},
 		{rel: "loop-a.md", want: fs.ErrNotExist}, // checked below as a plain failure
