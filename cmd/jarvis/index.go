@@ -362,7 +362,8 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		others := ""
 		if em.Embedded > 0 && em.Embedded < em.Vectors {
 			n := em.Vectors - em.Embedded
-			others = fmt.Sprintf("; %s a vector already made for the same text", words.Agree(n, "the other one reuses", fmt.Sprintf("the other %d reuse", n)))
+			others = "; " + words.Agree(n, "the other one already had a vector, or shares the text of a passage that has one",
+				fmt.Sprintf("the other %d already had one, or share the text of a passage that has one", n))
 		}
 		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now%s) with %s\n", em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder))
 	}

@@ -64,10 +64,10 @@ func TestIndexSummarySaysWhyFewerWereEmbedded(t *testing.T) {
 		embedded, vectors int
 		want, not         string
 	}{
-		{9990, 9992, "(9990 embedded now; the other 2 reuse a vector already made for the same text)", ""},
-		{9991, 9992, "(9991 embedded now; the other one reuses a vector already made for the same text)", ""},
-		{9992, 9992, "(9992 embedded now)", "reuse"},
-		{0, 9992, "(0 embedded now)", "reuse"},
+		{9990, 9992, "(9990 embedded now; the other 2 already had one, or share the text of a passage that has one)", ""},
+		{9991, 9992, "(9991 embedded now; the other one already had a vector, or shares the text of a passage that has one)", ""},
+		{9992, 9992, "(9992 embedded now)", "already had"},
+		{0, 9992, "(0 embedded now)", "already had"},
 	} {
 		var b strings.Builder
 		printIndexSummary(&b, indexOutput{Embeddings: vectors.SyncResult{Embedder: "lexical", Embedded: tc.embedded, Vectors: tc.vectors, Chunks: 9992}}, "j.db", nil)
