@@ -171,7 +171,7 @@ func TestSearchWithoutVaultNamesTheStored(t *testing.T) {
 func TestSearchRefusesATagNoNoteCanCarry(t *testing.T) {
 	example, _ := filepath.Abs("../../examples/vault")
 	db := filepath.Join(t.TempDir(), "j.db")
-	for tag, want := range map[string]string{"#": `--tag "#" is "#" alone`, "my tag": `--tag "my tag" holds a space`} {
+	for tag, want := range map[string]string{"#": `--tag "#" is only "#"`, "my tag": `--tag "my tag" holds a space`} {
 		code, _, stderr := jarvis(t, nil, "search", "--vault", example, "--db", db, "--tag", tag, "coffee")
 		if code != 2 || !strings.Contains(stderr, want) {
 			t.Errorf("--tag %q: exit %d: %s; want 2 and %q", tag, code, stderr, want)

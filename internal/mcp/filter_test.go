@@ -28,7 +28,7 @@ func TestTagNoNoteCanCarryIsRefused(t *testing.T) {
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
 	for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolSearchSemantic, mcp.ToolSearchCombined} {
 		text, isErr := call(t, cs, tool, map[string]any{"query": "grind", "tag": "#"}, nil)
-		if want := `tag "#" is "#" alone: give the tag's name`; !isErr || !strings.Contains(text, want) {
+		if want := `tag "#" is only "#": give the tag's name`; !isErr || !strings.Contains(text, want) {
 			t.Errorf("%s with tag #: %v %q; want %q", tool, isErr, text, want)
 		}
 	}

@@ -91,11 +91,18 @@ func normalizePrefix(p string) string {
 	}
 }
 
-// fullPath reports whether a path prefix was written as the full path of
-// a folder on this machine ("/home/me/vault/Projects", "C:\\Notes"), which
-// no note's vault-relative path starts with.
+// fullPath reports whether a path prefix was written as a full path
+// rather than from the vault's top folder: in a home folder ("~/notes"),
+// on a drive ("C:\\Users\\me\\vault"), or the full path of a folder on
+// this machine ("/home/me/vault/Projects"). No note's vault-relative path
+// starts with one.
 func fullPath(p string) bool {
-	if !filepath.IsAbs(p) || normalizePrefix(p) == "" {
+	switch {
+	case strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`):
+		return true
+	case len(p) >= 3 && p[1] == ':' && (p[2] == '/' || p[2] == '\\') && ('a' <= p[0]|0x20 && p[0]|0x20 <= 'z'):
+		return true
+	case !filepath.IsAbs(p) || normalizePrefix(p) == "":
 		return false
 	}
 	st, err := os.Stat(p)
@@ -117,7 +124,7 @@ func TagProblem(tag string) string {
 	case strings.TrimSpace(tag) == "":
 		return ""
 	case t == "":
-		return `is "#" alone: give the tag's name, such as "project" or "#project"`
+		return `is only "#": give the tag's name, such as "project" or "#project"`
 	case strings.ContainsFunc(t, unicode.IsSpace):
 		return `holds a space, which no tag has (a tag ends at the first space): give one tag, such as "project" or "project/alpha"`
 	case strings.Contains(t, "#"):

@@ -15,8 +15,8 @@ func TestTagProblem(t *testing.T) {
 		"project":    "",
 		"#project/a": "",
 		"#été":       "",
-		"#":          `is "#" alone`,
-		" # ":        `is "#" alone`,
+		"#":          `is only "#"`,
+		" # ":        `is only "#"`,
 		"my tag":     "holds a space",
 		"#a#b":       `holds a second "#"`,
 		"##x":        `holds a second "#"`,
@@ -36,6 +36,12 @@ func TestNoNotesQuotesAFullPathAsGiven(t *testing.T) {
 	got := Filter{PathPrefix: dir + "/"}.NoNotes(ReaderModel)
 	if !strings.Contains(got, fmt.Sprintf("whose path starts with %q", dir+"/")) || !strings.Contains(got, "not at the top of the disk") {
 		t.Errorf("full path: %q", got)
+	}
+	for _, given := range []string{`C:\Users\me\vault\`, "~/notes/"} {
+		got = Filter{PathPrefix: given}.NoNotes(ReaderModel)
+		if !strings.Contains(got, fmt.Sprintf("whose path starts with %q", given)) || !strings.Contains(got, "not at the top of the disk") {
+			t.Errorf("full path %s: %q", given, got)
+		}
 	}
 	got = Filter{PathPrefix: "/Projects/Sub/"}.NoNotes(ReaderModel)
 	if !strings.Contains(got, `whose path starts with "Projects/Sub/"`) || strings.Contains(got, "disk") {
