@@ -75,6 +75,9 @@ func anchorsResult(ctx context.Context, g *Graph, vaultName string) health.Resul
 		r.Status = health.Warn
 		r.Detail = fmt.Sprintf("%s: %s", words.CountAs(len(broken), "link names a heading or block its note does not have",
 			"links name a heading or block their note does not have"), strings.Join(first, "; "))
+		if more := len(broken) - len(first); more > 0 {
+			r.Detail += fmt.Sprintf("; and %d more", more)
+		}
 		r.Fix = words.Agree(len(broken), "open the note at the line named and change the link to a heading or block its target has (the heading may have been renamed)",
 			"open each note at the line named and change the link to a heading or block its target has (a heading may have been renamed)")
 	}

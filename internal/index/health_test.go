@@ -212,3 +212,27 @@ func TestChecksThatMeetDamageMarkIt(t *testing.T) {
 		t.Errorf("no result %q in %+v", name, rep.Checks)
 	}
 }
+
+// TestHeadingLinksSayHowManyMore: the heading-links line names the first
+// links that miss their heading and says how many more there are, as the
+// index warnings line does, rather than leaving them unsaid.
+func TestHeadingLinksSayHowManyMore(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n\n[[A#One]]\n[[A#Two]]\n[[A#Three]]\n[[A#Four]]\n[[A#Five]]\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	rep := health.Run(ctx, graph.Checks(h, []config.Vault{{Name: "v", Path: root}}), time.Minute)
+	for _, r := range rep.Checks {
+		if r.Name == "heading links v" {
+			if !strings.HasPrefix(r.Detail, "5 links name a heading") || !strings.HasSuffix(r.Detail, "; and 2 more") {
+				t.Errorf("heading links: %q", r.Detail)
+			}
+			return
+		}
+	}
+	t.Fatalf("no heading links line in %+v", rep.Checks)
+}

@@ -15,7 +15,7 @@ import (
 // rules, links followed included. These are the two ways they ask.
 
 var (
-	errExcluded = errors.New("that file is excluded from jarvis (by the vault's exclude patterns, or inside a hidden folder), so it cannot be read; search-vault finds the notes that can")
+	errExcluded = errors.New("that file is left out of jarvis (by the vault's exclude patterns, Obsidian's excluded files, or as hidden), so it cannot be read; search-vault finds the notes that can")
 	errOutside  = errors.New("the path leads outside the vault; give a path relative to the vault folder, such as Folder/Note.md")
 )
 
