@@ -104,6 +104,8 @@ when interrupted.`, e)
 		if err := withoutHTTP(fs); err != nil {
 			return err
 		}
+	} else if err := checkHTTPAddr(*httpAddr, *allowRemote); err != nil {
+		return err
 	}
 	cfg, err := c.load(e)
 	if err != nil {
@@ -287,19 +289,30 @@ func retrySync(ctx context.Context, l *live.Live) {
 	}
 }
 
+// checkHTTPAddr refuses an --http address that cannot be served: not
+// host:port, a port out of range, or not loopback without --allow-remote.
+// The command checks it before anything else that may fail, so that the
+// flag's mistake is the one said.
+func checkHTTPAddr(addr string, allowRemote bool) error {
+	host, port, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("--http %q: give host:port, such as 127.0.0.1:8765: %w", addr, errUsage)
+	}
+	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+		return fmt.Errorf("--http %s: the port must be a number from 1 to 65535 (or 0 for any free one), such as 127.0.0.1:8765: %w", addr, errUsage)
+	}
+	if !allowRemote && !isLoopbackHost(host) {
+		return fmt.Errorf("--http %s is not a loopback address: use 127.0.0.1:PORT, or add --allow-remote (and set %s) to serve other machines: %w",
+			addr, envHTTPToken, errUsage)
+	}
+	return nil
+}
+
 // listen opens the HTTP address, refusing one that is not loopback unless
 // remote access was asked for.
 func listen(addr string, allowRemote bool) (net.Listener, error) {
-	host, port, err := net.SplitHostPort(addr)
-	if err != nil {
-		return nil, fmt.Errorf("--http %q: give host:port, such as 127.0.0.1:8765: %w", addr, errUsage)
-	}
-	if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
-		return nil, fmt.Errorf("--http %s: the port must be a number from 1 to 65535 (or 0 for any free one), such as 127.0.0.1:8765: %w", addr, errUsage)
-	}
-	if !allowRemote && !isLoopbackHost(host) {
-		return nil, fmt.Errorf("--http %s is not a loopback address: use 127.0.0.1:PORT, or add --allow-remote (and set %s) to serve other machines: %w",
-			addr, envHTTPToken, errUsage)
+	if err := checkHTTPAddr(addr, allowRemote); err != nil {
+		return nil, err
 	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {

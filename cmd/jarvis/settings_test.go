@@ -64,4 +64,9 @@ func TestMCPHTTPPortOutOfRange(t *testing.T) {
 	if s.code != 2 || !strings.Contains(s.stderr, "the port must be a number from 1 to 65535") || strings.Contains(s.stderr, "listen tcp") {
 		t.Errorf("exit %d, stderr %q; want 2 and the ports named", s.code, s.stderr)
 	}
+	// With no vault given, the flag's mistake is still the one said.
+	s = readCLI(t, map[string]string{"HOME": t.TempDir()}, "mcp", "--http", "127.0.0.1:99999")
+	if s.code != 2 || !strings.Contains(s.stderr, "the port must be a number from 1 to 65535") || strings.Contains(s.stderr, "no vault") {
+		t.Errorf("no vault: exit %d, stderr %q; want 2 and the ports named", s.code, s.stderr)
+	}
 }
