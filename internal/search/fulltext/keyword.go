@@ -103,11 +103,10 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]notes.Result, e
 	q.Filter = f
 	pq := parseQuery(q.Text)
 	if len(pq.terms) == 0 {
-		symbols := SymbolWords(q.Text)
-		if len(symbols) == 0 {
+		if len(pq.symbols) == 0 {
 			return []notes.Result{}, nil
 		}
-		res, err := k.searchSymbols(ctx, symbols, q.Filter, q.NamesOnly, limit)
+		res, err := k.searchSymbols(ctx, pq.symbols, q.Filter, q.NamesOnly, limit)
 		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}

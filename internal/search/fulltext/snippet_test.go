@@ -66,7 +66,8 @@ func TestPassageOf(t *testing.T) {
 // TestOccurrences: each unit of a query is counted once at each word it
 // matches, as keyword search matches it: a whole word, stemmed, the last
 // word of a short query also as a prefix (but not twice for one word),
-// and Chinese or Japanese as written.
+// Chinese or Japanese as written, and a query of symbols alone by any of
+// its symbols, as keyword search looks for them.
 func TestOccurrences(t *testing.T) {
 	for _, tc := range []struct {
 		name, query, text string
@@ -79,6 +80,8 @@ func TestOccurrences(t *testing.T) {
 		{"prefix of the last word", "canv", "a canvas", []int{1}},
 		{"two words", "black tea", "tea, black tea", []int{1, 2}},
 		{"cjk as written", "東京", "東京に行く。東京", []int{2}},
+		{"a symbol", "🚀", "Rocket 🚀 launch ideas.md", []int{1}},
+		{"symbols are one unit, any of them", "🚀 🎉", "🎉 and 🚀, 🚀", []int{3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := QueryTerms(tc.query).Occurrences(tc.text); !slices.Equal(got, tc.want) {
