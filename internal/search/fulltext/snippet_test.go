@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestMarkerMarksWhatFTS5Matched(t *testing.T) {
@@ -120,5 +121,21 @@ func TestMarkedExcerptCutsBetweenWords(t *testing.T) {
 				t.Errorf("excerpt %q ends inside a word", got)
 			}
 		})
+	}
+}
+
+// TestMarkedExcerptShowsWhatFits: a passage no longer than the excerpt is
+// shown whole, its heading too, however late in it the match is; a
+// longer one whose match is near its end fills the excerpt back from its
+// end rather than opening just before the match.
+func TestMarkedExcerptShowsWhatFits(t *testing.T) {
+	got := markedExcerpt("# Rocket\n\nThrusters and propellant budgets. 🚀", []string{"🚀"}, snippetRunes)
+	if want := "Rocket · Thrusters and propellant budgets. **🚀**"; got != want {
+		t.Errorf("excerpt %q; want %q", got, want)
+	}
+	long := strings.Repeat("filler words here ", 20) + "Thrusters and propellant budgets. 🚀"
+	got = markedExcerpt(long, []string{"🚀"}, 60)
+	if !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "Thrusters and propellant budgets. **🚀**") || utf8.RuneCountInString(got) < 55 {
+		t.Errorf("excerpt %q; want about 60 characters ending with the match", got)
 	}
 }
