@@ -272,8 +272,11 @@ func render(text string, words []wordSpan, start, end int, in []match) string {
 	var b strings.Builder
 	at := 0
 	if start > 0 {
-		b.WriteString("…")
 		at = words[start].start
+		if marks := notes.CutMarks(text, at); marks != "" {
+			b.WriteString(marks + " ")
+		}
+		b.WriteString("…")
 	}
 	for _, mt := range in {
 		b.WriteString(text[at:words[mt.first].start])

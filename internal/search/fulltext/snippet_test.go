@@ -139,3 +139,19 @@ func TestMarkedExcerptShowsWhatFits(t *testing.T) {
 		t.Errorf("excerpt %q; want about 60 characters ending with the match", got)
 	}
 }
+
+// TestPassageCutInsideAHeading: a passage that begins inside a heading
+// sets the heading apart from the text after it (" · "), as one that
+// begins before the heading does: the rule is notes.Plain's, wherever the
+// cut falls.
+func TestPassageCutInsideAHeading(t *testing.T) {
+	pre := strings.Repeat("padding words go here ", 10)
+	post := strings.Repeat(" more text follows on", 10)
+	for _, h := range []string{"", " h h", " h h h h h h h h"} {
+		text := pre + "\n\n## Atomic notes principle" + h + "\nEach zettel holds one idea" + post
+		got, _, _ := QueryTerms("zettel").Passage(text, 1)
+		if want := "principle" + h + " · Each **zettel**"; !strings.Contains(got, want) {
+			t.Errorf("snippet %q; want it to hold %q", got, want)
+		}
+	}
+}
