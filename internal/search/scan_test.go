@@ -67,7 +67,8 @@ func TestSnippetsAndPassagesReadOneBound(t *testing.T) {
 // TestFileScanFindsWordsAsKeywordSearch: the search made when the index
 // cannot be read finds a query's words as keyword search does, whole
 // words folded and stemmed, not letters inside other words ("x" in
-// "context"), a query of symbols by its symbols, and its snippet is taken from the note's text, never its
+// "context"), a query of symbols by its symbols; it titles a note as the
+// index does (its frontmatter title); and its snippet is taken from the note's text, never its
 // frontmatter.
 func TestFileScanFindsWordsAsKeywordSearch(t *testing.T) {
 	root := t.TempDir()
@@ -105,7 +106,14 @@ func TestFileScanFindsWordsAsKeywordSearch(t *testing.T) {
 		if !sameSet(resultPaths(scan), resultPaths(kw.Results)) || !slices.Contains(resultPaths(scan), tc.want) {
 			t.Errorf("%q: the file scan finds %v, keyword search %v; want both to find %s", tc.query, resultPaths(scan), resultPaths(kw.Results), tc.want)
 		}
+		titles := map[string]string{}
+		for _, r := range kw.Results {
+			titles[r.Path] = r.Title
+		}
 		for _, r := range scan {
+			if want, ok := titles[r.Path]; ok && r.Title != want {
+				t.Errorf("%q: the file scan titles %s %q, keyword search %q", tc.query, r.Path, r.Title, want)
+			}
 			if strings.Contains(r.Snippet, "title:") || strings.Contains(r.Snippet, "tags:") {
 				t.Errorf("%q: the snippet of %s shows the frontmatter: %q", tc.query, r.Path, r.Snippet)
 			}
