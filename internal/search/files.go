@@ -19,7 +19,8 @@ import (
 // snippet is keyword search's, from the text after the frontmatter. It is what every mode falls back
 // to when the database cannot be used: slow on a large vault, but an
 // answer. The filter applies by the same rules as in the index (notes.Filter);
-// tags are read by the note parser.
+// tags are read by the note parser, and so are the titles of the notes it
+// returns (only those: parsing every note would cost a large vault dear).
 func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes.Filter, limit int, content bool) ([]notes.Result, error) {
 	terms := fulltext.QueryTerms(query)
 	if terms.Units() == 0 {
@@ -31,6 +32,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 		parser = vault.NewParser()
 	}
 	var out []notes.Result
+	roots := map[string]*vault.Root{} // by vault name, to read the titles of the results
 	for _, v := range vaults {
 		if f.Vault != "" && v.Name != f.Vault {
 			continue
@@ -39,6 +41,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 		if err != nil {
 			continue // an unreadable vault gives no results; list-vaults says why
 		}
+		roots[v.Name] = root
 		files, _, err := root.Scan(ctx)
 		if err != nil {
 			if ctx.Err() != nil {
@@ -95,7 +98,7 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 					continue
 				}
 			}
-			r := notes.Result{Vault: v.Name, Path: file.Path, Title: vault.TitleFromPath(file.Path), Score: score, Line: 1}
+			r := notes.Result{Vault: v.Name, Path: file.Path, Score: score, Line: 1}
 			if content {
 				body, line := noteBody(text)
 				r.Snippet, r.Line, _ = terms.Passage(body, line)
@@ -115,7 +118,40 @@ func scanFiles(ctx context.Context, vaults []config.Vault, query string, f notes
 	if len(out) > limit {
 		out = out[:limit]
 	}
+	if parser == nil {
+		parser = vault.NewParser()
+	}
+	for i := range out {
+		title, err := noteTitle(ctx, parser, roots[out[i].Vault], out[i].Path)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Title = title
+	}
 	return out, nil
+}
+
+// noteTitle is the title the index gives a note: its frontmatter title
+// read by the note parser, or else its file name. Only ctx ending fails
+// it.
+func noteTitle(ctx context.Context, parser *vault.Parser, root *vault.Root, p string) (string, error) {
+	title := vault.TitleFromPath(p)
+	data, _, warn, err := root.ReadNote(p)
+	if err != nil || warn != "" {
+		return title, nil
+	}
+	text, _ := vault.NoteText(data)
+	note, err := parser.Parse(ctx, p, []byte(text))
+	if err != nil {
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		return title, nil
+	}
+	if note.Title != "" {
+		title = note.Title
+	}
+	return title, nil
 }
 
 // noteBody is a note's text after its frontmatter, the text a snippet is

@@ -67,15 +67,17 @@ func TestSnippetsAndPassagesReadOneBound(t *testing.T) {
 // TestFileScanFindsWordsAsKeywordSearch: the search made when the index
 // cannot be read finds a query's words as keyword search does, whole
 // words folded and stemmed, not letters inside other words ("x" in
-// "context"), and its snippet is taken from the note's text, never its
+// "context"), a query of symbols by its symbols; it titles a note as the
+// index does (its frontmatter title); and its snippet is taken from the note's text, never its
 // frontmatter.
 func TestFileScanFindsWordsAsKeywordSearch(t *testing.T) {
 	root := t.TempDir()
 	for name, text := range map[string]string{
-		"Zettel.md": "---\ntitle: Linking zettels together\ntags: [pkm]\n---\n# Linking\n\nEvery note gets context from its links. Index notes point at others.\n",
-		"Axis.md":   "# Axis\n\nPlot the x axis first.\n",
-		"Sync.md":   "---\ntitle: Sync\n---\nThe phone synced overnight.\n",
-		"Props.md":  "---\ntitle: Linking zettels\n---\nNothing about it here, only linking by hand.\n",
+		"Zettel.md":                "---\ntitle: Linking zettels together\ntags: [pkm]\n---\n# Linking\n\nEvery note gets context from its links. Index notes point at others.\n",
+		"Axis.md":                  "# Axis\n\nPlot the x axis first.\n",
+		"Sync.md":                  "---\ntitle: Sync\n---\nThe phone synced overnight.\n",
+		"Props.md":                 "---\ntitle: Linking zettels\n---\nNothing about it here, only linking by hand.\n",
+		"Rocket 🚀 launch ideas.md": "# Rocket\n\nThrusters and propellant budgets. 🚀\n",
 	} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
@@ -91,6 +93,7 @@ func TestFileScanFindsWordsAsKeywordSearch(t *testing.T) {
 		{"x", "Axis.md", "Plot the **x** axis"},
 		{"syncing", "Sync.md", "phone **synced**"},
 		{"linking", "Props.md", "only **linking** by hand"},
+		{"🚀", "Rocket 🚀 launch ideas.md", "budgets. **🚀**"},
 	} {
 		kw, err := svc.Search(ctx, Query{Mode: ModeKeyword, Text: tc.query, Limit: 10})
 		if err != nil {
@@ -103,7 +106,14 @@ func TestFileScanFindsWordsAsKeywordSearch(t *testing.T) {
 		if !sameSet(resultPaths(scan), resultPaths(kw.Results)) || !slices.Contains(resultPaths(scan), tc.want) {
 			t.Errorf("%q: the file scan finds %v, keyword search %v; want both to find %s", tc.query, resultPaths(scan), resultPaths(kw.Results), tc.want)
 		}
+		titles := map[string]string{}
+		for _, r := range kw.Results {
+			titles[r.Path] = r.Title
+		}
 		for _, r := range scan {
+			if want, ok := titles[r.Path]; ok && r.Title != want {
+				t.Errorf("%q: the file scan titles %s %q, keyword search %q", tc.query, r.Path, r.Title, want)
+			}
 			if strings.Contains(r.Snippet, "title:") || strings.Contains(r.Snippet, "tags:") {
 				t.Errorf("%q: the snippet of %s shows the frontmatter: %q", tc.query, r.Path, r.Snippet)
 			}

@@ -103,11 +103,10 @@ func (k *Keyword) Search(ctx context.Context, q KeywordQuery) ([]notes.Result, e
 	q.Filter = f
 	pq := parseQuery(q.Text)
 	if len(pq.terms) == 0 {
-		symbols := SymbolWords(q.Text)
-		if len(symbols) == 0 {
+		if len(pq.symbols) == 0 {
 			return []notes.Result{}, nil
 		}
-		res, err := k.searchSymbols(ctx, symbols, q.Filter, q.NamesOnly, limit)
+		res, err := k.searchSymbols(ctx, pq.symbols, q.Filter, q.NamesOnly, limit)
 		if err != nil {
 			return nil, fmt.Errorf("keyword search: %w", err)
 		}
@@ -645,6 +644,7 @@ const snippetRunes = 160
 // markedExcerpt is text cut to about max characters around the first
 // needle it holds, every needle in the cut marked with **; needles match
 // without regard to case. Without a needle it is the start of the text.
+// Text of at most max characters is shown whole.
 func markedExcerpt(text string, needles []string, max int) string {
 	// oneLine drops the note's own bold markers outside code: a match
 	// inside bold text would read ****word** once marked.
@@ -652,7 +652,14 @@ func markedExcerpt(text string, needles []string, max int) string {
 	found := findOutsideCode(text, needles)
 	start, keep := 0, 0 // keep: the end is not cut before the first match ends
 	if len(found) > 0 {
-		start = wordAfter(text, backRunes(text, found[0].start, max/5), found[0].start)
+		// The window opens a fifth of its length before the match, and
+		// earlier when the text ends before the window is full: a passage
+		// that fits is shown whole.
+		start = backRunes(text, found[0].start, max/5)
+		if rest := utf8.RuneCountInString(text[start:]); rest < max {
+			start = backRunes(text, start, max-rest)
+		}
+		start = wordAfter(text, start, found[0].start)
 		keep = found[0].end
 	}
 	end, n := len(text), 0

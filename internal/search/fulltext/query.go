@@ -61,10 +61,14 @@ type parsedQuery struct {
 	cjk   bool // some term is CJK: search note_cjk
 	// dropped counts the terms past MaxTerms, left out.
 	dropped int
+	// symbols are what a query without any word looks for: its emoji and
+	// other symbols (SymbolWords), any of them. nil when it has words.
+	symbols []string
 }
 
 // parseQuery reads text by the grammar above. A query without any word
-// ("*", "-", an emoji) has no terms.
+// ("*", "-", an emoji) has no terms; its symbols, if it has any, are
+// looked for instead.
 func parseQuery(text string) parsedQuery {
 	var q parsedQuery
 	quoted := false
@@ -110,6 +114,10 @@ func parseQuery(text string) parsedQuery {
 		}
 	}
 	flush(quoted)
+	if len(q.terms) == 0 {
+		q.symbols = SymbolWords(text)
+		return q
+	}
 	q.dropStopWords()
 	if len(q.terms) > MaxTerms {
 		q.dropped = len(q.terms) - MaxTerms

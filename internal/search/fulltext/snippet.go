@@ -272,8 +272,11 @@ func render(text string, words []wordSpan, start, end int, in []match) string {
 	var b strings.Builder
 	at := 0
 	if start > 0 {
-		b.WriteString("…")
 		at = words[start].start
+		if marks := notes.CutMarks(text, at); marks != "" {
+			b.WriteString(marks + " ")
+		}
+		b.WriteString("…")
 	}
 	for _, mt := range in {
 		b.WriteString(text[at:words[mt.first].start])
@@ -385,16 +388,27 @@ func (t Terms) In(text string) []bool {
 }
 
 // Units is how many words, phrases and runs of Chinese or Japanese the
-// query looks for: the length of what Occurrences returns.
-func (t Terms) Units() int { return len(t.pq.terms) }
+// query looks for: the length of what Occurrences returns. A query of
+// symbols alone is one unit, matched by any of its symbols, as keyword
+// search matches it.
+func (t Terms) Units() int {
+	if len(t.pq.symbols) > 0 {
+		return 1
+	}
+	return len(t.pq.terms)
+}
 
 // Occurrences counts each word, phrase or Chinese or Japanese run of the
 // query in text, found as keyword search finds them: whole words, folded
 // and stemmed as the index holds them ("Index" does not hold "x"; "synced"
 // holds "syncing"), the last word of a short query also as a prefix, and
-// Chinese or Japanese runs as written. It is how the notes are searched
-// when the index cannot be read.
+// Chinese or Japanese runs as written. A query without words counts its
+// symbols (emoji, ★), all as one unit, as keyword search looks for any of
+// them. It is how the notes are searched when the index cannot be read.
 func (t Terms) Occurrences(text string) []int {
+	if len(t.pq.symbols) > 0 {
+		return []int{len(findNeedles(text, t.pq.symbols))}
+	}
 	out := make([]int, len(t.pq.terms))
 	last := make([]int, len(t.pq.terms)) // the word each unit was last counted at, +1
 	for _, mt := range t.m.find(text, textWords(text)) {
@@ -418,14 +432,22 @@ func (t Terms) Occurrences(text string) []int {
 // words, made plain (notes.Plain), with the line of its first match; found
 // is false when text holds none of them.
 func (t Terms) Passage(text string, line int) (snippet string, at int, found bool) {
+	if needles := t.pq.symbols; len(needles) > 0 {
+		return excerptPassage(text, needles, line)
+	}
 	if t.pq.cjk {
-		needles := t.pq.needles()
-		hits := findNeedles(text, needles)
-		if len(hits) == 0 {
-			return markedExcerpt(text, needles, snippetRunes), line, false
-		}
-		return markedExcerpt(text, needles, snippetRunes), line + strings.Count(text[:hits[0].start], "\n"), true
+		return excerptPassage(text, t.pq.needles(), line)
 	}
 	p := t.m.passageOf([]storedChunk{{line: line, text: text}})
 	return p.snippet, p.line, p.found
+}
+
+// excerptPassage is Passage for needles found as written (symbols,
+// Chinese or Japanese runs): the excerpt around the first, and its line.
+func excerptPassage(text string, needles []string, line int) (snippet string, at int, found bool) {
+	hits := findNeedles(text, needles)
+	if len(hits) == 0 {
+		return markedExcerpt(text, needles, snippetRunes), line, false
+	}
+	return markedExcerpt(text, needles, snippetRunes), line + strings.Count(text[:hits[0].start], "\n"), true
 }

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func TestMarkerMarksWhatFTS5Matched(t *testing.T) {
@@ -66,7 +67,8 @@ func TestPassageOf(t *testing.T) {
 // TestOccurrences: each unit of a query is counted once at each word it
 // matches, as keyword search matches it: a whole word, stemmed, the last
 // word of a short query also as a prefix (but not twice for one word),
-// and Chinese or Japanese as written.
+// Chinese or Japanese as written, and a query of symbols alone by any of
+// its symbols, as keyword search looks for them.
 func TestOccurrences(t *testing.T) {
 	for _, tc := range []struct {
 		name, query, text string
@@ -79,6 +81,8 @@ func TestOccurrences(t *testing.T) {
 		{"prefix of the last word", "canv", "a canvas", []int{1}},
 		{"two words", "black tea", "tea, black tea", []int{1, 2}},
 		{"cjk as written", "東京", "東京に行く。東京", []int{2}},
+		{"a symbol", "🚀", "Rocket 🚀 launch ideas.md", []int{1}},
+		{"symbols are one unit, any of them", "🚀 🎉", "🎉 and 🚀, 🚀", []int{3}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if got := QueryTerms(tc.query).Occurrences(tc.text); !slices.Equal(got, tc.want) {
@@ -117,5 +121,37 @@ func TestMarkedExcerptCutsBetweenWords(t *testing.T) {
 				t.Errorf("excerpt %q ends inside a word", got)
 			}
 		})
+	}
+}
+
+// TestMarkedExcerptShowsWhatFits: a passage no longer than the excerpt is
+// shown whole, its heading too, however late in it the match is; a
+// longer one whose match is near its end fills the excerpt back from its
+// end rather than opening just before the match.
+func TestMarkedExcerptShowsWhatFits(t *testing.T) {
+	got := markedExcerpt("# Rocket\n\nThrusters and propellant budgets. 🚀", []string{"🚀"}, snippetRunes)
+	if want := "Rocket · Thrusters and propellant budgets. **🚀**"; got != want {
+		t.Errorf("excerpt %q; want %q", got, want)
+	}
+	long := strings.Repeat("filler words here ", 20) + "Thrusters and propellant budgets. 🚀"
+	got = markedExcerpt(long, []string{"🚀"}, 60)
+	if !strings.HasPrefix(got, "…") || !strings.HasSuffix(got, "Thrusters and propellant budgets. **🚀**") || utf8.RuneCountInString(got) < 55 {
+		t.Errorf("excerpt %q; want about 60 characters ending with the match", got)
+	}
+}
+
+// TestPassageCutInsideAHeading: a passage that begins inside a heading
+// sets the heading apart from the text after it (" · "), as one that
+// begins before the heading does: the rule is notes.Plain's, wherever the
+// cut falls.
+func TestPassageCutInsideAHeading(t *testing.T) {
+	pre := strings.Repeat("padding words go here ", 10)
+	post := strings.Repeat(" more text follows on", 10)
+	for _, h := range []string{"", " h h", " h h h h h h h h"} {
+		text := pre + "\n\n## Atomic notes principle" + h + "\nEach zettel holds one idea" + post
+		got, _, _ := QueryTerms("zettel").Passage(text, 1)
+		if want := "principle" + h + " · Each **zettel**"; !strings.Contains(got, want) {
+			t.Errorf("snippet %q; want it to hold %q", got, want)
+		}
 	}
 }

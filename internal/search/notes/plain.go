@@ -270,6 +270,54 @@ func opensCode(t string) (fence string, depth int, ok bool) {
 	return "", 0, false
 }
 
+// CutMarks are the block markers (quote and callout markers, a heading's
+// #s, a list bullet) of the line of Markdown text that holds byte at, for
+// a passage cut there: written before the cut ("## …principle"), they let
+// Plain read what is left of the line as the line it is, a heading set
+// apart from the text after it by the same separator as a heading read
+// whole. "" inside a fenced code block, or when at begins its line.
+func CutMarks(text string, at int) string {
+	from := strings.LastIndexByte(text[:at], '\n') + 1
+	fence, depth := "", 0
+	for line := range strings.SplitSeq(text[:from], "\n") {
+		t := strings.TrimSpace(line)
+		if fence == "" {
+			if f, d, ok := opensCode(t); ok {
+				fence, depth = f, d
+			}
+			continue
+		}
+		for i := 0; i < depth && strings.HasPrefix(t, ">"); i++ {
+			t = strings.TrimSpace(t[1:])
+		}
+		if strings.HasPrefix(t, fence) {
+			fence = ""
+		}
+	}
+	if fence != "" {
+		return ""
+	}
+	line := text[from:at]
+	t := strings.TrimLeft(line, " \t")
+	for {
+		switch {
+		case strings.HasPrefix(t, ">"):
+			t = strings.TrimLeft(t[1:], " \t")
+			continue
+		case callout.MatchString(t):
+			t = strings.TrimLeft(t[callout.FindStringIndex(t)[1]:], " \t")
+			continue
+		}
+		break
+	}
+	if m := heading.FindStringIndex(t); m != nil {
+		t = t[m[1]:]
+	} else if m := bullet.FindStringIndex(t); m != nil {
+		t = t[m[1]:]
+	}
+	return strings.TrimSpace(line[:len(line)-len(t)])
+}
+
 // partSeparator sets apart the parts of a snippet a reader would
 // otherwise read as one run of words: a table's cells, and a heading
 // from the text after it.

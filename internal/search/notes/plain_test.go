@@ -1,6 +1,9 @@
 package notes
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestPlain: a snippet shows a note's text as its reader sees it, whatever
 // Markdown it was cut from.
@@ -94,4 +97,34 @@ func FuzzPlain(f *testing.F) {
 			t.Fatalf("Plain(%q) = %q grew", s, out)
 		}
 	})
+}
+
+// TestCutMarks: a passage cut inside a line keeps the line's block
+// markers, so that Plain reads a heading cut in half as a heading, set
+// apart from the text after it as a whole one is; a line inside a fenced
+// code block has none, its "#" being code.
+func TestCutMarks(t *testing.T) {
+	for _, tc := range []struct {
+		name, text, at, want string // at: the text the cut begins at
+	}{
+		{"heading", "Intro.\n## Atomic notes principle\nEach zettel", "principle", "##"},
+		{"heading in a callout", "> [!tip] Tip\n> ### Atomic notes principle", "principle", "> ###"},
+		{"callout title", "> [!tip] Atomic notes principle", "principle", "> [!tip]"},
+		{"quoted bullet", "> - first item here", "item", "> -"},
+		{"plain text", "Intro.\nAtomic notes principle", "principle", ""},
+		{"start of a line", "Intro.\n## Atomic", "## Atomic", ""},
+		{"comment in code", "```sh\n# install the tools\n```", "the tools", ""},
+		{"heading after code", "```sh\n# install\n```\n## Atomic notes principle", "principle", "##"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := CutMarks(tc.text, strings.LastIndex(tc.text, tc.at)); got != tc.want {
+				t.Errorf("CutMarks at %q = %q; want %q", tc.at, got, tc.want)
+			}
+		})
+	}
+	whole := Plain("## Atomic notes principle\nEach zettel")
+	cut := Plain(CutMarks("## Atomic notes principle\nEach zettel", 10) + " …notes principle\nEach zettel")
+	if want := "…" + whole[len("Atomic "):]; cut != want {
+		t.Errorf("a heading cut in half reads %q; want %q, as the whole heading reads %q", cut, want, whole)
+	}
 }
