@@ -317,7 +317,11 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		}
 	}
 	r.Detail = fmt.Sprintf("since the last index (%s): %s", when, words.List(since))
-	if len(f.examples) > 0 {
+	switch total := f.added + changed + f.deleted + f.excluded; {
+	case len(f.examples) == 0:
+	case len(f.examples) >= total:
+		r.Detail += " (" + strings.Join(f.examples, ", ") + ")"
+	default:
 		r.Detail += ", such as " + strings.Join(f.examples, ", ")
 	}
 	r.Fix = "run " + inv.Command("index")

@@ -130,7 +130,7 @@ func TestNowExcludedIsNotDeleted(t *testing.T) {
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	fresh := freshness(ctx, h, v, health.Invocation{})
 	h.Close()
-	if !strings.Contains(fresh.Detail, ": 2 files now excluded, such as Templates/") || strings.Contains(fresh.Detail, "deleted") || strings.Contains(fresh.Detail, "()") {
+	if !strings.Contains(fresh.Detail, ": 2 files now excluded (Templates/Daily.md, Templates/Weekly.md)") || strings.Contains(fresh.Detail, "deleted") || strings.Contains(fresh.Detail, "()") {
 		t.Errorf("freshness: %s", fresh.Detail)
 	}
 

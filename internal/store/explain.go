@@ -238,7 +238,8 @@ func foreign(path string, err error) (why, fix string) {
 				fmt.Sprintf("--db takes a file, not a folder: give one inside it, such as `%s`", filepath.Join(path, "jarvis.db"))
 		}
 	}
-	return fmt.Sprintf("%s is not a jarvis index: %s", path, what), chooseAnother
+	return fmt.Sprintf("%s is not a jarvis index: %s", path, what),
+		"choose another --db (for example the default, which `jarvis help config` names); jarvis leaves that file as it is"
 }
 
 // chooseAnother is the fix for a database path jarvis cannot use in
