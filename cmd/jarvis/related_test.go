@@ -92,14 +92,16 @@ func TestPrintRelatedShowsTitles(t *testing.T) {
 	printRelated(&b, related.Answer{Vault: "v", Path: "202401011200.md", Title: "Atomic notes",
 		Related: []related.Note{
 			{Path: "Zettel/202403091008.md", Title: "Evergreen Notes", Score: 0.5},
-			{Path: "Cooking.md", Title: "Cooking", Score: 0.4},
+			{Path: "Cooking.md", Title: "Cooking", Score: 0.4, Reasons: []related.Reason{{Kind: related.KindMeaning, Detail: "similar passage"}}},
 		},
+		Embedder: "lexical/hashed-ngrams-v1",
 		Suggestions: []related.Suggestion{{Path: "Zettel/202403091008.md", Title: "Evergreen Notes", Link: related.Wikilink("Zettel/202403091008.md", "Evergreen Notes", []string{"Zettel/202403091008.md"}), Similarity: 0.5}},
 	})
 	for _, want := range []string{
 		" 1. Zettel/202403091008.md — Evergreen Notes  (",
 		" 2. Cooking.md  (",
 		"  [[202403091008|Evergreen Notes]]  (Zettel/202403091008.md, similarity",
+		"    similar      similar passage", // not "meaning" beside "not meaning"
 	} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("the output lacks %q:\n%s", want, b.String())
