@@ -491,7 +491,10 @@ func (ix *Indexer) prepare(ctx context.Context, root *vault.Root, j *job) error 
 // modification time no file has), the rest are unchanged, and files no longer on disk
 // are gone. A file the scan did not list because it, or a folder above it,
 // could not be read (unread) is not gone: it stays as last read, among the
-// unchanged. Both the index run and doctor's freshness check plan with it.
+// unchanged. A note the scan found this process may not read is read
+// again whatever its time and size (a chmod changes neither), so that the
+// run says why it cannot be. Both the index run and doctor's freshness
+// check plan with it.
 func plan(files []vault.File, known map[string]*existing, unread vault.Unread) (work []*job, same, gone []*existing) {
 	for _, f := range files {
 		old, ok := known[f.Path]
@@ -500,7 +503,7 @@ func plan(files []vault.File, known map[string]*existing, unread vault.Unread) (
 			continue
 		}
 		old.present, old.createdNow = true, f.Created
-		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime {
+		if old.note != f.Note || old.size != f.Size || old.mtime != f.ModTime || f.Unreadable {
 			work = append(work, &job{file: f, old: old})
 			continue
 		}

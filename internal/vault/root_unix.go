@@ -154,10 +154,13 @@ var scanCalls = struct {
 	openat    func(dirFD int, name string, flags int, mode uint32) (int, error)
 	describe  func(dirFD int, name string) (entry, error)
 	readNames func(f *os.File) ([]string, error)
+	// mayRead is access(2) for reading the name in the folder dirFD.
+	mayRead func(dirFD int, name string) error
 }{
 	openat:    unix.Openat,
 	describe:  describeAt,
 	readNames: func(f *os.File) ([]string, error) { return f.Readdirnames(-1) },
+	mayRead:   func(dirFD int, name string) error { return unix.Faccessat(dirFD, name, unix.R_OK, 0) },
 }
 
 // entry is what the scan reads of one name in a folder, the name itself
@@ -256,7 +259,12 @@ func (s *scanner) dir(fd int, rel string, depth int) error {
 			if note && st.nlink > 1 {
 				s.warn(p, hardLinked(st.nlink))
 			}
-			s.files = append(s.files, File{Path: p, Size: st.size, ModTime: st.mtime, Created: st.created, Note: note})
+			// A note this process may not read: its rights may have changed
+			// (chmod) with its time and size as they were, and it is read
+			// again to say so. access(2) answers as an open would, groups
+			// and ACLs included, for one call a note.
+			unreadable := note && scanCalls.mayRead(fd, name) != nil
+			s.files = append(s.files, File{Path: p, Size: st.size, ModTime: st.mtime, Created: st.created, Note: note, Unreadable: unreadable})
 		case unix.S_IFLNK:
 			if s.keptOut(p, false) {
 				continue

@@ -4,6 +4,7 @@ package vault
 
 import (
 	"context"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,5 +145,36 @@ func TestScanWarnsOfHardLinkedNotes(t *testing.T) {
 	if len(warnings) != 1 || warnings[0].Path != "Shared.md" || warnings[0].Unread ||
 		!strings.Contains(warnings[0].Message, "2 hard links") || !strings.Contains(warnings[0].Message, "outside the vault") {
 		t.Errorf("warnings %+v, want one for Shared.md", warnings)
+	}
+}
+
+// TestScanMarksANoteItMayNotRead: a note whose rights deny this process
+// reading it is listed, marked Unreadable, so that an index run reads it
+// again and says why it cannot, though its time and size did not change
+// (chmod changes neither). Attachments are not asked about. (The test runs
+// as root, whom access(2) lets read anything: the call is made to fail.)
+func TestScanMarksANoteItMayNotRead(t *testing.T) {
+	root := t.TempDir()
+	for _, p := range []string{"Open.md", "Secret.md", "secret.png"} {
+		sharedtest.WriteFile(t, root, p, "x")
+	}
+	was := scanCalls
+	t.Cleanup(func() { scanCalls = was })
+	scanCalls.mayRead = func(dirFD int, name string) error {
+		if strings.HasPrefix(name, "Secret") || strings.HasPrefix(name, "secret") {
+			return unix.EACCES
+		}
+		return nil
+	}
+	files, _, err := Scan(context.Background(), root, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]bool{}
+	for _, f := range files {
+		got[f.Path] = f.Unreadable
+	}
+	if want := map[string]bool{"Open.md": false, "Secret.md": true, "secret.png": false}; !maps.Equal(got, want) {
+		t.Errorf("unreadable marks %v; want %v", got, want)
 	}
 }

@@ -34,6 +34,11 @@ type File struct {
 	Created int64
 	// Note is true for Markdown files; everything else is an attachment.
 	Note bool
+	// Unreadable is set on a note the scan found this process may not read
+	// (where the system says so cheaply: Unix), so that an index run reads
+	// it again and says why it cannot, though its time and size are as
+	// they were.
+	Unreadable bool
 }
 
 // CannotRead begins the warning of a file that could not be read (no
