@@ -477,6 +477,29 @@ func undoSummary(id int64, e Entry) string {
 	return fmt.Sprintf("undid write %d (%s)", id, e.Summary)
 }
 
+// UndoReport says what undoing write id (e) did, in the words of the
+// summary the history shows for the undo (undoSummary): "Reverted write
+// 2 in "notes": edited A.md. This undo is write 3: run `jarvis undo 3`
+// to redo it." When write id was itself an undo, undoing it redid the
+// write it had undone ("Redid write 1 (edited A.md) by reverting write
+// 2, its undo"), and when it was a redo, undid that write again. undoID
+// is the write the undo was recorded as; undoCmd the command that
+// reverts it.
+func UndoReport(id int64, e Entry, undoID int64, undoCmd string) string {
+	said := undoSummary(id, e)
+	if e.Tool == "undo" {
+		switch {
+		case strings.HasPrefix(said, "redid write "):
+			return fmt.Sprintf("Redid%s by reverting write %d, its undo. This redo is write %d in %q: run %s to undo it again.",
+				strings.TrimPrefix(said, "redid"), id, undoID, e.Vault, undoCmd)
+		case strings.HasPrefix(said, "undid write "):
+			return fmt.Sprintf("Undid%s again by reverting write %d, its redo. This undo is write %d in %q: run %s to redo it.",
+				strings.TrimPrefix(said, "undid"), id, undoID, e.Vault, undoCmd)
+		}
+	}
+	return fmt.Sprintf("Reverted write %d in %q: %s. This undo is write %d: run %s to redo it.", id, e.Vault, e.Summary, undoID, undoCmd)
+}
+
 // LaterWrites are the writes after write id that changed the file at
 // path (its path before or after), oldest first, so that a refused undo
 // can say which writes to undo first; none when the journal holds none.
