@@ -288,3 +288,24 @@ func TestNullEditsAreRefusedWithATypedExample(t *testing.T) {
 	}
 	sharedtest.CheckWords(t, "edit-note", text)
 }
+
+// TestWriteAnswersQuoteNamesThatWouldMisread: the write tools' answers
+// name paths as the history does (write.PathText), so a name holding
+// " to " or starting with a space is quoted, not read as two paths or
+// lost in a double space.
+func TestWriteAnswersQuoteNamesThatWouldMisread(t *testing.T) {
+	cs, _ := writableExample(t)
+	var created mcp.WriteOutput
+	text, isErr := call(t, cs, mcp.ToolCreateNote, map[string]any{"path": "Q to R.md", "content": "q\n"}, &created)
+	if want := `Wrote "Q to R.md".`; isErr || !strings.Contains(text, want) {
+		t.Fatalf("create-note Q to R.md: %v %q; want %q", isErr, text, want)
+	}
+	text, isErr = call(t, cs, mcp.ToolMoveNote, map[string]any{"path": "Q to R.md", "to": "S to T.md", "etag": created.ETag}, nil)
+	if want := `Moved "Q to R.md" to "S to T.md".`; isErr || !strings.Contains(text, want) {
+		t.Fatalf("move-note Q to R.md: %v %q; want %q", isErr, text, want)
+	}
+	text, isErr = call(t, cs, mcp.ToolCreateNote, map[string]any{"path": " lead.md", "content": "l\n"}, nil)
+	if want := `Wrote " lead.md".`; isErr || !strings.Contains(text, want) {
+		t.Fatalf("create-note \" lead.md\": %v %q; want %q", isErr, text, want)
+	}
+}

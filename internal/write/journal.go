@@ -554,15 +554,22 @@ func nonNil(b []byte) []byte {
 
 // PathText is a note's path as the journal's words name it: as it is,
 // or quoted when it would not read as one name (a name in it with a
-// space at either end, a quote, a control character), so that " lead.md" is not taken for
-// "lead.md".
+// space at either end, a quote, a control character, or a word the
+// sentences that name paths use to join them: " to ", " and ", ", "), so
+// that " lead.md" is not taken for "lead.md", nor "moved Q to R.md to S"
+// read as two moves.
 func PathText(p string) string {
 	if p == "" || strings.ContainsAny(p, "\"`") || strings.ContainsFunc(p, unicode.IsControl) {
 		return strconv.Quote(p)
 	}
 	for _, name := range strings.Split(p, "/") {
-		if name != strings.TrimSpace(name) {
+		if name != strings.TrimSpace(name) || strings.Contains(name, ", ") {
 			return strconv.Quote(p)
+		}
+		for _, sep := range []string{" to ", " and "} {
+			if strings.Contains(" "+name+" ", sep) {
+				return strconv.Quote(p)
+			}
 		}
 	}
 	return p

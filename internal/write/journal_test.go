@@ -411,3 +411,30 @@ func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 		id = undo
 	}
 }
+
+// TestPathTextQuotesWhatWouldNotReadAsOneName: a path is quoted when
+// the sentences naming it would read it wrong: a space at either end of
+// a name, or a word those sentences join paths with.
+func TestPathTextQuotesWhatWouldNotReadAsOneName(t *testing.T) {
+	cases := []struct{ name, path, want string }{
+		{"plain", "Notes/Idea.md", "Notes/Idea.md"},
+		{"inner spaces", "Notes/My idea.md", "Notes/My idea.md"},
+		{"word holding to", "Notes/Tomato.md", "Notes/Tomato.md"},
+		{"leading space", " lead.md", `" lead.md"`},
+		{"to inside", "Q to R.md", `"Q to R.md"`},
+		{"to first", "to do.md", `"to do.md"`},
+		{"to in a folder", "Q to R/x.md", `"Q to R/x.md"`},
+		{"and inside", "Pros and cons.md", `"Pros and cons.md"`},
+		{"comma", "A, B.md", `"A, B.md"`},
+		{"quote", `say "hi".md`, `"say \"hi\".md"`},
+	}
+	for _, c := range cases {
+		if got := PathText(c.path); got != c.want {
+			t.Errorf("%s: PathText(%q) = %s, want %s", c.name, c.path, got, c.want)
+		}
+	}
+	ch := Change{Files: []FileChange{{Path: "Q to R.md", Before: "x", MoveTo: "S to T.md"}}}
+	if got, want := Describe(ch), `moved "Q to R.md" to "S to T.md"`; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}
