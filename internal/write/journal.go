@@ -287,6 +287,11 @@ func (j Journal) Record(ctx context.Context, vault string, ch Change, applied Ap
 			return 0, fmt.Errorf("journal the write: %w", err)
 		}
 	}
+	for i, folder := range applied.Folders {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO write_folders (write_id, ord, path) VALUES (?, ?, ?)`, id, i, folder); err != nil {
+			return 0, fmt.Errorf("journal the write: %w", err)
+		}
+	}
 	if err := prune(ctx, tx, id, now, j.bounds()); err != nil {
 		return 0, fmt.Errorf("journal the write: %w", err)
 	}
@@ -398,6 +403,27 @@ func (j Journal) files(ctx context.Context, id int64) ([]journalFile, error) {
 	return out, nil
 }
 
+// folders are the folders write id made, outermost first.
+func (j Journal) folders(ctx context.Context, id int64) ([]string, error) {
+	rows, err := j.DB.QueryContext(ctx, `SELECT path FROM write_folders WHERE write_id = ? ORDER BY ord`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("read the write journal: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	return out, nil
+}
+
 // UndoChange is the Change that reverts write id, for Apply in the
 // write's vault (Lookup names it), to be recorded in turn (its Tool is
 // "undo"), so that undoing an undo redoes. A created note is deleted (to
@@ -406,7 +432,9 @@ func (j Journal) files(ctx context.Context, id int64) ([]journalFile, error) {
 // it still holds what was deleted, else the journal's copy of its bytes
 // is written, the trash having been emptied or the copy changed), and a
 // moved one moves back with the notes whose links the move changed given
-// their bytes back.
+// their bytes back. The folders the write made are removed again, each
+// only when empty (Change.RemoveFolders); a folder that was there before
+// the write is never among them.
 //
 // current tells a file's etag now, or that it does not exist. Each file
 // the write left must be as it left it; otherwise UndoChange fails with
@@ -421,7 +449,11 @@ func (j Journal) UndoChange(ctx context.Context, id int64, current func(path str
 	if err != nil {
 		return Change{}, err
 	}
-	ch := Change{Tool: "undo", Summary: undoSummary(id, e)}
+	folders, err := j.folders(ctx, id)
+	if err != nil {
+		return Change{}, err
+	}
+	ch := Change{Tool: "undo", Summary: undoSummary(id, e), RemoveFolders: folders}
 	for _, f := range slices.Backward(files) {
 		if f.Change == Deleted {
 			_, exists, err := current(f.Path)
