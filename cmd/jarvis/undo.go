@@ -174,8 +174,7 @@ error.`, e)
 			return err
 		}
 	} else {
-		fmt.Fprintf(e.stdout, "Reverted write %d in %q: %s. This undo is write %d: run %s to redo it.\n",
-			id, v.Name, entry.Summary, undoID, inv.Command("undo", strconv.FormatInt(undoID, 10)))
+		fmt.Fprintln(e.stdout, write.UndoReport(id, entry, undoID, inv.Command("undo", strconv.FormatInt(undoID, 10))))
 	}
 	if refreshErr != nil {
 		return fmt.Errorf("the notes were reverted, but the index could not be brought up to date: %w; run %s", dbError(e, cfg, cfg.DBPath, refreshErr), inv.Command("index"))

@@ -113,7 +113,7 @@ func TestUpgradeToAnchors(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "old.db")
 	ix, _ := testIndexer(t, path)
 	mustIndex(t, ix, "coffee", root)
-	for _, q := range slices.Concat(undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, undoCounts, []string{
+	for _, q := range slices.Concat(undoWriteFolders, undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, undoCounts, []string{
 		`DROP TRIGGER search_notes_insert`, `DROP TRIGGER search_notes_delete`,
 		`DROP TRIGGER search_notes_anchors_before`, `DROP TRIGGER search_notes_anchors_after`,
 		`DROP TABLE note_fts`, `DROP VIEW note_text`, `ALTER TABLE search_notes DROP COLUMN anchors`,

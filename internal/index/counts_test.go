@@ -180,7 +180,7 @@ func TestCountsOnUpgrade(t *testing.T) {
 	mustIndex(t, ix, "again", root)
 	old := ix.db.(*store.DB)
 	want := rowsText(t, old.DB, recount)
-	for _, q := range slices.Concat(undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, undoCounts, []string{`DELETE FROM schema_migrations WHERE version >= 9`}) {
+	for _, q := range slices.Concat(undoWriteFolders, undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, undoCounts, []string{`DELETE FROM schema_migrations WHERE version >= 9`}) {
 		if _, err := old.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -169,9 +169,14 @@ func rowsText(t testing.TB, db *sql.DB, q string) string {
 	return b.String()
 }
 
+// undoWriteFolders takes a database back from version 16
+// (0016_write_folders.sql) to 15, for tests of upgrades from earlier
+// versions.
+var undoWriteFolders = []string{`DROP TABLE write_folders`}
+
 // undoFileCreated takes a database back from version 15
 // (0015_file_created.sql) to 14, for tests of upgrades from earlier
-// versions.
+// versions; undoWriteFolders comes first.
 var undoFileCreated = []string{`ALTER TABLE files DROP COLUMN created_ns`}
 
 // undoWriteJournal takes a database back from version 14

@@ -194,7 +194,7 @@ func TestUpgradeFromVersion2(t *testing.T) {
 	// Back to version 2: what 0003 made goes, chunks were never written,
 	// vectors are the WITHOUT ROWID table 0004 replaces, and vaults have no
 	// parser version (0005); what 0006 to 0009 added goes too.
-	for _, q := range slices.Concat(undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, undoCounts, []string{
+	for _, q := range slices.Concat(undoWriteFolders, undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, undoCounts, []string{
 		`ALTER TABLE vaults DROP COLUMN parser`,
 		`DROP TABLE vectors`,
 		`CREATE TABLE vectors (embedder_id INTEGER NOT NULL REFERENCES embedders(id) ON DELETE CASCADE,

@@ -22,7 +22,7 @@ func TestTagKeysOnUpgrade(t *testing.T) {
 	ix, _ := testIndexer(t, path)
 	mustIndex(t, ix, "coffee", root)
 	old := ix.db.(*store.DB)
-	for _, q := range slices.Concat(undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, []string{`DELETE FROM schema_migrations WHERE version >= 10`}) {
+	for _, q := range slices.Concat(undoWriteFolders, undoFileCreated, undoWriteJournal, undoVaultGeneration, undoVaultRules, undoBacklinkCounts, undoTagFold, []string{`DELETE FROM schema_migrations WHERE version >= 10`}) {
 		if _, err := old.Exec(q); err != nil {
 			t.Fatalf("%s: %v", q, err)
 		}

@@ -28,8 +28,8 @@ func TestWriteWithAMalformedETag(t *testing.T) {
 // TestTooLongAWriteSaysHowToWriteInParts: arguments over the 64 KB a call
 // takes are refused, for a write, with how to write a longer note in
 // parts (create it with part, then edit-note's append), and for
-// periodic-note's append with how to append in parts; a read is told to
-// shorten them.
+// periodic-note's append with how to append in parts, each said once; a
+// read is told to shorten them.
 func TestTooLongAWriteSaysHowToWriteInParts(t *testing.T) {
 	cs, _ := writableExample(t)
 	long := strings.Repeat("word ", 20000)
@@ -44,8 +44,8 @@ func TestTooLongAWriteSaysHowToWriteInParts(t *testing.T) {
 		{mcp.ToolReadNote, map[string]any{"path": "Water.md", "heading": long}, "shorten them"},
 	} {
 		text, isErr := call(t, cs, c.tool, c.args, nil)
-		if !isErr || !strings.Contains(text, "65536") || !strings.Contains(text, c.want) {
-			t.Errorf("%s with 100 KB of arguments: %v %q; want %q", c.tool, isErr, text, c.want)
+		if !isErr || !strings.Contains(text, "65536") || strings.Count(text, c.want) != 1 || strings.Count(text, "append") > 1 {
+			t.Errorf("%s with 100 KB of arguments: %v %q; want %q, said once", c.tool, isErr, text, c.want)
 		}
 		sharedtest.CheckWords(t, c.tool, text)
 	}
@@ -287,4 +287,25 @@ func TestNullEditsAreRefusedWithATypedExample(t *testing.T) {
 		t.Errorf("edit-note with edits null: no example in %q", text)
 	}
 	sharedtest.CheckWords(t, "edit-note", text)
+}
+
+// TestWriteAnswersQuoteNamesThatWouldMisread: the write tools' answers
+// name paths as the history does (write.PathText), so a name holding
+// " to " or starting with a space is quoted, not read as two paths or
+// lost in a double space.
+func TestWriteAnswersQuoteNamesThatWouldMisread(t *testing.T) {
+	cs, _ := writableExample(t)
+	var created mcp.WriteOutput
+	text, isErr := call(t, cs, mcp.ToolCreateNote, map[string]any{"path": "Q to R.md", "content": "q\n"}, &created)
+	if want := `Wrote "Q to R.md".`; isErr || !strings.Contains(text, want) {
+		t.Fatalf("create-note Q to R.md: %v %q; want %q", isErr, text, want)
+	}
+	text, isErr = call(t, cs, mcp.ToolMoveNote, map[string]any{"path": "Q to R.md", "to": "S to T.md", "etag": created.ETag}, nil)
+	if want := `Moved "Q to R.md" to "S to T.md".`; isErr || !strings.Contains(text, want) {
+		t.Fatalf("move-note Q to R.md: %v %q; want %q", isErr, text, want)
+	}
+	text, isErr = call(t, cs, mcp.ToolCreateNote, map[string]any{"path": " lead.md", "content": "l\n"}, nil)
+	if want := `Wrote " lead.md".`; isErr || !strings.Contains(text, want) {
+		t.Fatalf("create-note \" lead.md\": %v %q; want %q", isErr, text, want)
+	}
 }

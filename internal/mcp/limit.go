@@ -281,7 +281,7 @@ func (f *inFlight) oversized(req mcpsdk.Request) error {
 			return fmt.Errorf("no tool is named %s; tools/list names them", quoteArg(r.Params.Name))
 		}
 		if r.Params != nil && len(r.Params.Arguments) > f.lim.ArgumentBytes {
-			return fmt.Errorf("the arguments are %d bytes long; a call to one of jarvis's tools takes at most %d bytes of arguments in all, so a long text goes over several calls (create the note with part of it, then add the rest with edit-note's append): %s", len(r.Params.Arguments), f.lim.ArgumentBytes, shorten(r.Params.Name, r.Params.Arguments))
+			return fmt.Errorf("the arguments are %d bytes long; a call to one of jarvis's tools takes at most %d bytes of arguments in all: %s", len(r.Params.Arguments), f.lim.ArgumentBytes, shorten(r.Params.Name, r.Params.Arguments))
 		}
 	case *mcpsdk.ReadResourceRequest:
 		if r.Params != nil && len(r.Params.URI) > maxResourceURIBytes {

@@ -349,24 +349,25 @@ func writeError(err error, reader string) error {
 	return err
 }
 
-// renderWrite is the text of a write's answer.
+// renderWrite is the text of a write's answer, its paths named as the
+// journal names them (write.PathText).
 func renderWrite(r write.Request, out WriteOutput) string {
 	var b strings.Builder
 	switch {
 	case out.DryRun && r.Tool == ToolMoveNote:
-		fmt.Fprintf(&b, "Dry run of move-note, to move %s to %s: nothing was written.\n", r.Path, out.Path)
+		fmt.Fprintf(&b, "Dry run of move-note, to move %s to %s: nothing was written.\n", write.PathText(r.Path), write.PathText(out.Path))
 	case out.DryRun:
-		fmt.Fprintf(&b, "Dry run of %s on %s: nothing was written.\n", r.Tool, out.Path)
+		fmt.Fprintf(&b, "Dry run of %s on %s: nothing was written.\n", r.Tool, write.PathText(out.Path))
 	case r.Tool == ToolDeleteNote:
-		fmt.Fprintf(&b, "Moved %s to %s.\n", r.Path, out.Trash)
+		fmt.Fprintf(&b, "Moved %s to %s.\n", write.PathText(r.Path), write.PathText(out.Trash))
 	case r.Tool == ToolMoveNote:
-		fmt.Fprintf(&b, "Moved %s to %s", r.Path, out.Path)
+		fmt.Fprintf(&b, "Moved %s to %s", write.PathText(r.Path), write.PathText(out.Path))
 		if n := len(out.Relinked); n > 0 {
 			fmt.Fprintf(&b, " and rewrote the links to it in %s", words.Count(n, "note"))
 		}
 		b.WriteString(".\n")
 	default:
-		fmt.Fprintf(&b, "Wrote %s.\n", out.Path)
+		fmt.Fprintf(&b, "Wrote %s.\n", write.PathText(out.Path))
 	}
 	if out.ETag != "" {
 		fmt.Fprintf(&b, "etag: %s\n", out.ETag)
@@ -377,7 +378,7 @@ func renderWrite(r write.Request, out WriteOutput) string {
 	if len(out.Relinked) > 0 {
 		b.WriteString("\nLinks rewritten in:\n")
 		for _, p := range out.Relinked {
-			fmt.Fprintf(&b, "- %s\n", p)
+			fmt.Fprintf(&b, "- %s\n", write.PathText(p))
 		}
 	}
 	for _, w := range out.Warnings {

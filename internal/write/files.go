@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -70,6 +71,10 @@ type AppliedFile struct {
 // Applied is the outcome of an Apply, one AppliedFile per FileChange.
 type Applied struct {
 	Files []AppliedFile
+	// Folders are the folders Apply made for the files, in the order
+	// made (outermost first), for the journal: undo removes them again
+	// when empty (Change.RemoveFolders).
+	Folders []string
 }
 
 // TrashDir is the vault's trash folder, where Delete moves a note, as
@@ -258,6 +263,32 @@ func (w *walker) removeCreated() {
 	w.created = nil
 }
 
+// removeEmpty removes the folders rels (vault-relative, outermost
+// first) that are empty, deepest first. One that is gone, is not a
+// folder, or still holds anything is left as it is: the write is made
+// whatever becomes of them.
+func (w *walker) removeEmpty(rels []string) {
+	for _, rel := range slices.Backward(rels) {
+		if rel == "" {
+			continue
+		}
+		if f, ok := w.open[rel]; ok {
+			f.close()
+			delete(w.open, rel)
+		}
+		up, name, err := w.at(rel, false)
+		if err != nil {
+			continue
+		}
+		if st, err := up.stat(name); err != nil || st.kind != kindFolder {
+			continue
+		}
+		if up.rmdir(name) == nil {
+			_ = up.sync()
+		}
+	}
+}
+
 // syncCreated syncs the folders holding the folders the walker made, so
 // that a new folder's entry is on disk with the files in it.
 func (w *walker) syncCreated() error {
@@ -415,6 +446,7 @@ func (v *Vault) ApplyRecorded(ctx context.Context, ch Change, record func(Applie
 			}
 			out.Files[i] = AppliedFile{Path: s.fc.Path, Final: s.final, Previous: s.prev, ETag: ETag(now)}
 		}
+		out.Folders = slices.Clone(w.created)
 		if record != nil {
 			if err = record(out); err != nil {
 				return Applied{}, w.undo(steps, err)
@@ -439,6 +471,7 @@ func (v *Vault) ApplyRecorded(ctx context.Context, ch Change, record func(Applie
 		return Applied{}, w.undo(steps, err)
 	}
 	w.tidyTrash(steps)
+	w.removeEmpty(ch.RemoveFolders)
 	return out, nil
 }
 

@@ -287,6 +287,11 @@ func (j Journal) Record(ctx context.Context, vault string, ch Change, applied Ap
 			return 0, fmt.Errorf("journal the write: %w", err)
 		}
 	}
+	for i, folder := range applied.Folders {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO write_folders (write_id, ord, path) VALUES (?, ?, ?)`, id, i, folder); err != nil {
+			return 0, fmt.Errorf("journal the write: %w", err)
+		}
+	}
 	if err := prune(ctx, tx, id, now, j.bounds()); err != nil {
 		return 0, fmt.Errorf("journal the write: %w", err)
 	}
@@ -398,6 +403,27 @@ func (j Journal) files(ctx context.Context, id int64) ([]journalFile, error) {
 	return out, nil
 }
 
+// folders are the folders write id made, outermost first.
+func (j Journal) folders(ctx context.Context, id int64) ([]string, error) {
+	rows, err := j.DB.QueryContext(ctx, `SELECT path FROM write_folders WHERE write_id = ? ORDER BY ord`, id)
+	if err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return nil, fmt.Errorf("read the write journal: %w", err)
+		}
+		out = append(out, p)
+	}
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("read the write journal: %w", err)
+	}
+	return out, nil
+}
+
 // UndoChange is the Change that reverts write id, for Apply in the
 // write's vault (Lookup names it), to be recorded in turn (its Tool is
 // "undo"), so that undoing an undo redoes. A created note is deleted (to
@@ -406,7 +432,9 @@ func (j Journal) files(ctx context.Context, id int64) ([]journalFile, error) {
 // it still holds what was deleted, else the journal's copy of its bytes
 // is written, the trash having been emptied or the copy changed), and a
 // moved one moves back with the notes whose links the move changed given
-// their bytes back.
+// their bytes back. The folders the write made are removed again, each
+// only when empty (Change.RemoveFolders); a folder that was there before
+// the write is never among them.
 //
 // current tells a file's etag now, or that it does not exist. Each file
 // the write left must be as it left it; otherwise UndoChange fails with
@@ -421,7 +449,11 @@ func (j Journal) UndoChange(ctx context.Context, id int64, current func(path str
 	if err != nil {
 		return Change{}, err
 	}
-	ch := Change{Tool: "undo", Summary: undoSummary(id, e)}
+	folders, err := j.folders(ctx, id)
+	if err != nil {
+		return Change{}, err
+	}
+	ch := Change{Tool: "undo", Summary: undoSummary(id, e), RemoveFolders: folders}
 	for _, f := range slices.Backward(files) {
 		if f.Change == Deleted {
 			_, exists, err := current(f.Path)
@@ -475,6 +507,29 @@ func undoSummary(id int64, e Entry) string {
 		}
 	}
 	return fmt.Sprintf("undid write %d (%s)", id, e.Summary)
+}
+
+// UndoReport says what undoing write id (e) did, in the words of the
+// summary the history shows for the undo (undoSummary): "Reverted write
+// 2 in "notes": edited A.md. This undo is write 3: run `jarvis undo 3`
+// to redo it." When write id was itself an undo, undoing it redid the
+// write it had undone ("Redid write 1 (edited A.md) by reverting write
+// 2, its undo"), and when it was a redo, undid that write again. undoID
+// is the write the undo was recorded as; undoCmd the command that
+// reverts it.
+func UndoReport(id int64, e Entry, undoID int64, undoCmd string) string {
+	said := undoSummary(id, e)
+	if e.Tool == "undo" {
+		switch {
+		case strings.HasPrefix(said, "redid write "):
+			return fmt.Sprintf("Redid%s by reverting write %d, its undo. This redo is write %d in %q: run %s to undo it again.",
+				strings.TrimPrefix(said, "redid"), id, undoID, e.Vault, undoCmd)
+		case strings.HasPrefix(said, "undid write "):
+			return fmt.Sprintf("Undid%s again by reverting write %d, its redo. This undo is write %d in %q: run %s to redo it.",
+				strings.TrimPrefix(said, "undid"), id, undoID, e.Vault, undoCmd)
+		}
+	}
+	return fmt.Sprintf("Reverted write %d in %q: %s. This undo is write %d: run %s to redo it.", id, e.Vault, e.Summary, undoID, undoCmd)
 }
 
 // LaterWrites are the writes after write id that changed the file at
@@ -531,15 +586,22 @@ func nonNil(b []byte) []byte {
 
 // PathText is a note's path as the journal's words name it: as it is,
 // or quoted when it would not read as one name (a name in it with a
-// space at either end, a quote, a control character), so that " lead.md" is not taken for
-// "lead.md".
+// space at either end, a quote, a control character, or a word the
+// sentences that name paths use to join them: " to ", " and ", ", "), so
+// that " lead.md" is not taken for "lead.md", nor "moved Q to R.md to S"
+// read as two moves.
 func PathText(p string) string {
 	if p == "" || strings.ContainsAny(p, "\"`") || strings.ContainsFunc(p, unicode.IsControl) {
 		return strconv.Quote(p)
 	}
 	for _, name := range strings.Split(p, "/") {
-		if name != strings.TrimSpace(name) {
+		if name != strings.TrimSpace(name) || strings.Contains(name, ", ") {
 			return strconv.Quote(p)
+		}
+		for _, sep := range []string{" to ", " and "} {
+			if strings.Contains(" "+name+" ", sep) {
+				return strconv.Quote(p)
+			}
 		}
 	}
 	return p

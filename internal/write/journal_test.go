@@ -376,3 +376,65 @@ func TestRecordRefusesAMismatchedApplied(t *testing.T) {
 		t.Errorf("history = %+v, want nothing recorded", h)
 	}
 }
+
+// TestUndoReportSaysWhatHistoryRecords: the report of an undo, of the
+// undo of that undo and of the undo of the redo describes the write as
+// the history then shows it (one rule, undoSummary): an undo of an undo
+// says it redid the write, not that it undid it.
+func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
+	ctx := context.Background()
+	j := Journal{DB: openJournalDB(t)}
+	v := newMemVault(map[string]string{"alpha.md": "a\n"})
+	id := j.write(t, v, Change{Tool: "edit-note", Summary: "edited alpha.md", Files: []FileChange{{Path: "alpha.md", Before: testETag([]byte("a\n")), After: []byte("b\n")}}})
+	want := []string{
+		`Reverted write 1 in "notes": edited alpha.md. This undo is write 2: run CMD to redo it.`,
+		`Redid write 1 (edited alpha.md) by reverting write 2, its undo. This redo is write 3 in "notes": run CMD to undo it again.`,
+		`Undid write 1 (edited alpha.md) again by reverting write 3, its redo. This undo is write 4 in "notes": run CMD to redo it.`,
+	}
+	for _, w := range want {
+		e, err := j.Lookup(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		undo := j.undo(t, v, id)
+		got := UndoReport(id, e, undo, "CMD")
+		if got != w {
+			t.Errorf("undo of write %d says %q, want %q", id, got, w)
+		}
+		done, err := j.Lookup(ctx, undo)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if e.Tool == "undo" && !strings.Contains(strings.ToLower(got), done.Summary) {
+			t.Errorf("undo of write %d says %q; the history says %q", id, got, done.Summary)
+		}
+		id = undo
+	}
+}
+
+// TestPathTextQuotesWhatWouldNotReadAsOneName: a path is quoted when
+// the sentences naming it would read it wrong: a space at either end of
+// a name, or a word those sentences join paths with.
+func TestPathTextQuotesWhatWouldNotReadAsOneName(t *testing.T) {
+	cases := []struct{ name, path, want string }{
+		{"plain", "Notes/Idea.md", "Notes/Idea.md"},
+		{"inner spaces", "Notes/My idea.md", "Notes/My idea.md"},
+		{"word holding to", "Notes/Tomato.md", "Notes/Tomato.md"},
+		{"leading space", " lead.md", `" lead.md"`},
+		{"to inside", "Q to R.md", `"Q to R.md"`},
+		{"to first", "to do.md", `"to do.md"`},
+		{"to in a folder", "Q to R/x.md", `"Q to R/x.md"`},
+		{"and inside", "Pros and cons.md", `"Pros and cons.md"`},
+		{"comma", "A, B.md", `"A, B.md"`},
+		{"quote", `say "hi".md`, `"say \"hi\".md"`},
+	}
+	for _, c := range cases {
+		if got := PathText(c.path); got != c.want {
+			t.Errorf("%s: PathText(%q) = %s, want %s", c.name, c.path, got, c.want)
+		}
+	}
+	ch := Change{Files: []FileChange{{Path: "Q to R.md", Before: "x", MoveTo: "S to T.md"}}}
+	if got, want := Describe(ch), `moved "Q to R.md" to "S to T.md"`; got != want {
+		t.Errorf("Describe = %q, want %q", got, want)
+	}
+}

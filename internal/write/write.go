@@ -71,4 +71,8 @@ type Change struct {
 	// (Describe).
 	Summary string
 	Files   []FileChange
+	// RemoveFolders are folders to remove once the files are written,
+	// each only when it is then empty, the last first: the folders the
+	// write being undone made (Applied.Folders), outermost first.
+	RemoveFolders []string
 }
