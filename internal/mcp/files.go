@@ -75,9 +75,10 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 			return "", false, outside(cand, err)
 		case errors.Is(err, vault.ErrLeftOut):
 			return "", false, errExcluded
-		case errors.Is(err, vault.ErrBadName):
-			return "", false, badName(err)
 		}
+		// Not there, or a path no file can have (vault.ErrBadName): the
+		// reference may still be a title or an alias, which the caller
+		// looks up next.
 	}
 	return "", false, nil
 }
