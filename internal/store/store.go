@@ -586,8 +586,13 @@ func (db *DB) QuickCheck(ctx context.Context) ([]string, error) {
 	return db.check(ctx, "quick_check")
 }
 
+// checkLimit is how many findings a check lists at most (SQLite's own
+// default, stated here so that Findings knows when the list was cut):
+// a check that reached it found at least that many.
+const checkLimit = 100
+
 func (db *DB) check(ctx context.Context, pragma string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `PRAGMA `+pragma)
+	rows, err := db.QueryContext(ctx, `PRAGMA `+pragma+`(`+strconv.Itoa(checkLimit)+`)`)
 	if err != nil {
 		return nil, fmt.Errorf("integrity check: %w", err)
 	}
