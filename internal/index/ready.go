@@ -275,6 +275,8 @@ func (st State) Progress() string {
 		return st.Done.Of(st.Total) + " indexed"
 	case st.Phase == PhaseWrite:
 		return "no file changed; the index is being finished"
+	case st.Phase == PhaseLocked:
+		return "waiting for the database, locked by another program"
 	}
 	return "its files are being listed"
 }
