@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 	"time"
 	"unicode/utf8"
 
@@ -140,6 +141,11 @@ func (p *progressView) endPhase(now time.Time) {
 		return
 	}
 	took := formatDuration(now.Sub(p.started))
+	if wait, ok := strings.CutSuffix(p.phase, lockedPhase); ok {
+		// "v4: waited 4s for the database, locked by another program".
+		fmt.Fprintf(p.w, "jarvis: %swaited %s for the database, locked by another program\n", wait, took)
+		return
+	}
 	switch {
 	case p.total.Sum() > 0:
 		// Of says a kind done whole as its count: "173 notes, 134
@@ -182,7 +188,12 @@ var indexPhases = map[index.Phase]string{
 	index.PhaseScan:  "scanning files",
 	index.PhaseWrite: "indexing files",
 	index.PhaseLinks: "resolving links",
+	// Said as it ends, for its time: "waited 4s for the database, ...".
+	index.PhaseLocked: lockedPhase,
 }
+
+// lockedPhase is the words of index.PhaseLocked under way.
+const lockedPhase = "waiting for the database, locked by another program"
 
 // Index is the progress of indexing the vault named vault.
 func (p *progressView) Index(vault string) index.Progress {

@@ -221,3 +221,29 @@ func TestIndexProgressOnStderr(t *testing.T) {
 		t.Errorf("--json: exit %d, stderr %q; want nothing on stderr", code, stderr)
 	}
 }
+
+// TestProgressSaysTheWaitForALockedDatabase: the time a run waited for
+// another program's lock on the database was said as the scan's ("v4:
+// scanning files: 7 notes in 4s"); it is said as the wait, the scan
+// timed alone.
+func TestProgressSaysTheWaitForALockedDatabase(t *testing.T) {
+	var f frames
+	c := newFakeClock()
+	v := viewOn(&f, c, false)
+	p := v.Index("v4")
+	p(index.PhaseScan, noteCount(0), noteCount(0))
+	c.add(20 * time.Millisecond)
+	p(index.PhaseScan, noteCount(7), noteCount(7))
+	p(index.PhaseLocked, noteCount(0), noteCount(0))
+	c.add(4 * time.Second)
+	p(index.PhaseWrite, noteCount(0), noteCount(1))
+	p(index.PhaseWrite, noteCount(1), noteCount(1))
+	v.Finish()
+	got := strings.Join(f, "")
+	want := "jarvis: v4: scanning files: 7 notes in 20ms\n" +
+		"jarvis: v4: waited 4s for the database, locked by another program\n" +
+		"jarvis: v4: indexing files: 1 note in 0s\n"
+	if got != want {
+		t.Errorf("plain output:\n%s\nwant:\n%s", got, want)
+	}
+}

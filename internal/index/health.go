@@ -288,23 +288,26 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		r.Fix = "run " + inv.Command("index") + ": it finishes the work and does not read the stored notes again"
 		return r
 	}
-	when := ago(f.last) // a vault no run has finished is interrupted
+	// f.last is recorded only by a run that finished: a run that failed
+	// since (a full disk, a lock) leaves it, and the line names the run it
+	// is of rather than "the last index", which the failed run was.
+	since := "since the last complete index run (" + ago(f.last) + ")" // a vault no run has finished is interrupted
 	changed := f.changed + f.reread
 	if f.added+changed+f.deleted+f.excluded == 0 {
 		// What is indexed is said as list-vaults says it.
 		none := words.Agree(f.held.Files(), "unchanged", "none changed")
 		if parser != vault.ParserVersion {
 			r.Status = health.Warn
-			r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s), but read by an earlier version of jarvis", f.held.Words(), none, when)
+			r.Detail = fmt.Sprintf("%s indexed, %s %s, but read by an earlier version of jarvis", f.held.Words(), none, since)
 			r.Fix = "run " + inv.Command("index") + ": it reads every note again"
 			return r
 		}
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s indexed, %s since the last index (%s)", f.held.Words(), none, when)
+		r.Detail = fmt.Sprintf("%s indexed, %s %s", f.held.Words(), none, since)
 		return r
 	}
 	r.Status = health.Warn
-	var since []string
+	var what []string
 	for _, k := range []struct {
 		n         int
 		one, many string
@@ -313,10 +316,10 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		{f.deleted, "deleted file", "deleted files"}, {f.excluded, "file now excluded", "files now excluded"},
 	} {
 		if k.n > 0 {
-			since = append(since, words.CountAs(k.n, k.one, k.many))
+			what = append(what, words.CountAs(k.n, k.one, k.many))
 		}
 	}
-	r.Detail = fmt.Sprintf("since the last index (%s): %s", when, words.List(since))
+	r.Detail = fmt.Sprintf("%s: %s", since, words.List(what))
 	switch total := f.added + changed + f.deleted + f.excluded; {
 	case len(f.examples) == 0:
 	case len(f.examples) >= total:

@@ -117,7 +117,7 @@ func TestHealthCountsOne(t *testing.T) {
 	defer h.Close()
 	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "v", Path: root}}, health.Invocation{}), time.Minute)
 	want := map[string]string{
-		"index freshness v": "1 note, 1 passage indexed, unchanged since the last index (",
+		"index freshness v": "1 note, 1 passage indexed, unchanged since the last complete index run (",
 		"index warnings v":  "1 file or folder not read: 1 cannot be read: Private (permission denied)",
 		"other vault other": `the database also holds vault "other" (1 note), not configured here`,
 	}
@@ -235,4 +235,27 @@ func TestHeadingLinksSayHowManyMore(t *testing.T) {
 		}
 	}
 	t.Fatalf("no heading links line in %+v", rep.Checks)
+}
+
+// TestFreshnessNamesTheRunThatFinished: after a run that failed (a full
+// disk) the freshness line said "none changed since the last index (2s
+// ago)" beside the failure, as if the failed run were that index. The
+// time is the last run's that finished, and the line says so.
+func TestFreshnessNamesTheRunThatFinished(t *testing.T) {
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	failed, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ix.Index(failed, config.Vault{Name: "v", Path: root}, nil); err == nil {
+		t.Fatal("a run whose context ended succeeded")
+	}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	r := freshness(context.Background(), h, config.Vault{Name: "v", Path: root}, health.Invocation{})
+	if r.Status != health.OK || !strings.HasPrefix(r.Detail, "1 note, 1 passage indexed, unchanged since the last complete index run (") {
+		t.Errorf("freshness after a failed run: %+v", r)
+	}
 }

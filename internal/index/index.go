@@ -130,7 +130,18 @@ const (
 	// PhaseLinks resolves links against the files as they now are; it
 	// is not counted.
 	PhaseLinks Phase = "links"
+	// PhaseLocked waits for another program that holds the database file
+	// locked (a sqlite3 shell in a transaction), between the scan and the
+	// first write; it is reported only when the file is locked, so that
+	// the scan is timed apart from the wait.
+	PhaseLocked Phase = "locked"
 )
+
+// writableWaiter is a database that can wait for other programs' locks
+// on its file apart from a write (store.DB).
+type writableWaiter interface {
+	WaitWritable(ctx context.Context, onBusy func()) error
+}
 
 // Progress is told the phase under way and how much of it is done, notes
 // and attachments apart: PhaseScan counts the files found, PhaseWrite the
@@ -268,6 +279,11 @@ func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress)
 	progress.report(PhaseScan, found, found)
 	if res.Moved, err = ix.moved(ctx, v, files); err != nil {
 		return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+	}
+	if w, ok := ix.db.(writableWaiter); ok {
+		if err := w.WaitWritable(ctx, func() { progress.report(PhaseLocked, Counts{}, Counts{}) }); err != nil {
+			return res, fmt.Errorf("index vault %q: %w", v.Name, err)
+		}
 	}
 	vaultID, parsedWith, err := ix.ensureVault(ctx, v)
 	if err != nil {

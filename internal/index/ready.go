@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -167,11 +168,11 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 		case c.Folder != "" && c.Known && c.Indexed:
 			// The index still holds its notes; a server watching for the
 			// folder picks it up again once it is back.
-			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes are answered as they were last indexed, and changes to them are not seen until the folder is back: put it back if it was moved, or correct the vault's path if it is mistyped (it was given with --vault, %s or the config file)",
-				name, c.Path, c.Folder, config.EnvVault))
+			u.Notes = append(u.Notes, fmt.Sprintf("the %s%s) %s, so its notes are answered as they were last indexed, and changes to them are not seen until the folder is back: put it back if it was moved, or correct the vault's path if it is mistyped (it was given with --vault, %s or the config file)",
+				folderOf(c.Name), c.Path, c.Folder, config.EnvVault))
 		case c.Folder != "":
-			u.Notes = append(u.Notes, fmt.Sprintf("the folder of vault %s (%s) %s, so its notes cannot be searched or read: correct the vault's path if it is mistyped (it was given with --vault, %s or the config file; a running server reads it when it starts again), or put the folder back if it was moved",
-				name, c.Path, c.Folder, config.EnvVault))
+			u.Notes = append(u.Notes, fmt.Sprintf("the %s%s) %s, so its notes cannot be searched or read: correct the vault's path if it is mistyped (it was given with --vault, %s or the config file; a running server reads it when it starts again), or put the folder back if it was moved",
+				folderOf(c.Name), c.Path, c.Folder, config.EnvVault))
 		case st.State == StateIndexing && (c.Known && !c.Indexed || !c.Known && st.LastIndexed.IsZero()):
 			// Without the index asked, a run before any has finished
 			// is taken for the first.
@@ -209,6 +210,20 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 		u.Empty = b.String()
 	}
 	return u
+}
+
+// folderOf begins the words Explain says of a vault whose folder is
+// missing or cannot be read, after "the": SaysFolder finds them by it.
+func folderOf(name string) string {
+	return fmt.Sprintf("folder of vault %q (", name)
+}
+
+// SaysFolder reports whether any of said (an answer's notes, its empty
+// sentence) is Explain's account of the folder of the vault named: an
+// answer that carries it, with its fix, need not say the folder is gone
+// again.
+func SaysFolder(said []string, name string) bool {
+	return slices.ContainsFunc(said, func(s string) bool { return strings.Contains(s, folderOf(name)) })
 }
 
 // failedFor reports whether the last run failed to index the vault named.
@@ -260,6 +275,8 @@ func (st State) Progress() string {
 		return st.Done.Of(st.Total) + " indexed"
 	case st.Phase == PhaseWrite:
 		return "no file changed; the index is being finished"
+	case st.Phase == PhaseLocked:
+		return "waiting for the database, locked by another program"
 	}
 	return "its files are being listed"
 }

@@ -344,3 +344,26 @@ func TestVectorsLineSaysStoredVectorsAsSearchDoes(t *testing.T) {
 		t.Errorf("with unreadable vectors: %q", failed)
 	}
 }
+
+// TestHealthStatusSaysStoredVectorsBeingRead: while the server reads the
+// stored vectors into memory, health-status says each vault's vectors are
+// being read, by the rule list-vaults' line follows
+// (search.VectorsAbsent), not that they are being made or not loaded.
+func TestHealthStatusSaysStoredVectorsBeingRead(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, &fake{Vaults: []config.Vault{v},
+		Search:        func(context.Context, search.Query) (search.Answer, error) { return search.Answer{}, nil },
+		VectorsAbsent: func() (string, bool) { return search.VectorsReading, true },
+		State: func() index.State {
+			return index.State{State: index.StateReady, Embedding: index.Embedding{State: index.EmbedRunning}}
+		},
+		Health: func(context.Context) health.Report {
+			return health.Report{Status: health.Healthy, Checks: []health.Result{{Name: "embedder", Status: health.OK, Detail: "lexical: all 237 passages have vectors"}}}
+		},
+	})
+	text, _ := call(t, cs, mcp.ToolHealthStatus, nil, nil)
+	if strings.Contains(text, "being made") || strings.Contains(text, "not loaded") ||
+		!strings.Contains(text, "Vectors for semantic search: "+v.Name+" being read into memory.") {
+		t.Errorf("health-status while the stored vectors are read:\n%s", text)
+	}
+}

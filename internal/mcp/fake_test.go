@@ -42,6 +42,9 @@ type fake struct {
 	Vaults   []config.Vault
 	Search   searchFunc
 	Embedder func() string
+	// VectorsAbsent is why stored vectors are not searched
+	// (search.VectorsAbsent); none when nil.
+	VectorsAbsent func() (string, bool)
 
 	FindNote  func(ctx context.Context, vault, ref string) (graph.Match, error)
 	Traverse  func(ctx context.Context, q graph.Query) (*graph.Subgraph, error)
@@ -146,7 +149,12 @@ func (s fakeSearch) VectorStores() map[string]string { return nil }
 
 func (s fakeSearch) Unreadable() string { return "" }
 
-func (s fakeSearch) VectorsAbsent() (string, bool) { return "", false }
+func (s fakeSearch) VectorsAbsent() (string, bool) {
+	if s.f.VectorsAbsent == nil {
+		return "", false
+	}
+	return s.f.VectorsAbsent()
+}
 
 type fakeGraph struct{ f *fake }
 

@@ -206,10 +206,19 @@ func (t *tools) state() index.State {
 // seen (its folder is gone), what the index holds of it may be out of date.
 func (t *tools) answerState(d *Degradation) index.State {
 	st := t.state()
-	for _, name := range slices.Sorted(maps.Keys(st.Unwatched)) {
-		d.degrade(fmt.Sprintf("vault %q: %s", name, st.Unwatched[name]))
-	}
+	unwatched(d, st)
 	return st
+}
+
+// unwatched degrades d for each vault of st whose changes are not seen,
+// unless said (the answer's notes) already says its folder is missing,
+// with the fix (index.SaysFolder): the answer says it once.
+func unwatched(d *Degradation, st index.State, said ...string) {
+	for _, name := range slices.Sorted(maps.Keys(st.Unwatched)) {
+		if !index.SaysFolder(said, name) {
+			d.degrade(fmt.Sprintf("vault %q: %s", name, st.Unwatched[name]))
+		}
+	}
 }
 
 // freshnessOnce is freshness(st) unless the answer's own words (its
@@ -367,7 +376,9 @@ func (t *tools) searchCombined(ctx context.Context, _ *mcpsdk.CallToolRequest, i
 // asked, the answer rendered.
 func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filters, run func(search.Query) (search.Answer, error)) (*mcpsdk.CallToolResult, SearchOutput, error) {
 	out := SearchOutput{Results: []notes.Result{}}
-	out.Index = t.answerState(&out.Degradation)
+	// The vaults not watched degrade the answer once it is known what
+	// its own notes say of them.
+	out.Index = t.state()
 	if err := t.checkVault(f.Vault); err != nil {
 		return nil, out, err
 	}
@@ -402,6 +413,7 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 		return nil, out, errors.New("the search failed; health-status says what is wrong")
 	}
 	out.Results, out.Truncated, out.Empty, out.Notes = a.Results, a.Truncated, a.Empty, a.Notes
+	unwatched(&out.Degradation, out.Index, append([]string{a.Empty}, a.Notes...)...)
 	out.Embedder = a.Embedder
 	if a.Degraded {
 		out.degrade(a.Reason)

@@ -266,7 +266,8 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(f))
 	}
 	loaded := slices.ContainsFunc(out.VectorStores, func(vs VaultStore) bool { return vs.Store != "" && vs.Store != "none" })
-	if e := embedding(out.Index.Embedding, loaded, t.absentVectors()); e != "" {
+	absent := t.absentVectors()
+	if e := embedding(out.Index.Embedding, loaded, absent); e != "" {
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(e))
 	}
 	b.WriteString("\n")
@@ -278,7 +279,7 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	}
 	b.WriteString("\nVectors for semantic search:")
 	for i, vs := range out.VectorStores {
-		fmt.Fprintf(&b, "%s %s %s", listSep(i), vs.Vault, vectors.StoreWords(vs.Store))
+		fmt.Fprintf(&b, "%s %s %s", listSep(i), vs.Vault, absent.storeWords(vs.Store))
 	}
 	b.WriteString(".\n")
 	if len(out.Tools) > 0 {
@@ -304,6 +305,17 @@ func underway(st index.State) string {
 		return "this server is making vectors for semantic search now"
 	}
 	return ""
+}
+
+// storeWords says where a vault's vectors are held (vectors.StoreWords),
+// and, for a vault none are in memory for yet while the stored vectors
+// are being read, that they are being read rather than "not loaded":
+// list-vaults and health-status say each vault's store so.
+func (a vectorsAbsent) storeWords(kind string) string {
+	if a.loading && (kind == "" || kind == "none") {
+		return "being read into memory"
+	}
+	return vectors.StoreWords(kind)
 }
 
 // vectorStores names, for each served vault, the store that holds its
@@ -354,7 +366,7 @@ func renderVaults(out ListVaultsOutput, absent vectorsAbsent) *mcpsdk.CallToolRe
 			fmt.Fprintf(&b, "; embedder %s", embed.DisplayName(v.Embedder))
 		}
 		if v.VectorStore != "" {
-			fmt.Fprintf(&b, ", vectors %s", vectors.StoreWords(v.VectorStore))
+			fmt.Fprintf(&b, ", vectors %s", absent.storeWords(v.VectorStore))
 		}
 		if v.LeftOut != "" {
 			fmt.Fprintf(&b, "; with %s", v.LeftOut)

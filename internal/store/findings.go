@@ -158,6 +158,10 @@ func Findings(problems []string, trees map[int]string, tables map[string]string)
 		return a < b
 	})
 	head := "it is damaged in " + words.Count(total, "place")
+	if total >= checkLimit {
+		// The check stops listing at its limit: there may be more.
+		head = "it is damaged in at least " + words.Count(total, "place")
+	}
 	if len(names) == 1 {
 		in := "all in "
 		switch total {

@@ -110,3 +110,47 @@ func WriterAlive(ctx context.Context, path string) bool {
 func LockedNow(path string) bool {
 	return walWriterLocked(path)
 }
+
+// busyTimeout is how long a statement waits for another program's lock
+// on the database file (the DSN's busy_timeout, in milliseconds).
+const busyTimeout = 10000
+
+// WaitWritable waits, as a write would (up to the busy timeout), until
+// no other program holds the database file locked against writing: a
+// sqlite3 shell in a transaction, a backup tool. It calls onBusy, when
+// not nil, once it finds the file locked and before it waits, so that a
+// run can say it waits, and time its own work apart from the wait. The
+// writer lock (LockWriters) keeps other jarvis processes out; this is
+// for programs that do not take it.
+func (db *DB) WaitWritable(ctx context.Context, onBusy func()) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("wait for the database: %w", err)
+	}
+	defer conn.Close()
+	try := func(timeout int) error {
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA busy_timeout = %d", timeout)); err != nil {
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+			return err
+		}
+		_, err := conn.ExecContext(ctx, "ROLLBACK")
+		return err
+	}
+	err = try(0)
+	if Classify(err) == KindBusy {
+		if onBusy != nil {
+			onBusy()
+		}
+		err = try(busyTimeout)
+	}
+	// The connection goes back to the pool as the DSN set it.
+	if _, rerr := conn.ExecContext(context.WithoutCancel(ctx), fmt.Sprintf("PRAGMA busy_timeout = %d", busyTimeout)); rerr != nil && err == nil {
+		err = rerr
+	}
+	if err != nil {
+		return fmt.Errorf("wait for the database: %w", err)
+	}
+	return nil
+}

@@ -138,7 +138,7 @@ func dsn(path string) string {
 	q.Add("_pragma", "foreign_keys(1)")
 	// A second jarvis process (an index run beside a running server) waits
 	// for the write lock for up to 10 s instead of failing at once.
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "busy_timeout("+strconv.Itoa(busyTimeout)+")")
 	// In WAL mode NORMAL loses at most the last transactions on power loss
 	// and never corrupts the database; FULL would fsync every commit.
 	q.Add("_pragma", "synchronous(NORMAL)")
@@ -261,7 +261,7 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 		q.Set("immutable", "1")
 	}
 	// A writer holding the lock makes a reader wait, as in dsn.
-	q.Add("_pragma", "busy_timeout(10000)")
+	q.Add("_pragma", "busy_timeout("+strconv.Itoa(busyTimeout)+")")
 	// Belt and braces: even a statement that would write is refused.
 	q.Add("_pragma", "query_only(1)")
 	sqldb, err := sql.Open("sqlite", fileURI(path)+"?"+q.Encode())
@@ -586,8 +586,13 @@ func (db *DB) QuickCheck(ctx context.Context) ([]string, error) {
 	return db.check(ctx, "quick_check")
 }
 
+// checkLimit is how many findings a check lists at most (SQLite's own
+// default, stated here so that Findings knows when the list was cut):
+// a check that reached it found at least that many.
+const checkLimit = 100
+
 func (db *DB) check(ctx context.Context, pragma string) ([]string, error) {
-	rows, err := db.QueryContext(ctx, `PRAGMA `+pragma)
+	rows, err := db.QueryContext(ctx, `PRAGMA `+pragma+`(`+strconv.Itoa(checkLimit)+`)`)
 	if err != nil {
 		return nil, fmt.Errorf("integrity check: %w", err)
 	}

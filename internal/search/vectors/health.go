@@ -138,13 +138,24 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	case covered < chunks:
 		p, ok := v.storedProgress(ctx, stored.id)
 		switch {
-		case ok && p.Done < p.Total && store.WriterAlive(ctx, h.Path()) && time.Since(p.Updated) < progressFresh && p.PerSecond > 0:
+		case ok && p.Done < p.Total && store.WriterAlive(ctx, h.Path()) && time.Since(p.Updated) < progressFresh:
+			r.Status = health.OK
+			if p.PerSecond <= 0 || p.Done == 0 {
+				// Another jarvis has set out and not stored its first
+				// batch yet: no speed to tell.
+				r.Detail = fmt.Sprintf("%s: vectors are being made, %d of %s so far%s", name, covered, words.Count(chunks, "passage"), kind)
+				return r
+			}
 			// Another jarvis (a server) is making them: say how fast.
 			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
-			r.Status = health.OK
 			r.Detail = fmt.Sprintf("%s: vectors are being made, %d of %s so far, %.0f a second, about %s left%s",
 				name, covered, words.Count(chunks, "passage"), p.PerSecond, left.Round(time.Second), kind)
 			return r
+		case ok && p.Done < p.Total && covered == 0:
+			// A run killed before its first batch (--reembed drops every
+			// vector first) left its progress row and no vector.
+			return warn(fmt.Sprintf("%s: the run making the vectors stopped before any was made; semantic search answers with keyword search", name),
+				"run "+inv.Command("index")+" to make them")
 		case ok && p.Done < p.Total:
 			// Its progress row is all a run killed mid-way left: no
 			// writer holds the lock, or none has stored a batch lately.

@@ -3,6 +3,7 @@ package vectors
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -159,5 +160,46 @@ func TestEmbedderCheckSaysAStoppedRunStopped(t *testing.T) {
 	defer unlock()
 	if r := check(); r.Status != health.OK || !strings.Contains(r.Detail, "vectors are being made, 2 of 4 passages so far, 5380 a second") {
 		t.Errorf("a run alive: %+v", r)
+	}
+}
+
+// TestEmbedderCheckSaysAReembedStoppedBeforeItsFirstBatch: `jarvis index
+// --reembed` killed before its first batch had dropped every vector;
+// doctor said no note had a vector yet, as of a vault never embedded.
+// It says the run making them stopped before any was made.
+func TestEmbedderCheckSaysAReembedStoppedBeforeItsFirstBatch(t *testing.T) {
+	db, add := testDB(t)
+	add("a.md", "alpha", "beta gamma")
+	src := sourceFor(&letters{Name: "m"})
+	if _, err := NewVectors(db, src, quietLog()).Sync(context.Background(), SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	// The run stops as it sets out, before embedding anything.
+	ctx, cancel := context.WithCancel(context.Background())
+	_, err := NewVectors(db, src, quietLog()).Sync(ctx, SyncOptions{Reembed: true, Progress: func(done, total int) {
+		if done == 0 {
+			cancel()
+		}
+	}})
+	if !errors.Is(err, context.Canceled) {
+		t.Fatalf("reembed stopped at its start: %v", err)
+	}
+	h := store.NewHandle(db.Path, store.Options{})
+	t.Cleanup(func() { h.Close() })
+	inv := health.Invocation{"--db", db.Path}
+	r := Checks(h, src, inv)[0].Run(context.Background())[0]
+	if r.Status != health.Warn || r.Detail != "test m: the run making the vectors stopped before any was made; semantic search answers with keyword search" ||
+		r.Fix != "run "+inv.Command("index")+" to make them" {
+		t.Errorf("after a reembed stopped before its first batch: %+v", r)
+	}
+
+	// A run alive that has not stored its first batch is under way.
+	unlock, err := db.LockWriters(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	if r := Checks(h, src, inv)[0].Run(context.Background())[0]; r.Status != health.OK || !strings.Contains(r.Detail, "vectors are being made, 0 of 2 passages so far") {
+		t.Errorf("a run alive before its first batch: %+v", r)
 	}
 }

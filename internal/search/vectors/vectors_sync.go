@@ -332,8 +332,8 @@ func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (p
 	}
 	defer unlock()
 	if reembed {
-		if _, err := v.db.ExecContext(ctx, `DELETE FROM embedders`); err != nil {
-			return prepared{}, fmt.Errorf("drop stored vectors: %w", err)
+		if err := v.dropAll(ctx); err != nil {
+			return prepared{}, err
 		}
 	}
 	if res.Chunks, err = v.countChunks(ctx); err != nil {
@@ -357,8 +357,38 @@ func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (p
 			return p, nil
 		}
 	}
-	p.plan, err = v.plan(ctx, p.rowID)
-	return p, err
+	if p.plan, err = v.plan(ctx, p.rowID); err != nil {
+		return prepared{}, err
+	}
+	if p.rowID != 0 && len(p.plan) > 0 {
+		// The run is under way before its first batch: should it stop
+		// there, doctor finds it stopped rather than never started.
+		v.recordProgress(ctx, p.rowID, 0, len(p.plan), time.Now())
+	}
+	return p, nil
+}
+
+// dropAll drops every stored vector, for --reembed. The configured
+// embedder's row stays when it is not fitted (a fitted one is fitted
+// afresh), so that the run making its vectors again has a row to record
+// its progress under from the start: a run stopped before its first batch
+// then says so, rather than that no vector was ever made.
+func (v *Vectors) dropAll(ctx context.Context) error {
+	var keep int64
+	if v.src.Fit == nil {
+		s, err := v.stored(ctx)
+		if err != nil {
+			return err
+		}
+		keep = s.id
+	}
+	for _, q := range []string{`DELETE FROM embedders WHERE id != ?`, `DELETE FROM vectors WHERE embedder_id = ?`,
+		`UPDATE embedders SET synced_changes = NULL WHERE id = ?`} {
+		if _, err := v.db.ExecContext(ctx, q, keep); err != nil {
+			return fmt.Errorf("drop stored vectors: %w", err)
+		}
+	}
+	return nil
 }
 
 // chunkChanges reads the count of changes made to chunks (migration 0008).
