@@ -605,6 +605,23 @@ func readConfigFile(flagPath string, getenv func(string) string) (loadedFile, er
 	return loadedFile{fileFormat: f, path: found[0]}, nil
 }
 
+// unreadableFile is the error of a config file at p that exists but
+// could not be read (err): the reason without the path the sentence
+// already gives, and for a permission, the command that mends it.
+func unreadableFile(p string, err error) *SettingError {
+	why := err
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		why = pe.Err
+	}
+	e := &SettingError{Origin: wholeFile(p), Detail: "cannot be read: " + why.Error()}
+	if errors.Is(err, fs.ErrPermission) {
+		e.Detail = "cannot be read by you (" + why.Error() + ")"
+		e.Remedy = "make it readable by you, such as with `chmod u+r " + health.Quote(p) + "`"
+	}
+	return e
+}
+
 func parseConfigFile(p string) (fileFormat, error) {
 	var f fileFormat
 	data, err := os.ReadFile(p)
@@ -612,7 +629,7 @@ func parseConfigFile(p string) (fileFormat, error) {
 		if errors.Is(err, fs.ErrNotExist) {
 			return f, &SettingError{Origin: wholeFile(p), Detail: "does not exist"}
 		}
-		return f, &SettingError{Origin: wholeFile(p), Detail: "cannot be read: " + err.Error()}
+		return f, unreadableFile(p, err)
 	}
 	decode := decodeYAML
 	if strings.EqualFold(filepath.Ext(p), ".toml") {

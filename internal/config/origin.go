@@ -24,13 +24,21 @@ type SettingError struct {
 	// and what to give instead ("is \"fast\", which is not a duration
 	// such as 30s").
 	Detail string
+	// Remedy, when set, is the fix for a problem that changing the
+	// setting would not mend (a config file that cannot be read).
+	Remedy string
 }
 
 func (e *SettingError) Error() string { return e.Origin + " " + e.Detail }
 
 // Fix is the one-line fix for doctor: change the setting where it was
-// given.
-func (e *SettingError) Fix() string { return "change " + e.Origin + " as the message says" }
+// given, or the Remedy when there is one.
+func (e *SettingError) Fix() string {
+	if e.Remedy != "" {
+		return e.Remedy
+	}
+	return "change " + e.Origin + " as the message says"
+}
 
 // LoadFix is the fix for a configuration that Load refused: the setting
 // and where it was given, when err names one.

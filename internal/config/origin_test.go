@@ -2,6 +2,7 @@ package config
 
 import (
 	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -82,5 +83,20 @@ func TestTimeoutsOneRule(t *testing.T) {
 	}
 	if d, err := ParseTimeout("90s"); err != nil || d.Seconds() != 90 {
 		t.Errorf("ParseTimeout(90s) = %v, %v", d, err)
+	}
+}
+
+// TestUnreadableConfigFileGetsAFixThatMendsIt: a config file that cannot
+// be read is said once by its path, with the reason alone, and the fix
+// makes it readable; "change the config file as the message says" would
+// mend nothing.
+func TestUnreadableConfigFileGetsAFixThatMendsIt(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "config.yaml")
+	e := unreadableFile(p, &fs.PathError{Op: "open", Path: p, Err: fs.ErrPermission})
+	if got := e.Error(); got != "the config file "+p+" cannot be read by you (permission denied)" {
+		t.Errorf("message %q", got)
+	}
+	if got := LoadFix(e); got != "make it readable by you, such as with `chmod u+r "+p+"`" {
+		t.Errorf("fix %q", got)
 	}
 }
