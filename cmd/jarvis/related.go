@@ -98,7 +98,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if err != nil {
 		var nf *graph.NotFoundError
 		if errors.As(err, &nf) {
-			return fmt.Errorf("%w; give its vault-relative path, title or alias", nf)
+			return nf // it says what to pass instead
 		}
 		return fmt.Errorf("find %q: %w", note, err)
 	}

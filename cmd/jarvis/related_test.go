@@ -108,3 +108,13 @@ func TestPrintRelatedShowsTitles(t *testing.T) {
 		}
 	}
 }
+
+// TestRelatedNotFoundSaysWhatToPassOnce: a note not found is said with the
+// closest paths and what to pass, once.
+func TestRelatedNotFoundSaysWhatToPassOnce(t *testing.T) {
+	example, _ := filepath.Abs("../../examples/vault")
+	code, _, stderr := jarvis(t, nil, "related", "--vault", example, "--db", filepath.Join(t.TempDir(), "j.db"), "Kettl")
+	if code == 0 || !strings.Contains(stderr, "no note matches \"Kettl\"") || strings.Count(stderr, "pass") != 1 || strings.Contains(stderr, "give its") {
+		t.Errorf("exit %d: %s", code, stderr)
+	}
+}

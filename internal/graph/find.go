@@ -91,7 +91,7 @@ func (e *NotFoundError) Error() string {
 	if len(e.Suggestions) == 1 {
 		b.WriteString("; pass this path if it is the note meant")
 	} else {
-		b.WriteString("; pass one of these paths")
+		b.WriteString("; pass one of these paths, or a note's title or alias")
 	}
 	return b.String()
 }
