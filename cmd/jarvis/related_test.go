@@ -94,7 +94,7 @@ func TestPrintRelatedShowsTitles(t *testing.T) {
 			{Path: "Zettel/202403091008.md", Title: "Evergreen Notes", Score: 0.5},
 			{Path: "Cooking.md", Title: "Cooking", Score: 0.4, Reasons: []related.Reason{{Kind: related.KindMeaning, Detail: "similar passage"}}},
 		},
-		Embedder: "lexical/hashed-ngrams-v1",
+		Embedder:    "lexical/hashed-ngrams-v1",
 		Suggestions: []related.Suggestion{{Path: "Zettel/202403091008.md", Title: "Evergreen Notes", Link: related.Wikilink("Zettel/202403091008.md", "Evergreen Notes", []string{"Zettel/202403091008.md"}), Similarity: 0.5}},
 	})
 	for _, want := range []string{
