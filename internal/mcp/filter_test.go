@@ -33,3 +33,18 @@ func TestTagNoNoteCanCarryIsRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestUnknownArgumentNamesTheArguments: an argument the tool does not take
+// is answered with the nearest it does, if one is near, and the arguments
+// it takes, the required first.
+func TestUnknownArgumentNamesTheArguments(t *testing.T) {
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
+	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"note": "Kettle"}, nil)
+	if !isErr || !strings.Contains(text, `there is no argument "note" (unknown argument); the tool takes query_note_path (required), `) {
+		t.Errorf("search-graph note: %v %q", isErr, text)
+	}
+	text, isErr = call(t, cs, mcp.ToolReadNote, map[string]any{"paht": "Water.md"}, nil)
+	if !isErr || !strings.Contains(text, "did you mean path?") {
+		t.Errorf("read-note paht: %v %q", isErr, text)
+	}
+}

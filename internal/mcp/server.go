@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"math/big"
 	"regexp"
@@ -481,18 +482,48 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 	}
 	if names, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
 		unknown := unknownArguments(names)
+		takes := argumentsTaken(input)
 		if len(unknown) == 1 {
-			return "there is no argument " + quoteArg(unknown[0]) + " (unknown argument)"
+			said := "there is no argument " + quoteArg(unknown[0]) + " (unknown argument)"
+			if input != nil {
+				if near := words.Nearest(unknown[0], slices.Collect(maps.Keys(input.Properties)), 2); near != "" {
+					said += "; did you mean " + near + "?"
+				}
+			}
+			return said + takes
 		}
 		for i, n := range unknown {
 			unknown[i] = quoteArg(n)
 		}
-		return "there are no arguments " + words.List(unknown) + " (unknown arguments)"
+		return "there are no arguments " + words.List(unknown) + " (unknown arguments)" + takes
 	}
 	if prop != "an argument" {
 		return prop + ": " + clip(rest, maxQuoted)
 	}
 	return clip(rest, maxQuoted)
+}
+
+// argumentsTaken says which arguments a tool takes, from its input schema,
+// the required first and marked so: "; the tool takes query_note_path
+// (required), depth, direction and vault". "" without a schema.
+func argumentsTaken(input *jsonschema.Schema) string {
+	if input == nil || len(input.Properties) == 0 {
+		return ""
+	}
+	var names []string
+	for _, n := range input.Required {
+		if input.Properties[n] != nil {
+			names = append(names, n+" (required)")
+		}
+	}
+	var rest []string
+	for n := range input.Properties {
+		if !slices.Contains(input.Required, n) {
+			rest = append(rest, n)
+		}
+	}
+	slices.Sort(rest)
+	return "; the tool takes " + words.List(append(names, rest...))
 }
 
 // explainFieldError is explainSchemaError for a field of the objects a
