@@ -223,3 +223,32 @@ func TestReadNoteSaysAPathNoFileCanHave(t *testing.T) {
 		}
 	}
 }
+
+// TestReadNoteReadsABlockOrSectionAsALinkWritesIt: read-note given a path
+// in a link's form, Note#Heading or Note#^block, or a heading of ^block,
+// answers with that part of the note, as the link shows it.
+func TestReadNoteReadsABlockOrSectionAsALinkWritesIt(t *testing.T) {
+	v := exampleVault(t)
+	sharedtest.WriteFile(t, v.Path, "Kitchen Renovation.md", "---\ntags: [home]\n---\n# Kitchen Renovation\n\nIntro words.\n\n## Tasks\n\n- [ ] call the plumber\n- [ ] move the gas line ^gasline\n\nA paragraph\nover two lines. ^para\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n^table\n")
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	for _, tc := range []struct {
+		args      map[string]any
+		want, not string
+	}{
+		{map[string]any{"path": "Kitchen Renovation#^gasline"}, "- [ ] move the gas line ^gasline", "call the plumber"},
+		{map[string]any{"path": "Kitchen Renovation", "heading": "^gasline"}, "- [ ] move the gas line ^gasline", "call the plumber"},
+		{map[string]any{"path": "Kitchen Renovation#^para"}, "A paragraph\nover two lines. ^para", "gas line"},
+		{map[string]any{"path": "Kitchen Renovation#^table"}, "| 1 | 2 |", "paragraph"},
+		{map[string]any{"path": "Kitchen Renovation#Tasks"}, "call the plumber", "Intro words"},
+	} {
+		var out mcp.ReadNoteOutput
+		text, isErr := call(t, cs, mcp.ToolReadNote, tc.args, &out)
+		if isErr || !strings.Contains(out.Content, tc.want) || strings.Contains(out.Content, tc.not) || out.Path != "Kitchen Renovation.md" {
+			t.Errorf("read-note %v: %v, content %q (%.200s)", tc.args, isErr, out.Content, text)
+		}
+	}
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Kitchen Renovation#^nosuch"}, nil)
+	if !isErr || !strings.Contains(text, "the note has no block ^nosuch; its blocks are ^gasline, ^para, ^table") {
+		t.Errorf("a block the note lacks: %v %q", isErr, text)
+	}
+}

@@ -26,7 +26,7 @@ import (
 type ReadNoteInput struct {
 	Path    string `json:"path" jsonschema:"the note's vault-relative path as search results give it (Folder/Note.md); a title or alias also works"`
 	Vault   string `json:"vault,omitempty" jsonschema:"the note's vault, as search results give it; needed only when several vaults hold the path"`
-	Heading string `json:"heading,omitempty" jsonschema:"return only the section under this heading (its text, without #)"`
+	Heading string `json:"heading,omitempty" jsonschema:"return only the section under this heading (its text, without #), or the block with this id (^id)"`
 	Paging
 }
 
@@ -162,7 +162,7 @@ const defaultMaxChars = 20000
 func (t *tools) addReadNote(s *mcpsdk.Server) {
 	addTool(t, s, &mcpsdk.Tool{
 		Name: ToolReadNote,
-		Description: `Read one note: its Markdown text (or one section, by heading), frontmatter, tags, headings, the links it makes (and where they resolve) and the notes linking to it (backlinks).
+		Description: `Read one note: its Markdown text (or one section, by heading, or one block, by ^id; a path written as a link, Note#Heading or Note#^id, works too), frontmatter, tags, headings, the links it makes (and where they resolve) and the notes linking to it (backlinks).
 Pass the vault and path of a search result. Long notes come in pages: when next_offset is not 0, call again with offset=next_offset.`,
 		Annotations: readOnly("Read a note"),
 		InputSchema: inputSchema[ReadNoteInput](func(p map[string]*jsonschema.Schema) {
@@ -192,7 +192,17 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	}
 	v, rel, others, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
 	if err != nil {
-		return nil, out, err
+		// A link's form, "Note#Heading" or "Note#^block": the note, and
+		// the part of it the link points into, when the whole is no
+		// note's name.
+		ref, sub, ok := strings.Cut(strings.TrimSpace(in.Path), "#")
+		if !ok || in.Heading != "" || strings.TrimSpace(ref) == "" || strings.TrimSpace(sub) == "" {
+			return nil, out, err
+		}
+		if v, rel, others, err = t.locate(ctx, in.Vault, strings.TrimSpace(ref)); err != nil {
+			return nil, out, err
+		}
+		in.Heading = strings.TrimSpace(sub)
 	}
 	for i, o := range others {
 		if i == maxAlsoMatches {
@@ -241,7 +251,17 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	}
 	if in.Heading != "" {
 		text := noteText(data)
-		if text, err = section(text, note.Headings, in.Heading); err != nil {
+		if id, isBlock := strings.CutPrefix(in.Heading, "^"); isBlock {
+			// The index keeps no block ids: the note is parsed for them.
+			parsed, perr := t.parse(ctx, rel, data)
+			if perr != nil {
+				return nil, out, perr
+			}
+			text, err = block(text, parsed.Blocks, id)
+		} else {
+			text, err = section(text, note.Headings, in.Heading)
+		}
+		if err != nil {
 			return nil, out, err
 		}
 		data = []byte(text)
@@ -483,6 +503,59 @@ func notFoundText(indexErr error, ref string) string {
 		return nf.Error() // which says to pass one of them
 	}
 	return nf.Error() + "; pass the vault-relative path that search results give"
+}
+
+// block returns the block of text with the block id id ("gasline" for
+// ^gasline), as a link [[Note#^gasline]] shows it: the list item or the
+// line the id ends, or, for an id on a line of its own or ending a
+// paragraph, the lines back to the blank line before them.
+func block(text string, blocks []vault.Block, id string) (string, error) {
+	i := slices.IndexFunc(blocks, func(b vault.Block) bool { return strings.EqualFold(b.ID, id) })
+	if i < 0 {
+		if len(blocks) == 0 {
+			return "", fmt.Errorf("the note has no block ^%s, and no block ids at all; read it without heading", id)
+		}
+		ids := make([]string, 0, min(len(blocks), 20))
+		for _, b := range blocks[:min(len(blocks), 20)] {
+			ids = append(ids, "^"+b.ID)
+		}
+		return "", fmt.Errorf("the note has no block ^%s; its blocks are %s", id, strings.Join(ids, ", "))
+	}
+	lines := strings.SplitAfter(text, "\n")
+	end := min(blocks[i].Line, len(lines)) // 1-based, the line holding the id
+	if end < 1 {
+		return "", fmt.Errorf("the note has no block ^%s", id)
+	}
+	marked := strings.TrimSpace(lines[end-1])
+	if marked == "^"+blocks[i].ID && end > 1 {
+		end-- // an id alone on its line marks what is above it
+	}
+	if isListItem(lines[end-1]) {
+		return lines[end-1], nil
+	}
+	start := end
+	for start > 1 {
+		prev := strings.TrimSpace(lines[start-2])
+		if prev == "" || strings.HasPrefix(prev, "#") {
+			break
+		}
+		start--
+	}
+	return strings.Join(lines[start-1:end], ""), nil
+}
+
+// isListItem reports whether a line is an item of a list: "- x", "* x",
+// "1. x", "- [ ] task", indented or not.
+func isListItem(line string) bool {
+	t := strings.TrimLeft(line, " \t")
+	if len(t) > 1 && (t[0] == '-' || t[0] == '*' || t[0] == '+') && t[1] == ' ' {
+		return true
+	}
+	d := 0
+	for d < len(t) && t[d] >= '0' && t[d] <= '9' {
+		d++
+	}
+	return d > 0 && d+1 < len(t) && (t[d] == '.' || t[d] == ')') && t[d+1] == ' '
 }
 
 // section returns the part of text under the heading named want, up to the
