@@ -48,7 +48,10 @@ func Checks(h *store.Handle, vaults []config.Vault) []health.Check {
 			if total == 0 {
 				r.Detail = "every link resolves"
 			} else {
-				r.Detail = fmt.Sprintf("%s to %s, most linked: %s", words.Count(total, "link"), words.Count(len(targets), "missing target"), strings.Join(top, ", "))
+				// A target may be a note the vault's rules leave out, which
+				// is not missing from the vault, only from the index.
+				r.Detail = fmt.Sprintf("%s to %s no indexed note has (notes not written yet, or left out), most linked: %s",
+					words.Count(total, "link"), words.Count(len(targets), "name"), strings.Join(top, ", "))
 			}
 			out = append(out, r, anchorsResult(ctx, New(db), name))
 		}

@@ -259,3 +259,31 @@ func TestFreshnessNamesTheRunThatFinished(t *testing.T) {
 		t.Errorf("freshness after a failed run: %+v", r)
 	}
 }
+
+// TestUnresolvedLinksDoNotCallExcludedNotesMissing: a link to a note the
+// vault's exclude leaves out is not a link to a missing note; the line
+// says what such a target is without claiming the note does not exist.
+func TestUnresolvedLinksDoNotCallExcludedNotesMissing(t *testing.T) {
+	ctx := context.Background()
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n\n[[Old Project]] and [[Not Yet]]\n")
+	sharedtest.WriteFile(t, root, "Archive/Old Project.md", "# Old\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	v := config.Vault{Name: "v", Path: root, Exclude: []string{"Archive/"}}
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	rep := health.Run(ctx, graph.Checks(h, []config.Vault{v}), time.Minute)
+	for _, r := range rep.Checks {
+		if r.Name == "unresolved links v" {
+			if strings.Contains(r.Detail, "missing") || !strings.Contains(r.Detail, "2 links to 2 names no indexed note has (notes not written yet, or left out)") {
+				t.Errorf("unresolved links: %q", r.Detail)
+			}
+			return
+		}
+	}
+	t.Fatalf("no unresolved links line in %+v", rep.Checks)
+}
