@@ -189,6 +189,9 @@ func fileChange(f write.EntryFile) (plain, padded string) {
 	switch f.Change {
 	case write.Created:
 		verb = "created"
+		if f.Path != f.PathAfter { // brought back by an undo
+			verb, rest, _ = strings.Cut(write.Restored(f.PathAfter, f.Path), " ")
+		}
 	case write.Edited:
 		verb = "edited"
 	case write.Moved:

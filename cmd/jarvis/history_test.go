@@ -65,3 +65,20 @@ func TestHistoryQuotesNamesThatNeedIt(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryListsAnUndoneDeleteAsRestored: the undo of a delete, which
+// brought the note back from the trash (the journal keeps its place
+// there as the path before), is listed as a restore from the trash, not
+// as a note created.
+func TestHistoryListsAnUndoneDeleteAsRestored(t *testing.T) {
+	e := write.Entry{ID: 10, At: time.Now(), Tool: "undo", Vault: "life", Summary: "undid write 9 (deleted Projects/Bike Repair.md)",
+		Files: []write.EntryFile{{Change: write.Created, Path: ".trash/Bike Repair.md", PathAfter: "Projects/Bike Repair.md"}}}
+	var b bytes.Buffer
+	printHistory(&b, []write.Entry{e}, map[int64]bool{10: true}, "/db", health.Invocation{})
+	if want := "restored Projects/Bike Repair.md (from .trash/Bike Repair.md)"; !strings.Contains(b.String(), want) {
+		t.Errorf("history does not say %q:\n%s", want, b.String())
+	}
+	if strings.Contains(b.String(), "created") {
+		t.Errorf("history says the restored note was created:\n%s", b.String())
+	}
+}

@@ -458,7 +458,7 @@ func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
 	}
 
 	for _, want := range []string{
-		`Reverted write 2 in "notes": edited A.md. This undo is write 3: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 3`" + ` to redo it.`,
+		`Reverted write 2 in "notes" (which edited A.md): restored the earlier A.md. This undo is write 3: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 3`" + ` to redo it.`,
 		`Redid write 2 (edited A.md) by reverting write 3, its undo. This redo is write 4 in "notes": run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 4`" + ` to undo it again.`,
 		`Undid write 2 (edited A.md) again by reverting write 4, its redo. This undo is write 5 in "notes": run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 5`" + ` to redo it.`,
 	} {

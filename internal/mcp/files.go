@@ -128,6 +128,8 @@ func readNote(v config.Vault, rel string) ([]byte, fs.FileInfo, error) {
 		return nil, nil, errExcluded
 	case errors.Is(err, vault.ErrBadName):
 		return nil, nil, badName(err)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, nil, &readError{msg: fmt.Sprintf("note %s is gone from disk (renamed, moved or deleted?); search-vault finds notes by name", rel), err: err}
 	case err != nil:
 		return nil, nil, &readError{msg: fmt.Sprintf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err)), err: err}
 	case warn != "":

@@ -192,3 +192,31 @@ func TestNamesThatDifferOnlyInCaseAreOneNote(t *testing.T) {
 		t.Error("water.md cannot be read after the rename")
 	}
 }
+
+// TestANoteRenamedOnDiskSinceIndexed: edit-note and read-note of a path
+// the index holds but whose note was renamed on disk since say so once,
+// in plain words, and point to search-vault to find the note by name,
+// not the system's "no such file or directory".
+func TestANoteRenamedOnDiskSinceIndexed(t *testing.T) {
+	cs, dir := writableExample(t)
+	etag := etagOf(t, cs, "Water.md")
+	if err := os.Rename(filepath.Join(dir, "Water.md"), filepath.Join(dir, "Water notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+		want string
+	}{
+		{mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etag, "edits": appendEdit},
+			"there is no note at Water.md (renamed or moved?); search-vault finds notes by name"},
+		{mcp.ToolReadNote, map[string]any{"path": "Water.md"},
+			"note Water.md is gone from disk (renamed, moved or deleted?); search-vault finds notes by name"},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, c.want) || strings.Count(text, "no such") > 0 || strings.Count(text, "no note") > 1 {
+			t.Errorf("%s of a renamed note: %v %q; want %q", c.tool, isErr, text, c.want)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+}

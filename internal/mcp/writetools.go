@@ -291,7 +291,8 @@ func (t *tools) missingNote(ctx context.Context, r write.Request, err error) err
 	if _, _, _, lerr := t.locate(ctx, r.Vault, r.Path); lerr != nil {
 		return fmt.Errorf("%v; nothing was written", lerr)
 	}
-	return err
+	// The index still holds the path, but the note is not there now.
+	return fmt.Errorf("%v (renamed or moved?); search-vault finds notes by name", err)
 }
 
 // undoHint says how the user reverts the write res, for a write's

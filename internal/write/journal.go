@@ -80,7 +80,8 @@ type Entry struct {
 // EntryFile is one file a write changed.
 type EntryFile struct {
 	Change FileKind
-	// Path is the file's path before the write.
+	// Path is the file's path before the write: for a note an undo
+	// brought back from the trash, its path in the trash.
 	Path string
 	// PathAfter is where it is after: the new path of a move, the path in
 	// the trash of a delete, Path otherwise.
@@ -274,6 +275,10 @@ func (j Journal) Record(ctx context.Context, vault string, ch Change, applied Ap
 				after = f.MoveTo
 			}
 		}
+		from := f.Path
+		if kind == Created && f.Trashed != "" {
+			from = f.Trashed // the note was in the trash before
+		}
 		var before []byte // NULL: the file did not exist
 		if kind != Created {
 			before = append([]byte{}, a.Previous...) // an empty file is an empty BLOB, not NULL
@@ -283,7 +288,7 @@ func (j Journal) Record(ctx context.Context, vault string, ch Change, applied Ap
 			etag = nil
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO write_files (write_id, ord, change, path, path_after, bytes_before, etag_after)
-			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, i, string(kind), f.Path, after, before, etag); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, ?)`, id, i, string(kind), from, after, before, etag); err != nil {
 			return 0, fmt.Errorf("journal the write: %w", err)
 		}
 	}
@@ -529,7 +534,44 @@ func UndoReport(id int64, e Entry, undoID int64, undoCmd string) string {
 				strings.TrimPrefix(said, "undid"), id, undoID, e.Vault, undoCmd)
 		}
 	}
-	return fmt.Sprintf("Reverted write %d in %q: %s. This undo is write %d: run %s to redo it.", id, e.Vault, e.Summary, undoID, undoCmd)
+	return fmt.Sprintf("Reverted write %d in %q (which %s): %s. This undo is write %d: run %s to redo it.", id, e.Vault, e.Summary, DescribeUndo(e), undoID, undoCmd)
+}
+
+// DescribeUndo says what undoing write e does, in the words of Describe
+// turned around: "moved Notes/A.md back to A.md and restored the links in
+// 2 notes", "restored B.md (from .trash/B.md)", "deleted C.md".
+func DescribeUndo(e Entry) string {
+	var moved, others []string
+	for _, f := range e.Files {
+		switch f.Change {
+		case Moved:
+			moved = append(moved, PathText(f.PathAfter)+" back to "+PathText(f.Path))
+		case Created:
+			others = append(others, "deleted "+PathText(f.PathAfter))
+		case Deleted:
+			if strings.HasPrefix(f.PathAfter, TrashDir+"/") {
+				others = append(others, Restored(f.Path, f.PathAfter))
+			} else {
+				others = append(others, "restored "+PathText(f.Path))
+			}
+		case Edited:
+			others = append(others, "restored the earlier "+PathText(f.Path))
+		}
+	}
+	switch {
+	case len(moved) > 0 && len(others) > 0:
+		return "moved " + words.List(moved) + " and restored the links in " + words.Count(len(others), "note")
+	case len(moved) > 0:
+		return "moved " + words.List(moved)
+	}
+	return words.List(others)
+}
+
+// Restored says that the note at path was brought back from trash, its
+// place in the vault's trash: "restored A.md (from .trash/A.md)". The
+// report of an undo and the history both say it so.
+func Restored(path, trash string) string {
+	return "restored " + PathText(path) + " (from " + PathText(trash) + ")"
 }
 
 // LaterWrites are the writes after write id that changed the file at

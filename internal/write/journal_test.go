@@ -387,7 +387,7 @@ func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 	v := newMemVault(map[string]string{"alpha.md": "a\n"})
 	id := j.write(t, v, Change{Tool: "edit-note", Summary: "edited alpha.md", Files: []FileChange{{Path: "alpha.md", Before: testETag([]byte("a\n")), After: []byte("b\n")}}})
 	want := []string{
-		`Reverted write 1 in "notes": edited alpha.md. This undo is write 2: run CMD to redo it.`,
+		`Reverted write 1 in "notes" (which edited alpha.md): restored the earlier alpha.md. This undo is write 2: run CMD to redo it.`,
 		`Redid write 1 (edited alpha.md) by reverting write 2, its undo. This redo is write 3 in "notes": run CMD to undo it again.`,
 		`Undid write 1 (edited alpha.md) again by reverting write 3, its redo. This undo is write 4 in "notes": run CMD to redo it.`,
 	}
@@ -409,6 +409,61 @@ func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 			t.Errorf("undo of write %d says %q; the history says %q", id, got, done.Summary)
 		}
 		id = undo
+	}
+}
+
+// TestUndoReportSaysWhatTheUndoDid: the report of an undo says what the
+// undo did (the move back, the note restored from the trash), with the
+// write it reverted, not the words of that write as if the undo had done
+// it; and the journal records the restore as one from the trash.
+func TestUndoReportSaysWhatTheUndoDid(t *testing.T) {
+	ctx := context.Background()
+	j := Journal{DB: openJournalDB(t)}
+	v := newMemVault(map[string]string{
+		"Areas/Nutrition.md": "n\n", "A.md": "[[Nutrition]]\n", "B.md": "[[Nutrition]]\n", "Projects/Bike Repair.md": "b\n",
+	})
+	etag := func(p string) string { e, _, _ := v.current(p); return e }
+	move := Change{Tool: "move-note", Files: []FileChange{
+		{Path: "Areas/Nutrition.md", Before: etag("Areas/Nutrition.md"), MoveTo: "Areas/Health/Sports Nutrition.md"},
+		{Path: "A.md", Before: etag("A.md"), After: []byte("[[Sports Nutrition]]\n")},
+		{Path: "B.md", Before: etag("B.md"), After: []byte("[[Sports Nutrition]]\n")},
+	}}
+	del := Change{Tool: "delete-note", Files: []FileChange{{Path: "Projects/Bike Repair.md", Before: etag("Projects/Bike Repair.md"), Delete: true}}}
+	cases := []struct {
+		ch   Change
+		want string
+	}{
+		{move, `Reverted write 1 in "notes" (which moved Areas/Nutrition.md to Areas/Health/Sports Nutrition.md and updated the links in 2 notes): ` +
+			`moved Areas/Health/Sports Nutrition.md back to Areas/Nutrition.md and restored the links in 2 notes. This undo is write 2: run CMD to redo it.`},
+		{del, `Reverted write 3 in "notes" (which deleted Projects/Bike Repair.md): restored Projects/Bike Repair.md (from .trash/Bike Repair.md). ` +
+			`This undo is write 4: run CMD to redo it.`},
+	}
+	for _, c := range cases {
+		id := j.write(t, v, c.ch)
+		e, err := j.Lookup(ctx, id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		undo := j.undo(t, v, id)
+		if got := UndoReport(id, e, undo, "CMD"); got != c.want {
+			t.Errorf("undo of write %d says\n%q, want\n%q", id, got, c.want)
+		}
+	}
+	done, err := j.Lookup(ctx, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []EntryFile{{Change: Created, Path: ".trash/Bike Repair.md", PathAfter: "Projects/Bike Repair.md"}}
+	if !reflect.DeepEqual(done.Files, want) {
+		t.Errorf("the undo of the delete is journalled as %+v, want %+v", done.Files, want)
+	}
+	if got := v.snapshot()["Projects/Bike Repair.md"]; got != "b\n" {
+		t.Errorf("restored note holds %q", got)
+	}
+	// Undoing the undo deletes the note again.
+	j.undo(t, v, 4)
+	if _, ok := v.snapshot()["Projects/Bike Repair.md"]; ok {
+		t.Error("undoing the restore left the note in place")
 	}
 }
 

@@ -70,3 +70,10 @@ type Result struct {
 	// not rewrite, a journal or index it could not update.
 	Warnings []string
 }
+
+// notFoundError is an ErrNotFound naming the path, said once: "there is
+// no note at A.md".
+type notFoundError struct{ path string }
+
+func (e *notFoundError) Error() string        { return "there is no note at " + e.path }
+func (e *notFoundError) Is(target error) bool { return target == ErrNotFound }

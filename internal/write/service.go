@@ -194,7 +194,7 @@ func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result
 func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, string, error) {
 	cur, etag, err := v.Read(ctx, r.Path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, "", fmt.Errorf("%w: there is no note at %s", ErrNotFound, r.Path)
+		return nil, "", &notFoundError{path: r.Path}
 	}
 	if err != nil {
 		return nil, "", err
