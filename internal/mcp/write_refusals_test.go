@@ -92,9 +92,19 @@ func TestWriteToolsOnAMissingNoteSuggest(t *testing.T) {
 		}
 		sharedtest.CheckWords(t, c.tool, text)
 	}
+	// With the etag of the note meant, a mistyped path is answered with
+	// that note; with another's, the closest names are not taken for it.
+	text, _ := call(t, cs, mcp.ToolEditNote, map[string]any{"path": typo, "etag": etagOf(t, cs, "Methods/French press.md"), "edits": appendEdit}, nil)
+	if want := `there is no note at Methods/Frnch press.md; the note read with that etag is Methods/French press.md, in vault "coffee": pass its path`; !strings.Contains(text, want) {
+		t.Errorf("a typo with the etag of the note meant: %q; want %q", text, want)
+	}
+	text, _ = call(t, cs, mcp.ToolEditNote, map[string]any{"path": typo, "etag": etag, "edits": appendEdit}, nil)
+	if want := "none of these holds the text read with that etag"; !strings.Contains(text, want) {
+		t.Errorf("a typo with another note's etag: %q; want %q", text, want)
+	}
 	// A note's name without its folder is the note a link to it leads
 	// to, whose etag the write is checked against.
-	text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "French press.md", "etag": etag, "edits": appendEdit}, nil)
+	text, isErr = call(t, cs, mcp.ToolEditNote, map[string]any{"path": "French press.md", "etag": etag, "edits": appendEdit}, nil)
 	if !isErr || !strings.Contains(text, `"French press.md" is the note "Methods/French press.md": `) || !strings.Contains(text, "changed since it was read") {
 		t.Errorf("edit-note of a note in another folder: %v %q", isErr, text)
 	}
@@ -214,7 +224,8 @@ func TestANoteRenamedOnDiskSinceIndexed(t *testing.T) {
 			"note Water.md is gone from disk (renamed, moved or deleted?); search-vault finds notes by name"},
 	} {
 		text, isErr := call(t, cs, c.tool, c.args, nil)
-		if !isErr || !strings.Contains(text, c.want) || strings.Count(text, "no such") > 0 || strings.Count(text, "no note") > 1 {
+		// Never other notes of a close name: the note read was renamed.
+		if !isErr || !strings.Contains(text, c.want) || strings.Count(text, "no such") > 0 || strings.Count(text, "no note") > 1 || strings.Contains(text, "closest") {
 			t.Errorf("%s of a renamed note: %v %q; want %q", c.tool, isErr, text, c.want)
 		}
 		sharedtest.CheckWords(t, c.tool, text)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 	"github.com/jarvis-mcp/jarvis/internal/write"
 )
@@ -287,9 +288,24 @@ func (t *tools) writeSource(ctx context.Context, r write.Request) (string, error
 // path a little off gets the same closest names that read-note gives. (A
 // path that leads to a note by the rules of links was written to that
 // note: writeSource.)
+//
+// A write carries the etag of the note as it was read. When one of the
+// closest names holds that very text, the path was mistyped and that is
+// the note meant; when none does, the note read may have been renamed or
+// moved since, and the names close to its path may be other notes.
 func (t *tools) missingNote(ctx context.Context, r write.Request, err error) error {
 	if _, _, _, lerr := t.locate(ctx, r.Vault, r.Path); lerr != nil {
-		return fmt.Errorf("%v; nothing was written", lerr)
+		var nf *graph.NotFoundError
+		_, ferr := use(t.graph, "the link graph", func(g LinkGraph) (graph.Match, error) { return g.FindNote(ctx, r.Vault, r.Path) })
+		if !write.IsETag(r.ETag) || !errors.As(ferr, &nf) || len(nf.Suggestions) == 0 {
+			return fmt.Errorf("%v; nothing was written", lerr)
+		}
+		for _, s := range nf.Suggestions {
+			if t.holds(s, r.ETag) {
+				return fmt.Errorf("there is no note at %s; the note read with that etag is %s, in vault %q: pass its path. Nothing was written", write.PathText(r.Path), write.PathText(s.Path), s.Vault)
+			}
+		}
+		return fmt.Errorf("%v; none of these holds the text read with that etag: if the note read was renamed or moved since, search-vault finds it by name. Nothing was written", lerr)
 	}
 	// The index still holds the path, but the note is not there now.
 	return fmt.Errorf("%v (renamed or moved?); search-vault finds notes by name", err)
@@ -389,4 +405,17 @@ func renderWrite(r write.Request, out WriteOutput) string {
 		fmt.Fprintf(&b, "\n```diff\n%s```\n", out.Diff)
 	}
 	return b.String()
+}
+
+// holds reports whether the note at ref holds, on disk now, the text
+// whose etag is etag.
+func (t *tools) holds(ref graph.Ref, etag string) bool {
+	for _, v := range t.vaults {
+		if v.Name != ref.Vault {
+			continue
+		}
+		data, _, err := readNote(v, ref.Path)
+		return err == nil && write.ETag(data) == etag
+	}
+	return false
 }
