@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/search"
 )
 
 // TestNamesResolveAsLinks: a name several notes share stands for the one
@@ -110,5 +111,19 @@ func TestMentionsAreOfTheNoteALinkFinds(t *testing.T) {
 	// then the first in order, as in Obsidian.
 	if want := []string{"b/Day.md"}; !slices.Equal(got, want) || a.MentionsFound != 1 {
 		t.Fatalf("mentions in %q (%d found); want %q", got, a.MentionsFound, want)
+	}
+}
+
+// TestMeaningMissingWhileVectorsLoad: while the stored vectors are read
+// into memory, the answer says to ask again shortly, not to look for a
+// fix; stored vectors that cannot be read point to health-status.
+func TestMeaningMissingWhileVectorsLoad(t *testing.T) {
+	loading := func() (string, bool) { return search.VectorsReading, true }
+	if got := meaningMissing(search.ErrNoVectors, loading); got != search.VectorsReading+"; ask again in a few seconds" {
+		t.Errorf("loading: %q", got)
+	}
+	broken := func() (string, bool) { return "the stored vectors cannot be read (the database is damaged)", true }
+	if got := meaningMissing(search.ErrNoVectors, broken); !strings.HasSuffix(got, "(health-status says how to fix it)") || strings.Contains(got, "ask again") {
+		t.Errorf("unreadable: %q", got)
 	}
 }

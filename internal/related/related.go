@@ -318,8 +318,11 @@ func meaningMissing(err error, absent func() (string, bool)) string {
 	switch {
 	case errors.Is(err, search.ErrNoVectors):
 		if absent != nil {
-			if why, stored := absent(); stored {
-				return why + " (health-status says how to fix it, or ask again in a few seconds if they are being read)"
+			switch why, stored := absent(); {
+			case why == search.VectorsReading:
+				return why + "; ask again in a few seconds"
+			case stored:
+				return why + " (health-status says how to fix it)"
 			}
 		}
 		return "no vectors for this note yet (they are made after the notes are indexed)"
