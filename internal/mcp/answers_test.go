@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/query"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -307,5 +308,18 @@ func TestWriteAnswersQuoteNamesThatWouldMisread(t *testing.T) {
 	text, isErr = call(t, cs, mcp.ToolCreateNote, map[string]any{"path": " lead.md", "content": "l\n"}, nil)
 	if want := `Wrote " lead.md".`; isErr || !strings.Contains(text, want) {
 		t.Fatalf("create-note \" lead.md\": %v %q; want %q", isErr, text, want)
+	}
+}
+
+// TestMoveIntoAFolderKeepsTheName: move-note's to may be a folder ending
+// in "/": the note goes into it under its own name.
+func TestMoveIntoAFolderKeepsTheName(t *testing.T) {
+	cs, dir := writableExample(t)
+	text, isErr := call(t, cs, mcp.ToolMoveNote, map[string]any{"path": "Water.md", "to": "Archive/Old/", "etag": etagOf(t, cs, "Water.md")}, nil)
+	if isErr || !strings.Contains(text, "Archive/Old/Water.md") {
+		t.Fatalf("move into a folder: %v %q", isErr, text)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "Archive", "Old", "Water.md")); err != nil {
+		t.Errorf("the note is not in the folder: %v", err)
 	}
 }

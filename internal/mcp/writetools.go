@@ -135,7 +135,7 @@ type EditNoteInput struct {
 // MoveNoteInput is the input of move-note.
 type MoveNoteInput struct {
 	Path   string `json:"path" jsonschema:"the note's vault-relative path"`
-	To     string `json:"to" jsonschema:"its new vault-relative path, ending in .md: a new name, a new folder, or both"`
+	To     string `json:"to" jsonschema:"its new vault-relative path, ending in .md: a new name, a new folder, or both; a folder ending in / keeps the name"`
 	ETag   string `json:"etag" jsonschema:"the etag read-note returned for the note"`
 	Vault  string `json:"vault,omitempty" jsonschema:"the vault, a name from list-vaults; needed only when several vaults are writable"`
 	DryRun bool   `json:"dry_run,omitempty" jsonschema:"true to get the diff of the move and of every note whose links would change, and write nothing"`

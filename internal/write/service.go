@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"os"
+	"path"
 	"slices"
 	"strings"
 	"sync"
@@ -213,6 +214,10 @@ func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, str
 // planMove is the change of a move: the note renamed, and every note
 // whose links to it must change to keep leading to it.
 func (s *Service) planMove(ctx context.Context, v *Vault, r Request, cur []byte, etag string, res Result) (Change, Result, error) {
+	if folder, ok := strings.CutSuffix(strings.ReplaceAll(r.To, `\`, "/"), "/"); ok && strings.Trim(folder, "/") != "" {
+		// A folder: the note goes into it under its own name.
+		r.To = path.Join(folder, path.Base(r.Path))
+	}
 	if r.To == r.Path {
 		return Change{}, Result{}, fmt.Errorf("%w: to is the note's own path, %s; give the new path", ErrNoChange, r.Path)
 	}
