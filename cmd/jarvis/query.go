@@ -40,7 +40,7 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	filter := fs.String("filter", "", "a Bases filter `expression`, or an and/or/not object as JSON")
 	var formulas, sorts, props stringList
 	fs.Var(&formulas, "formula", "a formula as `name=expression`, read as formula.NAME (repeatable)")
-	fs.Var(&sorts, "sort", "a sort key as `property` or property:desc (repeatable, in turn)")
+	fs.Var(&sorts, "sort", "a sort key as `property`, property:desc or -property (repeatable, in turn)")
 	fs.Var(&props, "property", "a `property` shown as a column, such as file.name or status (repeatable; default the file name)")
 	limit := fs.Int("limit", 0, "the most `rows` shown; 0, the default, shows every row (or the view's own limit)")
 	noRefresh := fs.Bool("no-refresh", false, "query the index as it is, without bringing it up to date first")
@@ -86,6 +86,8 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 		prop, dir := s, ""
 		if i := strings.LastIndexByte(s, ':'); i > 0 {
 			prop, dir = s[:i], strings.ToUpper(s[i+1:])
+		} else if rest, ok := strings.CutPrefix(s, "-"); ok && rest != "" {
+			prop, dir = rest, "DESC" // "-due", as many tools write descending
 		}
 		if _, ok := bases.Direction(dir); !ok || strings.TrimSpace(prop) == "" {
 			return fmt.Errorf("--sort %s: write PROPERTY or PROPERTY:desc: %w", s, errUsage)

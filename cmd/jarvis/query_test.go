@@ -43,6 +43,9 @@ func TestQueryCommand(t *testing.T) {
 		{[]string{"--base", "Dashboard.md", "--block", "2"}, []string{"People/Ada.md", "People/Grace.md"}, 2},
 		{[]string{"--filter", `{"and": ["file.inFolder(\"Projects\")", "priority >= 2"]}`, "--sort", "priority:desc", "--property", "file.name"},
 			[]string{"Projects/Cygnus.md", "Projects/Apollo.md"}, 2},
+		// "-priority" is descending, as many tools write it.
+		{[]string{"--filter", `{"and": ["file.inFolder(\"Projects\")", "priority >= 2"]}`, "--sort", "-priority", "--property", "file.name"},
+			[]string{"Projects/Cygnus.md", "Projects/Apollo.md"}, 2},
 		{[]string{"--filter", `file.ext == "png" || file.hasTag("win")`, "--sort", "file.path", "--limit", "1"}, []string{"Attachments/diagram.png"}, 2},
 	} {
 		out := run(c.args...)
