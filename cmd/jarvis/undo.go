@@ -190,6 +190,10 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 	switch {
 	case errors.As(err, &ce):
 		if later, lerr := write.LaterWrites(ctx, db, id, ce.Path); lerr == nil && len(later) > 0 {
+			if by := undoneBy(ctx, db, id, later); by != 0 {
+				return fmt.Errorf("write %d is already undone, by write %d; to make it again, run %s; nothing was changed",
+					id, by, inv.Command("undo", strconv.FormatInt(by, 10)))
+			}
 			return fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later))
 		}
 		return fmt.Errorf("cannot undo: %w; nothing was changed", err)
@@ -199,6 +203,22 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)
 	}
 	return fmt.Errorf("cannot undo write %d: %w", id, err)
+}
+
+// undoneBy is the write among later (oldest first) that undid write id,
+// when the newest of them did, or 0: undoing id again is then not a
+// conflict to untangle but a thing already done.
+func undoneBy(ctx context.Context, db write.JournalDB, id int64, later []int64) int64 {
+	newest := later[len(later)-1]
+	e, err := write.Lookup(ctx, db, newest)
+	if err != nil || e.Tool != "undo" {
+		return 0
+	}
+	undid := fmt.Sprintf("undid write %d", id)
+	if e.Summary == undid || strings.HasPrefix(e.Summary, undid+" ") {
+		return newest
+	}
+	return 0
 }
 
 // undoFirst says which writes (later, oldest first) changed a note since

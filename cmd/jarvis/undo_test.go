@@ -543,3 +543,21 @@ func TestHistoryOffersOnlyWritesThatCanBeUndone(t *testing.T) {
 		}
 	}
 }
+
+// TestUndoOfAWriteAlreadyUndone: undoing a write a later undo reverted
+// says it is already undone, and how to make it again, rather than
+// naming the undo as a conflict to undo first.
+func TestUndoOfAWriteAlreadyUndone(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	if u := f.run(t, "undo", "1"); u.code != 0 {
+		t.Fatalf("undo 1: exit %d: %s", u.code, u.stderr)
+	}
+	u := f.run(t, "undo", "1")
+	if u.code == 0 || !strings.Contains(u.stderr, "write 1 is already undone, by write 2; to make it again, run `jarvis undo") || strings.Contains(u.stderr, "undo it first") {
+		t.Errorf("undo 1 again: exit %d: %s", u.code, u.stderr)
+	}
+	if got := vaultNotes(t, f.dir); got["A.md"] != "a\n" {
+		t.Errorf("A.md = %q; nothing should change", got["A.md"])
+	}
+}
