@@ -196,6 +196,14 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 			}
 			return fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later))
 		}
+		// A change made outside jarvis: what would let the undo go ahead.
+		again := inv.Command("undo", strconv.FormatInt(id, 10))
+		switch {
+		case ce.Gone:
+			return fmt.Errorf("cannot undo: %w; nothing was changed. To undo it, put %s back where it was, then run %s", err, write.PathText(ce.Path), again)
+		case ce.Back:
+			return fmt.Errorf("cannot undo: %w; nothing was changed. To undo it, move the file now at %s out of the way, then run %s", err, write.PathText(ce.Path), again)
+		}
 		return fmt.Errorf("cannot undo: %w; nothing was changed", err)
 	case errors.As(err, new(*write.JournalError)):
 		return fmt.Errorf("cannot undo write %d: %w", id, err)

@@ -561,3 +561,18 @@ func TestUndoOfAWriteAlreadyUndone(t *testing.T) {
 		t.Errorf("A.md = %q; nothing should change", got["A.md"])
 	}
 }
+
+// TestUndoRefusedByAMoveOutsideJarvisSaysTheWayForward: a file the write
+// changed and someone moved since, outside jarvis, refuses the undo with
+// what would let it go ahead: put the file back, then run it again.
+func TestUndoRefusedByAMoveOutsideJarvisSaysTheWayForward(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	if err := os.Rename(filepath.Join(f.dir, "A.md"), filepath.Join(f.dir, "Moved.md")); err != nil {
+		t.Fatal(err)
+	}
+	u := f.run(t, "undo", "1")
+	if u.code != 1 || !strings.Contains(u.stderr, "A.md was moved or deleted since write 1") || !strings.Contains(u.stderr, "To undo it, put A.md back where it was, then run `jarvis undo") {
+		t.Errorf("exit %d: %s", u.code, u.stderr)
+	}
+}
