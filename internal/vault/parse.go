@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"net/url"
 	pathpkg "path"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -77,11 +78,27 @@ func (f footnoteDefinitions) Open(parent ast.Node, reader text.Reader, pc parser
 	return f.BlockParser.Open(parent, reader, pc)
 }
 
+// unclosedFrontmatter reports whether src opens frontmatter that no fence
+// closes: a first line of --- followed by a line that reads as a property
+// ("title: x"). A --- before prose is a thematic break, not a mistake.
+func unclosedFrontmatter(src []byte) bool {
+	first, rest, found := bytes.Cut(src, []byte{'\n'})
+	if !found || !isFence(first, "---") {
+		return false
+	}
+	second, _, _ := bytes.Cut(rest, []byte{'\n'})
+	return propertyLine.Match(bytes.TrimRight(second, "\r"))
+}
+
+// propertyLine is a line of YAML that sets a property: a name without
+// spaces, a colon, then a space or the end of the line.
+var propertyLine = regexp.MustCompile(`^[A-Za-z_][\w-]*:(\s|$)`)
+
 // ParserVersion names how Parse reads notes. It changes whenever the same
 // file would be stored differently (a new link form, a fix in what counts
 // as a block id), so that the indexer reads every note again after an
 // upgrade rather than only those edited since.
-const ParserVersion = "4"
+const ParserVersion = "5"
 
 // Parse reads one note. path is the note's vault-relative slash path, used
 // for the title when the frontmatter has none. Problems such as invalid
@@ -107,6 +124,9 @@ func (p *Parser) Parse(ctx context.Context, path string, src []byte) (Note, erro
 	if fm, ok := splitFrontmatter(src); ok {
 		bodyStart = fm.bodyStart
 		decodeFrontmatter(fm, &lines, &note)
+	} else if unclosedFrontmatter(src) {
+		// Opened, never closed: Obsidian reads no properties either.
+		note.Warnings = append(note.Warnings, WarnFrontmatter+": line 1 opens the frontmatter with --- and no later --- line closes it, so it is read as text; close it with a line of ---")
 	}
 	body := src[bodyStart:]
 	var d dropped

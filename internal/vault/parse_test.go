@@ -367,6 +367,12 @@ func TestParseWarnings(t *testing.T) {
 			links:   []string{"link Body link @5"},
 		},
 		{
+			name:    "frontmatter never closed",
+			src:     "---\ntitle: ok\n\n[[Body link]]",
+			warning: "invalid frontmatter YAML: line 1 opens the frontmatter with --- and no later --- line closes it",
+			links:   []string{"link Body link @4"},
+		},
+		{
 			name:    "frontmatter is a list",
 			src:     "---\n- a\n- b\n---\n[[Body link]]",
 			warning: "invalid frontmatter YAML: not a mapping",
