@@ -1,8 +1,6 @@
 package main
 
 import (
-	"context"
-	"database/sql"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -17,7 +15,6 @@ import (
 // passage had one. The stored vectors are read (WAL lets reads go on), and
 // no command that cannot work while the lock is held is offered.
 func TestSearchOnALockedDatabaseUsesTheStoredVectors(t *testing.T) {
-	ctx := context.Background()
 	vault := t.TempDir()
 	sharedtest.WriteFile(t, vault, "Kettle.md", "# Kettle\nThe kettle boils water for tea.\n")
 	sharedtest.WriteFile(t, vault, "Beans.md", "# Beans\nCoffee beans are ground before brewing.\n")
@@ -27,21 +24,7 @@ func TestSearchOnALockedDatabaseUsesTheStoredVectors(t *testing.T) {
 	}
 	sharedtest.WriteFile(t, vault, "Tea.md", "# Tea\nTea leaves steep in hot water.\n") // work for the refresh
 
-	// What another program does: python3's sqlite3, BEGIN EXCLUSIVE.
-	other, err := sql.Open("sqlite", "file:"+db)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
-	defer conn.ExecContext(ctx, "ROLLBACK")
+	sharedtest.HoldWriteLock(t, db) // as another program would
 
 	_, stdout, stderr := jarvis(t, nil, "search", "--vault", vault, "--db", db, "kettle water")
 	out := stdout + stderr

@@ -2,7 +2,6 @@ package index
 
 import (
 	"context"
-	"database/sql"
 	"path/filepath"
 	"slices"
 	"testing"
@@ -24,22 +23,9 @@ func TestIndexSaysTheWaitForALockedDatabase(t *testing.T) {
 	mustIndex(t, ix, "v", root)
 	sharedtest.WriteFile(t, root, "B.md", "# B\n")
 
-	// What another program does: python3's sqlite3, BEGIN EXCLUSIVE.
-	other, err := sql.Open("sqlite", "file:"+dbPath)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer other.Close()
-	conn, err := other.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
+	conn := sharedtest.HoldWriteLock(t, dbPath)
 	var phases []Phase
-	_, err = ix.Index(ctx, config.Vault{Name: "v", Path: root}, func(phase Phase, done, total Counts) {
+	_, err := ix.Index(ctx, config.Vault{Name: "v", Path: root}, func(phase Phase, done, total Counts) {
 		if len(phases) == 0 || phases[len(phases)-1] != phase {
 			phases = append(phases, phase)
 		}

@@ -3,7 +3,6 @@ package store
 import (
 	"bufio"
 	"context"
-	"database/sql"
 	"fmt"
 	"io"
 	"os"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestKnownDamageOverridesACheckThatProvesNothing: when the file changed
@@ -112,23 +112,9 @@ func TestHoldWriteLock(t *testing.T) {
 	if path == "" {
 		return // run as a test of its own: nothing to hold
 	}
-	ctx := context.Background()
-	db, err := sql.Open("sqlite", "file:"+path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer db.Close()
-	conn, err := db.Conn(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	if _, err := conn.ExecContext(ctx, "BEGIN EXCLUSIVE"); err != nil {
-		t.Fatal(err)
-	}
+	sharedtest.HoldWriteLock(t, path)
 	fmt.Println("locked")
-	io.Copy(io.Discard, os.Stdin)
-	conn.ExecContext(ctx, "ROLLBACK")
+	io.Copy(io.Discard, os.Stdin) // the lock is let go as the test ends
 }
 
 // TestPassedCheckDefersToDamage: on a damaged database doctor said "ok

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -96,20 +97,7 @@ func TestWriteRefusedWhenJournalCannotRecordIt(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := newJournalFixture(t, map[string]string{"Z.md": before})
 			if c.hold {
-				other, err := sql.Open("sqlite", "file:"+f.dbPath)
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer other.Close()
-				conn, err := other.Conn(context.Background())
-				if err != nil {
-					t.Fatal(err)
-				}
-				defer conn.Close()
-				if _, err := conn.ExecContext(context.Background(), "BEGIN EXCLUSIVE"); err != nil {
-					t.Fatal(err)
-				}
-				defer conn.ExecContext(context.Background(), "ROLLBACK")
+				sharedtest.HoldWriteLock(t, f.dbPath)
 			}
 			s := f.service(c.journal(f))
 			for _, r := range []Request{
