@@ -217,24 +217,34 @@ func TestChecksThatMeetDamageMarkIt(t *testing.T) {
 // links that miss their heading and says how many more there are, as the
 // index warnings line does, rather than leaving them unsaid.
 func TestHeadingLinksSayHowManyMore(t *testing.T) {
-	ctx := context.Background()
 	root := t.TempDir()
 	sharedtest.WriteFile(t, root, "A.md", "# A\n\n[[A#One]]\n[[A#Two]]\n[[A#Three]]\n[[A#Four]]\n[[A#Five]]\n")
+	r := graphCheck(t, config.Vault{Name: "v", Path: root}, "heading links v")
+	if !strings.HasPrefix(r.Detail, "5 links name a heading") || !strings.HasSuffix(r.Detail, "; and 2 more") {
+		t.Errorf("heading links: %q", r.Detail)
+	}
+}
+
+// graphCheck indexes vault v and gives the result of the link graph's
+// checks named name.
+func graphCheck(t *testing.T, v config.Vault, name string) health.Result {
+	t.Helper()
+	ctx := context.Background()
 	dbPath := filepath.Join(t.TempDir(), "j.db")
 	ix, _ := testIndexer(t, dbPath)
-	mustIndex(t, ix, "v", root)
+	if _, err := ix.Index(ctx, v, nil); err != nil {
+		t.Fatal(err)
+	}
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
-	rep := health.Run(ctx, graph.Checks(h, []config.Vault{{Name: "v", Path: root}}), time.Minute)
+	rep := health.Run(ctx, graph.Checks(h, []config.Vault{v}), time.Minute)
 	for _, r := range rep.Checks {
-		if r.Name == "heading links v" {
-			if !strings.HasPrefix(r.Detail, "5 links name a heading") || !strings.HasSuffix(r.Detail, "; and 2 more") {
-				t.Errorf("heading links: %q", r.Detail)
-			}
-			return
+		if r.Name == name {
+			return r
 		}
 	}
-	t.Fatalf("no heading links line in %+v", rep.Checks)
+	t.Fatalf("no result %q in %+v", name, rep.Checks)
+	return health.Result{}
 }
 
 // TestFreshnessNamesTheRunThatFinished: after a run that failed (a full
@@ -264,26 +274,11 @@ func TestFreshnessNamesTheRunThatFinished(t *testing.T) {
 // vault's exclude leaves out is not a link to a missing note; the line
 // says what such a target is without claiming the note does not exist.
 func TestUnresolvedLinksDoNotCallExcludedNotesMissing(t *testing.T) {
-	ctx := context.Background()
 	root := t.TempDir()
 	sharedtest.WriteFile(t, root, "A.md", "# A\n\n[[Old Project]] and [[Not Yet]]\n")
 	sharedtest.WriteFile(t, root, "Archive/Old Project.md", "# Old\n")
-	dbPath := filepath.Join(t.TempDir(), "j.db")
-	ix, _ := testIndexer(t, dbPath)
-	v := config.Vault{Name: "v", Path: root, Exclude: []string{"Archive/"}}
-	if _, err := ix.Index(ctx, v, nil); err != nil {
-		t.Fatal(err)
+	r := graphCheck(t, config.Vault{Name: "v", Path: root, Exclude: []string{"Archive/"}}, "unresolved links v")
+	if strings.Contains(r.Detail, "missing") || !strings.Contains(r.Detail, "2 links to 2 names no indexed note has (notes not written yet, or left out)") {
+		t.Errorf("unresolved links: %q", r.Detail)
 	}
-	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
-	defer h.Close()
-	rep := health.Run(ctx, graph.Checks(h, []config.Vault{v}), time.Minute)
-	for _, r := range rep.Checks {
-		if r.Name == "unresolved links v" {
-			if strings.Contains(r.Detail, "missing") || !strings.Contains(r.Detail, "2 links to 2 names no indexed note has (notes not written yet, or left out)") {
-				t.Errorf("unresolved links: %q", r.Detail)
-			}
-			return
-		}
-	}
-	t.Fatalf("no unresolved links line in %+v", rep.Checks)
 }
