@@ -327,6 +327,23 @@ func nowExcluded(n int) string {
 	return fmt.Sprintf("%d now excluded, ", n)
 }
 
+// otherVectors says where the vectors of the n passages not embedded in a
+// run came from: shared of them have the text of a passage embedded now,
+// the rest had a vector before the run.
+func otherVectors(n, shared int) string {
+	shared = min(shared, n)
+	before := n - shared
+	sharedWords := words.Agree(shared, "shares the text of a passage embedded now", "share the text of a passage embedded now")
+	const beforeWords = "already had a vector"
+	switch {
+	case shared == 0:
+		return words.Agree(n, "the other one ", fmt.Sprintf("the other %d ", n)) + beforeWords
+	case before == 0:
+		return words.Agree(n, "the other one ", fmt.Sprintf("the other %d ", n)) + sharedWords
+	}
+	return fmt.Sprintf("%d %s, %d %s", before, beforeWords, shared, sharedWords)
+}
+
 // printIndexSummary writes what an index run did; a fix it names repeats
 // the flags of the run (inv).
 func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.Invocation) {
@@ -361,9 +378,7 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		// has, or whose vector was stored before, needs no embedding.
 		others := ""
 		if em.Embedded > 0 && em.Embedded < em.Vectors {
-			n := em.Vectors - em.Embedded
-			others = "; " + words.Agree(n, "the other one already had a vector, or shares the text of a passage that has one",
-				fmt.Sprintf("the other %d already had one, or share the text of a passage that has one", n))
+			others = "; " + otherVectors(em.Vectors-em.Embedded, em.Shared)
 		}
 		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now%s) with %s\n", em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder))
 	}

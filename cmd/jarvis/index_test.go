@@ -61,18 +61,22 @@ func TestIndexSaysADamagedPage(t *testing.T) {
 // leaving "9992 of 9992 passages (9990 embedded now)" unexplained.
 func TestIndexSummarySaysWhyFewerWereEmbedded(t *testing.T) {
 	for _, tc := range []struct {
-		embedded, vectors int
-		want, not         string
+		embedded, vectors, shared int
+		want, not                 string
 	}{
-		{9990, 9992, "(9990 embedded now; the other 2 already had one, or share the text of a passage that has one)", ""},
-		{9991, 9992, "(9991 embedded now; the other one already had a vector, or shares the text of a passage that has one)", ""},
-		{9992, 9992, "(9992 embedded now)", "already had"},
-		{0, 9992, "(0 embedded now)", "already had"},
+		{9990, 9992, 0, "(9990 embedded now; the other 2 already had a vector)", "share"},
+		{9991, 9992, 0, "(9991 embedded now; the other one already had a vector)", "share"},
+		// A first run: nothing had a vector, the others are repeats.
+		{9990, 9992, 2, "(9990 embedded now; the other 2 share the text of a passage embedded now)", "already"},
+		{9991, 9992, 1, "(9991 embedded now; the other one shares the text of a passage embedded now)", "already"},
+		{9980, 9992, 5, "(9980 embedded now; 7 already had a vector, 5 share the text of a passage embedded now)", ""},
+		{9992, 9992, 0, "(9992 embedded now)", "already had"},
+		{0, 9992, 0, "(0 embedded now)", "already had"},
 	} {
 		var b strings.Builder
-		printIndexSummary(&b, indexOutput{Embeddings: vectors.SyncResult{Embedder: "lexical", Embedded: tc.embedded, Vectors: tc.vectors, Chunks: 9992}}, "j.db", nil)
+		printIndexSummary(&b, indexOutput{Embeddings: vectors.SyncResult{Embedder: "lexical", Embedded: tc.embedded, Vectors: tc.vectors, Chunks: 9992, Shared: tc.shared}}, "j.db", nil)
 		if !strings.Contains(b.String(), tc.want) || tc.not != "" && strings.Contains(b.String(), tc.not) {
-			t.Errorf("%d of %d embedded: %q; want %q in it", tc.embedded, tc.vectors, b.String(), tc.want)
+			t.Errorf("%d of %d embedded, %d shared: %q; want %q in it", tc.embedded, tc.vectors, tc.shared, b.String(), tc.want)
 		}
 	}
 }

@@ -56,6 +56,10 @@ type SyncResult struct {
 	Embedded int    `json:"embedded"` // texts embedded in this run
 	Vectors  int    `json:"vectors"`  // chunks with a vector now
 	Chunks   int    `json:"chunks"`   // chunks in the database
+	// Shared counts the chunks that got their vector in this run from
+	// another chunk of the same text, with no embedding of their own; the
+	// rest of Vectors beyond Embedded and Shared had one before the run.
+	Shared int `json:"shared"`
 }
 
 // Sync embeds every chunk that has no vector from the configured embedder,
@@ -266,6 +270,7 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 	}
 	res.Embedder = emb.Fingerprint()
 	res.Vectors, err = v.countCovered(ctx, rowID)
+	res.Shared = max(0, res.Vectors-res.Embedded-p.covered)
 	return res, synced{emb, rowID}, err
 }
 
@@ -315,6 +320,8 @@ type prepared struct {
 	emb   embed.Embedder
 	rowID int64
 	plan  []int64
+	// covered counts the chunks that had a vector when the plan was made.
+	covered int
 	// changes is chunk_changes when the plan was made; inStep says the
 	// embedder's last finished sync was made at that count, so that
 	// nothing needs embedding or removing.
@@ -355,6 +362,11 @@ func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (p
 		}
 		if p.inStep = synced.Valid && synced.Int64 == p.changes; p.inStep {
 			return p, nil
+		}
+	}
+	if p.rowID != 0 {
+		if p.covered, err = v.countCovered(ctx, p.rowID); err != nil {
+			return prepared{}, err
 		}
 	}
 	if p.plan, err = v.plan(ctx, p.rowID); err != nil {

@@ -49,8 +49,8 @@ func TestVectorsSyncStoresAndLoadNeverReembeds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if res.Embedded != 4 || res.Vectors != 5 || res.Chunks != 5 || v.Count() != 5 {
-		t.Fatalf("first sync = %+v, %d loaded; want 4 texts embedded for 5 chunks, all loaded", res, v.Count())
+	if res.Embedded != 4 || res.Vectors != 5 || res.Chunks != 5 || res.Shared != 1 || v.Count() != 5 {
+		t.Fatalf("first sync = %+v, %d loaded; want 4 texts embedded for 5 chunks (one shared), all loaded", res, v.Count())
 	}
 
 	res, err = v.Sync(ctx, SyncOptions{})
@@ -96,6 +96,9 @@ func TestVectorsSyncEmbedsOnlyChangedChunks(t *testing.T) {
 	}
 	if res.Embedded != 1 || e.Calls.Load() != 1 {
 		t.Fatalf("sync after edit embedded %d (%d calls); want only the edited chunk", res.Embedded, e.Calls.Load())
+	}
+	if res.Vectors != 4 || res.Shared != 0 {
+		t.Fatalf("sync after edit = %+v; want 4 vectors, the 3 not embedded had one before (none shared)", res)
 	}
 	if v.Count() != 4 {
 		t.Fatalf("%d vectors loaded; want 4", v.Count())
