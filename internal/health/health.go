@@ -298,13 +298,14 @@ func NotChecked(name, why string) Result {
 }
 
 // NotCheckedOf is NotChecked for a check of subject (such as the embedder
-// a vectors check is about), named first: "lexical hashed-ngrams-v1: not
-// checked, the database is not available", without a chain of colons.
+// a vectors check is about), named first: "lexical hashed-ngrams-v1 not
+// checked: the database is not available", as NotChecked words it and
+// without a chain of colons.
 func NotCheckedOf(name, subject, why string) Result {
 	if subject == "" {
 		return Result{Name: name, Status: Skip, Detail: "not checked: " + why}
 	}
-	return Result{Name: name, Status: Skip, Detail: subject + ": not checked, " + why}
+	return Result{Name: name, Status: Skip, Detail: subject + " not checked: " + why}
 }
 
 // Runner runs one list of checks, each bounded by its own deadline: the

@@ -22,7 +22,7 @@ func TestEmbedderCheckWithoutADatabase(t *testing.T) {
 	h := store.NewHandle(filepath.Join(file, "jarvis.db"), store.Options{})
 	t.Cleanup(func() { h.Close() })
 	r := Checks(h, LexicalSource(), nil)[0].Run(context.Background())[0]
-	want := "skip  embedder: lexical hashed-ngrams-v1: not checked, the database is not available (see the database check above)"
+	want := "skip  embedder: lexical hashed-ngrams-v1 not checked: the database is not available (see the database check above)"
 	if r.Status != health.Skip || r.Line() != want {
 		t.Errorf("embedder check without a database: %q; want %q", r.Line(), want)
 	}
