@@ -36,6 +36,9 @@ var buildInfoVersion = sync.OnceValues(func() (string, string) {
 	return versionFromBuildInfo(bi)
 })
 
+// unknownVersion is the version of a build that records none.
+const unknownVersion = "unknown"
+
 // pseudoVersion matches the versions the go command makes up for a commit
 // that has no tag, such as v0.0.0-20261124051136-5e552cc24432: they carry a
 // timestamp and 12 hex digits of the commit.
@@ -52,7 +55,7 @@ var pseudoVersion = regexp.MustCompile(`(^|[-.])\d{14}-[0-9a-f]{12}$`)
 // -buildvcs=false or in a git worktree, where Go records no commit.
 func versionFromBuildInfo(bi *debug.BuildInfo) (v, commitTime string) {
 	if bi == nil {
-		return "unknown", ""
+		return unknownVersion, ""
 	}
 	var revision, modified string
 	for _, s := range bi.Settings {
@@ -71,7 +74,7 @@ func versionFromBuildInfo(bi *debug.BuildInfo) (v, commitTime string) {
 		return mod, ""
 	}
 	if revision == "" {
-		return "unknown", ""
+		return unknownVersion, ""
 	}
 	if len(revision) > 12 {
 		revision = revision[:12]
@@ -92,6 +95,12 @@ the commit (with -dirty when the working tree had changes) and its time.`, e)
 	v, at := buildVersion()
 	if at != "" {
 		fmt.Fprintf(e.stdout, "jarvis %s (commit of %s)\n", v, at)
+		return nil
+	}
+	if v == unknownVersion {
+		// Said on the same line, so that a script reading the first
+		// words still reads "jarvis unknown".
+		fmt.Fprintf(e.stdout, "jarvis %s (this build records no release tag or commit; `%s` in a git clone, not a worktree, records the commit)\n", v, installCommand)
 		return nil
 	}
 	fmt.Fprintf(e.stdout, "jarvis %s\n", v)

@@ -112,6 +112,20 @@ func TestVersionOfBuildFromGitCheckout(t *testing.T) {
 	}
 }
 
+// TestVersionOfBuildWithoutOneSaysHowToGetOne: a build that records no
+// tag or commit says how to make one that does, rather than a bare
+// "jarvis unknown".
+func TestVersionOfBuildWithoutOneSaysHowToGetOne(t *testing.T) {
+	old := buildInfoVersion
+	buildInfoVersion = func() (string, string) { return versionFromBuildInfo(nil) }
+	t.Cleanup(func() { buildInfoVersion = old })
+
+	code, stdout, stderr := jarvis(t, nil, "version")
+	if code != 0 || !strings.HasPrefix(stdout, "jarvis unknown (") || !strings.Contains(stdout, "`"+installCommand+"`") {
+		t.Fatalf("jarvis version: exit %d, %q %s; want \"jarvis unknown\" and the command that records the commit", code, stdout, stderr)
+	}
+}
+
 // TestVersionSetAtBuildTimeWins: a version given with -ldflags "-X
 // main.version=..." is what `jarvis version` prints and what the MCP
 // server tells clients in its initialize answer.
