@@ -380,7 +380,18 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		if em.Embedded > 0 && em.Embedded < em.Vectors {
 			others = "; " + otherVectors(em.Vectors-em.Embedded, em.Shared)
 		}
-		fmt.Fprintf(w, "vectors: %d of %s (%d embedded now%s) with %s\n", em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder))
+		// Vectors are made for the whole database: when it holds vaults
+		// this run did not index, say so, or the count reads as this
+		// run's vaults'.
+		label := "vectors"
+		passages := 0
+		for _, r := range out.Vaults {
+			passages += r.Passages
+		}
+		if passages != em.Chunks {
+			label = "vectors (all vaults in this database)"
+		}
+		fmt.Fprintf(w, "%s: %d of %s (%d embedded now%s) with %s\n", label, em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder))
 	}
 	if out.VectorsError != "" {
 		fmt.Fprintf(w, "vectors: not brought up to date (%s embedded now); the error says why\n", words.Count(out.Embeddings.Embedded, "passage"))

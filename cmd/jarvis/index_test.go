@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
@@ -53,6 +54,26 @@ func TestIndexSaysADamagedPage(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestIndexSummarySaysVectorsCoverEveryVault: vectors are made for the
+// whole database, so when it holds vaults the run did not index, the
+// vectors line says its count is of all of them.
+func TestIndexSummarySaysVectorsCoverEveryVault(t *testing.T) {
+	em := vectors.SyncResult{Embedder: "lexical", Embedded: 0, Vectors: 3001, Chunks: 3001}
+	for _, tc := range []struct {
+		passages int
+		want     string
+	}{
+		{1572, "vectors (all vaults in this database): 3001 of 3001 passages"},
+		{3001, "\nvectors: 3001 of 3001 passages"},
+	} {
+		var b strings.Builder
+		printIndexSummary(&b, indexOutput{Vaults: []index.Result{{Name: "notes", Path: "/n", Passages: tc.passages}}, Embeddings: em}, "j.db", nil)
+		if !strings.Contains(b.String(), tc.want) {
+			t.Errorf("vault of %d passages in a database of 3001: %q; want %q in it", tc.passages, b.String(), tc.want)
+		}
 	}
 }
 

@@ -25,14 +25,14 @@ import (
 func TestIndexSummaryCountsOne(t *testing.T) {
 	var b bytes.Buffer
 	out := indexOutput{
-		Vaults: []index.Result{{Name: "one", Path: "/v", Notes: 1, Attachments: 1,
+		Vaults: []index.Result{{Name: "one", Path: "/v", Notes: 1, Attachments: 1, Passages: 1,
 			Links: 1, ResolvedLinks: 1, Warnings: 1, Problems: index.ProblemCounts{Indexed: 1}}},
 		Embeddings: vectors.SyncResult{Embedder: "lexical", Vectors: 1, Chunks: 1, Embedded: 1},
 	}
 	printIndexSummary(&b, out, "/tmp/j.db", health.Invocation{"--vault", "/v"})
 	got := b.String()
 	for _, want := range []string{
-		"  1 note, 1 attachment\n",
+		"  1 note, 1 attachment, 1 passage\n",
 		"  1 link: 1 resolved, 0 unresolved\n",
 		"  1 file indexed with a problem: run `jarvis doctor --vault /v` for details\n",
 		"vectors: 1 of 1 passage (1 embedded now) with lexical\n",
