@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"io"
 	"log/slog"
 	"path/filepath"
@@ -177,4 +178,13 @@ func TestCountsAgreeEverywhere(t *testing.T) {
 	if !strings.Contains(wrote, "indexing files  "+files.Words()+"  100%") {
 		t.Errorf("the progress line ends at %q; want %q as list-vaults says it", wrote, files.Words())
 	}
+}
+
+// remarshal decodes v, a value decoded from JSON, into out.
+func remarshal(v, out any) error {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return err
+	}
+	return json.Unmarshal(data, out)
 }

@@ -5,7 +5,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -1038,13 +1037,4 @@ func writeRSSCSV(p string, ss []rssSample) error {
 		fmt.Fprintf(&sb, "%.1f,%.1f,%.1f,%.1f,%.1f,%d,%s\n", s.at.Seconds(), s.mb, s.anon, s.file, s.pss, s.dbMaps, s.phase)
 	}
 	return os.WriteFile(p, []byte(sb.String()), 0o644)
-}
-
-// remarshal decodes v, a value decoded from JSON, into out.
-func remarshal(v, out any) error {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return err
-	}
-	return json.Unmarshal(data, out)
 }
