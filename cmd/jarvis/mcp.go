@@ -19,6 +19,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
@@ -316,9 +317,41 @@ func listen(addr string, allowRemote bool) (net.Listener, error) {
 	}
 	l, err := net.Listen("tcp", addr)
 	if err != nil {
-		return nil, fmt.Errorf("listen on %s: %w", addr, err)
+		if addrInUse(err) {
+			host, port, _ := net.SplitHostPort(addr)
+			return nil, fmt.Errorf("port %s on %s is already in use, perhaps by another jarvis mcp --http: stop that one, or give another port (--http %s, or %s for any free one)",
+				port, host, net.JoinHostPort(host, "PORT"), net.JoinHostPort(host, "0"))
+		}
+		return nil, fmt.Errorf("cannot serve on %s: %w", addr, unwrapOp(err))
 	}
 	return l, nil
+}
+
+// addrInUse says whether err is the system's refusal of an address
+// another socket has bound (WSAEADDRINUSE on Windows).
+func addrInUse(err error) bool {
+	var errno syscall.Errno
+	return errors.Is(err, syscall.EADDRINUSE) || errors.As(err, &errno) && errno == 10048
+}
+
+// unwrapOp is the system's own words in a *net.OpError, without the
+// operation and address it repeats ("listen tcp 127.0.0.1:80: ").
+func unwrapOp(err error) error {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err
+	}
+	return err
+}
+
+// notMCP answers a request for any path but /mcp (a browser opening the
+// server's address, a client configured without the path): it says where
+// MCP is served, rather than a bare "404 page not found".
+func notMCP(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "text/plain; charset=utf-8")
+	w.WriteHeader(http.StatusNotFound)
+	fmt.Fprintf(w, "Nothing is served at %s. This is jarvis's MCP server: it answers MCP requests sent by POST to /mcp (http://%s/mcp); give that address to your MCP client.\n",
+		r.URL.Path, r.Host)
 }
 
 // httpOptions are how `jarvis mcp --http` lets requests in.
@@ -461,6 +494,7 @@ func serveHTTP(ctx context.Context, server *mcpsdk.Server, l net.Listener, opts 
 	opts.origins = append(ownOrigins(l.Addr()), opts.origins...)
 	mux := http.NewServeMux()
 	mux.Handle("/mcp", guard(statelessHandler(server, log), opts))
+	mux.HandleFunc("/", notMCP)
 	if opts.oauth != nil {
 		for _, p := range opts.oauth.MetadataPaths() {
 			mux.Handle(p, opts.oauth)

@@ -65,6 +65,24 @@ func startHTTP(t *testing.T, vars map[string]string, args ...string) (string, *s
 	return "", nil
 }
 
+// TestMCPHTTPOtherPathsSayWhereMCPIs: a browser or a client pointed at
+// the server's address without /mcp is told where MCP is served.
+func TestMCPHTTPOtherPathsSayWhereMCPIs(t *testing.T) {
+	url, _ := startHTTP(t, nil)
+	root := strings.TrimSuffix(url, "/mcp")
+	for _, path := range []string{"/", "/sse"} {
+		resp, err := http.Get(root + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusNotFound || !strings.Contains(string(body), "POST to /mcp ("+url+")") {
+			t.Errorf("GET %s: HTTP %d %q; want 404 naming %s", path, resp.StatusCode, body, url)
+		}
+	}
+}
+
 const initializeBody = `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}`
 
 // post sends one JSON-RPC message to url with the given headers and

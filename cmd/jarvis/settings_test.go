@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"os"
 	"path/filepath"
 	"strings"
@@ -53,6 +54,24 @@ func TestBadSettingsAreUsageErrors(t *testing.T) {
 				t.Errorf("doctor's fix does not name %s:\n%s", tt.origin, d.stdout)
 			}
 		})
+	}
+}
+
+// TestMCPHTTPPortInUse: a port another program serves on is said in plain
+// words with what to do, not as the network library's "bind: address
+// already in use".
+func TestMCPHTTPPortInUse(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	addr := taken.Addr().String()
+	_, port, _ := net.SplitHostPort(addr)
+	s := readCLI(t, map[string]string{"HOME": t.TempDir()}, "mcp", "--http", addr, "--vault", messageVault(t), "--db", filepath.Join(t.TempDir(), "j.db"))
+	want := "port " + port + " on 127.0.0.1 is already in use"
+	if s.code != 1 || !strings.Contains(s.stderr, want) || !strings.Contains(s.stderr, "--http 127.0.0.1:PORT") || strings.Contains(s.stderr, "listen tcp") {
+		t.Errorf("exit %d, stderr %q; want 1 and %q with another port to give", s.code, s.stderr, want)
 	}
 }
 
