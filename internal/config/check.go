@@ -11,6 +11,8 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"go.yaml.in/yaml/v3"
+
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // The decoders' own errors name Go types ("cannot unmarshal !!str `abc`
@@ -177,7 +179,7 @@ func (c shapeChecker) check(path string, v value, t reflect.Type) error {
 		for i, k := range v.keys {
 			f, ok := fields[k]
 			if !ok {
-				return &shapeError{path: path, detail: fmt.Sprintf("has an unknown setting %q; the settings there are %s", k, strings.Join(settingNames(t), ", "))}
+				return unknownSetting(path, k, settingNames(t))
 			}
 			if err := c.check(join(path, k), v.items[i], f.Type); err != nil {
 				return err
@@ -211,7 +213,39 @@ func (c shapeChecker) check(path string, v value, t reflect.Type) error {
 // shapeError is a config file setting that does not fit: path is the
 // key at fault ("" for the file as a whole), detail what is wrong with
 // it.
-type shapeError struct{ path, detail string }
+type shapeError struct {
+	path, detail string
+	// unknown, when set, is a key the settings at path do not take, and
+	// near the setting it is a slip of ("" when none is near).
+	unknown, near string
+}
+
+// unknownSetting is the error for key, which is not among names, the
+// settings at path: it offers the one setting key is a slip of, if any.
+func unknownSetting(path, key string, names []string) *shapeError {
+	e := &shapeError{path: path, detail: fmt.Sprintf("has an unknown setting %q", key), unknown: key}
+	if e.near = words.Nearest(key, names, 2); e.near != "" {
+		e.detail += fmt.Sprintf(" (did you mean %q?)", e.near)
+	}
+	e.detail += "; the settings there are " + strings.Join(names, ", ")
+	return e
+}
+
+// fix is the change that mends e in the config file at file, or "" when
+// the message is all there is to say.
+func (e *shapeError) fix(file string) string {
+	if e.unknown == "" {
+		return ""
+	}
+	where := inFile(e.path, file)
+	if e.path == "" {
+		where = wholeFile(file)
+	}
+	if e.near != "" {
+		return fmt.Sprintf("rename %q to %q in %s", e.unknown, e.near, where)
+	}
+	return fmt.Sprintf("remove %q from %s, or rename it to one of the settings there", e.unknown, where)
+}
 
 func (e *shapeError) Error() string {
 	if e.path == "" {

@@ -324,9 +324,11 @@ func TestFileErrorsInTheFilesTerms(t *testing.T) {
 		{"yaml settings for a pattern", "config.yaml", "vaults:\n  - path: a\n    exclude: [{x: 1}]\n",
 			`vaults[1].exclude[1] in the config file FILE is settings (x), not text`},
 		{"yaml unknown key", "config.yaml", "vaults:\n  - name: x\n    pth: typo\n",
-			`vaults[1] in the config file FILE has an unknown setting "pth"; the settings there are name, path, exclude`},
+			`vaults[1] in the config file FILE has an unknown setting "pth" (did you mean "path"?); the settings there are name, path, exclude`},
+		{"yaml unknown key unlike any", "config.yaml", "vaults:\n  - name: x\n    colour: red\n",
+			`vaults[1] in the config file FILE has an unknown setting "colour"; the settings there are name, path, exclude`},
 		{"yaml unknown top-level key", "config.yaml", "vault: x\n",
-			`the config file FILE has an unknown setting "vault"; the settings there are database, vaults, embedder, search`},
+			`the config file FILE has an unknown setting "vault" (did you mean "vaults"?); the settings there are database, vaults, embedder, search`},
 		{"yaml list for the whole file", "config.yaml", "- a\n",
 			`the config file FILE is a list, not settings (database, vaults, embedder, search, mcp)`},
 		{"yaml syntax", "config.yaml", "vaults:\n  - path: a\n   name: b\n",
@@ -375,6 +377,21 @@ func TestFileErrorsInTheFilesTerms(t *testing.T) {
 				t.Errorf("err = %v; it shows the decoder's %q", err, m)
 			}
 		})
+	}
+
+	// The fix doctor gives for an unknown setting is the change to make:
+	// the setting it is a slip of, or taking it out.
+	for content, want := range map[string]string{
+		"vaults:\n  - name: x\n    wrte: true\n":  `rename "wrte" to "write" in vaults[1] in the config file FILE`,
+		"vaults:\n  - name: x\n    colour: red\n": `remove "colour" from vaults[1] in the config file FILE, or rename it to one of the settings there`,
+		"vault: x\n": `rename "vault" to "vaults" in the config file FILE`,
+	} {
+		p := filepath.Join(home, "fix", "config.yaml")
+		write(t, p, content)
+		_, err := Load(Flags{ConfigFile: p}, fakeEnv(map[string]string{"HOME": home}))
+		if got := strings.ReplaceAll(LoadFix(err), p, "FILE"); got != want {
+			t.Errorf("%q: fix %q; want %q", content, got, want)
+		}
 	}
 
 	// Merge keys bring their mapping's settings in, checked as any other.

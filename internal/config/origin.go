@@ -157,9 +157,9 @@ func fileError(p string, err error) *SettingError {
 	var se *shapeError
 	switch {
 	case errors.As(err, &se) && se.path != "":
-		return &SettingError{Origin: inFile(se.path, p), Detail: se.detail}
+		return &SettingError{Origin: inFile(se.path, p), Detail: se.detail, Remedy: se.fix(p)}
 	case errors.As(err, &se):
-		return &SettingError{Origin: wholeFile(p), Detail: se.detail}
+		return &SettingError{Origin: wholeFile(p), Detail: se.detail, Remedy: se.fix(p)}
 	}
 	return &SettingError{Origin: wholeFile(p), Detail: "is " + err.Error()}
 }
