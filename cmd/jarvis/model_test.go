@@ -228,6 +228,25 @@ func TestModelPullKeepsAConfiguredEmbedder(t *testing.T) {
 	}
 }
 
+// TestSearchWithALocalModelNotPulled: a search whose model is not
+// installed answers by keywords and says so once, with the pull that
+// mends it, not in brackets within brackets nor twice over.
+func TestSearchWithALocalModelNotPulled(t *testing.T) {
+	vars, _ := modelEnv(t, hubtest.New(t))
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, stdout, stderr := jarvis(t, vars, "search", "--vault", "../../examples/vault", "--db", db, "--embedder", "all-MiniLM-L6-v2", "links")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	all := stdout + stderr
+	if n := strings.Count(all, "not available"); n != 1 || strings.Count(all, "jarvis model pull all-MiniLM-L6-v2") != 1 {
+		t.Errorf("want the embedder said to be not available once, with the pull:\n%s", all)
+	}
+	if strings.Contains(all, "no embedder available") || strings.Contains(all, "brought up to date") {
+		t.Errorf("the note repeats itself:\n%s", all)
+	}
+}
+
 // TestIndexWithALocalModelNotPulled: a local model runs in jarvis, so an
 // index run whose model is not installed says to pull it or to index
 // without vectors, and never sends the user to an embedding server.

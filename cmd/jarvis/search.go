@@ -432,6 +432,10 @@ func refresh(ctx context.Context, vaults []config.Vault, ix *index.Indexer, vec 
 			// The database's state is the caller's to explain.
 			return "", err
 		}
+		if errors.Is(err, vectors.ErrNoEmbedder) {
+			// The search says the embedder is not available, and why.
+			return "", nil
+		}
 		return fmt.Sprintf("vectors could not be brought up to date (%v)", err), nil
 	}
 	return "", nil

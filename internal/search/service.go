@@ -492,6 +492,12 @@ func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) stri
 	case errors.Is(err, vectors.ErrNoEmbedder):
 		// Such as a local model not pulled yet.
 		s.log.Debug("no embedder; answering with keywords", "err", err)
+		if cause, ok := strings.CutPrefix(err.Error(), vectors.ErrNoEmbedder.Error()+": "); ok && r == notes.ReaderTerminal {
+			// The cause is jarvis's own words (a model not installed,
+			// with the command that installs it): at the terminal it
+			// is the fix, said once, rather than a pointer to doctor.
+			return "the embedder is not available: " + cause
+		}
 		return "the embedder is not available (" + s.tellsWhy(r) + " says why and how to fix it)"
 	case errors.Is(err, ErrNoVectors):
 		switch loading, _ := s.semantic.vec.Loading(); {
