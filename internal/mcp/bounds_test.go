@@ -155,7 +155,7 @@ func TestHugeArgumentsAreNotEchoed(t *testing.T) {
 		{"long path", mcp.ToolReadNote, map[string]any{"path": long(900)}, "no note"},
 		{"long vault", mcp.ToolSearchVault, map[string]any{"query": "coffee", "vault": long(150)}, "no vault named"},
 		{"long start note", mcp.ToolSearchGraph, map[string]any{"query_note_path": long(900)}, "no note"},
-		{"long unknown argument", mcp.ToolSearchVault, map[string]any{"query": "coffee", long(5000): 1}, "unknown argument"},
+		{"long unknown argument", mcp.ToolSearchVault, map[string]any{"query": "coffee", long(5000): 1}, "there is no argument"},
 		{"long value of the wrong type", mcp.ToolSearchVault, map[string]any{"query": "coffee", "limit": long(5000)}, "limit must be an integer"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

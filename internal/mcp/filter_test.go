@@ -40,7 +40,7 @@ func TestTagNoNoteCanCarryIsRefused(t *testing.T) {
 func TestUnknownArgumentNamesTheArguments(t *testing.T) {
 	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, exampleVault(t)))
 	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"note": "Kettle"}, nil)
-	if !isErr || !strings.Contains(text, `there is no argument "note" (unknown argument); the tool takes query_note_path (required), `) {
+	if !isErr || !strings.Contains(text, `there is no argument "note"; the tool takes query_note_path (required), `) {
 		t.Errorf("search-graph note: %v %q", isErr, text)
 	}
 	text, isErr = call(t, cs, mcp.ToolReadNote, map[string]any{"paht": "Water.md"}, nil)

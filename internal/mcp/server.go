@@ -484,7 +484,7 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 		unknown := unknownArguments(names)
 		takes := argumentsTaken(input)
 		if len(unknown) == 1 {
-			said := "there is no argument " + quoteArg(unknown[0]) + " (unknown argument)"
+			said := "there is no argument " + quoteArg(unknown[0])
 			if input != nil {
 				if near := words.Nearest(unknown[0], slices.Collect(maps.Keys(input.Properties)), 2); near != "" {
 					said += "; did you mean " + near + "?"
@@ -495,7 +495,7 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 		for i, n := range unknown {
 			unknown[i] = quoteArg(n)
 		}
-		return "there are no arguments " + words.List(unknown) + " (unknown arguments)" + takes
+		return "there are no arguments " + words.List(unknown) + takes
 	}
 	if prop != "an argument" {
 		return prop + ": " + clip(rest, maxQuoted)
