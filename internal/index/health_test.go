@@ -282,3 +282,43 @@ func TestUnresolvedLinksDoNotCallExcludedNotesMissing(t *testing.T) {
 		t.Errorf("unresolved links: %q", r.Detail)
 	}
 }
+
+// TestFreshnessFixUnblocksTheDatabaseFirst: with the database's folder
+// closed to new files, doctor's and health-status's freshness fix was
+// "run `jarvis index …`", which fails as pasted for that cause. The line
+// says the index cannot be updated and why, and the fix gives the
+// database access check's fix before the index run.
+func TestFreshnessFixUnblocksTheDatabaseFirst(t *testing.T) {
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n")
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	sharedtest.WriteFile(t, root, "B.md", "# B\n")
+	folderClosed := func(p string) (store.FileAccess, error) {
+		fa, err := store.ProbeFile(p)
+		if p == dir {
+			fa.Write = false
+		}
+		return fa, err
+	}
+	inv := health.Invocation{"--db", dbPath}
+	for _, probe := range []store.Probe{nil, folderClosed} {
+		h := store.NewHandle(dbPath, store.Options{ReadOnly: true, Probe: probe})
+		r := freshness(context.Background(), h, config.Vault{Name: "v", Path: root}, inv)
+		h.Close()
+		index := "run " + inv.Command("index")
+		if probe == nil {
+			if r.Fix != index {
+				t.Errorf("freshness fix where the database takes updates: %q; want %q", r.Fix, index)
+			}
+			continue
+		}
+		why := "the index cannot be updated: " + dir + " is a folder you cannot create files in"
+		fix := "run `chmod u+rwx " + dir + "`, or choose another database with --db; then " + index
+		if r.Status != health.Warn || !strings.HasSuffix(r.Detail, why) || r.Fix != fix {
+			t.Errorf("freshness with the database's folder closed: %+v; want the detail to end %q and the fix %q", r, why, fix)
+		}
+	}
+}
