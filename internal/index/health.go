@@ -422,6 +422,12 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	if len(fixes) == 0 {
 		fixes = append(fixes, "see what each problem says of the file named")
 	}
-	r.Fix = strings.Join(fixes, "; ") + "; the next index run reads them again"
+	var files []string
+	for _, p := range problems {
+		if !slices.Contains(files, p.Path) {
+			files = append(files, p.Path)
+		}
+	}
+	r.Fix = strings.Join(fixes, "; ") + "; the next index run reads " + words.Agree(len(files), "it", "them") + " again"
 	return r
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -319,6 +320,29 @@ func TestFreshnessFixUnblocksTheDatabaseFirst(t *testing.T) {
 		fix := "run `chmod u+rwx " + dir + "`, or choose another database with --db; then " + index
 		if r.Status != health.Warn || !strings.HasSuffix(r.Detail, why) || r.Fix != fix {
 			t.Errorf("freshness with the database's folder closed: %+v; want the detail to end %q and the fix %q", r, why, fix)
+		}
+	}
+}
+
+// TestWarningsFixAgreesWithTheNotes: the fix of one note's bad
+// frontmatter said "the next index run reads them again"; one note is
+// "it", several are "them".
+func TestWarningsFixAgreesWithTheNotes(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		root := t.TempDir()
+		for i := range n {
+			sharedtest.WriteFile(t, root, fmt.Sprintf("Broken %d.md", i), "---\ntags: [a, b\n---\n# Broken\n")
+		}
+		dbPath := filepath.Join(t.TempDir(), "j.db")
+		ix, _ := testIndexer(t, dbPath)
+		mustIndex(t, ix, "v", root)
+		h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+		r := warningsResult(context.Background(), h, config.Vault{Name: "v", Path: root})
+		h.Close()
+		want := map[int]string{1: "open the note named and correct its frontmatter; the next index run reads it again",
+			2: "open the notes named and correct their frontmatter; the next index run reads them again"}[n]
+		if r.Fix != want {
+			t.Errorf("%d notes: fix %q; want %q", n, r.Fix, want)
 		}
 	}
 }
