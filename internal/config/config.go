@@ -152,6 +152,36 @@ func (c Config) Invocation() health.Invocation {
 	return inv
 }
 
+// Absolute is c with the paths its flags give made absolute, so that
+// Invocation repeats them as such: a command named by a process whose
+// working folder is not the user's (the server an MCP client starts)
+// would, with a relative --db, name another file where the user pastes
+// it. Vault names of the config file and paths from the home folder (~)
+// stay as given.
+func (c Config) Absolute() Config {
+	f := c.Flags
+	if f.DB != "" {
+		f.DB = c.DBPath
+	}
+	if f.ConfigFile != "" && c.File != "" {
+		f.ConfigFile = c.File
+	}
+	f.Vaults = nil
+	for _, given := range c.Flags.Vaults {
+		args := filepath.SplitList(given)
+		for i, arg := range args {
+			arg = strings.TrimSpace(arg)
+			if arg == "" || filepath.IsAbs(arg) || strings.HasPrefix(arg, "~") || byName(arg, slices.Contains(c.FileVaults, arg)) {
+				continue
+			}
+			args[i] = absPath(arg, "")
+		}
+		f.Vaults = append(f.Vaults, strings.Join(args, string(filepath.ListSeparator)))
+	}
+	c.Flags = f
+	return c
+}
+
 // VaultsFromDatabase is the VaultSource of a run that took its vaults from
 // the database it opens, as `jarvis index --rebuild` does when given none.
 const VaultsFromDatabase = "database"
@@ -497,10 +527,8 @@ func durationOr(s string, def time.Duration) time.Duration {
 // path keeps that vault's name and excludes; any other path is a vault named
 // after its folder.
 func vaultFromArg(arg string, named map[string]Vault, configured []Vault, getenv func(string) string) Vault {
-	if v, ok := named[arg]; ok && !strings.ContainsAny(arg, `/\`) {
-		if _, err := os.Stat(arg); err != nil {
-			return v
-		}
+	if v, ok := named[arg]; byName(arg, ok) {
+		return v
 	}
 	p := absPath(expandHome(arg, getenv), "")
 	for _, v := range configured {
@@ -509,6 +537,18 @@ func vaultFromArg(arg string, named map[string]Vault, configured []Vault, getenv
 		}
 	}
 	return Vault{Name: filepath.Base(p), Path: p}
+}
+
+// byName reports whether arg, a --vault value, is taken as the name of a
+// vault of the config file (known says whether it has one so named)
+// rather than as a folder: a name with no path separator that no folder
+// here has.
+func byName(arg string, known bool) bool {
+	if !known || strings.ContainsAny(arg, `/\`) {
+		return false
+	}
+	_, err := os.Stat(arg)
+	return err != nil
 }
 
 // withObsidianExclude is v with the filters of Obsidian's excluded files

@@ -5,11 +5,13 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
 // fakeEnv is an environment for Load that holds only what a test sets.
@@ -480,5 +482,33 @@ func TestAVaultGivenTwice(t *testing.T) {
 				t.Fatalf("err = %v; want %q", err, tc.want)
 			}
 		})
+	}
+}
+
+// TestAbsoluteFlags: a server's fixes named `jarvis index --db ro/r.db`,
+// relative to the server's working folder, which is not the user's. The
+// flags made absolute name the same database and vault from anywhere; a
+// vault named by the config file stays a name.
+func TestAbsoluteFlags(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll(filepath.Join(dir, "my notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := Load(Flags{Vaults: []string{"./my notes"}, DB: "ro/r.db"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs := cfg.Absolute()
+	want := health.Invocation{"--vault", filepath.Join(dir, "my notes"), "--db", cfg.DBPath}
+	if got := abs.Invocation(); !slices.Equal(got, want) || !filepath.IsAbs(cfg.DBPath) {
+		t.Errorf("Invocation of the absolute flags = %q; want %q", got, want)
+	}
+	if got := cfg.Invocation(); !slices.Equal(got, health.Invocation{"--vault", "./my notes", "--db", "ro/r.db"}) {
+		t.Errorf("Invocation of the flags as given = %q", got)
+	}
+	named := Config{Flags: Flags{Vaults: []string{"work"}}, FileVaults: []string{"work"}}
+	if got := named.Absolute().Flags.Vaults; !slices.Equal(got, []string{"work"}) {
+		t.Errorf("a vault of the config file, by name: %q", got)
 	}
 }

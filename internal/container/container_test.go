@@ -265,3 +265,33 @@ func TestEveryToolIsInTheGroup(t *testing.T) {
 		t.Errorf("tools group %v; want %v", got, want)
 	}
 }
+
+// TestServerNamesAbsolutePaths: the commands the server's answers name
+// repeat --db and --vault as absolute paths, for a user whose working
+// folder is not the server's; doctor repeats them as given.
+func TestServerNamesAbsolutePaths(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := config.Load(config.Flags{Vaults: []string{"notes"}, DB: "ro/r.db"}, func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := slog.New(slog.NewTextHandler(io.Discard, nil))
+	for name, opts := range map[string]fx.Option{"mcp": mcpOptions(cfg, log), "doctor": doctorOptions(cfg, log)} {
+		var got config.Config
+		app := fx.New(opts, fx.Populate(&got))
+		if err := Err(app); err != nil {
+			t.Fatal(err)
+		}
+		want := health.Invocation{"--vault", "notes", "--db", "ro/r.db"}
+		if name == "mcp" {
+			want = health.Invocation{"--vault", filepath.Join(dir, "notes"), "--db", cfg.DBPath}
+		}
+		if inv := got.Invocation(); !slices.Equal(inv, want) {
+			t.Errorf("%s names commands with %q; want %q", name, inv, want)
+		}
+	}
+}

@@ -66,6 +66,9 @@ func NewMCPApp(cfg config.Config, log *slog.Logger, deps *MCPDeps, extra ...fx.O
 }
 
 func mcpOptions(cfg config.Config, log *slog.Logger) fx.Option {
+	// The commands the server's answers name are pasted where the user
+	// works, not in the server's working folder.
+	cfg = cfg.Absolute()
 	return fx.Options(Base(cfg, log, store.Options{ReadOnlyIfNeeded: true}), OnFirstUse, fx.Supply(serving(true)), Embedding, Health, Indexing,
 		Vectors, Searching, Relating, Serving, fx.Provide(serverChecks))
 }

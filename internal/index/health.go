@@ -140,7 +140,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		return r
 	case why == store.NeverIndexed:
 		r.Status, r.Detail, r.Fix = health.Warn, why, "run "+inv.Command("index")
-		return r
+		return h.FirstUnblock(r)
 	case why != "":
 		return health.NotChecked(r.Name, why)
 	}
@@ -180,7 +180,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 		return r
 	}
 	f.held = held.Counts
-	return freshnessResult(r, f, parser, inv)
+	return h.FirstUnblock(freshnessResult(r, f, parser, inv))
 }
 
 // fresh is what doctor's freshness check finds of a vault: what an index
@@ -422,6 +422,12 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 	if len(fixes) == 0 {
 		fixes = append(fixes, "see what each problem says of the file named")
 	}
-	r.Fix = strings.Join(fixes, "; ") + "; the next index run reads them again"
+	var files []string
+	for _, p := range problems {
+		if !slices.Contains(files, p.Path) {
+			files = append(files, p.Path)
+		}
+	}
+	r.Fix = strings.Join(fixes, "; ") + "; the next index run reads " + words.Agree(len(files), "it", "them") + " again"
 	return r
 }

@@ -2,6 +2,7 @@ package index
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -280,5 +281,68 @@ func TestUnresolvedLinksDoNotCallExcludedNotesMissing(t *testing.T) {
 	r := graphCheck(t, config.Vault{Name: "v", Path: root, Exclude: []string{"Archive/"}}, "unresolved links v")
 	if strings.Contains(r.Detail, "missing") || !strings.Contains(r.Detail, "2 links to 2 names no indexed note has (notes not written yet, or left out)") {
 		t.Errorf("unresolved links: %q", r.Detail)
+	}
+}
+
+// TestFreshnessFixUnblocksTheDatabaseFirst: with the database's folder
+// closed to new files, doctor's and health-status's freshness fix was
+// "run `jarvis index …`", which fails as pasted for that cause. The line
+// says the index cannot be updated and why, and the fix gives the
+// database access check's fix before the index run.
+func TestFreshnessFixUnblocksTheDatabaseFirst(t *testing.T) {
+	root := t.TempDir()
+	sharedtest.WriteFile(t, root, "A.md", "# A\n")
+	dir := t.TempDir()
+	dbPath := filepath.Join(dir, "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	sharedtest.WriteFile(t, root, "B.md", "# B\n")
+	folderClosed := func(p string) (store.FileAccess, error) {
+		fa, err := store.ProbeFile(p)
+		if p == dir {
+			fa.Write = false
+		}
+		return fa, err
+	}
+	inv := health.Invocation{"--db", dbPath}
+	for _, probe := range []store.Probe{nil, folderClosed} {
+		h := store.NewHandle(dbPath, store.Options{ReadOnly: true, Probe: probe})
+		r := freshness(context.Background(), h, config.Vault{Name: "v", Path: root}, inv)
+		h.Close()
+		index := "run " + inv.Command("index")
+		if probe == nil {
+			if r.Fix != index {
+				t.Errorf("freshness fix where the database takes updates: %q; want %q", r.Fix, index)
+			}
+			continue
+		}
+		why := "the index cannot be updated: " + dir + " is a folder you cannot create files in"
+		fix := "run `chmod u+rwx " + dir + "`, or choose another database with --db; then " + index
+		if r.Status != health.Warn || !strings.HasSuffix(r.Detail, why) || r.Fix != fix {
+			t.Errorf("freshness with the database's folder closed: %+v; want the detail to end %q and the fix %q", r, why, fix)
+		}
+	}
+}
+
+// TestWarningsFixAgreesWithTheNotes: the fix of one note's bad
+// frontmatter said "the next index run reads them again"; one note is
+// "it", several are "them".
+func TestWarningsFixAgreesWithTheNotes(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		root := t.TempDir()
+		for i := range n {
+			sharedtest.WriteFile(t, root, fmt.Sprintf("Broken %d.md", i), "---\ntags: [a, b\n---\n# Broken\n")
+		}
+		dbPath := filepath.Join(t.TempDir(), "j.db")
+		ix, _ := testIndexer(t, dbPath)
+		mustIndex(t, ix, "v", root)
+		h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+		r := warningsResult(context.Background(), h, config.Vault{Name: "v", Path: root})
+		h.Close()
+		want := map[int]string{1: "open the note named and correct its frontmatter; the next index run reads it again",
+			2: "open the notes named and correct their frontmatter; the next index run reads them again"}[n]
+		if r.Fix != want {
+			t.Errorf("%d notes: fix %q; want %q", n, r.Fix, want)
+		}
 	}
 }

@@ -176,21 +176,28 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	l.mu.Lock()
 	background := l.background
 	l.mu.Unlock()
+	// A database this user may not update takes no vectors either, and
+	// the pass indexed nothing new to make them for: no sync is run, and
+	// answers do not say vectors are being made.
+	syncs := l.sync != nil && store.Classify(failed) != store.KindAccess
 	done := func(s *index.State) {
 		*s = index.State{State: index.StateReady, LastIndexed: time.Now(), Embedding: s.Embedding}
 		if failed != nil {
 			s.State, s.Error, s.Failed = index.StateFailed, failed.Error(), why
 		}
-		if background && l.sync != nil {
+		if background && syncs {
 			// The sync asked for below makes the vectors from here on:
 			// answers say they are being made, not to run an index.
 			embedding(&s.Embedding)
 		}
 	}
-	if background {
+	switch {
+	case !syncs:
+		l.set(done)
+	case background:
 		l.set(done)
 		l.requestSync()
-	} else {
+	default:
 		if err := l.syncVectors(ctx); err != nil && ctx.Err() != nil {
 			return ctx.Err()
 		}

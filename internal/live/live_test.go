@@ -192,3 +192,32 @@ func TestFailedOnALockSaysItWasThen(t *testing.T) {
 		t.Errorf("failed on a lock: %q", why)
 	}
 }
+
+// TestNoVectorsMadeWhereTheDatabaseTakesNoUpdates: a pass that failed
+// because this user may not update the database (its folder takes no new
+// files) indexed nothing and can store no vectors; health-status said
+// vectors were being made, and its freshness fix said to wait for that.
+// No sync is run or asked for, and the state says none is under way.
+func TestNoVectorsMadeWhereTheDatabaseTakesNoUpdates(t *testing.T) {
+	synced := 0
+	l := New([]config.Vault{{Name: "v", Path: t.TempDir()}},
+		func(context.Context, config.Vault, index.Progress) (index.Result, error) {
+			return index.Result{}, fmt.Errorf("record vault: %w", store.ErrAccess)
+		},
+		func(context.Context, <-chan struct{}, func(int, int)) error {
+			synced++
+			return nil
+		}, nil)
+	for _, background := range []bool{false, true} {
+		l.mu.Lock()
+		l.background = background
+		l.mu.Unlock()
+		if err := l.All(context.Background()); !errors.Is(err, store.ErrAccess) {
+			t.Fatalf("pass = %v; want the access error", err)
+		}
+		st := l.State()
+		if st.State != index.StateFailed || st.Embedding.State == index.EmbedRunning || synced != 0 || len(l.kick) != 0 {
+			t.Fatalf("background %v: state %+v, %d syncs, %d asked for; want a failed pass and no vectors being made", background, st, synced, len(l.kick))
+		}
+	}
+}

@@ -327,10 +327,16 @@ func Plain(err error) string {
 // Said is err in a few words, for a line that leaves the rest to the
 // database check (doctor's "see the database check above"): the kind of
 // trouble the database is in (Classify), or else err's own text without
-// SQLite's result codes.
+// SQLite's result codes. A database this user may read but not update
+// says what keeps it from being updated, in the words the database check
+// and jarvis index use (describe): it answers searches all the same.
 func Said(err error) string {
 	switch Classify(err) {
 	case KindAccess:
+		var x *Error
+		if errors.As(err, &x) && x.Readable && x.Why != "" {
+			return "the database cannot be updated: " + x.Why
+		}
 		return "the database cannot be used by you"
 	case KindBusy:
 		return "the database is locked by another program"

@@ -176,3 +176,30 @@ func TestIntegrityErrorInTheWordsOfDamage(t *testing.T) {
 		t.Fatalf("doctor says %q", r.Detail)
 	}
 }
+
+// TestSaidReadableButNotWritable: a database whose folder takes no new
+// files answers searches, so its trouble is said as one of updating it,
+// with the reason doctor's database access check and jarvis index give,
+// not as one of using it.
+func TestSaidReadableButNotWritable(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "j.db")
+	if err := os.WriteFile(path, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	folderClosed := func(p string) (FileAccess, error) {
+		return FileAccess{Exists: true, IsDir: p == dir, Read: true, Write: p != dir, Owner: currentUser()}, nil
+	}
+	problems := AccessProblems(path, folderClosed)
+	err := fmt.Errorf("index vault %q: %w", "v", accessError(path, problems))
+	want := "the database cannot be updated: " + dir + " is a folder you cannot create files in"
+	if got := Said(err); got != want {
+		t.Errorf("Said = %q; want %q", got, want)
+	}
+	unreadable := func(p string) (FileAccess, error) {
+		return FileAccess{Exists: true, IsDir: p == dir, Read: p == dir, Write: p == dir, Owner: currentUser()}, nil
+	}
+	if got := Said(accessError(path, AccessProblems(path, unreadable))); got != "the database cannot be used by you" {
+		t.Errorf("Said of a database that cannot be read = %q", got)
+	}
+}

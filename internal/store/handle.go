@@ -6,6 +6,8 @@ import (
 	"database/sql/driver"
 	"errors"
 	"sync"
+
+	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
 // Handle opens the database on first use and hands the same connection to
@@ -69,6 +71,36 @@ func (h *Handle) Recheck(ctx context.Context) string {
 		return ""
 	}
 	return db.Recheck(ctx)
+}
+
+// UpdateBlocked says what keeps this user from updating the database at
+// h's path, in the words of the database access check ("/d is a folder
+// you cannot create files in"), and its fix; both "" when nothing does.
+// A fix that runs jarvis index puts this fix first (FirstUnblock): run
+// alone, jarvis index would fail for the same cause.
+func (h *Handle) UpdateBlocked() (why, fix string) {
+	problems := AccessProblems(h.path, h.opts.Probe)
+	if len(problems) == 0 {
+		return "", ""
+	}
+	return describe(problems), AccessFix(problems)
+}
+
+// FirstUnblock is r, a result whose fix runs jarvis index, saying that
+// the index cannot be updated and why, with the fix of that (the database
+// access check's) before its own, when this user may not update the
+// database at h's path; r as it is otherwise.
+func (h *Handle) FirstUnblock(r health.Result) health.Result {
+	if r.Status == health.OK || r.Fix == "" {
+		return r
+	}
+	why, fix := h.UpdateBlocked()
+	if why == "" {
+		return r
+	}
+	r.Detail += "; the index cannot be updated: " + why
+	r.Fix = fix + "; then " + r.Fix
+	return r
 }
 
 // Close closes the database if it was opened.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"io/fs"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 )
@@ -40,7 +41,7 @@ func VaultReady(ctx context.Context, h *Handle, v config.Vault) (why string, db 
 	}
 	db, err = h.DB(ctx)
 	if err != nil {
-		return "the database is not available (see the database check above)", nil, 0, lastMS, nil
+		return NotAvailable(err), nil, 0, lastMS, nil
 	}
 	err = db.QueryRowContext(ctx, `SELECT id, last_indexed_ms FROM vaults WHERE name = ?`, v.Name).Scan(&id, &lastMS)
 	switch {
@@ -50,4 +51,14 @@ func VaultReady(ctx context.Context, h *Handle, v config.Vault) (why string, db 
 		return "", nil, 0, lastMS, err
 	}
 	return "", db, id, lastMS, nil
+}
+
+// NotAvailable says, for a check that needs the database, why it could not
+// be made, err being the failure to open it: the database does not exist
+// yet, or cannot be used, which the database check above says more of.
+func NotAvailable(err error) string {
+	if errors.Is(err, fs.ErrNotExist) {
+		return "the database does not exist yet (see the database check above)"
+	}
+	return "the database is not available (see the database check above)"
 }

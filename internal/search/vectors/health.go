@@ -48,7 +48,7 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	}
 	db, err := h.DB(ctx)
 	if err != nil {
-		return health.NotCheckedOf(r.Name, name, "the database is not available (see the database check above)")
+		return health.NotCheckedOf(r.Name, name, store.NotAvailable(err))
 	}
 	if src.Restore == nil {
 		return warn("no embedder configured: semantic search answers with keyword search", "set JARVIS_EMBEDDER or the embedder section of the config file")

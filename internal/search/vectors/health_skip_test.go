@@ -27,3 +27,16 @@ func TestEmbedderCheckWithoutADatabase(t *testing.T) {
 		t.Errorf("embedder check without a database: %q; want %q", r.Line(), want)
 	}
 }
+
+// TestEmbedderCheckBeforeTheFirstIndex: with no database made yet, the
+// skipped check says so, not that the database is not available, which
+// reads as a failure.
+func TestEmbedderCheckBeforeTheFirstIndex(t *testing.T) {
+	h := store.NewHandle(filepath.Join(t.TempDir(), "jarvis.db"), store.Options{ReadOnly: true})
+	t.Cleanup(func() { h.Close() })
+	r := Checks(h, LexicalSource(), nil)[0].Run(context.Background())[0]
+	want := "skip  embedder: lexical hashed-ngrams-v1 not checked: the database does not exist yet (see the database check above)"
+	if r.Status != health.Skip || r.Line() != want {
+		t.Errorf("embedder check before the first index: %q; want %q", r.Line(), want)
+	}
+}
