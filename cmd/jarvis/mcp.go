@@ -186,6 +186,9 @@ when interrupted.`, e)
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	background := make(chan struct{})
+	// keepIndexed reads the stored vectors first thing; until then a
+	// request hears that they are being read, not that none are loaded.
+	deps.Vectors.WillLoad()
 	go func() {
 		defer close(background)
 		keepIndexed(ctx, deps, cfg.Vaults, cfg.DBPath, *watch, log)

@@ -278,14 +278,21 @@ func indexCommands(fix string) [][]string {
 	return out
 }
 
-// Underway rewords the fixes of rep that say to run jarvis index while the
-// server itself is doing that work (doing says what, such as "the server
+// onlyIndex reports whether every command fix names is jarvis index: a
+// fix that first asks for another (a chmod that lets the database be
+// written) is not the server's to do.
+func onlyIndex(fix string) bool {
+	return len(indexCommands(fix)) == strings.Count(fix, "`")/2
+}
+
+// Underway rewords the fixes of rep that say to run jarvis index, and no
+// other command, while the server itself is doing that work (doing says what, such as "the server
 // is indexing vault "work" now (312 of 1402 notes, 134 attachments indexed)"): running a
 // second indexer beside it would only wait for it. Fixes naming
-// --rebuild or --forget stand.
+// --rebuild or --forget, or another command besides, stand.
 func (rep *Report) Underway(doing string) {
 	for i, r := range rep.Checks {
-		if r.Status != OK && namesIndex(r.Fix, true) {
+		if r.Status != OK && namesIndex(r.Fix, true) && onlyIndex(r.Fix) {
 			rep.Checks[i].Fix = "nothing to run: " + doing + ", and this check passes once that is done; ask again in a little while"
 		}
 	}

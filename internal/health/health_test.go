@@ -489,9 +489,10 @@ func TestUnderwayRewordsOnlyPlainIndexFixes(t *testing.T) {
 		{Name: "other vault old", Status: Warn, Detail: "not configured", Fix: inv.Command("index", "--forget", "old") + " drops it"},
 		{Name: "embedder", Status: Warn, Detail: "model missing", Fix: "run " + inv.Command("model", "pull")},
 		{Name: "ok", Status: OK, Detail: "fine", Fix: "run " + inv.Command("index")},
+		{Name: "index freshness blocked", Status: Warn, Detail: "the index cannot be updated", Fix: "run `chmod u+rwx /data`, or choose another database with --db; then run " + inv.Command("index")},
 	}}
 	rep.Underway(`the server is indexing vault "work" now (3 of 9 files done)`)
-	for i, want := range []bool{true, true, false, false, false, false} {
+	for i, want := range []bool{true, true, false, false, false, false, false} {
 		got := strings.HasPrefix(rep.Checks[i].Fix, "nothing to run: the server is indexing vault \"work\" now (3 of 9 files done)")
 		if got != want {
 			t.Errorf("%s: fix %q, reworded %v, want %v", rep.Checks[i].Name, rep.Checks[i].Fix, got, want)

@@ -24,6 +24,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/migrations"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver, registered as "sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Sentinel errors callers branch on.
@@ -114,6 +115,9 @@ type Options struct {
 	// when this user may read it but not write it, rather than fail: a
 	// search reads the index as it is. DB.NotWritable says why.
 	ReadOnlyIfNeeded bool
+	// rolledBack is set once openReadOnly has rolled back a hot journal,
+	// so that it tries so once.
+	rolledBack bool
 	// Probe tells what this process may do with the database's files, to
 	// tell a permission problem from a damaged database; nil asks the
 	// system.
@@ -269,17 +273,33 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 		return nil, fmt.Errorf("open database %s: %w", path, err)
 	}
 	db := &DB{DB: sqldb, Path: path, opts: opts, immutable: immutable, stamp: stampOf(path)}
-	if err := db.PingContext(ctx); err != nil {
-		sqldb.Close()
-		return nil, explainAccess(path, opts, sqliteError(path, err))
+	pingErr := db.PingContext(ctx)
+	err = pingErr
+	if err == nil {
+		var current int
+		current, _, err = db.Version(ctx)
+		if err == nil && current == 0 {
+			// As Open refuses to migrate it (see checkForeignTables).
+			err = db.checkForeignTables(ctx)
+		}
 	}
-	current, _, err := db.Version(ctx)
-	if err == nil && current == 0 {
-		// As Open refuses to migrate it (see checkForeignTables).
-		err = db.checkForeignTables(ctx)
+	if code, ok := sqliteCode(err); ok && code == sqlite3.SQLITE_READONLY_ROLLBACK && !opts.rolledBack &&
+		len(AccessProblems(path, opts.Probe)) == 0 {
+		// A hot journal, left by a process that died mid-write: this
+		// user may write, so it is rolled back (checkReadOnly) and the
+		// database, as it was before that write, is opened again.
+		sqldb.Close()
+		if rerr := rollBack(ctx, path); rerr != nil {
+			return nil, explainAccess(path, opts, sqliteError(path, rerr))
+		}
+		opts.rolledBack = true
+		return openReadOnly(ctx, path, opts)
 	}
 	if err != nil {
 		sqldb.Close()
+		if pingErr != nil {
+			err = sqliteError(path, err)
+		}
 		return nil, explainAccess(path, opts, err)
 	}
 	return db, nil
@@ -413,6 +433,37 @@ func foreignTables(path string, n int) error {
 // before any pragma can write to it (switching to WAL rewrites the header): it
 // must be readable by SQLite, and if it holds tables, they must be jarvis's.
 func checkReadOnly(ctx context.Context, path string) error {
+	err := lookReadOnly(ctx, path)
+	if code, ok := sqliteCode(err); ok && code == sqlite3.SQLITE_READONLY_ROLLBACK {
+		// A hot journal: a process died inside a write made in
+		// rollback-journal mode (switching a new file to WAL is one).
+		// A read-only connection cannot roll it back; any writer does,
+		// and this user may write (Open checked), so one does here,
+		// changing nothing else, and the look is taken again.
+		if rerr := rollBack(ctx, path); rerr != nil {
+			return sqliteError(path, rerr)
+		}
+		err = lookReadOnly(ctx, path)
+	}
+	return err
+}
+
+// rollBack rolls back the hot journal of the database at path by reading
+// it through a connection that may write: SQLite does that before the
+// first read. No pragma is set, so nothing else in the file changes.
+func rollBack(ctx context.Context, path string) error {
+	rw, err := sql.Open("sqlite", fileURI(path)+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer rw.Close()
+	var n int
+	return rw.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_master`).Scan(&n)
+}
+
+// lookReadOnly is checkReadOnly's look at the file, through a read-only
+// connection.
+func lookReadOnly(ctx context.Context, path string) error {
 	ro, err := sql.Open("sqlite", fileURI(path)+"?mode=ro&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return sqliteError(path, err)

@@ -733,6 +733,17 @@ func (v *Vectors) Coverage() (vectors, chunks int) {
 	return vectors, max(v.chunkTotal, vectors)
 }
 
+// WillLoad marks the stored vectors as being read from now, for a
+// LoadStored about to run in another goroutine: a server calls it before
+// it answers its first request, so that a question asked before the load
+// has begun hears that they are being read, not that none are loaded.
+// LoadStored clears it when nothing is stored.
+func (v *Vectors) WillLoad() {
+	v.mu.Lock()
+	v.loading = true
+	v.mu.Unlock()
+}
+
 // Loading says whether the stored vectors are being read into memory
 // now (Load), and why the last Load failed, nil when it did not.
 func (v *Vectors) Loading() (loading bool, err error) {

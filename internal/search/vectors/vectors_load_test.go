@@ -271,3 +271,35 @@ func loadEachStore(t *testing.T, db DB, from int, check func(store string, v *Ve
 	}
 	return nil
 }
+
+// TestWillLoadSaysReadingUntilLoadStoredEnds: from WillLoad, before the
+// load has begun, the vectors are said to be being read; LoadStored ends
+// it, whether it found vectors to read or none.
+func TestWillLoadSaysReadingUntilLoadStoredEnds(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	v := servingVectors(db, LexicalSource(), quietLog())
+	v.WillLoad()
+	if loading, _ := v.Loading(); !loading {
+		t.Fatal("after WillLoad, Loading says the vectors are not being read")
+	}
+	if err := v.LoadStored(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if loading, _ := v.Loading(); loading {
+		t.Fatal("LoadStored of a database with no vectors left Loading set")
+	}
+
+	add("a.md", "alpha beta")
+	if _, err := v.Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	w := servingVectors(db, LexicalSource(), quietLog())
+	w.WillLoad()
+	if err := w.LoadStored(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if loading, _ := w.Loading(); loading || w.Count() != 1 {
+		t.Fatalf("after LoadStored: loading %v, %d vectors; want done, 1", loading, w.Count())
+	}
+}
