@@ -138,11 +138,7 @@ func printRelated(w io.Writer, a related.Answer) {
 		}
 		fmt.Fprintf(w, "%2d. %s  (%s)\n", i+1, where, search.FormatScore(n.Score))
 		for _, r := range n.Reasons {
-			kind := r.Kind
-			if kind == related.KindMeaning {
-				kind = "similar" // whatever the embedder measures: meaning, or words
-			}
-			fmt.Fprintf(w, "    %-12s %s\n", kind, r.Detail)
+			fmt.Fprintf(w, "    %-12s %s\n", related.Label(r.Kind), r.Detail)
 		}
 	}
 	if len(a.Suggestions) > 0 {

@@ -158,7 +158,7 @@ func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 	for i, n := range out.Related {
 		fmt.Fprintf(&b, "\n%d. **%s** (`%s`) score %s\n", i+1, n.Title, n.Path, search.FormatScore(n.Score))
 		for _, r := range n.Reasons {
-			fmt.Fprintf(&b, "   - %s [%s]\n", r.Detail, r.Kind)
+			fmt.Fprintf(&b, "   - %s [%s]\n", r.Detail, related.Label(r.Kind))
 		}
 	}
 	if len(out.Suggestions) > 0 {
