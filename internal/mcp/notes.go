@@ -204,13 +204,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		}
 		in.Heading = strings.TrimSpace(sub)
 	}
-	for i, o := range others {
-		if i == maxAlsoMatches {
-			out.AlsoMatches = append(out.AlsoMatches, fmt.Sprintf("… and %d more", len(others)-i))
-			break
-		}
-		out.AlsoMatches = append(out.AlsoMatches, o.Path)
-	}
+	out.AlsoMatches = graph.OtherPaths(others, maxAlsoMatches)
 	if !vault.IsNote(rel) {
 		return t.readOther(ctx, v, rel, in, out)
 	}
@@ -678,7 +672,7 @@ func renderNote(out ReadNoteOutput, brief, writes bool) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> Shortened to keep this answer small: %s.\n", strings.Join(out.Shortened, "; "))
 	}
 	if len(out.AlsoMatches) > 0 {
-		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to read it instead.\n", strings.Join(out.AlsoMatches, "`, `"))
+		fmt.Fprintf(&b, "\n> %s\n", graph.AlsoMatching(out.AlsoMatches, "read it"))
 	}
 	b.WriteString(out.line())
 	if out.Offset > 0 {

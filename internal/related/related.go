@@ -46,6 +46,13 @@ func Label(kind string) string {
 	return kind
 }
 
+// AlsoMatching words the other notes the name asked about matched as
+// well, and how to ask about one of them instead: related-notes and
+// jarvis related say it alike.
+func AlsoMatching(paths []string) string {
+	return graph.AlsoMatching(paths, "ask about it")
+}
+
 // weights of each kind of reason in a note's score. Links the user made
 // and passages alike weigh most; shared links and co-citation are
 // second-hand links; tags are coarse, and a common one says little.
