@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -700,19 +699,15 @@ func renderNote(out ReadNoteOutput, brief, writes bool) *mcpsdk.CallToolResult {
 		b.WriteString(":\n")
 		// One line per note, with the lines its links are on.
 		var order []string
-		lines := map[string][]string{}
+		lines := map[string][]int{}
 		for _, bl := range out.Backlinks {
 			if lines[bl.Source] == nil {
 				order = append(order, bl.Source)
 			}
-			lines[bl.Source] = append(lines[bl.Source], strconv.Itoa(bl.Line))
+			lines[bl.Source] = append(lines[bl.Source], bl.Line)
 		}
 		for _, src := range order {
-			word := "line"
-			if len(lines[src]) > 1 {
-				word = "lines"
-			}
-			fmt.Fprintf(&b, "- `%s` %s %s\n", src, word, strings.Join(lines[src], ", "))
+			fmt.Fprintf(&b, "- `%s` %s\n", src, words.Lines(lines[src], "link"))
 		}
 	}
 	return textResult(b.String())
