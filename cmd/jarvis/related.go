@@ -115,12 +115,20 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	if *asJSON {
 		return json.NewEncoder(e.stdout).Encode(a)
 	}
-	printRelated(e.stdout, a)
+	printRelated(e.stdout, a, graph.OtherPaths(m.Others, maxOtherMatches))
 	return nil
 }
 
-func printRelated(w io.Writer, a related.Answer) {
+// maxOtherMatches bounds the other notes named when NOTE matched several.
+const maxOtherMatches = 20
+
+// printRelated prints the answer a; others are the paths of the other
+// notes the name asked about matched as well.
+func printRelated(w io.Writer, a related.Answer, others []string) {
 	fmt.Fprintf(w, "Related to %s (%s: %s)\n", a.Title, a.Vault, a.Path)
+	if also := related.AlsoMatching(others); also != "" {
+		fmt.Fprintln(w, also)
+	}
 	for _, m := range a.Missing {
 		fmt.Fprintf(w, "note: %s\n", m)
 	}
@@ -138,11 +146,7 @@ func printRelated(w io.Writer, a related.Answer) {
 		}
 		fmt.Fprintf(w, "%2d. %s  (%s)\n", i+1, where, search.FormatScore(n.Score))
 		for _, r := range n.Reasons {
-			kind := r.Kind
-			if kind == related.KindMeaning {
-				kind = "similar" // whatever the embedder measures: meaning, or words
-			}
-			fmt.Fprintf(w, "    %-12s %s\n", kind, r.Detail)
+			fmt.Fprintf(w, "    %-12s %s\n", related.Label(r.Kind), r.Detail)
 		}
 	}
 	if len(a.Suggestions) > 0 {

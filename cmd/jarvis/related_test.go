@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/related"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestRelatedCommand runs jarvis related on the example vault, with and
@@ -73,7 +74,7 @@ func TestPrintRelatedCountsTheRest(t *testing.T) {
 	printRelated(&b, related.Answer{Vault: "v", Path: "Green tea.md", Title: "Green tea", MentionsFound: 6, Mentions: []related.Mention{
 		{Path: "Log.md", Line: 5, Name: "Green tea", Sentence: "Green tea on line 5.", MoreInNote: 1},
 		{Path: "Shop.md", Line: 1, Name: "Green tea", Sentence: "Bought green tea.", MoreInNote: 2},
-	}})
+	}}, nil)
 	for _, want := range []string{
 		"  Log.md:5  \"Green tea\": Green tea on line 5.\n  … and 1 more line in Log.md\n",
 		"  … and 2 more lines in Shop.md\n",
@@ -96,7 +97,7 @@ func TestPrintRelatedShowsTitles(t *testing.T) {
 		},
 		Embedder:    "lexical/hashed-ngrams-v1",
 		Suggestions: []related.Suggestion{{Path: "Zettel/202403091008.md", Title: "Evergreen Notes", Link: related.Wikilink("Zettel/202403091008.md", "Evergreen Notes", []string{"Zettel/202403091008.md"}), Similarity: 0.5}},
-	})
+	}, nil)
 	for _, want := range []string{
 		" 1. Zettel/202403091008.md — Evergreen Notes  (",
 		" 2. Cooking.md  (",
@@ -116,5 +117,21 @@ func TestRelatedNotFoundSaysWhatToPassOnce(t *testing.T) {
 	code, _, stderr := jarvis(t, nil, "related", "--vault", example, "--db", filepath.Join(t.TempDir(), "j.db"), "Kettl")
 	if code == 0 || !strings.Contains(stderr, "no note matches \"Kettl\"") || strings.Count(stderr, "pass") != 1 || strings.Contains(stderr, "give its") {
 		t.Errorf("exit %d: %s", code, stderr)
+	}
+}
+
+// TestRelatedNamesTheOtherMatches: a name two notes share answers for the
+// one a link would lead to and names the other, in the words read-note
+// and related-notes use.
+func TestRelatedNamesTheOtherMatches(t *testing.T) {
+	dir := t.TempDir()
+	sharedtest.WriteFile(t, dir, "Essays/Ideas.md", "# Ideas\n\nIdeas about walking and writing.\n")
+	sharedtest.WriteFile(t, dir, "Fiction/Ideas.md", "# Ideas\n\nA story about a lighthouse.\n")
+	sharedtest.WriteFile(t, dir, "Essays/On Walking.md", "# On Walking\n\nSee [[Essays/Ideas]].\n")
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, stdout, stderr := jarvis(t, nil, "related", "--vault", dir, "--db", db, "Ideas")
+	want := related.AlsoMatching([]string{"Fiction/Ideas.md"})
+	if code != 0 || !strings.Contains(stdout, "Related to Ideas (") || !strings.Contains(stdout, "\n"+want+"\n") {
+		t.Fatalf("exit %d (%s); want %q in:\n%s", code, stderr, want, stdout)
 	}
 }

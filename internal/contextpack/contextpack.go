@@ -20,6 +20,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Budget bounds, in tokens.
@@ -60,9 +61,9 @@ func Cost(citation, text string) int {
 // Citation is the line that names where a passage comes from.
 func Citation(vaultName, path, heading string, start, end int) string {
 	if heading == "" {
-		return fmt.Sprintf("[%s] %s, lines %d-%d", vaultName, path, start, end)
+		return fmt.Sprintf("[%s] %s, %s", vaultName, path, words.LineRange(start, end))
 	}
-	return fmt.Sprintf("[%s] %s § %s, lines %d-%d", vaultName, path, heading, start, end)
+	return fmt.Sprintf("[%s] %s § %s, %s", vaultName, path, heading, words.LineRange(start, end))
 }
 
 // Request is one pack to build.

@@ -158,3 +158,14 @@ func TestBuildRefuses(t *testing.T) {
 		t.Errorf("too many paths: %v", err)
 	}
 }
+
+// TestCitationOfOneLine: a passage of one line is cited as that line, not
+// as a range from it to itself.
+func TestCitationOfOneLine(t *testing.T) {
+	if got := Citation("v", "a.md", "Chapter", 13, 13); got != "[v] a.md § Chapter, line 13" {
+		t.Errorf("one line: %q", got)
+	}
+	if got := Citation("v", "a.md", "", 13, 15); got != "[v] a.md, lines 13-15" {
+		t.Errorf("three lines: %q", got)
+	}
+}

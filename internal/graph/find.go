@@ -68,6 +68,31 @@ type NotFoundError struct {
 	Suggestions []Ref
 }
 
+// OtherPaths lists the paths of others (Match.Others), the first n of
+// them and then "… and N more" for the rest.
+func OtherPaths(others []Ref, n int) []string {
+	var out []string
+	for i, o := range others {
+		if i == n {
+			out = append(out, fmt.Sprintf("… and %d more", len(others)-i))
+			break
+		}
+		out = append(out, o.Path)
+	}
+	return out
+}
+
+// AlsoMatching words the other notes a name matched as well
+// (Match.Others, by path), and that passing one's path does what to it
+// instead ("read it", "ask about it"); "" when there are none. read-note,
+// related-notes and jarvis related say it alike.
+func AlsoMatching(paths []string, todo string) string {
+	if len(paths) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("Also matching that name: `%s`; pass one's path to %s instead.", strings.Join(paths, "`, `"), todo)
+}
+
 func (e *NotFoundError) Error() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "no note matches %q", e.Ref)

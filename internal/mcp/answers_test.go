@@ -323,3 +323,21 @@ func TestMoveIntoAFolderKeepsTheName(t *testing.T) {
 		t.Errorf("the note is not in the folder: %v", err)
 	}
 }
+
+// TestTwoLinksOnOneLine: [[Ideas]] and [[Essays/Ideas]] side by side are
+// one line with their count in search-graph, and in read-note's
+// backlinks, not the same line twice.
+func TestTwoLinksOnOneLine(t *testing.T) {
+	v := config.Vault{Name: "w", Path: t.TempDir()}
+	sharedtest.WriteFile(t, v.Path, "Essays/Ideas.md", "# Ideas\n\nAbout walking.\n")
+	sharedtest.WriteFile(t, v.Path, "Essays/On Walking.md", "# On Walking\n\nSee [[Ideas]] and [[Essays/Ideas]] for more.\n")
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Essays/Ideas.md"}, nil)
+	if want := "- `Essays/On Walking.md` line 3 → `Essays/Ideas.md` (2 links)\n"; isErr || !strings.Contains(text, want) {
+		t.Fatalf("search-graph: %v; want %q in:\n%s", isErr, want, text)
+	}
+	text, isErr = call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Essays/Ideas.md"}, nil)
+	if want := "- `Essays/On Walking.md` line 3 (2 links)\n"; isErr || !strings.Contains(text, want) {
+		t.Fatalf("read-note: %v; want %q in:\n%s", isErr, want, text)
+	}
+}

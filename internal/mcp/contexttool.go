@@ -218,7 +218,7 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 			if l.Heading != "" {
 				where += " § " + l.Heading
 			}
-			fmt.Fprintf(&b, "- %s, lines %d-%d (%s): %s\n", where, l.StartLine, l.EndLine, words.Count(l.Tokens, "token"), l.Reason)
+			fmt.Fprintf(&b, "- %s, %s (%s): %s\n", where, words.LineRange(l.StartLine, l.EndLine), words.Count(l.Tokens, "token"), l.Reason)
 		}
 		if out.MoreLeftOut > 0 {
 			fmt.Fprintf(&b, "- … and %d more\n", out.MoreLeftOut)

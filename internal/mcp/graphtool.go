@@ -424,8 +424,27 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	}
 	if len(out.Edges) > 0 {
 		b.WriteString("\nLinks:\n")
+		// Links of one kind on one line to one note, as [[Ideas]] and
+		// [[Essays/Ideas]] side by side, are one line with their count.
+		type key struct {
+			from, line, to int
+			kind           string
+		}
+		var order []key
+		count := map[key]int{}
 		for _, e := range out.Edges {
-			fmt.Fprintf(&b, "- `%s` line %d → `%s` (%s)\n", path(e.From), e.Line, path(e.To), e.Kind)
+			k := key{e.From, e.Line, e.To, e.Kind}
+			if count[k] == 0 {
+				order = append(order, k)
+			}
+			count[k]++
+		}
+		for _, k := range order {
+			kind := k.kind
+			if count[k] > 1 {
+				kind = words.Count(count[k], k.kind)
+			}
+			fmt.Fprintf(&b, "- `%s` line %d → `%s` (%s)\n", path(k.from), k.line, path(k.to), kind)
 		}
 	}
 	if len(out.Unresolved) > 0 {

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -204,13 +203,7 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		}
 		in.Heading = strings.TrimSpace(sub)
 	}
-	for i, o := range others {
-		if i == maxAlsoMatches {
-			out.AlsoMatches = append(out.AlsoMatches, fmt.Sprintf("… and %d more", len(others)-i))
-			break
-		}
-		out.AlsoMatches = append(out.AlsoMatches, o.Path)
-	}
+	out.AlsoMatches = graph.OtherPaths(others, maxAlsoMatches)
 	if !vault.IsNote(rel) {
 		return t.readOther(ctx, v, rel, in, out)
 	}
@@ -678,7 +671,7 @@ func renderNote(out ReadNoteOutput, brief, writes bool) *mcpsdk.CallToolResult {
 		fmt.Fprintf(&b, "\n> Shortened to keep this answer small: %s.\n", strings.Join(out.Shortened, "; "))
 	}
 	if len(out.AlsoMatches) > 0 {
-		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to read it instead.\n", strings.Join(out.AlsoMatches, "`, `"))
+		fmt.Fprintf(&b, "\n> %s\n", graph.AlsoMatching(out.AlsoMatches, "read it"))
 	}
 	b.WriteString(out.line())
 	if out.Offset > 0 {
@@ -706,19 +699,15 @@ func renderNote(out ReadNoteOutput, brief, writes bool) *mcpsdk.CallToolResult {
 		b.WriteString(":\n")
 		// One line per note, with the lines its links are on.
 		var order []string
-		lines := map[string][]string{}
+		lines := map[string][]int{}
 		for _, bl := range out.Backlinks {
 			if lines[bl.Source] == nil {
 				order = append(order, bl.Source)
 			}
-			lines[bl.Source] = append(lines[bl.Source], strconv.Itoa(bl.Line))
+			lines[bl.Source] = append(lines[bl.Source], bl.Line)
 		}
 		for _, src := range order {
-			word := "line"
-			if len(lines[src]) > 1 {
-				word = "lines"
-			}
-			fmt.Fprintf(&b, "- `%s` %s %s\n", src, word, strings.Join(lines[src], ", "))
+			fmt.Fprintf(&b, "- `%s` %s\n", src, words.Lines(lines[src], "link"))
 		}
 	}
 	return textResult(b.String())

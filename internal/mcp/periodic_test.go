@@ -72,7 +72,11 @@ func TestPeriodicNote(t *testing.T) {
 		{args: map[string]any{"period": "quarterly"}, start: "2026-10-01", end: "2026-12-31", path: "2026-Q4.md", exists: true,
 			setting: "the Periodic Notes plugin's defaults", content: "The last quarter."},
 		{args: map[string]any{"period": "yearly", "date": "2020-06-01"}, start: "2020-01-01", end: "2020-12-31", path: "2020.md",
-			setting: "the Periodic Notes plugin's defaults", textSays: []string{"the vault folder, format \"YYYY\""}},
+			setting: "the Periodic Notes plugin's defaults", textSays: []string{"the vault folder, format \"YYYY\"",
+				"Obsidian alone makes no yearly notes; the Periodic Notes plugin would create it there with its defaults",
+				"but it is not set up for yearly notes in this vault"}},
+		{args: map[string]any{"period": "monthly", "date": "2020-06-01"}, start: "2020-06-01", end: "2020-06-30", path: "Months/2020-06.md",
+			setting: "the Periodic Notes plugin's monthly settings", textSays: []string{"The Periodic Notes plugin would create it there: folder \"Months\""}},
 	} {
 		var out mcp.PeriodicNoteOutput
 		text, isErr := call(t, cs, mcp.ToolPeriodicNote, tc.args, &out)
@@ -94,6 +98,9 @@ func TestPeriodicNote(t *testing.T) {
 			if !strings.Contains(text, want) {
 				t.Errorf("%v: the text does not say %q:\n%s", tc.args, want, text)
 			}
+		}
+		if !tc.exists && strings.Contains(text, "Obsidian would create it") && out.Period != "daily" {
+			t.Errorf("%v: Obsidian alone makes only daily notes:\n%s", tc.args, text)
 		}
 		sharedtest.CheckWords(t, "periodic-note", text)
 	}

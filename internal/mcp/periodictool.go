@@ -1,6 +1,7 @@
 package mcp
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -71,6 +72,10 @@ type PeriodicNoteOutput struct {
 	// fromTemplate is the template a note created by append was made
 	// from, for the text.
 	fromTemplate string
+	// creator and pluginUnset are periodic.Settings.Creator and
+	// PluginUnset, for the words on a note not written yet.
+	creator     string
+	pluginUnset bool
 	// Warnings say what was passed over, such as a settings file that is
 	// not valid, whose defaults were used instead.
 	Warnings []string `json:"warnings,omitempty" jsonschema:"settings passed over, such as a settings file that is not valid JSON, and what was used instead"`
@@ -153,7 +158,8 @@ func (t *tools) periodicNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 			p, quoteArg(settings.Folder), quoteArg(settings.Format), settings.Source, err)
 	}
 	out = PeriodicNoteOutput{Vault: v.Name, Period: string(p), Start: note.Range.Start.Format(time.DateOnly), End: note.Range.End.Format(time.DateOnly),
-		Path: note.Path, Folder: settings.Folder, Format: settings.Format, Template: settings.Template, Setting: settings.Source}
+		Path: note.Path, Folder: settings.Folder, Format: settings.Format, Template: settings.Template, Setting: settings.Source,
+		creator: settings.Creator, pluginUnset: settings.PluginUnset}
 	for i, w := range warnings {
 		if i == maxWarnings {
 			break
@@ -345,8 +351,16 @@ func renderPeriodic(out PeriodicNoteOutput) *mcpsdk.CallToolResult {
 		where = "the vault folder"
 	}
 	if !out.Exists {
-		fmt.Fprintf(&b, "# %s note for %s: not written yet\nThere is no note at `%s` in vault %s. Obsidian would create it there: %s, format %q, from %s",
-			kind, period, out.Path, out.Vault, where, out.Format, out.Setting)
+		fmt.Fprintf(&b, "# %s note for %s: not written yet\nThere is no note at `%s` in vault %s. ", kind, period, out.Path, out.Vault)
+		creator := cmp.Or(out.creator, periodic.ByObsidian)
+		if out.pluginUnset {
+			// Obsidian alone makes only daily notes: say whose defaults
+			// these are, and that nothing here would use them yet.
+			fmt.Fprintf(&b, "Obsidian alone makes no %s notes; %s would create it there with its defaults (%s, format %q), but it is not set up for %s notes in this vault",
+				out.Period, creator, where, out.Format, out.Period)
+		} else {
+			fmt.Fprintf(&b, "%s would create it there: %s, format %q, from %s", strings.ToUpper(creator[:1])+creator[1:], where, out.Format, out.Setting)
+		}
 		if out.Template != "" {
 			fmt.Fprintf(&b, ", with the template %q", out.Template)
 		}

@@ -217,6 +217,19 @@ func TestRelatedNotesDegrade(t *testing.T) {
 			t.Fatalf("error %v: %s", isErr, text)
 		}
 	})
+	t.Run("lexical similarity is not called meaning", func(t *testing.T) {
+		b := &fake{Vaults: []config.Vault{v}, Related: func(_ context.Context, q related.Query) (related.Answer, error) {
+			return related.Answer{Vault: q.Vault, Path: q.Path, Title: "Water", Embedder: "lexical/hashed-ngrams-v1",
+				Related: []related.Note{{Path: "Gear/Kettle.md", Title: "Kettle", Score: 0.2, Reasons: []related.Reason{
+					{Kind: related.KindMeaning, Detail: `similar passage: "boil the water"`, Score: 1}}}},
+				Suggestions: []related.Suggestion{}, Mentions: []related.Mention{}, Mentioning: []related.Mention{}}, nil
+		}}
+		text, isErr := call(t, connect(t, b), mcp.ToolRelatedNotes, map[string]any{"path": "Water.md"}, nil)
+		// The label is the CLI's too (related.Label), so both say the same.
+		if isErr || strings.Contains(text, "[meaning]") || !strings.Contains(text, "["+related.Label(related.KindMeaning)+"]") {
+			t.Fatalf("error %v: %s", isErr, text)
+		}
+	})
 	t.Run("meaning unavailable", func(t *testing.T) {
 		b := &fake{Vaults: []config.Vault{v}, Related: func(_ context.Context, q related.Query) (related.Answer, error) {
 			return related.Answer{Vault: q.Vault, Path: q.Path, Title: "Water",

@@ -10,6 +10,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
@@ -82,13 +83,7 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 		return nil, out, err
 	}
 	out.Vault, out.Path, out.Title = v.Name, rel, clip(vault.TitleFromPath(rel), maxTitleChars)
-	for i, o := range others {
-		if i == maxAlsoMatches {
-			out.AlsoMatches = append(out.AlsoMatches, fmt.Sprintf("… and %d more", len(others)-i))
-			break
-		}
-		out.AlsoMatches = append(out.AlsoMatches, o.Path)
-	}
+	out.AlsoMatches = graph.OtherPaths(others, maxAlsoMatches)
 	a, err := use(t.related, "related notes", func(r RelatedNotes) (related.Answer, error) {
 		return r.Find(ctx, related.Query{Vault: v.Name, Path: rel, Limit: limit})
 	})
@@ -146,7 +141,7 @@ func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Notes related to **%s** (`%s` in vault %s): %s.\n", out.Title, out.Path, out.Vault, words.Count(len(out.Related), "note"))
 	if len(out.AlsoMatches) > 0 {
-		fmt.Fprintf(&b, "\n> Also matching that name: `%s`; pass one's path to ask about it instead.\n", strings.Join(out.AlsoMatches, "`, `"))
+		fmt.Fprintf(&b, "\n> %s\n", related.AlsoMatching(out.AlsoMatches))
 	}
 	b.WriteString(out.line())
 	if strings.HasPrefix(out.Embedder, "lexical/") {
@@ -158,7 +153,7 @@ func renderRelated(out RelatedOutput) *mcpsdk.CallToolResult {
 	for i, n := range out.Related {
 		fmt.Fprintf(&b, "\n%d. **%s** (`%s`) score %s\n", i+1, n.Title, n.Path, search.FormatScore(n.Score))
 		for _, r := range n.Reasons {
-			fmt.Fprintf(&b, "   - %s [%s]\n", r.Detail, r.Kind)
+			fmt.Fprintf(&b, "   - %s [%s]\n", r.Detail, related.Label(r.Kind))
 		}
 	}
 	if len(out.Suggestions) > 0 {

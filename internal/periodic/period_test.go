@@ -229,6 +229,8 @@ func TestLoad(t *testing.T) {
 			Settings{Format: "YYYY-MM-DD", Source: "the Daily notes settings"}, "longer than 200 characters, so the default was used"},
 	} {
 		got, warnings := Load(tc.files, tc.p)
+		checkCreator(t, tc.name, got)
+		got.Creator, got.PluginUnset = "", false
 		source := got.Source
 		got.Source = ""
 		wantSource := tc.want.Source
@@ -283,6 +285,8 @@ func TestLoadPluginShapes(t *testing.T) {
 			Settings{Folder: "F", Format: "YYYY-MM-DD", Source: `the Periodic Notes plugin's daily settings (the first calendar set)`}},
 	} {
 		got, warnings := Load(tc.files, tc.p)
+		checkCreator(t, tc.name, got)
+		got.Creator, got.PluginUnset = "", false
 		source := got.Source
 		got.Source = ""
 		wantSource := tc.want.Source
@@ -299,5 +303,22 @@ func TestLoadPluginShapes(t *testing.T) {
 	_, warnings := Load(settingsFiles{PeriodicNotesFile: `{"calendarSets": [{"id": "Default", "week": [1]}]}`}, Weekly)
 	if want := `the week entry of the calendar set "Default" in .obsidian/plugins/periodic-notes/data.json was passed over: it holds an array, not the settings Obsidian writes`; len(warnings) != 1 || warnings[0] != want {
 		t.Errorf("warnings %q; want %q", warnings, want)
+	}
+}
+
+// checkCreator checks who the settings say makes the notes: the Periodic
+// Notes plugin when its settings or defaults are used, Obsidian
+// otherwise; and that the plugin's defaults are marked as a plugin not
+// set up, since Obsidian alone makes no such notes.
+func checkCreator(t *testing.T, name string, s Settings) {
+	t.Helper()
+	plugin := strings.HasPrefix(s.Source, "the Periodic Notes plugin")
+	wantCreator := ByObsidian
+	if plugin {
+		wantCreator = ByPlugin
+	}
+	unset := s.Source == "the Periodic Notes plugin's defaults"
+	if s.Creator != wantCreator || s.PluginUnset != unset {
+		t.Errorf("%s: from %q, creator %q, plugin unset %v; want %q, %v", name, s.Source, s.Creator, s.PluginUnset, wantCreator, unset)
 	}
 }

@@ -38,7 +38,21 @@ type Settings struct {
 	Template string // the note new notes are made from, if any
 	// Source says which setting decided Folder and Format, for the user.
 	Source string
+	// Creator is who makes such a note when the user opens it in
+	// Obsidian: "Obsidian" for daily notes from its own settings or
+	// defaults, "the Periodic Notes plugin" for the rest.
+	Creator string
+	// PluginUnset is true when the settings are the Periodic Notes
+	// plugin's defaults for a period it is not set up for in this vault:
+	// Obsidian alone makes no such notes.
+	PluginUnset bool
 }
+
+// The creators of periodic notes, for Settings.Creator.
+const (
+	ByObsidian = "Obsidian"
+	ByPlugin   = "the Periodic Notes plugin"
+)
 
 // Defaults are the settings of a period when the vault says nothing: the
 // vault folder, and the format the daily notes core plugin and the
@@ -47,9 +61,9 @@ type Settings struct {
 func Defaults(p Period) Settings {
 	format := map[Period]string{Daily: "YYYY-MM-DD", Weekly: "gggg-[W]ww", Monthly: "YYYY-MM", Quarterly: "YYYY-[Q]Q", Yearly: "YYYY"}[p]
 	if p != Daily {
-		return Settings{Format: format, Source: "the Periodic Notes plugin's defaults"}
+		return Settings{Format: format, Source: "the Periodic Notes plugin's defaults", Creator: ByPlugin, PluginUnset: true}
 	}
-	return Settings{Format: format, Source: "Obsidian's defaults"}
+	return Settings{Format: format, Source: "Obsidian's defaults", Creator: ByObsidian}
 }
 
 // fileSettings are one period's settings as the files hold them: the
@@ -154,6 +168,7 @@ func Load(r SettingsReader, p Period) (Settings, []string) {
 				warnings = append(warnings, fmt.Sprintf("%s .obsidian/%s was passed over: %s", entry, PeriodicNotesFile, settingsProblem(err)))
 			} else if f.Enabled {
 				s, warn := f.settings(p, source+" in .obsidian/"+PeriodicNotesFile)
+				s.Creator = ByPlugin
 				return s, append(warnings, warn...)
 			}
 		}
@@ -162,6 +177,7 @@ func Load(r SettingsReader, p Period) (Settings, []string) {
 		var f fileSettings
 		if read(DailyNotesFile, &f) {
 			s, warn := f.settings(p, "the Daily notes settings in .obsidian/"+DailyNotesFile)
+			s.Creator = ByObsidian
 			return s, append(warnings, warn...)
 		}
 	}

@@ -123,7 +123,7 @@ func TestMeaningMissingWhileVectorsLoad(t *testing.T) {
 		t.Errorf("loading: %q", got)
 	}
 	broken := func() (string, bool) { return "the stored vectors cannot be read (the database is damaged)", true }
-	if got := meaningMissing(search.ErrNoVectors, broken); !strings.HasSuffix(got, "(health-status says how to fix it)") || strings.Contains(got, "ask again") {
+	if got := meaningMissing(search.ErrNoVectors, broken); !strings.HasSuffix(got, "; health-status says how to fix it") || strings.Contains(got, "ask again") {
 		t.Errorf("unreadable: %q", got)
 	}
 }

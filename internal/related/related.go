@@ -35,6 +35,24 @@ const (
 	KindTags        = "tags"         // they share tags
 )
 
+// Label is the word a reason of kind is shown with to a reader, in the
+// CLI and the MCP answer alike. A meaning reason is "similar": what the
+// embedder measures may be meaning or, with the lexical embedder, shared
+// words and word pieces.
+func Label(kind string) string {
+	if kind == KindMeaning {
+		return "similar"
+	}
+	return kind
+}
+
+// AlsoMatching words the other notes the name asked about matched as
+// well, and how to ask about one of them instead: related-notes and
+// jarvis related say it alike.
+func AlsoMatching(paths []string) string {
+	return graph.AlsoMatching(paths, "ask about it")
+}
+
 // weights of each kind of reason in a note's score. Links the user made
 // and passages alike weigh most; shared links and co-citation are
 // second-hand links; tags are coarse, and a common one says little.
@@ -245,14 +263,14 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	var similar []SimilarNote
 	switch {
 	case s.Similar == nil:
-		a.Missing = append(a.Missing, "meaning unavailable: semantic search is not set up here")
+		a.Missing = append(a.Missing, similarMissing("semantic search is not set up here"))
 	default:
 		similar, err = s.Similar(ctx, q.Vault, kin.ID, limit+MaxSuggestions)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
 			}
-			a.Missing = append(a.Missing, "meaning unavailable: "+meaningMissing(err, s.VectorsAbsent))
+			a.Missing = append(a.Missing, similarMissing(meaningMissing(err, s.VectorsAbsent)))
 		} else if s.Embedder != nil {
 			a.Embedder = s.Embedder()
 		}
@@ -311,6 +329,13 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	return a, nil
 }
 
+// similarMissing words what an answer lacks when the passages could not
+// be compared, and why: true of any embedder, whether it measures meaning
+// or shared words.
+func similarMissing(why string) string {
+	return "links and tags are complete, but similar passages are missing because " + why
+}
+
 // meaningMissing words why the passages could not be compared; absent,
 // when set, says why no vector is there when it is not that none were
 // made (search.VectorsAbsent).
@@ -322,10 +347,10 @@ func meaningMissing(err error, absent func() (string, bool)) string {
 			case why == search.VectorsReading:
 				return why + "; ask again in a few seconds"
 			case stored:
-				return why + " (health-status says how to fix it)"
+				return why + "; health-status says how to fix it"
 			}
 		}
-		return "no vectors for this note yet (they are made after the notes are indexed)"
+		return "there are no vectors for this note yet (they are made after the notes are indexed)"
 	case errors.Is(err, vectors.ErrNoEmbedder):
 		return "the embedder cannot be used (the health check says why)"
 	case errors.Is(err, vectors.ErrDimensionMismatch):

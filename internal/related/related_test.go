@@ -79,22 +79,32 @@ func TestFindDegrades(t *testing.T) {
 		similar func(context.Context, string, int64, int) ([]SimilarNote, error)
 		want    string
 	}{
-		{"no similar", nil, "meaning unavailable: semantic search is not set up here"},
+		{"no similar", nil, "links and tags are complete, but similar passages are missing because semantic search is not set up here"},
 		{"no vectors", func(context.Context, string, int64, int) ([]SimilarNote, error) {
 			return nil, search.ErrNoVectors
-		}, "meaning unavailable: no vectors for this note yet"},
+		}, "links and tags are complete, but similar passages are missing because there are no vectors for this note yet"},
 		{"embedder down", func(context.Context, string, int64, int) ([]SimilarNote, error) {
 			return nil, fmt.Errorf("%w: dial tcp 127.0.0.1:11434: connection refused", vectors.ErrNoEmbedder)
-		}, "meaning unavailable: the embedder cannot be used"},
+		}, "links and tags are complete, but similar passages are missing because the embedder cannot be used"},
+		{"vectors being read", func(context.Context, string, int64, int) ([]SimilarNote, error) {
+			return nil, search.ErrNoVectors
+		}, "links and tags are complete, but similar passages are missing because " + search.VectorsReading + "; ask again in a few seconds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := fakeService(t, notes, kin)
 			s.Similar = tc.similar
+			if tc.name == "vectors being read" {
+				s.VectorsAbsent = func() (string, bool) { return search.VectorsReading, true }
+			}
 			a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Tea.md"})
 			if err != nil {
 				t.Fatal(err)
 			}
-			if len(a.Missing) != 1 || !strings.HasPrefix(a.Missing[0], tc.want) || strings.Contains(a.Missing[0], "dial") {
+			// Whatever the embedder measures, what is missing is the
+			// similar passages: with the lexical one meaning never was
+			// there. One colon at most, so that it reads after "Degraded:".
+			if len(a.Missing) != 1 || !strings.HasPrefix(a.Missing[0], tc.want) || strings.Contains(a.Missing[0], "dial") ||
+				strings.Contains(a.Missing[0], "meaning") || strings.Contains(a.Missing[0], ":") {
 				t.Fatalf("missing %q; want %q", a.Missing, tc.want)
 			}
 			if len(a.Related) != 1 || a.Related[0].Path != "Kettle.md" || a.Related[0].Reasons[0].Detail != "it links to this note" {

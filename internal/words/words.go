@@ -61,3 +61,40 @@ func Agree[N Integer](n N, one, many string) string {
 	}
 	return many
 }
+
+// LineRange names the lines a passage spans: "line 13" for one line,
+// "lines 13-15" for more. Every answer that cites a passage's lines words
+// them through here, so that none says "lines 13-13".
+func LineRange(start, end int) string {
+	if end <= start {
+		return "line " + strconv.Itoa(start)
+	}
+	return "lines " + strconv.Itoa(start) + "-" + strconv.Itoa(end)
+}
+
+// Lines names the lines things (nouns: links) are on, each line once in
+// the order first given, with the count of the things on a line holding
+// more than one: Lines([]int{3, 3}, "link") is "line 3 (2 links)", and
+// Lines([]int{3, 7, 3}, "link") "lines 3 (2 links), 7".
+func Lines(lines []int, noun string) string {
+	var order []int
+	count := map[int]int{}
+	for _, l := range lines {
+		if count[l] == 0 {
+			order = append(order, l)
+		}
+		count[l]++
+	}
+	parts := make([]string, len(order))
+	for i, l := range order {
+		parts[i] = strconv.Itoa(l)
+		if count[l] > 1 {
+			parts[i] += " (" + Count(count[l], noun) + ")"
+		}
+	}
+	word := "lines "
+	if len(order) == 1 {
+		word = "line "
+	}
+	return word + strings.Join(parts, ", ")
+}

@@ -52,3 +52,30 @@ func TestAgree(t *testing.T) {
 		}
 	}
 }
+
+func TestLineRange(t *testing.T) {
+	for _, tc := range []struct {
+		start, end int
+		want       string
+	}{{13, 13, "line 13"}, {13, 15, "lines 13-15"}, {1, 2, "lines 1-2"}} {
+		if got := LineRange(tc.start, tc.end); got != tc.want {
+			t.Errorf("LineRange(%d, %d) = %q; want %q", tc.start, tc.end, got, tc.want)
+		}
+	}
+}
+
+func TestLines(t *testing.T) {
+	for _, tc := range []struct {
+		lines []int
+		want  string
+	}{
+		{[]int{3}, "line 3"},
+		{[]int{3, 3}, "line 3 (2 links)"},
+		{[]int{3, 7}, "lines 3, 7"},
+		{[]int{7, 3, 7, 7}, "lines 7 (3 links), 3"},
+	} {
+		if got := Lines(tc.lines, "link"); got != tc.want {
+			t.Errorf("Lines(%v) = %q; want %q", tc.lines, got, tc.want)
+		}
+	}
+}
