@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -254,6 +255,10 @@ type job struct {
 // at any point: every transaction leaves the database consistent, and the
 // next run finishes what this one did not.
 func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress) (Result, error) {
+	// Obsidian's excluded files are read at each run, so that a server
+	// running for days follows the setting as a fresh run does, and the
+	// two never remove and add each other's notes in turn.
+	v = v.WithObsidianExclude()
 	res := Result{Name: v.Name, Path: v.Path}
 	// Another jarvis on the same database (one per MCP client) waits, and
 	// plans its run from what this one wrote.
@@ -618,37 +623,106 @@ func excludeWords(rules string) string {
 	return vault.ExcludeWords(pats)
 }
 
+// ErrObsidianUnreadable means a vault indexed with Obsidian's excluded
+// files has a settings file that cannot be read now; an
+// *ObsidianUnreadableError says which and how to let jarvis read it.
+var ErrObsidianUnreadable = errors.New("obsidian's excluded files cannot be read")
+
+// ObsidianUnreadableError is a vault indexed with Obsidian's excluded
+// files whose settings file cannot be read: which files Obsidian now
+// excludes is unknown, and taking it as none would index the notes the
+// user keeps out of Obsidian's search.
+type ObsidianUnreadableError struct {
+	Vault string
+	// Path is Obsidian's settings file in the vault.
+	Path string
+	// Stored is the vault's exclude patterns as recorded (vault.RulesKey).
+	Stored string
+}
+
+func (e *ObsidianUnreadableError) Error() string { return e.Why() + ": run " + e.Fix() }
+
+// Why is the refusal without its fix.
+func (e *ObsidianUnreadableError) Why() string {
+	return fmt.Sprintf("vault %q is indexed with %s, but %s cannot be read now, so which files Obsidian excludes is unknown "+
+		"and nothing is indexed or removed until it can be read", e.Vault, excludeWords(e.Stored), e.Path)
+}
+
+// Fix is the command that lets this user read the settings file again.
+func (e *ObsidianUnreadableError) Fix() string { return ReadFix(e.Path) }
+
+func (e *ObsidianUnreadableError) Is(target error) bool { return target == ErrObsidianUnreadable }
+
 // CheckVaults refuses, with a *BindingError, a vault the database holds
-// under another folder (vault.SameFolder), or under exclude patterns the
-// given ones do not all hold (vault.RulesCover). More patterns than
-// stored are taken: the run records them and removes what they now keep
-// out. So one process can never let in what another keeps out, and two
-// processes given different patterns do not delete and add each other's
-// notes in turn: the one with fewer is refused. A vault recorded before
-// its rules were (exclude NULL) takes the rules it is given. `jarvis
-// index` and `jarvis mcp` check before they start, and every index run
-// checks again.
+// under another folder (vault.SameFolder), or under exclude patterns of
+// the config the given ones do not all hold (vault.RulesCover). More
+// patterns than stored are taken: the run records them and removes what
+// they now keep out. So one process can never let in what another keeps
+// out, and two processes given different patterns do not delete and add
+// each other's notes in turn: the one with fewer is refused, and a
+// pattern dropped by a typo in a config file costs no index. Obsidian's
+// excluded files are not held to that: changing them in Obsidian is an
+// everyday act, every run reads the one setting in the vault (Indexer.Index
+// reads it again), and the index follows it, taking in what a removed
+// filter lets back. A setting that cannot be read is refused with an
+// *ObsidianUnreadableError when the vault was indexed with one: unknown
+// is not none. A vault recorded before its rules were (exclude NULL)
+// takes the rules it is given. `jarvis index` and `jarvis mcp` check
+// before they start, every index run checks again, and doctor's
+// freshness check reports what they would meet.
 func CheckVaults(ctx context.Context, db store.Conn, vaults []config.Vault) error {
 	for _, v := range vaults {
-		var path string
-		var rules sql.NullString
-		err := db.QueryRowContext(ctx, `SELECT path, exclude FROM vaults WHERE name = ?`, v.Name).Scan(&path, &rules)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			continue
-		case err != nil:
-			return fmt.Errorf("read vault %q: %w", v.Name, err)
-		}
-		key := vault.RulesKey(v.Exclude)
-		if !vault.SameFolder(path, v.Path) || (rules.Valid && !vault.RulesCover(key, rules.String)) {
-			stored := rules.String
-			if !rules.Valid {
-				stored = key
-			}
-			return &BindingError{Vault: v.Name, StoredPath: path, StoredRules: stored, Path: v.Path, Rules: key}
+		if err := checkVault(ctx, db, v); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// checkVault is CheckVaults for one vault.
+func checkVault(ctx context.Context, db store.Conn, v config.Vault) error {
+	var path string
+	var rules sql.NullString
+	err := db.QueryRowContext(ctx, `SELECT path, exclude FROM vaults WHERE name = ?`, v.Name).Scan(&path, &rules)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("read vault %q: %w", v.Name, err)
+	}
+	key := vault.RulesKey(v.Exclude)
+	given, _ := configRules(key)
+	stored, obsidian := configRules(rules.String)
+	if !vault.SameFolder(path, v.Path) || (rules.Valid && !vault.RulesCover(given, stored)) {
+		recorded := rules.String
+		if !rules.Valid {
+			recorded = key
+		}
+		return &BindingError{Vault: v.Name, StoredPath: path, StoredRules: recorded, Path: v.Path, Rules: key}
+	}
+	if v.ObsidianUnreadable != "" && obsidian {
+		return &ObsidianUnreadableError{Vault: v.Name, Path: v.ObsidianUnreadable, Stored: rules.String}
+	}
+	return nil
+}
+
+// configRules is the rules key (vault.RulesKey) without the filters of
+// Obsidian's excluded files: the patterns a config file gives, which a run
+// must hold all of; obsidian is whether the key held any such filter. A
+// key that is not such a list is kept as it is.
+func configRules(key string) (rules string, obsidian bool) {
+	var pats []string
+	if json.Unmarshal([]byte(key), &pats) != nil {
+		return key, false
+	}
+	kept := slices.DeleteFunc(slices.Clone(pats), func(pat string) bool {
+		_, ok := vault.ObsidianFilter(pat)
+		return ok
+	})
+	if len(kept) == len(pats) {
+		return key, false
+	}
+	return vault.RulesKey(kept), true
 }
 
 func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*existing, error) {

@@ -89,19 +89,22 @@ func obsidianExcludes(filter, rel string, dir bool) bool {
 // file or the setting has none. problem says, for a user, what could not
 // be taken: the file cannot be read or is not valid JSON (then no filter
 // is applied), or a filter is not a regular expression jarvis can apply.
-func ObsidianExclude(dir string) (patterns []string, problem string) {
+// unreadable is true when the file (or the .obsidian folder holding it)
+// is there but cannot be read: then which files Obsidian excludes is
+// unknown, which is not the same as none.
+func ObsidianExclude(dir string) (patterns []string, problem string, unreadable bool) {
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(AppSettingsFile)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, ""
+		return nil, "", false
 	case err != nil:
-		return nil, fmt.Sprintf("Obsidian's excluded files are not applied: %s cannot be read: %s", AppSettingsFile, ErrText(err))
+		return nil, fmt.Sprintf("Obsidian's excluded files are not applied: %s cannot be read: %s", AppSettingsFile, ErrText(err)), true
 	}
 	var settings struct {
 		UserIgnoreFilters []string `json:"userIgnoreFilters"`
 	}
 	if err := json.Unmarshal(data, &settings); err != nil {
-		return nil, fmt.Sprintf("Obsidian's excluded files are not applied: %s is not valid: %s", AppSettingsFile, jsonWords(data, err))
+		return nil, fmt.Sprintf("Obsidian's excluded files are not applied: %s is not valid: %s", AppSettingsFile, jsonWords(data, err)), false
 	}
 	var bad []string
 	for _, f := range settings.UserIgnoreFilters {
@@ -120,7 +123,7 @@ func ObsidianExclude(dir string) (patterns []string, problem string) {
 	default:
 		problem = fmt.Sprintf("Obsidian's excluded files in %s hold %d filters jarvis cannot apply as regular expressions, so they leave out nothing: %s", AppSettingsFile, len(bad), strings.Join(bad, ", "))
 	}
-	return patterns, problem
+	return patterns, problem, false
 }
 
 // jsonWords says what is wrong with a JSON text for a user: where it

@@ -85,7 +85,7 @@ func TestObsidianExcludeReadsTheSetting(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, problem := ObsidianExclude(dir)
+			got, problem, _ := ObsidianExclude(dir)
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("patterns %q, want %q", got, tt.want)
 			}
