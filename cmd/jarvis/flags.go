@@ -118,7 +118,7 @@ func repeatFlags(err error, cfg config.Config) error {
 		return fmt.Errorf("%w: %w", be, errUsage)
 	}
 	// Obsidian's settings unreadable is said alike, whole, with its fix.
-	var ue *index.ObsidianUnreadableError
+	var ue *index.ObsidianUnknownError
 	if errors.As(err, &ue) {
 		return ue
 	}

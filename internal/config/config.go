@@ -103,10 +103,13 @@ type Vault struct {
 	// could not be applied (vault.ObsidianExclude); the vault check
 	// reports it.
 	ObsidianProblem string `yaml:"-" toml:"-" json:"-"`
-	// ObsidianUnreadable is the path of Obsidian's settings file when it
-	// is there but cannot be read: which files Obsidian excludes is then
-	// unknown, not none, and the index refuses to read it as none.
-	ObsidianUnreadable string `yaml:"-" toml:"-" json:"-"`
+	// ObsidianUnknown is the path of Obsidian's settings file when it is
+	// there but its filters could not be taken (vault.ObsidianSetting's
+	// Unknown): which files Obsidian excludes is then unknown, not none,
+	// and the index refuses to take it as none. ObsidianUnreadable says
+	// it cannot be read, rather than is not valid.
+	ObsidianUnknown    string `yaml:"-" toml:"-" json:"-"`
+	ObsidianUnreadable bool   `yaml:"-" toml:"-" json:"-"`
 	// Write lets the write tools change the vault's notes; off unless
 	// asked for (here, or for every vault by jarvis mcp --write).
 	Write bool `yaml:"write" toml:"write" json:"write,omitempty"`
@@ -524,15 +527,15 @@ func vaultFromArg(arg string, named map[string]Vault, configured []Vault, getenv
 // followed at the next run: the index removes what an added filter leaves
 // out and takes in what a removed one let back (index.CheckVaults).
 func (v Vault) WithObsidianExclude() Vault {
-	pats, problem, unreadable := vault.ObsidianExclude(v.Path)
+	set := vault.ObsidianExclude(v.Path)
 	own := slices.DeleteFunc(slices.Clone(v.Exclude), func(pat string) bool {
 		_, obsidian := vault.ObsidianFilter(pat)
 		return obsidian
 	})
-	v.Exclude = append(own, pats...)
-	v.ObsidianProblem, v.ObsidianUnreadable = problem, ""
-	if unreadable {
-		v.ObsidianUnreadable = filepath.Join(v.Path, filepath.FromSlash(vault.AppSettingsFile))
+	v.Exclude = append(own, set.Patterns...)
+	v.ObsidianProblem, v.ObsidianUnknown, v.ObsidianUnreadable = set.Problem, "", set.Unreadable
+	if set.Unknown {
+		v.ObsidianUnknown = filepath.Join(v.Path, filepath.FromSlash(vault.AppSettingsFile))
 	}
 	return v
 }

@@ -70,9 +70,9 @@ func vaultResult(v Vault, origin string, readFix func(path string) string) healt
 		r.Status = health.Warn
 		r.Detail += "; " + v.ObsidianProblem
 		r.Fix = "correct the excluded files in Obsidian (Settings → Files and links → Excluded files), or " + vault.AppSettingsFile + " in the vault"
-		if v.ObsidianUnreadable != "" {
+		if v.ObsidianUnreadable {
 			// Nothing in the setting is wrong: jarvis may not read it.
-			r.Fix = "run " + readFix(v.ObsidianUnreadable)
+			r.Fix = "run " + readFix(v.ObsidianUnknown)
 		}
 	}
 	return r

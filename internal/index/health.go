@@ -194,7 +194,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 func refusal(ctx context.Context, db store.Conn, v config.Vault, inv health.Invocation) *health.Result {
 	err := checkVault(ctx, db, v)
 	var be *BindingError
-	var ue *ObsidianUnreadableError
+	var ue *ObsidianUnknownError
 	switch {
 	case errors.As(err, &be):
 		be.Invocation = inv
@@ -204,7 +204,7 @@ func refusal(ctx context.Context, db store.Conn, v config.Vault, inv health.Invo
 		}
 		return &health.Result{Detail: "index runs and searches are refused: " + be.Error(), Fix: fix}
 	case errors.As(err, &ue):
-		return &health.Result{Detail: "index runs and searches are refused: " + ue.Why(), Fix: "run " + ue.Fix()}
+		return &health.Result{Detail: "index runs and searches are refused: " + ue.Why(), Fix: ue.Fix()}
 	}
 	return nil
 }

@@ -623,35 +623,48 @@ func excludeWords(rules string) string {
 	return vault.ExcludeWords(pats)
 }
 
-// ErrObsidianUnreadable means a vault indexed with Obsidian's excluded
-// files has a settings file that cannot be read now; an
-// *ObsidianUnreadableError says which and how to let jarvis read it.
-var ErrObsidianUnreadable = errors.New("obsidian's excluded files cannot be read")
+// ErrObsidianUnknown means a vault indexed with Obsidian's excluded files
+// has a settings file whose filters cannot be taken now; an
+// *ObsidianUnknownError says which and what to do.
+var ErrObsidianUnknown = errors.New("obsidian's excluded files cannot be taken")
 
-// ObsidianUnreadableError is a vault indexed with Obsidian's excluded
-// files whose settings file cannot be read: which files Obsidian now
-// excludes is unknown, and taking it as none would index the notes the
-// user keeps out of Obsidian's search.
-type ObsidianUnreadableError struct {
+// ObsidianUnknownError is a vault indexed with Obsidian's excluded files
+// whose settings file cannot be read or is not valid now: which files
+// Obsidian excludes is unknown, and taking it as none would index the
+// notes the user keeps out of Obsidian.
+type ObsidianUnknownError struct {
 	Vault string
 	// Path is Obsidian's settings file in the vault.
 	Path string
+	// Unreadable is true when it cannot be read, false when it is not
+	// valid.
+	Unreadable bool
 	// Stored is the vault's exclude patterns as recorded (vault.RulesKey).
 	Stored string
 }
 
-func (e *ObsidianUnreadableError) Error() string { return e.Why() + ": run " + e.Fix() }
+func (e *ObsidianUnknownError) Error() string { return e.Why() + ": " + e.Fix() }
 
 // Why is the refusal without its fix.
-func (e *ObsidianUnreadableError) Why() string {
-	return fmt.Sprintf("vault %q is indexed with %s, but %s cannot be read now, so which files Obsidian excludes is unknown "+
-		"and nothing is indexed or removed until it can be read", e.Vault, excludeWords(e.Stored), e.Path)
+func (e *ObsidianUnknownError) Why() string {
+	state := "is not valid"
+	if e.Unreadable {
+		state = "cannot be read"
+	}
+	return fmt.Sprintf("vault %q is indexed with %s, but %s %s now, so which files Obsidian excludes is unknown "+
+		"and nothing is indexed or removed until it can be read", e.Vault, excludeWords(e.Stored), e.Path, state)
 }
 
-// Fix is the command that lets this user read the settings file again.
-func (e *ObsidianUnreadableError) Fix() string { return ReadFix(e.Path) }
+// Fix says what lets jarvis read the setting again: the command that lets
+// this user read the file, or to correct it.
+func (e *ObsidianUnknownError) Fix() string {
+	if e.Unreadable {
+		return "run " + ReadFix(e.Path)
+	}
+	return "correct the excluded files in Obsidian (Settings → Files and links → Excluded files), or " + e.Path
+}
 
-func (e *ObsidianUnreadableError) Is(target error) bool { return target == ErrObsidianUnreadable }
+func (e *ObsidianUnknownError) Is(target error) bool { return target == ErrObsidianUnknown }
 
 // CheckVaults refuses, with a *BindingError, a vault the database holds
 // under another folder (vault.SameFolder), or under exclude patterns of
@@ -664,8 +677,8 @@ func (e *ObsidianUnreadableError) Is(target error) bool { return target == ErrOb
 // excluded files are not held to that: changing them in Obsidian is an
 // everyday act, every run reads the one setting in the vault (Indexer.Index
 // reads it again), and the index follows it, taking in what a removed
-// filter lets back. A setting that cannot be read is refused with an
-// *ObsidianUnreadableError when the vault was indexed with one: unknown
+// filter lets back. A setting that cannot be read or is not valid is refused with an
+// *ObsidianUnknownError when the vault was indexed with one: unknown
 // is not none. A vault recorded before its rules were (exclude NULL)
 // takes the rules it is given. `jarvis index` and `jarvis mcp` check
 // before they start, every index run checks again, and doctor's
@@ -700,8 +713,8 @@ func checkVault(ctx context.Context, db store.Conn, v config.Vault) error {
 		}
 		return &BindingError{Vault: v.Name, StoredPath: path, StoredRules: recorded, Path: v.Path, Rules: key}
 	}
-	if v.ObsidianUnreadable != "" && obsidian {
-		return &ObsidianUnreadableError{Vault: v.Name, Path: v.ObsidianUnreadable, Stored: rules.String}
+	if v.ObsidianUnknown != "" && obsidian {
+		return &ObsidianUnknownError{Vault: v.Name, Path: v.ObsidianUnknown, Unreadable: v.ObsidianUnreadable, Stored: rules.String}
 	}
 	return nil
 }
