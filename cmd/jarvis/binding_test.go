@@ -88,5 +88,10 @@ func TestMovedVaultFixWorksAsPrinted(t *testing.T) {
 		t.Fatalf("index after the move: exit %d: %s", code, stderr)
 	}
 	follow(t, commandIn(t, stderr))
+	// The fix makes no vectors (--no-embed), so that it cannot fail for
+	// the embedder; the next run makes them.
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", after, "--db", db); code != 0 {
+		t.Fatalf("index after the fix: exit %d: %s", code, stderr)
+	}
 	assertHealthy(t, "--vault", after, "--db", db)
 }

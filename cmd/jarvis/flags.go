@@ -117,6 +117,11 @@ func repeatFlags(err error, cfg config.Config) error {
 		be.Invocation = cfg.Invocation()
 		return fmt.Errorf("%w: %w", be, errUsage)
 	}
+	// Obsidian's settings unreadable is said alike, whole, with its fix.
+	var ue *index.ObsidianUnknownError
+	if errors.As(err, &ue) {
+		return ue
+	}
 	return err
 }
 

@@ -381,7 +381,7 @@ func TestMessagesForAVaultIndexedFromAnotherFolder(t *testing.T) {
 	var search messageRun
 	for _, cmd := range [][]string{{"search", "coffee"}, {"related", "Coffee.md"}, {"index"}} {
 		r := readCLI(t, nil, append(cmd, "--vault", moved, "--db", db)...)
-		if r.code != 2 || !strings.Contains(r.stderr, "--db "+db+" --forget vault") || strings.Contains(r.stderr, "[]") {
+		if r.code != 2 || !strings.Contains(r.stderr, "--db "+db+" --no-embed --forget vault") || strings.Contains(r.stderr, "[]") {
 			t.Errorf("%s with the vault moved (exit %d):\n%s", cmd[0], r.code, r.stderr)
 		}
 		if cmd[0] == "search" {

@@ -6,11 +6,13 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub/hubtest"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 const potionRevision = "bf8b056651a2c21b8d2565580b8569da283cab23"
@@ -269,5 +271,30 @@ func TestIndexWithALocalModelNotPulled(t *testing.T) {
 	_, stdout, _ := jarvis(t, vars, "doctor", "--vault", "../../examples/vault", "--db", db, "--embedder", "all-MiniLM-L6-v2")
 	if n := strings.Count(stdout, "jarvis model pull all-MiniLM-L6-v2"); n != 1 {
 		t.Errorf("doctor names the pull %d times:\n%s", n, stdout)
+	}
+}
+
+// TestForgetFixWithALocalModelNotPulled: doctor's fix that drops another
+// vault repeats --embedder, yet works when pasted though the model is not
+// installed: dropping a vault makes no vectors, so it cannot fail for
+// want of them.
+func TestForgetFixWithALocalModelNotPulled(t *testing.T) {
+	vars, _ := modelEnv(t, hubtest.New(t))
+	db := filepath.Join(t.TempDir(), "j.db")
+	mustIndex(t, vars, "--vault", namedVault(t, "old"), "--db", db, "--no-embed")
+	flags := []string{"--vault", namedVault(t, "help"), "--db", db, "--embedder", "all-MiniLM-L6-v2"}
+	mustIndex(t, vars, append(flags, "--no-embed")...)
+	d := readCLI(t, vars, append([]string{"doctor"}, flags...)...)
+	var forget []string
+	for _, args := range sharedtest.SuggestedCommands(d.stdout) {
+		if args[0] == "index" && slices.Contains(args, "--forget") {
+			forget = args
+		}
+	}
+	if forget == nil {
+		t.Fatalf("doctor suggests no --forget:\n%s", d.stdout)
+	}
+	if r := readCLI(t, vars, forget...); r.code != 0 || !strings.Contains(r.stderr, `dropped vault "old"`) {
+		t.Errorf("jarvis %s, suggested by doctor, exits %d:\n%s%s", strings.Join(forget, " "), r.code, r.stdout, r.stderr)
 	}
 }

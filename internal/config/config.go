@@ -103,6 +103,13 @@ type Vault struct {
 	// could not be applied (vault.ObsidianExclude); the vault check
 	// reports it.
 	ObsidianProblem string `yaml:"-" toml:"-" json:"-"`
+	// ObsidianUnknown is the path of Obsidian's settings file when it is
+	// there but its filters could not be taken (vault.ObsidianSetting's
+	// Unknown): which files Obsidian excludes is then unknown, not none,
+	// and the index refuses to take it as none. ObsidianUnreadable says
+	// it cannot be read, rather than is not valid.
+	ObsidianUnknown    string `yaml:"-" toml:"-" json:"-"`
+	ObsidianUnreadable bool   `yaml:"-" toml:"-" json:"-"`
 	// Write lets the write tools change the vault's notes; off unless
 	// asked for (here, or for every vault by jarvis mcp --write).
 	Write bool `yaml:"write" toml:"write" json:"write,omitempty"`
@@ -341,7 +348,7 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		return cfg, err
 	}
 	for i, v := range cfg.Vaults {
-		cfg.Vaults[i] = v.withObsidianExclude()
+		cfg.Vaults[i] = v.WithObsidianExclude()
 	}
 
 	switch {
@@ -551,18 +558,25 @@ func byName(arg string, known bool) bool {
 	return err != nil
 }
 
-// withObsidianExclude is v with the filters of Obsidian's excluded files
+// WithObsidianExclude is v with the filters of Obsidian's excluded files
 // setting in the vault folder (Settings → Files and links, kept in
-// .obsidian/app.json) added to its exclude patterns, so that every
-// command leaves out what Obsidian does, as it leaves out what the config
-// excludes: read by each run, a change of the setting is taken as a
-// change of the config's exclude is, at the next run (the index run
-// removes what an added filter leaves out; one that removes a filter is
-// refused, as the removal of an exclude pattern is).
-func (v Vault) withObsidianExclude() Vault {
-	pats, problem := vault.ObsidianExclude(v.Path)
-	v.Exclude = append(slices.Clip(v.Exclude), pats...)
-	v.ObsidianProblem = problem
+// .obsidian/app.json) as read now added to its exclude patterns, in place
+// of those it held, so that every command leaves out what Obsidian does,
+// as it leaves out what the config excludes. Read by each run (and again
+// by each index run of a long-running one), a change of the setting is
+// followed at the next run: the index removes what an added filter leaves
+// out and takes in what a removed one let back (index.CheckVaults).
+func (v Vault) WithObsidianExclude() Vault {
+	set := vault.ObsidianExclude(v.Path)
+	own := slices.DeleteFunc(slices.Clone(v.Exclude), func(pat string) bool {
+		_, obsidian := vault.ObsidianFilter(pat)
+		return obsidian
+	})
+	v.Exclude = append(own, set.Patterns...)
+	v.ObsidianProblem, v.ObsidianUnknown, v.ObsidianUnreadable = set.Problem, "", set.Unreadable
+	if set.Unknown {
+		v.ObsidianUnknown = filepath.Join(v.Path, filepath.FromSlash(vault.AppSettingsFile))
+	}
 	return v
 }
 

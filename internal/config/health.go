@@ -14,8 +14,10 @@ import (
 
 // Checks are the configuration's contributions to doctor: where the settings
 // came from, that no two vaults index the same notes (Config.Overlap), and
-// that every vault folder exists and can be read.
-func Checks(cfg Config) []health.Check {
+// that every vault folder exists and can be read. readFix is the command
+// that lets this user read a file or folder (index.ReadFix), for an
+// Obsidian settings file that cannot be read.
+func Checks(cfg Config, readFix func(path string) string) []health.Check {
 	return []health.Check{
 		{Name: "configuration", Order: 10, Gates: true, Run: func(context.Context) []health.Result {
 			file := "no config file"
@@ -42,7 +44,7 @@ func Checks(cfg Config) []health.Check {
 		{Name: "vault", Order: 20, Gates: true, Run: func(context.Context) []health.Result {
 			var out []health.Result
 			for _, v := range cfg.Vaults {
-				out = append(out, vaultResult(v, cfg.VaultOrigin()))
+				out = append(out, vaultResult(v, cfg.VaultOrigin(), readFix))
 			}
 			return out
 		}},
@@ -50,8 +52,9 @@ func Checks(cfg Config) []health.Check {
 }
 
 // vaultResult is the vault check of v; origin is where the vaults were
-// given (Config.VaultOrigin), which a missing folder's fix names.
-func vaultResult(v Vault, origin string) health.Result {
+// given (Config.VaultOrigin), which a missing folder's fix names; readFix
+// is as for Checks.
+func vaultResult(v Vault, origin string, readFix func(path string) string) health.Result {
 	r := health.Result{Name: "vault " + v.Name, Status: health.OK, Detail: v.Path}
 	if why, fix := v.Unreadable(); why != "" {
 		r.Status, r.Detail, r.Fix = health.Fail, why, fix
@@ -67,6 +70,10 @@ func vaultResult(v Vault, origin string) health.Result {
 		r.Status = health.Warn
 		r.Detail += "; " + v.ObsidianProblem
 		r.Fix = "correct the excluded files in Obsidian (Settings → Files and links → Excluded files), or " + vault.AppSettingsFile + " in the vault"
+		if v.ObsidianUnreadable {
+			// Nothing in the setting is wrong: jarvis may not read it.
+			r.Fix = "run " + readFix(v.ObsidianUnknown)
+		}
 	}
 	return r
 }

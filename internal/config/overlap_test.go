@@ -151,7 +151,7 @@ func TestDoctorReportsOverlap(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rep := health.Run(context.Background(), Checks(cfg), time.Minute)
+	rep := health.Run(context.Background(), Checks(cfg, nil), time.Minute)
 	var conf health.Result
 	vaults := 0
 	for _, r := range rep.Checks {

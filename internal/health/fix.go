@@ -26,7 +26,9 @@ func (inv Invocation) Command(sub string, args ...string) string {
 // Forget is the command that drops vault name from the index. It leaves
 // out each --vault of inv whose folder is missing: index stops at a vault
 // folder it cannot find, so the command would fail as pasted, and the
-// forgetting needs no vault.
+// forgetting needs no vault. It asks for no vectors (--no-embed): a
+// command given to drop a vault must not fail for an embedder that is
+// not installed or not running, and the next run makes them.
 func (inv Invocation) Forget(name string) string {
 	var kept Invocation
 	for i := 0; i < len(inv); i++ {
@@ -38,7 +40,7 @@ func (inv Invocation) Forget(name string) string {
 		}
 		kept = append(kept, inv[i])
 	}
-	return kept.Command("index", "--forget", name)
+	return kept.Command("index", "--no-embed", "--forget", name)
 }
 
 // Quote makes s one word for the user's shell: as it is when that is safe,

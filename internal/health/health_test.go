@@ -96,7 +96,7 @@ func TestSkipLeavesTheStatusAlone(t *testing.T) {
 func TestForgetLeavesOutMissingVaults(t *testing.T) {
 	here, missing := t.TempDir(), filepath.Join(t.TempDir(), "nonexistent")
 	inv := Invocation{"--vault", missing, "--db", "/tmp/j.db", "--vault", here}
-	if got, want := inv.Forget("garden"), (Invocation{"--db", "/tmp/j.db", "--vault", here}).Command("index", "--forget", "garden"); got != want {
+	if got, want := inv.Forget("garden"), (Invocation{"--db", "/tmp/j.db", "--vault", here}).Command("index", "--no-embed", "--forget", "garden"); got != want {
 		t.Errorf("Forget = %s, want %s", got, want)
 	}
 }

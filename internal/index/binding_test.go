@@ -72,7 +72,7 @@ func TestVaultIsBoundToOneFolderAndRules(t *testing.T) {
 					t.Fatalf("not refused: %v", err)
 				}
 				msg := err.Error()
-				for _, want := range []string{`vault "v"`, "from " + stored, "gives it " + tc.v.Path, "`jarvis index --forget v`"} {
+				for _, want := range []string{`vault "v"`, "from " + stored, "gives it " + tc.v.Path, "`jarvis index --no-embed --forget v`"} {
 					if !strings.Contains(msg, want) {
 						t.Errorf("the message does not say %q: %s", want, msg)
 					}

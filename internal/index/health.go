@@ -144,6 +144,10 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	case why != "":
 		return health.NotChecked(r.Name, why)
 	}
+	if refused := refusal(ctx, db, v, inv); refused != nil {
+		r.Status, r.Detail, r.Fix = health.Fail, refused.Detail, refused.Fix
+		return r
+	}
 	files, scanWarnings, err := vault.Scan(ctx, v.Path, v.Exclude)
 	if err != nil {
 		r.Status, r.Detail, r.Fix = health.Warn, "cannot scan the vault: "+err.Error(), "see the vault check above"
@@ -181,6 +185,28 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	}
 	f.held = held.Counts
 	return h.FirstUnblock(freshnessResult(r, f, parser, inv))
+}
+
+// refusal is what an index run or search of v would be refused with by
+// CheckVaults, as doctor says it, with a fix that works when pasted; nil
+// when v is not refused. An error reading the vault's row is left to the
+// rest of the freshness check, which reads it again.
+func refusal(ctx context.Context, db store.Conn, v config.Vault, inv health.Invocation) *health.Result {
+	err := checkVault(ctx, db, v)
+	var be *BindingError
+	var ue *ObsidianUnknownError
+	switch {
+	case errors.As(err, &be):
+		be.Invocation = inv
+		fix := "run " + inv.Forget(v.Name) + " to index it afresh where it is now"
+		if vault.SameFolder(be.StoredPath, be.Path) {
+			fix = "give the vault the exclude patterns it is indexed with again, or run " + inv.Forget(v.Name) + " to index it afresh under the new ones"
+		}
+		return &health.Result{Detail: "index runs and searches are refused: " + be.Error(), Fix: fix}
+	case errors.As(err, &ue):
+		return &health.Result{Detail: "index runs and searches are refused: " + ue.Why(), Fix: ue.Fix()}
+	}
+	return nil
 }
 
 // fresh is what doctor's freshness check finds of a vault: what an index
@@ -354,11 +380,11 @@ func unreadablePaths(ctx context.Context, db store.Conn, id int64) (map[string]b
 	return out, rows.Err()
 }
 
-// readFix is the command that lets the user jarvis runs read the file or
+// ReadFix is the command that lets the user jarvis runs read the file or
 // folder at p: a file needs read permission, a folder read to be listed and
 // execute to be entered. A path that cannot even be looked at lies in a
 // folder that cannot be entered, and that folder is the one to open up.
-func readFix(p string) string {
+func ReadFix(p string) string {
 	info, err := os.Lstat(p)
 	dir := err == nil && info.IsDir()
 	if errors.Is(err, fs.ErrPermission) {
@@ -405,7 +431,7 @@ func warningsResult(ctx context.Context, h *store.Handle, v config.Vault) health
 		// Only the user's access fixes these; jarvis cannot.
 		fixes = append(fixes, fmt.Sprintf("make %s readable by you, the user jarvis runs as, such as with %s",
 			words.Agree(len(ps), "the path that cannot be read", "the paths that cannot be read"),
-			readFix(filepath.Join(v.Path, filepath.FromSlash(ps[0])))))
+			ReadFix(filepath.Join(v.Path, filepath.FromSlash(ps[0])))))
 	}
 	// A problem in a note is the note's, and it is indexed anyway; but
 	// what the problem hides (frontmatter not read, so no tags or

@@ -94,8 +94,8 @@ func TestReadFix(t *testing.T) {
 		{"Folder/note.md", "`chmod u+r " + filepath.Join(root, "Folder", "note.md") + "`"},
 		{"Folder/gone.md", "`chmod u+r " + filepath.Join(root, "Folder", "gone.md") + "`"},
 	} {
-		if got := readFix(filepath.Join(root, tt.path)); got != tt.want {
-			t.Errorf("readFix(%s) = %s, want %s", tt.path, got, tt.want)
+		if got := ReadFix(filepath.Join(root, tt.path)); got != tt.want {
+			t.Errorf("ReadFix(%s) = %s, want %s", tt.path, got, tt.want)
 		}
 	}
 }

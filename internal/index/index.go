@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"log/slog"
 	"runtime"
+	"slices"
 	"sync"
 	"time"
 
@@ -254,6 +255,10 @@ type job struct {
 // at any point: every transaction leaves the database consistent, and the
 // next run finishes what this one did not.
 func (ix *Indexer) Index(ctx context.Context, v config.Vault, progress Progress) (Result, error) {
+	// Obsidian's excluded files are read at each run, so that a server
+	// running for days follows the setting as a fresh run does, and the
+	// two never remove and add each other's notes in turn.
+	v = v.WithObsidianExclude()
 	res := Result{Name: v.Name, Path: v.Path}
 	// Another jarvis on the same database (one per MCP client) waits, and
 	// plans its run from what this one wrote.
@@ -618,37 +623,119 @@ func excludeWords(rules string) string {
 	return vault.ExcludeWords(pats)
 }
 
+// ErrObsidianUnknown means a vault indexed with Obsidian's excluded files
+// has a settings file whose filters cannot be taken now; an
+// *ObsidianUnknownError says which and what to do.
+var ErrObsidianUnknown = errors.New("obsidian's excluded files cannot be taken")
+
+// ObsidianUnknownError is a vault indexed with Obsidian's excluded files
+// whose settings file cannot be read or is not valid now: which files
+// Obsidian excludes is unknown, and taking it as none would index the
+// notes the user keeps out of Obsidian.
+type ObsidianUnknownError struct {
+	Vault string
+	// Path is Obsidian's settings file in the vault.
+	Path string
+	// Unreadable is true when it cannot be read, false when it is not
+	// valid.
+	Unreadable bool
+	// Stored is the vault's exclude patterns as recorded (vault.RulesKey).
+	Stored string
+}
+
+func (e *ObsidianUnknownError) Error() string { return e.Why() + ": " + e.Fix() }
+
+// Why is the refusal without its fix.
+func (e *ObsidianUnknownError) Why() string {
+	state := "is not valid"
+	if e.Unreadable {
+		state = "cannot be read"
+	}
+	return fmt.Sprintf("vault %q is indexed with %s, but %s %s now, so which files Obsidian excludes is unknown "+
+		"and nothing is indexed or removed until it can be read", e.Vault, excludeWords(e.Stored), e.Path, state)
+}
+
+// Fix says what lets jarvis read the setting again: the command that lets
+// this user read the file, or to correct it.
+func (e *ObsidianUnknownError) Fix() string {
+	if e.Unreadable {
+		return "run " + ReadFix(e.Path)
+	}
+	return "correct the excluded files in Obsidian (Settings → Files and links → Excluded files), or " + e.Path
+}
+
+func (e *ObsidianUnknownError) Is(target error) bool { return target == ErrObsidianUnknown }
+
 // CheckVaults refuses, with a *BindingError, a vault the database holds
-// under another folder (vault.SameFolder), or under exclude patterns the
-// given ones do not all hold (vault.RulesCover). More patterns than
-// stored are taken: the run records them and removes what they now keep
-// out. So one process can never let in what another keeps out, and two
-// processes given different patterns do not delete and add each other's
-// notes in turn: the one with fewer is refused. A vault recorded before
-// its rules were (exclude NULL) takes the rules it is given. `jarvis
-// index` and `jarvis mcp` check before they start, and every index run
-// checks again.
+// under another folder (vault.SameFolder), or under exclude patterns of
+// the config the given ones do not all hold (vault.RulesCover). More
+// patterns than stored are taken: the run records them and removes what
+// they now keep out. So one process can never let in what another keeps
+// out, and two processes given different patterns do not delete and add
+// each other's notes in turn: the one with fewer is refused, and a
+// pattern dropped by a typo in a config file costs no index. Obsidian's
+// excluded files are not held to that: changing them in Obsidian is an
+// everyday act, every run reads the one setting in the vault (Indexer.Index
+// reads it again), and the index follows it, taking in what a removed
+// filter lets back. A setting that cannot be read or is not valid is refused with an
+// *ObsidianUnknownError when the vault was indexed with one: unknown
+// is not none. A vault recorded before its rules were (exclude NULL)
+// takes the rules it is given. `jarvis index` and `jarvis mcp` check
+// before they start, every index run checks again, and doctor's
+// freshness check reports what they would meet.
 func CheckVaults(ctx context.Context, db store.Conn, vaults []config.Vault) error {
 	for _, v := range vaults {
-		var path string
-		var rules sql.NullString
-		err := db.QueryRowContext(ctx, `SELECT path, exclude FROM vaults WHERE name = ?`, v.Name).Scan(&path, &rules)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			continue
-		case err != nil:
-			return fmt.Errorf("read vault %q: %w", v.Name, err)
-		}
-		key := vault.RulesKey(v.Exclude)
-		if !vault.SameFolder(path, v.Path) || (rules.Valid && !vault.RulesCover(key, rules.String)) {
-			stored := rules.String
-			if !rules.Valid {
-				stored = key
-			}
-			return &BindingError{Vault: v.Name, StoredPath: path, StoredRules: stored, Path: v.Path, Rules: key}
+		if err := checkVault(ctx, db, v); err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// checkVault is CheckVaults for one vault.
+func checkVault(ctx context.Context, db store.Conn, v config.Vault) error {
+	var path string
+	var rules sql.NullString
+	err := db.QueryRowContext(ctx, `SELECT path, exclude FROM vaults WHERE name = ?`, v.Name).Scan(&path, &rules)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return fmt.Errorf("read vault %q: %w", v.Name, err)
+	}
+	key := vault.RulesKey(v.Exclude)
+	given, _ := configRules(key)
+	stored, obsidian := configRules(rules.String)
+	if !vault.SameFolder(path, v.Path) || (rules.Valid && !vault.RulesCover(given, stored)) {
+		recorded := rules.String
+		if !rules.Valid {
+			recorded = key
+		}
+		return &BindingError{Vault: v.Name, StoredPath: path, StoredRules: recorded, Path: v.Path, Rules: key}
+	}
+	if v.ObsidianUnknown != "" && obsidian {
+		return &ObsidianUnknownError{Vault: v.Name, Path: v.ObsidianUnknown, Unreadable: v.ObsidianUnreadable, Stored: rules.String}
+	}
+	return nil
+}
+
+// configRules is the rules key (vault.RulesKey) without the filters of
+// Obsidian's excluded files: the patterns a config file gives, which a run
+// must hold all of; obsidian is whether the key held any such filter. A
+// key that is not such a list is kept as it is.
+func configRules(key string) (rules string, obsidian bool) {
+	var pats []string
+	if json.Unmarshal([]byte(key), &pats) != nil {
+		return key, false
+	}
+	kept := slices.DeleteFunc(slices.Clone(pats), func(pat string) bool {
+		_, ok := vault.ObsidianFilter(pat)
+		return ok
+	})
+	if len(kept) == len(pats) {
+		return key, false
+	}
+	return vault.RulesKey(kept), true
 }
 
 func (ix *Indexer) loadFiles(ctx context.Context, vaultID int64) (map[string]*existing, error) {

@@ -25,7 +25,7 @@ func TestReadFixOfAFileAnotherUserOwns(t *testing.T) {
 	if err := os.Chown(p, 4242, 4242); err != nil {
 		t.Fatal(err)
 	}
-	got := readFix(p)
+	got := ReadFix(p)
 	if !strings.HasPrefix(got, "`sudo chown $USER "+p+"`") || !strings.Contains(got, "belongs to") || strings.Contains(got, "chmod") {
 		t.Errorf("readFix = %s; want a chown naming the owner", got)
 	}

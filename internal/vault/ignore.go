@@ -83,27 +83,45 @@ func obsidianExcludes(filter, rel string, dir bool) bool {
 	return strings.HasPrefix(FoldName(rel), FoldName(filter))
 }
 
+// ObsidianSetting is what ObsidianExclude read of a vault's excluded
+// files setting.
+type ObsidianSetting struct {
+	// Patterns are the filters as exclude patterns (ObsidianPattern).
+	Patterns []string
+	// Problem says, for a user, what could not be taken; "" for none.
+	Problem string
+	// Unknown is true when the settings file is there but its filters
+	// could not be taken (it cannot be read, or is not valid JSON): which
+	// files Obsidian excludes is then unknown, which is not none.
+	Unknown bool
+	// Unreadable is true when it is so because the file, or the
+	// .obsidian folder holding it, cannot be read.
+	Unreadable bool
+}
+
 // ObsidianExclude reads the excluded files setting of the vault at dir
 // (AppSettingsFile's userIgnoreFilters) as exclude patterns
 // (ObsidianPattern), to be applied with the config's. A vault without the
-// file or the setting has none. problem says, for a user, what could not
-// be taken: the file cannot be read or is not valid JSON (then no filter
-// is applied), or a filter is not a regular expression jarvis can apply.
-func ObsidianExclude(dir string) (patterns []string, problem string) {
+// file or the setting has none. A file that cannot be read or is not
+// valid JSON applies no filter and is Unknown; a filter that is not a
+// regular expression jarvis can apply is left out and said.
+func ObsidianExclude(dir string) ObsidianSetting {
 	data, err := os.ReadFile(filepath.Join(dir, filepath.FromSlash(AppSettingsFile)))
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return nil, ""
+		return ObsidianSetting{}
 	case err != nil:
-		return nil, fmt.Sprintf("Obsidian's excluded files are not applied: %s cannot be read: %s", AppSettingsFile, ErrText(err))
+		return ObsidianSetting{Unknown: true, Unreadable: true,
+			Problem: fmt.Sprintf("Obsidian's excluded files are not applied: %s cannot be read: %s", AppSettingsFile, ErrText(err))}
 	}
 	var settings struct {
 		UserIgnoreFilters []string `json:"userIgnoreFilters"`
 	}
 	if err := json.Unmarshal(data, &settings); err != nil {
-		return nil, fmt.Sprintf("Obsidian's excluded files are not applied: %s is not valid: %s", AppSettingsFile, jsonWords(data, err))
+		return ObsidianSetting{Unknown: true,
+			Problem: fmt.Sprintf("Obsidian's excluded files are not applied: %s is not valid: %s", AppSettingsFile, jsonWords(data, err))}
 	}
-	var bad []string
+	var patterns, bad []string
 	for _, f := range settings.UserIgnoreFilters {
 		if re, isRegexp := obsidianRegexp(f); isRegexp && re == nil {
 			bad = append(bad, fmt.Sprintf("%q", f))
@@ -113,6 +131,7 @@ func ObsidianExclude(dir string) (patterns []string, problem string) {
 			patterns = append(patterns, ObsidianPattern(f))
 		}
 	}
+	var problem string
 	switch len(bad) {
 	case 0:
 	case 1:
@@ -120,7 +139,7 @@ func ObsidianExclude(dir string) (patterns []string, problem string) {
 	default:
 		problem = fmt.Sprintf("Obsidian's excluded files in %s hold %d filters jarvis cannot apply as regular expressions, so they leave out nothing: %s", AppSettingsFile, len(bad), strings.Join(bad, ", "))
 	}
-	return patterns, problem
+	return ObsidianSetting{Patterns: patterns, Problem: problem}
 }
 
 // jsonWords says what is wrong with a JSON text for a user: where it

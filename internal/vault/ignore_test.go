@@ -85,7 +85,8 @@ func TestObsidianExcludeReadsTheSetting(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			got, problem := ObsidianExclude(dir)
+			set := ObsidianExclude(dir)
+			got, problem := set.Patterns, set.Problem
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("patterns %q, want %q", got, tt.want)
 			}
