@@ -231,3 +231,30 @@ func TestANoteRenamedOnDiskSinceIndexed(t *testing.T) {
 		sharedtest.CheckWords(t, c.tool, text)
 	}
 }
+
+// TestWriteToolsNameTheNoteAnEtagIsOf: edit-note, move-note and
+// delete-note given the etag of another note as it is now say which note
+// it is of, not that the note changed; nothing changes.
+func TestWriteToolsNameTheNoteAnEtagIsOf(t *testing.T) {
+	cs, dir := writableExample(t)
+	before := sharedtest.TreeHash(t, dir)
+	etag := etagOf(t, cs, "Water.md")
+	want := "is that of Water.md as it is now, not of Beans/Index.md"
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{mcp.ToolDeleteNote, map[string]any{"path": "Beans/Index.md", "etag": etag}},
+		{mcp.ToolEditNote, map[string]any{"path": "Beans/Index.md", "etag": etag, "edits": appendEdit}},
+		{mcp.ToolMoveNote, map[string]any{"path": "Beans/Index.md", "to": "Home.md", "etag": etag}},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, want) || strings.Contains(text, "changed since it was read") {
+			t.Errorf("%s: %v %q; want it refused saying %q", c.tool, isErr, text, want)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+	if sharedtest.TreeHash(t, dir) != before {
+		t.Fatal("a refused write changed the vault")
+	}
+}

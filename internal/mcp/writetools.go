@@ -347,7 +347,10 @@ const allowWriting = "the user can allow writing with `write: true` on the vault
 // to do next, reading the note with reader (the tool that gives its etag).
 func writeError(err error, reader string) error {
 	var twin *write.TwinError
+	var mismatch *write.MismatchError
 	switch {
+	case errors.As(err, &mismatch) && mismatch.Of != "":
+		return fmt.Errorf("%v: nothing was written; pass the path of the note meant, or read %s with %s for its own etag", err, write.PathText(mismatch.Path), reader)
 	case errors.Is(err, write.ErrStale):
 		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
 	case errors.Is(err, write.ErrNoETag):
