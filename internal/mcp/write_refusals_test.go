@@ -105,7 +105,7 @@ func TestWriteToolsOnAMissingNoteSuggest(t *testing.T) {
 	// A note's name without its folder is the note a link to it leads
 	// to, whose etag the write is checked against.
 	text, isErr = call(t, cs, mcp.ToolEditNote, map[string]any{"path": "French press.md", "etag": etag, "edits": appendEdit}, nil)
-	if !isErr || !strings.Contains(text, `"French press.md" is the note "Methods/French press.md": `) || !strings.Contains(text, "changed since it was read") {
+	if !isErr || !strings.Contains(text, `"French press.md" is the note "Methods/French press.md": `) || !strings.Contains(text, "is that of Water.md as it is now") {
 		t.Errorf("edit-note of a note in another folder: %v %q", isErr, text)
 	}
 	sharedtest.CheckWords(t, "edit-note", text)
@@ -256,5 +256,23 @@ func TestWriteToolsNameTheNoteAnEtagIsOf(t *testing.T) {
 	}
 	if sharedtest.TreeHash(t, dir) != before {
 		t.Fatal("a refused write changed the vault")
+	}
+}
+
+// TestWriteToolRefusalsEndAsSentences: a write tool's refusal ends with a
+// full stop, whichever layer worded it.
+func TestWriteToolRefusalsEndAsSentences(t *testing.T) {
+	cs, _ := writableExample(t)
+	etag := etagOf(t, cs, "Water.md")
+	for _, args := range []map[string]any{
+		{"path": "Index.md", "etag": etag},                          // names two notes
+		{"path": "Beans/Index.md", "etag": strings.Repeat("0", 32)}, // an etag never issued
+		{"path": "Beans/Index.md", "etag": etag},                    // another note's etag
+		{"path": "Beans/Index.md", "etag": etag, "vault": "nowhere"},
+	} {
+		text, isErr := call(t, cs, mcp.ToolDeleteNote, args, nil)
+		if !isErr || !strings.HasSuffix(text, ".") || strings.HasSuffix(text, "..") {
+			t.Errorf("delete-note %v: %v %q; want a refusal that ends with one full stop", args, isErr, text)
+		}
 	}
 }
