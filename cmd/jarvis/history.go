@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -127,7 +128,9 @@ func thousands(n int) string {
 // summary does not already name it), then how to undo one with the
 // user's flags (inv), offering only writes that undoable says can be
 // undone now (write.Undoable). A write of one file is one line, saying
-// the most of the two: "deleted A.md (to .trash/A.md)".
+// the most of the two: "moved A.md to the vault's .trash". An undo says
+// what it did as its own report did (write.UndoSaid), and a write a later
+// undo reverted says so, with its latest state: "(undone by write 4)".
 func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, dbPath string, inv health.Invocation) {
 	if len(entries) == 0 {
 		fmt.Fprintf(w, "No writes yet in the journal of %s: the write tools and jarvis undo record each write they make there.\n", dbPath)
@@ -138,18 +141,29 @@ func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, d
 		width = max(width, len(strconv.FormatInt(e.ID, 10)))
 	}
 	indent := strings.Repeat(" ", width+2)
-	for _, e := range entries {
+	state := revertStates(entries)
+	for i, e := range entries {
 		summary, details := e.Summary, []string{}
+		if e.Tool == "undo" {
+			summary = write.UndoSaid(e, revertedBy(entries[i+1:], e), "")
+		}
 		for _, f := range e.Files {
 			plain, padded := fileChange(f)
 			switch {
-			case len(e.Files) == 1 && strings.HasPrefix(plain, summary):
+			case len(e.Files) == 1 && e.Tool == "undo":
+				// UndoSaid named what it did to its one file.
+			case len(e.Files) == 1:
+				// The summary of a tool's write is write.Describe's
+				// few words of it; the file's line says the most.
 				summary = plain
-			case len(e.Files) > 1 || !strings.Contains(summary, plain):
+			default:
 				// A write of several files lists them all, the
 				// note moved with the notes relinked.
 				details = append(details, padded)
 			}
+		}
+		if s, ok := state[e.ID]; ok {
+			summary += " (" + s + ")"
 		}
 		fmt.Fprintf(w, "%*d  %s  %s in %q: %s\n", width, e.ID, e.At.Local().Format("2006-01-02 15:04"), e.Tool, e.Vault, summary)
 		for _, d := range details {
@@ -166,19 +180,53 @@ func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, d
 		fmt.Fprintf(w, "\n%s Run %s to revert it.\n", listed, inv.Command("undo"))
 		return
 	}
-	// The oldest listed that can be undone now, besides the last.
-	var older int64
+	// The newest write made by a tool, not an undo, besides the last,
+	// that can be undone now: the example most like the one wanted.
+	var example int64
 	for _, e := range entries[1:] {
-		if undoable[e.ID] {
-			older = e.ID
+		if undoable[e.ID] && e.Tool != "undo" {
+			example = e.ID
+			break
 		}
 	}
-	if older == 0 {
+	if example == 0 {
 		fmt.Fprintf(w, "\n%s Run %s to revert the last.\n", listed, inv.Command("undo"))
 		return
 	}
 	fmt.Fprintf(w, "\n%s Run %s to revert the last, or %s for write %d.\n",
-		listed, inv.Command("undo"), inv.Command("undo", strconv.FormatInt(older, 10)), older)
+		listed, inv.Command("undo"), inv.Command("undo", strconv.FormatInt(example, 10)), example)
+}
+
+// revertStates says, of each write among entries (newest first) that an
+// undo among them undid or redid, its state after the newest of them:
+// "undone by write 4", "redone by write 3".
+func revertStates(entries []write.Entry) map[int64]string {
+	state := map[int64]string{}
+	for _, u := range slices.Backward(entries) {
+		if n, redo, _, ok := write.Reverts(u); ok {
+			state[n] = fmt.Sprintf("undone by write %d", u.ID)
+			if redo {
+				state[n] = fmt.Sprintf("redone by write %d", u.ID)
+			}
+		}
+	}
+	return state
+}
+
+// revertedBy is the write the undo u reverted, among older (newest
+// first): the newest that is the write u undid or redid, or another undo
+// of it; 0 when it is not among them.
+func revertedBy(older []write.Entry, u write.Entry) int64 {
+	n, _, _, ok := write.Reverts(u)
+	if !ok {
+		return 0
+	}
+	for _, e := range older {
+		if m, _, _, ok := write.Reverts(e); e.ID == n || ok && m == n {
+			return e.ID
+		}
+	}
+	return 0
 }
 
 // fileChange says what a write did to one file: plain, and padded so that
@@ -197,7 +245,7 @@ func fileChange(f write.EntryFile) (plain, padded string) {
 	case write.Moved:
 		verb, rest = "moved", from+" to "+to
 	case write.Deleted:
-		verb, rest = "deleted", from+" (to "+to+")"
+		verb, rest, _ = strings.Cut(write.Trashed(f.Path, f.PathAfter), " ")
 	default:
 		verb = string(f.Change)
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -31,18 +32,17 @@ func TestHistoryLinesUp(t *testing.T) {
 	printHistory(&b, entries, map[int64]bool{10: true, 9: true, 8: true, 7: true}, "/db", health.Invocation{})
 	when := at.Format("2006-01-02 15:04")
 	want := "10  " + when + `  edit-note in "notes": edited Water.md
- 9  ` + when + `  delete-note in "notes": deleted Old.md (to .trash/Old.md)
+ 9  ` + when + `  delete-note in "notes": moved Old.md to the vault's .trash
  8  ` + when + `  move-note in "notes": moved A.md to B/A.md and updated the links in 1 note
     moved   A.md to B/A.md
     edited  Index.md
- 7  ` + when + `  undo in "notes": undid write 6 (deleted C.md)
-    created C.md
+ 7  ` + when + `  undo in "notes": undid write 6 (deleted C.md): restored C.md
 `
 	got, _, _ := strings.Cut(b.String(), "\n\n")
 	if got+"\n" != want {
 		t.Errorf("history lists\n%s\nwant\n%s", got, want)
 	}
-	if !strings.Contains(b.String(), "4 writes listed. Run `jarvis undo` to revert the last, or `jarvis undo 7` for write 7.") {
+	if !strings.Contains(b.String(), "4 writes listed. Run `jarvis undo` to revert the last, or `jarvis undo 9` for write 9.") {
 		t.Errorf("history's footer: %q", b.String())
 	}
 }
@@ -80,5 +80,49 @@ func TestHistoryListsAnUndoneDeleteAsRestored(t *testing.T) {
 	}
 	if strings.Contains(b.String(), "created") {
 		t.Errorf("history says the restored note was created:\n%s", b.String())
+	}
+}
+
+// TestHistoryMarksUndoneWrites: after a move (1), its undo (2), redo (3)
+// and undo again (4), and writes 5 to 9, the move is marked with its
+// latest state, each undo reads as its own report did, and the footer
+// offers the newest tool's write that can be undone, not an undo.
+func TestHistoryMarksUndoneWrites(t *testing.T) {
+	at := time.Date(2025, 3, 1, 9, 30, 0, 0, time.Local)
+	move := []write.EntryFile{{Change: write.Moved, Path: "A.md", PathAfter: "B/A.md"}}
+	back := []write.EntryFile{{Change: write.Moved, Path: "B/A.md", PathAfter: "A.md"}}
+	entries := []write.Entry{}
+	undoable := map[int64]bool{}
+	for id := int64(9); id >= 5; id-- {
+		name := "N" + strconv.FormatInt(id, 10) + ".md"
+		entries = append(entries, write.Entry{ID: id, At: at, Tool: "create-note", Vault: "notes", Summary: "created " + name,
+			Files: []write.EntryFile{{Change: write.Created, Path: name, PathAfter: name}}})
+		undoable[id] = true
+	}
+	undoable[4] = true
+	entries = append(entries,
+		write.Entry{ID: 4, At: at, Tool: "undo", Vault: "notes", Summary: "undid write 1 (moved A.md to B/A.md)", Files: back},
+		write.Entry{ID: 3, At: at, Tool: "undo", Vault: "notes", Summary: "redid write 1 (moved A.md to B/A.md)", Files: move},
+		write.Entry{ID: 2, At: at, Tool: "undo", Vault: "notes", Summary: "undid write 1 (moved A.md to B/A.md)", Files: back},
+		write.Entry{ID: 1, At: at, Tool: "move-note", Vault: "notes", Summary: "moved A.md to B/A.md", Files: move},
+	)
+	var b bytes.Buffer
+	printHistory(&b, entries, undoable, "/db", health.Invocation{})
+	for _, want := range []string{
+		`4  ` + at.Format("2006-01-02 15:04") + `  undo in "notes": undid write 1 (moved A.md to B/A.md) again by reverting write 3, its redo: moved B/A.md back to A.md` + "\n",
+		`3  ` + at.Format("2006-01-02 15:04") + `  undo in "notes": redid write 1 (moved A.md to B/A.md) by reverting write 2, its undo: moved A.md back to B/A.md` + "\n",
+		`2  ` + at.Format("2006-01-02 15:04") + `  undo in "notes": reverted write 1 (which moved A.md to B/A.md): moved B/A.md back to A.md` + "\n",
+		`1  ` + at.Format("2006-01-02 15:04") + `  move-note in "notes": moved A.md to B/A.md (undone by write 4)` + "\n",
+		"9 writes listed. Run `jarvis undo` to revert the last, or `jarvis undo 8` for write 8.",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("history does not say %q:\n%s", want, b.String())
+		}
+	}
+	// Redone last, the move says so.
+	b.Reset()
+	printHistory(&b, entries[len(entries)-3:], map[int64]bool{3: true}, "/db", health.Invocation{})
+	if want := "moved A.md to B/A.md (redone by write 3)\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("history does not say %q:\n%s", want, b.String())
 	}
 }

@@ -165,16 +165,20 @@ error.`, e)
 	progress := newProgressView(e, *asJSON, false)
 	_, refreshErr := refresh(ctx, []config.Vault{v}, deps.Indexer, deps.Vectors, progress, true, false)
 	progress.Finish()
+	redo := inv.Command("undo", strconv.FormatInt(undoID, 10))
+	done, lookupErr := write.Lookup(ctx, db, undoID)
 	if *asJSON {
 		out := undoOutput{Undone: id, Write: undoID, Vault: v.Name, Summary: entry.Summary, Files: []historyFile{}}
-		if done, err := write.Lookup(ctx, db, undoID); err == nil {
+		if lookupErr == nil {
 			out.Files = historyJSON([]write.Entry{done}).Writes[0].Files
 		}
 		if err := json.NewEncoder(e.stdout).Encode(out); err != nil {
 			return err
 		}
+	} else if lookupErr == nil {
+		fmt.Fprintln(e.stdout, write.UndoReport(done, id, redo))
 	} else {
-		fmt.Fprintln(e.stdout, write.UndoReport(id, entry, undoID, inv.Command("undo", strconv.FormatInt(undoID, 10))))
+		fmt.Fprintf(e.stdout, "Reverted write %d in %q. This undo is write %d: run %s to redo it.\n", id, v.Name, undoID, redo)
 	}
 	if refreshErr != nil {
 		return fmt.Errorf("the notes were reverted, but the index could not be brought up to date: %w; run %s", dbError(e, cfg, cfg.DBPath, refreshErr), inv.Command("index"))

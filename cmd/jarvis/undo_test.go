@@ -249,7 +249,7 @@ func TestUndoRevertsEachKindOfWrite(t *testing.T) {
 		t.Fatalf("history: exit %d: %s", h.code, h.stderr)
 	}
 	for _, want := range []string{"4  ", "move-note in \"notes\": moved Apollo.md to Projects/Apollo.md and updated the links in 2 notes",
-		"deleted Old idea.md (to .trash/Old idea.md)", "created Inbox/New.md", "edited  Index.md", "4 writes listed", "for write 1"} {
+		"delete-note in \"notes\": moved Old idea.md to the vault's .trash", "created Inbox/New.md", "edited  Index.md", "4 writes listed", "for write 3"} {
 		if !strings.Contains(h.stdout, want) {
 			t.Errorf("history does not say %q:\n%s", want, h.stdout)
 		}
@@ -459,8 +459,8 @@ func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
 
 	for _, want := range []string{
 		`Reverted write 2 in "notes" (which edited A.md): restored the earlier A.md. This undo is write 3: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 3`" + ` to redo it.`,
-		`Redid write 2 (edited A.md) by reverting write 3, its undo. This redo is write 4 in "notes": run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 4`" + ` to undo it again.`,
-		`Undid write 2 (edited A.md) again by reverting write 4, its redo. This undo is write 5 in "notes": run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 5`" + ` to redo it.`,
+		`Redid write 2 in "notes" (edited A.md) by reverting write 3, its undo: restored the earlier A.md. This redo is write 4: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 4`" + ` to undo it again.`,
+		`Undid write 2 in "notes" (edited A.md) again by reverting write 4, its redo: restored the earlier A.md. This undo is write 5: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 5`" + ` to redo it.`,
 	} {
 		if u := f.run(t, "undo"); u.code != 0 || u.stdout != want+"\n" {
 			t.Errorf("undo: exit %d, stdout %q, want %q", u.code, u.stdout, want)
@@ -574,5 +574,27 @@ func TestUndoRefusedByAMoveOutsideJarvisSaysTheWayForward(t *testing.T) {
 	u := f.run(t, "undo", "1")
 	if u.code != 1 || !strings.Contains(u.stderr, "A.md was moved or deleted since write 1") || !strings.Contains(u.stderr, "To undo it, put A.md back where it was, then run `jarvis undo") {
 		t.Errorf("exit %d: %s", u.code, u.stderr)
+	}
+}
+
+// TestUndoAndHistorySayTheSame: undoing the creation of a note says the
+// note went to the vault's trash, as the history says of that undo, in
+// the same words (write.UndoSaid), and marks the created note undone.
+func TestUndoAndHistorySayTheSame(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "create-note", Files: []write.FileChange{{Path: "new idea.md", After: []byte("i\n")}}})
+	u := f.run(t, "undo")
+	said, _, ok := strings.Cut(u.stdout, ". This undo is write 2")
+	if u.code != 0 || !ok || said != `Reverted write 1 in "notes" (which created new idea.md): moved new idea.md to the vault's .trash` {
+		t.Fatalf("undo: exit %d, stdout %q", u.code, u.stdout)
+	}
+	h := f.run(t, "history")
+	for _, want := range []string{
+		`undo in "notes": ` + strings.Replace(strings.ToLower(said[:1])+said[1:], ` in "notes"`, "", 1) + "\n",
+		`create-note in "notes": created new idea.md (undone by write 2)` + "\n",
+	} {
+		if !strings.Contains(h.stdout, want) {
+			t.Errorf("history does not say %q:\n%s", want, h.stdout)
+		}
 	}
 }

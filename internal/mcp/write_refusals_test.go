@@ -105,7 +105,7 @@ func TestWriteToolsOnAMissingNoteSuggest(t *testing.T) {
 	// A note's name without its folder is the note a link to it leads
 	// to, whose etag the write is checked against.
 	text, isErr = call(t, cs, mcp.ToolEditNote, map[string]any{"path": "French press.md", "etag": etag, "edits": appendEdit}, nil)
-	if !isErr || !strings.Contains(text, `"French press.md" is the note "Methods/French press.md": `) || !strings.Contains(text, "changed since it was read") {
+	if !isErr || !strings.Contains(text, `"French press.md" is the note "Methods/French press.md": `) || !strings.Contains(text, "is that of Water.md as it is now") {
 		t.Errorf("edit-note of a note in another folder: %v %q", isErr, text)
 	}
 	sharedtest.CheckWords(t, "edit-note", text)
@@ -229,5 +229,50 @@ func TestANoteRenamedOnDiskSinceIndexed(t *testing.T) {
 			t.Errorf("%s of a renamed note: %v %q; want %q", c.tool, isErr, text, c.want)
 		}
 		sharedtest.CheckWords(t, c.tool, text)
+	}
+}
+
+// TestWriteToolsNameTheNoteAnEtagIsOf: edit-note, move-note and
+// delete-note given the etag of another note as it is now say which note
+// it is of, not that the note changed; nothing changes.
+func TestWriteToolsNameTheNoteAnEtagIsOf(t *testing.T) {
+	cs, dir := writableExample(t)
+	before := sharedtest.TreeHash(t, dir)
+	etag := etagOf(t, cs, "Water.md")
+	want := "is that of Water.md as it is now, not of Beans/Index.md"
+	for _, c := range []struct {
+		tool string
+		args map[string]any
+	}{
+		{mcp.ToolDeleteNote, map[string]any{"path": "Beans/Index.md", "etag": etag}},
+		{mcp.ToolEditNote, map[string]any{"path": "Beans/Index.md", "etag": etag, "edits": appendEdit}},
+		{mcp.ToolMoveNote, map[string]any{"path": "Beans/Index.md", "to": "Home.md", "etag": etag}},
+	} {
+		text, isErr := call(t, cs, c.tool, c.args, nil)
+		if !isErr || !strings.Contains(text, want) || strings.Contains(text, "changed since it was read") {
+			t.Errorf("%s: %v %q; want it refused saying %q", c.tool, isErr, text, want)
+		}
+		sharedtest.CheckWords(t, c.tool, text)
+	}
+	if sharedtest.TreeHash(t, dir) != before {
+		t.Fatal("a refused write changed the vault")
+	}
+}
+
+// TestWriteToolRefusalsEndAsSentences: a write tool's refusal ends with a
+// full stop, whichever layer worded it.
+func TestWriteToolRefusalsEndAsSentences(t *testing.T) {
+	cs, _ := writableExample(t)
+	etag := etagOf(t, cs, "Water.md")
+	for _, args := range []map[string]any{
+		{"path": "Index.md", "etag": etag},                          // names two notes
+		{"path": "Beans/Index.md", "etag": strings.Repeat("0", 32)}, // an etag never issued
+		{"path": "Beans/Index.md", "etag": etag},                    // another note's etag
+		{"path": "Beans/Index.md", "etag": etag, "vault": "nowhere"},
+	} {
+		text, isErr := call(t, cs, mcp.ToolDeleteNote, args, nil)
+		if !isErr || !strings.HasSuffix(text, ".") || strings.HasSuffix(text, "..") {
+			t.Errorf("delete-note %v: %v %q; want a refusal that ends with one full stop", args, isErr, text)
+		}
 	}
 }

@@ -217,9 +217,38 @@ func (t *tools) addDeleteNote(s *mcpsdk.Server) {
 	})
 }
 
-// write runs one write request for a tool: the vault it names (the one
-// writable vault when it names none), the write, and its answer.
+// write runs one write request for a tool (writeRequest), and is the one
+// place that finishes a write tool's refusal: as a sentence, with a full
+// stop (refusal).
 func (t *tools) write(ctx context.Context, r write.Request) (*mcpsdk.CallToolResult, WriteOutput, error) {
+	res, out, err := t.writeRequest(ctx, r)
+	return res, out, refusal(err)
+}
+
+// refusalError is a write tool's refusal, its text ending as a sentence.
+type refusalError struct{ err error }
+
+func (e *refusalError) Error() string {
+	text := strings.TrimRight(e.err.Error(), " ")
+	if strings.HasSuffix(text, ".") || strings.HasSuffix(text, "?") || strings.HasSuffix(text, "!") {
+		return text
+	}
+	return text + "."
+}
+
+func (e *refusalError) Unwrap() error { return e.err }
+
+// refusal is err, worded to end as a sentence; nil for nil.
+func refusal(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &refusalError{err: err}
+}
+
+// writeRequest runs one write request for a tool: the vault it names (the
+// one writable vault when it names none), the write, and its answer.
+func (t *tools) writeRequest(ctx context.Context, r write.Request) (*mcpsdk.CallToolResult, WriteOutput, error) {
 	out := WriteOutput{Vault: r.Vault, Path: r.Path, DryRun: r.DryRun}
 	name, err := t.writableVault(r.Vault)
 	if err != nil {
@@ -347,7 +376,10 @@ const allowWriting = "the user can allow writing with `write: true` on the vault
 // to do next, reading the note with reader (the tool that gives its etag).
 func writeError(err error, reader string) error {
 	var twin *write.TwinError
+	var mismatch *write.MismatchError
 	switch {
+	case errors.As(err, &mismatch) && mismatch.Of != "":
+		return fmt.Errorf("%v: nothing was written; pass the path of the note meant, or read %s with %s for its own etag", err, write.PathText(mismatch.Path), reader)
 	case errors.Is(err, write.ErrStale):
 		return fmt.Errorf("%v: nothing was written; read it again with %s and make the change on what it says now, with the etag %[2]s returns", err, reader)
 	case errors.Is(err, write.ErrNoETag):

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"path"
 	"slices"
 	"strconv"
 	"strings"
@@ -514,46 +515,104 @@ func undoSummary(id int64, e Entry) string {
 	return fmt.Sprintf("undid write %d (%s)", id, e.Summary)
 }
 
-// UndoReport says what undoing write id (e) did, in the words of the
-// summary the history shows for the undo (undoSummary): "Reverted write
-// 2 in "notes": edited A.md. This undo is write 3: run `jarvis undo 3`
-// to redo it." When write id was itself an undo, undoing it redid the
-// write it had undone ("Redid write 1 (edited A.md) by reverting write
-// 2, its undo"), and when it was a redo, undid that write again. undoID
-// is the write the undo was recorded as; undoCmd the command that
-// reverts it.
-func UndoReport(id int64, e Entry, undoID int64, undoCmd string) string {
-	said := undoSummary(id, e)
-	if e.Tool == "undo" {
-		switch {
-		case strings.HasPrefix(said, "redid write "):
-			return fmt.Sprintf("Redid%s by reverting write %d, its undo. This redo is write %d in %q: run %s to undo it again.",
-				strings.TrimPrefix(said, "redid"), id, undoID, e.Vault, undoCmd)
-		case strings.HasPrefix(said, "undid write "):
-			return fmt.Sprintf("Undid%s again by reverting write %d, its redo. This undo is write %d in %q: run %s to redo it.",
-				strings.TrimPrefix(said, "undid"), id, undoID, e.Vault, undoCmd)
-		}
+// Reverts reads what the undo u did from its summary (undoSummary): the
+// write n it undid or, redo set, redid, and that write's own summary;
+// ok is false when u is not an undo. The history marks write n by it.
+func Reverts(u Entry) (n int64, redo bool, summary string, ok bool) {
+	if u.Tool != "undo" {
+		return 0, false, "", false
 	}
-	return fmt.Sprintf("Reverted write %d in %q (which %s): %s. This undo is write %d: run %s to redo it.", id, e.Vault, e.Summary, DescribeUndo(e), undoID, undoCmd)
+	rest, found := strings.CutPrefix(u.Summary, "undid write ")
+	if !found {
+		if rest, found = strings.CutPrefix(u.Summary, "redid write "); !found {
+			return 0, false, "", false
+		}
+		redo = true
+	}
+	num, inner, found := strings.Cut(rest, " (")
+	if !found || !strings.HasSuffix(inner, ")") {
+		return 0, false, "", false
+	}
+	n, err := strconv.ParseInt(num, 10, 64)
+	if err != nil {
+		return 0, false, "", false
+	}
+	return n, redo, strings.TrimSuffix(inner, ")"), true
 }
 
-// DescribeUndo says what undoing write e does, in the words of Describe
-// turned around: "moved Notes/A.md back to A.md and restored the links in
-// 2 notes", "restored B.md (from .trash/B.md)", "deleted C.md".
-func DescribeUndo(e Entry) string {
+// UndoSaid says what the undo u did, for its own report (UndoReport)
+// and for the history, in one set of words: "reverted write 2 (which
+// created A.md): moved A.md to the vault's .trash". reverted is the
+// write u reverted (write 2 itself, or the undo or redo of it that u
+// turned around), 0 when not known; vault, when given, is named after
+// the write as the report names it.
+func UndoSaid(u Entry, reverted int64, vault string) string {
+	n, redo, summary, ok := Reverts(u)
+	if !ok {
+		return u.Summary
+	}
+	in := ""
+	if vault != "" {
+		in = fmt.Sprintf(" in %q", vault)
+	}
+	var said string
+	switch {
+	case reverted == 0 && redo:
+		said = fmt.Sprintf("redid write %d%s (%s)", n, in, summary)
+	case reverted == 0:
+		said = fmt.Sprintf("undid write %d%s (%s)", n, in, summary)
+	case redo:
+		said = fmt.Sprintf("redid write %d%s (%s) by reverting write %d, its undo", n, in, summary, reverted)
+	case reverted != n:
+		said = fmt.Sprintf("undid write %d%s (%s) again by reverting write %d, its redo", n, in, summary, reverted)
+	default:
+		said = fmt.Sprintf("reverted write %d%s (which %s)", n, in, summary)
+	}
+	if files := DescribeUndo(u); files != "" {
+		said += ": " + files
+	}
+	return said
+}
+
+// UndoReport says what the undo u (as the journal holds it) did, in the
+// words the history shows for it (UndoSaid), reverting write reverted:
+// "Reverted write 2 in "notes" (which edited A.md): restored the earlier
+// A.md. This undo is write 3: run `jarvis undo 3` to redo it." undoCmd
+// is the command that reverts u.
+func UndoReport(u Entry, reverted int64, undoCmd string) string {
+	said := UndoSaid(u, reverted, u.Vault)
+	if _, redo, _, _ := Reverts(u); redo {
+		return fmt.Sprintf("%s. This redo is write %d: run %s to undo it again.", capital(said), u.ID, undoCmd)
+	}
+	return fmt.Sprintf("%s. This undo is write %d: run %s to redo it.", capital(said), u.ID, undoCmd)
+}
+
+// capital is s with its first letter in upper case.
+func capital(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// DescribeUndo says what the undo u did to its files, from the files the
+// journal holds for it: "moved Notes/A.md back to A.md and restored the
+// links in 2 notes", "restored B.md (from .trash/B.md)", "moved C.md to
+// the vault's .trash".
+func DescribeUndo(u Entry) string {
 	var moved, others []string
-	for _, f := range e.Files {
+	for _, f := range u.Files {
 		switch f.Change {
 		case Moved:
-			moved = append(moved, PathText(f.PathAfter)+" back to "+PathText(f.Path))
+			moved = append(moved, PathText(f.Path)+" back to "+PathText(f.PathAfter))
 		case Created:
-			others = append(others, "deleted "+PathText(f.PathAfter))
-		case Deleted:
-			if strings.HasPrefix(f.PathAfter, TrashDir+"/") {
-				others = append(others, Restored(f.Path, f.PathAfter))
+			if f.Path != f.PathAfter {
+				others = append(others, Restored(f.PathAfter, f.Path))
 			} else {
 				others = append(others, "restored "+PathText(f.Path))
 			}
+		case Deleted:
+			others = append(others, Trashed(f.Path, f.PathAfter))
 		case Edited:
 			others = append(others, "restored the earlier "+PathText(f.Path))
 		}
@@ -572,6 +631,21 @@ func DescribeUndo(e Entry) string {
 // report of an undo and the history both say it so.
 func Restored(path, trash string) string {
 	return "restored " + PathText(path) + " (from " + PathText(trash) + ")"
+}
+
+// Trashed says that the note at p was moved to trash, its place in the
+// vault's trash: "moved A.md to the vault's .trash", adding where when
+// the trash held a note of that name already ("…, as .trash/A 1.md").
+// The report of an undo and the history both say it so.
+func Trashed(p, trash string) string {
+	if !strings.HasPrefix(trash, TrashDir+"/") {
+		return "deleted " + PathText(p)
+	}
+	said := "moved " + PathText(p) + " to the vault's " + TrashDir
+	if trash != TrashDir+"/"+path.Base(p) {
+		said += ", as " + PathText(trash)
+	}
+	return said
 }
 
 // LaterWrites are the writes after write id that changed the file at

@@ -379,7 +379,7 @@ func TestRecordRefusesAMismatchedApplied(t *testing.T) {
 
 // TestUndoReportSaysWhatHistoryRecords: the report of an undo, of the
 // undo of that undo and of the undo of the redo describes the write as
-// the history then shows it (one rule, undoSummary): an undo of an undo
+// the history then shows it (one rule, UndoSaid): an undo of an undo
 // says it redid the write, not that it undid it.
 func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 	ctx := context.Background()
@@ -388,25 +388,18 @@ func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 	id := j.write(t, v, Change{Tool: "edit-note", Summary: "edited alpha.md", Files: []FileChange{{Path: "alpha.md", Before: testETag([]byte("a\n")), After: []byte("b\n")}}})
 	want := []string{
 		`Reverted write 1 in "notes" (which edited alpha.md): restored the earlier alpha.md. This undo is write 2: run CMD to redo it.`,
-		`Redid write 1 (edited alpha.md) by reverting write 2, its undo. This redo is write 3 in "notes": run CMD to undo it again.`,
-		`Undid write 1 (edited alpha.md) again by reverting write 3, its redo. This undo is write 4 in "notes": run CMD to redo it.`,
+		`Redid write 1 in "notes" (edited alpha.md) by reverting write 2, its undo: restored the earlier alpha.md. This redo is write 3: run CMD to undo it again.`,
+		`Undid write 1 in "notes" (edited alpha.md) again by reverting write 3, its redo: restored the earlier alpha.md. This undo is write 4: run CMD to redo it.`,
 	}
 	for _, w := range want {
-		e, err := j.Lookup(ctx, id)
-		if err != nil {
-			t.Fatal(err)
-		}
 		undo := j.undo(t, v, id)
-		got := UndoReport(id, e, undo, "CMD")
-		if got != w {
-			t.Errorf("undo of write %d says %q, want %q", id, got, w)
-		}
 		done, err := j.Lookup(ctx, undo)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if e.Tool == "undo" && !strings.Contains(strings.ToLower(got), done.Summary) {
-			t.Errorf("undo of write %d says %q; the history says %q", id, got, done.Summary)
+		got := UndoReport(done, id, "CMD")
+		if got != w {
+			t.Errorf("undo of write %d says %q, want %q", id, got, w)
 		}
 		id = undo
 	}
@@ -437,15 +430,18 @@ func TestUndoReportSaysWhatTheUndoDid(t *testing.T) {
 			`moved Areas/Health/Sports Nutrition.md back to Areas/Nutrition.md and restored the links in 2 notes. This undo is write 2: run CMD to redo it.`},
 		{del, `Reverted write 3 in "notes" (which deleted Projects/Bike Repair.md): restored Projects/Bike Repair.md (from .trash/Bike Repair.md). ` +
 			`This undo is write 4: run CMD to redo it.`},
+		// Undoing a create moves the note to the trash; it is not gone.
+		{Change{Tool: "create-note", Files: []FileChange{{Path: "new idea.md", After: []byte("i\n")}}},
+			`Reverted write 5 in "notes" (which created new idea.md): moved new idea.md to the vault's .trash. This undo is write 6: run CMD to redo it.`},
 	}
 	for _, c := range cases {
 		id := j.write(t, v, c.ch)
-		e, err := j.Lookup(ctx, id)
+		undo := j.undo(t, v, id)
+		done, err := j.Lookup(ctx, undo)
 		if err != nil {
 			t.Fatal(err)
 		}
-		undo := j.undo(t, v, id)
-		if got := UndoReport(id, e, undo, "CMD"); got != c.want {
+		if got := UndoReport(done, id, "CMD"); got != c.want {
 			t.Errorf("undo of write %d says\n%q, want\n%q", id, got, c.want)
 		}
 	}

@@ -206,7 +206,7 @@ func (s *Service) current(ctx context.Context, v *Vault, r Request) ([]byte, str
 	case !IsETag(r.ETag):
 		return nil, "", fmt.Errorf("%q %w (32 hexadecimal digits)", r.ETag, ErrBadETag)
 	case r.ETag != etag:
-		return nil, "", &MismatchError{Path: r.Path, Now: etag, Given: r.ETag}
+		return nil, "", &MismatchError{Path: r.Path, Now: etag, Given: r.ETag, Of: s.noteWithETag(ctx, v, r.Vault, r.Path, r.ETag)}
 	}
 	return cur, etag, nil
 }
@@ -309,15 +309,44 @@ func noteData(notes []NoteSource, p string) []byte {
 	return nil
 }
 
+// noteWithETag is the note of vault v (named name), other than the one
+// at not, whose etag is etag as it is on disk now: the note an etag given
+// for another came from. The index finds the candidates; each is read to
+// be sure. "" when there is none, or it cannot be told.
+func (s *Service) noteWithETag(ctx context.Context, v *Vault, name, not, etag string) string {
+	if s.journal == nil {
+		return ""
+	}
+	paths, err := index.NotesByHash(ctx, s.journal, name, etag)
+	if err != nil {
+		return ""
+	}
+	for _, p := range paths {
+		if p == not {
+			continue
+		}
+		if _, now, err := v.Read(ctx, p); err == nil && now == etag {
+			return p
+		}
+	}
+	return ""
+}
+
 // MismatchError is a write refused because the etag given is not the
 // note's etag now: the note changed since it was read, or the etag was
 // never its own (made up, or another note's). It is an ErrStale, worded
 // to be true either way.
 type MismatchError struct {
 	Path, Now, Given string
+	// Of is the note whose etag, as it is now, Given is, when it is
+	// another note's.
+	Of string
 }
 
 func (e *MismatchError) Error() string {
+	if e.Of != "" {
+		return fmt.Sprintf("the etag given for %s, %s, is that of %s as it is now, not of %s (its etag now is %s)", PathText(e.Path), e.Given, PathText(e.Of), PathText(e.Path), e.Now)
+	}
 	return fmt.Sprintf("the etag given for %s, %s, does not match the note as it is now (its etag now is %s): the note changed since it was read, or the etag is not one it had", e.Path, e.Given, e.Now)
 }
 
