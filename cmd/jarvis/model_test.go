@@ -232,7 +232,8 @@ func TestModelPullKeepsAConfiguredEmbedder(t *testing.T) {
 
 // TestSearchWithALocalModelNotPulled: a search whose model is not
 // installed answers by keywords and says so once, with the pull that
-// mends it, not in brackets within brackets nor twice over.
+// mends it, not in brackets within brackets nor twice over; related says
+// it in the same words.
 func TestSearchWithALocalModelNotPulled(t *testing.T) {
 	vars, _ := modelEnv(t, hubtest.New(t))
 	db := filepath.Join(t.TempDir(), "j.db")
@@ -246,6 +247,11 @@ func TestSearchWithALocalModelNotPulled(t *testing.T) {
 	}
 	if strings.Contains(all, "no embedder available") || strings.Contains(all, "brought up to date") {
 		t.Errorf("the note repeats itself:\n%s", all)
+	}
+	// jarvis related says it in the same words, not "the health check".
+	code, stdout, stderr = jarvis(t, vars, "related", "--vault", "../../examples/vault", "--db", db, "--embedder", "all-MiniLM-L6-v2", "Water")
+	if code != 0 || !strings.Contains(stdout+stderr, "the embedder is not available: model all-MiniLM-L6-v2 is not installed: run `jarvis model pull all-MiniLM-L6-v2`") {
+		t.Errorf("related: exit %d\n%s%s", code, stdout, stderr)
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/related"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
@@ -107,7 +108,7 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 			return fmt.Errorf("%q matches notes in vaults %q and %q; pass --vault to choose one: %w", note, m.Vault, o.Vault, errUsage)
 		}
 	}
-	a, err := deps.Related.Find(ctx, related.Query{Vault: m.Vault, Path: m.Path, Limit: *limit})
+	a, err := deps.Related.Find(ctx, related.Query{Vault: m.Vault, Path: m.Path, Limit: *limit, Reader: notes.ReaderTerminal})
 	if err != nil {
 		return fmt.Errorf("related notes of %s: %w", m.Path, err)
 	}

@@ -23,8 +23,10 @@ var Relating = fx.Module("related",
 	fx.Provide(fx.Annotate(newRelated, fx.As(fx.Self()), fx.As(new(mcp.RelatedNotes)))),
 )
 
-func newRelated(cfg config.Config, g *graph.Graph, vec *vectors.Vectors, db store.Conn, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser) *related.Service {
+func newRelated(cfg config.Config, g *graph.Graph, vec *vectors.Vectors, db store.Conn, sem *search.Semantic, kw *fulltext.Keyword, p *vault.Parser, svc *search.Service) *related.Service {
 	s := related.New(cfg.Vaults, g, related.NewSimilarity(vec, db, sem), sem, kw, p)
+	// A missing embedder, and where its fix is said, in search's words.
+	s.Explain = svc
 	s.TooComplex = index.NewCatalog(db, config.Names(cfg.Vaults)).TooComplex
 	return s
 }

@@ -3,12 +3,16 @@ package related
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // TestNamesResolveAsLinks: a name several notes share stands for the one
@@ -116,14 +120,28 @@ func TestMentionsAreOfTheNoteALinkFinds(t *testing.T) {
 
 // TestMeaningMissingWhileVectorsLoad: while the stored vectors are read
 // into memory, the answer says to ask again shortly, not to look for a
-// fix; stored vectors that cannot be read point to health-status.
+// fix; stored vectors that cannot be read point to what tells the fix to
+// the reader at hand, and a missing embedder is worded as search words it.
 func TestMeaningMissingWhileVectorsLoad(t *testing.T) {
 	loading := func() (string, bool) { return search.VectorsReading, true }
-	if got := meaningMissing(search.ErrNoVectors, loading); got != search.VectorsReading+"; ask again in a few seconds" {
+	if got := meaningMissing(search.ErrNoVectors, loading, nil, 0); got != search.VectorsReading+"; ask again in a few seconds" {
 		t.Errorf("loading: %q", got)
 	}
+	svc := search.NewService(nil, &search.Semantic{}, nil, nil, health.Invocation{"--db", "/j.db"}, slog.New(slog.DiscardHandler))
 	broken := func() (string, bool) { return "the stored vectors cannot be read (the database is damaged)", true }
-	if got := meaningMissing(search.ErrNoVectors, broken); !strings.HasSuffix(got, "; health-status says how to fix it") || strings.Contains(got, "ask again") {
-		t.Errorf("unreadable: %q", got)
+	for r, want := range map[notes.Reader]string{
+		notes.ReaderModel:    "; health-status or `jarvis doctor --db /j.db` says how to fix it",
+		notes.ReaderTerminal: "; `jarvis doctor --db /j.db` says how to fix it",
+	} {
+		if got := meaningMissing(search.ErrNoVectors, broken, svc, r); !strings.HasSuffix(got, want) || strings.Contains(got, "ask again") {
+			t.Errorf("unreadable, reader %d: %q; want it to end %q", r, got, want)
+		}
+	}
+	notPulled := fmt.Errorf("%w: model gte-small is not installed: run `jarvis model pull gte-small`", vectors.ErrNoEmbedder)
+	if got := meaningMissing(notPulled, nil, svc, notes.ReaderTerminal); got != "the embedder is not available: model gte-small is not installed: run `jarvis model pull gte-small`" {
+		t.Errorf("no embedder, at the terminal: %q", got)
+	}
+	if got := meaningMissing(notPulled, nil, svc, notes.ReaderModel); got != "the embedder is not available (health-status or `jarvis doctor --db /j.db` says why and how to fix it)" {
+		t.Errorf("no embedder, for a model: %q", got)
 	}
 }

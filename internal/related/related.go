@@ -21,6 +21,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/graph"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -67,6 +68,9 @@ type Query struct {
 	// Limit is the most related notes returned: 10 when 0, at most
 	// MaxLimit.
 	Limit int
+	// Reader is who reads the answer: what it says is missing points to
+	// a fix that reader can use.
+	Reader notes.Reader
 }
 
 // DefaultLimit and MaxLimit bound Query.Limit.
@@ -197,6 +201,9 @@ type Service struct {
 	// VectorsAbsent says why Similar finds no vector when it is not that
 	// none were made (search.VectorsAbsent); nil knows no such reason.
 	VectorsAbsent func() (why string, stored bool)
+	// Explain words, as search does, why the embedder cannot be used and
+	// what tells how to fix a trouble; nil leaves the fix unnamed.
+	Explain Explainer
 	// Mentioning finds notes whose text may hold one of the names.
 	Mentioning func(ctx context.Context, vault string, names []string, limit int) ([]string, bool, error)
 	// Holding counts the notes holding a set of words, for the sentences
@@ -235,6 +242,13 @@ func New(vaults []config.Vault, g *graph.Graph, sim *Similarity, sem *search.Sem
 // from cannot be read.
 var ErrUnavailable = errors.New("the index is unavailable")
 
+// Explainer is how search words a missing embedder and names what tells
+// the fix (search.Service), for a reader.
+type Explainer interface {
+	NoEmbedder(err error, r notes.Reader) string
+	TellsWhy(r notes.Reader) string
+}
+
 // Find answers q. A note the index does not hold is graph.ErrNoteNotFound;
 // an index that cannot be read is ErrUnavailable. Anything else that
 // fails leaves its part out, and Answer.Missing says so.
@@ -270,7 +284,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()
 			}
-			a.Missing = append(a.Missing, similarMissing(meaningMissing(err, s.VectorsAbsent)))
+			a.Missing = append(a.Missing, similarMissing(meaningMissing(err, s.VectorsAbsent, s.Explain, q.Reader)))
 		} else if s.Embedder != nil {
 			a.Embedder = s.Embedder()
 		}
@@ -338,8 +352,13 @@ func similarMissing(why string) string {
 
 // meaningMissing words why the passages could not be compared; absent,
 // when set, says why no vector is there when it is not that none were
-// made (search.VectorsAbsent).
-func meaningMissing(err error, absent func() (string, bool)) string {
+// made (search.VectorsAbsent), and explain (when set) words a missing
+// embedder and names the fix for reader r.
+func meaningMissing(err error, absent func() (string, bool), explain Explainer, r notes.Reader) string {
+	tellsWhy := "the health check"
+	if explain != nil {
+		tellsWhy = explain.TellsWhy(r)
+	}
 	switch {
 	case errors.Is(err, search.ErrNoVectors):
 		if absent != nil {
@@ -347,12 +366,15 @@ func meaningMissing(err error, absent func() (string, bool)) string {
 			case why == search.VectorsReading:
 				return why + "; ask again in a few seconds"
 			case stored:
-				return why + "; health-status says how to fix it"
+				return why + "; " + tellsWhy + " says how to fix it"
 			}
 		}
 		return "there are no vectors for this note yet (they are made after the notes are indexed)"
 	case errors.Is(err, vectors.ErrNoEmbedder):
-		return "the embedder cannot be used (the health check says why)"
+		if explain != nil {
+			return explain.NoEmbedder(err, r)
+		}
+		return "the embedder cannot be used (" + tellsWhy + " says why)"
 	case errors.Is(err, vectors.ErrDimensionMismatch):
 		return "the embedder changed and the vectors are being made again"
 	}

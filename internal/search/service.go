@@ -218,7 +218,7 @@ func (s *Service) leftOut(ref NoteRef) bool {
 }
 
 // Why semantic search could not run, and the reasons an answer gives that
-// name nothing the reader can run (see tellsWhy for those that do).
+// name nothing the reader can run (see TellsWhy for those that do).
 const (
 	reasonLoading = "the server is indexing the notes and making their vectors now (list-vaults shows how far); semantic search joins in as soon as the first are stored: ask again shortly"
 	reasonReading = "the notes' stored vectors are being read into memory (list-vaults shows the index's state); semantic search joins in as soon as they are: ask again in a few seconds"
@@ -492,13 +492,7 @@ func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) stri
 	case errors.Is(err, vectors.ErrNoEmbedder):
 		// Such as a local model not pulled yet.
 		s.log.Debug("no embedder; answering with keywords", "err", err)
-		if cause, ok := strings.CutPrefix(err.Error(), vectors.ErrNoEmbedder.Error()+": "); ok && r == notes.ReaderTerminal {
-			// The cause is jarvis's own words (a model not installed,
-			// with the command that installs it): at the terminal it
-			// is the fix, said once, rather than a pointer to doctor.
-			return "the embedder is not available: " + cause
-		}
-		return "the embedder is not available (" + s.tellsWhy(r) + " says why and how to fix it)"
+		return s.NoEmbedder(err, r)
 	case errors.Is(err, ErrNoVectors):
 		switch loading, _ := s.semantic.vec.Loading(); {
 		case loading:
@@ -507,7 +501,7 @@ func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) stri
 		switch why, stored := VectorsAbsent(s.semantic.vec); {
 		case stored:
 			// Making them again would not help.
-			return why + ": " + s.tellsWhy(r) + " says how to fix it"
+			return why + ": " + s.TellsWhy(r) + " says how to fix it"
 		case st.Busy():
 			return reasonLoading
 		}
@@ -516,13 +510,25 @@ func (s *Service) semanticFailed(err error, st index.State, r notes.Reader) stri
 		return reasonChanged
 	}
 	s.log.Warn("semantic search failed; answering with keywords", "err", err)
-	return "the embedder could not embed the query (" + s.tellsWhy(r) + " says why)"
+	return "the embedder could not embed the query (" + s.TellsWhy(r) + " says why)"
+}
+
+// NoEmbedder says, in the words of reader r, that the embedder is not
+// available, err (a vectors.ErrNoEmbedder) saying why: semantic search and
+// related notes word it so. The cause is jarvis's own words (a model not
+// installed, with the command that installs it): at the terminal it is the
+// fix, said once; elsewhere it is a pointer to where the fix is said.
+func (s *Service) NoEmbedder(err error, r notes.Reader) string {
+	if cause, ok := strings.CutPrefix(err.Error(), vectors.ErrNoEmbedder.Error()+": "); ok && r == notes.ReaderTerminal {
+		return "the embedder is not available: " + cause
+	}
+	return "the embedder is not available (" + s.TellsWhy(r) + " says why and how to fix it)"
 }
 
 // noIndex is the reason an answer gives, in the words of reader r, when
 // the index cannot be read.
 func (s *Service) noIndex(r notes.Reader, err error) string {
-	return "the index cannot be read (" + trouble(err) + "; " + s.tellsWhy(r) + " says how to fix it)"
+	return "the index cannot be read (" + trouble(err) + "; " + s.TellsWhy(r) + " says how to fix it)"
 }
 
 // whereNeedsIndex is the error of a search with a where filter when the
@@ -535,7 +541,7 @@ func (s *Service) whereNeedsIndex(r notes.Reader, err error) error {
 		where = "--where"
 	}
 	return fmt.Errorf("%w: a where filter reads the notes' properties from the index, which cannot be read (%s); search without %s to have the note files scanned for the words instead, and %s says how to fix the index",
-		ErrIndexUnreadable, trouble(err), where, s.tellsWhy(r))
+		ErrIndexUnreadable, trouble(err), where, s.TellsWhy(r))
 }
 
 // ErrIndexUnreadable means a search needed the index, which could not be
@@ -553,11 +559,11 @@ func trouble(err error) string {
 	return store.Said(err)
 }
 
-// tellsWhy names, in the words of reader r, what says why a part of
+// TellsWhy names, in the words of reader r, what says why a part of
 // jarvis failed and how to fix it: the health-status tool (or doctor) for
 // the model behind an MCP client, `jarvis doctor` with the flags the user
 // gave for a person at a terminal.
-func (s *Service) tellsWhy(r notes.Reader) string {
+func (s *Service) TellsWhy(r notes.Reader) string {
 	if r == notes.ReaderTerminal {
 		return s.inv.Command("doctor")
 	}
