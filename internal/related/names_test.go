@@ -145,3 +145,40 @@ func TestMeaningMissingWhileVectorsLoad(t *testing.T) {
 		t.Errorf("no embedder, for a model: %q", got)
 	}
 }
+
+// TestTemplatesAreNotProposed: a note in the vault's templates folder is a
+// pattern for new notes: its name written in a note is not offered as a
+// link, nor is a template that writes the note's name a mention of it.
+func TestTemplatesAreNotProposed(t *testing.T) {
+	notes := map[string]string{
+		"Drafts/Novel.md":      "# Novel\n\n## Chapter One\n\nThe Lighthouse stands. A Chapter begins.\n",
+		"Templates/Chapter.md": "# {{title}}\n\nA new chapter of the Novel.\n",
+		"Lighthouse.md":        "# Lighthouse\n\nThe Novel's setting.\n",
+	}
+	kin := graph.Kinship{Ref: graph.Ref{Vault: "v", Path: "Drafts/Novel.md", Title: "Novel"}, ID: 1}
+	find := func() (mentioning, mentions []string) {
+		a, err := fakeService(t, notes, kin).Find(context.Background(), Query{Vault: "v", Path: "Drafts/Novel.md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range a.Mentioning {
+			mentioning = append(mentioning, m.Path)
+		}
+		for _, m := range a.Mentions {
+			mentions = append(mentions, m.Path)
+		}
+		return mentioning, mentions
+	}
+	// Without a templates folder set, the template is a note as any other.
+	if mentioning, mentions := find(); !slices.Contains(mentioning, "Templates/Chapter.md") || !slices.Contains(mentions, "Templates/Chapter.md") {
+		t.Fatalf("no templates folder: mentioning %q, mentions %q; want the template in both", mentioning, mentions)
+	}
+	notes[".obsidian/templates.json"] = `{"folder": "Templates"}`
+	mentioning, mentions := find()
+	if slices.Contains(mentioning, "Templates/Chapter.md") || slices.Contains(mentions, "Templates/Chapter.md") {
+		t.Errorf("templates folder set: mentioning %q, mentions %q; want no template", mentioning, mentions)
+	}
+	if !slices.Contains(mentioning, "Lighthouse.md") || !slices.Contains(mentions, "Lighthouse.md") {
+		t.Errorf("templates folder set: mentioning %q, mentions %q; want the other note still", mentioning, mentions)
+	}
+}

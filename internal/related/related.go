@@ -319,7 +319,12 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	}
 
 	a.Related = merge(kin, similar, limit)
-	suggestions, missing, err := suggest(ctx, q.Vault, kin, similar, prose, names, s.Holding)
+	// Notes in the vault's templates folder are patterns for new notes:
+	// never proposed as links, nor counted as mentioning this one.
+	templates := files.templateFolders()
+	names = slices.DeleteFunc(slices.Clone(names), func(n graph.NoteNames) bool { return vault.InFolder(n.Path, templates) })
+	toSuggest := slices.DeleteFunc(slices.Clone(similar), func(n SimilarNote) bool { return vault.InFolder(n.Path, templates) })
+	suggestions, missing, err := suggest(ctx, q.Vault, kin, toSuggest, prose, names, s.Holding)
 	if err != nil {
 		return Answer{}, err
 	}
@@ -337,6 +342,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 		}
 		a.Missing = append(a.Missing, "unlinked mentions unavailable: "+err.Error())
 	}
+	a.Mentions = slices.DeleteFunc(a.Mentions, func(m Mention) bool { return vault.InFolder(m.Path, templates) })
 	if readErr == nil && names != nil {
 		a.Mentioning = mentioning(prose, names, kin, resolver)
 	}
@@ -401,6 +407,15 @@ func (s *Service) reader(vaultName string) reader {
 		return reader{root: root}
 	}
 	return reader{err: errors.New("its vault is not configured")}
+}
+
+// templateFolders are the vault's templates folders (vault.Root's
+// TemplateFolders); none when the vault cannot be opened.
+func (r reader) templateFolders() []string {
+	if r.root == nil {
+		return nil
+	}
+	return r.root.TemplateFolders()
 }
 
 // read reads one note.

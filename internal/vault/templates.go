@@ -1,0 +1,52 @@
+package vault
+
+import (
+	"encoding/json"
+	"path"
+	"strings"
+)
+
+// The settings files that name a vault's templates folder, beneath its
+// SettingsDir, and the key each keeps it under: the Templates core plugin
+// and the Templater community plugin.
+var templateSettings = []struct{ file, key string }{
+	{"templates.json", "folder"},
+	{"plugins/templater-obsidian/data.json", "templates_folder"},
+}
+
+// TemplateFolders are the vault-relative folders the vault keeps note
+// templates in, as its Obsidian settings name them: notes there are
+// patterns for new notes, not notes to link to. A setting that is missing,
+// unreadable or names the vault folder itself is passed over.
+func (r *Root) TemplateFolders() []string {
+	var out []string
+	for _, s := range templateSettings {
+		data, err := r.ReadSettings(s.file)
+		if err != nil {
+			continue
+		}
+		var m map[string]any
+		if json.Unmarshal(data, &m) != nil {
+			continue
+		}
+		folder, _ := m[s.key].(string)
+		// Cleaned as beneath the vault folder: "../x" cannot leave it.
+		folder = strings.Trim(path.Clean("/"+strings.ReplaceAll(folder, `\`, "/")), "/")
+		if folder != "" {
+			out = append(out, folder)
+		}
+	}
+	return out
+}
+
+// InFolder reports whether the vault-relative path rel is beneath one of
+// folders, compared as Obsidian compares paths: case-sensitively, by whole
+// path segments.
+func InFolder(rel string, folders []string) bool {
+	for _, f := range folders {
+		if strings.HasPrefix(rel, f+"/") {
+			return true
+		}
+	}
+	return false
+}
