@@ -83,7 +83,7 @@ func commands() []command {
 		{"query", "run an Obsidian Base (a .base file, a base block or a filter) over the index", runQuery, indexInterrupted},
 		{"related", "show the notes related to a note, links to consider and unlinked mentions", runRelated, indexInterrupted},
 		{"mcp", "serve your vaults to AI assistants over the Model Context Protocol", runMCP,
-			"the server stopped; the index stays consistent, and index work it cut short is finished at the next start"},
+			"the server stopped with the index consistent (any index work cut short is finished at the next start)"},
 		{"model", "download, list and remove embedding models that run inside jarvis", runModel, ""},
 		{"setup", "add jarvis to Claude Desktop and print the line for Claude Code", runSetup, ""},
 		{"version", "print the version", runVersion, ""},

@@ -173,7 +173,7 @@ func TestMCPInterruptedIsNoError(t *testing.T) {
 	code := <-exited
 	log := stderr.String()
 	if code != 130 || strings.Contains(log, "level=ERROR") ||
-		!strings.HasSuffix(log, "jarvis: interrupted; the server stopped, and the index stays consistent: the next start finishes the work\n") {
+		!strings.HasSuffix(log, "jarvis: interrupted; the server stopped with the index consistent (any index work cut short is finished at the next start)\n") {
 		t.Fatalf("exit %d, stderr:\n%s\nwant 130, no error logged, and the interruption said plainly", code, log)
 	}
 }
