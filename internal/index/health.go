@@ -246,9 +246,7 @@ func freshnessOf(work []*job, same, gone []*existing, exclude []string, lastMS s
 		} else {
 			f.deleted++
 		}
-		if len(f.examples) < 3 {
-			f.examples = append(f.examples, e.path)
-		}
+		f.examples = append(f.examples, e.path)
 	}
 	if lastMS.Valid {
 		f.last = time.UnixMilli(lastMS.Int64)
@@ -264,10 +262,12 @@ func freshnessOf(work []*job, same, gone []*existing, exclude []string, lastMS s
 		default:
 			f.changed++
 		}
-		if len(f.examples) < 3 {
-			f.examples = append(f.examples, j.file.Path)
-		}
+		f.examples = append(f.examples, j.file.Path)
 	}
+	// The first three by path: the same files named at every look,
+	// whatever order the plan listed them in.
+	slices.Sort(f.examples)
+	f.examples = slices.Clip(f.examples[:min(len(f.examples), 3)])
 	for _, e := range same {
 		if e.asFound() == resumed {
 			f.stored++
