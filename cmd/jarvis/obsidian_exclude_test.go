@@ -56,7 +56,7 @@ func TestObsidianExcludedFilesAreHonoured(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(v, ".obsidian", "app.json"), []byte(`{"userIgnoreFilters": ["Templates/",`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	const broken = "Obsidian's excluded files are not applied: .obsidian/app.json is not valid"
+	const broken = "Obsidian's excluded files are unknown: .obsidian/app.json is not valid"
 	_, stdout, _ = jarvis(t, nil, append([]string{"doctor"}, flags[:4]...)...)
 	if !strings.Contains(stdout, broken) {
 		t.Errorf("doctor does not say app.json is broken:\n%s", stdout)

@@ -112,14 +112,14 @@ func ObsidianExclude(dir string) ObsidianSetting {
 		return ObsidianSetting{}
 	case err != nil:
 		return ObsidianSetting{Unknown: true, Unreadable: true,
-			Problem: fmt.Sprintf("Obsidian's excluded files are not applied: %s cannot be read: %s", AppSettingsFile, ErrText(err))}
+			Problem: fmt.Sprintf("Obsidian's excluded files are unknown: %s cannot be read: %s", AppSettingsFile, ErrText(err))}
 	}
 	var settings struct {
 		UserIgnoreFilters []string `json:"userIgnoreFilters"`
 	}
 	if err := json.Unmarshal(data, &settings); err != nil {
 		return ObsidianSetting{Unknown: true,
-			Problem: fmt.Sprintf("Obsidian's excluded files are not applied: %s is not valid: %s", AppSettingsFile, jsonWords(data, err))}
+			Problem: fmt.Sprintf("Obsidian's excluded files are unknown: %s is not valid: %s", AppSettingsFile, jsonWords(data, err))}
 	}
 	var patterns, bad []string
 	for _, f := range settings.UserIgnoreFilters {
