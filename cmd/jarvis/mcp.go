@@ -585,6 +585,15 @@ func guard(next http.Handler, opts httpOptions) http.Handler {
 		if !ok {
 			return
 		}
+		if r.Method == http.MethodGet {
+			// The stream a GET would open carries a session's messages,
+			// and this server keeps no sessions (statelessHandler): said
+			// in words, for a person trying the address, not only 405.
+			w.Header().Set("Allow", http.MethodPost)
+			http.Error(w, "Method Not Allowed: this MCP endpoint takes JSON-RPC requests sent by POST, and opens no event stream for GET; give its address to an MCP client",
+				http.StatusMethodNotAllowed)
+			return
+		}
 		if v := r.Header.Get("Mcp-Protocol-Version"); v != "" && !protocolVersionTaken(v) {
 			http.Error(w, fmt.Sprintf("Bad Request: MCP version %q is not supported; supported versions: %s", clipHost(v), strings.Join(protocolVersions(), ", ")),
 				http.StatusBadRequest)

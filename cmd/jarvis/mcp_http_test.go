@@ -512,7 +512,8 @@ func field(v any, path string) any {
 // initialize is answered without Mcp-Session-Id, a later request without
 // one is served, a stale session id from before a restart does not get
 // 404, nothing stays open in the server between requests, and GET (a
-// stream for a session's messages) is answered 405 with Allow: POST. It
+// stream for a session's messages) is answered 405 with Allow: POST and
+// a body saying why. It
 // kept every session until it idled out, and refused a request without
 // the header with 400.
 func TestServeHTTPKeepsNoSessions(t *testing.T) {
@@ -542,9 +543,10 @@ func TestServeHTTPKeepsNoSessions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	said, _ := io.ReadAll(get.Body)
 	get.Body.Close()
-	if get.StatusCode != http.StatusMethodNotAllowed || get.Header.Get("Allow") != "POST" {
-		t.Fatalf("GET: HTTP %d, Allow %q; want 405 and POST", get.StatusCode, get.Header.Get("Allow"))
+	if get.StatusCode != http.StatusMethodNotAllowed || get.Header.Get("Allow") != "POST" || !strings.Contains(string(said), "requests sent by POST") {
+		t.Fatalf("GET: HTTP %d, Allow %q, %q; want 405, POST, and the reason in words", get.StatusCode, get.Header.Get("Allow"), said)
 	}
 }
 
