@@ -393,11 +393,17 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		}
 	}
 	for _, v := range cfg.Vaults {
-		if inside(cfg.DBPath, v.Path) || inside(resolved(cfg.DBPath), resolved(v.Path)) {
-			return cfg, &SettingError{Origin: dbOrigin(cfg),
-				Detail: fmt.Sprintf("puts the database %s inside vault %q: keep it outside the vault, such as %s",
-					cfg.DBPath, v.Name, filepath.Join(filepath.Dir(v.Path), v.Name+".jarvis.db"))}
+		real := RealPath(cfg.DBPath)
+		if !inside(cfg.DBPath, v.Path) && !inside(real, RealPath(v.Path)) {
+			continue
 		}
+		where := "puts the database " + cfg.DBPath
+		if real != cfg.DBPath && !inside(cfg.DBPath, v.Path) {
+			where = cfg.DBPath + " leads to " + real + ","
+		}
+		return cfg, &SettingError{Origin: dbOrigin(cfg),
+			Detail: fmt.Sprintf("%s inside vault %q: keep it outside the vault, such as %s",
+				where, v.Name, filepath.Join(filepath.Dir(v.Path), v.Name+".jarvis.db"))}
 	}
 	return cfg, nil
 }
@@ -760,21 +766,40 @@ func absPath(p, base string) string {
 	return filepath.Clean(p)
 }
 
-// resolved is p with symbolic links resolved as far as it exists: a
-// database not made yet is placed by the folder it will be made in.
-func resolved(p string) string {
-	var rest []string
-	for {
-		if real, err := filepath.EvalSymlinks(p); err == nil {
-			return filepath.Join(append([]string{real}, rest...)...)
-		}
-		parent := filepath.Dir(p)
-		if parent == p {
-			return filepath.Join(append([]string{p}, rest...)...)
-		}
-		rest = append([]string{filepath.Base(p)}, rest...)
-		p = parent
+// RealPath is where the file at p really is: p made absolute, with every
+// symbolic link on the way resolved, in any folder of the path and the
+// last one too, even when what it points to does not exist yet (a link
+// to a database not made yet). A part of the path that does not exist is
+// kept as written. SQLite follows the same links and makes the -wal, -shm
+// and -journal beside the real file, so it is the one rule by which
+// jarvis places a database: the vault check, the access check and the
+// writer lock all use it.
+func RealPath(p string) string {
+	return realPath(absPath(p, ""), 0)
+}
+
+// maxLinks is how many links RealPath follows before it stops: a loop of
+// links resolves to nothing.
+const maxLinks = 40
+
+func realPath(p string, hops int) string {
+	if real, err := filepath.EvalSymlinks(p); err == nil {
+		return real
 	}
+	parent := filepath.Dir(p)
+	if parent == p {
+		return p
+	}
+	dir := realPath(parent, hops)
+	full := filepath.Join(dir, filepath.Base(p))
+	target, err := os.Readlink(full)
+	if err != nil || hops >= maxLinks {
+		return full
+	}
+	if !filepath.IsAbs(target) {
+		target = filepath.Join(dir, target)
+	}
+	return realPath(filepath.Clean(target), hops+1)
 }
 
 // inside reports whether path lies within dir.

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -510,5 +511,58 @@ func TestAbsoluteFlags(t *testing.T) {
 	named := Config{Flags: Flags{Vaults: []string{"work"}}, FileVaults: []string{"work"}}
 	if got := named.Absolute().Flags.Vaults; !slices.Equal(got, []string{"work"}) {
 		t.Errorf("a vault of the config file, by name: %q", got)
+	}
+}
+
+// TestDatabaseThroughLink: a --db that is a symbolic link, or lies in a
+// folder that is one, is judged by where the database really is, even
+// when the file it leads to is not made yet: SQLite follows the link and
+// makes the database and its -wal and -shm there.
+func TestDatabaseThroughLink(t *testing.T) {
+	home, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	vault, outside := filepath.Join(home, "cook"), filepath.Join(home, "d3")
+	for _, d := range []string{vault, outside} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	links := map[string]string{
+		"ylink.db":  filepath.Join(vault, "y.db"),      // to a file not made yet
+		"hop.db":    "ylink.db",                        // a link to that link, relative
+		"newdir":    filepath.Join(vault, "sub"),       // to a folder not made yet
+		"cooklink":  vault,                             // to the vault folder
+		"dblink.db": filepath.Join(outside, "real.db"), // outside every vault
+	}
+	for name, target := range links {
+		if err := os.Symlink(target, filepath.Join(home, name)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tests := []struct {
+		db, want string
+	}{
+		{"ylink.db", fmt.Sprintf("--db %s leads to %s, inside vault \"cook\": keep it outside the vault", filepath.Join(home, "ylink.db"), filepath.Join(vault, "y.db"))},
+		{"hop.db", fmt.Sprintf("--db %s leads to %s, inside vault \"cook\"", filepath.Join(home, "hop.db"), filepath.Join(vault, "y.db"))},
+		{filepath.Join("newdir", "j.db"), fmt.Sprintf("leads to %s, inside vault \"cook\"", filepath.Join(vault, "sub", "j.db"))},
+		{filepath.Join("cooklink", "x.db"), fmt.Sprintf("leads to %s, inside vault \"cook\"", filepath.Join(vault, "x.db"))},
+		{filepath.Join("cook", "x.db"), fmt.Sprintf("--db puts the database %s inside vault \"cook\"", filepath.Join(vault, "x.db"))},
+		{"dblink.db", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.db, func(t *testing.T) {
+			_, err := Load(Flags{Vaults: []string{vault}, DB: filepath.Join(home, tt.db)}, fakeEnv(map[string]string{"HOME": home}))
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("err = %v; want none", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("err = %v; want it to contain %q", err, tt.want)
+			}
+		})
+	}
+	if got, want := RealPath(filepath.Join(home, "dblink.db")), filepath.Join(outside, "real.db"); got != want {
+		t.Errorf("RealPath(dblink.db) = %s, want %s", got, want)
 	}
 }

@@ -64,8 +64,12 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		return why != ""
 	})
 	var moves map[string]Move
+	var dups map[string]Duplicate
 	if !missing {
 		if moves, err = movesTo(ctx, db, vaults); err != nil {
+			return cannot(err)
+		}
+		if dups, err = Duplicates(ctx, db, vaults); err != nil {
 			return cannot(err)
 		}
 	}
@@ -91,6 +95,12 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 			continue
 		}
 		forget := inv.Forget(name)
+		if d, ok := dups[name]; ok {
+			out = append(out, health.Result{Name: "other vault " + name, Status: health.Warn,
+				Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here, from %s, which %s: their notes are indexed twice", name, words.Count(notes, "note"), path, d.Words()),
+				Fix:    fmt.Sprintf("if no other configuration uses %q, %s drops the duplicate", name, forget)})
+			continue
+		}
 		if m, ok := moves[name]; ok {
 			out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
 				Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here: %s; %s drops its old index", name, words.Count(notes, "note"), m.Seen(), forget),

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -344,5 +345,50 @@ func TestWarningsFixAgreesWithTheNotes(t *testing.T) {
 		if r.Fix != want {
 			t.Errorf("%d notes: fix %q; want %q", n, r.Fix, want)
 		}
+	}
+}
+
+// TestOtherVaultsNameADuplicate: a vault the database holds under another
+// name, from a link to a configured vault's folder or a folder inside it,
+// is said to duplicate it, with the command that drops it; an unrelated
+// vault is not.
+func TestOtherVaultsNameADuplicate(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	cook, elsewhere := filepath.Join(base, "cook"), filepath.Join(base, "garden")
+	sharedtest.WriteFile(t, filepath.Join(cook, "sub"), "A.md", "# A\n")
+	sharedtest.WriteFile(t, elsewhere, "B.md", "# B\n")
+	link := filepath.Join(base, "cooklink")
+	if err := os.Symlink(cook, link); err != nil {
+		t.Fatal(err)
+	}
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "cook", cook)
+	mustIndex(t, ix, "cooklink", link)
+	mustIndex(t, ix, "sub", filepath.Join(cook, "sub"))
+	mustIndex(t, ix, "garden", elsewhere)
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	inv := health.Invocation{"--vault", cook, "--db", dbPath}
+	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "cook", Path: cook}}, inv), time.Minute)
+	want := map[string]struct {
+		status      health.Status
+		detail, fix string
+	}{
+		"other vault cooklink": {health.Warn, fmt.Sprintf("which is the same folder as vault \"cook\" (%s): their notes are indexed twice", cook), "--forget cooklink` drops the duplicate"},
+		"other vault sub":      {health.Warn, fmt.Sprintf("which lies inside vault \"cook\" (%s)", cook), "--forget sub` drops the duplicate"},
+		"other vault garden":   {health.OK, "not configured here: searches leave it out", "--forget garden"},
+	}
+	for _, r := range rep.Checks {
+		if w, ok := want[r.Name]; ok {
+			if r.Status != w.status || !strings.Contains(r.Detail, w.detail) || !strings.Contains(r.Fix, w.fix) {
+				t.Errorf("%s: %v %q, fix %q; want %v with %q, fix with %q", r.Name, r.Status, r.Detail, r.Fix, w.status, w.detail, w.fix)
+			}
+			delete(want, r.Name)
+		}
+	}
+	for name := range want {
+		t.Errorf("no result %q in %+v", name, rep.Checks)
 	}
 }

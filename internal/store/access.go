@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
@@ -66,12 +67,15 @@ func (p AccessProblem) String() string {
 // and .lock companions, and creating files in its folder (SQLite makes
 // the -wal and -shm there; --rebuild makes a fresh database there). For a
 // database not created yet, the nearest existing folder must be writable.
-// probe nil asks the system.
+// Where dbPath is a symbolic link, or lies in a folder that is one, these
+// are the real file's and its real folder's (config.RealPath), where
+// SQLite makes its files. probe nil asks the system. It is the one access
+// check: opening, doctor and the explanation of an error all ask it.
 func AccessProblems(dbPath string, probe Probe) []AccessProblem {
 	if probe == nil {
 		probe = ProbeFile
 	}
-	return accessProblems(dbPath, probe, currentUser())
+	return accessProblems(config.RealPath(dbPath), probe, currentUser())
 }
 
 func accessProblems(dbPath string, probe Probe, me int) []AccessProblem {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	sqlite3 "modernc.org/sqlite/lib"
 )
@@ -171,9 +172,10 @@ func Explain(path string, err error, inv health.Invocation, probe Probe) (x Expl
 				// database: a note or folder of a vault, most likely.
 				return Explanation{}, false
 			}
+			real := config.RealPath(path)
 			x.Why = fmt.Sprintf("%s cannot be written (the disk or folder that holds it may be read-only)", path)
 			x.Fix = fmt.Sprintf("check that you may write to %s and its folder %s, or choose another database with --db",
-				health.Quote(path), health.Quote(filepath.Dir(path)))
+				health.Quote(real), health.Quote(filepath.Dir(real)))
 			return x, true
 		}
 		x.Why, x.Fix = describe(problems), AccessFix(problems)
@@ -249,8 +251,9 @@ const chooseAnother = "choose another --db, in a folder you may write (for examp
 // readable reports whether problems leave the database file readable, so
 // that the index can be read as it is.
 func readable(path string, problems []AccessProblem) bool {
+	real := config.RealPath(path)
 	for _, p := range problems {
-		if p.Path == path && !p.read {
+		if p.Path == real && !p.read {
 			return false
 		}
 	}

@@ -86,7 +86,7 @@ func (db *DB) follow(ctx context.Context, create bool) {
 		// new file's: its -wal as committed pages, its -shm as the index
 		// of that -wal.
 		for _, suffix := range []string{"-wal", "-shm"} {
-			if err := removeIfThere(db.Path + suffix); err != nil {
+			if err := removeIfThere(beside(db.Path, suffix)); err != nil {
 				db.setAway(fmt.Sprintf("%s was deleted while jarvis had it open, and a new one cannot be made: %v", db.Path, err))
 				return
 			}

@@ -5,7 +5,20 @@ import (
 	"fmt"
 	"os"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/config"
 )
+
+// beside is the path of a file kept beside the database at path: its
+// -wal, -shm or -journal (suffix), which SQLite makes beside the real file
+// when path is a symbolic link or lies in a folder that is one, and so
+// jarvis's .lock too, that two paths to one database share one lock.
+func beside(path, suffix string) string {
+	return config.RealPath(path) + suffix
+}
+
+// lockPath is the writer lock's file for the database at path.
+func lockPath(path string) string { return beside(path, ".lock") }
 
 // lockPoll is how often a writer waiting for the lock tries again.
 const lockPoll = 50 * time.Millisecond
@@ -34,7 +47,7 @@ func (db *DB) LockWriters(ctx context.Context) (func(), error) {
 // lockWriters takes the writer lock of the database at path, calling
 // onWait (when not nil) once if it has to wait.
 func lockWriters(ctx context.Context, path string, onWait func()) (func(), error) {
-	f, err := os.OpenFile(path+".lock", os.O_RDWR|os.O_CREATE, 0o644)
+	f, err := os.OpenFile(lockPath(path), os.O_RDWR|os.O_CREATE, 0o644)
 	if err != nil {
 		return nil, fmt.Errorf("writer lock: %w", err)
 	}
@@ -73,9 +86,9 @@ const writerWatch = 4 * lockPoll
 // this holds: the system gives the lock back when the process dies, as
 // after a kill -9, while its last progress row stays as it was.
 func WriterAlive(ctx context.Context, path string) bool {
-	f, err := os.OpenFile(path+".lock", os.O_RDWR, 0)
+	f, err := os.OpenFile(lockPath(path), os.O_RDWR, 0)
 	if err != nil {
-		if f, err = os.Open(path + ".lock"); err != nil {
+		if f, err = os.Open(lockPath(path)); err != nil {
 			// No lock file: no writer ever ran here; one that cannot
 			// be opened cannot be watched.
 			return false

@@ -29,7 +29,7 @@ func unlockFile(f *os.File) { unix.Flock(int(f.Fd()), unix.LOCK_UN) }
 // bytes. F_GETLK asks without taking anything; it does not see this
 // process's own locks.
 func walWriterLocked(path string) bool {
-	f, err := os.Open(path + "-shm")
+	f, err := os.Open(beside(path, "-shm"))
 	if err != nil {
 		return false
 	}

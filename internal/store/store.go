@@ -258,7 +258,7 @@ func openReadOnly(ctx context.Context, path string, opts Options) (*DB, error) {
 	if err := checkHeader(path, st.Size()); err != nil {
 		return nil, explainAccess(path, opts, err)
 	}
-	immutable := !nonEmpty(path+"-wal") && !nonEmpty(path+"-journal")
+	immutable := !nonEmpty(beside(path, "-wal")) && !nonEmpty(beside(path, "-journal"))
 	q := url.Values{}
 	q.Set("mode", "ro")
 	if immutable {
@@ -343,7 +343,7 @@ func (db *DB) ChangedSinceOpen() bool {
 	if !db.immutable {
 		return false
 	}
-	return stampOf(db.Path) != db.stamp || nonEmpty(db.Path+"-wal") || nonEmpty(db.Path+"-journal")
+	return stampOf(db.Path) != db.stamp || nonEmpty(beside(db.Path, "-wal")) || nonEmpty(beside(db.Path, "-journal"))
 }
 
 // sqliteError names what SQLite said about the file at path, as Classify
@@ -407,7 +407,7 @@ func checkHeader(path string, size int64) error {
 	if n == 16 && string(head) == "SQLite format 3\x00" {
 		return nil
 	}
-	if zeros(head[:n]) || exists(path+".lock") {
+	if zeros(head[:n]) || exists(lockPath(path)) {
 		return fmt.Errorf("database %s: %w: it does not start with the SQLite header", path, ErrNotDatabase)
 	}
 	return &foreignError{path: path, what: "it is not an SQLite file at all"}
