@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -206,7 +208,27 @@ says why), 130 when interrupted.`, e)
 		return vectorsErr
 	}
 	printIndexSummary(e.stdout, out, dbPath, cfg.Invocation())
+	sayDuplicates(ctx, e, deps.DB, cfg)
 	return vectorsErr
+}
+
+// sayDuplicates says, once at the end of a run, each vault the database
+// holds under another name that shares notes with one indexed now
+// (index.Duplicates), in the words of doctor's check.
+func sayDuplicates(ctx context.Context, e *env, db *store.DB, cfg config.Config) {
+	dups, err := index.Duplicates(ctx, db, cfg.Vaults)
+	if err != nil {
+		return // doctor's check says why it cannot tell
+	}
+	for _, name := range slices.Sorted(maps.Keys(dups)) {
+		var notes int
+		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM files f JOIN vaults v ON v.id = f.vault_id
+			WHERE v.name = ? AND f.kind = 'note'`, name).Scan(&notes); err != nil {
+			return
+		}
+		detail, fix := dups[name].Warning(notes, cfg.Invocation().Forget(name))
+		fmt.Fprintf(e.stderr, "jarvis: %s; %s\n", detail, fix)
+	}
 }
 
 // sayMoves has ix say a vault it finds moved (index.Move) on stderr, as a

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -99,5 +100,37 @@ func TestIndexSummarySaysWhyFewerWereEmbedded(t *testing.T) {
 		if !strings.Contains(b.String(), tc.want) || tc.not != "" && strings.Contains(b.String(), tc.not) {
 			t.Errorf("%d of %d embedded, %d shared: %q; want %q in it", tc.embedded, tc.vectors, tc.shared, b.String(), tc.want)
 		}
+	}
+}
+
+// TestIndexSaysAFolderHeldUnderTwoNames: a run that indexes a folder the
+// database already holds under another name (reached through a link) says
+// so once, with the --forget that drops the other, which works as pasted.
+func TestIndexSaysAFolderHeldUnderTwoNames(t *testing.T) {
+	dir := t.TempDir()
+	cook := filepath.Join(dir, "cook")
+	sharedtest.WriteFile(t, cook, "Soup.md", "# Soup\nA big pot.\n")
+	link := filepath.Join(dir, "cooklink")
+	if err := os.Symlink(cook, link); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(dir, "j.db")
+	mustIndex(t, nil, "--vault", link, "--db", db, "--no-embed")
+	r := readCLI(t, nil, "index", "--vault", cook, "--db", db, "--no-embed")
+	want := `vault "cooklink" (1 note), not configured here, from ` + link + `, which is the same folder as vault "cook"`
+	if r.code != 0 || strings.Count(r.stderr, want) != 1 {
+		t.Fatalf("exit %d; want %q said once:\n%s%s", r.code, want, r.stdout, r.stderr)
+	}
+	_, fix, ok := strings.Cut(r.stderr, "if no other configuration uses \"cooklink\", `")
+	fix, _, _ = strings.Cut(fix, "`")
+	if !ok || !strings.HasPrefix(fix, "jarvis index ") {
+		t.Fatalf("no --forget command to paste:\n%s", r.stderr)
+	}
+	args := strings.Fields(strings.TrimPrefix(fix, "jarvis "))
+	if p := readCLI(t, nil, args...); p.code != 0 {
+		t.Fatalf("%s: exit %d\n%s%s", fix, p.code, p.stdout, p.stderr)
+	}
+	if r := readCLI(t, nil, "index", "--vault", cook, "--db", db, "--no-embed"); strings.Contains(r.stderr, "cooklink") {
+		t.Errorf("after the fix the duplicate is still said:\n%s", r.stderr)
 	}
 }

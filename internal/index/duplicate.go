@@ -8,6 +8,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Duplicate is a vault the database holds under a name not configured
@@ -36,6 +37,14 @@ func (d Duplicate) Words() string {
 		return fmt.Sprintf("lies inside vault %q (%s)", d.Of.Name, d.Of.Path)
 	}
 	return fmt.Sprintf("holds vault %q (%s)", d.Of.Name, d.Of.Path)
+}
+
+// Warning says d for a person: the vault held, how it shares notes with
+// the one configured, and forget, the command that drops it.
+func (d Duplicate) Warning(notes int, forget string) (detail, fix string) {
+	return fmt.Sprintf("the database also holds vault %q (%s), not configured here, from %s, which %s: their notes are indexed twice",
+			d.Name, words.Count(notes, "note"), d.Path, d.Words()),
+		fmt.Sprintf("if no other configuration uses %q, %s drops the duplicate", d.Name, forget)
 }
 
 // Duplicates are the vaults the database holds, under names not among

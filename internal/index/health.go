@@ -96,9 +96,8 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 		}
 		forget := inv.Forget(name)
 		if d, ok := dups[name]; ok {
-			out = append(out, health.Result{Name: "other vault " + name, Status: health.Warn,
-				Detail: fmt.Sprintf("the database also holds vault %q (%s), not configured here, from %s, which %s: their notes are indexed twice", name, words.Count(notes, "note"), path, d.Words()),
-				Fix:    fmt.Sprintf("if no other configuration uses %q, %s drops the duplicate", name, forget)})
+			detail, fix := d.Warning(notes, forget)
+			out = append(out, health.Result{Name: "other vault " + name, Status: health.Warn, Detail: detail, Fix: fix})
 			continue
 		}
 		if m, ok := moves[name]; ok {
