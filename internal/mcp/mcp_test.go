@@ -316,7 +316,7 @@ func TestBadArgumentsGetInstructions(t *testing.T) {
 	}{
 		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour ovr.md"}, "Methods/Pour over.md"},
 		{mcp.ToolReadNote, map[string]any{"path": "../../../etc/passwd"}, "outside the vault"},
-		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "No such heading"}, `its headings include "Pour over"`},
+		{mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md", "heading": "No such heading"}, `its headings are "Pour over"`},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "depth": 9}, "depth must be at most 5; got 9"},
 		{mcp.ToolSearchGraph, map[string]any{"query_note_path": "Methods/Index.md", "direction": "sideways"}, `direction must be "out", "in" or "both"; got "sideways"`},
 		{mcp.ToolBuildContext, map[string]any{"query": "grind", "paths": slices.Repeat([]any{"Methods/Index.md"}, 21)}, "paths takes at most 20 notes; got 21."},

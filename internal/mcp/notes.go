@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -565,6 +566,9 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 		}
 		return strings.Join(lines[from:to], ""), nil
 	}
+	if err := calloutNotHeading(text, headings, want); err != nil {
+		return "", err
+	}
 	if len(headings) == 0 {
 		return "", fmt.Errorf("the note has no headings; read it without heading")
 	}
@@ -582,10 +586,46 @@ func section(text string, headings []vault.Heading, want string) (string, error)
 	}
 	names := append(near, rest...)
 	if len(names) > 20 {
-		names = append(names[:20], fmt.Sprintf("and %d more", len(names)-20))
+		return "", sentence(fmt.Sprintf("the note has no heading %s; its headings include %s and %d more.", quoteArg(want), strings.Join(names[:20], ", "), len(names)-20))
 	}
-	return "", fmt.Errorf("the note has no heading %s; its headings include %s", quoteArg(want), strings.Join(names, ", "))
+	if len(names) == 1 {
+		return "", sentence(fmt.Sprintf("the note has no heading %s; its one heading is %s.", quoteArg(want), names[0]))
+	}
+	return "", sentence(fmt.Sprintf("the note has no heading %s; its headings are %s and %s.", quoteArg(want), strings.Join(names[:len(names)-1], ", "), names[len(names)-1]))
 }
+
+// calloutTitle is the first line of a callout: "> [!quote] p. 41", its
+// title after the type.
+var calloutTitle = regexp.MustCompile(`^\s*(?:>\s*)+\[![^\]]+\][+-]?[ \t]*(.*)$`)
+
+// calloutNotHeading is the error for a heading asked for that is the
+// title of a callout of the note, as "p. 41" of "> [!quote] p. 41" is:
+// what to read instead. Nil when no callout has that title.
+func calloutNotHeading(text string, headings []vault.Heading, want string) error {
+	key := vault.HeadingKey(want)
+	for i, line := range strings.Split(text, "\n") {
+		m := calloutTitle.FindStringSubmatch(strings.TrimRight(line, "\r"))
+		if m == nil || vault.HeadingKey(m[1]) != key {
+			continue
+		}
+		above := ""
+		for _, h := range headings {
+			if h.Line <= i+1 {
+				above = h.Text
+			}
+		}
+		how := "read the note without heading"
+		if above != "" {
+			how = "read the heading above it, " + quoteArg(above)
+		}
+		return sentence(fmt.Sprintf("%s is the title of a callout on line %d, not a heading; %s, or give the callout a block id (a line \"^id\" after it) and read heading \"^id\".", quoteArg(want), i+1, how))
+	}
+	return nil
+}
+
+// sentence is a message the reader sees as it is, ending in a full stop
+// as a sentence does; it is not wrapped further.
+func sentence(msg string) error { return errors.New(msg) }
 
 // longestRun is the length of the longest run of c in s.
 func longestRun(s string, c rune) int {

@@ -126,3 +126,26 @@ func TestLocateWithoutTheIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestSectionMissingSaysWhatToRead: a heading the note lacks is answered
+// with all its headings when they are few ("are", ending in a full stop),
+// and the title of a callout is said to be no heading, with the heading
+// above it to read instead.
+func TestSectionMissingSaysWhatToRead(t *testing.T) {
+	text := "# Chen 2011b\n\n## Summary\n\nText.\n\n> [!quote] p. 41\n> A passage.\n\n## Quotes\n\n## Notes\n"
+	headings := []vault.Heading{{Level: 1, Text: "Chen 2011b", Line: 1}, {Level: 2, Text: "Summary", Line: 3},
+		{Level: 2, Text: "Quotes", Line: 10}, {Level: 2, Text: "Notes", Line: 12}}
+	for want, msg := range map[string]string{
+		"p. 42": `the note has no heading "p. 42"; its headings are "Chen 2011b", "Summary", "Quotes" and "Notes".`,
+		"p. 41": `"p. 41" is the title of a callout on line 7, not a heading; read the heading above it, "Summary", or give the callout a block id (a line "^id" after it) and read heading "^id".`,
+	} {
+		_, err := section(text, headings, want)
+		if err == nil || err.Error() != msg {
+			t.Errorf("section %q: %v\nwant %s", want, err, msg)
+		}
+	}
+	_, err := section("# Only\n", []vault.Heading{{Level: 1, Text: "Only", Line: 1}}, "Other")
+	if want := `the note has no heading "Other"; its one heading is "Only".`; err == nil || err.Error() != want {
+		t.Errorf("one heading: %v\nwant %s", err, want)
+	}
+}

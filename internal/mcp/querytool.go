@@ -448,8 +448,14 @@ func MarkdownTable(out QueryNotesOutput) string {
 	return b.String()
 }
 
-// cell is a value as a table cell: lists joined by ", ", on one line,
-// with "|" escaped.
+// listSeparator stands between the items of a list in a table cell: not
+// ", ", which names such as "Müller, Hans" hold.
+const listSeparator = "; "
+
+// cell is a value as a table cell, the same in `jarvis query` and
+// query-notes: lists as their items joined by listSeparator, an item
+// that holds ";" or starts with a quote in double quotes, so that items
+// stay apart; on one line, with "|" escaped.
 func cell(v any) string {
 	switch x := v.(type) {
 	case nil:
@@ -458,8 +464,11 @@ func cell(v any) string {
 		parts := make([]string, len(x))
 		for i, el := range x {
 			parts[i] = cell(el)
+			if strings.Contains(parts[i], ";") || strings.HasPrefix(parts[i], `"`) {
+				parts[i] = `"` + strings.ReplaceAll(parts[i], `"`, `\"`) + `"`
+			}
 		}
-		return strings.Join(parts, ", ")
+		return strings.Join(parts, listSeparator)
 	case float64:
 		return bases.FormatNumber(x)
 	case string:

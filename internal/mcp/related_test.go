@@ -52,13 +52,16 @@ func TestRelatedNotesOnTheExampleVault(t *testing.T) {
 		{"a backlink", "Methods/Index.md", related.KindLink, "it links to this note"},
 		{"shared links", "Coffee journal.md", related.KindSharedLinks, "both link to [[Beans/Roast levels]] and [[Methods/Pour over]]"},
 		{"co-citation", "Methods/Cold brew.md", related.KindCoCited, "3 notes link to both: "},
-		{"meaning", "Methods/Cold brew.md", related.KindMeaning, `similar passage: "Cold brew · 100 g of coarse coffee`},
+		{"meaning", "Methods/Cold brew.md", related.KindMeaning, `passage: "Cold brew · 100 g of coarse coffee`},
 		{"a rare tag", "Methods/AeroPress.md", related.KindTags, "both tagged #method/immersion"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r, ok := reason(press, tc.path, tc.kind)
 			if !ok || !strings.HasPrefix(r.Detail, tc.detail) || r.Score <= 0 || r.Score > 1 {
 				t.Fatalf("%s of %s: %+v (found %v)\n%s", tc.kind, tc.path, r, ok, text)
+			}
+			if label := related.Label(r.Kind); strings.HasPrefix(r.Detail, label) {
+				t.Fatalf("%s of %s: the detail %q repeats the label %q beside it", tc.kind, tc.path, r.Detail, label)
 			}
 			if !strings.Contains(text, r.Detail) {
 				t.Fatalf("the text lacks %q:\n%s", r.Detail, text)
@@ -221,7 +224,7 @@ func TestRelatedNotesDegrade(t *testing.T) {
 		b := &fake{Vaults: []config.Vault{v}, Related: func(_ context.Context, q related.Query) (related.Answer, error) {
 			return related.Answer{Vault: q.Vault, Path: q.Path, Title: "Water", Embedder: "lexical/hashed-ngrams-v1",
 				Related: []related.Note{{Path: "Gear/Kettle.md", Title: "Kettle", Score: 0.2, Reasons: []related.Reason{
-					{Kind: related.KindMeaning, Detail: `similar passage: "boil the water"`, Score: 1}}}},
+					{Kind: related.KindMeaning, Detail: `passage: "boil the water"`, Score: 1}}}},
 				Suggestions: []related.Suggestion{}, Mentions: []related.Mention{}, Mentioning: []related.Mention{}}, nil
 		}}
 		text, isErr := call(t, connect(t, b), mcp.ToolRelatedNotes, map[string]any{"path": "Water.md"}, nil)

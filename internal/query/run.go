@@ -137,21 +137,28 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 	}
 	for _, c := range cols {
 		res.Columns = append(res.Columns, c.Column)
+		if w := unknownProperty(v, c.path); w != "" {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("column %s: %s", c.ID, w))
+		}
 	}
 	sortBy := make([]*bases.Expr, len(view.Sort))
 	for i, k := range view.Sort {
-		if sortBy[i], err = propertyExpr(k.Property); err != nil {
+		p, err := bases.ParseProperty(k.Property)
+		if err != nil {
 			return nil, fmt.Errorf("sort by %q: %w", k.Property, err)
 		}
-		if w := unknownProperty(v, k.Property); w != "" {
+		sortBy[i] = p.Expr
+		if w := unknownProperty(v, p.Path); w != "" {
 			res.Warnings = append(res.Warnings, "sort by "+k.Property+": "+w)
 		}
 	}
 	var group *bases.Expr
 	if view.GroupBy != nil {
-		if group, err = propertyExpr(view.GroupBy.Property); err != nil {
+		p, err := bases.ParseProperty(view.GroupBy.Property)
+		if err != nil {
 			return nil, fmt.Errorf("group by %q: %w", view.GroupBy.Property, err)
 		}
+		group = p.Expr
 	}
 	filter := req.Base.ViewFilter(view)
 	type candidate struct {
@@ -274,6 +281,7 @@ func value(env *bases.Env, x *bases.Expr, f *File) bases.Value {
 type column struct {
 	Column
 	expr *bases.Expr
+	path []string // the note property it reads (bases.Property.Path)
 }
 
 // columns are the view's columns: those of `order`, or the file name
@@ -285,11 +293,11 @@ func columns(b *bases.Base, view *bases.View) ([]column, error) {
 	}
 	var out []column
 	for _, id := range ids {
-		x, err := propertyExpr(id)
+		p, err := bases.ParseProperty(id)
 		if err != nil {
 			return nil, fmt.Errorf("column %q: %w", id, err)
 		}
-		out = append(out, column{Column: Column{ID: id, Name: displayName(b, id)}, expr: x})
+		out = append(out, column{Column: Column{ID: id, Name: displayName(b, id)}, expr: p.Expr, path: p.Path})
 	}
 	return out, nil
 }
@@ -303,17 +311,6 @@ func displayName(b *bases.Base, id string) string {
 		}
 	}
 	return strings.TrimPrefix(id, "note.")
-}
-
-// propertyExpr is the expression that reads a property as a view names
-// it: "file.name" and "formula.price" as written, a note property
-// ("status", "note.due date") by its name, whatever characters it holds.
-func propertyExpr(id string) (*bases.Expr, error) {
-	id = strings.TrimSpace(id)
-	if strings.HasPrefix(id, "file.") || strings.HasPrefix(id, "formula.") {
-		return bases.Parse(id)
-	}
-	return bases.Parse("note[" + strconv.Quote(strings.TrimPrefix(id, "note.")) + "]")
 }
 
 // summarize computes the view's summaries over rows: those of columns in
@@ -352,13 +349,13 @@ func summarize(env *bases.Env, b *bases.Base, view *bases.View, cols []column, r
 	}
 	slices.Sort(rest)
 	for _, k := range rest {
-		x, err := propertyExpr(k)
+		p, err := bases.ParseProperty(k)
 		if err != nil {
 			return nil, fmt.Errorf("summary of property %q: %w", k, err)
 		}
 		values := make([]bases.Value, len(rows))
 		for i, r := range rows {
-			values[i] = value(env, x, r.File)
+			values[i] = value(env, p.Expr, r.File)
 		}
 		name := displayName(b, k)
 		v, err := b.Summarize(env, view.Summaries[k], values)
@@ -444,28 +441,45 @@ func sortedFirst[T any](items []T, limit int, cmp func(a, b T) int) []T {
 }
 
 // unknownProperty is a warning for a note property no file of v has, as a
-// misspelt sort key would be ("ratng"), naming the closest property some
-// file has when one is close; "" when a file has it, or the key is not a
-// note property.
-func unknownProperty(v *Vault, id string) string {
-	id = strings.TrimSpace(id)
-	if strings.HasPrefix(id, "file.") || strings.HasPrefix(id, "formula.") {
+// misspelt sort key or column would be ("ratng", "zotero.kye"), naming the
+// closest property some file has when one is close; "" when a file has
+// it, or path is nil (the key is not a note property).
+func unknownProperty(v *Vault, path []string) string {
+	if len(path) == 0 {
 		return ""
 	}
-	name := strings.TrimPrefix(id, "note.")
 	seen := map[string]bool{}
 	for _, f := range v.Files {
-		for k := range f.Properties() {
-			if k == name {
-				return ""
-			}
-			seen[k] = true
+		if has(f.Properties(), path, "", seen) {
+			return ""
 		}
 	}
+	name := strings.Join(path, ".")
 	msg := fmt.Sprintf("no file has a property %s", name)
 	best := words.Nearest(name, slices.Sorted(maps.Keys(seen)), 2)
 	if best != "" {
 		msg += fmt.Sprintf("; did you mean %s?", best)
 	}
 	return msg
+}
+
+// has reports whether props holds path, key by key through nested
+// objects, noting in seen the dotted names of the keys it passed on the
+// way (prefix is the dotted name of props itself).
+func has(props map[string]any, path []string, prefix string, seen map[string]bool) bool {
+	for k := range props {
+		seen[prefix+k] = true
+	}
+	x, ok := props[path[0]]
+	if !ok {
+		return false
+	}
+	if len(path) == 1 {
+		return true
+	}
+	sub, ok := x.(map[string]any)
+	if !ok {
+		return false
+	}
+	return has(sub, path[1:], prefix+path[0]+".", seen)
 }

@@ -59,7 +59,7 @@ func findNames(b vault.Prose, names []string) []match {
 				}
 				i += from
 				j := i + len(ln)
-				if wordEdge(lower, i) && wordEdge(lower, j) {
+				if wordEdge(lower, i) && wordEdge(lower, j) && namedBy(n, text[i:j]) {
 					out = append(out, match{name: n, start: f.Start + i, end: f.Start + j, line: f.Line})
 				}
 				from = i + max(len(ln), 1)
@@ -81,6 +81,40 @@ func findNames(b vault.Prose, names []string) []match {
 		kept = append(kept, m)
 	}
 	return kept
+}
+
+// maxAcronym is the longest name, in characters, read as an acronym.
+const maxAcronym = 5
+
+// namedBy reports whether text written in a note, equal to name but for
+// case, names it: the one rule both directions (mentions of a note,
+// notes a note mentions) match names by. Names match whatever their case,
+// as Obsidian's unlinked mentions do, except a short name in capitals (an
+// acronym such as the alias AS or NASA), which matches only as written:
+// else "as" in any sentence would name the note aliased AS.
+func namedBy(name, written string) bool {
+	if acronym(name) {
+		return written == name
+	}
+	return true
+}
+
+// acronym reports whether name is a short name in capitals: at most
+// maxAcronym letters and digits, with a letter, every letter upper case.
+func acronym(name string) bool {
+	if utf8.RuneCountInString(name) > maxAcronym {
+		return false
+	}
+	letters := 0
+	for _, r := range name {
+		switch {
+		case unicode.IsLower(r), !unicode.IsLetter(r) && !unicode.IsDigit(r):
+			return false
+		case unicode.IsLetter(r):
+			letters++
+		}
+	}
+	return letters > 0
 }
 
 // wordEdge reports whether offset i of s is not inside a word: at either
@@ -549,12 +583,19 @@ func mentioning(prose []vault.Prose, names []graph.NoteNames, kin graph.Kinship,
 					if !isName[k] {
 						continue
 					}
-					if p, ok := resolver.Resolve(kin.Path, written, false); ok && !seen[p] {
+					p, ok := resolver.Resolve(kin.Path, written, false)
+					if !ok {
+						break
+					}
+					name := written
+					if at := slices.IndexFunc(namesAt[p], func(n string) bool { return vault.FoldName(n) == k }); at >= 0 {
+						name = namesAt[p][at]
+					}
+					if !namedBy(name, written) {
+						continue // an acronym written otherwise; a shorter name may start here
+					}
+					if !seen[p] {
 						seen[p] = true
-						name := written
-						if at := slices.IndexFunc(namesAt[p], func(n string) bool { return vault.FoldName(n) == k }); at >= 0 {
-							name = namesAt[p][at]
-						}
 						out = append(out, Mention{Path: p, Line: f.Line, Name: name,
 							Sentence: sentence(b, f.Start+starts[i], f.Start+ends[j])})
 					}

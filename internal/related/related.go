@@ -482,7 +482,9 @@ func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 	for _, s := range similar {
 		c := get(s.Path, s.Title)
 		c.raw[KindMeaning] = s.Similarity
-		detail := "similar passage: \"" + search.Excerpt(s.Passage.Text, maxPassage) + "\""
+		// Labelled "similar" where it is shown (Label), the detail does
+		// not say so again.
+		detail := "passage: \"" + search.Excerpt(s.Passage.Text, maxPassage) + "\""
 		if s.Passage.Heading != "" {
 			detail += " (" + s.Passage.Heading + ")"
 		}
