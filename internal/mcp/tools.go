@@ -272,13 +272,13 @@ func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
 		// Stored vectors being read are not being made, whatever the
 		// run beside them says until it has counted what it lacks.
 		msg := "The notes' stored vectors are being read into memory"
-		if e.State == index.EmbedRunning && e.Total > 0 && e.Done < e.Total {
+		if e.Making() {
 			msg += ", and vectors for semantic search are being made: " + e.Passages() + " done"
 		}
 		return msg + ". Semantic search answers from those read so far, or by keywords until the first are in."
 	}
-	switch e.State {
-	case index.EmbedRunning:
+	switch {
+	case e.Making():
 		msg := "Vectors for semantic search are being made"
 		if e.Total > 0 {
 			msg += ": " + e.Passages() + " done"
@@ -290,7 +290,7 @@ func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
 			msg += ", about " + roughDuration(time.Duration(e.ETASeconds)*time.Second) + " left"
 		}
 		return msg + ". Semantic search answers from those made so far."
-	case index.EmbedFailed:
+	case e.State == index.EmbedFailed:
 		if absent.why != "" && !loaded {
 			// The stored vectors cannot be read: the run failed on the
 			// database's trouble, not while making any, so the line
@@ -314,10 +314,12 @@ func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
 
 // vectorsAbsent is why stored vectors are not searched
 // (search.VectorsAbsent): loading while they are being read, why in
-// words when they cannot be read.
+// words when they cannot be read; making while vectors are being made
+// (index.Embedding.Making).
 type vectorsAbsent struct {
 	loading bool
 	why     string
+	making  bool
 }
 
 // absentVectors asks the search service why stored vectors are not
