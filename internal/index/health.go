@@ -293,7 +293,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		// What is stored is said as list-vaults says it.
 		done := []string{"the index holds " + f.held.Words() + " so far"}
 		if f.left.Files() > 0 {
-			done = append(done, f.left.Words()+" "+words.Agree(f.left.Files(), "is", "are")+" still to index")
+			done = append(done, f.left.List()+" "+words.Agree(f.left.Files(), "is", "are")+" still to index")
 		}
 		var since []string
 		if f.changed > 0 {
@@ -310,7 +310,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		}
 		done = append(done, "links are still to resolve")
 		r.Status = health.Warn
-		r.Detail = head + ": " + strings.Join(done, ", ")
+		r.Detail = head + ": " + strings.Join(done, "; ")
 		r.Fix = "run " + inv.Command("index") + ": it finishes the work and does not read the stored notes again"
 		return r
 	}
