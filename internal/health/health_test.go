@@ -588,3 +588,24 @@ func TestFullDiskPutsFreeingSpaceFirst(t *testing.T) {
 		})
 	}
 }
+
+// TestHeadlineSaysWhatStillAnswers: a report whose only failures leave
+// search answering says what is true in its first line; any other failure
+// keeps it broken.
+func TestHeadlineSaysWhatStillAnswers(t *testing.T) {
+	readOnly := Result{Name: "database access", Status: Fail, Answers: "search answers from the index as it is; the index cannot be updated: /d is read-only"}
+	for _, c := range []struct {
+		name string
+		rep  Report
+		want string
+	}{
+		{"healthy", Report{Status: Healthy}, "jarvis is healthy."},
+		{"read-only", Report{Status: Broken, Checks: []Result{{Name: "database", Status: OK}, readOnly}},
+			"Search answers from the index as it is; the index cannot be updated: /d is read-only."},
+		{"read-only and more", Report{Status: Broken, Checks: []Result{readOnly, {Name: "vault x", Status: Fail}}}, "jarvis is broken."},
+	} {
+		if got := c.rep.Headline(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

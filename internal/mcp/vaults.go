@@ -268,7 +268,11 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 		out.Status, out.Checks = string(rep.Status), nonNil(rep.Checks)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "jarvis is %s.\n", out.Status)
+	if rep != nil {
+		fmt.Fprintf(&b, "%s\n", rep.Headline())
+	} else {
+		fmt.Fprintf(&b, "jarvis is %s.\n", out.Status)
+	}
 	// Here the checks below are what says why.
 	self := strings.NewReplacer(". health-status says", ". The checks below say", "health-status says", "the checks below say")
 	if f := freshness(out.Index); f != "" {

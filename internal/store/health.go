@@ -105,8 +105,9 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 	out := []health.Result{integrityResult(in, h.Path(), rebuild, inv)}
 	if len(problems) > 0 {
 		out = append(out, health.Result{Name: "database access", Status: health.Fail,
-			Detail: fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
-			Fix:    AccessFix(problems)})
+			Detail:  fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
+			Fix:     AccessFix(problems),
+			Answers: "search answers from the index as it is; the index cannot be updated: " + describe(problems)})
 	} else if LockedNow(h.Path()) && !WriterAlive(ctx, h.Path()) {
 		// Reads go on while another program holds the write lock, so
 		// every other check passes: this line alone says it. A jarvis
