@@ -56,6 +56,9 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 	if err != nil {
 		return nil // the database check says why
 	}
+	if why := db.SetUp(ctx); why != "" {
+		return []health.Result{health.NotChecked("other vaults", why)}
+	}
 	cannot := func(err error) []health.Result {
 		return []health.Result{store.Unreadable("other vaults", "cannot list the vaults in the database", err)}
 	}

@@ -168,7 +168,7 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 
 func schemaResult(ctx context.Context, db *DB, inv health.Invocation, probe Probe) health.Result {
 	r := health.Result{Name: "schema version"}
-	current, latest, err := db.Version(ctx)
+	state, current, latest, err := db.Schema(ctx)
 	switch {
 	case err != nil:
 		x, ok := Explain(db.Path, err, inv, probe)
@@ -177,15 +177,19 @@ func schemaResult(ctx context.Context, db *DB, inv health.Invocation, probe Prob
 			x.Why = Plain(err)
 		}
 		r.Status, r.Detail, r.Fix = health.Fail, x.Why, x.Fix
-	case current > latest:
+	case state == SchemaNewer:
 		x, _ := Explain(db.Path, ErrNewerSchema, inv, probe)
 		r.Status = health.Fail
 		r.Detail = fmt.Sprintf("%s (version %d; this one knows %d)", x.Why, current, latest)
 		r.Fix = x.Fix
-	case current < latest:
+	case state == SchemaUnfinished:
 		r.Status = health.Warn
-		r.Detail = fmt.Sprintf("database is at version %d; this jarvis uses %d", current, latest)
-		r.Fix = "run " + inv.Command("index") + " to migrate it"
+		r.Detail = "the index is not set up yet: the first index run was cut short (or has not run)"
+		r.Fix = "run " + inv.Command("index") + " to set it up and index the vaults"
+	case state == SchemaOlder:
+		r.Status = health.Warn
+		r.Detail = fmt.Sprintf("the database was made by an older jarvis (version %d; this jarvis uses %d)", current, latest)
+		r.Fix = "run " + inv.Command("index") + " to bring it up to date"
 	default:
 		r.Status, r.Detail = health.OK, fmt.Sprintf("version %d, current", current)
 	}
