@@ -432,3 +432,15 @@ func TestVaultsSayVectorsBeingMade(t *testing.T) {
 		})
 	}
 }
+
+// TestFreshnessWhileIndexingSaysWhereResultsComeFrom: a run at "0 of 8
+// notes indexed" has not emptied the index: what it held before still
+// answers (a related note by a link, say), and the line says so rather
+// than that results cover only what this run has indexed.
+func TestFreshnessWhileIndexingSaysWhereResultsComeFrom(t *testing.T) {
+	st := index.State{State: index.StateIndexing, Vault: "coffee", Phase: index.PhaseWrite, Total: index.Counts{Notes: 8}}
+	const want = `The index of vault "coffee" is being brought up to date (0 of 8 notes indexed): results come from what the index held before this run and what the run has indexed since.`
+	if got := mcp.Freshness(st); got != want {
+		t.Errorf("freshness while indexing:\n got %q\nwant %q", got, want)
+	}
+}

@@ -236,14 +236,20 @@ func freshnessOnce(st index.State, said ...string) string {
 	return freshness(st)
 }
 
+// fromIndexMeanwhile is where results come from while an index run is
+// under way: its progress counts what this run has written, and the notes
+// and links the index held before it still answer (a run that reads 8
+// changed notes again is at "0 of 8" while the rest are all there).
+const fromIndexMeanwhile = "results come from what the index held before this run and what the run has indexed since"
+
 // freshness is the line every answer carries while the index is not ready.
 func freshness(st index.State) string {
 	switch st.State {
 	case index.StateIndexing:
 		if st.Vault != "" {
-			return fmt.Sprintf("The index of vault %q is being brought up to date (%s): results cover what is indexed so far.", st.Vault, st.Progress())
+			return fmt.Sprintf("The index of vault %q is being brought up to date (%s): %s.", st.Vault, st.Progress(), fromIndexMeanwhile)
 		}
-		return "The index is being brought up to date with the vaults: results cover what is indexed so far."
+		return "The index is being brought up to date with the vaults: " + fromIndexMeanwhile + "."
 	case index.StateFailed:
 		if len(st.Failed) == 0 {
 			return "The last index run failed: results may be out of date. health-status says why and how to fix it."
