@@ -54,6 +54,10 @@ type Result struct {
 	// proves nothing (a database that changed while it was checked) once
 	// another result of the same report is Damaged: the damage is known.
 	IfDamaged Verdict `json:"-"`
+	// Answers is set on a failure that leaves search answering (a
+	// database that can be read but not updated): what is true of jarvis
+	// then, for Report.Headline to say rather than "broken".
+	Answers string `json:"-"`
 }
 
 // Verdict is the failure a result becomes when damage is known
@@ -128,6 +132,32 @@ const (
 type Report struct {
 	Status Overall  `json:"status"`
 	Checks []Result `json:"checks"`
+}
+
+// Headline is the report's first line in words: "jarvis is degraded.";
+// when every failure leaves search answering (Result.Answers), what those
+// say instead of "broken", which would tell the reader nothing answers.
+func (r Report) Headline() string {
+	if r.Status == Broken {
+		var said []string
+		for _, c := range r.Checks {
+			if c.Status != Fail {
+				continue
+			}
+			if c.Answers == "" {
+				said = nil
+				break
+			}
+			if !slices.Contains(said, c.Answers) {
+				said = append(said, c.Answers)
+			}
+		}
+		if len(said) > 0 {
+			line := strings.Join(said, "; ")
+			return strings.ToUpper(line[:1]) + line[1:] + "."
+		}
+	}
+	return "jarvis is " + string(r.Status) + "."
 }
 
 // ExitCode is 0 when healthy, 1 when degraded and 2 when broken.

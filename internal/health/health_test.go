@@ -143,7 +143,7 @@ func settle(t *testing.T, c Check) []Result {
 	t.Helper()
 	for {
 		rs := c.Run(context.Background())
-		if len(rs) == 0 || !strings.Contains(rs[0].Checked, "checking again") {
+		if len(rs) == 0 || !strings.Contains(rs[0].Checked, "a new check is under way") {
 			return rs
 		}
 		time.Sleep(time.Millisecond)
@@ -172,7 +172,7 @@ func TestReuserKeepsPassesLongerThanProblems(t *testing.T) {
 	status.Store(Fail)
 	// Past the time, the caller gets the pass it had at once, and the
 	// check runs again for the next.
-	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "quick check passed" || rs[0].Checked != "checked 2m1s ago; checking again" {
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "quick check passed" || rs[0].Checked != "as checked 2m1s ago; a new check is under way" {
 		t.Fatalf("after the time: %+v", rs)
 	}
 	if rs := settle(t, c); rs[0].Status != Fail || rs[0].Detail != "quick check passed" || rs[0].Checked != "checked 0s ago" || runs.Load() != 2 {
@@ -185,7 +185,7 @@ func TestReuserKeepsPassesLongerThanProblems(t *testing.T) {
 	}
 	clk.add(4 * time.Second)
 	status.Store(OK)
-	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Checked != "checked 6s ago; checking again" {
+	if rs := c.Run(ctx); rs[0].Status != Fail || rs[0].Checked != "as checked 6s ago; a new check is under way" {
 		t.Fatalf("a failure past its time: %+v", rs)
 	}
 	if rs := settle(t, c); rs[0].Status != OK || runs.Load() != 3 {
@@ -212,7 +212,7 @@ func TestReuserKeepsSlowChecksLonger(t *testing.T) {
 		t.Fatalf("within ten times its run: %+v, %d runs", rs, runs.Load())
 	}
 	clk.add(time.Minute)
-	if rs := c.Run(context.Background()); !strings.HasSuffix(rs[0].Checked, "; checking again") {
+	if rs := c.Run(context.Background()); !strings.HasSuffix(rs[0].Checked, "; a new check is under way") {
 		t.Fatalf("past ten times its run: %+v", rs)
 	}
 	if settle(t, c); runs.Load() != 2 {
@@ -238,7 +238,7 @@ func TestReuserHandsBackEarlierResultsAtOnce(t *testing.T) {
 	c.Run(context.Background())
 	clk.add(3 * time.Minute)
 	for range 3 {
-		if rs := c.Run(context.Background()); rs[0].Detail != "passed" || rs[0].Checked != "checked 3m0s ago; checking again" {
+		if rs := c.Run(context.Background()); rs[0].Detail != "passed" || rs[0].Checked != "as checked 3m0s ago; a new check is under way" {
 			t.Fatalf("while checking again: %+v", rs)
 		}
 	}
@@ -334,7 +334,7 @@ func TestReuserAnswersWithinWait(t *testing.T) {
 		}
 	}
 	clk.add(3 * time.Minute)
-	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed" || rs[0].Checked != "checked 3m0s ago; checking again" {
+	if rs := c.Run(ctx); rs[0].Status != OK || rs[0].Detail != "passed" || rs[0].Checked != "as checked 3m0s ago; a new check is under way" {
 		t.Fatalf("while checking again: %+v", rs)
 	}
 	for runs.Load() != 2 {
@@ -552,7 +552,7 @@ func TestReuserStaleKeepsAPass(t *testing.T) {
 	}})
 	c.Run(context.Background())
 	u.Stale()
-	if rs := c.Run(context.Background()); rs[0].Status != OK || !strings.Contains(rs[0].Checked, "checking again") {
+	if rs := c.Run(context.Background()); rs[0].Status != OK || !strings.Contains(rs[0].Checked, "a new check is under way") {
 		t.Fatalf("a pass after a change: %+v", rs)
 	}
 	close(gate)
@@ -586,5 +586,26 @@ func TestFullDiskPutsFreeingSpaceFirst(t *testing.T) {
 				t.Errorf("disk fix: %q", rep.Checks[1].Fix)
 			}
 		})
+	}
+}
+
+// TestHeadlineSaysWhatStillAnswers: a report whose only failures leave
+// search answering says what is true in its first line; any other failure
+// keeps it broken.
+func TestHeadlineSaysWhatStillAnswers(t *testing.T) {
+	readOnly := Result{Name: "database access", Status: Fail, Answers: "search answers from the index as it is; the index cannot be updated: /d is read-only"}
+	for _, c := range []struct {
+		name string
+		rep  Report
+		want string
+	}{
+		{"healthy", Report{Status: Healthy}, "jarvis is healthy."},
+		{"read-only", Report{Status: Broken, Checks: []Result{{Name: "database", Status: OK}, readOnly}},
+			"Search answers from the index as it is; the index cannot be updated: /d is read-only."},
+		{"read-only and more", Report{Status: Broken, Checks: []Result{readOnly, {Name: "vault x", Status: Fail}}}, "jarvis is broken."},
+	} {
+		if got := c.rep.Headline(); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
 	}
 }

@@ -13,7 +13,7 @@ import (
 // asked for by many clients at once. Each check runs at most once at a
 // time, in the background. Once it has results, every caller gets them at
 // once, each saying how old it is; when they are too old, the caller
-// still gets them ("checking again") and the check runs again for the
+// still gets them ("a new check is under way") and the check runs again for the
 // next. Only before the first results does a caller wait, until the check
 // has been under way for Wait at most, then hear "not checked yet". A
 // pass is handed back for Pass; a warning or failure only for Problem, so
@@ -181,16 +181,16 @@ func (r *reused) run(ctx context.Context) []Result {
 		}
 		if r.gen == gen && age < max(keep, keepFor*r.took) {
 			r.mu.Unlock()
-			return aged(last, age, "")
+			return aged(last, age, false)
 		}
 		// Too old: the next caller gets what this run finds; this one
 		// does not wait for it.
-		more := "; checking again"
+		again := true
 		if r.flight == nil && !r.start() {
-			more = ""
+			again = false
 		}
 		r.mu.Unlock()
-		return aged(last, age, more)
+		return aged(last, age, again)
 	}
 	if r.flight != nil && r.flight.gen != gen {
 		// Under way since before the change: its results are old too.
@@ -267,13 +267,20 @@ func passes(rs []Result) bool {
 	return true
 }
 
-// aged copies rs, each saying how long ago it was checked, and more. A
+// aged copies rs, each saying how long ago it was checked, and, again,
+// that a new check is under way meanwhile. A
 // skipped result was not checked at all, and has no age.
-func aged(rs []Result, age time.Duration, more string) []Result {
+func aged(rs []Result, age time.Duration, again bool) []Result {
+	checked := fmt.Sprintf("checked %s ago", age.Round(time.Second))
+	if again {
+		// The old result is shown while it is redone: said as such, not
+		// as if this line were the new check.
+		checked = "as " + checked + "; a new check is under way"
+	}
 	out := make([]Result, len(rs))
 	for i, r := range rs {
 		if r.Status != Skip {
-			r.Checked = fmt.Sprintf("checked %s ago%s", age.Round(time.Second), more)
+			r.Checked = checked
 		}
 		out[i] = r
 	}

@@ -63,6 +63,21 @@ func (c Counts) Words() string {
 	return strings.Join(said, ", ")
 }
 
+// List is Words as a list in a sentence: "173 notes and 134
+// attachments", for a count a verb follows.
+func (c Counts) List() string {
+	var said []string
+	for _, k := range c.kinds() {
+		if k.n > 0 {
+			said = append(said, words.Count(k.n, k.noun))
+		}
+	}
+	if len(said) == 0 {
+		return "no notes"
+	}
+	return words.List(said)
+}
+
 // String is Words.
 func (c Counts) String() string { return c.Words() }
 

@@ -56,6 +56,9 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 	if err != nil {
 		return nil // the database check says why
 	}
+	if why := db.SetUp(ctx); why != "" {
+		return []health.Result{health.NotChecked("other vaults", why)}
+	}
 	cannot := func(err error) []health.Result {
 		return []health.Result{store.Unreadable("other vaults", "cannot list the vaults in the database", err)}
 	}
@@ -302,7 +305,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		// What is stored is said as list-vaults says it.
 		done := []string{"the index holds " + f.held.Words() + " so far"}
 		if f.left.Files() > 0 {
-			done = append(done, f.left.Words()+" "+words.Agree(f.left.Files(), "is", "are")+" still to index")
+			done = append(done, f.left.List()+" "+words.Agree(f.left.Files(), "is", "are")+" still to index")
 		}
 		var since []string
 		if f.changed > 0 {
@@ -319,7 +322,7 @@ func freshnessResult(r health.Result, f fresh, parser string, inv health.Invocat
 		}
 		done = append(done, "links are still to resolve")
 		r.Status = health.Warn
-		r.Detail = head + ": " + strings.Join(done, ", ")
+		r.Detail = head + ": " + strings.Join(done, "; ")
 		r.Fix = "run " + inv.Command("index") + ": it finishes the work and does not read the stored notes again"
 		return r
 	}

@@ -392,3 +392,15 @@ func TestOtherVaultsNameADuplicate(t *testing.T) {
 		t.Errorf("no result %q in %+v", name, rep.Checks)
 	}
 }
+
+// TestCutFirstRunSaysWhatIsLeftAsASentence: after a first run cut short,
+// freshness lists the notes and attachments still to index with "and",
+// each clause apart, not as a run of commas.
+func TestCutFirstRunSaysWhatIsLeftAsASentence(t *testing.T) {
+	f := fresh{interrupted: true, neverFinished: true, left: Counts{Notes: 173, Attachments: 134}}
+	r := freshnessResult(health.Result{Name: "index freshness"}, f, vault.ParserVersion, health.Invocation{"--vault", "help/en"})
+	const want = "the first index run has not finished: the index holds no notes so far; 173 notes and 134 attachments are still to index; links are still to resolve"
+	if r.Detail != want {
+		t.Errorf("freshness after a cut first run:\n got %q\nwant %q", r.Detail, want)
+	}
+}

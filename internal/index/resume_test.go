@@ -74,9 +74,9 @@ func TestInterruptedRunIsResumed(t *testing.T) {
 				}
 			}
 			// Doctor says what is stored as list-vaults does.
-			wantDetail := "the first index run has not finished: the index holds " + stats[0].Counts.Words() + " so far, "
+			wantDetail := "the first index run has not finished: the index holds " + stats[0].Counts.Words() + " so far; "
 			if left := sum.Notes - stored; left > 0 {
-				wantDetail += words.CountAs(left, "note is", "notes are") + " still to index, "
+				wantDetail += words.CountAs(left, "note is", "notes are") + " still to index; "
 			}
 			wantDetail += "links are still to resolve"
 			if fresh.Status != health.Warn || fresh.Detail != wantDetail || !strings.Contains(fresh.Fix, "does not read the stored notes again") {
@@ -136,8 +136,8 @@ func TestInterruptedRereadIsResumed(t *testing.T) {
 		t.Fatalf("statistics after the cut-off run: %+v, %v", stats, err)
 	}
 	wantDetail := "the last index run has not finished (the last complete run ended "
-	wantRest := "): the index holds " + stats[0].Counts.Words() + " so far, " +
-		words.CountAs(sum.Notes-stored, "note is", "notes are") + " still to index, links are still to resolve"
+	wantRest := "): the index holds " + stats[0].Counts.Words() + " so far; " +
+		words.CountAs(sum.Notes-stored, "note is", "notes are") + " still to index; links are still to resolve"
 	if fresh.Status != health.Warn || !strings.HasPrefix(fresh.Detail, wantDetail) || !strings.HasSuffix(fresh.Detail, wantRest) {
 		t.Errorf("doctor after the cut-off run:\n got %+v\nwant %q...%q", fresh, wantDetail, wantRest)
 	}

@@ -57,6 +57,14 @@ func (e Embedding) Passages() string {
 	return Counts{Passages: e.Done}.Of(Counts{Passages: e.Total})
 }
 
+// Making reports whether vectors are being made now: a sync is under way
+// and has counted passages it still has to embed. A sync that is still
+// counting, or that finds every passage with its vector, makes none and
+// is not said to.
+func (e Embedding) Making() bool {
+	return e.State == EmbedRunning && e.Total > 0 && e.Done < e.Total
+}
+
 // The states of embedding.
 const (
 	EmbedRunning = "embedding"

@@ -87,7 +87,11 @@ func TestServerOnAReadOnlyDatabase(t *testing.T) {
 		t.Fatalf("search-vault scanned the files, not the readable index: %s", out.DegradedReason)
 	}
 	var h mcp.HealthOutput
-	call(t, cs, mcp.ToolHealthStatus, nil, &h)
+	text, _ := call(t, cs, mcp.ToolHealthStatus, nil, &h)
+	// Search answered above: the first line says so, not "broken".
+	if first, _, _ := strings.Cut(text, "\n"); first != "Search answers from the index as it is; the index cannot be updated: "+x.Why+"." {
+		t.Errorf("health-status of a database that can be read but not updated begins %q", first)
+	}
 	if h.Index.Error != x.String() {
 		t.Errorf("index state error = %q\nwant %q", h.Index.Error, x)
 	}

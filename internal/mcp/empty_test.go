@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 )
 
 // An answer that finds nothing says why when the reason is not the query;
@@ -363,7 +364,83 @@ func TestHealthStatusSaysStoredVectorsBeingRead(t *testing.T) {
 	})
 	text, _ := call(t, cs, mcp.ToolHealthStatus, nil, nil)
 	if strings.Contains(text, "being made") || strings.Contains(text, "not loaded") ||
-		!strings.Contains(text, "Vectors for semantic search: "+v.Name+" being read into memory.") {
+		!strings.Contains(text, "Vectors for semantic search are being read into memory for "+v.Name+".") {
 		t.Errorf("health-status while the stored vectors are read:\n%s", text)
+	}
+}
+
+// TestHealthStatusSaysVectorsAsOfOneMoment: the stored vectors finish
+// loading while the checks run, and the sync the first pass asked for has
+// found nothing to embed. health-status says the vaults' vectors are in
+// memory, not "not loaded" from a look taken before the checks, and does
+// not say vectors are being made.
+func TestHealthStatusSaysVectorsAsOfOneMoment(t *testing.T) {
+	v := exampleVault(t)
+	loaded := false
+	cs := connect(t, &fake{Vaults: []config.Vault{v},
+		Search: func(context.Context, search.Query) (search.Answer, error) { return search.Answer{}, nil },
+		VectorsAbsent: func() (string, bool) {
+			if loaded {
+				return "", false
+			}
+			return search.VectorsReading, true
+		},
+		VectorStores: func() map[string]string {
+			if loaded {
+				return map[string]string{v.Name: vectors.StoreChromem}
+			}
+			return nil
+		},
+		State: func() index.State {
+			return index.State{State: index.StateReady, Embedding: index.Embedding{State: index.EmbedRunning}}
+		},
+		Health: func(context.Context) health.Report {
+			loaded = true // the load ends while the checks run
+			return health.Report{Status: health.Healthy, Checks: []health.Result{{Name: "embedder", Status: health.OK, Detail: "lexical: all 237 passages have vectors"}}}
+		},
+	})
+	text, _ := call(t, cs, mcp.ToolHealthStatus, nil, nil)
+	if strings.Contains(text, "being made") || strings.Contains(text, "not loaded") || strings.Contains(text, "being read") ||
+		!strings.Contains(text, "Vectors for semantic search are in memory for "+v.Name+".") {
+		t.Errorf("health-status after the stored vectors loaded during its checks:\n%s", text)
+	}
+}
+
+// TestVaultsSayVectorsBeingMade: on a new database, while a sync makes
+// the first vectors, each vault's vectors are said to be being made, not
+// "not loaded"; a sync still counting its work is not said to make any.
+func TestVaultsSayVectorsBeingMade(t *testing.T) {
+	v := exampleVault(t)
+	for _, c := range []struct {
+		name string
+		e    index.Embedding
+		want string
+	}{
+		{"making", index.Embedding{State: index.EmbedRunning, Done: 3, Total: 40}, "Vectors for semantic search are being made for " + v.Name + "."},
+		{"counting", index.Embedding{State: index.EmbedRunning}, "Vectors for semantic search are not loaded for " + v.Name + "."},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cs := connect(t, &fake{Vaults: []config.Vault{v},
+				Search: func(context.Context, search.Query) (search.Answer, error) { return search.Answer{}, nil },
+				State:  func() index.State { return index.State{State: index.StateReady, Embedding: c.e} },
+				Health: func(context.Context) health.Report { return health.Report{Status: health.Healthy} },
+			})
+			text, _ := call(t, cs, mcp.ToolHealthStatus, nil, nil)
+			if !strings.Contains(text, c.want) || (c.e.Total == 0 && strings.Contains(text, "being made")) {
+				t.Errorf("health-status:\n%s", text)
+			}
+		})
+	}
+}
+
+// TestFreshnessWhileIndexingSaysWhereResultsComeFrom: a run at "0 of 8
+// notes indexed" has not emptied the index: what it held before still
+// answers (a related note by a link, say), and the line says so rather
+// than that results cover only what this run has indexed.
+func TestFreshnessWhileIndexingSaysWhereResultsComeFrom(t *testing.T) {
+	st := index.State{State: index.StateIndexing, Vault: "coffee", Phase: index.PhaseWrite, Total: index.Counts{Notes: 8}}
+	const want = `The index of vault "coffee" is being brought up to date (0 of 8 notes indexed): results come from what the index held before this run and what the run has indexed since.`
+	if got := mcp.Freshness(st); got != want {
+		t.Errorf("freshness while indexing:\n got %q\nwant %q", got, want)
 	}
 }

@@ -45,6 +45,9 @@ type fake struct {
 	// VectorsAbsent is why stored vectors are not searched
 	// (search.VectorsAbsent); none when nil.
 	VectorsAbsent func() (string, bool)
+	// VectorStores names each vault's store of vectors in memory; none
+	// when nil.
+	VectorStores func() map[string]string
 
 	FindNote  func(ctx context.Context, vault, ref string) (graph.Match, error)
 	Traverse  func(ctx context.Context, q graph.Query) (*graph.Subgraph, error)
@@ -145,7 +148,12 @@ func (s fakeSearch) Embedder() string {
 	return s.f.Embedder()
 }
 
-func (s fakeSearch) VectorStores() map[string]string { return nil }
+func (s fakeSearch) VectorStores() map[string]string {
+	if s.f.VectorStores == nil {
+		return nil
+	}
+	return s.f.VectorStores()
+}
 
 func (s fakeSearch) Unreadable() string { return "" }
 

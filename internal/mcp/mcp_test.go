@@ -615,7 +615,7 @@ func TestHealthStatusTimesEachTool(t *testing.T) {
 	// list-vaults and health-status say so, their text in a reader's
 	// words, not the store's name.
 	if len(out.VectorStores) != 1 || out.VectorStores[0] != (mcp.VaultStore{Vault: "coffee", Store: "chromem-go"}) ||
-		!strings.Contains(text, "Vectors for semantic search: coffee in memory.") || strings.Contains(text, "chromem") {
+		!strings.Contains(text, "Vectors for semantic search are in memory for coffee.") || strings.Contains(text, "chromem") {
 		t.Errorf("health-status vector stores %+v: %s", out.VectorStores, text)
 	}
 	var vaults mcp.ListVaultsOutput

@@ -236,14 +236,20 @@ func freshnessOnce(st index.State, said ...string) string {
 	return freshness(st)
 }
 
+// fromIndexMeanwhile is where results come from while an index run is
+// under way: its progress counts what this run has written, and the notes
+// and links the index held before it still answer (a run that reads 8
+// changed notes again is at "0 of 8" while the rest are all there).
+const fromIndexMeanwhile = "results come from what the index held before this run and what the run has indexed since"
+
 // freshness is the line every answer carries while the index is not ready.
 func freshness(st index.State) string {
 	switch st.State {
 	case index.StateIndexing:
 		if st.Vault != "" {
-			return fmt.Sprintf("The index of vault %q is being brought up to date (%s): results cover what is indexed so far.", st.Vault, st.Progress())
+			return fmt.Sprintf("The index of vault %q is being brought up to date (%s): %s.", st.Vault, st.Progress(), fromIndexMeanwhile)
 		}
-		return "The index is being brought up to date with the vaults: results cover what is indexed so far."
+		return "The index is being brought up to date with the vaults: " + fromIndexMeanwhile + "."
 	case index.StateFailed:
 		if len(st.Failed) == 0 {
 			return "The last index run failed: results may be out of date. health-status says why and how to fix it."
@@ -272,13 +278,13 @@ func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
 		// Stored vectors being read are not being made, whatever the
 		// run beside them says until it has counted what it lacks.
 		msg := "The notes' stored vectors are being read into memory"
-		if e.State == index.EmbedRunning && e.Total > 0 && e.Done < e.Total {
+		if e.Making() {
 			msg += ", and vectors for semantic search are being made: " + e.Passages() + " done"
 		}
 		return msg + ". Semantic search answers from those read so far, or by keywords until the first are in."
 	}
-	switch e.State {
-	case index.EmbedRunning:
+	switch {
+	case e.Making():
 		msg := "Vectors for semantic search are being made"
 		if e.Total > 0 {
 			msg += ": " + e.Passages() + " done"
@@ -290,7 +296,7 @@ func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
 			msg += ", about " + roughDuration(time.Duration(e.ETASeconds)*time.Second) + " left"
 		}
 		return msg + ". Semantic search answers from those made so far."
-	case index.EmbedFailed:
+	case e.State == index.EmbedFailed:
 		if absent.why != "" && !loaded {
 			// The stored vectors cannot be read: the run failed on the
 			// database's trouble, not while making any, so the line
@@ -314,10 +320,12 @@ func embedding(e index.Embedding, loaded bool, absent vectorsAbsent) string {
 
 // vectorsAbsent is why stored vectors are not searched
 // (search.VectorsAbsent): loading while they are being read, why in
-// words when they cannot be read.
+// words when they cannot be read; making while vectors are being made
+// (index.Embedding.Making).
 type vectorsAbsent struct {
 	loading bool
 	why     string
+	making  bool
 }
 
 // absentVectors asks the search service why stored vectors are not

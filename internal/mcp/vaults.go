@@ -115,10 +115,11 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 	out := ListVaultsOutput{Vaults: []VaultItem{}}
 	st := t.answerState(&out.Degradation)
 	out.Index = st
-	embedder, stores := "", map[string]string{}
+	embedder := ""
 	if t.semantic != nil {
-		embedder, stores = t.semantic.Embedder(), t.semantic.VectorStores()
+		embedder = t.semantic.Embedder()
 	}
+	stores, absent := t.vectorsNow(st)
 	var stats map[string]index.VaultStats
 	list, statsErr := use(t.stats, "the index", func(v Vaults) ([]index.VaultStats, error) { return v.Stats(ctx) })
 	if statsErr == nil {
@@ -192,7 +193,7 @@ func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ str
 		}
 		out.degrade(why + "; note and attachment counts come from the files on disk, " + words.List(notCountedOnDisk) + " are not counted")
 	}
-	return renderVaults(out, t.absentVectors()), out, nil
+	return renderVaults(out, absent), out, nil
 }
 
 // unreadable says why the latest keyword search could not read the index,
@@ -243,30 +244,41 @@ func (t *tools) outline(ctx context.Context, item *VaultItem) error {
 }
 
 func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, HealthOutput, error) {
-	out := HealthOutput{Checks: []health.Result{}, Index: t.state(), Tools: []metrics.Tool{}}
+	out := HealthOutput{Checks: []health.Result{}, Tools: []metrics.Tool{}}
 	if t.metrics != nil {
 		out.Tools = nonNil(t.metrics.Tools())
 	}
-	out.VectorStores = t.vectorStores()
-	if t.health == nil {
+	var rep *health.Report
+	if t.health != nil {
+		r := t.health.Report(ctx)
+		rep = &r
+	}
+	// The report may take a while: the index's state and the vectors in
+	// memory are read after it, so that every line says the same moment.
+	out.Index = t.state()
+	stores, absent := t.vectorsNow(out.Index)
+	out.VectorStores = t.vectorStores(stores)
+	if rep == nil {
 		out.Status = string(health.Degraded)
 		out.Checks = append(out.Checks, health.Result{Name: "health", Status: health.Warn, Detail: "no health checks are available in this server", Fix: "run `jarvis doctor` in a terminal"})
 	} else {
-		rep := t.health.Report(ctx)
 		if doing := underway(out.Index); doing != "" {
 			rep.Underway(doing)
 		}
 		out.Status, out.Checks = string(rep.Status), nonNil(rep.Checks)
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "jarvis is %s.\n", out.Status)
+	if rep != nil {
+		fmt.Fprintf(&b, "%s\n", rep.Headline())
+	} else {
+		fmt.Fprintf(&b, "jarvis is %s.\n", out.Status)
+	}
 	// Here the checks below are what says why.
 	self := strings.NewReplacer(". health-status says", ". The checks below say", "health-status says", "the checks below say")
 	if f := freshness(out.Index); f != "" {
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(f))
 	}
 	loaded := slices.ContainsFunc(out.VectorStores, func(vs VaultStore) bool { return vs.Store != "" && vs.Store != "none" })
-	absent := t.absentVectors()
 	if e := embedding(out.Index.Embedding, loaded, absent); e != "" {
 		fmt.Fprintf(&b, "\n> %s\n", self.Replace(e))
 	}
@@ -277,11 +289,7 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 			fmt.Fprintf(&b, "  %s\n", fix)
 		}
 	}
-	b.WriteString("\nVectors for semantic search:")
-	for i, vs := range out.VectorStores {
-		fmt.Fprintf(&b, "%s %s %s", listSep(i), vs.Vault, absent.storeWords(vs.Store))
-	}
-	b.WriteString(".\n")
+	fmt.Fprintf(&b, "\n%s\n", absent.storesSentence(out.VectorStores))
 	if len(out.Tools) > 0 {
 		b.WriteString("\nTool calls since the server started:\n")
 		for _, m := range out.Tools {
@@ -289,6 +297,29 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 		}
 	}
 	return textResult(b.String()), out, nil
+}
+
+// storesSentence says where each vault's vectors are held, as a sentence
+// that names the vaults by where: "Vectors for semantic search are in
+// memory for lit and being read into memory for help."
+func (a vectorsAbsent) storesSentence(stores []VaultStore) string {
+	var where []string
+	byWhere := map[string][]string{}
+	for _, vs := range stores {
+		w := a.storeWords(vs.Store)
+		if _, ok := byWhere[w]; !ok {
+			where = append(where, w)
+		}
+		byWhere[w] = append(byWhere[w], vs.Vault)
+	}
+	parts := make([]string, len(where))
+	for i, w := range where {
+		parts[i] = w + " for " + words.List(byWhere[w])
+	}
+	if len(parts) == 0 {
+		return "No vault is served, so no vectors are held for semantic search."
+	}
+	return "Vectors for semantic search are " + words.List(parts) + "."
 }
 
 // underway says what the server is doing now that a fix would otherwise
@@ -299,32 +330,49 @@ func underway(st index.State) string {
 		return fmt.Sprintf("this server is indexing the vaults now (vault %q: %s)", st.Vault, st.Progress())
 	case st.State == index.StateIndexing:
 		return "this server is indexing the vaults now"
-	case st.Embedding.State == index.EmbedRunning && st.Embedding.Total > 0:
+	case st.Embedding.Making():
 		return fmt.Sprintf("this server is making vectors for semantic search now (%s done)", st.Embedding.Passages())
 	case st.Embedding.State == index.EmbedRunning:
-		return "this server is making vectors for semantic search now"
+		return "this server is checking which passages need vectors for semantic search now"
 	}
 	return ""
 }
 
 // storeWords says where a vault's vectors are held (vectors.StoreWords),
-// and, for a vault none are in memory for yet while the stored vectors
-// are being read, that they are being read rather than "not loaded":
-// list-vaults and health-status say each vault's store so.
+// and, for a vault none are in memory for yet, that they are being read
+// while the stored vectors are being read, or being made while a sync
+// makes them, rather than "not loaded": list-vaults and health-status say
+// each vault's store so.
 func (a vectorsAbsent) storeWords(kind string) string {
-	if a.loading && (kind == "" || kind == "none") {
-		return "being read into memory"
+	if kind == "" || kind == "none" {
+		switch {
+		case a.loading:
+			return "being read into memory"
+		case a.making:
+			return "being made"
+		}
 	}
 	return vectors.StoreWords(kind)
 }
 
-// vectorStores names, for each served vault, the store that holds its
-// vectors, "none" when it holds none.
-func (t *tools) vectorStores() []VaultStore {
+// vectorsNow reads, for an answer given with the index in state st, the
+// stores that hold each vault's vectors in memory and why stored vectors
+// are not searched, in that order: read the other way round, a load that
+// ends between the two reads leaves the answer saying that vectors are
+// neither loaded nor being read.
+func (t *tools) vectorsNow(st index.State) (map[string]string, vectorsAbsent) {
+	absent := t.absentVectors()
+	absent.making = st.Embedding.Making()
 	var stores map[string]string
 	if t.semantic != nil {
 		stores = t.semantic.VectorStores()
 	}
+	return stores, absent
+}
+
+// vectorStores names, for each served vault, the store that holds its
+// vectors (stores, by vault), "none" when it holds none.
+func (t *tools) vectorStores(stores map[string]string) []VaultStore {
 	out := make([]VaultStore, 0, len(t.vaults))
 	for _, v := range t.vaults {
 		s := stores[v.Name]

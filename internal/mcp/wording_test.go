@@ -32,7 +32,7 @@ func TestAnswerWording(t *testing.T) {
 		t.Errorf("list-vaults:\n%s", text)
 	}
 	text, _ = call(t, building, mcp.ToolHealthStatus, nil, nil)
-	if !strings.Contains(text, "Vectors for semantic search: "+v.Name+" not loaded.") {
+	if !strings.Contains(text, "Vectors for semantic search are not loaded for "+v.Name+".") {
 		t.Errorf("health-status:\n%s", text)
 	}
 }

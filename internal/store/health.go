@@ -105,8 +105,9 @@ func databaseResults(ctx context.Context, h *Handle, inv health.Invocation, opts
 	out := []health.Result{integrityResult(in, h.Path(), rebuild, inv)}
 	if len(problems) > 0 {
 		out = append(out, health.Result{Name: "database access", Status: health.Fail,
-			Detail: fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
-			Fix:    AccessFix(problems)})
+			Detail:  fmt.Sprintf("the index can be read but not updated (`jarvis index` and the server's updates fail): %s", describe(problems)),
+			Fix:     AccessFix(problems),
+			Answers: "search answers from the index as it is; the index cannot be updated: " + describe(problems)})
 	} else if LockedNow(h.Path()) && !WriterAlive(ctx, h.Path()) {
 		// Reads go on while another program holds the write lock, so
 		// every other check passes: this line alone says it. A jarvis
@@ -167,7 +168,7 @@ func integrityResult(in Inspection, path, rebuild string, inv health.Invocation)
 
 func schemaResult(ctx context.Context, db *DB, inv health.Invocation, probe Probe) health.Result {
 	r := health.Result{Name: "schema version"}
-	current, latest, err := db.Version(ctx)
+	state, current, latest, err := db.Schema(ctx)
 	switch {
 	case err != nil:
 		x, ok := Explain(db.Path, err, inv, probe)
@@ -176,15 +177,19 @@ func schemaResult(ctx context.Context, db *DB, inv health.Invocation, probe Prob
 			x.Why = Plain(err)
 		}
 		r.Status, r.Detail, r.Fix = health.Fail, x.Why, x.Fix
-	case current > latest:
+	case state == SchemaNewer:
 		x, _ := Explain(db.Path, ErrNewerSchema, inv, probe)
 		r.Status = health.Fail
 		r.Detail = fmt.Sprintf("%s (version %d; this one knows %d)", x.Why, current, latest)
 		r.Fix = x.Fix
-	case current < latest:
+	case state == SchemaUnfinished:
 		r.Status = health.Warn
-		r.Detail = fmt.Sprintf("database is at version %d; this jarvis uses %d", current, latest)
-		r.Fix = "run " + inv.Command("index") + " to migrate it"
+		r.Detail = "the index is not set up yet: the first index run was cut short (or has not run)"
+		r.Fix = "run " + inv.Command("index") + " to set it up and index the vaults"
+	case state == SchemaOlder:
+		r.Status = health.Warn
+		r.Detail = fmt.Sprintf("the database was made by an older jarvis (version %d; this jarvis uses %d)", current, latest)
+		r.Fix = "run " + inv.Command("index") + " to bring it up to date"
 	default:
 		r.Status, r.Detail = health.OK, fmt.Sprintf("version %d, current", current)
 	}

@@ -32,8 +32,8 @@ func VaultIndexed(ctx context.Context, h *Handle, v config.Vault) (why string, d
 
 // VaultReady says why the index of vault v cannot be looked at, or "" when
 // it can: its folder cannot be read (what the database holds of it then
-// says nothing of the files), the database is not available, or the vault
-// was never indexed. When why is "", db is open and id and lastMS are the
+// says nothing of the files), the database is not available or its tables
+// not set up (DB.SetUp), or the vault was never indexed. When why is "", db is open and id and lastMS are the
 // vault's row; err is a failure to read that row.
 func VaultReady(ctx context.Context, h *Handle, v config.Vault) (why string, db *DB, id int64, lastMS sql.NullInt64, err error) {
 	if w, _ := v.Unreadable(); w != "" {
@@ -42,6 +42,9 @@ func VaultReady(ctx context.Context, h *Handle, v config.Vault) (why string, db 
 	db, err = h.DB(ctx)
 	if err != nil {
 		return NotAvailable(err), nil, 0, lastMS, nil
+	}
+	if why := db.SetUp(ctx); why != "" {
+		return why, nil, 0, lastMS, nil
 	}
 	err = db.QueryRowContext(ctx, `SELECT id, last_indexed_ms FROM vaults WHERE name = ?`, v.Name).Scan(&id, &lastMS)
 	switch {

@@ -50,6 +50,9 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 	if err != nil {
 		return health.NotCheckedOf(r.Name, name, store.NotAvailable(err))
 	}
+	if why := db.SetUp(ctx); why != "" {
+		return health.NotCheckedOf(r.Name, name, why)
+	}
 	if src.Restore == nil {
 		return warn("no embedder configured: semantic search answers with keyword search", "set JARVIS_EMBEDDER or the embedder section of the config file")
 	}
