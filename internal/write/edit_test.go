@@ -41,15 +41,15 @@ func TestApplyEdits(t *testing.T) {
 	}{
 		{
 			name:  "append adds a line break first when the note lacks one",
-			src:   "one\ntwo",
+			src:   "# One",
 			edits: []Edit{{Op: OpAppend, Text: "three\n"}},
-			want:  "one\ntwo\nthree\n",
+			want:  "# One\nthree\n",
 		},
 		{
-			name:  "append to a note ending with a line break",
-			src:   "one\n",
+			name:  "append to a note ending with a line break keeps it",
+			src:   "# One\n",
 			edits: []Edit{{Op: OpAppend, Text: "two"}},
-			want:  "one\ntwo",
+			want:  "# One\ntwo\n",
 		},
 		{
 			name:  "append to an empty note",
@@ -222,13 +222,13 @@ func TestApplyEdits(t *testing.T) {
 			name:  "a CRLF note: each edit kind",
 			src:   "---\r\na: 1\r\n---\r\n# A\r\nx\r\n# B\r\ny",
 			edits: []Edit{{Op: OpAppend, Text: "p\nq"}, {Op: OpPrepend, Text: "top"}, {Op: OpReplaceSection, Heading: "A", Text: "m\nn"}, {Op: OpSetProperties, Properties: map[string]any{"b": []any{"x"}}}},
-			want:  "---\r\na: 1\r\nb:\r\n  - x\r\n---\r\ntop\r\n# A\r\nm\r\nn\r\n# B\r\ny\r\np\r\nq",
+			want:  "---\r\na: 1\r\nb:\r\n  - x\r\n---\r\ntop\r\n# A\r\nm\r\nn\r\n# B\r\ny\r\n\r\np\r\nq",
 		},
 		{
 			name:  "an LF note gets LF in text sent with CRLF",
-			src:   "one\n",
+			src:   "# One\n",
 			edits: []Edit{{Op: OpAppend, Text: "two\r\nthree\r\n"}},
-			want:  "one\ntwo\nthree\n",
+			want:  "# One\ntwo\nthree\n",
 		},
 		{
 			name:  "a BOM stays first",
