@@ -325,8 +325,16 @@ func replaceSection(body []byte, heading, text, nl string) ([]byte, error) {
 	}
 	// The blank lines that end the section, separating it from the next
 	// heading, stay as they were: the text's own are not added to them.
-	blank := body[from+trailingBlank(body[from:to]) : to]
+	tail := from + trailingBlank(body[from:to])
+	blank := body[tail:to]
+	// So do the blank lines between the heading and its body: the text
+	// takes the spacing the user had rather than its own.
+	lead := body[from : from+min(leadingBlank(body[from:to]), tail-from)]
 	text = text[:trailingBlank([]byte(text))]
+	text = text[leadingBlank([]byte(text)):]
+	if text != "" {
+		text = string(lead) + text
+	}
 	var mid []byte
 	if from == len(body) && from > 0 && !endsWithLineEnd(body) && text != "" {
 		mid = append(mid, breakOf(nl)...) // the heading is the last line, without a line end
@@ -360,6 +368,30 @@ func trailingBlank(b []byte) int {
 		end = start
 	}
 	return end
+}
+
+// leadingBlank is where the blank lines (empty, or spaces and tabs) that
+// start b end: 0 when its first line is not blank.
+func leadingBlank(b []byte) int {
+	at := 0
+	for at < len(b) {
+		end := bytes.IndexAny(b[at:], "\r\n")
+		if end < 0 {
+			if len(bytes.Trim(b[at:], " \t")) == 0 {
+				return len(b)
+			}
+			break
+		}
+		if len(bytes.Trim(b[at:at+end], " \t")) > 0 {
+			break
+		}
+		end += at + 1
+		if b[end-1] == '\r' && end < len(b) && b[end] == '\n' {
+			end++
+		}
+		at = end
+	}
+	return at
 }
 
 // headingEnd is the offset just past the heading on line (1-based): past

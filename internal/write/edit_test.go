@@ -109,7 +109,7 @@ func TestApplyEdits(t *testing.T) {
 			name:  "replace a section, keeping its heading and the next one",
 			src:   sample,
 			edits: []Edit{{Op: OpReplaceSection, Heading: "Setup", Text: "New setup."}},
-			want:  strings.Replace(sample, "\nOld setup.\n\n### Install\n\nRun it.\n\n", "New setup.\n\n", 1),
+			want:  strings.Replace(sample, "\nOld setup.\n\n### Install\n\nRun it.\n\n", "\nNew setup.\n\n", 1),
 		},
 		{
 			name:  "replace a section by its heading path",
@@ -121,7 +121,7 @@ func TestApplyEdits(t *testing.T) {
 			name:  "replace the last section",
 			src:   sample,
 			edits: []Edit{{Op: OpReplaceSection, Heading: "usage", Text: "Gone.\n"}},
-			want:  strings.Replace(sample, "\nUse it.\n", "Gone.\n", 1),
+			want:  strings.Replace(sample, "\nUse it.\n", "\nGone.\n", 1),
 		},
 		{
 			name:  "empty text empties a section",
@@ -263,6 +263,30 @@ func TestApplyEdits(t *testing.T) {
 			}
 			if string(got) != tt.want {
 				t.Errorf("got\n%q\nwant\n%q", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestReplaceSectionKeepsSpacing checks that the blank lines the user had
+// between a heading and its body, and before the next heading, stay as
+// they were, whatever blank lines the new text brings.
+func TestReplaceSectionKeepsSpacing(t *testing.T) {
+	tests := []struct{ name, src, text, want string }{
+		{"a blank line after the heading", "## Summary\n\nTBD.\n\n## Next\n", "It shows.", "## Summary\n\nIt shows.\n\n## Next\n"},
+		{"none after the heading", "## Summary\nTBD.\n## Next\n", "\n\nIt shows.\n\n", "## Summary\nIt shows.\n## Next\n"},
+		{"two after the heading, at the end", "## Summary\n\n\nTBD.\n", "It shows.", "## Summary\n\n\nIt shows.\n"},
+		{"CRLF", "## Summary\r\n\r\nTBD.\r\n", "It shows.", "## Summary\r\n\r\nIt shows.\r\n"},
+		{"an emptied section keeps the blank line before the next", "## Summary\n\nTBD.\n\n## Next\n", "", "## Summary\n\n## Next\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ApplyEdits([]byte(tt.src), []Edit{{Op: OpReplaceSection, Heading: "Summary", Text: tt.text}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
 			}
 		})
 	}
