@@ -316,7 +316,7 @@ func TestApplyEditsErrors(t *testing.T) {
 		{"no such heading", sample, []Edit{{Op: OpReplaceSection, Heading: "Deploy", Text: "x"}}, 1, `the note has no heading "Deploy"; its headings are "Project", "Setup"`, false},
 		{"no headings at all", "plain\n", []Edit{{Op: OpReplaceSection, Heading: "A", Text: "x"}}, 1, "the note has no headings", false},
 		{"empty properties", sample, []Edit{{Op: OpSetProperties}}, 1, "properties is empty", false},
-		{"nested property", sample, []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": map[string]any{"b": 1}}}}, 1, `property "a": a value may be text`, false},
+		{"nested property", sample, []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": map[string]any{"b": 1}}}}, 1, `property "a": a value cannot be a map of properties`, false},
 		{"invalid frontmatter", "---\na: [1\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": 1}}}, 1, "invalid frontmatter YAML", false},
 		{"duplicate keys", "---\na: 1\na: 2\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "is given twice", false},
 		{"frontmatter that is a list", "---\n- a\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "not a list of properties", false},
