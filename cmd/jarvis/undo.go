@@ -167,6 +167,14 @@ error.`, e)
 	progress.Finish()
 	redo := inv.Command("undo", strconv.FormatInt(undoID, 10))
 	done, lookupErr := write.Lookup(ctx, db, undoID)
+	// A plain undo now reverts this one; the one before the write
+	// reverted is the next to offer.
+	before := ""
+	if n, _, _, ok := write.Reverts(done); lookupErr == nil && ok {
+		if prev, err := write.WriteBefore(ctx, db, n); err == nil && prev != 0 {
+			before = inv.Command("undo", strconv.FormatInt(prev, 10))
+		}
+	}
 	if *asJSON {
 		out := undoOutput{Undone: id, Write: undoID, Vault: v.Name, Summary: entry.Summary, Files: []historyFile{}}
 		if lookupErr == nil {
@@ -176,7 +184,7 @@ error.`, e)
 			return err
 		}
 	} else if lookupErr == nil {
-		fmt.Fprintln(e.stdout, write.UndoReport(done, id, redo))
+		fmt.Fprintln(e.stdout, write.UndoReport(done, id, inv.Command("undo"), before))
 	} else {
 		fmt.Fprintf(e.stdout, "Reverted write %d in %q. This undo is write %d: run %s to redo it.\n", id, v.Name, undoID, redo)
 	}

@@ -457,10 +457,14 @@ func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
 		t.Errorf("undo 1: exit %d, stderr %q, want %q", r.code, r.stderr, want)
 	}
 
+	// A plain undo after an undo redoes, and the report says so, with
+	// the command that undoes the write before.
+	again := "`jarvis undo --vault " + f.dir + " --db " + f.db + "`"
+	before := "`jarvis undo --vault " + f.dir + " --db " + f.db + " 1`"
 	for _, want := range []string{
-		`Reverted write 2 in "notes" (which edited A.md): restored the earlier A.md. This undo is write 3: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 3`" + ` to redo it.`,
-		`Redid write 2 in "notes" (edited A.md) by reverting write 3, its undo: restored the earlier A.md. This redo is write 4: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 4`" + ` to undo it again.`,
-		`Undid write 2 in "notes" (edited A.md) again by reverting write 4, its redo: restored the earlier A.md. This undo is write 5: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 5`" + ` to redo it.`,
+		`Reverted write 2 in "notes" (which edited A.md): restored the earlier A.md. This undo is write 3: run ` + again + ` again to redo it; ` + before + ` undoes the write before.`,
+		`Redid write 2 in "notes" (edited A.md) by reverting write 3, its undo: restored the earlier A.md. This redo is write 4: run ` + again + ` to undo it again.`,
+		`Undid write 2 in "notes" (edited A.md) again by reverting write 4, its redo: restored the earlier A.md. This undo is write 5: run ` + again + ` again to redo it; ` + before + ` undoes the write before.`,
 	} {
 		if u := f.run(t, "undo"); u.code != 0 || u.stdout != want+"\n" {
 			t.Errorf("undo: exit %d, stdout %q, want %q", u.code, u.stdout, want)
