@@ -30,3 +30,19 @@ func TestUnknownFieldOfAListItem(t *testing.T) {
 		t.Errorf("edit-note with a misspelt argument: %q", text)
 	}
 }
+
+// TestEditNoteSaysADottedNameIsTopLevel: set_properties of a dotted name
+// with no map in the note to hold it writes one top-level property, and
+// the answer says so.
+func TestEditNoteSaysADottedNameIsTopLevel(t *testing.T) {
+	cs, _ := writableExample(t)
+	var out mcp.WriteOutput
+	text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": etagOf(t, cs, "Water.md"),
+		"edits": []any{map[string]any{"op": "set_properties", "properties": map[string]any{"source.url": "x"}}}}, &out)
+	if isErr || !strings.Contains(strings.Join(out.Warnings, "\n"), `property "source.url" was set as one top-level property of that name, not as a key inside a map "source"`) {
+		t.Fatalf("edit-note set_properties source.url: %v %q, warnings %q", isErr, text, out.Warnings)
+	}
+	if !strings.Contains(text, "top-level property") {
+		t.Errorf("the answer's text does not say how source.url was set: %q", text)
+	}
+}

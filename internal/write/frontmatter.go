@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -272,6 +273,25 @@ func nestedName(yamlText []byte, name string) error {
 		node = value
 	}
 	return nil
+}
+
+// dottedNames says of each dotted property name that set_properties
+// edits set (nestedName having let them through, no map in the note
+// holding such a key) that it was written as one top-level property, so
+// that a caller who meant a key inside a map knows.
+func dottedNames(edits []Edit) []string {
+	var said []string
+	for _, e := range edits {
+		if e.Op != OpSetProperties {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(e.Properties)) {
+			if e.Properties[name] != nil && strings.Contains(name, ".") {
+				said = append(said, fmt.Sprintf("property %q was set as one top-level property of that name, not as a key inside a map %q, which the note does not have", name, name[:strings.LastIndex(name, ".")]))
+			}
+		}
+	}
+	return said
 }
 
 // keyEnd is the offset of the colon that ends key's name on its line, or
