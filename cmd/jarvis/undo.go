@@ -207,7 +207,7 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 					id, by, inv.Command("undo", strconv.FormatInt(by, 10)))
 			}
 			if standing := netWrites(ctx, db, later); len(standing) > 0 {
-				return fmt.Errorf("cannot undo: %w; %s; nothing was changed.", err, undoFirst(inv, later, standing))
+				return fullStop{fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later, standing))}
 			}
 		}
 		// A change made outside jarvis: what would let the undo go ahead.
@@ -242,6 +242,14 @@ func undoneBy(ctx context.Context, db write.JournalDB, id int64, later []int64) 
 	}
 	return 0
 }
+
+// fullStop is an error whose words end a paragraph the user reads, as the
+// undo refusal that lists the commands to run does: it ends with a full
+// stop, which Go's convention leaves out of an error's own words.
+type fullStop struct{ err error }
+
+func (f fullStop) Error() string { return f.err.Error() + "." }
+func (f fullStop) Unwrap() error { return f.err }
 
 // netWrites are the writes among later (oldest first, each one that
 // changed a note since the write to undo) whose changes still stand: an
