@@ -199,11 +199,15 @@ func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, d
 
 // revertStates says, of each write among entries (newest first) that an
 // undo among them undid or redid, its state after the newest of them:
-// "undone by write 4", "redone by write 3".
+// "undone by write 4", "redone by write 3". An undo that a later undo
+// reverted (write 4, undone by write 5 to redo write 3) is marked so too.
 func revertStates(entries []write.Entry) map[int64]string {
 	state := map[int64]string{}
-	for _, u := range slices.Backward(entries) {
+	for i, u := range slices.Backward(entries) {
 		if n, redo, _, ok := write.Reverts(u); ok {
+			if t := revertedBy(entries[i+1:], u); t != 0 && t != n {
+				state[t] = fmt.Sprintf("undone by write %d", u.ID)
+			}
 			state[n] = fmt.Sprintf("undone by write %d", u.ID)
 			if redo {
 				state[n] = fmt.Sprintf("redone by write %d", u.ID)

@@ -167,6 +167,14 @@ error.`, e)
 	progress.Finish()
 	redo := inv.Command("undo", strconv.FormatInt(undoID, 10))
 	done, lookupErr := write.Lookup(ctx, db, undoID)
+	// A plain undo now reverts this one; the one before the write
+	// reverted is the next to offer.
+	before := ""
+	if n, _, _, ok := write.Reverts(done); lookupErr == nil && ok {
+		if prev, err := write.WriteBefore(ctx, db, n); err == nil && prev != 0 {
+			before = inv.Command("undo", strconv.FormatInt(prev, 10))
+		}
+	}
 	if *asJSON {
 		out := undoOutput{Undone: id, Write: undoID, Vault: v.Name, Summary: entry.Summary, Files: []historyFile{}}
 		if lookupErr == nil {
@@ -176,7 +184,7 @@ error.`, e)
 			return err
 		}
 	} else if lookupErr == nil {
-		fmt.Fprintln(e.stdout, write.UndoReport(done, id, redo))
+		fmt.Fprintln(e.stdout, write.UndoReport(done, id, inv.Command("undo"), before))
 	} else {
 		fmt.Fprintf(e.stdout, "Reverted write %d in %q. This undo is write %d: run %s to redo it.\n", id, v.Name, undoID, redo)
 	}
@@ -198,7 +206,9 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 				return fmt.Errorf("write %d is already undone, by write %d; to make it again, run %s; nothing was changed",
 					id, by, inv.Command("undo", strconv.FormatInt(by, 10)))
 			}
-			return fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later))
+			if standing := netWrites(ctx, db, later); len(standing) > 0 {
+				return fullStop{fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later, standing))}
+			}
 		}
 		// A change made outside jarvis: what would let the undo go ahead.
 		again := inv.Command("undo", strconv.FormatInt(id, 10))
@@ -233,12 +243,45 @@ func undoneBy(ctx context.Context, db write.JournalDB, id int64, later []int64) 
 	return 0
 }
 
+// fullStop is an error whose words end a paragraph the user reads, as the
+// undo refusal that lists the commands to run does: it ends with a full
+// stop, which Go's convention leaves out of an error's own words.
+type fullStop struct{ err error }
+
+func (f fullStop) Error() string { return f.err.Error() + "." }
+func (f fullStop) Unwrap() error { return f.err }
+
+// netWrites are the writes among later (oldest first, each one that
+// changed a note since the write to undo) whose changes still stand: an
+// undo and the write it reverted (revertedBy) cancel out, so that undoing
+// the rest, newest first, brings the note back. Of write 3, its undo 4 and
+// 5, the undo of 4, only 5 stands: undoing it takes back what all three
+// did. later itself when the journal cannot be read.
+func netWrites(ctx context.Context, db write.JournalDB, later []int64) []int64 {
+	var standing []int64
+	var seen []write.Entry // newest first, as revertedBy reads them
+	for _, n := range later {
+		e, err := write.Lookup(ctx, db, n)
+		if err != nil {
+			return later
+		}
+		if t := revertedBy(seen, e); t != 0 && len(standing) > 0 && standing[len(standing)-1] == t {
+			standing = standing[:len(standing)-1]
+		} else {
+			standing = append(standing, n)
+		}
+		seen = append([]write.Entry{e}, seen...)
+	}
+	return standing
+}
+
 // undoFirst says which writes (later, oldest first) changed a note since
-// the write to undo, and the undos to run first, newest first: each of a
-// few, and then how far down the rest go.
-func undoFirst(inv health.Invocation, later []int64) string {
+// the write to undo, and the undos to run first, newest first, of those
+// whose changes still stand (standing, netWrites): each of a few, and then
+// how far down the rest go.
+func undoFirst(inv health.Invocation, later, standing []int64) string {
 	undo := func(n int64) string { return inv.Command("undo", strconv.FormatInt(n, 10)) }
-	newest := later[len(later)-1]
+	newest := standing[len(standing)-1]
 	if len(later) == 1 {
 		return fmt.Sprintf("write %d changed it since: undo it first with %s", newest, undo(newest))
 	}
@@ -246,16 +289,26 @@ func undoFirst(inv health.Invocation, later []int64) string {
 	for i, n := range later {
 		ids[i] = strconv.FormatInt(n, 10)
 	}
+	said := fmt.Sprintf("writes %s changed it since", words.List(ids))
+	if len(standing) < len(later) {
+		said += ", some undoing others"
+	}
+	if len(standing) == 1 {
+		return fmt.Sprintf("%s: undo write %d first with %s, which takes back what they did", said, newest, undo(newest))
+	}
 	const most = 3
 	var cmds []string
-	for i := len(later) - 1; i >= 0 && len(cmds) < most; i-- {
-		cmds = append(cmds, undo(later[i]))
+	for i := len(standing) - 1; i >= 0 && len(cmds) < most; i-- {
+		cmds = append(cmds, undo(standing[i]))
 	}
 	steps := strings.Join(cmds, ", then ")
-	if len(later) > most {
-		steps += fmt.Sprintf(", and so on down to %s", undo(later[0]))
+	if len(standing) > most {
+		steps += fmt.Sprintf(", and so on down to %s", undo(standing[0]))
 	}
-	return fmt.Sprintf("writes %s changed it since: undo them first, newest first: %s", words.List(ids), steps)
+	if len(standing) < len(later) {
+		return fmt.Sprintf("%s: undo first, newest first: %s", said, steps)
+	}
+	return fmt.Sprintf("%s: undo them first, newest first: %s", said, steps)
 }
 
 // undoVault is the vault write id was made in, called name: the one the

@@ -452,15 +452,19 @@ func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
 	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
 	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a2\n")), After: []byte("a3\n")}}})
 	r := f.run(t, "undo", "1")
-	want := "jarvis: cannot undo: A.md changed since write 1; undoing it would lose that change; write 2 changed it since: undo it first with `jarvis undo --vault " + f.dir + " --db " + f.db + " 2`; nothing was changed\n"
+	want := "jarvis: cannot undo: A.md changed since write 1; undoing it would lose that change; write 2 changed it since: undo it first with `jarvis undo --vault " + f.dir + " --db " + f.db + " 2`; nothing was changed.\n"
 	if r.code != 1 || r.stderr != want {
 		t.Errorf("undo 1: exit %d, stderr %q, want %q", r.code, r.stderr, want)
 	}
 
+	// A plain undo after an undo redoes, and the report says so, with
+	// the command that undoes the write before.
+	again := "`jarvis undo --vault " + f.dir + " --db " + f.db + "`"
+	before := "`jarvis undo --vault " + f.dir + " --db " + f.db + " 1`"
 	for _, want := range []string{
-		`Reverted write 2 in "notes" (which edited A.md): restored the earlier A.md. This undo is write 3: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 3`" + ` to redo it.`,
-		`Redid write 2 in "notes" (edited A.md) by reverting write 3, its undo: restored the earlier A.md. This redo is write 4: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 4`" + ` to undo it again.`,
-		`Undid write 2 in "notes" (edited A.md) again by reverting write 4, its redo: restored the earlier A.md. This undo is write 5: run ` + "`jarvis undo --vault " + f.dir + " --db " + f.db + " 5`" + ` to redo it.`,
+		`Reverted write 2 in "notes" (which edited A.md): restored the earlier A.md. This undo is write 3: run ` + again + ` again to redo it; ` + before + ` undoes the write before.`,
+		`Redid write 2 in "notes" (edited A.md) by reverting write 3, its undo: restored the earlier A.md. This redo is write 4: run ` + again + ` to undo it again.`,
+		`Undid write 2 in "notes" (edited A.md) again by reverting write 4, its redo: restored the earlier A.md. This undo is write 5: run ` + again + ` again to redo it; ` + before + ` undoes the write before.`,
 	} {
 		if u := f.run(t, "undo"); u.code != 0 || u.stdout != want+"\n" {
 			t.Errorf("undo: exit %d, stdout %q, want %q", u.code, u.stdout, want)
@@ -479,14 +483,41 @@ func TestUndoRefusalNamesEveryLaterWrite(t *testing.T) {
 	}
 	undo := func(n int) string { return fmt.Sprintf("`jarvis undo --vault %s --db %s %d`", f.dir, f.db, n) }
 	r := f.run(t, "undo", "1")
-	want := "writes 2, 3, 4, 5 and 6 changed it since: undo them first, newest first: " + undo(6) + ", then " + undo(5) + ", then " + undo(4) + ", and so on down to " + undo(2) + "; nothing was changed\n"
+	want := "writes 2, 3, 4, 5 and 6 changed it since: undo them first, newest first: " + undo(6) + ", then " + undo(5) + ", then " + undo(4) + ", and so on down to " + undo(2) + "; nothing was changed.\n"
 	if r.code != 1 || !strings.HasSuffix(r.stderr, want) {
 		t.Errorf("undo 1: exit %d, stderr %q, want it to end %q", r.code, r.stderr, want)
 	}
 	r = f.run(t, "undo", "4")
-	want = "writes 5 and 6 changed it since: undo them first, newest first: " + undo(6) + ", then " + undo(5) + "; nothing was changed\n"
+	want = "writes 5 and 6 changed it since: undo them first, newest first: " + undo(6) + ", then " + undo(5) + "; nothing was changed.\n"
 	if r.code != 1 || !strings.HasSuffix(r.stderr, want) {
 		t.Errorf("undo 4: exit %d, stderr %q, want it to end %q", r.code, r.stderr, want)
+	}
+}
+
+// TestUndoRefusalSkipsUndoPairs: when the writes since include undos
+// and redos, the refusal advises only the undos that bring the note back
+// (an undo and the write it reverted cancel out), and following it does.
+func TestUndoRefusalSkipsUndoPairs(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a1\n")}}})
+	f.write(t, write.Change{Tool: "create-note", Files: []write.FileChange{{Path: "B.md", After: []byte("b\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a1\n")), After: []byte("a3\n")}}})
+	for i := 0; i < 2; i++ { // write 4 undoes 3, write 5 redoes it
+		if u := f.run(t, "undo"); u.code != 0 {
+			t.Fatalf("undo: exit %d, stderr %q", u.code, u.stderr)
+		}
+	}
+	undo := func(n int) string { return fmt.Sprintf("`jarvis undo --vault %s --db %s %d`", f.dir, f.db, n) }
+	r := f.run(t, "undo", "1")
+	want := "writes 3, 4 and 5 changed it since, some undoing others: undo write 5 first with " + undo(5) + ", which takes back what they did; nothing was changed.\n"
+	if r.code != 1 || !strings.HasSuffix(r.stderr, want) {
+		t.Fatalf("undo 1: exit %d, stderr %q, want it to end %q", r.code, r.stderr, want)
+	}
+	if u := f.run(t, "undo", "5"); u.code != 0 {
+		t.Fatalf("undo 5: exit %d, stderr %q", u.code, u.stderr)
+	}
+	if u := f.run(t, "undo", "1"); u.code != 0 || vaultNotes(t, f.dir)["A.md"] != "a\n" {
+		t.Errorf("undo 1 after the advice: exit %d, stderr %q, A.md %q", u.code, u.stderr, vaultNotes(t, f.dir)["A.md"])
 	}
 }
 

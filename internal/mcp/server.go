@@ -296,9 +296,11 @@ func friendlyArgumentErrors(inputs map[string]*jsonschema.Schema) mcpsdk.Middlew
 			}
 			var input *jsonschema.Schema
 			var tool string
+			var args json.RawMessage
 			if call, ok := req.(*mcpsdk.CallToolRequest); ok && call.Params != nil {
 				tool = call.Params.Name
 				input = inputs[tool]
+				args = call.Params.Arguments
 			}
 			for _, c := range r.Content {
 				tc, ok := c.(*mcpsdk.TextContent)
@@ -309,7 +311,7 @@ func friendlyArgumentErrors(inputs map[string]*jsonschema.Schema) mcpsdk.Middlew
 					tc.Text = off
 					continue
 				}
-				detail := explainSchemaError(tc.Text, input)
+				detail := explainSchemaError(tc.Text, input, args)
 				tc.Text = invalidArguments(detail, "fix it (the tool's input schema lists the allowed values)")
 			}
 			return res, err
@@ -385,14 +387,18 @@ var (
 // of it is quoted longer than quoteArg allows. What a value of the wrong
 // type should have been is read from input, the tool's input schema, when
 // given: the message names "an array of strings", not the null an optional
-// list's schema also allows.
-func explainSchemaError(msg string, input *jsonschema.Schema) string {
+// list's schema also allows. args, the call's arguments, tell which item
+// of a list holds a field the schema does not have.
+func explainSchemaError(msg string, input *jsonschema.Schema, args json.RawMessage) string {
 	rest := strings.TrimPrefix(msg, `validating "arguments": `)
-	prop, item, field := "an argument", false, ""
+	prop, item, field, where := "an argument", false, "", ""
 	for strings.HasPrefix(rest, "validating ") {
 		loc, after, ok := strings.Cut(rest[len("validating "):], ": ")
 		if !ok {
 			break
+		}
+		if strings.HasPrefix(loc, "/") {
+			where = loc
 		}
 		if _, p, ok := strings.Cut(loc, "/properties/"); ok {
 			var under string
@@ -482,12 +488,23 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 	}
 	if names, ok := strings.CutPrefix(rest, "unexpected additional properties "); ok {
 		unknown := unknownArguments(names)
-		takes := argumentsTaken(input)
+		if where != "" {
+			if path, object, noun := unknownFieldAt(where, input, args, unknown[0]); path != "" {
+				return unknownFields(path, object, noun, unknown)
+			}
+		}
+		takes := "; the tool takes " + fieldsTaken(input)
+		if input == nil || len(input.Properties) == 0 {
+			takes = ""
+		}
 		if len(unknown) == 1 {
 			said := "there is no argument " + quoteArg(unknown[0])
 			if input != nil {
 				if near := words.Nearest(unknown[0], slices.Collect(maps.Keys(input.Properties)), 2); near != "" {
 					said += "; did you mean " + near + "?"
+					if takes != "" {
+						takes = " The tool takes " + fieldsTaken(input)
+					}
 				}
 			}
 			return said + takes
@@ -503,11 +520,11 @@ func explainSchemaError(msg string, input *jsonschema.Schema) string {
 	return clip(rest, maxQuoted)
 }
 
-// argumentsTaken says which arguments a tool takes, from its input schema,
-// the required first and marked so: "; the tool takes query_note_path
-// (required), depth, direction and vault". "" without a schema.
-func argumentsTaken(input *jsonschema.Schema) string {
-	if input == nil || len(input.Properties) == 0 {
+// fieldsTaken says which arguments a tool takes, or which fields an
+// object argument takes, from its schema, the required first and marked
+// so: "query_note_path (required), depth, direction and vault".
+func fieldsTaken(input *jsonschema.Schema) string {
+	if input == nil {
 		return ""
 	}
 	var names []string
@@ -523,7 +540,85 @@ func argumentsTaken(input *jsonschema.Schema) string {
 		}
 	}
 	slices.Sort(rest)
-	return "; the tool takes " + words.List(append(names, rest...))
+	return words.List(append(names, rest...))
+}
+
+// unknownFieldAt finds, in a call's arguments args, the object that the
+// schema location where (such as /properties/edits/items) validates and
+// that has the field name: its path as the caller wrote it ("edits[1]"),
+// its schema, and what it is ("edit", an item of edits). "" when it is
+// not found, or where is the arguments themselves.
+func unknownFieldAt(where string, input *jsonschema.Schema, args json.RawMessage, name string) (string, *jsonschema.Schema, string) {
+	var v any
+	if input == nil || json.Unmarshal(args, &v) != nil {
+		return "", nil, ""
+	}
+	var walk func(v any, s *jsonschema.Schema, segs []string, path, noun string) (string, *jsonschema.Schema, string)
+	walk = func(v any, s *jsonschema.Schema, segs []string, path, noun string) (string, *jsonschema.Schema, string) {
+		if s == nil {
+			return "", nil, ""
+		}
+		if len(segs) == 0 {
+			if m, ok := v.(map[string]any); ok && path != "" {
+				if _, has := m[name]; has {
+					return path, s, noun
+				}
+			}
+			return "", nil, ""
+		}
+		switch {
+		case segs[0] == "properties" && len(segs) > 1:
+			m, _ := v.(map[string]any)
+			p := segs[1]
+			if path != "" {
+				p = path + "." + p
+			}
+			return walk(m[segs[1]], s.Properties[segs[1]], segs[2:], p, segs[1])
+		case segs[0] == "items":
+			list, _ := v.([]any)
+			for i, e := range list {
+				if p, cs, n := walk(e, s.Items, segs[1:], fmt.Sprintf("%s[%d]", path, i), itemNoun(noun)); p != "" {
+					return p, cs, n
+				}
+			}
+		}
+		return "", nil, ""
+	}
+	return walk(v, input, strings.Split(strings.TrimPrefix(where, "/"), "/"), "", "")
+}
+
+// unknownFields says that the object at path has no such fields: "edits[0]
+// has no field "append"; an edit takes op (required), text, ..., such as
+// {"op":"append","text":"..."}", the example read from its schema.
+func unknownFields(path string, object *jsonschema.Schema, noun string, unknown []string) string {
+	quoted := make([]string, len(unknown))
+	for i, n := range unknown {
+		quoted[i] = quoteArg(n)
+	}
+	said := path + " has no field " + quoted[0]
+	if len(quoted) > 1 {
+		said = path + " has no fields " + words.List(quoted)
+	}
+	if len(unknown) == 1 {
+		if near := words.Nearest(unknown[0], slices.Collect(maps.Keys(object.Properties)), 2); near != "" {
+			said += "; did you mean " + near + "?"
+		}
+	}
+	if len(object.Properties) == 0 {
+		return said
+	}
+	takes := withArticle(noun) + " takes " + fieldsTaken(object)
+	if strings.HasSuffix(said, "?") {
+		said += " " + strings.ToUpper(takes[:1]) + takes[1:]
+	} else {
+		said += "; " + takes
+	}
+	if len(object.Examples) > 0 {
+		if ex, err := json.Marshal(object.Examples[0]); err == nil {
+			said += ", such as " + string(ex)
+		}
+	}
+	return said
 }
 
 // explainFieldError is explainSchemaError for a field of the objects a
@@ -592,6 +687,8 @@ func itemNoun(prop string) string {
 		return "note"
 	case "alternatives":
 		return "alternative"
+	case "edits":
+		return "edit"
 	}
 	return "item"
 }

@@ -129,7 +129,7 @@ func applyEdit(src []byte, e Edit) ([]byte, error) {
 	var err error
 	switch e.Op {
 	case OpAppend:
-		out = appendText(body, withLineEnds(e.Text, nl), nl)
+		out, err = appendText(body, withLineEnds(e.Text, nl), nl)
 	case OpPrepend:
 		out = prependText(body, withLineEnds(e.Text, nl), nl)
 	case OpReplace:
@@ -218,15 +218,40 @@ func checkFields(e Edit) error {
 	return nil
 }
 
-// appendText adds text at the end of body, on a new line when body does
-// not end with a line end.
-func appendText(body []byte, text, nl string) []byte {
-	out := make([]byte, 0, len(body)+len(nl)+len(text))
-	out = append(out, body...)
+// appendText adds text at the end of body, on a line of its own, so that
+// it renders as the blocks it is: when it would be read into the note's
+// last block (a paragraph, a quote or callout, a list, a table), a blank
+// line goes before it. A note that ended with a line end still does.
+func appendText(body []byte, text, nl string) ([]byte, error) {
+	sep := ""
 	if len(body) > 0 && !endsWithLineEnd(body) {
-		out = append(out, breakOf(nl)...)
+		sep = breakOf(nl)
 	}
-	return append(out, text...)
+	if start := bodyStart(body); start < len(body) && trailingBlank(body[start:]) < len(body)-start {
+		// The note ends with a blank line, or its body is empty.
+	} else if start < len(body) {
+		joins, err := vault.NewParser().NeedsBlankLine(context.Background(), append(slices.Clone(body[start:]), sep...), []byte(text))
+		if err != nil {
+			return nil, fmt.Errorf("the note could not be read for where its last block ends (%v); use replace instead", err)
+		}
+		if joins {
+			sep += breakOf(nl)
+		}
+	}
+	if endsWithLineEnd(body) && !endsWithLineEnd([]byte(text)) {
+		text += breakOf(nl)
+	}
+	out := make([]byte, 0, len(body)+len(sep)+len(text))
+	return append(append(append(out, body...), sep...), text...), nil
+}
+
+// bodyStart is where the Markdown of body starts: past its frontmatter,
+// if any.
+func bodyStart(body []byte) int {
+	if _, _, start, ok := frontmatterBounds(body); ok {
+		return start
+	}
+	return 0
 }
 
 // prependText inserts text at the start of the body, after any
@@ -300,8 +325,16 @@ func replaceSection(body []byte, heading, text, nl string) ([]byte, error) {
 	}
 	// The blank lines that end the section, separating it from the next
 	// heading, stay as they were: the text's own are not added to them.
-	blank := body[from+trailingBlank(body[from:to]) : to]
+	tail := from + trailingBlank(body[from:to])
+	blank := body[tail:to]
+	// So do the blank lines between the heading and its body: the text
+	// takes the spacing the user had rather than its own.
+	lead := body[from : from+min(leadingBlank(body[from:to]), tail-from)]
 	text = text[:trailingBlank([]byte(text))]
+	text = text[leadingBlank([]byte(text)):]
+	if text != "" {
+		text = string(lead) + text
+	}
 	var mid []byte
 	if from == len(body) && from > 0 && !endsWithLineEnd(body) && text != "" {
 		mid = append(mid, breakOf(nl)...) // the heading is the last line, without a line end
@@ -335,6 +368,30 @@ func trailingBlank(b []byte) int {
 		end = start
 	}
 	return end
+}
+
+// leadingBlank is where the blank lines (empty, or spaces and tabs) that
+// start b end: 0 when its first line is not blank.
+func leadingBlank(b []byte) int {
+	at := 0
+	for at < len(b) {
+		end := bytes.IndexAny(b[at:], "\r\n")
+		if end < 0 {
+			if len(bytes.Trim(b[at:], " \t")) == 0 {
+				return len(b)
+			}
+			break
+		}
+		if len(bytes.Trim(b[at:at+end], " \t")) > 0 {
+			break
+		}
+		end += at + 1
+		if b[end-1] == '\r' && end < len(b) && b[end] == '\n' {
+			end++
+		}
+		at = end
+	}
+	return at
 }
 
 // headingEnd is the offset just past the heading on line (1-based): past

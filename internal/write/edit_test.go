@@ -41,15 +41,15 @@ func TestApplyEdits(t *testing.T) {
 	}{
 		{
 			name:  "append adds a line break first when the note lacks one",
-			src:   "one\ntwo",
+			src:   "# One",
 			edits: []Edit{{Op: OpAppend, Text: "three\n"}},
-			want:  "one\ntwo\nthree\n",
+			want:  "# One\nthree\n",
 		},
 		{
-			name:  "append to a note ending with a line break",
-			src:   "one\n",
+			name:  "append to a note ending with a line break keeps it",
+			src:   "# One\n",
 			edits: []Edit{{Op: OpAppend, Text: "two"}},
-			want:  "one\ntwo",
+			want:  "# One\ntwo\n",
 		},
 		{
 			name:  "append to an empty note",
@@ -109,7 +109,7 @@ func TestApplyEdits(t *testing.T) {
 			name:  "replace a section, keeping its heading and the next one",
 			src:   sample,
 			edits: []Edit{{Op: OpReplaceSection, Heading: "Setup", Text: "New setup."}},
-			want:  strings.Replace(sample, "\nOld setup.\n\n### Install\n\nRun it.\n\n", "New setup.\n\n", 1),
+			want:  strings.Replace(sample, "\nOld setup.\n\n### Install\n\nRun it.\n\n", "\nNew setup.\n\n", 1),
 		},
 		{
 			name:  "replace a section by its heading path",
@@ -121,7 +121,7 @@ func TestApplyEdits(t *testing.T) {
 			name:  "replace the last section",
 			src:   sample,
 			edits: []Edit{{Op: OpReplaceSection, Heading: "usage", Text: "Gone.\n"}},
-			want:  strings.Replace(sample, "\nUse it.\n", "Gone.\n", 1),
+			want:  strings.Replace(sample, "\nUse it.\n", "\nGone.\n", 1),
 		},
 		{
 			name:  "empty text empties a section",
@@ -222,13 +222,13 @@ func TestApplyEdits(t *testing.T) {
 			name:  "a CRLF note: each edit kind",
 			src:   "---\r\na: 1\r\n---\r\n# A\r\nx\r\n# B\r\ny",
 			edits: []Edit{{Op: OpAppend, Text: "p\nq"}, {Op: OpPrepend, Text: "top"}, {Op: OpReplaceSection, Heading: "A", Text: "m\nn"}, {Op: OpSetProperties, Properties: map[string]any{"b": []any{"x"}}}},
-			want:  "---\r\na: 1\r\nb:\r\n  - x\r\n---\r\ntop\r\n# A\r\nm\r\nn\r\n# B\r\ny\r\np\r\nq",
+			want:  "---\r\na: 1\r\nb:\r\n  - x\r\n---\r\ntop\r\n# A\r\nm\r\nn\r\n# B\r\ny\r\n\r\np\r\nq",
 		},
 		{
 			name:  "an LF note gets LF in text sent with CRLF",
-			src:   "one\n",
+			src:   "# One\n",
 			edits: []Edit{{Op: OpAppend, Text: "two\r\nthree\r\n"}},
-			want:  "one\ntwo\nthree\n",
+			want:  "# One\ntwo\nthree\n",
 		},
 		{
 			name:  "a BOM stays first",
@@ -268,6 +268,30 @@ func TestApplyEdits(t *testing.T) {
 	}
 }
 
+// TestReplaceSectionKeepsSpacing checks that the blank lines the user had
+// between a heading and its body, and before the next heading, stay as
+// they were, whatever blank lines the new text brings.
+func TestReplaceSectionKeepsSpacing(t *testing.T) {
+	tests := []struct{ name, src, text, want string }{
+		{"a blank line after the heading", "## Summary\n\nTBD.\n\n## Next\n", "It shows.", "## Summary\n\nIt shows.\n\n## Next\n"},
+		{"none after the heading", "## Summary\nTBD.\n## Next\n", "\n\nIt shows.\n\n", "## Summary\nIt shows.\n## Next\n"},
+		{"two after the heading, at the end", "## Summary\n\n\nTBD.\n", "It shows.", "## Summary\n\n\nIt shows.\n"},
+		{"CRLF", "## Summary\r\n\r\nTBD.\r\n", "It shows.", "## Summary\r\n\r\nIt shows.\r\n"},
+		{"an emptied section keeps the blank line before the next", "## Summary\n\nTBD.\n\n## Next\n", "", "## Summary\n\n## Next\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ApplyEdits([]byte(tt.src), []Edit{{Op: OpReplaceSection, Heading: "Summary", Text: tt.text}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if string(got) != tt.want {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}
+
 func TestApplyEditsErrors(t *testing.T) {
 	big := strings.Repeat("x", MaxEditText+1)
 	tests := []struct {
@@ -292,7 +316,7 @@ func TestApplyEditsErrors(t *testing.T) {
 		{"no such heading", sample, []Edit{{Op: OpReplaceSection, Heading: "Deploy", Text: "x"}}, 1, `the note has no heading "Deploy"; its headings are "Project", "Setup"`, false},
 		{"no headings at all", "plain\n", []Edit{{Op: OpReplaceSection, Heading: "A", Text: "x"}}, 1, "the note has no headings", false},
 		{"empty properties", sample, []Edit{{Op: OpSetProperties}}, 1, "properties is empty", false},
-		{"nested property", sample, []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": map[string]any{"b": 1}}}}, 1, `property "a": a value may be text`, false},
+		{"nested property", sample, []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": map[string]any{"b": 1}}}}, 1, `property "a": a value cannot be a map of properties`, false},
 		{"invalid frontmatter", "---\na: [1\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"a": 1}}}, 1, "invalid frontmatter YAML", false},
 		{"duplicate keys", "---\na: 1\na: 2\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "is given twice", false},
 		{"frontmatter that is a list", "---\n- a\n---\nx\n", []Edit{{Op: OpSetProperties, Properties: map[string]any{"b": 1}}}, 1, "not a list of properties", false},

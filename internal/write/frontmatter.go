@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"regexp"
 	"slices"
@@ -108,6 +109,13 @@ func setProperties(body []byte, props map[string]any, nl string) ([]byte, error)
 	type splice struct {
 		start, end int
 		with       []byte
+	}
+	for _, name := range names {
+		if !slices.ContainsFunc(written, func(p property) bool { return p.name == name }) {
+			if err := nestedName(yamlText, name); err != nil {
+				return nil, err
+			}
+		}
 	}
 	var splices []splice
 	var added []byte
@@ -222,6 +230,68 @@ func readFrontmatter(yamlText []byte) (map[string]any, []property, error) {
 		written = append(written, p)
 	}
 	return old, written, nil
+}
+
+// nestedName refuses a dotted property name, such as "zotero.key", that
+// names a key inside a property written as a map ("zotero:" with "key:"
+// beneath it): the filter language reads the name so, and a top-level
+// property "zotero.key" beside the map would disagree with it.
+// set_properties changes top-level properties only, so the refusal says
+// which line to change with a replace edit.
+func nestedName(yamlText []byte, name string) error {
+	if !strings.Contains(name, ".") {
+		return nil
+	}
+	var doc yaml.Node
+	if yaml.Unmarshal(yamlText, &doc) != nil || len(doc.Content) == 0 {
+		return nil
+	}
+	node, parts := doc.Content[0], strings.Split(name, ".")
+	for depth, part := range parts {
+		if node.Kind != yaml.MappingNode {
+			return nil // a text, number or list: no key inside it
+		}
+		var key, value *yaml.Node
+		for j := 0; j+1 < len(node.Content); j += 2 {
+			if node.Content[j].Value == part {
+				key, value = node.Content[j], node.Content[j+1]
+				break
+			}
+		}
+		inside := strings.Join(parts[:depth], ".")
+		switch {
+		case key == nil && depth == 0:
+			return nil // no such property: the name is a top-level one
+		case key == nil:
+			return fmt.Errorf("property %q names a key inside the property %q, which is a map, and set_properties changes only top-level properties: "+
+				"add the key %q under %q with a replace edit; nothing was changed", name, inside, strings.Join(parts[depth:], "."), inside)
+		case depth > 0 && depth == len(parts)-1:
+			line := strings.TrimSpace(string(lineText(yamlText, lineStarts(yamlText), key.Line)))
+			return fmt.Errorf("property %q names the key %q inside the property %q, and set_properties changes only top-level properties: "+
+				"change it with a replace edit of its line (find %q); nothing was changed", name, part, inside, line)
+		}
+		node = value
+	}
+	return nil
+}
+
+// dottedNames says of each dotted property name that set_properties
+// edits set (nestedName having let them through, no map in the note
+// holding such a key) that it was written as one top-level property, so
+// that a caller who meant a key inside a map knows.
+func dottedNames(edits []Edit) []string {
+	var said []string
+	for _, e := range edits {
+		if e.Op != OpSetProperties {
+			continue
+		}
+		for _, name := range slices.Sorted(maps.Keys(e.Properties)) {
+			if e.Properties[name] != nil && strings.Contains(name, ".") {
+				said = append(said, fmt.Sprintf("property %q was set as one top-level property of that name, not as a key inside a map %q, which the note does not have", name, name[:strings.LastIndex(name, ".")]))
+			}
+		}
+	}
+	return said
 }
 
 // keyEnd is the offset of the colon that ends key's name on its line, or
@@ -394,6 +464,9 @@ func propertyValue(v any) (any, error) {
 	}
 	if s, ok := scalar(v); ok {
 		return s, nil
+	}
+	if _, ok := v.(map[string]any); ok {
+		return nil, errors.New("a value cannot be a map of properties: set_properties changes top-level properties only; change a key inside a map with a replace edit of its line")
 	}
 	return nil, errors.New(kinds)
 }

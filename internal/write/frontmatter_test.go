@@ -224,3 +224,40 @@ func TestSetPropertiesHelpVault(t *testing.T) {
 		t.Fatalf("only %d notes with %d properties found under %s", notes, props, root)
 	}
 }
+
+// TestSetPropertiesDottedName checks that a dotted name naming a key
+// inside a map is refused, saying which line to change, rather than
+// written as a look-alike top-level property; one with no such map is a
+// top-level property, as Obsidian allows.
+func TestSetPropertiesDottedName(t *testing.T) {
+	src := "---\ntitle: Pantry\nzotero:\n  key: ZKNEW\n  year: 2020\n---\nBody.\n"
+	tests := []struct {
+		name, prop, want, refusal string
+	}{
+		{"a key inside a map", "zotero.key", "", `property "zotero.key" names the key "key" inside the property "zotero"`},
+		{"the refusal names the line", "zotero.key", "", `find "key: ZKNEW"`},
+		{"a missing key inside a map", "zotero.title", "", `add the key "title" under "zotero"`},
+		{"no such map", "source.url", "---\ntitle: Pantry\nzotero:\n  key: ZKNEW\n  year: 2020\nsource.url: x\n---\nBody.\n", ""},
+		{"a dotted name under a text property", "title.x", "---\ntitle: Pantry\nzotero:\n  key: ZKNEW\n  year: 2020\ntitle.x: x\n---\nBody.\n", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := ApplyEdits([]byte(src), []Edit{{Op: OpSetProperties, Properties: map[string]any{tt.prop: "x"}}})
+			if tt.refusal != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.refusal) {
+					t.Fatalf("got %q, %v; want a refusal saying %q", got, err, tt.refusal)
+				}
+				return
+			}
+			if err != nil || string(got) != tt.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tt.want)
+			}
+		})
+	}
+	// A top-level property written with the dotted name is set as it is.
+	both := "---\nzotero:\n  key: A\nzotero.key: B\n---\n"
+	got, err := ApplyEdits([]byte(both), []Edit{{Op: OpSetProperties, Properties: map[string]any{"zotero.key": "C"}}})
+	if err != nil || string(got) != "---\nzotero:\n  key: A\nzotero.key: C\n---\n" {
+		t.Fatalf("got %q, %v", got, err)
+	}
+}

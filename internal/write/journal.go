@@ -577,14 +577,40 @@ func UndoSaid(u Entry, reverted int64, vault string) string {
 // UndoReport says what the undo u (as the journal holds it) did, in the
 // words the history shows for it (UndoSaid), reverting write reverted:
 // "Reverted write 2 in "notes" (which edited A.md): restored the earlier
-// A.md. This undo is write 3: run `jarvis undo 3` to redo it." undoCmd
-// is the command that reverts u.
-func UndoReport(u Entry, reverted int64, undoCmd string) string {
+// A.md. This undo is write 3: run `jarvis undo` again to redo it;
+// `jarvis undo 1` undoes the write before." again is the command that
+// reverts the newest write, u; before, when not "", the one that undoes
+// the write a tool made before the one reverted (WriteBefore).
+func UndoReport(u Entry, reverted int64, again, before string) string {
 	said := UndoSaid(u, reverted, u.Vault)
 	if _, redo, _, _ := Reverts(u); redo {
-		return fmt.Sprintf("%s. This redo is write %d: run %s to undo it again.", capital(said), u.ID, undoCmd)
+		return fmt.Sprintf("%s. This redo is write %d: run %s to undo it again.", capital(said), u.ID, again)
 	}
-	return fmt.Sprintf("%s. This undo is write %d: run %s to redo it.", capital(said), u.ID, undoCmd)
+	if before == "" {
+		return fmt.Sprintf("%s. This undo is write %d: run %s again to redo it.", capital(said), u.ID, again)
+	}
+	return fmt.Sprintf("%s. This undo is write %d: run %s again to redo it; %s undoes the write before.", capital(said), u.ID, again, before)
+}
+
+// WriteBefore is the newest write a tool made (not an undo) before write
+// id, for an undo's report to offer as the next to undo; 0 when there is
+// none.
+func WriteBefore(ctx context.Context, db JournalDB, id int64) (int64, error) {
+	rows, err := db.QueryContext(ctx, `SELECT id FROM writes WHERE id < ? AND tool <> 'undo' ORDER BY id DESC LIMIT 1`, id)
+	if err != nil {
+		return 0, fmt.Errorf("read the write journal: %w", err)
+	}
+	defer rows.Close()
+	var n int64
+	if rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return 0, fmt.Errorf("read the write journal: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("read the write journal: %w", err)
+	}
+	return n, nil
 }
 
 // capital is s with its first letter in upper case.

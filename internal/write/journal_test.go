@@ -387,9 +387,9 @@ func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 	v := newMemVault(map[string]string{"alpha.md": "a\n"})
 	id := j.write(t, v, Change{Tool: "edit-note", Summary: "edited alpha.md", Files: []FileChange{{Path: "alpha.md", Before: testETag([]byte("a\n")), After: []byte("b\n")}}})
 	want := []string{
-		`Reverted write 1 in "notes" (which edited alpha.md): restored the earlier alpha.md. This undo is write 2: run CMD to redo it.`,
+		`Reverted write 1 in "notes" (which edited alpha.md): restored the earlier alpha.md. This undo is write 2: run CMD again to redo it.`,
 		`Redid write 1 in "notes" (edited alpha.md) by reverting write 2, its undo: restored the earlier alpha.md. This redo is write 3: run CMD to undo it again.`,
-		`Undid write 1 in "notes" (edited alpha.md) again by reverting write 3, its redo: restored the earlier alpha.md. This undo is write 4: run CMD to redo it.`,
+		`Undid write 1 in "notes" (edited alpha.md) again by reverting write 3, its redo: restored the earlier alpha.md. This undo is write 4: run CMD again to redo it.`,
 	}
 	for _, w := range want {
 		undo := j.undo(t, v, id)
@@ -397,7 +397,7 @@ func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got := UndoReport(done, id, "CMD")
+		got := UndoReport(done, id, "CMD", "")
 		if got != w {
 			t.Errorf("undo of write %d says %q, want %q", id, got, w)
 		}
@@ -427,12 +427,12 @@ func TestUndoReportSaysWhatTheUndoDid(t *testing.T) {
 		want string
 	}{
 		{move, `Reverted write 1 in "notes" (which moved Areas/Nutrition.md to Areas/Health/Sports Nutrition.md and updated the links in 2 notes): ` +
-			`moved Areas/Health/Sports Nutrition.md back to Areas/Nutrition.md and restored the links in 2 notes. This undo is write 2: run CMD to redo it.`},
+			`moved Areas/Health/Sports Nutrition.md back to Areas/Nutrition.md and restored the links in 2 notes. This undo is write 2: run CMD again to redo it.`},
 		{del, `Reverted write 3 in "notes" (which deleted Projects/Bike Repair.md): restored Projects/Bike Repair.md (from .trash/Bike Repair.md). ` +
-			`This undo is write 4: run CMD to redo it.`},
+			`This undo is write 4: run CMD again to redo it.`},
 		// Undoing a create moves the note to the trash; it is not gone.
 		{Change{Tool: "create-note", Files: []FileChange{{Path: "new idea.md", After: []byte("i\n")}}},
-			`Reverted write 5 in "notes" (which created new idea.md): moved new idea.md to the vault's .trash. This undo is write 6: run CMD to redo it.`},
+			`Reverted write 5 in "notes" (which created new idea.md): moved new idea.md to the vault's .trash. This undo is write 6: run CMD again to redo it.`},
 	}
 	for _, c := range cases {
 		id := j.write(t, v, c.ch)
@@ -441,7 +441,7 @@ func TestUndoReportSaysWhatTheUndoDid(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := UndoReport(done, id, "CMD"); got != c.want {
+		if got := UndoReport(done, id, "CMD", ""); got != c.want {
 			t.Errorf("undo of write %d says\n%q, want\n%q", id, got, c.want)
 		}
 	}

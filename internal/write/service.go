@@ -180,6 +180,7 @@ func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result
 			return Change{}, Result{}, fmt.Errorf("%w: the edits leave %s as it is", ErrNoChange, r.Path)
 		}
 		res.Diff = Diff(r.Path, cur, after)
+		res.Warnings = append(res.Warnings, dottedNames(r.Edits)...)
 		return Change{Tool: r.Tool, Files: []FileChange{{Path: r.Path, Before: etag, After: after}}}, res, nil
 	case ToolDelete:
 		res.Diff = Diff(r.Path, cur, nil)
