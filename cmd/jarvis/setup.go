@@ -21,6 +21,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 const setupUsage = "jarvis setup claude"
@@ -407,7 +408,7 @@ func mergeServer(doc []byte, name string, entry json.RawMessage) (out []byte, re
 	}
 	var v any
 	if err := json.Unmarshal(doc, &v); err != nil {
-		return nil, false, false, fmt.Errorf("is not valid JSON: %s", jsonProblem(doc, err))
+		return nil, false, false, fmt.Errorf("is not valid JSON: %s", jsonWords(doc, err))
 	}
 	top, ok := objectMembers(doc)
 	if !ok {
@@ -523,17 +524,13 @@ func jsonEqual(a, b []byte) bool {
 	return bytes.Equal(ca, cb)
 }
 
-// jsonProblem says where a JSON text stops being valid, by line and
-// column, as an editor shows them.
-func jsonProblem(doc []byte, err error) string {
-	var syn *json.SyntaxError
-	if !errors.As(err, &syn) {
-		return err.Error()
+// jsonWords says where and why doc stops being JSON, as words.JSONSyntax
+// says it of every JSON file a user edits by hand.
+func jsonWords(doc []byte, err error) string {
+	if w, ok := words.JSONSyntax(doc, err); ok {
+		return w
 	}
-	before := doc[:min(int(syn.Offset), len(doc))]
-	line := bytes.Count(before, []byte("\n")) + 1
-	col := len(before) - bytes.LastIndexByte(before, '\n')
-	return fmt.Sprintf("line %d, column %d: %v", line, col, err)
+	return err.Error()
 }
 
 // jsonKind names the kind of a decoded JSON value for a message.

@@ -307,8 +307,11 @@ func TestSetupCreatesAMissingFileAndFolder(t *testing.T) {
 
 func TestSetupRefusesAFileItCannotRead(t *testing.T) {
 	for _, c := range []struct{ name, content, want string }{
-		{"invalid JSON", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n", "is not valid JSON: line 3, column"},
-		{"cut short", `{"mcpServers": {`, "is not valid JSON"},
+		{"invalid JSON", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\",}\n  }\n}\n", "is not valid JSON: line 3, column 26: a comma before '}';"},
+		{"trailing comma", "{\n  \"mcpServers\": {\n    \"a\": {\"command\": \"x\"},\n  }\n}\n", "is not valid JSON: line 4, column 3: a comma before '}';"},
+		{"line comment", "{\n  // my servers\n  \"mcpServers\": {}\n}\n", "is not valid JSON: line 2, column 3: a comment (// or /*), which JSON does not allow; remove it;"},
+		{"block comment", "{\n  /* my servers */\n  \"mcpServers\": {}\n}\n", "is not valid JSON: line 2, column 3: a comment (// or /*), which JSON does not allow; remove it;"},
+		{"cut short", `{"mcpServers": {`, "is not valid JSON: line 1, column 17: the text ends before the JSON is complete;"},
 		{"not an object", `["mcpServers"]`, "holds an array"},
 		{"mcpServers an array", `{"mcpServers": [{"command": "x"}]}`, `"mcpServers" that is an array`},
 		{"mcpServers null", `{"mcpServers": null}`, `"mcpServers" that is null`},

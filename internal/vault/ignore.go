@@ -145,10 +145,8 @@ func ObsidianExclude(dir string) ObsidianSetting {
 // jsonWords says what is wrong with a JSON text for a user: where it
 // stops being valid, or which value is not of the kind Obsidian writes.
 func jsonWords(data []byte, err error) string {
-	var syn *json.SyntaxError
-	if errors.As(err, &syn) {
-		line := 1 + strings.Count(string(data[:min(int(syn.Offset), len(data))]), "\n")
-		return fmt.Sprintf("it stops being JSON at line %d (%s)", line, syn.Error())
+	if w, ok := english.JSONSyntax(data, err); ok {
+		return "it stops being JSON at " + w
 	}
 	var typ *json.UnmarshalTypeError
 	if errors.As(err, &typ) && typ.Field != "" {

@@ -71,7 +71,7 @@ func TestObsidianExcludeReadsTheSetting(t *testing.T) {
 		{"no file", "", nil, ""},
 		{"no setting", `{"alwaysUpdateLinks": true}`, nil, ""},
 		{"filters", `{"userIgnoreFilters": ["Templates/", "/\\.pdf$/", ""]}`, []string{"obsidian:Templates/", `obsidian:/\.pdf$/`}, ""},
-		{"not JSON", `{"userIgnoreFilters": ["Templates/",}`, nil, "Obsidian's excluded files are unknown: .obsidian/app.json is not valid: it stops being JSON at line 1"},
+		{"not JSON", `{"userIgnoreFilters": ["Templates/",}`, nil, "Obsidian's excluded files are unknown: .obsidian/app.json is not valid: it stops being JSON at line 1, column 37: a comma before '}'"},
 		{"not a list", `{"userIgnoreFilters": "Templates/"}`, nil, "userIgnoreFilters should be a list of text, and holds a string"},
 		{"bad regexp", `{"userIgnoreFilters": ["A/", "/(?=x)/"]}`, []string{"obsidian:A/"}, `a filter jarvis cannot apply as a regular expression, so it leaves out nothing: "/(?=x)/"`},
 	} {
