@@ -21,6 +21,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/embed/hub"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
@@ -125,7 +126,7 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	if err != nil {
 		return err
 	}
-	res, err := addServer(file, *name, raw, time.Now())
+	res, err := addServer(file, *name, raw, time.Now(), systemFiles)
 	if err != nil {
 		return err
 	}
@@ -351,7 +352,8 @@ type addResult struct {
 // copied beside it first, and the new one is renamed over it, so that the
 // file is at every moment either the old one or the new one. A file that
 // is not a JSON object, or whose mcpServers is not one, is left as it is.
-func addServer(file, name string, entry json.RawMessage, now time.Time) (addResult, error) {
+// A folder it cannot write in is said with the command that opens it up.
+func addServer(file, name string, entry json.RawMessage, now time.Time, sys setupFiles) (addResult, error) {
 	res := addResult{path: file}
 	// A config file kept elsewhere and linked here (as dotfile managers do)
 	// is updated where it is, and the link stays.
@@ -381,15 +383,57 @@ func addServer(file, name string, entry json.RawMessage, now time.Time) (addResu
 	}
 	if !exists {
 		if err := os.MkdirAll(filepath.Dir(res.path), 0o700); err != nil {
+			if dir, why, ok := notWritable(err, sys.probe); ok {
+				return res, fmt.Errorf("cannot create the folder of Claude Desktop's config file in %s: %s (nothing was changed)", dir, why)
+			}
 			return res, fmt.Errorf("create the folder of Claude Desktop's config file: %w", err)
 		}
-	} else if res.backup, err = writeBackup(res.path, old, mode, now); err != nil {
+	} else if res.backup, err = writeBackup(sys.openFile, res.path, old, mode, now); err != nil {
+		if dir, why, ok := notWritable(err, sys.probe); ok {
+			return res, fmt.Errorf("cannot write a backup in %s: %s (nothing was changed)", dir, why)
+		}
 		return res, fmt.Errorf("back up Claude Desktop's config file (nothing was changed): %w", err)
 	}
 	if err := replaceFile(res.path, merged, mode); err != nil {
+		if dir, why, ok := notWritable(err, sys.probe); ok && res.backup == "" {
+			return res, fmt.Errorf("cannot write Claude Desktop's config file in %s: %s (nothing was changed)", dir, why)
+		}
 		return res, fmt.Errorf("write Claude Desktop's config file: %w", err)
 	}
 	return res, nil
+}
+
+// setupFiles is what addServer asks of the system besides reading: a test
+// running as root, whom the system lets write anywhere, passes its own.
+type setupFiles struct {
+	openFile func(name string, flag int, perm fs.FileMode) (*os.File, error)
+	probe    store.Probe
+}
+
+var systemFiles = setupFiles{openFile: os.OpenFile, probe: store.ProbeFile}
+
+// notWritable says, when err is a file or folder that could not be made
+// because the folder it goes in is not writable by this user, which
+// folder that is, and why in words that end with the command that lets
+// the user write there: chmod when the folder is theirs, chown first when
+// another user's (only its owner may change its mode). ok is false for
+// any other cause, and where the system has no user ids to give such a
+// command for.
+func notWritable(err error, probe store.Probe) (dir, why string, ok bool) {
+	var pe *fs.PathError
+	if !errors.Is(err, fs.ErrPermission) || !errors.As(err, &pe) {
+		return "", "", false
+	}
+	dir = filepath.Dir(pe.Path)
+	fa, perr := probe(dir)
+	if perr != nil || !fa.Exists || !fa.IsDir || fa.Write || fa.Owner < 0 {
+		return "", "", false
+	}
+	q := health.Quote(dir)
+	if owner := store.OwnedByOther(fa); owner != "" {
+		return dir, fmt.Sprintf("that folder belongs to %s and is not writable by you; run `sudo chown $USER %s && chmod u+w %s`", owner, q, q), true
+	}
+	return dir, fmt.Sprintf("that folder is not writable by you; run `chmod u+w %s`", q), true
 }
 
 // member is one key and its value, as written, of a JSON object.
@@ -580,7 +624,7 @@ func marshalIndent(v any) ([]byte, error) {
 // writeBackup copies the old content of file to file.bak, or, when that
 // exists, to file.bak-<UTC time>, never over an earlier backup. The copy
 // gets the file's permissions: it may hold API keys.
-func writeBackup(file string, data []byte, mode fs.FileMode, now time.Time) (string, error) {
+func writeBackup(openFile func(string, int, fs.FileMode) (*os.File, error), file string, data []byte, mode fs.FileMode, now time.Time) (string, error) {
 	stamp := now.UTC().Format("20060102T150405Z")
 	for i := 0; ; i++ {
 		name := file + ".bak"
@@ -590,7 +634,7 @@ func writeBackup(file string, data []byte, mode fs.FileMode, now time.Time) (str
 		case i > 1:
 			name += fmt.Sprintf("-%s-%d", stamp, i)
 		}
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+		f, err := openFile(name, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
 		if errors.Is(err, fs.ErrExist) && i < 100 {
 			continue
 		}

@@ -488,7 +488,7 @@ func TestSetupBackupNeverOverwrites(t *testing.T) {
 	now := time.Date(2026, 11, 24, 5, 30, 0, 0, time.UTC)
 	var got []string
 	for i, content := range []string{"one", "two", "three"} {
-		name, err := writeBackup(file, []byte(content), 0o600, now)
+		name, err := writeBackup(os.OpenFile, file, []byte(content), 0o600, now)
 		if err != nil {
 			t.Fatalf("backup %d: %v", i, err)
 		}
