@@ -2,6 +2,7 @@ package write
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 	"testing"
@@ -366,5 +367,44 @@ func TestReplaceSectionRefusesAnAmbiguousName(t *testing.T) {
 	got, err := ApplyEdits(src, []Edit{{Op: OpReplaceSection, Heading: "Other > Notes", Text: "X\n"}})
 	if err != nil || string(got) != "# Dup\n## Notes\none\n# Other\n## Notes\nX\n" {
 		t.Fatalf("by its path: %q, %v", got, err)
+	}
+}
+
+// TestEditFieldLeftOut tells a field an edit's JSON left out from one
+// given as "": no replace is refused, not read as a delete of find, and
+// no text of replace_section or content is refused, not read as emptying
+// the section or the note. Given as "", each does what "" says.
+func TestEditFieldLeftOut(t *testing.T) {
+	src := []byte("# Top\n\nLine A.\n\nLine B.\n")
+	for _, tc := range []struct {
+		name, json, want, err string
+	}{
+		{"replace left out", `{"op":"replace","find":"Line B."}`, "",
+			`edit 1 (replace): replace is missing; give the text to put in place of find ("" to delete it); nothing was changed`},
+		{"replace given empty", `{"op":"replace","find":"Line B.","replace":""}`, "# Top\n\nLine A.\n\n\n", ""},
+		{"section text left out", `{"op":"replace_section","heading":"Top"}`, "",
+			`edit 1 (replace_section): text is missing; give the new body of the section ("" to empty it); nothing was changed`},
+		{"section text given empty", `{"op":"replace_section","heading":"Top","text":""}`, "# Top\n", ""},
+		{"content left out", `{"op":"content"}`, "",
+			`edit 1 (content): text is missing; give the whole new text of the note ("" to empty it); nothing was changed`},
+		{"content given empty", `{"op":"content","text":""}`, "", ""},
+		{"append left out", `{"op":"append"}`, "", "edit 1 (append): text is empty: give the text to append"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var e Edit
+			if err := json.Unmarshal([]byte(tc.json), &e); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ApplyEdits(src, []Edit{e})
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("err %v, want %q (note now %q)", err, tc.err, got)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
 	}
 }
