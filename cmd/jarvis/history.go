@@ -145,7 +145,7 @@ func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, d
 	for i, e := range entries {
 		summary, details := e.Summary, []string{}
 		if e.Tool == "undo" {
-			summary = write.UndoSaid(e, revertedBy(entries[i+1:], e), "")
+			summary = write.UndoSaid(e, write.RevertedBy(entries[i+1:], e), "")
 		}
 		for _, f := range e.Files {
 			plain, padded := fileChange(f)
@@ -205,7 +205,7 @@ func revertStates(entries []write.Entry) map[int64]string {
 	state := map[int64]string{}
 	for i, u := range slices.Backward(entries) {
 		if n, redo, _, ok := write.Reverts(u); ok {
-			if t := revertedBy(entries[i+1:], u); t != 0 && t != n {
+			if t := write.RevertedBy(entries[i+1:], u); t != 0 && t != n {
 				state[t] = fmt.Sprintf("undone by write %d", u.ID)
 			}
 			state[n] = fmt.Sprintf("undone by write %d", u.ID)
@@ -215,22 +215,6 @@ func revertStates(entries []write.Entry) map[int64]string {
 		}
 	}
 	return state
-}
-
-// revertedBy is the write the undo u reverted, among older (newest
-// first): the newest that is the write u undid or redid, or another undo
-// of it; 0 when it is not among them.
-func revertedBy(older []write.Entry, u write.Entry) int64 {
-	n, _, _, ok := write.Reverts(u)
-	if !ok {
-		return 0
-	}
-	for _, e := range older {
-		if m, _, _, ok := write.Reverts(e); e.ID == n || ok && m == n {
-			return e.ID
-		}
-	}
-	return 0
 }
 
 // fileChange says what a write did to one file: plain, and padded so that
