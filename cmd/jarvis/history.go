@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -78,6 +79,9 @@ could not be read, 2 for a usage or configuration error.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
+	if err := noJournal(cfg); err != nil {
+		return err
+	}
 	var deps container.IndexDeps
 	app := container.NewIndexApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
@@ -104,6 +108,23 @@ could not be read, 2 for a usage or configuration error.`, e)
 	}
 	printHistory(e.stdout, entries, undoable, cfg.DBPath, cfg.Invocation())
 	return nil
+}
+
+// noJournal refuses to read the journal of a database that does not
+// exist, rather than opening it, which would make an empty one (and its
+// -wal and -shm files) at a mistyped path. history and undo both ask it.
+func noJournal(cfg config.Config) error {
+	if !noDatabase(cfg.DBPath) {
+		return nil
+	}
+	check := "--db"
+	switch cfg.DBSource {
+	case "env " + config.EnvDB:
+		check = config.EnvDB
+	case "config file":
+		check = "the database setting in the config file"
+	}
+	return fmt.Errorf("%s does not exist: there is no database there (check %s)", cfg.DBPath, check)
 }
 
 // journalBoundsText says what the journal keeps, from write.JournalBounds.

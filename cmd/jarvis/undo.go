@@ -99,6 +99,9 @@ error.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
+	if err := noJournal(cfg); err != nil {
+		return err
+	}
 	inv := cfg.Invocation()
 	var deps container.IndexDeps
 	// The index refresh after the undo warns of what it skips (a link
