@@ -645,3 +645,50 @@ func sameNamed(headings []vault.Heading, want string) []string {
 	}
 	return out
 }
+
+// kanbanWarnings warns of the append and prepend edits of edits that put
+// text off a Kanban board: the note src is one (its frontmatter says
+// kanban-plugin) and the plugin reads only the lanes (## headings with
+// their lists) before its closing "%% kanban:settings" block, so text
+// appended after that block, or prepended before the first lane, is not
+// on the board.
+func kanbanWarnings(src []byte, edits []Edit) []string {
+	_, body := splitBOM(src)
+	ys, ye, _, ok := frontmatterBounds(body)
+	if !ok || !bytes.Contains(body[ys:ye], []byte("kanban-plugin:")) {
+		return nil
+	}
+	var out []string
+	for _, e := range edits {
+		var where string
+		switch e.Op {
+		case OpAppend:
+			if !bytes.Contains(body, []byte("%% kanban:settings")) {
+				continue
+			}
+			where = "text appended after its settings block"
+		case OpPrepend:
+			where = "text prepended before its first lane"
+		default:
+			continue
+		}
+		w := fmt.Sprintf("this note is a Kanban board; %s is not on the board; to add a card use replace_section on a lane heading such as %q", where, kanbanLane(body))
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// kanbanLane is the name of a board's first lane, "Todo" when it has none.
+func kanbanLane(body []byte) string {
+	note, err := vault.NewParser().Parse(context.Background(), "", body)
+	if err == nil {
+		for _, h := range note.Headings {
+			if h.Level == 2 {
+				return h.Text
+			}
+		}
+	}
+	return "Todo"
+}

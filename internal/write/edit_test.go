@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -404,6 +405,32 @@ func TestEditFieldLeftOut(t *testing.T) {
 			}
 			if err != nil || string(got) != tc.want {
 				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestKanbanAppendWarns: an append to a Kanban board lands after its
+// settings block, off the board, and a prepend before its first lane;
+// each is said, naming a lane to replace_section instead. A note that is
+// no board, and an edit that is no append or prepend, get no warning.
+func TestKanbanAppendWarns(t *testing.T) {
+	board := []byte("---\nkanban-plugin: basic\n---\n\n## Doing\n\n- [ ] one\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n")
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		edit Edit
+		want []string
+	}{
+		{"append", board, Edit{Op: OpAppend, Text: "- [ ] new"}, []string{`this note is a Kanban board; text appended after its settings block is not on the board; to add a card use replace_section on a lane heading such as "Doing"`}},
+		{"prepend", board, Edit{Op: OpPrepend, Text: "- [ ] new"}, []string{`this note is a Kanban board; text prepended before its first lane is not on the board; to add a card use replace_section on a lane heading such as "Doing"`}},
+		{"replace_section", board, Edit{Op: OpReplaceSection, Heading: "Doing", Text: "- [ ] new"}, nil},
+		{"no board", []byte("# Notes\n\n- [ ] one\n"), Edit{Op: OpAppend, Text: "- [ ] new"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := kanbanWarnings(tc.src, []Edit{tc.edit})
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
 			}
 		})
 	}
