@@ -353,6 +353,13 @@ func TestUndoRefusesWhenTheNoteChangedSince(t *testing.T) {
 
 func TestUndoAndHistoryWords(t *testing.T) {
 	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	// A database with an empty journal (one at a path where there is
+	// none is refused: TestHistoryAndUndoOfAMissingDatabase).
+	db, err := store.Open(context.Background(), f.db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 	cases := []struct {
 		args   []string
 		code   int
