@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/container"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 	"github.com/jarvis-mcp/jarvis/internal/words"
@@ -78,6 +79,9 @@ could not be read, 2 for a usage or configuration error.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
+	if err := noJournal(cfg); err != nil {
+		return err
+	}
 	var deps container.IndexDeps
 	app := container.NewIndexApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))
 	if err := container.Err(app); err != nil {
@@ -104,6 +108,23 @@ could not be read, 2 for a usage or configuration error.`, e)
 	}
 	printHistory(e.stdout, entries, undoable, cfg.DBPath, cfg.Invocation())
 	return nil
+}
+
+// noJournal refuses to read the journal of a database that does not
+// exist, rather than opening it, which would make an empty one (and its
+// -wal and -shm files) at a mistyped path. history and undo both ask it.
+func noJournal(cfg config.Config) error {
+	if !noDatabase(cfg.DBPath) {
+		return nil
+	}
+	check := "--db"
+	switch cfg.DBSource {
+	case "env " + config.EnvDB:
+		check = config.EnvDB
+	case "config file":
+		check = "the database setting in the config file"
+	}
+	return fmt.Errorf("%s does not exist: there is no database there (check %s)", cfg.DBPath, check)
 }
 
 // journalBoundsText says what the journal keeps, from write.JournalBounds.
@@ -145,7 +166,7 @@ func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, d
 	for i, e := range entries {
 		summary, details := e.Summary, []string{}
 		if e.Tool == "undo" {
-			summary = write.UndoSaid(e, revertedBy(entries[i+1:], e), "")
+			summary = write.UndoSaid(e, write.RevertedBy(entries[i+1:], e), "")
 		}
 		for _, f := range e.Files {
 			plain, padded := fileChange(f)
@@ -205,7 +226,7 @@ func revertStates(entries []write.Entry) map[int64]string {
 	state := map[int64]string{}
 	for i, u := range slices.Backward(entries) {
 		if n, redo, _, ok := write.Reverts(u); ok {
-			if t := revertedBy(entries[i+1:], u); t != 0 && t != n {
+			if t := write.RevertedBy(entries[i+1:], u); t != 0 && t != n {
 				state[t] = fmt.Sprintf("undone by write %d", u.ID)
 			}
 			state[n] = fmt.Sprintf("undone by write %d", u.ID)
@@ -215,22 +236,6 @@ func revertStates(entries []write.Entry) map[int64]string {
 		}
 	}
 	return state
-}
-
-// revertedBy is the write the undo u reverted, among older (newest
-// first): the newest that is the write u undid or redid, or another undo
-// of it; 0 when it is not among them.
-func revertedBy(older []write.Entry, u write.Entry) int64 {
-	n, _, _, ok := write.Reverts(u)
-	if !ok {
-		return 0
-	}
-	for _, e := range older {
-		if m, _, _, ok := write.Reverts(e); e.ID == n || ok && m == n {
-			return e.ID
-		}
-	}
-	return 0
 }
 
 // fileChange says what a write did to one file: plain, and padded so that

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +127,24 @@ func TestHistoryMarksUndoneWrites(t *testing.T) {
 	for _, want := range []string{"moved A.md to B/A.md (redone by write 3)\n", "moved B/A.md back to A.md (undone by write 3)\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("history does not say %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestHistoryAndUndoOfAMissingDatabase: a --db that names no database
+// (mistyped) is refused, and nothing is made there: opening it would
+// create an empty database, and "no writes yet" would hide the typo.
+func TestHistoryAndUndoOfAMissingDatabase(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "nonexist.db")
+	for _, args := range [][]string{{"history"}, {"undo"}, {"undo", "1"}} {
+		r := readCLI(t, nil, append(args, "--db", db)...)
+		want := "jarvis: " + db + " does not exist: there is no database there (check --db)\n"
+		if r.code != 1 || r.stdout != "" || r.stderr != want {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q; want exit 1 and %q", args, r.code, r.stdout, r.stderr, want)
+		}
+		if left, _ := filepath.Glob(filepath.Join(dir, "*")); len(left) > 0 {
+			t.Fatalf("%v made %v", args, left)
 		}
 	}
 }

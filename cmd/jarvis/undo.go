@@ -99,6 +99,9 @@ error.`, e)
 	if err != nil {
 		return fmt.Errorf("%w: %w", err, errUsage)
 	}
+	if err := noJournal(cfg); err != nil {
+		return err
+	}
 	inv := cfg.Invocation()
 	var deps container.IndexDeps
 	// The index refresh after the undo warns of what it skips (a link
@@ -206,7 +209,11 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 				return fmt.Errorf("write %d is already undone, by write %d; to make it again, run %s; nothing was changed",
 					id, by, inv.Command("undo", strconv.FormatInt(by, 10)))
 			}
-			if standing := netWrites(ctx, db, later); len(standing) > 0 {
+			standing, nerr := write.NetWrites(ctx, db, later)
+			if nerr != nil {
+				standing = later
+			}
+			if len(standing) > 0 {
 				return fullStop{fmt.Errorf("cannot undo: %w; %s; nothing was changed", err, undoFirst(inv, later, standing))}
 			}
 		}
@@ -251,33 +258,9 @@ type fullStop struct{ err error }
 func (f fullStop) Error() string { return f.err.Error() + "." }
 func (f fullStop) Unwrap() error { return f.err }
 
-// netWrites are the writes among later (oldest first, each one that
-// changed a note since the write to undo) whose changes still stand: an
-// undo and the write it reverted (revertedBy) cancel out, so that undoing
-// the rest, newest first, brings the note back. Of write 3, its undo 4 and
-// 5, the undo of 4, only 5 stands: undoing it takes back what all three
-// did. later itself when the journal cannot be read.
-func netWrites(ctx context.Context, db write.JournalDB, later []int64) []int64 {
-	var standing []int64
-	var seen []write.Entry // newest first, as revertedBy reads them
-	for _, n := range later {
-		e, err := write.Lookup(ctx, db, n)
-		if err != nil {
-			return later
-		}
-		if t := revertedBy(seen, e); t != 0 && len(standing) > 0 && standing[len(standing)-1] == t {
-			standing = standing[:len(standing)-1]
-		} else {
-			standing = append(standing, n)
-		}
-		seen = append([]write.Entry{e}, seen...)
-	}
-	return standing
-}
-
 // undoFirst says which writes (later, oldest first) changed a note since
 // the write to undo, and the undos to run first, newest first, of those
-// whose changes still stand (standing, netWrites): each of a few, and then
+// whose changes still stand (standing, write.NetWrites): each of a few, and then
 // how far down the rest go.
 func undoFirst(inv health.Invocation, later, standing []int64) string {
 	undo := func(n int64) string { return inv.Command("undo", strconv.FormatInt(n, 10)) }

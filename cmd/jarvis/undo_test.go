@@ -353,6 +353,13 @@ func TestUndoRefusesWhenTheNoteChangedSince(t *testing.T) {
 
 func TestUndoAndHistoryWords(t *testing.T) {
 	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	// A database with an empty journal (one at a path where there is
+	// none is refused: TestHistoryAndUndoOfAMissingDatabase).
+	db, err := store.Open(context.Background(), f.db, store.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
 	cases := []struct {
 		args   []string
 		code   int
@@ -627,5 +634,37 @@ func TestUndoAndHistorySayTheSame(t *testing.T) {
 		if !strings.Contains(h.stdout, want) {
 			t.Errorf("history does not say %q:\n%s", want, h.stdout)
 		}
+	}
+}
+
+// TestUndoReportOffersOnlyAnUndoableWrite: the write an undo's report
+// offers to undo next is one that can still be undone, as the history
+// picks it (write.Undoable), not one an earlier undo already reverted.
+func TestUndoReportOffersOnlyAnUndoableWrite(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n", "B.md": "b\n", "C.md": "c\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "C.md", Before: testETag([]byte("c\n")), After: []byte("c2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "B.md", Before: testETag([]byte("b\n")), After: []byte("b2\n")}}})
+	if r := f.run(t, "undo", "2"); r.code != 0 {
+		t.Fatalf("undo 2: exit %d, stderr %q", r.code, r.stderr)
+	}
+	// Write 4 undid write 2: the write before 3 to offer is 1, not 2.
+	want := `Reverted write 3 in "notes" (which edited B.md): restored the earlier B.md. This undo is write 5: run ` +
+		"`jarvis undo --vault " + f.dir + " --db " + f.db + "` again to redo it; `jarvis undo --vault " + f.dir + " --db " + f.db + " 1` undoes the write before.\n"
+	if r := f.run(t, "undo", "3"); r.code != 0 || r.stdout != want {
+		t.Fatalf("undo 3: exit %d, stdout %q, want %q", r.code, r.stdout, want)
+	}
+
+	// When every write before is undone, none is offered.
+	g := newUndoFixture(t, map[string]string{"A.md": "a\n", "B.md": "b\n"})
+	g.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	g.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "B.md", Before: testETag([]byte("b\n")), After: []byte("b2\n")}}})
+	if r := g.run(t, "undo", "1"); r.code != 0 {
+		t.Fatalf("undo 1: exit %d, stderr %q", r.code, r.stderr)
+	}
+	want = `Reverted write 2 in "notes" (which edited B.md): restored the earlier B.md. This undo is write 4: run ` +
+		"`jarvis undo --vault " + g.dir + " --db " + g.db + "` again to redo it.\n"
+	if r := g.run(t, "undo", "2"); r.code != 0 || r.stdout != want {
+		t.Fatalf("undo 2: exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
 }

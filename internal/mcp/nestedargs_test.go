@@ -31,6 +31,27 @@ func TestUnknownFieldOfAListItem(t *testing.T) {
 	}
 }
 
+// TestBadFieldOfAListItemNamedWhereItIs: a field of a list's item of the
+// wrong value or type is named as an unknown field is, by the item it is
+// in (edits[1].op), not "op in each item of edits".
+func TestBadFieldOfAListItemNamedWhereItIs(t *testing.T) {
+	cs, _ := writableExample(t)
+	tag := etagOf(t, cs, "Water.md")
+	for _, c := range []struct {
+		edit map[string]any
+		want string
+	}{
+		{map[string]any{"op": "bogus"}, `Invalid arguments: edits[1].op must be "append", "prepend", "replace", "replace_section", "set_properties" or "content"; got "bogus".`},
+		{map[string]any{"op": "append", "text": 5}, `Invalid arguments: edits[1].text must be a string, not an integer.`},
+	} {
+		text, isErr := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Water.md", "etag": tag,
+			"edits": []any{map[string]any{"op": "append", "text": "x"}, c.edit}}, nil)
+		if !isErr || !strings.HasPrefix(text, c.want) {
+			t.Errorf("edit-note with %v: %v %q, want %q", c.edit, isErr, text, c.want)
+		}
+	}
+}
+
 // TestEditNoteSaysADottedNameIsTopLevel: set_properties of a dotted name
 // with no map in the note to hold it writes one top-level property, and
 // the answer says so.

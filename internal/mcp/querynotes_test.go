@@ -230,7 +230,7 @@ func TestQueryNotesArgumentWords(t *testing.T) {
 		{"formulas as an object", map[string]any{"filter": "true", "formulas": map[string]any{"left": "due - today()"}},
 			`formulas must be an array of objects, such as [{"name": "...", "expression": "..."}], not an object`},
 		{"sort direction", map[string]any{"filter": "true", "sort": []any{map[string]any{"property": "due", "direction": "down"}}},
-			`direction in each item of sort must be "ASC" or "DESC"; got "down"`},
+			`sort[0].direction must be "ASC" or "DESC"; got "down"`},
 		{"unknown view", map[string]any{"base": "Bases/Projects.base", "view": "Later"},
 			`the base has no view "Later"; its views are "Active by due date", "Top priority", "By status"`},
 	} {

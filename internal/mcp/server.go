@@ -413,7 +413,7 @@ func explainSchemaError(msg string, input *jsonschema.Schema, args json.RawMessa
 		rest = after
 	}
 	if field != "" && !strings.Contains(field, "/") {
-		return explainFieldError(prop, field, rest, input)
+		return explainFieldError(prop, field, rest, input, args)
 	}
 	keyword, detail, _ := strings.Cut(rest, ": ")
 	// The end of the detail holds the numbers; the value comes before.
@@ -623,13 +623,14 @@ func unknownFields(path string, object *jsonschema.Schema, noun string, unknown 
 
 // explainFieldError is explainSchemaError for a field of the objects a
 // list argument holds ("the direction of each sort key"): the enum and
-// type failures in words, naming the field and the list.
-func explainFieldError(list, field, rest string, input *jsonschema.Schema) string {
-	name := fmt.Sprintf("%s in each item of %s", field, list)
+// type failures in words, naming the field as the caller wrote it
+// (fieldPath).
+func explainFieldError(list, field, rest string, input *jsonschema.Schema, args json.RawMessage) string {
 	var fs *jsonschema.Schema
 	if p := argumentSchema(input, list); p != nil && p.Items != nil {
 		fs = p.Items.Properties[field]
 	}
+	name := fieldPath(list, field, fs, args)
 	keyword, detail, _ := strings.Cut(rest, ": ")
 	switch keyword {
 	case "enum":
@@ -660,6 +661,30 @@ func explainFieldError(list, field, rest string, input *jsonschema.Schema) strin
 		}
 	}
 	return name + ": " + clip(rest, maxQuoted)
+}
+
+// fieldPath names field of an item of the list argument list as the
+// other argument errors name an item (unknownFields, "edits[0] has no
+// field"): "edits[0].op", the first item whose field fs, the field's
+// schema, refuses; "op in each item of edits" when none is found.
+func fieldPath(list, field string, fs *jsonschema.Schema, args json.RawMessage) string {
+	var call map[string]json.RawMessage
+	var items []map[string]json.RawMessage
+	if fs != nil && json.Unmarshal(args, &call) == nil && json.Unmarshal(call[list], &items) == nil {
+		if r, err := fs.Resolve(nil); err == nil {
+			for i, item := range items {
+				raw, ok := item[field]
+				var v any
+				if !ok || json.Unmarshal(raw, &v) != nil {
+					continue
+				}
+				if r.Validate(v) != nil {
+					return fmt.Sprintf("%s[%d].%s", list, i, field)
+				}
+			}
+		}
+	}
+	return fmt.Sprintf("%s in each item of %s", field, list)
 }
 
 // number writes a number as a person would: an integer without an

@@ -3,6 +3,7 @@ package write
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -37,6 +38,58 @@ type Edit struct {
 	Count      *int           `json:"count,omitempty" jsonschema:"replace: how many times find occurs, all of them replaced; without it find must occur exactly once"`
 	Heading    string         `json:"heading,omitempty" jsonschema:"replace_section: the heading whose section to replace, or a heading path such as Setup > Install, as read-note takes it; the heading line is kept"`
 	Properties map[string]any `json:"properties,omitempty" jsonschema:"set_properties: the frontmatter properties to set; a null value removes the property; dates as YYYY-MM-DD"`
+
+	// given says which of text and replace the edit's JSON had, so that
+	// a field left out is told from one given as "": replace "" deletes
+	// find, but no replace at all is a mistake, not a delete. An Edit
+	// made in Go (decoded false) takes its fields as set.
+	decoded, hasText, hasReplace bool
+}
+
+// UnmarshalJSON decodes an edit as encoding/json does, noting which of
+// the fields whose "" means something (text, replace) were given: one
+// left out, or null, is missing.
+func (e *Edit) UnmarshalJSON(b []byte) error {
+	type plain Edit // without this method
+	var p plain
+	if err := json.Unmarshal(b, &p); err != nil {
+		return err
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(b, &fields); err != nil {
+		return err
+	}
+	*e = Edit(p)
+	e.decoded = true
+	for name, v := range fields {
+		given := string(bytes.TrimSpace(v)) != "null"
+		switch strings.ToLower(name) { // as encoding/json matches them
+		case "text":
+			e.hasText = e.hasText || given
+		case "replace":
+			e.hasReplace = e.hasReplace || given
+		}
+	}
+	return nil
+}
+
+// missing is the field op needs that e's JSON left out, worded as what to
+// give: "" when none is. A field given as "" is not missing: replace ""
+// deletes find, and text "" empties a section or the note. (append and
+// prepend refuse an empty text, given or not.)
+func (e Edit) missing() string {
+	if !e.decoded {
+		return ""
+	}
+	switch {
+	case e.Op == OpReplace && !e.hasReplace:
+		return `replace is missing; give the text to put in place of find ("" to delete it); nothing was changed`
+	case e.Op == OpReplaceSection && !e.hasText:
+		return `text is missing; give the new body of the section ("" to empty it); nothing was changed`
+	case e.Op == OpContent && !e.hasText:
+		return `text is missing; give the whole new text of the note ("" to empty it); nothing was changed`
+	}
+	return ""
 }
 
 // The ops an Edit may name.
@@ -214,6 +267,9 @@ func checkFields(e Edit) error {
 		if len(e.Properties) == 0 {
 			return errors.New("properties is empty: give the properties to set, with null for those to remove")
 		}
+	}
+	if m := e.missing(); m != "" {
+		return errors.New(m)
 	}
 	return nil
 }
@@ -588,4 +644,51 @@ func sameNamed(headings []vault.Heading, want string) []string {
 		}
 	}
 	return out
+}
+
+// kanbanWarnings warns of the append and prepend edits of edits that put
+// text off a Kanban board: the note src is one (its frontmatter says
+// kanban-plugin) and the plugin reads only the lanes (## headings with
+// their lists) before its closing "%% kanban:settings" block, so text
+// appended after that block, or prepended before the first lane, is not
+// on the board.
+func kanbanWarnings(src []byte, edits []Edit) []string {
+	_, body := splitBOM(src)
+	ys, ye, _, ok := frontmatterBounds(body)
+	if !ok || !bytes.Contains(body[ys:ye], []byte("kanban-plugin:")) {
+		return nil
+	}
+	var out []string
+	for _, e := range edits {
+		var where string
+		switch e.Op {
+		case OpAppend:
+			if !bytes.Contains(body, []byte("%% kanban:settings")) {
+				continue
+			}
+			where = "text appended after its settings block"
+		case OpPrepend:
+			where = "text prepended before its first lane"
+		default:
+			continue
+		}
+		w := fmt.Sprintf("this note is a Kanban board; %s is not on the board; to add a card use replace_section on a lane heading such as %q", where, kanbanLane(body))
+		if !slices.Contains(out, w) {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// kanbanLane is the name of a board's first lane, "Todo" when it has none.
+func kanbanLane(body []byte) string {
+	note, err := vault.NewParser().Parse(context.Background(), "", body)
+	if err == nil {
+		for _, h := range note.Headings {
+			if h.Level == 2 {
+				return h.Text
+			}
+		}
+	}
+	return "Todo"
 }

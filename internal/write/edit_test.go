@@ -2,7 +2,9 @@ package write
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -366,5 +368,70 @@ func TestReplaceSectionRefusesAnAmbiguousName(t *testing.T) {
 	got, err := ApplyEdits(src, []Edit{{Op: OpReplaceSection, Heading: "Other > Notes", Text: "X\n"}})
 	if err != nil || string(got) != "# Dup\n## Notes\none\n# Other\n## Notes\nX\n" {
 		t.Fatalf("by its path: %q, %v", got, err)
+	}
+}
+
+// TestEditFieldLeftOut tells a field an edit's JSON left out from one
+// given as "": no replace is refused, not read as a delete of find, and
+// no text of replace_section or content is refused, not read as emptying
+// the section or the note. Given as "", each does what "" says.
+func TestEditFieldLeftOut(t *testing.T) {
+	src := []byte("# Top\n\nLine A.\n\nLine B.\n")
+	for _, tc := range []struct {
+		name, json, want, err string
+	}{
+		{"replace left out", `{"op":"replace","find":"Line B."}`, "",
+			`edit 1 (replace): replace is missing; give the text to put in place of find ("" to delete it); nothing was changed`},
+		{"replace given empty", `{"op":"replace","find":"Line B.","replace":""}`, "# Top\n\nLine A.\n\n\n", ""},
+		{"section text left out", `{"op":"replace_section","heading":"Top"}`, "",
+			`edit 1 (replace_section): text is missing; give the new body of the section ("" to empty it); nothing was changed`},
+		{"section text given empty", `{"op":"replace_section","heading":"Top","text":""}`, "# Top\n", ""},
+		{"content left out", `{"op":"content"}`, "",
+			`edit 1 (content): text is missing; give the whole new text of the note ("" to empty it); nothing was changed`},
+		{"content given empty", `{"op":"content","text":""}`, "", ""},
+		{"append left out", `{"op":"append"}`, "", "edit 1 (append): text is empty: give the text to append"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var e Edit
+			if err := json.Unmarshal([]byte(tc.json), &e); err != nil {
+				t.Fatal(err)
+			}
+			got, err := ApplyEdits(src, []Edit{e})
+			if tc.err != "" {
+				if err == nil || err.Error() != tc.err {
+					t.Fatalf("err %v, want %q (note now %q)", err, tc.err, got)
+				}
+				return
+			}
+			if err != nil || string(got) != tc.want {
+				t.Fatalf("got %q, %v; want %q", got, err, tc.want)
+			}
+		})
+	}
+}
+
+// TestKanbanAppendWarns: an append to a Kanban board lands after its
+// settings block, off the board, and a prepend before its first lane;
+// each is said, naming a lane to replace_section instead. A note that is
+// no board, and an edit that is no append or prepend, get no warning.
+func TestKanbanAppendWarns(t *testing.T) {
+	board := []byte("---\nkanban-plugin: basic\n---\n\n## Doing\n\n- [ ] one\n\n%% kanban:settings\n```\n{\"kanban-plugin\":\"basic\"}\n```\n%%\n")
+	for _, tc := range []struct {
+		name string
+		src  []byte
+		edit Edit
+		want []string
+	}{
+		{"append", board, Edit{Op: OpAppend, Text: "- [ ] new"}, []string{`this note is a Kanban board; text appended after its settings block is not on the board; to add a card use replace_section on a lane heading such as "Doing"`}},
+		{"prepend", board, Edit{Op: OpPrepend, Text: "- [ ] new"}, []string{`this note is a Kanban board; text prepended before its first lane is not on the board; to add a card use replace_section on a lane heading such as "Doing"`}},
+		{"replace_section", board, Edit{Op: OpReplaceSection, Heading: "Doing", Text: "- [ ] new"}, nil},
+		{"no board", []byte("# Notes\n\n- [ ] one\n"), Edit{Op: OpAppend, Text: "- [ ] new"}, nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := kanbanWarnings(tc.src, []Edit{tc.edit})
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("got %q, want %q", got, tc.want)
+			}
+		})
 	}
 }

@@ -593,24 +593,38 @@ func UndoReport(u Entry, reverted int64, again, before string) string {
 }
 
 // WriteBefore is the newest write a tool made (not an undo) before write
-// id, for an undo's report to offer as the next to undo; 0 when there is
-// none.
+// id that can still be undone (Undoable, the rule the history offers
+// writes by), for an undo's report to offer as the next to undo; 0 when
+// there is none.
 func WriteBefore(ctx context.Context, db JournalDB, id int64) (int64, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id FROM writes WHERE id < ? AND tool <> 'undo' ORDER BY id DESC LIMIT 1`, id)
+	rows, err := db.QueryContext(ctx, `SELECT id FROM writes WHERE id < ? AND tool <> 'undo' ORDER BY id DESC`, id)
 	if err != nil {
 		return 0, fmt.Errorf("read the write journal: %w", err)
 	}
-	defer rows.Close()
-	var n int64
-	if rows.Next() {
+	var ids []int64
+	for rows.Next() {
+		var n int64
 		if err := rows.Scan(&n); err != nil {
+			rows.Close()
 			return 0, fmt.Errorf("read the write journal: %w", err)
 		}
+		ids = append(ids, n)
 	}
-	if err := rows.Err(); err != nil {
+	err = rows.Err()
+	rows.Close()
+	if err != nil {
 		return 0, fmt.Errorf("read the write journal: %w", err)
 	}
-	return n, nil
+	for _, n := range ids {
+		e, err := Lookup(ctx, db, n)
+		if err != nil {
+			return 0, err
+		}
+		if ok, err := Undoable(ctx, db, e); err != nil || ok {
+			return n, err
+		}
+	}
+	return 0, nil
 }
 
 // capital is s with its first letter in upper case.
@@ -698,10 +712,11 @@ func LaterWrites(ctx context.Context, db JournalDB, id int64, path string) ([]in
 }
 
 // Undoable reports whether write e can be undone as far as the journal
-// knows: no later write changed a file it wrote (LaterWrites, the rule
-// undo refuses by). A write already undone is not, its undo having
-// changed its files since. A file changed outside jarvis is found only
-// when the undo looks at the files.
+// knows: no later write that still stands changed a file it wrote
+// (LaterWrites, less those an undo cancelled: NetWrites). A write already
+// undone is not, its undo having changed its files since; a write whose
+// later writes were all undone is. A file changed outside jarvis is found
+// only when the undo looks at the files.
 func Undoable(ctx context.Context, db JournalDB, e Entry) (bool, error) {
 	for _, f := range e.Files {
 		for _, p := range []string{f.Path, f.PathAfter} {
@@ -709,12 +724,55 @@ func Undoable(ctx context.Context, db JournalDB, e Entry) (bool, error) {
 			if err != nil {
 				return false, err
 			}
-			if len(later) > 0 {
+			standing, err := NetWrites(ctx, db, later)
+			if err != nil {
+				return false, err
+			}
+			if len(standing) > 0 {
 				return false, nil
 			}
 		}
 	}
 	return true, nil
+}
+
+// NetWrites are the writes among later (oldest first, each one that
+// changed a note since some write) whose changes still stand: an undo and
+// the write it reverted (RevertedBy) cancel out, so that undoing the
+// rest, newest first, brings the note back. Of write 3, its undo 4 and 5,
+// the undo of 4, only 5 stands: undoing it takes back what all three did.
+func NetWrites(ctx context.Context, db JournalDB, later []int64) ([]int64, error) {
+	var standing []int64
+	var seen []Entry // newest first, as RevertedBy reads them
+	for _, n := range later {
+		e, err := Lookup(ctx, db, n)
+		if err != nil {
+			return nil, err
+		}
+		if t := RevertedBy(seen, e); t != 0 && len(standing) > 0 && standing[len(standing)-1] == t {
+			standing = standing[:len(standing)-1]
+		} else {
+			standing = append(standing, n)
+		}
+		seen = append([]Entry{e}, seen...)
+	}
+	return standing, nil
+}
+
+// RevertedBy is the write the undo u reverted, among older (newest
+// first): the newest that is the write u undid or redid, or another undo
+// of it; 0 when it is not among them.
+func RevertedBy(older []Entry, u Entry) int64 {
+	n, _, _, ok := Reverts(u)
+	if !ok {
+		return 0
+	}
+	for _, e := range older {
+		if m, _, _, ok := Reverts(e); e.ID == n || ok && m == n {
+			return e.ID
+		}
+	}
+	return 0
 }
 
 // nonNil is b, or an empty slice for an empty file: After nil would be

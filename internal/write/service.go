@@ -181,6 +181,7 @@ func (s *Service) plan(ctx context.Context, v *Vault, r Request) (Change, Result
 		}
 		res.Diff = Diff(r.Path, cur, after)
 		res.Warnings = append(res.Warnings, dottedNames(r.Edits)...)
+		res.Warnings = append(res.Warnings, kanbanWarnings(cur, r.Edits)...)
 		return Change{Tool: r.Tool, Files: []FileChange{{Path: r.Path, Before: etag, After: after}}}, res, nil
 	case ToolDelete:
 		res.Diff = Diff(r.Path, cur, nil)
