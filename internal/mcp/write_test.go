@@ -165,4 +165,18 @@ func TestWritesAreReadBackAtOnce(t *testing.T) {
 			t.Fatalf("the deleted note is still found: %+v", found.Results)
 		}
 	}
+
+	// delete-note of a note others link to names them: their links now
+	// lead to no note.
+	call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Immersion/Press pot.md"}, &pot)
+	var linked mcp.WriteOutput
+	text, isErr = call(t, cs, mcp.ToolDeleteNote, map[string]any{"path": "Immersion/Press pot.md", "etag": pot.ETag}, &linked)
+	if isErr || len(linked.LinkedFrom) == 0 || !strings.Contains(text, "linked to it; those links now lead to no note") {
+		t.Fatalf("delete of a linked note: %+v\n%s", linked, text)
+	}
+	for _, p := range moved.Relinked {
+		if p != "Methods/Siphon.md" && !slices.Contains(linked.LinkedFrom, p) {
+			t.Errorf("%s linked to the note deleted and is not named: %q", p, linked.LinkedFrom)
+		}
+	}
 }

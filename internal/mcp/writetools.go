@@ -159,6 +159,10 @@ type WriteOutput struct {
 	Relinked []string `json:"relinked,omitempty" jsonschema:"move-note: the notes whose links to the note were rewritten"`
 	Trash    string   `json:"trash,omitempty" jsonschema:"delete-note: where the note was put, in the vault's .trash folder"`
 	Undo     string   `json:"undo,omitempty" jsonschema:"how the user can revert this write"`
+	// LinkedFrom are the notes whose links led to a note deleted.
+	LinkedFrom []string `json:"linked_from,omitempty" jsonschema:"delete-note: notes whose links led to the note, which now lead to no note"`
+	// MoreLinkedFrom is set when more notes linked to it than are named.
+	MoreLinkedFrom bool `json:"more_linked_from,omitempty" jsonschema:"delete-note: more notes linked to it than linked_from names"`
 	// Warnings say what the write could not do beside it.
 	Warnings []string `json:"warnings,omitempty" jsonschema:"what the write could not do beside it: a link it could not rewrite, an index it could not update"`
 }
@@ -259,6 +263,13 @@ func (t *tools) writeRequest(ctx context.Context, r write.Request) (*mcpsdk.Call
 	if r.Path, err = t.writeSource(ctx, r); err != nil {
 		return nil, out, err
 	}
+	var linkers []string
+	var moreLinkers bool
+	if r.Tool == ToolDeleteNote {
+		// Read before the write: once the note is in .trash, the index
+		// no longer holds the links that led to it.
+		linkers, moreLinkers = t.linkedFrom(ctx, r.Vault, r.Path)
+	}
 	res, err := t.writer.Write(ctx, r)
 	if errors.Is(err, write.ErrNotFound) {
 		return nil, out, t.missingNote(ctx, r, err)
@@ -275,7 +286,35 @@ func (t *tools) writeRequest(ctx context.Context, r write.Request) (*mcpsdk.Call
 		out.Relinked = nil
 	}
 	out.Undo = t.undoHint(res)
+	out.LinkedFrom, out.MoreLinkedFrom = linkers, moreLinkers
 	return textResult(renderWrite(r, out)), out, nil
+}
+
+// maxLinkedFrom bounds the notes a delete-note answer names as linking to
+// the note deleted.
+const maxLinkedFrom = 20
+
+// linkedFrom are the other notes whose links lead to the note at rel, as
+// the link graph holds them, at most maxLinkedFrom; more is set when there
+// are others. None when the graph cannot say.
+func (t *tools) linkedFrom(ctx context.Context, vault, rel string) (notes []string, more bool) {
+	if t.graph == nil {
+		return nil, false
+	}
+	page, err := t.graph.BacklinksUpTo(ctx, vault, rel, 10*maxLinkedFrom)
+	if err != nil {
+		return nil, false
+	}
+	for _, e := range page.Edges {
+		switch {
+		case e.Source == rel || slices.Contains(notes, e.Source):
+		case len(notes) == maxLinkedFrom:
+			more = true
+		default:
+			notes = append(notes, e.Source)
+		}
+	}
+	return notes, more || page.Total > len(page.Edges)
 }
 
 // writeSource is the path of the note a write that changes one (edit,
@@ -423,6 +462,20 @@ func renderWrite(r write.Request, out WriteOutput) string {
 	}
 	if out.Undo != "" {
 		fmt.Fprintf(&b, "Undo: %s.\n", strings.TrimPrefix(out.Undo, "the user can revert it with "))
+	}
+	if n := len(out.LinkedFrom); n > 0 {
+		who := words.Agree(n, "One note", words.Count(n, "note"))
+		if out.MoreLinkedFrom {
+			who = fmt.Sprintf("More than %d notes", n)
+		}
+		then := "those links now lead to no note (an undo brings it back)"
+		if out.DryRun {
+			then = "those links would lead to no note"
+		}
+		fmt.Fprintf(&b, "\n%s linked to it; %s:\n", who, then)
+		for _, p := range out.LinkedFrom {
+			fmt.Fprintf(&b, "- %s\n", write.PathText(p))
+		}
 	}
 	if len(out.Relinked) > 0 {
 		b.WriteString("\nLinks rewritten in:\n")
