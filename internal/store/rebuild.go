@@ -27,7 +27,7 @@ type Rebuild struct {
 	// built in the real folder and renamed over the real file, and any
 	// old file kept aside is kept there, so that the link stays a link
 	// and every path to the database names the fresh index.
-	real   string
+	real string
 	// Old is what the inspection of the database found; its zero value
 	// when there was no database.
 	Old    Inspection
