@@ -167,7 +167,12 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	switch db, err := deps.Handle.DB(ctx); {
 	case err != nil:
 		update, withVectors, unreadable = false, false, true
-		if dbNote, err = indexNote(e, cfg, err, "the index cannot be read"); err != nil {
+		lead := "the index cannot be read"
+		if noDatabase(cfg.DBPath) {
+			// Never made: nothing to read, and it cannot be made.
+			lead = "the index does not exist yet, and it cannot be made there"
+		}
+		if dbNote, err = indexNote(e, cfg, err, lead); err != nil {
 			return err
 		}
 	case db.NotWritable() != nil:
