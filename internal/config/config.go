@@ -753,7 +753,18 @@ func DataDirFrom(getenv func(string) string) (string, DataOrigin, error) {
 			return filepath.Join(h, ".local", "share", "jarvis"), DataOrigin{"HOME", h, "XDG_DATA_HOME"}, nil
 		}
 	}
-	return "", DataOrigin{}, errors.New("cannot find a data folder for the database (HOME is not set): give one with --db or " + EnvDB)
+	return "", DataOrigin{}, noDataDir()
+}
+
+// noDataDir is the error for a system whose setting that names the
+// default database folder is not set: HOME (LocalAppData on Windows).
+func noDataDir() error {
+	v := "HOME"
+	if runtime.GOOS == "windows" {
+		v = "LocalAppData"
+	}
+	return &SettingError{Origin: v, Detail: "is not set, so jarvis has no folder for the database: give one with --db or " + EnvDB,
+		Remedy: "give --db FILE or set " + EnvDB + " (or " + v + ")"}
 }
 
 // DefaultDBFrom reports where the database at path comes from when it is
