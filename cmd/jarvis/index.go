@@ -35,6 +35,9 @@ type indexOutput struct {
 	// then exits with 3.
 	VectorsError string `json:"vectors_error,omitempty"`
 	DurationMS   int64  `json:"duration_ms"`
+	// Rebuilt is set for --rebuild: every note is indexed afresh, and
+	// "added" would read as new notes.
+	Rebuilt bool `json:"-"`
 }
 
 type forgotten struct {
@@ -138,7 +141,7 @@ says why), 130 when interrupted.`, e)
 			log.Warn("stored vectors not kept; they are made again", "err", err)
 		}
 	}
-	out := indexOutput{Vaults: []index.Result{}}
+	out := indexOutput{Vaults: []index.Result{}, Rebuilt: rb != nil}
 	for _, name := range forget {
 		notes, err := deps.Indexer.Forget(ctx, name)
 		if err != nil {
@@ -382,9 +385,18 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 			// Indexed, as the progress said, but still not readable.
 			resumed += fmt.Sprintf(", %d tried again but still cannot be read", r.Retried)
 		}
-		fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %s%d unchanged%s\n", r.Added, r.Updated, r.Deleted, nowExcluded(r.Excluded), r.Unchanged, resumed)
-		if a := r.AttachmentChanges; a.Added+a.Updated+a.Deleted+a.Excluded > 0 {
-			fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %s%d unchanged\n", a.Added, a.Updated, a.Deleted, nowExcluded(a.Excluded), a.Unchanged)
+		a := r.AttachmentChanges
+		if out.Rebuilt {
+			// A fresh index: every note in it is added, none is new.
+			fmt.Fprintf(w, "  notes: %d indexed afresh%s\n", r.Added+r.Updated+r.Unchanged, resumed)
+			if n := a.Added + a.Updated + a.Unchanged; n > 0 {
+				fmt.Fprintf(w, "  attachments: %d indexed afresh\n", n)
+			}
+		} else {
+			fmt.Fprintf(w, "  notes: %d added, %d updated, %d deleted, %s%d unchanged%s\n", r.Added, r.Updated, r.Deleted, nowExcluded(r.Excluded), r.Unchanged, resumed)
+			if a.Added+a.Updated+a.Deleted+a.Excluded > 0 {
+				fmt.Fprintf(w, "  attachments: %d added, %d updated, %d deleted, %s%d unchanged\n", a.Added, a.Updated, a.Deleted, nowExcluded(a.Excluded), a.Unchanged)
+			}
 		}
 		if r.Links == 0 {
 			fmt.Fprintf(w, "  no links\n")

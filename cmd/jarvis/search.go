@@ -167,7 +167,12 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	switch db, err := deps.Handle.DB(ctx); {
 	case err != nil:
 		update, withVectors, unreadable = false, false, true
-		if dbNote, err = indexNote(e, cfg, err, "the index cannot be read"); err != nil {
+		lead := "the index cannot be read"
+		if noDatabase(cfg.DBPath) {
+			// Never made: nothing to read, and it cannot be made.
+			lead = "the index does not exist yet, and it cannot be made there"
+		}
+		if dbNote, err = indexNote(e, cfg, err, lead); err != nil {
 			return err
 		}
 	case db.NotWritable() != nil:
@@ -178,6 +183,12 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 		sayMoves(e, cfg, deps.Indexer, progress)
 	}
 	if out.Degraded, err = refresh(ctx, cfg.Vaults, deps.Indexer, deps.Vectors, progress, update, withVectors); err != nil {
+		if ue := (*index.ObsidianUnknownError)(nil); errors.As(err, &ue) {
+			// The refusal is the index pass's; the search is what the
+			// user asked for.
+			return fmt.Errorf("the search was not run: it brings the index up to date first, and %s; to fix it, %s; to search the index as it is meanwhile, run %s",
+				ue.Why(), ue.Fix(), cfg.Invocation().Command("search", append(commandFlags(fs), "--no-refresh", query)...))
+		}
 		unreadable = store.Classify(err) == store.KindDamaged
 		if dbNote, err = indexNote(e, cfg, repeatFlags(err, cfg), "the index could not be brought up to date"); err != nil {
 			return err

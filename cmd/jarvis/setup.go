@@ -96,6 +96,7 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	}
 	codeLine := claudeCodeLine(*name, entry)
 	keyNote := apiKeyNote(cfg, e.getenv)
+	dbNote := unusableDBNote(e, cfg)
 
 	if *printOnly {
 		out, err := marshalIndent(map[string]map[string]serverEntry{"mcpServers": {*name: entry}})
@@ -104,6 +105,9 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 		}
 		e.stdout.Write(out)
 		fmt.Fprintf(e.stderr, "jarvis: nothing was written. For Claude Code, run:\n  %s\n", codeLine)
+		if dbNote != "" {
+			fmt.Fprintf(e.stderr, "jarvis: warning: %s\n", dbNote)
+		}
 		if keyNote != "" {
 			fmt.Fprintf(e.stderr, "jarvis: %s\n", keyNote)
 		}
@@ -147,10 +151,25 @@ $XDG_CONFIG_HOME/Claude (~/.config/Claude) on Linux.`, e)
 	}
 	fmt.Fprintf(w, "\nIt runs: %s\n", shellLine(append([]string{entry.Command}, entry.Args...)))
 	fmt.Fprintf(w, "\nFor Claude Code, run:\n  %s\n", codeLine)
+	if dbNote != "" {
+		fmt.Fprintf(w, "\nWarning: %s\n", dbNote)
+	}
 	if keyNote != "" {
 		fmt.Fprintf(w, "\n%s\n", keyNote)
 	}
 	return nil
+}
+
+// unusableDBNote warns that the database the entry names cannot be made or
+// used by this user (store.Unusable), so that the server would fail on
+// its first start; "" when it can.
+func unusableDBNote(e *env, cfg config.Config) string {
+	why, fix := store.Unusable(cfg.DBPath, e.dbProbe)
+	if why == "" {
+		return ""
+	}
+	return fmt.Sprintf("the entry names the database %s, which jarvis cannot use: %s; the server fails until you fix it: %s (after choosing another folder, run this setup again)",
+		cfg.DBPath, why, fix)
 }
 
 // serverEntry is one server in the "mcpServers" object of Claude Desktop's

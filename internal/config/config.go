@@ -363,7 +363,7 @@ func Load(flags Flags, getenv func(string) string) (Config, error) {
 		if err != nil {
 			return cfg, err
 		}
-		cfg.DBPath, cfg.DBSource = filepath.Join(dir, "jarvis.db"), "default"
+		cfg.DBPath, cfg.DBSource = filepath.Join(dir, DefaultDBName), "default"
 	}
 	if err := checkDBPath(cfg); err != nil {
 		return cfg, err
@@ -722,25 +722,64 @@ func ConfigDir(getenv func(string) string) (string, error) {
 // or ~/.local/share on Linux, ~/Library/Application Support on macOS,
 // %LocalAppData% on Windows.
 func DataDir(getenv func(string) string) (string, error) {
+	dir, _, err := DataDirFrom(getenv)
+	return dir, err
+}
+
+// DataOrigin is where DataDir found the default database folder: the
+// environment variable it comes from and its value (XDG_DATA_HOME and
+// /home/ana/data), and the variable that chooses another one, "" where
+// none does (macOS).
+type DataOrigin struct {
+	Var, Value, Override string
+}
+
+// DataDirFrom is DataDir with where the folder came from.
+func DataDirFrom(getenv func(string) string) (string, DataOrigin, error) {
 	switch runtime.GOOS {
 	case "windows":
 		if d := getenv("LocalAppData"); d != "" {
-			return filepath.Join(d, "jarvis"), nil
+			return filepath.Join(d, "jarvis"), DataOrigin{"LocalAppData", d, "LocalAppData"}, nil
 		}
 	case "darwin":
 		if h := getenv("HOME"); h != "" {
-			return filepath.Join(h, "Library", "Application Support", "jarvis"), nil
+			return filepath.Join(h, "Library", "Application Support", "jarvis"), DataOrigin{"HOME", h, ""}, nil
 		}
 	default:
 		if x := getenv("XDG_DATA_HOME"); x != "" {
-			return filepath.Join(x, "jarvis"), nil
+			return filepath.Join(x, "jarvis"), DataOrigin{"XDG_DATA_HOME", x, "XDG_DATA_HOME"}, nil
 		}
 		if h := getenv("HOME"); h != "" {
-			return filepath.Join(h, ".local", "share", "jarvis"), nil
+			return filepath.Join(h, ".local", "share", "jarvis"), DataOrigin{"HOME", h, "XDG_DATA_HOME"}, nil
 		}
 	}
-	return "", errors.New("cannot find a data folder for the database (HOME is not set): give one with --db or " + EnvDB)
+	return "", DataOrigin{}, noDataDir()
 }
+
+// noDataDir is the error for a system whose setting that names the
+// default database folder is not set: HOME (LocalAppData on Windows).
+func noDataDir() error {
+	v := "HOME"
+	if runtime.GOOS == "windows" {
+		v = "LocalAppData"
+	}
+	return &SettingError{Origin: v, Detail: "is not set, so jarvis has no folder for the database: give one with --db or " + EnvDB,
+		Remedy: "give --db FILE or set " + EnvDB + " (or " + v + ")"}
+}
+
+// DefaultDBFrom reports where the database at path comes from when it is
+// the default one (DataDirFrom): the one rule by which a message about
+// the database names the setting that put it there.
+func DefaultDBFrom(path string, getenv func(string) string) (DataOrigin, bool) {
+	dir, from, err := DataDirFrom(getenv)
+	if err != nil || RealPath(filepath.Join(dir, DefaultDBName)) != RealPath(path) {
+		return DataOrigin{}, false
+	}
+	return from, true
+}
+
+// DefaultDBName is the name of the database file in the default folder.
+const DefaultDBName = "jarvis.db"
 
 func expandHome(p string, getenv func(string) string) string {
 	if p == "~" || strings.HasPrefix(p, "~/") || strings.HasPrefix(p, `~\`) {
@@ -801,6 +840,9 @@ func realPath(p string, hops int) string {
 	}
 	return realPath(filepath.Clean(target), hops+1)
 }
+
+// Inside reports whether path is dir or lies within it.
+func Inside(path, dir string) bool { return inside(path, dir) }
 
 // inside reports whether path lies within dir.
 func inside(path, dir string) bool {

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -98,5 +99,24 @@ func TestUnreadableConfigFileGetsAFixThatMendsIt(t *testing.T) {
 	}
 	if got := LoadFix(e); got != "make it readable by you, such as with `chmod u+r "+p+"`" {
 		t.Errorf("fix %q", got)
+	}
+}
+
+// TestNoHomeSaysWhatToGive: with HOME unset there is no default database
+// folder, and the fix says what to give instead.
+func TestNoHomeSaysWhatToGive(t *testing.T) {
+	_, err := Load(Flags{}, func(string) string { return "" })
+	if err == nil {
+		t.Fatal("Load with no HOME and no --db: no error")
+	}
+	home := "HOME"
+	if runtime.GOOS == "windows" {
+		home = "LocalAppData"
+	}
+	if got, want := LoadFix(err), "give --db FILE or set JARVIS_DB (or "+home+")"; got != want {
+		t.Errorf("fix = %q; want %q", got, want)
+	}
+	if !strings.Contains(err.Error(), home+" is not set") {
+		t.Errorf("error = %q; want it to say %s is not set", err, home)
 	}
 }

@@ -53,9 +53,22 @@ type AccessProblem struct {
 	// missing is the folder, under Path, that would have to be made for
 	// a database not created yet; "" when none.
 	missing string
+	// from is where the default database folder came from, when the
+	// database is the default one and Path is that folder or lies in the
+	// folder the setting names; its zero value otherwise.
+	from config.DataOrigin
+	// dataDir is the default database folder, when from is set.
+	dataDir string
 }
 
 func (p AccessProblem) String() string {
+	if p.from.Var != "" {
+		said := "the default database folder " + p.dataDir + " comes from " + p.from.Var + "=" + p.from.Value
+		if p.Path == p.from.Value {
+			return said + ", which you cannot write"
+		}
+		return said + ", and " + p.Path + " " + p.Why
+	}
 	if p.missing != "" {
 		return "the folder " + p.missing + " does not exist, and " + p.Path + " " + p.Why
 	}
@@ -75,13 +88,25 @@ func AccessProblems(dbPath string, probe Probe) []AccessProblem {
 	if probe == nil {
 		probe = ProbeFile
 	}
-	return accessProblems(config.RealPath(dbPath), probe, currentUser())
+	from, _ := config.DefaultDBFrom(dbPath, getenv)
+	return accessProblems(config.RealPath(dbPath), probe, currentUser(), from)
 }
 
-func accessProblems(dbPath string, probe Probe, me int) []AccessProblem {
+// getenv reads the environment, which names the default database folder.
+var getenv = os.Getenv
+
+// accessProblems lists the problems of the database at the real path
+// dbPath; from is where it came from when it is the default database. A
+// folder that the setting from names, or one inside it, is the user's
+// own data folder: one whose mode a fix may change.
+func accessProblems(dbPath string, probe Probe, me int, from config.DataOrigin) []AccessProblem {
 	var out []AccessProblem
 	add := func(path string, fa FileAccess, err error, fixable bool) {
-		if p, ok := diagnose(path, fa, err, me, fixable); ok {
+		mine := from.Var != "" && fa.IsDir && config.Inside(path, config.RealPath(from.Value))
+		if p, ok := diagnose(path, fa, err, me, fixable || mine); ok {
+			if mine {
+				p.from, p.dataDir = from, filepath.Dir(dbPath)
+			}
 			out = append(out, p)
 		}
 	}
@@ -272,6 +297,11 @@ func AccessFix(problems []AccessProblem) string {
 	var lines []string
 	for _, c := range cmds {
 		lines = append(lines, c+" "+strings.Join(paths[c], " "))
+	}
+	for _, p := range problems {
+		if p.from.Override != "" {
+			return "run `" + strings.Join(lines, " && ") + "`, set " + p.from.Override + " to a folder you may write, or give --db"
+		}
 	}
 	return "run `" + strings.Join(lines, " && ") + "`, or choose another database with --db"
 }

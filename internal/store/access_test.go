@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
 )
 
@@ -321,7 +322,7 @@ func TestAccessProblemsNeverChangeAFolderJarvisDidNotMake(t *testing.T) {
 		return FileAccess{Owner: -1}, nil
 	}
 	missing := filepath.Join(root, "rootonly")
-	ps := accessProblems(filepath.Join(missing, "j.db"), probe, 1000)
+	ps := accessProblems(filepath.Join(missing, "j.db"), probe, 1000, config.DataOrigin{})
 	if len(ps) != 1 {
 		t.Fatalf("problems = %v; want one, for %s", ps, root)
 	}

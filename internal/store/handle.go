@@ -79,7 +79,13 @@ func (h *Handle) Recheck(ctx context.Context) string {
 // A fix that runs jarvis index puts this fix first (FirstUnblock): run
 // alone, jarvis index would fail for the same cause.
 func (h *Handle) UpdateBlocked() (why, fix string) {
-	problems := AccessProblems(h.path, h.opts.Probe)
+	return Unusable(h.path, h.opts.Probe)
+}
+
+// Unusable says what keeps this user from using the database at path as
+// jarvis does (AccessProblems), and its fix; both "" when nothing does.
+func Unusable(path string, probe Probe) (why, fix string) {
+	problems := AccessProblems(path, probe)
 	if len(problems) == 0 {
 		return "", ""
 	}

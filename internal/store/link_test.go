@@ -6,6 +6,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // linkedDatabase makes a database d3/real.db reached through the link
@@ -76,5 +79,72 @@ func TestOneLockForTwoPathsToADatabase(t *testing.T) {
 	}
 	if _, err := os.Lstat(link + ".lock"); err == nil {
 		t.Errorf("a lock file was made beside the link, %s.lock", link)
+	}
+}
+
+// TestRebuildThroughALinkReplacesTheRealFile: a rebuild of a database
+// reached through a link builds beside the real file and renames the
+// fresh index over it, and keeps a damaged one aside there: the link
+// stays a link, and no second index is left behind where the link points.
+func TestRebuildThroughALinkReplacesTheRealFile(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage bool
+	}{
+		{"sound", false},
+		{"damaged", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			link, real, dir := linkedDatabase(t)
+			if tc.damage {
+				for _, suffix := range []string{"-wal", "-shm"} {
+					os.Remove(real + suffix)
+				}
+				sharedtest.ZeroPage(t, real, 1)
+			}
+			rb, err := BeginRebuild(ctx, link, Options{}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer rb.Close()
+			if got := filepath.Dir(rb.Fresh); got != dir {
+				t.Errorf("the fresh index is built in %s; want beside the real file, in %s", got, dir)
+			}
+			fresh, err := Open(ctx, rb.Fresh, Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			fresh.Close()
+			backup, err := rb.Commit(time.Now())
+			if err != nil {
+				t.Fatal(err)
+			}
+			if st, err := os.Lstat(link); err != nil || st.Mode()&os.ModeSymlink == 0 {
+				t.Fatalf("after the rebuild %s is no longer a link (%v)", link, err)
+			}
+			if got, err := os.Readlink(link); err != nil || got != real {
+				t.Fatalf("the link points to %q (%v); want %s", got, err, real)
+			}
+			if Inspect(ctx, real, Options{}, false).Damaged() {
+				t.Fatal("after the rebuild the real file is damaged: the fresh index did not take its place")
+			}
+			if (backup != "") != tc.damage {
+				t.Fatalf("backup = %q; want one only for the damaged database", backup)
+			}
+			if backup != "" {
+				if filepath.Dir(backup) != dir {
+					t.Errorf("the damaged file is kept as %s; want it beside the real file, in %s", backup, dir)
+				}
+				if _, err := os.Stat(backup); err != nil {
+					t.Errorf("the damaged file is not kept: %v", err)
+				}
+			}
+			for _, e := range listDir(t, filepath.Dir(link)) {
+				if e != filepath.Base(link) && e != filepath.Base(dir) {
+					t.Errorf("the rebuild left %s beside the link", e)
+				}
+			}
+		})
 	}
 }

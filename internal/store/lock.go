@@ -14,8 +14,13 @@ import (
 // when path is a symbolic link or lies in a folder that is one, and so
 // jarvis's .lock too, that two paths to one database share one lock.
 func beside(path, suffix string) string {
-	return config.RealPath(path) + suffix
+	return realFile(path) + suffix
 }
+
+// realFile is where the database at path really is (config.RealPath):
+// the file a rebuild replaces, and the one beside which every file jarvis
+// makes for it lies.
+func realFile(path string) string { return config.RealPath(path) }
 
 // lockPath is the writer lock's file for the database at path.
 func lockPath(path string) string { return beside(path, ".lock") }

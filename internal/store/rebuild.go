@@ -19,8 +19,15 @@ import (
 // a sound one is replaced. A file jarvis did not make (ErrNotJarvis) is
 // refused.
 type Rebuild struct {
-	// Path is the database; Fresh is the file the fresh index is built in.
+	// Path is the database as the user named it; Fresh is the file the
+	// fresh index is built in, beside the real file (realFile).
 	Path, Fresh string
+	// real is where the database really is (beside): where Path is a
+	// symbolic link, or lies in a folder that is one, the fresh index is
+	// built in the real folder and renamed over the real file, and any
+	// old file kept aside is kept there, so that the link stays a link
+	// and every path to the database names the fresh index.
+	real string
 	// Old is what the inspection of the database found; its zero value
 	// when there was no database.
 	Old    Inspection
@@ -52,14 +59,15 @@ func BeginRebuild(ctx context.Context, path string, opts Options, onWait func())
 	if err := refuseForeign(ctx, path); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+	real := realFile(path)
+	if err := os.MkdirAll(filepath.Dir(real), 0o755); err != nil {
 		return nil, explainAccess(path, opts, fmt.Errorf("create database folder: %w", err))
 	}
 	unlock, err := lockWriters(ctx, path, onWait)
 	if err != nil {
 		return nil, err
 	}
-	r := &Rebuild{Path: path, Fresh: path + freshSuffix, unlock: unlock, opts: opts}
+	r := &Rebuild{Path: path, Fresh: beside(path, freshSuffix), real: real, unlock: unlock, opts: opts}
 	if err := r.removeFresh(); err != nil {
 		r.Close()
 		return nil, err
@@ -169,21 +177,21 @@ func (r *Rebuild) Commit(now time.Time) (backup string, err error) {
 		}
 	}
 	if why, keep := r.keepOld(); keep {
-		backup = r.Path + "." + why + "-" + now.UTC().Format("20060102T150405Z")
-		if err := keepAside(r.Path, backup); err != nil {
+		backup = beside(r.Path, "."+why+"-"+now.UTC().Format("20060102T150405Z"))
+		if err := keepAside(r.real, backup); err != nil {
 			return "", fmt.Errorf("rebuild %s: keep the old file: %w", r.Path, err)
 		}
 	} else {
 		for _, suffix := range []string{"-wal", "-shm"} {
-			if err := removeIfThere(r.Path + suffix); err != nil {
+			if err := removeIfThere(beside(r.Path, suffix)); err != nil {
 				return "", fmt.Errorf("rebuild %s: %w", r.Path, err)
 			}
 		}
 	}
-	if err := os.Rename(r.Fresh, r.Path); err != nil {
+	if err := os.Rename(r.Fresh, r.real); err != nil {
 		return "", fmt.Errorf("rebuild %s: put the fresh index in place (is a jarvis server using it on a system that forbids replacing an open file? stop it and run again): %w", r.Path, err)
 	}
-	syncDir(filepath.Dir(r.Path))
+	syncDir(filepath.Dir(r.real))
 	return backup, nil
 }
 
