@@ -133,9 +133,20 @@ func readNote(v config.Vault, rel string) ([]byte, fs.FileInfo, error) {
 	case err != nil:
 		return nil, nil, &readError{msg: fmt.Sprintf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err)), err: err}
 	case warn != "":
-		return nil, nil, fmt.Errorf("note %s cannot be shown: %s", rel, warn)
+		return nil, nil, &tooLargeError{rel: rel, warn: warn, size: info.Size()}
 	}
 	return data, info, nil
+}
+
+// tooLargeError is a file over the size read-note reads (vault.MaxNoteSize),
+// with its size, for readOther to say what the file is.
+type tooLargeError struct {
+	rel, warn string
+	size      int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("note %s cannot be shown: %s", e.rel, e.warn)
 }
 
 // readError is a failed read worded for the model, still matching the
