@@ -45,12 +45,37 @@ const folderMissing = "does not exist"
 // is the one test of a vault folder that the answers and `jarvis search`
 // share.
 func FolderProblem(path string) string {
+	why, _ := folderProblem(path)
+	return why
+}
+
+// FolderTrouble says what is wrong with the folder dir of a vault for a
+// reader who must act on it, "its folder … does not exist (it was deleted
+// or renamed, …)", or "" when it can be listed: FolderProblem's words, and
+// what most likely caused them or what fixes them. Every answer that
+// cannot reach a vault's folder (read-note, edit-note, the vault check)
+// says it so.
+func FolderTrouble(dir string) string {
+	why, err := folderProblem(dir)
+	switch {
+	case why == "":
+		return ""
+	case errors.Is(err, fs.ErrNotExist):
+		why += " (it was deleted or renamed, or is on a disk that is not mounted)"
+	case errors.Is(err, fs.ErrPermission):
+		why += "; run " + ReadFix(dir) + " so that jarvis can read it"
+	}
+	return "its folder " + dir + " " + why
+}
+
+// folderProblem is FolderProblem with the error behind its words.
+func folderProblem(path string) (string, error) {
 	f, err := os.Open(path)
 	if err == nil {
 		defer f.Close()
 		var st fs.FileInfo
 		if st, err = f.Stat(); err == nil && !st.IsDir() {
-			return "is a file, not a folder"
+			return "is a file, not a folder", nil
 		}
 		if err == nil {
 			if _, err = f.Readdirnames(1); errors.Is(err, io.EOF) {
@@ -60,13 +85,13 @@ func FolderProblem(path string) string {
 	}
 	switch {
 	case err == nil:
-		return ""
+		return "", nil
 	case errors.Is(err, fs.ErrNotExist):
-		return folderMissing
+		return folderMissing, err
 	case errors.Is(err, fs.ErrPermission):
-		return "cannot be read (permission denied)"
+		return "cannot be read (permission denied)", err
 	}
-	return "cannot be read (" + vault.ErrText(err) + ")"
+	return "cannot be read (" + vault.ErrText(err) + ")", err
 }
 
 // Cover gathers the coverage of vaults: each folder as FolderProblem sees
