@@ -299,3 +299,22 @@ func TestVaultFolderGoneSaidAlike(t *testing.T) {
 		}
 	}
 }
+
+// TestHealthWithVaultFolderGone: while the vault's folder is gone and the
+// index still answers for it, health-status says what still answers
+// rather than that jarvis is broken, and the vault check says what to do.
+func TestHealthWithVaultFolderGone(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	if err := os.Rename(v.Path, v.Path+"-moved"); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := call(t, cs, mcp.ToolHealthStatus, map[string]any{}, nil)
+	want := `Search still answers, with vault "coffee" as it was last indexed.`
+	if !strings.HasPrefix(text, want) || !strings.Contains(text, "fail  vault coffee:") || !strings.Contains(text, "put the folder back if it was moved") {
+		t.Errorf("health-status with the vault folder gone:\n%s\nwant it to open with %q", text, want)
+	}
+	if text, _ := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, nil); !strings.Contains(text, "as they were last indexed") {
+		t.Errorf("search with the vault folder gone does not answer from the index:\n%s", text)
+	}
+}
