@@ -39,11 +39,14 @@ failed, 2 for a usage or configuration error, 130 when interrupted.`, e)
 	noRefresh := fs.Bool("no-refresh", false, "use the index as it is, without bringing it up to date first")
 	asJSON := fs.Bool("json", false, "print one JSON object with the answer to stdout")
 
-	note, err := parseWithQuery(fs, args)
+	// The note as given, spaces and all: a note's name may begin with
+	// one, and the lookup trims a reference only after trying it whole.
+	words, err := parseInterleaved(fs, args)
 	if err != nil {
 		return err
 	}
-	if note == "" {
+	note := strings.Join(words, " ")
+	if strings.TrimSpace(note) == "" {
 		return fmt.Errorf("give the note to start from: jarvis related NOTE: %w", errUsage)
 	}
 	if *limit < 1 || *limit > related.MaxLimit {

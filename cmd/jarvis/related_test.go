@@ -135,3 +135,19 @@ func TestRelatedNamesTheOtherMatches(t *testing.T) {
 		t.Fatalf("exit %d (%s); want %q in:\n%s", code, stderr, want, stdout)
 	}
 }
+
+// TestRelatedNoteWithALeadingSpace: the path offered for a note whose name
+// begins with a space, passed back, finds it.
+func TestRelatedNoteWithALeadingSpace(t *testing.T) {
+	dir := t.TempDir()
+	sharedtest.WriteFile(t, dir, " Leading space.md", "# Leading\n[[Other]]\n")
+	sharedtest.WriteFile(t, dir, "Other.md", "# Other\n")
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, _, stderr := jarvis(t, nil, "related", "--vault", dir, "--db", db, "Leading spac")
+	if code != 1 || !strings.Contains(stderr, `closest: " Leading space.md"`) {
+		t.Fatalf("related of a near miss: exit %d: %s", code, stderr)
+	}
+	if code, stdout, stderr := jarvis(t, nil, "related", "--vault", dir, "--db", db, "--no-refresh", " Leading space.md"); code != 0 || !strings.Contains(stdout, "Related to") {
+		t.Errorf("related of the path offered: exit %d: %s%s", code, stdout, stderr)
+	}
+}

@@ -1,5 +1,7 @@
 package bases
 
+import "slices"
+
 // Need is a condition met by every file a filter lets through or fails
 // on. A caller that keeps its files indexed by property, tag and folder
 // can evaluate the filter on the files that meet it alone and get the
@@ -346,4 +348,73 @@ func either(subs []Need) Need {
 		}
 	}
 	return Need{Kind: NeedOr, Subs: subs}
+}
+
+// Properties are the note properties the filter reads by name (`owner`,
+// `note.owner`, `note["due date"]`), each once, in the order written: for
+// a caller to say which of them no file has. A function's own name (`link`
+// in link("Ana")) is none, nor are `value`, `index` and `acc` in the
+// expression of filter, map or reduce.
+func (f *Filter) Properties() []string {
+	var out []string
+	var add func(g *Filter)
+	add = func(g *Filter) {
+		if g == nil {
+			return
+		}
+		if g.Expr != nil {
+			readProperties(g.Expr.root, false, &out)
+		}
+		for _, gs := range [][]*Filter{g.And, g.Or, g.Not} {
+			for _, h := range gs {
+				add(h)
+			}
+		}
+	}
+	add(f)
+	return out
+}
+
+// readProperties adds to out the properties n reads (propertyRead);
+// inLambda is set within a list function's expression, where `value`,
+// `index` and `acc` are the function's own.
+func readProperties(n node, inLambda bool, out *[]string) {
+	if id, ok := n.(*identNode); ok && inLambda && (id.name == "value" || id.name == "index" || id.name == "acc") {
+		return
+	}
+	if name, ok := propertyRead(n); ok {
+		if !slices.Contains(*out, name) {
+			*out = append(*out, name)
+		}
+		return
+	}
+	switch n := n.(type) {
+	case *memberNode:
+		readProperties(n.x, inLambda, out)
+	case *indexNode:
+		readProperties(n.x, inLambda, out)
+		readProperties(n.index, inLambda, out)
+	case *callNode:
+		lambda := false
+		if m, ok := n.fn.(*memberNode); ok {
+			readProperties(m.x, inLambda, out)
+			_, lambda = lambdas[m.name]
+		}
+		for _, a := range n.args {
+			readProperties(a, inLambda || lambda, out)
+		}
+	case *unaryNode:
+		readProperties(n.x, inLambda, out)
+	case *binaryNode:
+		readProperties(n.l, inLambda, out)
+		readProperties(n.r, inLambda, out)
+	case *listNode:
+		for _, x := range n.elems {
+			readProperties(x, inLambda, out)
+		}
+	case *objectNode:
+		for _, x := range n.vals {
+			readProperties(x, inLambda, out)
+		}
+	}
 }

@@ -121,7 +121,15 @@ func (s checkStyle) slow(checks []health.Check) []health.Check {
 // Health collects the checks of every service into one ordered list.
 var Health = fx.Module("health",
 	fx.Provide(
-		fx.Annotate(func(cfg config.Config) []health.Check { return config.Checks(cfg, index.ReadFix) }, fx.ResultTags(checksGroup)),
+		fx.Annotate(func(h *store.Handle, cfg config.Config) []health.Check {
+			checks := config.Checks(cfg, index.ReadFix)
+			for i, c := range checks {
+				if c.Name == "vault" {
+					checks[i] = index.StillAnswering(h, cfg.Vaults, c)
+				}
+			}
+			return checks
+		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle, log *slog.Logger) []health.Check {
 			return s.slow(store.Checks(h, cfg.Invocation(), store.CheckOptions{Quick: s.serving, Log: log}))
 		}, fx.ResultTags(checksGroup)),

@@ -183,6 +183,14 @@ func (g *Graph) FindNote(ctx context.Context, vaultName, ref string) (Match, err
 	if q == "" {
 		return Match{}, fmt.Errorf("%w: no note given; pass a path, title or alias", ErrInvalidQuery)
 	}
+	// A file's name may begin or end with a space (" Draft.md"): the path
+	// exactly as given comes before the reference is cleaned, so that a
+	// path this lookup suggests, passed back, finds its file.
+	if raw := strings.TrimPrefix(strings.ReplaceAll(ref, `\`, "/"), "/"); raw != q {
+		if m, ok, err := g.exactPath(ctx, vaultName, raw); err != nil || ok {
+			return m, err
+		}
+	}
 	r := newReference(q)
 	if m, ok, err := g.quickFind(ctx, vaultName, r); err != nil || ok {
 		return m, err
@@ -250,6 +258,21 @@ func (g *Graph) quickFind(ctx context.Context, vaultName string, r reference) (M
 		}
 	}
 	return Match{}, false, nil
+}
+
+// exactPath finds the file at the vault-relative path p exactly as
+// written, spaces included.
+func (g *Graph) exactPath(ctx context.Context, vaultName, p string) (Match, bool, error) {
+	var exact []any
+	for _, form := range vault.PathForms(p) {
+		exact = append(exact, form)
+	}
+	cands, err := g.candidates(ctx, vaultName, fromFiles, `f.path IN (`+placeholders(len(exact))+`)`, exact)
+	if err != nil {
+		return Match{}, false, fmt.Errorf("find note %q: %w", p, err)
+	}
+	m, ok := choose(cands, reference{text: p}, []rule{{ByPath, func(_ reference, cands []candidate) []candidate { return cands }}})
+	return m, ok, nil
 }
 
 // placeholders returns "?, ?, ?" for n > 0 parameters.

@@ -360,3 +360,31 @@ func TestFindNoteTitleBeatsName(t *testing.T) {
 		t.Fatalf("FindNote(Plan) = %s by %s, %v; want Plan B.md by title", m.Path, m.By, err)
 	}
 }
+
+// TestSuggestionPassedBackResolves: a file whose name begins with a space is
+// suggested by its path, and that path, passed back, finds it; a reference
+// with spaces around it that no path has is still trimmed.
+func TestSuggestionPassedBackResolves(t *testing.T) {
+	root := t.TempDir()
+	for _, rel := range []string{" Leading space.md", "Trailing .md", "Plain.md"} {
+		sharedtest.WriteFile(t, root, rel, "text\n")
+	}
+	g := graph.New(indexVault(t, "pm", root))
+	ctx := context.Background()
+	_, err := g.FindNote(ctx, "pm", "Leading spac")
+	var nf *graph.NotFoundError
+	if !errors.As(err, &nf) || len(nf.Suggestions) == 0 {
+		t.Fatalf("FindNote(Leading spac) = %v; want suggestions", err)
+	}
+	for _, s := range nf.Suggestions {
+		m, err := g.FindNote(ctx, s.Vault, s.Path)
+		if err != nil || m.Path != s.Path {
+			t.Errorf("suggested %q, which passed back finds %q (%v)", s.Path, m.Path, err)
+		}
+	}
+	for ref, want := range map[string]string{" Leading space.md": " Leading space.md", " Leading space": " Leading space.md", "  Plain.md ": "Plain.md", "Trailing .md": "Trailing .md"} {
+		if m, err := g.FindNote(ctx, "pm", ref); err != nil || m.Path != want {
+			t.Errorf("FindNote(%q) = %q, %v; want %q", ref, m.Path, err, want)
+		}
+	}
+}

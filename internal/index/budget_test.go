@@ -36,7 +36,7 @@ func TestNoteOverItsParseBudget(t *testing.T) {
 	if err := db.QueryRow(`SELECT f.title, w.message FROM files f JOIN warnings w ON w.file_id = f.id WHERE f.path = 'Slow.md'`).Scan(&title, &warning); err != nil {
 		t.Fatal(err)
 	}
-	if title != "Slow" || !strings.Contains(warning, "too complex to parse") || !strings.Contains(warning, "indexed by name only") {
+	if title != "Slow" || !strings.Contains(warning, "too complex to parse") || !strings.Contains(warning, "by its name only") {
 		t.Errorf("Slow.md: title %q, warning %q", title, warning)
 	}
 	if got := linkTarget(t, db.DB, "Home.md", 1, "link", "Slow", ""); got != "Slow.md" {

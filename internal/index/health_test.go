@@ -404,3 +404,38 @@ func TestCutFirstRunSaysWhatIsLeftAsASentence(t *testing.T) {
 		t.Errorf("freshness after a cut first run:\n got %q\nwant %q", r.Detail, want)
 	}
 }
+
+// TestStillAnsweringOnlyForIndexedVaults: the vault check of a vault whose
+// folder is gone says search still answers for it only when the index
+// holds it; one never indexed answers nothing.
+func TestStillAnsweringOnlyForIndexedVaults(t *testing.T) {
+	ctx := context.Background()
+	root := filepath.Join(t.TempDir(), "v")
+	sharedtest.WriteFile(t, root, "A.md", "# A\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "v", root)
+	if err := os.Rename(root, root+"-moved"); err != nil {
+		t.Fatal(err)
+	}
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	vaults := []config.Vault{{Name: "v", Path: root}, {Name: "never", Path: filepath.Join(t.TempDir(), "gone")}}
+	var checks []health.Check
+	for _, c := range config.Checks(config.Config{Vaults: vaults, VaultSource: "flag"}, ReadFix) {
+		if c.Name == "vault" {
+			checks = append(checks, StillAnswering(h, vaults, c))
+		}
+	}
+	rep := health.Run(ctx, checks, time.Minute)
+	answers := map[string]string{}
+	for _, r := range rep.Checks {
+		answers[r.Name] = r.Answers
+	}
+	if answers["vault v"] == "" || answers["vault never"] != "" {
+		t.Errorf("answers %q; want them for vault v only", answers)
+	}
+	if h := rep.Headline(); h != "jarvis is broken." {
+		t.Errorf("headline %q with a vault that answers nothing", h)
+	}
+}

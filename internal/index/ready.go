@@ -14,6 +14,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -45,12 +46,37 @@ const folderMissing = "does not exist"
 // is the one test of a vault folder that the answers and `jarvis search`
 // share.
 func FolderProblem(path string) string {
+	why, _ := folderProblem(path)
+	return why
+}
+
+// FolderTrouble says what is wrong with the folder dir of a vault for a
+// reader who must act on it, "its folder … does not exist (it was deleted
+// or renamed, …)", or "" when it can be listed: FolderProblem's words, and
+// what most likely caused them or what fixes them. Every answer that
+// cannot reach a vault's folder (read-note, edit-note, the vault check)
+// says it so.
+func FolderTrouble(dir string) string {
+	why, err := folderProblem(dir)
+	switch {
+	case why == "":
+		return ""
+	case errors.Is(err, fs.ErrNotExist):
+		why += " (it was deleted or renamed, or is on a disk that is not mounted)"
+	case errors.Is(err, fs.ErrPermission):
+		why += "; run " + ReadFix(dir) + " so that jarvis can read it"
+	}
+	return "its folder " + dir + " " + why
+}
+
+// folderProblem is FolderProblem with the error behind its words.
+func folderProblem(path string) (string, error) {
 	f, err := os.Open(path)
 	if err == nil {
 		defer f.Close()
 		var st fs.FileInfo
 		if st, err = f.Stat(); err == nil && !st.IsDir() {
-			return "is a file, not a folder"
+			return "is a file, not a folder", nil
 		}
 		if err == nil {
 			if _, err = f.Readdirnames(1); errors.Is(err, io.EOF) {
@@ -60,13 +86,13 @@ func FolderProblem(path string) string {
 	}
 	switch {
 	case err == nil:
-		return ""
+		return "", nil
 	case errors.Is(err, fs.ErrNotExist):
-		return folderMissing
+		return folderMissing, err
 	case errors.Is(err, fs.ErrPermission):
-		return "cannot be read (permission denied)"
+		return "cannot be read (permission denied)", err
 	}
-	return "cannot be read (" + vault.ErrText(err) + ")"
+	return "cannot be read (" + vault.ErrText(err) + ")", err
 }
 
 // Cover gathers the coverage of vaults: each folder as FolderProblem sees
@@ -94,6 +120,45 @@ func Cover(ctx context.Context, db Querier, vaults []config.Vault) []Coverage {
 		}
 	}
 	return out
+}
+
+// AnsweredAsLastIndexed reports whether searches still answer for the
+// vault although its folder cannot be read: the index holds it as it was
+// last indexed. Search answers (Explain) and the vault check (StillAnswering)
+// ask it alike.
+func (c Coverage) AnsweredAsLastIndexed() bool {
+	return c.Folder != "" && c.Known && c.Indexed
+}
+
+// StillAnswering wraps the vault check (config.Checks, one result named
+// "vault NAME" a vault): the failure of a vault whose folder cannot be
+// read while the index holds it says that search still answers for it
+// (health.Result.Answers), so that the report's headline does not call
+// jarvis broken while every answer still comes.
+func StillAnswering(h *store.Handle, vaults []config.Vault, c health.Check) health.Check {
+	run := c.Run
+	c.Run = func(ctx context.Context) []health.Result {
+		out := run(ctx)
+		if !slices.ContainsFunc(out, func(r health.Result) bool { return r.Status == health.Fail }) {
+			return out
+		}
+		db, err := h.DB(ctx)
+		if err != nil || db.SetUp(ctx) != "" {
+			return out // the database checks say why
+		}
+		for _, cv := range Cover(ctx, db, vaults) {
+			if !cv.AnsweredAsLastIndexed() {
+				continue
+			}
+			for i := range out {
+				if out[i].Status == health.Fail && out[i].Name == "vault "+cv.Name {
+					out[i].Answers = fmt.Sprintf("search still answers, with vault %q as it was last indexed", cv.Name)
+				}
+			}
+		}
+		return out
+	}
+	return c
 }
 
 // NoIndex is the coverage of vaults when there is no database at all:
@@ -165,7 +230,7 @@ func Explain(covs []Coverage, st State, inv health.Invocation) Unready {
 	for _, c := range covs {
 		name := fmt.Sprintf("%q", c.Name)
 		switch {
-		case c.Folder != "" && c.Known && c.Indexed:
+		case c.AnsweredAsLastIndexed():
 			// The index still holds its notes; a server watching for the
 			// folder picks it up again once it is back.
 			u.Notes = append(u.Notes, fmt.Sprintf("the %s%s) %s, so its notes are answered as they were last indexed, and changes to them are not seen until the folder is back: put it back if it was moved, or correct the vault's path if it is mistyped (it was given with --vault, %s or the config file)",

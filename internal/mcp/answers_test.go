@@ -341,3 +341,21 @@ func TestTwoLinksOnOneLine(t *testing.T) {
 		t.Fatalf("read-note: %v; want %q in:\n%s", isErr, want, text)
 	}
 }
+
+// TestReadNoteOnLargeAttachment: an attachment over the size read-note
+// reads is still named for what it is, with its size, and no word of how
+// the index keeps it.
+func TestReadNoteOnLargeAttachment(t *testing.T) {
+	v := exampleVault(t)
+	sharedtest.WriteFile(t, v.Path, "Photos/huge.jpg", "")
+	if err := os.Truncate(filepath.Join(v.Path, "Photos", "huge.jpg"), 50<<20); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Photos/huge.jpg"}, nil)
+	want := "huge.jpg is an image attachment (50 MB), which no note embeds or links to; read-note reads the text of notes"
+	if !isErr || !strings.Contains(text, want) || strings.Contains(text, "indexed by name") {
+		t.Errorf("read-note of a large image: %v %q; want %q", isErr, text, want)
+	}
+	sharedtest.CheckWords(t, "read-note", text)
+}

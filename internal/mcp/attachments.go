@@ -2,6 +2,7 @@ package mcp
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -12,6 +13,7 @@ import (
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
@@ -38,18 +40,22 @@ var attachmentKinds = map[string]string{
 // any other, never its bytes, but what it is, how large, and which notes
 // embed or link to it.
 func (t *tools) readOther(ctx context.Context, v config.Vault, rel string, in ReadNoteInput, out ReadNoteOutput) (*mcpsdk.CallToolResult, ReadNoteOutput, error) {
+	ext := strings.ToLower(path.Ext(rel))
+	kind, ok := attachmentKinds[ext]
+	if !ok {
+		kind = "an"
+	}
 	data, st, err := readNote(v, rel)
+	if big := (*tooLargeError)(nil); errors.As(err, &big) {
+		// Too large to read, whatever it holds: what it is still helps.
+		return nil, out, fmt.Errorf("%s is %s attachment (%s), %s; read-note reads the text of notes and of text files up to %d MB", path.Base(rel), kind, sizeText(big.size), t.usedBy(ctx, v.Name, rel), vault.MaxNoteSize>>20)
+	}
 	if err != nil {
 		return nil, out, err
 	}
-	ext := strings.ToLower(path.Ext(rel))
 	lang, ok := textLanguages[ext]
 	if !ok || !utf8.Valid(data) {
-		kind, ok := attachmentKinds[ext]
-		if !ok {
-			kind = "an"
-		}
-		return nil, out, fmt.Errorf("%s is %s attachment (%s), %s; read-note reads the text of notes", path.Base(rel), kind, words.Count(len(data), "byte"), t.usedBy(ctx, v.Name, rel))
+		return nil, out, fmt.Errorf("%s is %s attachment (%s), %s; read-note reads the text of notes", path.Base(rel), kind, sizeText(int64(len(data))), t.usedBy(ctx, v.Name, rel))
 	}
 	if in.Heading != "" {
 		return nil, out, fmt.Errorf("%s is not a note, so it has no headings; read it without heading", path.Base(rel))
@@ -62,6 +68,15 @@ func (t *tools) readOther(ctx context.Context, v config.Vault, rel string, in Re
 	out.Size, out.Modified = st.Size(), st.ModTime().UTC().Format(time.RFC3339)
 	out.Content, out.Offset, out.NextOffset, out.TotalChars = pg.Content, pg.Offset, pg.NextOffset, pg.TotalChars
 	return renderNote(out, true, false), out, nil
+}
+
+// sizeText words a file's size: bytes up to a megabyte, whole megabytes
+// above ("50 MB").
+func sizeText(n int64) string {
+	if n < 1<<20 {
+		return words.Count(n, "byte")
+	}
+	return fmt.Sprintf("%d MB", n>>20)
 }
 
 // usedBy says which notes embed or link to the file rel: "embedded by

@@ -5,8 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -118,24 +120,50 @@ func resolveOnDisk(ctx context.Context, vaults []config.Vault, vaultName, ref st
 func readNote(v config.Vault, rel string) ([]byte, fs.FileInfo, error) {
 	root, err := vault.OpenRoot(v.Path, v.Exclude)
 	if err != nil {
+		if why := index.FolderTrouble(v.Path); why != "" {
+			return nil, nil, fmt.Errorf("vault %q cannot be read: %s", v.Name, why)
+		}
 		return nil, nil, fmt.Errorf("vault %q cannot be read (%s); list-vaults says more", v.Name, vault.ErrText(err))
 	}
 	data, info, warn, err := root.ReadNote(rel)
-	switch {
-	case errors.Is(err, vault.ErrOutside):
-		return nil, nil, outside(rel, err)
-	case errors.Is(err, vault.ErrLeftOut):
-		return nil, nil, errExcluded
-	case errors.Is(err, vault.ErrBadName):
-		return nil, nil, badName(err)
-	case errors.Is(err, fs.ErrNotExist):
-		return nil, nil, &readError{msg: fmt.Sprintf("note %s is gone from disk (renamed, moved or deleted?); search-vault finds notes by name", rel), err: err}
-	case err != nil:
-		return nil, nil, &readError{msg: fmt.Sprintf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err)), err: err}
-	case warn != "":
-		return nil, nil, fmt.Errorf("note %s cannot be shown: %s", rel, warn)
+	if err != nil {
+		return nil, nil, readFailure(v, rel, err)
+	}
+	if warn != "" {
+		return nil, nil, &tooLargeError{rel: rel, warn: warn, size: info.Size()}
 	}
 	return data, info, nil
+}
+
+// readFailure words err, the failure to read the note at rel in vault v,
+// for the model: what went wrong and what to do about it.
+func readFailure(v config.Vault, rel string, err error) error {
+	switch {
+	case errors.Is(err, vault.ErrOutside):
+		return outside(rel, err)
+	case errors.Is(err, vault.ErrLeftOut):
+		return errExcluded
+	case errors.Is(err, vault.ErrBadName):
+		return badName(err)
+	case errors.Is(err, fs.ErrNotExist):
+		return &readError{msg: fmt.Sprintf("note %s is gone from disk (renamed, moved or deleted?); search-vault finds notes by name", rel), err: err}
+	case errors.Is(err, fs.ErrPermission):
+		// Only the user's access fixes it, as doctor says.
+		fix := index.ReadFix(filepath.Join(v.Path, filepath.FromSlash(rel)))
+		return &readError{msg: fmt.Sprintf("note %s cannot be read (permission denied); run %s so that jarvis can read it", rel, fix), err: err}
+	}
+	return &readError{msg: fmt.Sprintf("note %s cannot be read (%s); search-vault finds notes by name", rel, vault.ErrText(err)), err: err}
+}
+
+// tooLargeError is a file over the size read-note reads (vault.MaxNoteSize),
+// with its size, for readOther to say what the file is.
+type tooLargeError struct {
+	rel, warn string
+	size      int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("note %s cannot be shown: %s", e.rel, e.warn)
 }
 
 // readError is a failed read worded for the model, still matching the

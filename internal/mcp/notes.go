@@ -190,7 +190,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 	if err := in.Paging.check(); err != nil {
 		return nil, out, err
 	}
-	v, rel, others, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
+	// The path as given: a file's name may begin with a space, and the
+	// lookups trim a reference only after trying it whole.
+	v, rel, others, err := t.locate(ctx, in.Vault, in.Path)
 	if err != nil {
 		// A link's form, "Note#Heading" or "Note#^block": the note, and
 		// the part of it the link points into, when the whole is no
@@ -360,7 +362,8 @@ func (t *tools) locate(ctx context.Context, vaultName, ref string) (config.Vault
 // index query already looked the note up passes its answer rather than
 // asking again.
 func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup func() (graph.Match, error)) (config.Vault, string, []graph.Ref, error) {
-	if filepath.IsAbs(ref) {
+	if filepath.IsAbs(strings.TrimSpace(ref)) {
+		ref = strings.TrimSpace(ref)
 		// A full path into a vault's folder is the note at its place
 		// there; any other is refused with what to pass instead.
 		for _, v := range t.vaults {

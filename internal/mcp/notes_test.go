@@ -3,12 +3,16 @@ package mcp
 import (
 	"bufio"
 	"context"
+	"errors"
 	"io"
+	"io/fs"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/graph"
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -148,4 +152,17 @@ func TestSectionMissingSaysWhatToRead(t *testing.T) {
 	if want := `the note has no heading "Other"; its one heading is "Only".`; err == nil || err.Error() != want {
 		t.Errorf("one heading: %v\nwant %s", err, want)
 	}
+}
+
+// TestReadFailureGivesTheFix: a note this user may not read is answered
+// with the command that lets them, as doctor gives it (index.ReadFix).
+func TestReadFailureGivesTheFix(t *testing.T) {
+	v := config.Vault{Name: "g", Path: t.TempDir()}
+	sharedtest.WriteFile(t, v.Path, "Zero.md", "")
+	err := readFailure(v, "Zero.md", &fs.PathError{Op: "open", Path: "Zero.md", Err: fs.ErrPermission})
+	fix := index.ReadFix(filepath.Join(v.Path, "Zero.md"))
+	if !strings.Contains(fix, "chmod u+r") || !strings.Contains(err.Error(), fix) || !errors.Is(err, fs.ErrPermission) {
+		t.Errorf("read of a note that is not readable: %v; want %s", err, fix)
+	}
+	sharedtest.CheckWords(t, "read-note", err.Error())
 }

@@ -59,7 +59,7 @@ func TestPeriodicNote(t *testing.T) {
 			textSays: []string{"# A Saturday", "Daily note for 2026-11-28: `Journal/2026-11-28.md`", "Ground coffee."}},
 		{args: map[string]any{"date": "yesterday"}, start: "2026-11-27", end: "2026-11-27", path: "Journal/2025/2026-11-27.md", exists: true,
 			setting: "the Daily notes settings", content: "Friday", expectedRel: "Journal/2026-11-27.md",
-			textSays: []string{"Found by its file name", "the settings give `Journal/2026-11-27.md`"}},
+			textSays: []string{"The settings put this note at `Journal/2026-11-27.md` (folder \"Journal\", format \"YYYY-MM-DD\", from the Daily notes settings in .obsidian/daily-notes.json); there is none there, so the note named 2026-11-27 in folder \"Journal/2025\" was used."}},
 		{args: map[string]any{"date": "-2"}, start: "2026-11-26", end: "2026-11-26", path: "Journal/2026-11-26.md", setting: "the Daily notes settings",
 			textSays: []string{"not written yet", "Obsidian would create it there: folder \"Journal\", format \"YYYY-MM-DD\"", `with the template "Templates/Day"`}},
 		{args: map[string]any{"date": "tomorrow", "period": "daily"}, start: "2026-11-29", end: "2026-11-29", path: "Journal/2026-11-29.md", setting: "the Daily notes settings"},

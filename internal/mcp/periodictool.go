@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 	"time"
 
@@ -391,7 +392,14 @@ func renderPeriodic(out PeriodicNoteOutput) *mcpsdk.CallToolResult {
 			b.WriteString(etagLine(out.ETag, "append"))
 		}
 		if out.Expected != "" {
-			fmt.Fprintf(&b, "\nFound by its file name in its folder; the settings give `%s`: %s, format %q, from %s.\n", out.Expected, where, out.Format, out.Setting)
+			// Said from the settings' side: where they put the note, that
+			// none is there, and which note stood in for it.
+			foundIn := fmt.Sprintf("folder %q", path.Dir(out.Path))
+			if path.Dir(out.Path) == "." {
+				foundIn = "the vault folder"
+			}
+			fmt.Fprintf(&b, "\nThe settings put this note at `%s` (%s, format %q, from %s); there is none there, so the note named %s in %s was used.\n",
+				out.Expected, where, out.Format, out.Setting, strings.TrimSuffix(path.Base(out.Path), ".md"), foundIn)
 		}
 	}
 	for _, w := range out.Warnings {

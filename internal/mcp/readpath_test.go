@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestReadNoteByFolderOrFullPath: a full path into the vault's folder
@@ -25,6 +26,23 @@ func TestReadNoteByFolderOrFullPath(t *testing.T) {
 	} {
 		if text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": tc.path}, nil); !isErr || !strings.Contains(text, tc.want) {
 			t.Errorf("read-note %q: %v %s; want %q", tc.path, isErr, text, tc.want)
+		}
+	}
+}
+
+// TestReadNoteLeadingSpace: a note whose name begins with a space is read
+// by its path, and the path offered for a near miss reads it too.
+func TestReadNoteLeadingSpace(t *testing.T) {
+	v := exampleVault(t)
+	sharedtest.WriteFile(t, v.Path, " Leading space.md", "# Leading\n")
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Leading spac"}, nil)
+	if !isErr || !strings.Contains(text, `" Leading space.md"`) {
+		t.Fatalf("read-note of a near miss: %s; want the path suggested", text)
+	}
+	for _, tool := range []string{mcp.ToolReadNote, mcp.ToolRelatedNotes} {
+		if text, isErr := call(t, cs, tool, map[string]any{"path": " Leading space.md"}, nil); isErr {
+			t.Errorf("%s of the suggested path: %s", tool, text)
 		}
 	}
 }

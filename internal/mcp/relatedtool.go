@@ -78,7 +78,7 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 		return nil, out, err
 	}
 	limit := clamp(in.Limit, 1, related.MaxLimit, related.DefaultLimit)
-	v, rel, others, err := t.locate(ctx, in.Vault, strings.TrimSpace(in.Path))
+	v, rel, others, err := t.locate(ctx, in.Vault, in.Path)
 	if err != nil {
 		return nil, out, err
 	}

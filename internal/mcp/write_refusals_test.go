@@ -10,6 +10,7 @@ import (
 
 	mcpsdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
@@ -274,5 +275,46 @@ func TestWriteToolRefusalsEndAsSentences(t *testing.T) {
 		if !isErr || !strings.HasSuffix(text, ".") || strings.HasSuffix(text, "..") {
 			t.Errorf("delete-note %v: %v %q; want a refusal that ends with one full stop", args, isErr, text)
 		}
+	}
+}
+
+// TestVaultFolderGoneSaidAlike: with the vault's folder renamed under a
+// running server, read-note and edit-note say the same thing of it, in
+// index.FolderTrouble's words: that it does not exist, and why it may not.
+func TestVaultFolderGoneSaidAlike(t *testing.T) {
+	cs, dir := writableExample(t)
+	etag := etagOf(t, cs, "Methods/Pour over.md")
+	if err := os.Rename(dir, dir+"-moved"); err != nil {
+		t.Fatal(err)
+	}
+	want := index.FolderTrouble(dir)
+	if !strings.Contains(want, "it was deleted or renamed") {
+		t.Fatalf("FolderTrouble of a folder that is gone: %q", want)
+	}
+	read, _ := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Methods/Pour over.md"}, nil)
+	edit, _ := call(t, cs, mcp.ToolEditNote, map[string]any{"path": "Methods/Pour over.md", "etag": etag, "edits": appendEdit}, nil)
+	for tool, text := range map[string]string{"read-note": read, "edit-note": edit} {
+		if !strings.Contains(text, want) {
+			t.Errorf("%s with the vault folder gone: %q; want %q", tool, text, want)
+		}
+	}
+}
+
+// TestHealthWithVaultFolderGone: while the vault's folder is gone and the
+// index still answers for it, health-status says what still answers
+// rather than that jarvis is broken, and the vault check says what to do.
+func TestHealthWithVaultFolderGone(t *testing.T) {
+	v := exampleVault(t)
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	if err := os.Rename(v.Path, v.Path+"-moved"); err != nil {
+		t.Fatal(err)
+	}
+	text, _ := call(t, cs, mcp.ToolHealthStatus, map[string]any{}, nil)
+	want := `Search still answers, with vault "coffee" as it was last indexed.`
+	if !strings.HasPrefix(text, want) || !strings.Contains(text, "fail  vault coffee:") || !strings.Contains(text, "put the folder back if it was moved") {
+		t.Errorf("health-status with the vault folder gone:\n%s\nwant it to open with %q", text, want)
+	}
+	if text, _ := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over"}, nil); !strings.Contains(text, "as they were last indexed") {
+		t.Errorf("search with the vault folder gone does not answer from the index:\n%s", text)
 	}
 }

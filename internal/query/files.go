@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/jarvis-mcp/jarvis/internal/bases"
+	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
@@ -70,6 +71,41 @@ type Vault struct {
 	byPath   map[string]*File
 	resolver *vault.Resolver
 	index    postings
+	// inline counts the notes whose text holds name as a Dataview inline
+	// field ("name:: value"); nil when the vault was not read from an
+	// index (a test's files).
+	inline func(ctx context.Context, name string) (int, error)
+}
+
+// inlineFieldQuery reads the paths of the vault's notes whose text holds
+// a Dataview inline field ("owner:: [[Ana]]"), by a LIKE pattern.
+const inlineFieldQuery = `SELECT DISTINCT f.path FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults v ON v.id = f.vault_id
+	WHERE v.name = ? AND c.text LIKE ? ESCAPE '\'`
+
+// inlineFieldNotes counts the notes of v whose text holds prop as a
+// Dataview inline field, which Bases, and so a query, does not read. It
+// reads every passage of the vault: it is asked only of a property no
+// file has.
+func (v *Vault) inlineFieldNotes(ctx context.Context, db Querier, prop string) (int, error) {
+	rows, err := db.QueryContext(ctx, inlineFieldQuery, v.Name, "%"+store.EscapeLike(prop)+"::%")
+	if err != nil {
+		return 0, fmt.Errorf("look for inline field %s: %w", prop, err)
+	}
+	defer rows.Close()
+	n := 0
+	for rows.Next() {
+		var p string
+		if err := rows.Scan(&p); err != nil {
+			return 0, fmt.Errorf("look for inline field %s: %w", prop, err)
+		}
+		if f := v.byPath[p]; f != nil && f.Note {
+			n++
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("look for inline field %s: %w", prop, err)
+	}
+	return n, nil
 }
 
 // Statements of Load: each reads one kind of fact for every file of the
@@ -91,6 +127,7 @@ const (
 // been written under other rules.
 func Load(ctx context.Context, db Querier, name string, exclude []string) (*Vault, error) {
 	v := &Vault{Name: name, byPath: map[string]*File{}}
+	v.inline = func(ctx context.Context, prop string) (int, error) { return v.inlineFieldNotes(ctx, db, prop) }
 	byID := map[int64]*File{}
 	err := each(ctx, db, filesQuery, name, func(rows *sql.Rows) error {
 		f := &File{}

@@ -161,6 +161,7 @@ func Run(ctx context.Context, v *Vault, req Request) (*Result, error) {
 		group = p.Expr
 	}
 	filter := req.Base.ViewFilter(view)
+	res.Warnings = append(res.Warnings, v.filterWarnings(ctx, filter)...)
 	type candidate struct {
 		f    *File
 		keys []bases.Value
@@ -461,6 +462,27 @@ func unknownProperty(v *Vault, path []string) string {
 		msg += fmt.Sprintf("; did you mean %s?", best)
 	}
 	return msg
+}
+
+// filterWarnings warn of each property the filter reads that no file has,
+// as for a column, and say when notes hold it as a Dataview inline field
+// ("owner:: [[Ana]]"), which a query does not read.
+func (v *Vault) filterWarnings(ctx context.Context, filter *bases.Filter) []string {
+	var out []string
+	for _, name := range filter.Properties() {
+		w := unknownProperty(v, []string{name})
+		if w == "" {
+			continue
+		}
+		if v.inline != nil {
+			if n, err := v.inline(ctx, name); err == nil && n > 0 {
+				w += fmt.Sprintf("; %s %s it as a Dataview inline field (%s::), but queries read only the properties in a note's frontmatter",
+					words.Count(n, "note"), words.Agree(n, "holds", "hold"), name)
+			}
+		}
+		out = append(out, "filter: "+w)
+	}
+	return out
 }
 
 // has reports whether props holds path, key by key through nested

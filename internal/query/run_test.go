@@ -17,6 +17,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/index"
 	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/query/querytest"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
@@ -25,10 +26,19 @@ import (
 // returns the database, the vault as the index holds it and its root.
 func indexed(t *testing.T) (*store.DB, *query.Vault, *vault.Root) {
 	t.Helper()
+	return indexedWith(t, nil)
+}
+
+// indexedWith is indexed with more files in the vault, by path.
+func indexedWith(t *testing.T, more map[string]string) (*store.DB, *query.Vault, *vault.Root) {
+	t.Helper()
 	ctx := context.Background()
 	dir := t.TempDir()
 	root := filepath.Join(dir, "vault")
 	querytest.Write(t, root)
+	for rel, text := range more {
+		sharedtest.WriteFile(t, root, rel, text)
+	}
 	db, err := store.Open(ctx, filepath.Join(dir, "jarvis.db"), store.Options{})
 	if err != nil {
 		t.Fatal(err)

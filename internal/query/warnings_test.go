@@ -2,7 +2,9 @@ package query_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -55,6 +57,34 @@ func TestSortByAPropertyNoFileHas(t *testing.T) {
 		got := strings.Join(res.Warnings, "\n")
 		if got != want {
 			t.Errorf("sort by %s: warnings %q, want %q", key, got, want)
+		}
+	}
+}
+
+// TestFilterOnAPropertyNoFileHas: a filter that reads a property no file
+// has warns of it, as a column does; when notes hold it as a Dataview
+// inline field, the warning says that queries read only frontmatter.
+func TestFilterOnAPropertyNoFileHas(t *testing.T) {
+	_, v, _ := indexedWith(t, map[string]string{
+		"Inline/One.md": "# One\n\nlead:: [[Ana]]\n",
+		"Inline/Two.md": "# Two\n\nSome text.\nlead:: [[Ana]]\n",
+	})
+	for filter, want := range map[string]string{
+		`lead == link("Ana Souza")`: "filter: no file has a property lead; 2 notes hold it as a Dataview inline field (lead::), but queries read only the properties in a note's frontmatter",
+		`priorty > 1`:               "filter: no file has a property priorty; did you mean priority?",
+		`priority > 1 && file.name.contains(link("x").toString())`: "",
+		`[1, 2].filter(value > 1).length > 0`:                      "",
+	} {
+		b, err := query.AdHoc{Filter: json.RawMessage(strconv.Quote(filter))}.Base()
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := query.Run(context.Background(), v, query.Request{Base: b, Now: querytest.Now})
+		if err != nil {
+			t.Fatalf("%s: %v", filter, err)
+		}
+		if got := strings.Join(res.Warnings, "\n"); got != want {
+			t.Errorf("filter %s: warnings %q, want %q", filter, got, want)
 		}
 	}
 }

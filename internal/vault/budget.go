@@ -50,7 +50,7 @@ func ParseBudget(size int) time.Duration {
 // tooComplexWarning is the warning of a note whose parse ran out of budget:
 // like a note over MaxNoteSize, it is then known by name only.
 func tooComplexWarning(budget time.Duration) string {
-	return fmt.Sprintf("%s %v: indexed by name only, without its links, tags and headings", tooComplexPrefix, budget.Round(10*time.Millisecond))
+	return fmt.Sprintf("%s %v: search finds it by its name only, not by its text, links, tags or headings", tooComplexPrefix, budget.Round(10*time.Millisecond))
 }
 
 const tooComplexPrefix = "Markdown too complex to parse within"

@@ -210,7 +210,7 @@ func (r *Root) ReadSettings(name string) ([]byte, error) {
 }
 
 func tooBig(size int64) string {
-	return fmt.Sprintf("note is %d MB, over the %d MB limit: indexed by name only", size>>20, MaxNoteSize>>20)
+	return fmt.Sprintf("note is %d MB, over the %d MB limit, so search finds it by its name only, not by its text", size>>20, MaxNoteSize>>20)
 }
 
 // splitRel checks a vault-relative path and splits it into names. A path

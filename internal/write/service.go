@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"path"
 	"slices"
 	"strings"
@@ -82,21 +81,12 @@ func (s *Service) vault(name string) (*Vault, error) {
 }
 
 // folderProblem is why the folder dir of the vault name cannot be
-// written, as index.FolderProblem says it; nil when it is there.
+// written, as index.FolderTrouble says it; nil when it is there.
 func folderProblem(name, dir string) error {
-	why := index.FolderProblem(dir)
-	switch {
-	case why == "":
-		return nil
-	case errors.Is(statErr(dir), fs.ErrNotExist):
-		why += " (it was deleted or renamed, or is on a disk that is not mounted)"
+	if why := index.FolderTrouble(dir); why != "" {
+		return fmt.Errorf("vault %q cannot be written: %s", name, why)
 	}
-	return fmt.Errorf("vault %q cannot be written: its folder %s %s", name, dir, why)
-}
-
-func statErr(dir string) error {
-	_, err := os.Stat(dir)
-	return err
+	return nil
 }
 
 // Write carries out r.

@@ -80,13 +80,24 @@ func (v *Vectors) Sync(ctx context.Context, opts SyncOptions) (SyncResult, error
 		// After a failed embedding, what is stored still serves.
 		if aerr := v.adopt(ctx, got.emb, got.rowID); aerr != nil {
 			if err != nil {
-				v.log.Warn("load stored vectors", "err", aerr)
+				v.loadFailed(ctx, aerr)
 			} else {
 				err = aerr
 			}
 		}
 	}
 	return res, err
+}
+
+// loadFailed logs a failure to load the stored vectors into memory: a
+// warning, but for a load cut off because the run was cancelled (the
+// server closing), which says nothing of the vectors.
+func (v *Vectors) loadFailed(ctx context.Context, err error) {
+	if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+		v.log.Debug("load stored vectors: cut off", "err", err)
+		return
+	}
+	v.log.Warn("load stored vectors", "err", err)
 }
 
 // synced is the embedder a sync used and the embedders row its vectors
@@ -155,7 +166,7 @@ func (v *Vectors) sync(ctx, embedCtx context.Context, opts SyncOptions) (SyncRes
 		// What is stored serves while the rest is made: a neural
 		// embedder's first batch can take seconds.
 		if err := v.absorb(ctx, emb, rowID, nil, nil); err != nil {
-			v.log.Warn("load stored vectors", "err", err)
+			v.loadFailed(ctx, err)
 		}
 	}
 	total := len(plan)

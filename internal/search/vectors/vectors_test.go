@@ -331,3 +331,39 @@ func TestVectorsRunTimeoutKeepsWhatWasStored(t *testing.T) {
 		t.Fatalf("next sync = %+v, %v; want the 4 missing embedded", res, err)
 	}
 }
+
+// closing is an embedder whose call ends the run, as a server closing
+// does: it cancels the run's context and fails with it.
+type closing struct {
+	letters
+	cancel context.CancelFunc
+}
+
+func (c *closing) Embed(ctx context.Context, texts []string) ([][]float32, error) {
+	c.cancel()
+	return nil, fmt.Errorf("test: %w", context.Canceled)
+}
+
+// TestVectorsLoadCutOffAtCloseIsNoWarning: a sync cut off because the
+// server closes leaves the load of the stored vectors unfinished; that is
+// no problem of the vectors, and is not logged as a warning.
+func TestVectorsLoadCutOffAtCloseIsNoWarning(t *testing.T) {
+	db, add := testDB(t)
+	add("a.md", "alpha")
+	var logged strings.Builder
+	log := slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	if _, err := servingVectors(db, sourceFor(&letters{Name: "m"}), quietLog()).Sync(context.Background(), SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	add("b.md", "beta")
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	e := &closing{letters: letters{Name: "m"}, cancel: cancel}
+	src := EmbedderSource{Provider: "test", Model: "m", Restore: func([]byte) (embed.Embedder, error) { return e, nil }}
+	if _, err := servingVectors(db, src, log).Sync(ctx, SyncOptions{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("sync cut off = %v; want context.Canceled", err)
+	}
+	if strings.Contains(logged.String(), "level=WARN") {
+		t.Errorf("a sync cut off at close logs a warning:\n%s", logged.String())
+	}
+}
