@@ -100,26 +100,41 @@ func folderProblem(path string) (string, error) {
 // cannot be read leaves Known unset: the search that follows falls back
 // to the files and says so itself.
 func Cover(ctx context.Context, db Querier, vaults []config.Vault) []Coverage {
+	if db != nil {
+		if stats, err := Stats(ctx, db); err == nil {
+			return CoverStats(vaults, stats)
+		}
+	}
+	return folders(vaults)
+}
+
+// CoverStats is Cover for a caller that has read the index's stats
+// already (a service over the database, as the MCP tools have): what the
+// index holds of each vault is then known.
+func CoverStats(vaults []config.Vault, stats []VaultStats) []Coverage {
+	return known(folders(vaults), stats)
+}
+
+// folders is the coverage of vaults as their folders alone tell it.
+func folders(vaults []config.Vault) []Coverage {
 	out := make([]Coverage, len(vaults))
 	for i, v := range vaults {
 		out[i] = Coverage{Name: v.Name, Path: v.Path, Folder: FolderProblem(v.Path)}
 	}
-	if db == nil {
-		return out
-	}
-	stats, err := Stats(ctx, db)
-	if err != nil {
-		return out
-	}
-	for i := range out {
-		out[i].Known = true
+	return out
+}
+
+// known fills in what stats says the index holds of each of covs.
+func known(covs []Coverage, stats []VaultStats) []Coverage {
+	for i := range covs {
+		covs[i].Known = true
 		for _, s := range stats {
-			if s.Name == out[i].Name {
-				out[i].Indexed, out[i].Notes, out[i].Attachments = !s.LastIndexed.IsZero(), s.Notes, s.Attachments
+			if s.Name == covs[i].Name {
+				covs[i].Indexed, covs[i].Notes, covs[i].Attachments = !s.LastIndexed.IsZero(), s.Notes, s.Attachments
 			}
 		}
 	}
-	return out
+	return covs
 }
 
 // AnsweredAsLastIndexed reports whether searches still answer for the

@@ -18,6 +18,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // An answer that finds nothing says why when the reason is not the query;
@@ -442,5 +443,23 @@ func TestFreshnessWhileIndexingSaysWhereResultsComeFrom(t *testing.T) {
 	const want = `The index of vault "coffee" is being brought up to date (0 of 8 notes indexed): results come from what the index held before this run and what the run has indexed since.`
 	if got := mcp.Freshness(st); got != want {
 		t.Errorf("freshness while indexing:\n got %q\nwant %q", got, want)
+	}
+}
+
+// TestLookupWhileAnotherVaultIndexesAtStart: at a server's start, its
+// first pass indexing one vault, a name no note has in another vault
+// that an earlier run indexed whole gets the closest names, not "not
+// indexed yet": what the index holds decides, not the pass under way.
+func TestLookupWhileAnotherVaultIndexesAtStart(t *testing.T) {
+	v := exampleVault(t)
+	other := config.Vault{Name: "mine", Path: t.TempDir()}
+	sharedtest.WriteFile(t, other.Path, " Ideas.md", "# Ideas\nA garden shed.\n")
+	b := realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v, other)
+	deps := b.(real).deps
+	st := index.State{State: index.StateIndexing, Vault: v.Name, Phase: index.PhaseLinks}
+	cs := connect(t, indexState{deps, st})
+	text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"vault": "mine", "path": "Ideas.md"}, nil)
+	if !isErr || strings.Contains(text, "not indexed yet") || !strings.Contains(text, "closest") {
+		t.Errorf("read-note of a near name in a vault indexed before: error %v: %s", isErr, text)
 	}
 }

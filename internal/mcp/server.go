@@ -84,6 +84,9 @@ func New(list []Tool, res Resources, opts Options) *mcpsdk.Server {
 	ceiling = max(ceiling, minAnswerTokens)
 	base := tools{vaults: opts.Vaults, st: opts.State, metrics: opts.Metrics, log: log, answerTokens: ceiling, inv: opts.Invocation,
 		inputs: map[string]*jsonschema.Schema{}, offered: map[string]bool{}}
+	// Every tool that finds no note says why from what the index holds
+	// (unready), whether or not it lists the vaults itself.
+	base.stats = res.stats
 	for _, tool := range list {
 		t := base
 		tool.bind(&t)

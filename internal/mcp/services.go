@@ -216,5 +216,14 @@ func (t *tools) unready(ctx context.Context, vaultName string, st index.State) i
 			vs = append(vs, v)
 		}
 	}
-	return index.Explain(index.Cover(ctx, nil, vs), st, nil)
+	covs := index.Cover(ctx, nil, vs)
+	if t.stats != nil {
+		// What the index holds decides: a vault indexed by an earlier
+		// run is searched whole while this server's first pass runs,
+		// not "not indexed yet".
+		if stats, err := t.stats.Stats(ctx); err == nil {
+			covs = index.CoverStats(vs, stats)
+		}
+	}
+	return index.Explain(covs, st, nil)
 }

@@ -89,13 +89,16 @@ func HealthStatusTool(h Health, sem SemanticSearch) Tool {
 // services they read.
 type Resources struct {
 	bind func(*tools)
+	// stats is what the index holds of each vault, which every tool
+	// that finds no note asks to say why (tools.unready).
+	stats Vaults
 }
 
 // NoteResources lists the served vaults' notes from the index (from the
 // files when it cannot be read) and serves the vault list as list-vaults
 // gives it.
 func NoteResources(notes Notes, v Vaults, sem SemanticSearch) Resources {
-	return Resources{bind: func(t *tools) { t.notes, t.stats, t.semantic = notes, v, sem }}
+	return Resources{bind: func(t *tools) { t.notes, t.stats, t.semantic = notes, v, sem }, stats: v}
 }
 
 // timeCalls records the latency and outcome of every call of a tool the
