@@ -234,20 +234,26 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 	return fmt.Errorf("cannot undo write %d: %w", id, err)
 }
 
-// undoneBy is the write among later (oldest first) that undid write id,
-// when the newest of them did, or 0: undoing id again is then not a
-// conflict to untangle but a thing already done.
+// undoneBy is the write among later (oldest first) whose undo of write id
+// still stands, or 0: undoing id again is then not a conflict to untangle
+// but a thing already done. An undo's summary names the write it undid or
+// redid (write.Reverts), so the newest such decides, whatever other
+// writes came after it.
 func undoneBy(ctx context.Context, db write.JournalDB, id int64, later []int64) int64 {
-	newest := later[len(later)-1]
-	e, err := write.Lookup(ctx, db, newest)
-	if err != nil || e.Tool != "undo" {
-		return 0
+	by := int64(0)
+	for _, n := range later {
+		e, err := write.Lookup(ctx, db, n)
+		if err != nil {
+			return 0
+		}
+		if m, redo, _, ok := write.Reverts(e); ok && m == id {
+			by = e.ID
+			if redo {
+				by = 0
+			}
+		}
 	}
-	undid := fmt.Sprintf("undid write %d", id)
-	if e.Summary == undid || strings.HasPrefix(e.Summary, undid+" ") {
-		return newest
-	}
-	return 0
+	return by
 }
 
 // fullStop is an error whose words end a paragraph the user reads, as the

@@ -668,3 +668,23 @@ func TestUndoReportOffersOnlyAnUndoableWrite(t *testing.T) {
 		t.Fatalf("undo 2: exit %d, stdout %q, want %q", r.code, r.stdout, want)
 	}
 }
+
+// TestUndoOfAWriteUndoneBeforeOthers: a write already undone, with other
+// writes to its note after that undo (another write's undo moved the note
+// to the trash), is said to be undone already, not a conflict whose
+// advice would redo and undo it again.
+func TestUndoOfAWriteUndoneBeforeOthers(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{})
+	f.write(t, write.Change{Tool: "create-note", Files: []write.FileChange{{Path: "Shed.md", After: []byte("shed\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "Shed.md", Before: testETag([]byte("shed\n")), After: []byte("shed 2\n")}}})
+	if u := f.run(t, "undo"); u.code != 0 { // write 3 undoes 2
+		t.Fatalf("undo: exit %d, stderr %q", u.code, u.stderr)
+	}
+	if u := f.run(t, "undo", "1"); u.code != 0 { // write 4 moves Shed.md to the trash
+		t.Fatalf("undo 1: exit %d, stderr %q", u.code, u.stderr)
+	}
+	r := f.run(t, "undo", "2")
+	if want := "write 2 is already undone, by write 3"; r.code != 1 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "undo them first") {
+		t.Errorf("undo 2: exit %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
+}
