@@ -99,15 +99,40 @@ could not be read, 2 for a usage or configuration error.`, e)
 		return json.NewEncoder(e.stdout).Encode(historyJSON(entries))
 	}
 	undoable := map[int64]bool{}
-	for _, en := range entries {
+	reverted := map[int64]int64{}
+	for i, en := range entries {
 		ok, err := write.Undoable(ctx, deps.DB, en)
 		if err != nil {
 			return dbError(e, cfg, cfg.DBPath, err)
 		}
 		undoable[en.ID] = ok
+		if en.Tool != "undo" {
+			continue
+		}
+		// What an undo reverted, from the journal when the list is cut
+		// before it: an undo is worded the same on every page.
+		if reverted[en.ID] = write.RevertedBy(entries[i+1:], en); reverted[en.ID] == 0 {
+			if reverted[en.ID], err = write.RevertedByIn(ctx, deps.DB, en); err != nil {
+				return dbError(e, cfg, cfg.DBPath, err)
+			}
+		}
 	}
-	printHistory(e.stdout, entries, undoable, cfg.DBPath, cfg.Invocation())
+	total, err := write.Count(ctx, deps.DB)
+	if err != nil {
+		return dbError(e, cfg, cfg.DBPath, err)
+	}
+	printHistory(e.stdout, historyPage{entries: entries, total: total, undoable: undoable, reverted: reverted}, cfg.DBPath, cfg.Invocation())
 	return nil
+}
+
+// historyPage is the writes a history lists, newest first, with what it
+// says of them: how many the journal holds in all, which can be undone
+// now, and the write each undo among them reverted.
+type historyPage struct {
+	entries  []write.Entry
+	total    int
+	undoable map[int64]bool
+	reverted map[int64]int64
 }
 
 // noJournal refuses to read the journal of a database that does not
@@ -152,7 +177,8 @@ func thousands(n int) string {
 // the most of the two: "moved A.md to the vault's .trash". An undo says
 // what it did as its own report did (write.UndoSaid), and a write a later
 // undo reverted says so, with its latest state: "(undone by write 4)".
-func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, dbPath string, inv health.Invocation) {
+func printHistory(w io.Writer, page historyPage, dbPath string, inv health.Invocation) {
+	entries, undoable := page.entries, page.undoable
 	if len(entries) == 0 {
 		fmt.Fprintf(w, "No writes yet in the journal of %s: the write tools and jarvis undo record each write they make there.\n", dbPath)
 		return
@@ -166,7 +192,11 @@ func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, d
 	for i, e := range entries {
 		summary, details := e.Summary, []string{}
 		if e.Tool == "undo" {
-			summary = write.UndoSaid(e, write.RevertedBy(entries[i+1:], e), "")
+			reverted, ok := page.reverted[e.ID]
+			if !ok {
+				reverted = write.RevertedBy(entries[i+1:], e)
+			}
+			summary = write.UndoSaid(e, reverted, "")
 		}
 		for _, f := range e.Files {
 			plain, padded := fileChange(f)
@@ -192,6 +222,9 @@ func printHistory(w io.Writer, entries []write.Entry, undoable map[int64]bool, d
 		}
 	}
 	listed := words.Count(len(entries), "write") + " listed."
+	if page.total > len(entries) {
+		listed = fmt.Sprintf("%d of the %s writes in the journal listed (--limit lists more).", len(entries), thousands(page.total))
+	}
 	if !undoable[entries[0].ID] {
 		// Only a journal read as another write was made gets here.
 		fmt.Fprintf(w, "\n%s\n", listed)

@@ -30,7 +30,7 @@ func TestHistoryLinesUp(t *testing.T) {
 			Files: []write.EntryFile{{Change: write.Created, Path: "C.md", PathAfter: "C.md"}}},
 	}
 	var b bytes.Buffer
-	printHistory(&b, entries, map[int64]bool{10: true, 9: true, 8: true, 7: true}, "/db", health.Invocation{})
+	printHistory(&b, historyPage{entries: entries, undoable: map[int64]bool{10: true, 9: true, 8: true, 7: true}}, "/db", health.Invocation{})
 	when := at.Format("2006-01-02 15:04")
 	want := "10  " + when + `  edit-note in "notes": edited Water.md
  9  ` + when + `  delete-note in "notes": moved Old.md to the vault's .trash
@@ -59,7 +59,7 @@ func TestHistoryQuotesNamesThatNeedIt(t *testing.T) {
 	e := write.Entry{ID: 1, At: time.Now(), Tool: "move-note", Vault: "notes", Summary: write.Describe(ch),
 		Files: []write.EntryFile{{Change: write.Moved, Path: " lead.md", PathAfter: "Done/ lead.md"}, {Change: write.Edited, Path: "Index.md", PathAfter: "Index.md"}}}
 	var b bytes.Buffer
-	printHistory(&b, []write.Entry{e}, map[int64]bool{1: true}, "/db", health.Invocation{})
+	printHistory(&b, historyPage{entries: []write.Entry{e}, undoable: map[int64]bool{1: true}}, "/db", health.Invocation{})
 	for _, want := range []string{`moved " lead.md" to "Done/ lead.md" and updated the links in 1 note`, `   moved   " lead.md" to "Done/ lead.md"`, "   edited  Index.md"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("history does not say %q:\n%s", want, b.String())
@@ -75,7 +75,7 @@ func TestHistoryListsAnUndoneDeleteAsRestored(t *testing.T) {
 	e := write.Entry{ID: 10, At: time.Now(), Tool: "undo", Vault: "life", Summary: "undid write 9 (deleted Projects/Bike Repair.md)",
 		Files: []write.EntryFile{{Change: write.Created, Path: ".trash/Bike Repair.md", PathAfter: "Projects/Bike Repair.md"}}}
 	var b bytes.Buffer
-	printHistory(&b, []write.Entry{e}, map[int64]bool{10: true}, "/db", health.Invocation{})
+	printHistory(&b, historyPage{entries: []write.Entry{e}, undoable: map[int64]bool{10: true}}, "/db", health.Invocation{})
 	if want := "restored Projects/Bike Repair.md (from .trash/Bike Repair.md)"; !strings.Contains(b.String(), want) {
 		t.Errorf("history does not say %q:\n%s", want, b.String())
 	}
@@ -108,7 +108,7 @@ func TestHistoryMarksUndoneWrites(t *testing.T) {
 		write.Entry{ID: 1, At: at, Tool: "move-note", Vault: "notes", Summary: "moved A.md to B/A.md", Files: move},
 	)
 	var b bytes.Buffer
-	printHistory(&b, entries, undoable, "/db", health.Invocation{})
+	printHistory(&b, historyPage{entries: entries, undoable: undoable}, "/db", health.Invocation{})
 	for _, want := range []string{
 		`4  ` + at.Format("2006-01-02 15:04") + `  undo in "notes": undid write 1 (moved A.md to B/A.md) again by reverting write 3, its redo: moved B/A.md back to A.md` + "\n",
 		// Each undo a later undo reverted says so, not only write 1.
@@ -123,7 +123,7 @@ func TestHistoryMarksUndoneWrites(t *testing.T) {
 	}
 	// Redone last, the move says so.
 	b.Reset()
-	printHistory(&b, entries[len(entries)-3:], map[int64]bool{3: true}, "/db", health.Invocation{})
+	printHistory(&b, historyPage{entries: entries[len(entries)-3:], undoable: map[int64]bool{3: true}}, "/db", health.Invocation{})
 	for _, want := range []string{"moved A.md to B/A.md (redone by write 3)\n", "moved B/A.md back to A.md (undone by write 3)\n"} {
 		if !strings.Contains(b.String(), want) {
 			t.Errorf("history does not say %q:\n%s", want, b.String())

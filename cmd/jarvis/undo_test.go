@@ -688,3 +688,31 @@ func TestUndoOfAWriteUndoneBeforeOthers(t *testing.T) {
 		t.Errorf("undo 2: exit %d, stderr %q; want %q", r.code, r.stderr, want)
 	}
 }
+
+// TestHistoryCutByItsLimit: a history cut by --limit says how many writes
+// the journal holds, and an undo whose write is not listed is worded as
+// when it is.
+func TestHistoryCutByItsLimit(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "create-note", Files: []write.FileChange{{Path: "B.md", After: []byte("b\n")}}})
+	if u := f.run(t, "undo", "1"); u.code != 0 { // write 3 reverts 1
+		t.Fatalf("undo 1: exit %d, stderr %q", u.code, u.stderr)
+	}
+	whole := f.run(t, "history")
+	cut := f.run(t, "history", "--limit", "1")
+	line := func(out string) string {
+		for _, l := range strings.Split(out, "\n") {
+			if strings.HasPrefix(l, "3  ") {
+				return l
+			}
+		}
+		return ""
+	}
+	if l := line(whole.stdout); l == "" || line(cut.stdout) != l {
+		t.Errorf("write 3 listed whole:\n%s\nand cut:\n%s", whole.stdout, cut.stdout)
+	}
+	if !strings.Contains(cut.stdout, "1 of the 3 writes in the journal listed") {
+		t.Errorf("a cut history does not say how many writes there are:\n%s", cut.stdout)
+	}
+}

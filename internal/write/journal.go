@@ -775,6 +775,44 @@ func RevertedBy(older []Entry, u Entry) int64 {
 	return 0
 }
 
+// RevertedByIn is RevertedBy with the older writes read from the journal:
+// for an undo whose reverted write is not among the entries at hand (a
+// history cut by its limit), so that it is worded as when it is.
+func RevertedByIn(ctx context.Context, db JournalDB, u Entry) (int64, error) {
+	n, _, _, ok := Reverts(u)
+	if !ok {
+		return 0, nil
+	}
+	return queryInt(ctx, db, `SELECT coalesce(max(id), 0) FROM writes WHERE id < ?1 AND (id = ?2 OR tool = 'undo' AND
+		(substr(summary, 1, length(?3)) = ?3 OR substr(summary, 1, length(?4)) = ?4))`,
+		u.ID, n, fmt.Sprintf("undid write %d (", n), fmt.Sprintf("redid write %d (", n))
+}
+
+// Count is how many writes the journal holds.
+func Count(ctx context.Context, db JournalDB) (int, error) {
+	n, err := queryInt(ctx, db, `SELECT count(*) FROM writes`)
+	return int(n), err
+}
+
+// queryInt runs a query of the journal for one number.
+func queryInt(ctx context.Context, db JournalDB, query string, args ...any) (int64, error) {
+	rows, err := db.QueryContext(ctx, query, args...)
+	if err != nil {
+		return 0, fmt.Errorf("read the write journal: %w", err)
+	}
+	defer rows.Close()
+	var n int64
+	if rows.Next() {
+		if err := rows.Scan(&n); err != nil {
+			return 0, fmt.Errorf("read the write journal: %w", err)
+		}
+	}
+	if err := rows.Err(); err != nil {
+		return 0, fmt.Errorf("read the write journal: %w", err)
+	}
+	return n, nil
+}
+
 // nonNil is b, or an empty slice for an empty file: After nil would be
 // no content to write.
 func nonNil(b []byte) []byte {
