@@ -470,7 +470,7 @@ func TestUndoRefusalNamesTheLaterWrite(t *testing.T) {
 	before := "`jarvis undo --vault " + f.dir + " --db " + f.db + " 1`"
 	for _, want := range []string{
 		`Reverted write 2 in "notes" (which edited A.md): restored the earlier A.md. This undo is write 3: run ` + again + ` again to redo it; ` + before + ` undoes the write before.`,
-		`Redid write 2 in "notes" (edited A.md) by reverting write 3, its undo: restored the earlier A.md. This redo is write 4: run ` + again + ` to undo it again.`,
+		`Redid write 2 in "notes" (edited A.md) by reverting write 3, its undo: restored A.md as write 2 left it. This redo is write 4: run ` + again + ` to undo it again.`,
 		`Undid write 2 in "notes" (edited A.md) again by reverting write 4, its redo: restored the earlier A.md. This undo is write 5: run ` + again + ` again to redo it; ` + before + ` undoes the write before.`,
 	} {
 		if u := f.run(t, "undo"); u.code != 0 || u.stdout != want+"\n" {

@@ -640,6 +640,7 @@ func capital(s string) string {
 // links in 2 notes", "restored B.md (from .trash/B.md)", "moved C.md to
 // the vault's .trash".
 func DescribeUndo(u Entry) string {
+	n, redo, _, _ := Reverts(u)
 	var moved, others []string
 	for _, f := range u.Files {
 		switch f.Change {
@@ -654,7 +655,13 @@ func DescribeUndo(u Entry) string {
 		case Deleted:
 			others = append(others, Trashed(f.Path, f.PathAfter))
 		case Edited:
-			others = append(others, "restored the earlier "+PathText(f.Path))
+			if redo {
+				// A redo brings back what write n made, not what was
+				// there before it.
+				others = append(others, fmt.Sprintf("restored %s as write %d left it", PathText(f.Path), n))
+			} else {
+				others = append(others, "restored the earlier "+PathText(f.Path))
+			}
 		}
 	}
 	switch {

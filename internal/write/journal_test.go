@@ -388,7 +388,7 @@ func TestUndoReportSaysWhatHistoryRecords(t *testing.T) {
 	id := j.write(t, v, Change{Tool: "edit-note", Summary: "edited alpha.md", Files: []FileChange{{Path: "alpha.md", Before: testETag([]byte("a\n")), After: []byte("b\n")}}})
 	want := []string{
 		`Reverted write 1 in "notes" (which edited alpha.md): restored the earlier alpha.md. This undo is write 2: run CMD again to redo it.`,
-		`Redid write 1 in "notes" (edited alpha.md) by reverting write 2, its undo: restored the earlier alpha.md. This redo is write 3: run CMD to undo it again.`,
+		`Redid write 1 in "notes" (edited alpha.md) by reverting write 2, its undo: restored alpha.md as write 1 left it. This redo is write 3: run CMD to undo it again.`,
 		`Undid write 1 in "notes" (edited alpha.md) again by reverting write 3, its redo: restored the earlier alpha.md. This undo is write 4: run CMD again to redo it.`,
 	}
 	for _, w := range want {
