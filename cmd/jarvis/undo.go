@@ -206,8 +206,7 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 	case errors.As(err, &ce):
 		if later, lerr := write.LaterWrites(ctx, db, id, ce.Path); lerr == nil && len(later) > 0 {
 			if by := undoneBy(ctx, db, id, later); by != 0 {
-				return fmt.Errorf("write %d is already undone, by write %d; to make it again, run %s; nothing was changed",
-					id, by, inv.Command("undo", strconv.FormatInt(by, 10)))
+				return fmt.Errorf("write %d is already undone, by write %d; %s; nothing was changed", id, by, makeAgain(ctx, db, inv, by, ce.Path))
 			}
 			standing, nerr := write.NetWrites(ctx, db, later)
 			if nerr != nil {
@@ -232,6 +231,28 @@ func undoRefused(ctx context.Context, db write.JournalDB, inv health.Invocation,
 		return fmt.Errorf("cannot undo write %d: a note it changed changed again as it was being undone (%w); nothing was changed", id, err)
 	}
 	return fmt.Errorf("cannot undo write %d: %w", id, err)
+}
+
+// makeAgain says how to make again a write undone by write by: undo by,
+// after the writes since it that still stand and changed the file at path
+// (as a refused undo of by would advise), so that the commands given work
+// when pasted in order.
+func makeAgain(ctx context.Context, db write.JournalDB, inv health.Invocation, by int64, path string) string {
+	undo := func(n int64) string { return inv.Command("undo", strconv.FormatInt(n, 10)) }
+	steps := []string{undo(by)}
+	if since, err := write.LaterWrites(ctx, db, by, path); err == nil && len(since) > 0 {
+		if standing, err := write.NetWrites(ctx, db, since); err == nil {
+			steps = nil
+			for i := len(standing) - 1; i >= 0; i-- {
+				steps = append(steps, undo(standing[i]))
+			}
+			steps = append(steps, undo(by))
+		}
+	}
+	if len(steps) == 1 {
+		return "to make it again, run " + steps[0]
+	}
+	return "to make it again, run " + strings.Join(steps, ", then ")
 }
 
 // undoneBy is the write among later (oldest first) whose undo of write id

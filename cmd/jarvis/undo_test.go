@@ -687,6 +687,20 @@ func TestUndoOfAWriteUndoneBeforeOthers(t *testing.T) {
 	if want := "write 2 is already undone, by write 3"; r.code != 1 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "undo them first") {
 		t.Errorf("undo 2: exit %d, stderr %q; want %q", r.code, r.stderr, want)
 	}
+	// The way to make it again works when pasted: write 4 moved the note
+	// since write 3, so it is undone first.
+	undo := func(n int) string { return fmt.Sprintf("`jarvis undo --vault %s --db %s %d`", f.dir, f.db, n) }
+	if want := "to make it again, run " + undo(4) + ", then " + undo(3); !strings.Contains(r.stderr, want) {
+		t.Fatalf("undo 2: stderr %q; want %q", r.stderr, want)
+	}
+	for _, n := range []string{"4", "3"} {
+		if u := f.run(t, "undo", n); u.code != 0 {
+			t.Fatalf("undo %s as advised: exit %d, stderr %q", n, u.code, u.stderr)
+		}
+	}
+	if got := vaultNotes(t, f.dir)["Shed.md"]; got != "shed 2\n" {
+		t.Errorf("after the advice Shed.md holds %q; want write 2's text", got)
+	}
 }
 
 // TestHistoryCutByItsLimit: a history cut by --limit says how many writes
