@@ -296,7 +296,7 @@ func othersNames(p, title string, aliases []string, own map[string]bool) []strin
 // Why a sentence was chosen for a suggestion.
 const (
 	becauseMentions = "mentions it"
-	becauseShares   = "shares words no other note has"
+	becauseShares   = "shares words with it that no other note holds all of"
 )
 
 // holding counts the notes of a vault, other than those at the paths in

@@ -104,7 +104,7 @@ type Suggestion struct {
 	Line       int     `json:"line,omitempty" jsonschema:"line of the sentence in the note asked about; 0 when no sentence was found"`
 	Sentence   string  `json:"sentence,omitempty" jsonschema:"the sentence of the note asked about where a link would go"`
 	// Because says how the sentence was chosen.
-	Because string `json:"because,omitempty" jsonschema:"mentions it: the sentence names the note; shares words no other note has: the sentence of the similar passage sharing the most words with the other note, among those whose shared words no third note holds all of"`
+	Because string `json:"because,omitempty" jsonschema:"mentions it: the sentence names the note; shares words with it that no other note holds all of: the sentence of the similar passage sharing the most words with the other note, among those whose shared words no third note holds all of"`
 }
 
 // Mention is a note's name written as plain text somewhere.

@@ -72,7 +72,7 @@ func TestSuggestionSentencesAreSpecific(t *testing.T) {
 	for _, sg := range a.Suggestions {
 		switch {
 		case sg.Path == "Import from Marrowby.md":
-			if !strings.Contains(sg.Sentence, "zarvelite") || sg.Because != "shares words no other note has" {
+			if !strings.Contains(sg.Sentence, "zarvelite") || sg.Because != "shares words with it that no other note holds all of" {
 				t.Errorf("the sentence sharing a word no third note has is not proposed for %s: %+v", sg.Path, sg)
 			}
 		case sg.Sentence != "":
