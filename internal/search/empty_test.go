@@ -142,3 +142,29 @@ func TestFilterKeepingNothingSaysSoToItsReader(t *testing.T) {
 		})
 	}
 }
+
+// TestSemanticEmptyPointsToKeywords: a semantic search that finds no
+// passage similar enough, for a query whose words some note holds (one
+// word against whole passages can fall under the floor), points to
+// keyword search in the reader's words, not to other words; a query no
+// note holds keeps the plain answer.
+func TestSemanticEmptyPointsToKeywords(t *testing.T) {
+	svc, _ := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
+	for _, tc := range []struct {
+		text   string
+		reader notes.Reader
+		want   string
+	}{
+		{"paper", notes.ReaderModel, "but some notes hold its words: search again with search-vault (keyword) or search-combined"},
+		{"paper", notes.ReaderTerminal, "but some notes hold its words: search again with --mode keyword"},
+		{"Sunday", notes.ReaderTerminal, "no passage is similar enough to it. The notes may not cover this topic"},
+	} {
+		a, err := svc.Search(context.Background(), Query{Mode: ModeSemantic, Text: tc.text, Reader: tc.reader})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Results) != 0 || !strings.Contains(a.Empty, tc.want) {
+			t.Errorf("%q for reader %d: %d results, empty %q; want %q in it", tc.text, tc.reader, len(a.Results), a.Empty, tc.want)
+		}
+	}
+}

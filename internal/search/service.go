@@ -291,6 +291,14 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	}
 	if len(a.Results) == 0 && a.Empty == "" {
 		a.Empty = emptiness(q, a)
+		if q.Mode == ModeSemantic && !a.Degraded && s.keyword != nil {
+			// A query of a word or two can fall under the similarity
+			// floor against whole passages that hold it: keyword search
+			// is then the way to them, not other words.
+			if kw, err := s.keyword.Search(ctx, fulltext.KeywordQuery{Text: text, Filter: q.Filter, Limit: 1}); err == nil && len(kw) > 0 {
+				a.Empty = keywordFinds(q.Reader)
+			}
+		}
 	}
 	s.unready(ctx, q, &a)
 	return a, nil
@@ -613,6 +621,16 @@ func emptiness(q Query, a Answer) string {
 	}
 	b.WriteString(" The notes may not cover this topic; searching again with other words, or fewer, may find related notes.")
 	return b.String()
+}
+
+// keywordFinds is the empty answer of a semantic search whose query's
+// words some note holds, in the words of reader r.
+func keywordFinds(r notes.Reader) string {
+	how := "search-vault (keyword) or search-combined"
+	if r == notes.ReaderTerminal {
+		how = "--mode keyword, or the default combined mode"
+	}
+	return "No passage is similar enough to this query by meaning, but some notes hold its words: search again with " + how + " to find them."
 }
 
 // belowThreshold is the empty answer of a semantic search whose
