@@ -237,8 +237,11 @@ func printHistory(w io.Writer, page historyPage, dbPath string, inv health.Invoc
 	// The newest write made by a tool, not an undo, besides the last,
 	// that can be undone now: the example most like the one wanted.
 	var example int64
+	// Nor the write the last one undid or redid: undoing it again is
+	// what reverting the last does.
+	last, _, _, _ := write.Reverts(entries[0])
 	for _, e := range entries[1:] {
-		if undoable[e.ID] && e.Tool != "undo" {
+		if undoable[e.ID] && e.Tool != "undo" && e.ID != last {
 			example = e.ID
 			break
 		}

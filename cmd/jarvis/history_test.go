@@ -148,3 +148,22 @@ func TestHistoryAndUndoOfAMissingDatabase(t *testing.T) {
 		}
 	}
 }
+
+// TestHistoryExampleIsNotTheLastOnceMore: when the last write redid (or
+// undid) write 2, the footer does not offer `jarvis undo 2`, which would
+// do what the plain undo does; it offers the write before, or none.
+func TestHistoryExampleIsNotTheLastOnceMore(t *testing.T) {
+	at := time.Date(2026, 11, 29, 8, 0, 0, 0, time.UTC)
+	edit := []write.EntryFile{{Change: write.Edited, Path: "A.md", PathAfter: "A.md"}}
+	entries := []write.Entry{
+		{ID: 4, At: at, Tool: "undo", Vault: "notes", Summary: "redid write 2 (edited A.md)", Files: edit},
+		{ID: 3, At: at, Tool: "undo", Vault: "notes", Summary: "undid write 2 (edited A.md)", Files: edit},
+		{ID: 2, At: at, Tool: "edit-note", Vault: "notes", Summary: "edited A.md", Files: edit},
+		{ID: 1, At: at, Tool: "create-note", Vault: "notes", Summary: "created B.md", Files: []write.EntryFile{{Change: write.Created, Path: "B.md", PathAfter: "B.md"}}},
+	}
+	var b bytes.Buffer
+	printHistory(&b, historyPage{entries: entries, undoable: map[int64]bool{4: true, 2: true, 1: true}}, "/db", health.Invocation{})
+	if out := b.String(); strings.Contains(out, "`jarvis undo 2`") || !strings.Contains(out, "or `jarvis undo 1` for write 1.") {
+		t.Errorf("history footer:\n%s", out)
+	}
+}
