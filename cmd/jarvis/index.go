@@ -220,16 +220,19 @@ says why), 130 when interrupted.`, e)
 // (index.Duplicates), in the words of doctor's check.
 func sayDuplicates(ctx context.Context, e *env, db *store.DB, cfg config.Config) {
 	dups, err := index.Duplicates(ctx, db, cfg.Vaults)
-	if err != nil {
+	if err != nil || len(dups) == 0 {
 		return // doctor's check says why it cannot tell
 	}
+	stats, err := index.Stats(ctx, db)
+	if err != nil {
+		return
+	}
+	notes := map[string]int{}
+	for _, st := range stats {
+		notes[st.Name] = st.Notes
+	}
 	for _, name := range slices.Sorted(maps.Keys(dups)) {
-		var notes int
-		if err := db.QueryRowContext(ctx, `SELECT count(*) FROM files f JOIN vaults v ON v.id = f.vault_id
-			WHERE v.name = ? AND f.kind = 'note'`, name).Scan(&notes); err != nil {
-			return
-		}
-		detail, fix := dups[name].Warning(notes, cfg.Invocation().Forget(name))
+		detail, fix := dups[name].Warning(notes[name], cfg.Invocation().Forget(name))
 		fmt.Fprintf(e.stderr, "jarvis: %s; %s\n", detail, fix)
 	}
 }

@@ -51,21 +51,18 @@ func (c Counts) kinds() [3]struct {
 // passages". A kind c has none of is left out ("12 notes"), and a count of
 // nothing is "no notes".
 func (c Counts) Words() string {
-	var said []string
-	for _, k := range c.kinds() {
-		if k.n > 0 {
-			said = append(said, words.Count(k.n, k.noun))
-		}
-	}
-	if len(said) == 0 {
-		return "no notes"
-	}
-	return strings.Join(said, ", ")
+	return c.say(func(said []string) string { return strings.Join(said, ", ") })
 }
 
 // List is Words as a list in a sentence: "173 notes and 134
 // attachments", for a count a verb follows.
 func (c Counts) List() string {
+	return c.say(words.List)
+}
+
+// say joins the kinds c has, each counted, with join; "no notes" when it
+// has none.
+func (c Counts) say(join func([]string) string) string {
 	var said []string
 	for _, k := range c.kinds() {
 		if k.n > 0 {
@@ -75,7 +72,7 @@ func (c Counts) List() string {
 	if len(said) == 0 {
 		return "no notes"
 	}
-	return words.List(said)
+	return join(said)
 }
 
 // String is Words.
