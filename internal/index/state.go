@@ -1,6 +1,10 @@
 package index
 
-import "time"
+import (
+	"maps"
+	"slices"
+	"time"
+)
 
 // State is how far keeping the index current has got: what the server's
 // tools report with every answer, and list-vaults in full.
@@ -13,8 +17,10 @@ type State struct {
 	Phase Phase  `json:"phase,omitempty"`
 	Done  Counts `json:"done,omitzero"`
 	Total Counts `json:"total,omitzero"`
-	// Vault is the vault being indexed.
-	Vault string `json:"vault,omitempty"`
+	// Vault is the vault being indexed, and Next the vaults the run
+	// indexes after it, in turn.
+	Vault string   `json:"vault,omitempty"`
+	Next  []string `json:"next,omitempty"`
 	// Error says why the last run failed.
 	Error string `json:"error,omitempty"`
 	// Failed holds, by vault name, why the last run failed to index a
@@ -79,6 +85,45 @@ const (
 	StateFailed      = "failed"
 	StateUnavailable = "unavailable"
 )
+
+// For is s as an answer over the vaults named sees it (every vault when
+// none is named): what the index run does and did with other vaults is
+// left out. A run under way over another vault is the answer's only while
+// one of those named waits for it (Next); a failure, or a folder not
+// watched, of another vault is not the answer's at all.
+func (s State) For(names ...string) State {
+	if len(names) == 0 {
+		return s
+	}
+	named := func(name string) bool { return slices.Contains(names, name) }
+	s.Next = slices.DeleteFunc(slices.Clone(s.Next), func(n string) bool { return !named(n) })
+	if len(s.Next) == 0 {
+		s.Next = nil
+	}
+	if s.State == StateIndexing && s.Vault != "" && !named(s.Vault) && len(s.Next) == 0 {
+		// The run came to these vaults before this one, or indexes
+		// another alone: what it does now changes nothing searched.
+		s.State, s.Vault, s.Phase, s.Done, s.Total = StateReady, "", "", Counts{}, Counts{}
+	}
+	if len(s.Failed) > 0 {
+		s.Failed = maps.Clone(s.Failed)
+		maps.DeleteFunc(s.Failed, func(n, _ string) bool { return !named(n) })
+		if len(s.Failed) == 0 {
+			s.Failed = nil
+			if s.State == StateFailed {
+				s.State, s.Error = StateReady, ""
+			}
+		}
+	}
+	if len(s.Unwatched) > 0 {
+		s.Unwatched = maps.Clone(s.Unwatched)
+		maps.DeleteFunc(s.Unwatched, func(n, _ string) bool { return !named(n) })
+		if len(s.Unwatched) == 0 {
+			s.Unwatched = nil
+		}
+	}
+	return s
+}
 
 // FailedFor says why the last run failed to index the vault named, and
 // whether it did; a failure not pinned to a vault is every vault's.

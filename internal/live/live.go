@@ -145,9 +145,13 @@ func (l *Live) pass(ctx context.Context, vaults []config.Vault) error {
 	// being indexed: their answers still come, and say why it is missing.
 	var failed error
 	why := map[string]string{}
-	for _, v := range vaults {
+	for i, v := range vaults {
+		next := config.Names(vaults[i+1:])
+		if len(next) == 0 {
+			next = nil
+		}
 		l.set(func(s *index.State) {
-			s.State, s.Vault, s.Phase, s.Done, s.Total = index.StateIndexing, v.Name, index.PhaseScan, index.Counts{}, index.Counts{}
+			s.State, s.Vault, s.Next, s.Phase, s.Done, s.Total = index.StateIndexing, v.Name, next, index.PhaseScan, index.Counts{}, index.Counts{}
 		})
 		res, err := l.index(ctx, v, func(phase index.Phase, done, total index.Counts) {
 			// The state counts the notes and attachments the run writes,

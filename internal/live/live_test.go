@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -219,5 +220,36 @@ func TestNoVectorsMadeWhereTheDatabaseTakesNoUpdates(t *testing.T) {
 		if st.State != index.StateFailed || st.Embedding.State == index.EmbedRunning || synced != 0 || len(l.kick) != 0 {
 			t.Fatalf("background %v: state %+v, %d syncs, %d asked for; want a failed pass and no vectors being made", background, st, synced, len(l.kick))
 		}
+	}
+}
+
+// TestStateNamesTheVaultsAPassComesToNext: while a pass indexes a vault,
+// the state names those it indexes after it, and an answer over a vault
+// already indexed in the pass sees no run under way (index.State.For).
+func TestStateNamesTheVaultsAPassComesToNext(t *testing.T) {
+	var l *Live
+	seen := map[string]index.State{}
+	l = New([]config.Vault{{Name: "a"}, {Name: "b"}, {Name: "c"}},
+		func(_ context.Context, v config.Vault, _ index.Progress) (index.Result, error) {
+			seen[v.Name] = l.State()
+			return index.Result{}, nil
+		}, nil, nil)
+	if err := l.All(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := seen["a"].Next; !slices.Equal(got, []string{"b", "c"}) {
+		t.Errorf("indexing a, next %v; want [b c]", got)
+	}
+	if got := seen["c"].Next; got != nil {
+		t.Errorf("indexing the last vault, next %v; want none", got)
+	}
+	if st := seen["b"].For("a"); st.State != index.StateReady || st.Vault != "" {
+		t.Errorf("over vault a, indexed before b: %+v; want ready", st)
+	}
+	if st := seen["b"].For("c"); st.State != index.StateIndexing || st.Vault != "b" || !slices.Equal(st.Next, []string{"c"}) {
+		t.Errorf("over vault c, which waits for b: %+v; want indexing b, then c", st)
+	}
+	if st := l.State(); st.Next != nil || st.State != index.StateReady {
+		t.Errorf("after the pass: %+v", st)
 	}
 }

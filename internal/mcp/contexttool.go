@@ -129,7 +129,7 @@ func (t *tools) buildContext(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 // lower.
 func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, asked int) (*mcpsdk.CallToolResult, BuildContextOutput, error) {
 	out := BuildContextOutput{Passages: []ContextPassage{}, LeftOut: []ContextLeftOut{}}
-	out.Index = t.answerState(&out.Degradation)
+	out.Index = t.answerState(&out.Degradation, in.Vault)
 	if err := t.checkVault(in.Vault); err != nil {
 		return nil, out, err
 	}

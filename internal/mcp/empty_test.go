@@ -463,3 +463,56 @@ func TestLookupWhileAnotherVaultIndexesAtStart(t *testing.T) {
 		t.Errorf("read-note of a near name in a vault indexed before: error %v: %s", isErr, text)
 	}
 }
+
+// TestScopedAnswerLeavesOtherVaultsStateOut: an answer over one vault says
+// nothing of what the index run does with another (trial 17: a search of
+// vault "biz" carried a line about vault "help"), unless the vault
+// searched waits for that run; an answer over every vault says it all.
+func TestScopedAnswerLeavesOtherVaultsStateOut(t *testing.T) {
+	v := exampleVault(t)
+	other := t.TempDir()
+	if err := os.WriteFile(filepath.Join(other, "Ledger.md"), []byte("# Ledger\n\nInvoices paid in March.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	deps := startServer(t, config.Config{DBPath: filepath.Join(t.TempDir(), "j.db"),
+		Vaults:   []config.Vault{v, {Name: "help", Path: other}},
+		Embedder: config.Embedder{Provider: config.ProviderLexical}})
+	if err := deps.Live.All(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]index.State{
+		"indexing help":  {State: index.StateIndexing, Vault: "help", Phase: index.PhaseWrite, Done: index.Counts{Notes: 1}, Total: index.Counts{Notes: 9}},
+		"help failed":    {State: index.StateFailed, Error: "help: disk full", Failed: map[string]string{"help": "disk full"}},
+		"help unwatched": {State: index.StateReady, Unwatched: map[string]string{"help": "its folder is gone"}},
+	}
+	for name, st := range states {
+		cs := connect(t, indexState{deps, st})
+		for _, tool := range []string{mcp.ToolSearchVault, mcp.ToolBuildContext} {
+			scoped, _ := call(t, cs, tool, map[string]any{"query": "pour over", "vault": v.Name}, nil)
+			if strings.Contains(scoped, `"help"`) {
+				t.Errorf("%s: %s over vault %q names vault help:\n%s", name, tool, v.Name, scoped)
+			}
+			whole, _ := call(t, cs, tool, map[string]any{"query": "pour over"}, nil)
+			if !strings.Contains(whole, `"help"`) {
+				t.Errorf("%s: %s over every vault does not name vault help:\n%s", name, tool, whole)
+			}
+		}
+	}
+	// read-note says of the index only a folder not watched, and of the
+	// note's own vault only.
+	cs := connect(t, indexState{deps, states["help unwatched"]})
+	if read, _ := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Ledger", "vault": "help"}, nil); !strings.Contains(read, "its folder is gone") {
+		t.Errorf("read-note of a note of vault help does not say its folder is not watched:\n%s", read)
+	}
+	if read, _ := call(t, cs, mcp.ToolReadNote, map[string]any{"path": "Brewing ratios"}, nil); strings.Contains(read, `"help"`) {
+		t.Errorf("read-note of a note of vault coffee speaks of vault help:\n%s", read)
+	}
+	// The vault searched waits for the run over another: that is said.
+	waiting := index.State{State: index.StateIndexing, Vault: "help", Next: []string{v.Name}, Phase: index.PhaseWrite,
+		Done: index.Counts{Notes: 1}, Total: index.Counts{Notes: 9}}
+	cs = connect(t, indexState{deps, waiting})
+	text, _ := call(t, cs, mcp.ToolSearchVault, map[string]any{"query": "pour over", "vault": v.Name}, nil)
+	if want := `The index of vault "help" is being brought up to date (1 of 9 notes indexed), then that of vault "coffee"`; !strings.Contains(text, want) {
+		t.Errorf("a search of a vault the run comes to next does not say so (want %q):\n%s", want, text)
+	}
+}

@@ -96,7 +96,9 @@ Use it to find related notes, a topic's neighbourhood, or what depends on a note
 
 func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in GraphInput) (*mcpsdk.CallToolResult, GraphOutput, error) {
 	out := GraphOutput{Nodes: []GraphNode{}, Edges: []GraphEdge{}, Unresolved: []GraphUnresolved{}}
-	out.Index = t.answerState(&out.Degradation)
+	// Scoped, and the answer degraded, once the start note's vault is
+	// known.
+	out.Index = t.state(in.Vault)
 	ref := strings.TrimSpace(in.QueryNotePath)
 	if ref == "" {
 		return nil, out, errors.New("query_note_path is empty: give the path, title or alias of the note to start from (search-vault finds one)")
@@ -141,6 +143,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 			}
 			return nil, out, lerr
 		}
+		out.Index = t.answerState(&out.Degradation, v.Name)
 		if out, err = t.graphFromDisk(ctx, v, rel, out, why); err != nil {
 			return nil, out, err
 		}
@@ -155,6 +158,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 	if t.excluded(sub.Start.Vault, sub.Start.Path) {
 		return nil, out, errExcluded // the index holds it under other rules
 	}
+	out.Index = t.answerState(&out.Degradation, sub.Start.Vault)
 	out.Start = sub.Start
 	out.Truncated = sub.Truncated
 	out.NodesReached, out.LinksFound = sub.Reached, sub.EdgesFound

@@ -179,8 +179,6 @@ Pass the vault and path of a search result. Long notes come in pages: when next_
 
 func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in ReadNoteInput) (*mcpsdk.CallToolResult, ReadNoteOutput, error) {
 	out := ReadNoteOutput{Frontmatter: map[string]any{}, Tags: []string{}, Headings: []HeadingItem{}, Links: []LinkItem{}, Backlinks: []BacklinkItem{}}
-	// The note comes from disk; its backlinks come from the index.
-	t.answerState(&out.Degradation)
 	if strings.TrimSpace(in.Path) == "" {
 		return nil, out, errors.New("path is empty: give the vault-relative path of a note, as search results give it")
 	}
@@ -206,6 +204,9 @@ func (t *tools) readNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in Read
 		}
 		in.Heading = strings.TrimSpace(sub)
 	}
+	// The note comes from disk; its backlinks come from the index of its
+	// vault.
+	t.answerState(&out.Degradation, v.Name)
 	out.AlsoMatches = graph.OtherPaths(others, maxAlsoMatches)
 	if !vault.IsNote(rel) {
 		return t.readOther(ctx, v, rel, in, out)
@@ -427,7 +428,7 @@ func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup f
 	// every folder costs too much to do on every miss of a complete
 	// index). The index's answer, which names the closest notes, is kept
 	// for a note that is nowhere.
-	if !errors.Is(indexErr, graph.ErrNoteNotFound) || t.state().State != index.StateReady {
+	if !errors.Is(indexErr, graph.ErrNoteNotFound) || t.state(vaultName).State != index.StateReady {
 		if v, p, ok := resolveOnDisk(ctx, t.vaults, vaultName, ref); ok {
 			return v, p, nil, nil
 		}
@@ -439,7 +440,7 @@ func (t *tools) locateAfter(ctx context.Context, vaultName, ref string, lookup f
 	if v, ok := t.folderOf(vaultName, rel); ok {
 		missing = folderNotNote(ref, v, rel)
 	}
-	if u := t.unready(ctx, vaultName, t.state()); u.Has() {
+	if u := t.unready(ctx, vaultName, t.state(vaultName)); u.Has() {
 		if u.Empty == "" {
 			// Some vault was searched whole: the note is not there, and
 			// the others are only a possibility.

@@ -149,7 +149,7 @@ func (t *tools) queryNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in Qu
 	}
 	// While a vault's first index is being built, its files are not all
 	// there yet: the answer says so, and to ask again.
-	why := t.unready(ctx, in.Vault, t.state()).For(0)
+	why := t.unready(ctx, in.Vault, t.state(in.Vault)).For(0)
 	if errors.Is(err, errNoFiles) && len(why) > 0 {
 		return nil, out, errors.New(strings.Join(why, "; "))
 	}

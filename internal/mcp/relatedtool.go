@@ -70,7 +70,7 @@ Pass the vault and path of a search result, as to read-note.`,
 func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in RelatedInput) (*mcpsdk.CallToolResult, RelatedOutput, error) {
 	out := RelatedOutput{Related: []related.Note{}, Suggestions: []related.Suggestion{}, Mentions: []related.Mention{},
 		Mentioning: []related.Mention{}}
-	out.Index = t.answerState(&out.Degradation)
+	out.Index = t.state(in.Vault)
 	if strings.TrimSpace(in.Path) == "" {
 		return nil, out, errors.New("path is empty: give the vault-relative path of a note, as search results give it")
 	}
@@ -82,6 +82,7 @@ func (t *tools) relatedNotes(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
+	out.Index = t.answerState(&out.Degradation, v.Name)
 	out.Vault, out.Path, out.Title = v.Name, rel, clip(vault.TitleFromPath(rel), maxTitleChars)
 	out.AlsoMatches = graph.OtherPaths(others, maxAlsoMatches)
 	a, err := use(t.related, "related notes", func(r RelatedNotes) (related.Answer, error) {

@@ -190,7 +190,7 @@ func (t *tools) fallback(ctx context.Context, what string, err error) (string, e
 	}
 	switch {
 	case errors.Is(err, graph.ErrNoteNotFound):
-		if st := t.state(); st.State == index.StateIndexing {
+		if st := t.state(""); st.State == index.StateIndexing {
 			return "the note is not indexed yet: " + strings.Join(t.unready(ctx, st.Vault, st).For(0), "; "), nil
 		}
 		return "the note is not indexed yet (it changed since the last index run)", nil

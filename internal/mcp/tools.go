@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 	"maps"
 	"slices"
 	"strings"
@@ -192,20 +193,28 @@ func (t *tools) checkVault(name string) error {
 	return noVaultNamed(name, t.vaults, ", or leave vault empty for all of them")
 }
 
-func (t *tools) state() index.State {
+// state is the index state an answer over vault carries, or over every
+// vault when vault is "": what the index run does with vaults the answer
+// does not search is left out (index.State.For).
+func (t *tools) state(vault string) index.State {
 	st := index.State{State: index.StateReady}
 	if t.st != nil {
 		st = t.st.State()
 	}
 	st.Served = len(t.vaults)
+	if vault != "" {
+		st = st.For(vault)
+		st.Served = 1
+	}
 	return st
 }
 
-// answerState is the index state an answer carries. It is the one place
-// where that state degrades an answer d: while some vault's changes are not
-// seen (its folder is gone), what the index holds of it may be out of date.
-func (t *tools) answerState(d *Degradation) index.State {
-	st := t.state()
+// answerState is the index state an answer over vault carries (state). It
+// is the one place where that state degrades an answer d: while the
+// changes of a vault it searches are not seen (its folder is gone), what
+// the index holds of it may be out of date.
+func (t *tools) answerState(d *Degradation, vault string) index.State {
+	st := t.state(vault)
 	unwatched(d, st)
 	return st
 }
@@ -247,7 +256,11 @@ func freshness(st index.State) string {
 	switch st.State {
 	case index.StateIndexing:
 		if st.Vault != "" {
-			return fmt.Sprintf("The index of vault %q is being brought up to date (%s): %s.", st.Vault, st.Progress(), fromIndexMeanwhile)
+			next := ""
+			if len(st.Next) > 0 {
+				next = ", then " + words.Agree(len(st.Next), "that of vault ", "those of vaults ") + words.Quoted(st.Next)
+			}
+			return fmt.Sprintf("The index of vault %q is being brought up to date (%s)%s: %s.", st.Vault, st.Progress(), next, fromIndexMeanwhile)
 		}
 		return "The index is being brought up to date with the vaults: " + fromIndexMeanwhile + "."
 	case index.StateFailed:
@@ -386,7 +399,7 @@ func (t *tools) search(ctx context.Context, kind string, q search.Query, f Filte
 	out := SearchOutput{Results: []notes.Result{}}
 	// The vaults not watched degrade the answer once it is known what
 	// its own notes say of them.
-	out.Index = t.state()
+	out.Index = t.state(f.Vault)
 	if err := t.checkVault(f.Vault); err != nil {
 		return nil, out, err
 	}

@@ -113,7 +113,7 @@ Use it when results look incomplete, slow, or a tool says it is degraded.`,
 
 func (t *tools) listVaults(ctx context.Context, _ *mcpsdk.CallToolRequest, _ struct{}) (*mcpsdk.CallToolResult, ListVaultsOutput, error) {
 	out := ListVaultsOutput{Vaults: []VaultItem{}}
-	st := t.answerState(&out.Degradation)
+	st := t.answerState(&out.Degradation, "")
 	out.Index = st
 	embedder := ""
 	if t.semantic != nil {
@@ -255,7 +255,7 @@ func (t *tools) healthStatus(ctx context.Context, _ *mcpsdk.CallToolRequest, _ s
 	}
 	// The report may take a while: the index's state and the vectors in
 	// memory are read after it, so that every line says the same moment.
-	out.Index = t.state()
+	out.Index = t.state("")
 	stores, absent := t.vectorsNow(out.Index)
 	out.VectorStores = t.vectorStores(stores)
 	if rep == nil {
