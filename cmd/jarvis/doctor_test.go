@@ -147,7 +147,7 @@ func TestDoctorSaysWhatItCouldNotCheck(t *testing.T) {
 
 	sharedtest.WriteFile(t, missing, "B.md", "# B\n")
 	code, stdout, _ = jarvis(t, nil, append([]string{"doctor"}, args...)...)
-	if code != 1 || !strings.Contains(lineOf(t, stdout, "unresolved links not yet:"), "never been indexed") {
+	if code != 1 || !strings.Contains(lineOf(t, stdout, "unresolved links not yet:"), "is not in the index") {
 		t.Fatalf("with the folder made: exit %d:\n%s", code, stdout)
 	}
 	follow(t, fixFor(t, stdout, "index freshness not yet"))

@@ -150,7 +150,7 @@ func freshness(ctx context.Context, h *store.Handle, v config.Vault, inv health.
 	case err != nil:
 		r = store.Unreadable(r.Name, "cannot tell", err)
 		return r
-	case why == store.NeverIndexed:
+	case why == store.NotInIndex:
 		r.Status, r.Detail, r.Fix = health.Warn, why, "run "+inv.Command("index")
 		return h.FirstUnblock(r)
 	case why != "":

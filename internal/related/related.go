@@ -13,7 +13,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"path"
 	"slices"
 	"strings"
 
@@ -536,7 +535,7 @@ func round(f float64) float64 {
 // target in Obsidian: "[[Evergreen Notes]]" for 202403091008.md leads
 // nowhere. Without paths the whole path is used, which always leads to it.
 func Wikilink(p, title string, paths []string) string {
-	stem := strings.TrimSuffix(p, path.Ext(p))
+	stem := vault.LinkStem(p)
 	target := stem
 	if paths != nil {
 		parts := strings.Split(stem, "/")
@@ -564,7 +563,7 @@ func wikiList(paths []string) string {
 			names = append(names, fmt.Sprintf("%d more", len(paths)-i))
 			break
 		}
-		names = append(names, "[["+strings.TrimSuffix(p, path.Ext(p))+"]]")
+		names = append(names, "[["+vault.LinkStem(p)+"]]")
 	}
 	return words.List(names)
 }

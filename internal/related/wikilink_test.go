@@ -10,7 +10,7 @@ import (
 // TestWikilinkLeadsToTheFile: a proposed link names the file, never the
 // title alone, and the path when the name is not unique.
 func TestWikilinkLeadsToTheFile(t *testing.T) {
-	paths := []string{"Zettel/202403091008.md", "Plan.md", "Work/Plan.md", "A/Deep/Idea.md", "B/Deep/Idea.md", "Notes/Solo.md"}
+	paths := []string{"Zettel/202403091008.md", "Plan.md", "Work/Plan.md", "A/Deep/Idea.md", "B/Deep/Idea.md", "Notes/Solo.md", "Assets/logo.png"}
 	tests := []struct {
 		name, path, title, want string
 	}{
@@ -22,6 +22,7 @@ func TestWikilinkLeadsToTheFile(t *testing.T) {
 		{"folder shared too", "A/Deep/Idea.md", "Big idea", "[[A/Deep/Idea|Big idea]]"},
 		{"title with a bar", "Notes/Solo.md", "a|b", "[[Solo]]"},
 		{"no paths known", "Zettel/202403091008.md", "Evergreen Notes", "[[Zettel/202403091008|Evergreen Notes]]"},
+		{"an attachment keeps its extension", "Assets/logo.png", "", "[[logo.png]]"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -33,6 +34,15 @@ func TestWikilinkLeadsToTheFile(t *testing.T) {
 				t.Errorf("Wikilink(%q, %q) = %q, want %q", tt.path, tt.title, got, tt.want)
 			}
 		})
+	}
+}
+
+// TestSharedLinksNameAttachmentsWhole: the notes both link to are named as
+// links that lead to them, an attachment with its extension (trial 17:
+// "both link to [[Assets/logo]]" leads nowhere in Obsidian).
+func TestSharedLinksNameAttachmentsWhole(t *testing.T) {
+	if got, want := wikiList([]string{"Assets/logo.png", "Plans/Q3.md"}), "[[Assets/logo.png]] and [[Plans/Q3]]"; got != want {
+		t.Errorf("wikiList = %q, want %q", got, want)
 	}
 }
 

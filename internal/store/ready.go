@@ -9,9 +9,11 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/config"
 )
 
-// NeverIndexed is why the checks of a vault not indexed yet have nothing to
-// look at.
-const NeverIndexed = "this vault has never been indexed"
+// NotInIndex is why the checks of a vault the database holds no row of
+// have nothing to look at: it was never indexed into this database, or
+// was dropped from it (jarvis index --forget), which the database does
+// not remember.
+const NotInIndex = "this vault is not in the index: it was never indexed into this database, or was dropped from it"
 
 // FirstIndexUnfinished is why the checks of what an index holds (its
 // links, its warnings) have nothing to look at while no index run of the
@@ -49,7 +51,7 @@ func VaultReady(ctx context.Context, h *Handle, v config.Vault) (why string, db 
 	err = db.QueryRowContext(ctx, `SELECT id, last_indexed_ms FROM vaults WHERE name = ?`, v.Name).Scan(&id, &lastMS)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
-		return NeverIndexed, nil, 0, lastMS, nil
+		return NotInIndex, nil, 0, lastMS, nil
 	case err != nil:
 		return "", nil, 0, lastMS, err
 	}

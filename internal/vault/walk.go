@@ -283,14 +283,20 @@ func LeftOut(rel string, patterns []string) bool {
 	return false
 }
 
+// LinkStem is the target a wikilink gives for the file at p, by path: a
+// note's path without its ".md", which Obsidian adds, and any other file's
+// whole, as Obsidian needs it ("Assets/logo.png").
+func LinkStem(p string) string {
+	if IsNote(p) {
+		return p[:len(p)-len(".md")]
+	}
+	return p
+}
+
 // TitleFromPath is the title of a note without a frontmatter title: its file
 // name without the extension.
 func TitleFromPath(p string) string {
-	base := path.Base(p)
-	if IsNote(base) {
-		return base[:len(base)-len(".md")]
-	}
-	return base
+	return path.Base(LinkStem(p))
 }
 
 // ErrText is the reason in an error from the file system without the path,

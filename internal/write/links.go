@@ -266,8 +266,8 @@ func linkForm(target, source, old string, fromFolder bool) form {
 // form f to the file want, after the move.
 func (r *relinker) linkText(f form, source, want string, fromFolder bool) (string, error) {
 	stem := want
-	if vault.IsNote(want) && !f.withMD {
-		stem = strings.TrimSuffix(want, path.Ext(want))
+	if !f.withMD {
+		stem = vault.LinkStem(want)
 	}
 	leads := func(t string) bool {
 		p, ok := r.after.Resolve(source, t, fromFolder)

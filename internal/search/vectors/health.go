@@ -137,7 +137,14 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		return warn(fmt.Sprintf("%s now embeds as %s, its vectors were made as %s", name, emb.Fingerprint(), stored.fingerprint),
 			"run "+inv.Command("index", "--reembed"))
 	case src.Stale != nil && src.Stale(emb, chunks):
-		return warn(name+": the vault changed much since its word statistics were taken", "run "+inv.Command("index")+" (it refits them)")
+		// The statistics are of every vault's passages: a vault added or
+		// dropped moves them as much as notes changed.
+		was := ""
+		if l, ok := emb.(*embed.Lexical); ok {
+			was = " from " + words.Count(l.Documents(), "passage")
+		}
+		return warn(fmt.Sprintf("%s: the index changed much since its word statistics were taken%s; it now holds %s", name, was, words.Count(chunks, "passage")),
+			"run "+inv.Command("index")+" (it refits them)")
 	case covered < chunks:
 		p, ok := v.storedProgress(ctx, stored.id)
 		switch {

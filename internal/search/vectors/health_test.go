@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -201,5 +202,31 @@ func TestEmbedderCheckSaysAReembedStoppedBeforeItsFirstBatch(t *testing.T) {
 	defer unlock()
 	if r := Checks(h, src, inv)[0].Run(context.Background())[0]; r.Status != health.OK || !strings.Contains(r.Detail, "vectors are being made, 0 of 2 passages so far") {
 		t.Errorf("a run alive before its first batch: %+v", r)
+	}
+}
+
+// TestEmbedderCheckSaysTheIndexChangedNotTheVault: the lexical embedder's
+// word statistics are of every vault's passages; when they no longer fit
+// (a vault dropped with --forget, trial 17), the check says how many
+// passages they were taken from and how many the index holds now, not
+// that "the vault" changed.
+func TestEmbedderCheckSaysTheIndexChangedNotTheVault(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	for i := range 400 {
+		add(fmt.Sprintf("n%d.md", i), fmt.Sprintf("passage %d about topic %d", i, i%7))
+	}
+	if _, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.ExecContext(ctx, `DELETE FROM files WHERE id > 100`); err != nil {
+		t.Fatal(err)
+	}
+	h := store.NewHandle(db.Path, store.Options{})
+	t.Cleanup(func() { h.Close() })
+	r := Checks(h, LexicalSource(), health.Invocation{"--db", db.Path})[0].Run(ctx)[0]
+	if r.Status != health.Warn || !strings.Contains(r.Detail, "the index changed much since its word statistics were taken from 400 passages; it now holds 100 passages") ||
+		strings.Contains(r.Detail, "vault") {
+		t.Errorf("after three quarters of the passages went: %+v", r)
 	}
 }
