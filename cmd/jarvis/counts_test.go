@@ -106,7 +106,7 @@ func TestCountsAgreeEverywhere(t *testing.T) {
 		t.Helper()
 		h := store.NewHandle(cfg.DBPath, store.Options{ReadOnly: true})
 		defer h.Close()
-		rep := health.Run(ctx, index.Checks(h, cfg.Vaults, cfg.Invocation()), time.Minute)
+		rep := health.Run(ctx, index.Checks(h, cfg), time.Minute)
 		for _, r := range rep.Checks {
 			if r.Name == "index freshness "+v.Name {
 				return r.Detail

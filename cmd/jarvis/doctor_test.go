@@ -271,3 +271,44 @@ func TestDoctorWarnsOfProblemsInNotes(t *testing.T) {
 		t.Errorf("exit %d, want 1 and degraded:\n%s", code, stdout)
 	}
 }
+
+// TestDoctorNarrowedByVaultKeepsTheConfigFilesVaults: with a config file
+// listing vaults "help" and "biz", `doctor --vault biz` said of help "not
+// configured here", and offered a --forget that, pasted, dropped help's
+// index (trial 17). A vault the config file lists is this configuration's
+// (config.Config.Lists): doctor says --vault leaves it out of the run, and
+// offers no --forget for it; an index run narrowed the same way that is
+// told to forget it says the config file brings it back. A vault no
+// config lists is still offered to be dropped.
+func TestDoctorNarrowedByVaultKeepsTheConfigFilesVaults(t *testing.T) {
+	dir := t.TempDir()
+	help, biz, old := filepath.Join(dir, "help"), filepath.Join(dir, "biz"), filepath.Join(dir, "old")
+	for _, v := range []string{help, biz, old} {
+		os.Mkdir(v, 0o755)
+		os.WriteFile(filepath.Join(v, "Note.md"), []byte("# Note\n\nSome words of "+filepath.Base(v)+".\n"), 0o644)
+	}
+	db := filepath.Join(dir, "j.db")
+	if code, _, stderr := jarvis(t, nil, "index", "--vault", old, "--db", db, "--no-embed"); code != 0 {
+		t.Fatalf("index old: exit %d: %s", code, stderr)
+	}
+	cfgFile := filepath.Join(dir, "config.yaml")
+	os.WriteFile(cfgFile, []byte("database: "+db+"\nvaults:\n  - name: help\n    path: "+help+"\n  - name: biz\n    path: "+biz+"\n"), 0o644)
+	if code, _, stderr := jarvis(t, nil, "index", "--config", cfgFile, "--no-embed"); code != 0 {
+		t.Fatalf("index: exit %d: %s", code, stderr)
+	}
+	_, stdout, _ := jarvis(t, nil, "doctor", "--config", cfgFile, "--vault", "biz")
+	line := lineOf(t, stdout, "other vault help:")
+	if strings.Contains(line, "not configured") || strings.Contains(stdout, "--forget help") ||
+		!strings.Contains(line, "which the config file "+cfgFile+" lists; --vault leaves it out of this run") {
+		t.Errorf("doctor --vault biz of vault help, which the config file lists:\n%s", stdout)
+	}
+	if line := lineOf(t, stdout, "other vault old:"); !strings.Contains(line, "not configured here") || !strings.Contains(stdout, "--forget old") {
+		t.Errorf("doctor --vault biz of vault old, which no config lists:\n%s", stdout)
+	}
+	// Told to, an index run narrowed to biz drops help, and says the
+	// config file brings it back.
+	code, _, stderr := jarvis(t, nil, "index", "--config", cfgFile, "--vault", "biz", "--no-embed", "--forget", "help")
+	if code != 0 || !strings.Contains(stderr, `dropped vault "help" (1 note) from the index; the config file `+cfgFile+" lists it: the next run without --vault indexes it again") {
+		t.Errorf("index --vault biz --forget help: exit %d:\n%s", code, stderr)
+	}
+}

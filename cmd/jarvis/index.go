@@ -151,7 +151,13 @@ says why), 130 when interrupted.`, e)
 		}
 		out.Forgotten = append(out.Forgotten, forgotten{Name: name, Notes: notes})
 		if !*asJSON {
-			fmt.Fprintf(e.stderr, "jarvis: dropped vault %q (%s) from the index\n", name, words.Count(notes, "note"))
+			back := ""
+			if cfg.Lists(name) && !slices.Contains(config.Names(cfg.Vaults), name) {
+				// Narrowed by --vault or JARVIS_VAULT: the config file
+				// still lists it.
+				back = fmt.Sprintf("; %s lists it: the next run without %s indexes it again", cfg.FileOrigin(), cfg.VaultOrigin())
+			}
+			fmt.Fprintf(e.stderr, "jarvis: dropped vault %q (%s) from the index%s\n", name, words.Count(notes, "note"), back)
 		}
 	}
 	// Said before the rules are checked: a broken setting drops filters,
@@ -219,7 +225,7 @@ says why), 130 when interrupted.`, e)
 // holds under another name that shares notes with one indexed now
 // (index.Duplicates), in the words of doctor's check.
 func sayDuplicates(ctx context.Context, e *env, db *store.DB, cfg config.Config) {
-	dups, err := index.Duplicates(ctx, db, cfg.Vaults)
+	dups, err := index.Duplicates(ctx, db, cfg)
 	if err != nil || len(dups) == 0 {
 		return // doctor's check says why it cannot tell
 	}

@@ -159,6 +159,17 @@ func (c Config) Invocation() health.Invocation {
 	return inv
 }
 
+// Lists reports whether c configures the vault named: one of this run's
+// vaults, or one the config file lists though --vault or JARVIS_VAULT
+// narrowed the run to others. It is the one rule for a vault the database
+// holds: one c lists is this configuration's, even when this run leaves it
+// out; only one it does not list may be another configuration's, or
+// dropped from this one, and only such a vault is offered to be dropped
+// (--forget).
+func (c Config) Lists(name string) bool {
+	return slices.ContainsFunc(c.Vaults, func(v Vault) bool { return v.Name == name }) || slices.Contains(c.FileVaults, name)
+}
+
 // Absolute is c with the paths its flags give made absolute, so that
 // Invocation repeats them as such: a command named by a process whose
 // working folder is not the user's (the server an MCP client starts)
@@ -203,10 +214,17 @@ func (c Config) VaultOrigin() string {
 		return strings.TrimPrefix(c.VaultSource, "env ")
 	case c.VaultSource == VaultsFromDatabase:
 		return "the database " + c.DBPath
-	case c.File != "":
-		return "the config file " + c.File
 	}
-	return "the config file"
+	return c.FileOrigin()
+}
+
+// FileOrigin names the config file that was read, for a sentence: "the
+// config file PATH".
+func (c Config) FileOrigin() string {
+	if c.File == "" {
+		return "the config file"
+	}
+	return "the config file " + c.File
 }
 
 // NoVaultFix is what to do when no vault is configured, naming the config

@@ -82,6 +82,7 @@ var Indexing = fx.Module("index",
 func newIndexer(db store.Conn, parser *vault.Parser, log *slog.Logger, cfg config.Config) *index.Indexer {
 	ix := index.New(db, parser, log)
 	ix.Invocation = cfg.Invocation()
+	ix.Lists = cfg.Lists
 	return ix
 }
 
@@ -134,7 +135,7 @@ var Health = fx.Module("health",
 			return s.slow(store.Checks(h, cfg.Invocation(), store.CheckOptions{Quick: s.serving, Log: log}))
 		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
-			return s.slow(index.Checks(h, cfg.Vaults, cfg.Invocation()))
+			return s.slow(index.Checks(h, cfg))
 		}, fx.ResultTags(checksGroup)),
 		fx.Annotate(func(h *store.Handle, cfg config.Config, s checkStyle) []health.Check {
 			return s.slow(graph.Checks(h, cfg.Vaults))

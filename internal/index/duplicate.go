@@ -47,22 +47,20 @@ func (d Duplicate) Warning(notes int, forget string) (detail, fix string) {
 		fmt.Sprintf("if no other configuration uses %q, %s drops the duplicate", d.Name, forget)
 }
 
-// Duplicates are the vaults the database holds, under names not among
-// vaults, that share notes with one of vaults, by name. Folders are
+// Duplicates are the vaults the database holds, under names cfg does not
+// list (config.Config.Lists), that share notes with one of cfg's vaults,
+// by name. Folders are
 // compared as vault.Within does, with links resolved; an outer vault whose
 // exclude patterns leave the inner folder out shares none, as for two
 // configured vaults (config.Overlap). Doctor's other-vaults check and the
 // index run's summary both ask it.
-func Duplicates(ctx context.Context, db Querier, vaults []config.Vault) (map[string]Duplicate, error) {
+func Duplicates(ctx context.Context, db Querier, cfg config.Config) (map[string]Duplicate, error) {
+	vaults := cfg.Vaults
 	rows, err := db.QueryContext(ctx, `SELECT name, path, exclude FROM vaults ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list vaults: %w", err)
 	}
 	defer rows.Close()
-	configured := map[string]bool{}
-	for _, v := range vaults {
-		configured[v.Name] = true
-	}
 	out := map[string]Duplicate{}
 	for rows.Next() {
 		var name, path string
@@ -70,7 +68,7 @@ func Duplicates(ctx context.Context, db Querier, vaults []config.Vault) (map[str
 		if err := rows.Scan(&name, &path, &rules); err != nil {
 			return nil, fmt.Errorf("list vaults: %w", err)
 		}
-		if configured[name] {
+		if cfg.Lists(name) {
 			continue
 		}
 		var heldExclude []string

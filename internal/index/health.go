@@ -19,10 +19,12 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
-// Checks are the index's contributions to doctor: for each vault, whether
-// notes changed on disk since the last index run, and the problems indexing
-// met in single notes. Fixes name jarvis commands through inv.
-func Checks(h *store.Handle, vaults []config.Vault, inv health.Invocation) []health.Check {
+// Checks are the index's contributions to doctor: for each vault of cfg,
+// whether notes changed on disk since the last index run, and the problems
+// indexing met in single notes; and the vaults the database holds besides.
+// Fixes name jarvis commands through cfg's Invocation.
+func Checks(h *store.Handle, cfg config.Config) []health.Check {
+	vaults, inv := cfg.Vaults, cfg.Invocation()
 	return []health.Check{
 		{Name: "index freshness", Order: 40, Run: func(ctx context.Context) []health.Result {
 			var out []health.Result
@@ -39,19 +41,22 @@ func Checks(h *store.Handle, vaults []config.Vault, inv health.Invocation) []hea
 			return out
 		}},
 		{Name: "other vaults", Order: 42, Run: func(ctx context.Context) []health.Result {
-			return otherVaults(ctx, h, vaults, inv)
+			return otherVaults(ctx, h, cfg)
 		}},
 	}
 }
 
-// otherVaults reports the vaults the database holds that are not
-// configured here: another configuration's (each MCP client may run
-// jarvis with its own), or one dropped from the config file, whose notes
-// then linger. Nothing when there are none. When a vault given cannot be
-// read (the vault check fails), the path was most likely mistyped: the
-// vaults held are named with their folders, as perhaps the one meant, and
-// dropping them is not offered.
-func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, inv health.Invocation) []health.Result {
+// otherVaults reports the vaults the database holds besides those of this
+// run. One the config file lists (cfg.Lists), which --vault or JARVIS_VAULT
+// left out of this run, is said to be so and not checked. One cfg does not
+// list is another configuration's (each MCP client may run jarvis with its
+// own), or one dropped from the config file, whose notes then linger:
+// dropping it is offered. Nothing when there are none. When a vault given
+// cannot be read (the vault check fails), the path was most likely
+// mistyped: the vaults held are named with their folders, as perhaps the
+// one meant, and dropping them is not offered.
+func otherVaults(ctx context.Context, h *store.Handle, cfg config.Config) []health.Result {
+	vaults, inv := cfg.Vaults, cfg.Invocation()
 	db, err := h.DB(ctx)
 	if err != nil {
 		return nil // the database check says why
@@ -69,10 +74,10 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 	var moves map[string]Move
 	var dups map[string]Duplicate
 	if !missing {
-		if moves, err = movesTo(ctx, db, vaults); err != nil {
+		if moves, err = movesTo(ctx, db, cfg); err != nil {
 			return cannot(err)
 		}
-		if dups, err = Duplicates(ctx, db, vaults); err != nil {
+		if dups, err = Duplicates(ctx, db, cfg); err != nil {
 			return cannot(err)
 		}
 	}
@@ -90,6 +95,12 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 			return cannot(err)
 		}
 		if slices.ContainsFunc(vaults, func(v config.Vault) bool { return v.Name == name }) {
+			continue
+		}
+		if cfg.Lists(name) {
+			out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
+				Detail: fmt.Sprintf("the database also holds vault %q (%s), which %s lists; %s leaves it out of this run, so it is not checked here (without it, every vault the config file lists is)",
+					name, words.Count(notes, "note"), cfg.FileOrigin(), cfg.VaultOrigin())})
 			continue
 		}
 		if missing {
@@ -119,11 +130,12 @@ func otherVaults(ctx context.Context, h *store.Handle, vaults []config.Vault, in
 	return out
 }
 
-// movesTo are the vaults the database holds from a folder now gone whose
-// notes one of vaults, configured here, holds: each a Move, by the name of
-// the vault left behind.
-func movesTo(ctx context.Context, db Querier, vaults []config.Vault) (map[string]Move, error) {
-	gone, err := goneVaults(ctx, db, config.Names(vaults)...)
+// movesTo are the vaults the database holds from a folder now gone, and
+// cfg does not list, whose notes one of cfg's vaults holds: each a Move, by
+// the name of the vault left behind.
+func movesTo(ctx context.Context, db Querier, cfg config.Config) (map[string]Move, error) {
+	vaults := cfg.Vaults
+	gone, err := goneVaults(ctx, db, cfg.Lists)
 	if err != nil || len(gone) == 0 {
 		return nil, err
 	}

@@ -39,7 +39,7 @@ func TestUnreadableNotesGetAPermissionFix(t *testing.T) {
 	}
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
-	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "v", Path: root}}, health.Invocation{}), time.Minute)
+	rep := health.Run(ctx, Checks(h, config.Config{Vaults: []config.Vault{{Name: "v", Path: root}}}), time.Minute)
 	var fresh, warned health.Result
 	for _, r := range rep.Checks {
 		switch r.Name {
@@ -74,7 +74,7 @@ func TestUnreadableFolderGetsAFolderFix(t *testing.T) {
 	}
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
-	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "v", Path: root}}, health.Invocation{}), time.Minute)
+	rep := health.Run(ctx, Checks(h, config.Config{Vaults: []config.Vault{{Name: "v", Path: root}}}), time.Minute)
 	for _, r := range rep.Checks {
 		if r.Name != "index warnings v" {
 			continue
@@ -117,7 +117,7 @@ func TestHealthCountsOne(t *testing.T) {
 	}
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
-	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "v", Path: root}}, health.Invocation{}), time.Minute)
+	rep := health.Run(ctx, Checks(h, config.Config{Vaults: []config.Vault{{Name: "v", Path: root}}}), time.Minute)
 	want := map[string]string{
 		"index freshness v": "1 note, 1 passage indexed, unchanged since the last complete index run (",
 		"index warnings v":  "1 file or folder not read: 1 cannot be read: Private (permission denied)",
@@ -153,7 +153,7 @@ func TestChecksOfAFirstIndexUnderWaySkip(t *testing.T) {
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
 	vaults := []config.Vault{{Name: "v", Path: root}}
-	checks := append(Checks(h, vaults, health.Invocation{}), graph.Checks(h, vaults)...)
+	checks := append(Checks(h, config.Config{Vaults: vaults}), graph.Checks(h, vaults)...)
 	rep := health.Run(ctx, checks, time.Minute)
 	want := map[string]bool{"index warnings v": true, "unresolved links v": true, "heading links v": true}
 	for _, r := range rep.Checks {
@@ -195,7 +195,7 @@ func TestChecksThatMeetDamageMarkIt(t *testing.T) {
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
 	vaults := []config.Vault{{Name: "v", Path: root}}
-	checks := append(Checks(h, vaults, health.Invocation{}), graph.Checks(h, vaults)...)
+	checks := append(Checks(h, config.Config{Vaults: vaults}), graph.Checks(h, vaults)...)
 	rep := health.Run(ctx, checks, time.Minute)
 	want := map[string]bool{"index warnings v": true, "unresolved links v": true, "heading links v": true}
 	for _, r := range rep.Checks {
@@ -370,8 +370,7 @@ func TestOtherVaultsNameADuplicate(t *testing.T) {
 	mustIndex(t, ix, "garden", elsewhere)
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
-	inv := health.Invocation{"--vault", cook, "--db", dbPath}
-	rep := health.Run(ctx, Checks(h, []config.Vault{{Name: "cook", Path: cook}}, inv), time.Minute)
+	rep := health.Run(ctx, Checks(h, config.Config{Vaults: []config.Vault{{Name: "cook", Path: cook}}, Flags: config.Flags{Vaults: []string{cook}, DB: dbPath}}), time.Minute)
 	want := map[string]struct {
 		status      health.Status
 		detail, fix string
@@ -437,5 +436,41 @@ func TestStillAnsweringOnlyForIndexedVaults(t *testing.T) {
 	}
 	if h := rep.Headline(); h != "jarvis is broken." {
 		t.Errorf("headline %q with a vault that answers nothing", h)
+	}
+}
+
+// TestOtherVaultsListedInTheConfigFileAreNotDropped: a vault the config
+// file lists, left out of this run by --vault, is not offered to be
+// dropped, as a duplicate or as another configuration's: the check says
+// --vault leaves it out (config.Config.Lists is the one rule).
+func TestOtherVaultsListedInTheConfigFileAreNotDropped(t *testing.T) {
+	ctx := context.Background()
+	base := t.TempDir()
+	cook := filepath.Join(base, "cook")
+	sharedtest.WriteFile(t, filepath.Join(cook, "sub"), "A.md", "# A\n")
+	dbPath := filepath.Join(t.TempDir(), "j.db")
+	ix, _ := testIndexer(t, dbPath)
+	mustIndex(t, ix, "cook", cook)
+	mustIndex(t, ix, "sub", filepath.Join(cook, "sub"))
+	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
+	defer h.Close()
+	cfg := config.Config{Vaults: []config.Vault{{Name: "cook", Path: cook}}, VaultSource: "flag", File: "/home/u/.config/jarvis/config.yaml",
+		FileVaults: []string{"cook", "sub"}, Flags: config.Flags{Vaults: []string{"cook"}, DB: dbPath}}
+	rep := health.Run(ctx, Checks(h, cfg), time.Minute)
+	found := false
+	for _, r := range rep.Checks {
+		if r.Name != "other vault sub" {
+			continue
+		}
+		found = true
+		if r.Status != health.OK || r.Fix != "" || !strings.Contains(r.Detail, "which the config file /home/u/.config/jarvis/config.yaml lists; --vault leaves it out of this run") {
+			t.Errorf("vault sub, listed in the config file: %+v", r)
+		}
+	}
+	if !found {
+		t.Errorf("no result for vault sub in %+v", rep.Checks)
+	}
+	if dups, err := Duplicates(ctx, ix.db, cfg); err != nil || len(dups) != 0 {
+		t.Errorf("Duplicates = %v, %v; want none", dups, err)
 	}
 }

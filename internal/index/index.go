@@ -188,6 +188,10 @@ type Indexer struct {
 	// OnMove, when set, is told of a vault a run finds moved (Move), in
 	// place of the warning in the log.
 	OnMove func(Move)
+	// Lists, when set, is config.Config.Lists of the configuration the
+	// indexer runs in: a vault it lists is never taken for one moved, and
+	// dropping it is never offered.
+	Lists func(name string) bool
 	// ParseBytes bounds, by size on disk, the notes being parsed at once:
 	// goldmark's tree of a note takes tens of times the note's size, so
 	// notes near vault.MaxNoteSize are parsed one at a time.

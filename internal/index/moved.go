@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
-	"slices"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
 	"github.com/jarvis-mcp/jarvis/internal/health"
@@ -51,7 +50,7 @@ func (ix *Indexer) moved(ctx context.Context, v config.Vault, files []vault.File
 	if len(sample) == 0 {
 		return nil, nil
 	}
-	gone, err := goneVaults(ctx, ix.db, v.Name)
+	gone, err := goneVaults(ctx, ix.db, func(name string) bool { return name == v.Name || ix.Lists != nil && ix.Lists(name) })
 	if err != nil {
 		return nil, err
 	}
@@ -82,10 +81,10 @@ type goneVault struct {
 	name, path string
 }
 
-// goneVaults are the vaults the database holds, but for those named in
-// except, whose folder FolderProblem finds missing. A folder that cannot
-// be read is not gone: it may be read again.
-func goneVaults(ctx context.Context, db Querier, except ...string) ([]goneVault, error) {
+// goneVaults are the vaults the database holds, but for those except
+// takes, whose folder FolderProblem finds missing. A folder that cannot be
+// read is not gone: it may be read again.
+func goneVaults(ctx context.Context, db Querier, except func(name string) bool) ([]goneVault, error) {
 	rows, err := db.QueryContext(ctx, `SELECT id, name, path FROM vaults ORDER BY name`)
 	if err != nil {
 		return nil, fmt.Errorf("list vaults: %w", err)
@@ -97,7 +96,7 @@ func goneVaults(ctx context.Context, db Querier, except ...string) ([]goneVault,
 		if err := rows.Scan(&g.id, &g.name, &g.path); err != nil {
 			return nil, fmt.Errorf("list vaults: %w", err)
 		}
-		if !slices.Contains(except, g.name) && FolderProblem(g.path) == folderMissing {
+		if !except(g.name) && FolderProblem(g.path) == folderMissing {
 			out = append(out, g)
 		}
 	}

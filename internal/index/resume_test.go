@@ -180,7 +180,7 @@ func doctorFreshness(t *testing.T, dbPath, root string) health.Result {
 	t.Helper()
 	h := store.NewHandle(dbPath, store.Options{ReadOnly: true})
 	defer h.Close()
-	rep := health.Run(context.Background(), Checks(h, []config.Vault{{Name: "gen", Path: root}}, health.Invocation{}), time.Minute)
+	rep := health.Run(context.Background(), Checks(h, config.Config{Vaults: []config.Vault{{Name: "gen", Path: root}}}), time.Minute)
 	for _, r := range rep.Checks {
 		if r.Name == "index freshness gen" {
 			return r
