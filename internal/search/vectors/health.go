@@ -106,6 +106,13 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 			return store.Unreadable(r.Name, name+": cannot count vectors", err)
 		}
 	}
+	// The passages are every vault's the database holds, not only this
+	// run's (a doctor --vault NAME): with several, the count says so.
+	of := words.Count(chunks, "passage")
+	var held int
+	if err := db.QueryRowContext(ctx, `SELECT count(*) FROM vaults`).Scan(&held); err == nil && held > 1 {
+		of += fmt.Sprintf(" of the database's %d vaults", held)
+	}
 	var others []string
 	rows, err := db.QueryContext(ctx, `SELECT provider || ' ' || model FROM embedders WHERE id != ? ORDER BY id`, stored.id)
 	if err == nil {
@@ -153,13 +160,13 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 			if p.PerSecond <= 0 || p.Done == 0 {
 				// Another jarvis has set out and not stored its first
 				// batch yet: no speed to tell.
-				r.Detail = fmt.Sprintf("%s: vectors are being made, %d of %s so far%s", name, covered, words.Count(chunks, "passage"), kind)
+				r.Detail = fmt.Sprintf("%s: vectors are being made, %d of %s so far%s", name, covered, of, kind)
 				return r
 			}
 			// Another jarvis (a server) is making them: say how fast.
 			left := time.Duration(float64(chunks-covered) / p.PerSecond * float64(time.Second))
 			r.Detail = fmt.Sprintf("%s: vectors are being made, %d of %s so far, %.0f a second, about %s left%s",
-				name, covered, words.Count(chunks, "passage"), p.PerSecond, left.Round(time.Second), kind)
+				name, covered, of, p.PerSecond, left.Round(time.Second), kind)
 			return r
 		case ok && p.Done < p.Total && covered == 0:
 			// A run killed before its first batch (--reembed drops every
@@ -169,13 +176,13 @@ func embedderResult(ctx context.Context, h *store.Handle, src EmbedderSource, in
 		case ok && p.Done < p.Total:
 			// Its progress row is all a run killed mid-way left: no
 			// writer holds the lock, or none has stored a batch lately.
-			return warn(fmt.Sprintf("%s: %d of %s %s vectors; the run making them stopped", name, covered, words.Count(chunks, "passage"), words.Agree(covered, "has", "have")),
+			return warn(fmt.Sprintf("%s: %d of %s %s vectors; the run making them stopped", name, covered, of, words.Agree(covered, "has", "have")),
 				"run "+inv.Command("index")+" to make the rest")
 		}
-		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, words.Count(chunks, "passage"), words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
+		return warn(fmt.Sprintf("%s: %d of %s %s no vector yet", name, chunks-covered, of, words.Agree(chunks-covered, "has", "have")), "run "+inv.Command("index"))
 	default:
 		r.Status = health.OK
-		r.Detail = fmt.Sprintf("%s: %s", name, words.Agree(chunks, "its 1 passage has a vector", fmt.Sprintf("all %d passages have vectors", chunks)))
+		r.Detail = fmt.Sprintf("%s: %s", name, words.Agree(chunks, "its 1 passage has a vector", fmt.Sprintf("all %s have vectors", of)))
 		// Counting them read no vector: on a damaged database those
 		// stored may not be readable (list-vaults and search read them).
 		r.IfDamaged = store.IfDamaged(r.Name, name+": cannot read stored vectors")

@@ -230,3 +230,30 @@ func TestEmbedderCheckSaysTheIndexChangedNotTheVault(t *testing.T) {
 		t.Errorf("after three quarters of the passages went: %+v", r)
 	}
 }
+
+// TestEmbedderCheckCountsTheDatabasesVaults: the embedder's line counts
+// the passages of every vault the database holds, which a doctor narrowed
+// to one vault by --vault does not search whole: with several, it says
+// whose passages they are.
+func TestEmbedderCheckCountsTheDatabasesVaults(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	add("a.md", "alpha beta")
+	h := store.NewHandle(db.Path, store.Options{})
+	t.Cleanup(func() { h.Close() })
+	check := func() health.Result { return Checks(h, LexicalSource(), nil)[0].Run(ctx)[0] }
+	if _, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	if r := check(); strings.Contains(r.Detail, "vaults") {
+		t.Errorf("of one vault: %+v", r)
+	}
+	if _, err := db.ExecContext(ctx, `INSERT INTO vaults (id, name, path) VALUES (2, 'w', '/w');
+		INSERT INTO files (id, vault_id, path, kind, size, mtime_ns, title) VALUES (100, 2, 'b.md', 'note', 1, 1, 'b');
+		INSERT INTO chunks (file_id, ord, heading, start_line, end_line, text, hash) VALUES (100, 0, '', 1, 1, 'gamma', 'h')`); err != nil {
+		t.Fatal(err)
+	}
+	if r := check(); !strings.Contains(r.Detail, "1 of 2 passages of the database's 2 vaults has no vector yet") {
+		t.Errorf("of two vaults, one passage without a vector: %+v", r)
+	}
+}
