@@ -168,3 +168,28 @@ func TestSemanticEmptyPointsToKeywords(t *testing.T) {
 		}
 	}
 }
+
+// TestNamesOnlyEmptySaysOnlyNamesWereSearched: a search of names only that
+// finds none said "no note holds its words" of a word a note's text holds
+// (trial 18). It says only names were searched, and points to a search of
+// the text, in the reader's words, when that finds the word.
+func TestNamesOnlyEmptySaysOnlyNamesWereSearched(t *testing.T) {
+	svc, _ := indexedService(t, config.Vault{Name: "coffee", Path: exampleVault()})
+	for _, tc := range []struct {
+		text   string
+		reader notes.Reader
+		want   string
+	}{
+		{"paper", notes.ReaderModel, "No note's title, alias or path matches this query (only names were searched). Some notes hold its words in their text: search again with search_content true to find them."},
+		{"paper", notes.ReaderTerminal, "No note's title, alias or path matches this query (only names were searched). Some notes hold its words in their text: search again without --names-only to find them."},
+		{"Sunday", notes.ReaderTerminal, "No note's title, alias or path matches this query (only names were searched). No note holds its words in its text either"},
+	} {
+		a, err := svc.Search(context.Background(), Query{Mode: ModeKeyword, NamesOnly: true, Text: tc.text, Reader: tc.reader})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Results) != 0 || !strings.HasPrefix(a.Empty, tc.want) {
+			t.Errorf("%q for reader %d: %d results, empty %q; want it to begin %q", tc.text, tc.reader, len(a.Results), a.Empty, tc.want)
+		}
+	}
+}

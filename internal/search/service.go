@@ -291,6 +291,12 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	}
 	if len(a.Results) == 0 && a.Empty == "" {
 		a.Empty = emptiness(q, a)
+		if q.NamesOnly && s.keyword != nil {
+			// Only names were searched: whether the notes' text holds
+			// the words says where to search next.
+			kw, err := s.keyword.Search(ctx, fulltext.KeywordQuery{Text: text, Filter: q.Filter, Limit: 1})
+			a.Empty = namesOnlyEmpty(q, err == nil && len(kw) > 0)
+		}
 		if q.Mode == ModeSemantic && !a.Degraded && s.keyword != nil {
 			// A query of a word or two can fall under the similarity
 			// floor against whole passages that hold it: keyword search
@@ -620,6 +626,29 @@ func emptiness(q Query, a Answer) string {
 		b.WriteString(": no note holds its words and no passage is similar enough to it.")
 	}
 	b.WriteString(" The notes may not cover this topic; searching again with other words, or fewer, may find related notes.")
+	return b.String()
+}
+
+// namesOnlyEmpty is the empty answer of a search of note names only (a
+// title, an alias, a path), in the words of q's reader: inText says
+// whether some note holds the query's words in its text, which a search
+// of the text then finds.
+func namesOnlyEmpty(q Query, inText bool) string {
+	var b strings.Builder
+	b.WriteString("No note's title, alias or path matches this query")
+	if d := q.Filter.Describe(); d != "" {
+		b.WriteString(" among the notes " + d)
+	}
+	b.WriteString(" (only names were searched).")
+	if !inText {
+		b.WriteString(" No note holds its words in its text either: the notes may not cover this topic; searching again with other words, or fewer, may find related notes.")
+		return b.String()
+	}
+	how := "with search_content true"
+	if q.Reader == notes.ReaderTerminal {
+		how = "without --names-only"
+	}
+	b.WriteString(" Some notes hold its words in their text: search again " + how + " to find them.")
 	return b.String()
 }
 

@@ -407,16 +407,7 @@ func links(s string) string {
 		if shown != "" {
 			return shown
 		}
-		target = strings.TrimSpace(target)
-		page, part, _ := strings.Cut(target, "#")
-		part = strings.TrimPrefix(part, "^")
-		switch {
-		case page == "":
-			return part
-		case part == "":
-			return page
-		}
-		return page + " > " + part
+		return targetShown(strings.TrimSpace(target))
 	})
 	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
 		g := mdLink.FindStringSubmatch(m)
@@ -451,8 +442,12 @@ func cutLinks(s string) string {
 			if strings.HasPrefix(s, "…") {
 				from = len("…")
 			}
-			if sp := strings.LastIndex(s[:end], " "); sp >= from && !strings.Contains(s[from:end], "|") {
-				from = sp + 1 // no display text: only the last word was the link's
+			if sp := strings.LastIndex(s[:end], " "); from == 0 && sp >= 0 && !strings.Contains(s[:end], "|") {
+				// A passage that begins inside a link: only its last
+				// word is taken for the link's. Cut after "…", the whole
+				// begins inside it ("…Vaswani 2017#Multi-head
+				// attention]]").
+				from = sp + 1
 			}
 			s = s[:from] + shownPart(s[from:end]) + s[end+len("]]"):]
 		}
@@ -479,13 +474,19 @@ func shownPart(link string) string {
 	if i := strings.LastIndex(link, "|"); i >= 0 {
 		return link[i+1:]
 	}
-	link = strings.TrimSuffix(link, `\`)
-	page, part, found := strings.Cut(link, "#")
-	if !found {
+	return targetShown(strings.TrimSuffix(link, `\`))
+}
+
+// targetShown is what a link with no display text shows of its target, as
+// Obsidian shows it: the page, and a heading or block after " > "
+// ("Pour over > Bloom", "Pour over > ^bloom"); the heading or block alone
+// for a link into its own note.
+func targetShown(target string) string {
+	page, part, found := strings.Cut(target, "#")
+	switch {
+	case !found || part == "":
 		return page
-	}
-	part = strings.TrimPrefix(part, "^")
-	if page == "" {
+	case page == "":
 		return part
 	}
 	return page + " > " + part
