@@ -166,7 +166,9 @@ error.`, e)
 		return undoRefused(ctx, db, inv, id, err)
 	}
 	progress := newProgressView(e, *asJSON, false)
-	_, refreshErr := refresh(ctx, []config.Vault{v}, deps.Indexer, deps.Vectors, progress, true, false)
+	// The notes restored get their vectors too, as after any index run:
+	// semantic search finds them, and doctor finds none missing.
+	vectorsNote, refreshErr := refresh(ctx, []config.Vault{v}, deps.Indexer, deps.Vectors, progress, true, true)
 	progress.Finish()
 	redo := inv.Command("undo", strconv.FormatInt(undoID, 10))
 	done, lookupErr := write.Lookup(ctx, db, undoID)
@@ -193,6 +195,9 @@ error.`, e)
 	}
 	if refreshErr != nil {
 		return fmt.Errorf("the notes were reverted, but the index could not be brought up to date: %w; run %s", dbError(e, cfg, cfg.DBPath, refreshErr), inv.Command("index"))
+	}
+	if vectorsNote != "" {
+		fmt.Fprintf(e.stderr, "jarvis: the notes were reverted and indexed, but %s; run %s once the embedder answers\n", vectorsNote, inv.Command("index"))
 	}
 	return nil
 }

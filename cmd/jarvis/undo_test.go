@@ -730,3 +730,25 @@ func TestHistoryCutByItsLimit(t *testing.T) {
 		t.Errorf("a cut history does not say how many writes there are:\n%s", cut.stdout)
 	}
 }
+
+// TestUndoLeavesNoPassageWithoutAVector: an undo at the terminal indexes
+// the notes it restores and makes their vectors, as any index run does;
+// doctor found a passage with no vector after one (trial 20).
+func TestUndoLeavesNoPassageWithoutAVector(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "# A\n\nThe lighthouse keeper's logbook.\n", "B.md": "# B\n\nA quiet harbour.\n"})
+	if r := f.run(t, "index"); r.code != 0 {
+		t.Fatalf("index: exit %d: %s", r.code, r.stderr)
+	}
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("# A\n\nThe lighthouse keeper's logbook.\n")),
+		After: []byte("# A\n\nThe lamp went out at midnight.\n")}}})
+	if r := f.run(t, "index"); r.code != 0 {
+		t.Fatalf("index after the write: exit %d: %s", r.code, r.stderr)
+	}
+	if u := f.run(t, "undo"); u.code != 0 {
+		t.Fatalf("undo: exit %d: %s", u.code, u.stderr)
+	}
+	d := f.run(t, "doctor")
+	if line := lineOf(t, d.stdout, "embedder:"); !strings.HasPrefix(line, "ok") || strings.Contains(line, "no vector") {
+		t.Errorf("doctor after an undo: %q\n%s", line, d.stdout)
+	}
+}
