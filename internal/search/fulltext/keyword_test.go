@@ -352,3 +352,20 @@ func TestWholeWordSkipsPrefix(t *testing.T) {
 		}
 	}
 }
+
+// TestKeywordDropsFunctionWordsOfOtherLanguages: a query in French whose
+// names are in no note finds nothing, rather than every note holding "à"
+// (trial 20: "Gaspard à Sète" listed seven notes that held only "à"); the
+// word alone is still searched, and an English content word that is a
+// function word elsewhere ("pour") is kept.
+func TestKeywordDropsFunctionWordsOfOtherLanguages(t *testing.T) {
+	dir := t.TempDir()
+	sharedtest.WriteFile(t, dir, "Remerciements.md", "# Remerciements\n\nÀ la médiathèque de Perpignan, et à mes amis.\n")
+	sharedtest.WriteFile(t, dir, "Café.md", "# Café\n\nPour over, à la main.\n")
+	k, _ := indexedKeyword(t, "roman", dir)
+	runKeywordCases(t, k, []keywordCase{
+		{name: "names in no note", query: KeywordQuery{Text: "Gaspard à Sète"}, none: true},
+		{name: "the word alone", query: KeywordQuery{Text: "à"}, only: []string{"Remerciements.md", "Café.md"}},
+		{name: "an English content word", query: KeywordQuery{Text: "pour la main"}, first: "Café.md", only: []string{"Café.md"}},
+	})
+}

@@ -382,10 +382,17 @@ func (q parsedQuery) needles() []string {
 	return out
 }
 
-// stopWords are English words too common to tell notes apart. They are
-// dropped from queries (not from the index, so a phrase can still hold
-// them): a question such as "what are the structural problems of flight"
-// then ranks by its content words.
+// stopWords are words too common to tell notes apart: English function
+// words, and the articles, prepositions and conjunctions of French,
+// Spanish, German, Italian and Portuguese, which notes are often written
+// in besides (a note in French holds "à" and "de" as an English one holds
+// "the"). They are dropped from queries (not from the index, so a phrase
+// can still hold them): a question such as "what are the structural
+// problems of flight", or "Gaspard à Sète", then ranks by its content
+// words. A word that is also a content word in English, or a name's part
+// ("pour", "car", "die", "son", "par", "mit", "est", "con", "al", "os",
+// "dos"), or a letter of a word such as "e-mail" ("e", "o", "y"), is not
+// among them.
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because
@@ -396,6 +403,16 @@ var stopWords = func() map[string]bool {
 		then there these they this those through to too under until up very was we were what when where
 		which while who whom why will with would you your yours yourself yourselves also may might must
 		shall been upon via etc`) {
+		m[w] = true
+	}
+	// French, Spanish, German, Italian, Portuguese.
+	for _, w := range strings.Fields(`à au aux le la les un une des du de et en dans sur que qui ne ce cette
+		ces il elle ils elles nous vous je tu lui leur leurs ses sa ou où mais donc ni avec chez pas
+		el los las unos unas es por para se su como
+		der das dem des ein eine einer eines einem einen und oder ist im zu zum zur von auf für nicht
+		sich auch bei aus nach wie
+		gli della delle dei degli di da è che per non
+		um uma do das no na nos é não`) {
 		m[w] = true
 	}
 	return m
