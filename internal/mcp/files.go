@@ -17,9 +17,39 @@ import (
 // rules, links followed included. These are the two ways they ask.
 
 var (
-	errExcluded = errors.New("that file is left out of jarvis (by the vault's exclude patterns, Obsidian's excluded files, or as hidden), so it cannot be read; search-vault finds the notes that can")
+	// errExcluded is a file the vault's rules keep out; keptOut words it
+	// with the rule that applies.
+	errExcluded = errors.New("that file is left out of jarvis, so it cannot be read; search-vault finds the notes that can")
 	errOutside  = errors.New("the path leads outside the vault; give a path relative to the vault folder, such as Folder/Note.md")
 )
+
+// keptOut is how a tool says that a file is kept out by the vault's rules
+// (err is vault.ErrLeftOut): errExcluded, naming the one rule that
+// applies (vault.LeftOutWhy).
+func keptOut(err error) error { return excludedError(vault.LeftOutWhy(err)) }
+
+// excludedError is errExcluded with why the file is left out.
+type excludedError string
+
+func (e excludedError) Error() string {
+	return fmt.Sprintf("that file is left out of jarvis %s, so it cannot be read; search-vault finds the notes that can", string(e))
+}
+
+func (e excludedError) Is(target error) bool { return target == errExcluded }
+
+// excludedNote is keptOut for the note at rel in the vault named, which
+// t.excluded keeps out: errExcluded alone when the vault is not served.
+func (t *tools) excludedNote(vaultName, rel string) error {
+	for _, v := range t.vaults {
+		if v.Name != vaultName {
+			continue
+		}
+		if rule, out := vault.LeftOutBy(rel, v.Exclude); out {
+			return keptOut(&vault.LeftOutError{Rule: rule})
+		}
+	}
+	return errExcluded
+}
 
 // outside is how a tool says that the path rel leads out of the vault
 // (err is vault.ErrOutside): a path written outside gets errOutside, with
@@ -76,7 +106,7 @@ func notePath(v config.Vault, rel string) (string, bool, error) {
 		case errors.Is(err, vault.ErrOutside):
 			return "", false, outside(cand, err)
 		case errors.Is(err, vault.ErrLeftOut):
-			return "", false, errExcluded
+			return "", false, keptOut(err)
 		}
 		// Not there, or a path no file can have (vault.ErrBadName): the
 		// reference may still be a title or an alias, which the caller
@@ -142,7 +172,7 @@ func readFailure(v config.Vault, rel string, err error) error {
 	case errors.Is(err, vault.ErrOutside):
 		return outside(rel, err)
 	case errors.Is(err, vault.ErrLeftOut):
-		return errExcluded
+		return keptOut(err)
 	case errors.Is(err, vault.ErrBadName):
 		return badName(err)
 	case errors.Is(err, fs.ErrNotExist):

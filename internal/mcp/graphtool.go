@@ -156,7 +156,7 @@ func (t *tools) searchGraph(ctx context.Context, _ *mcpsdk.CallToolRequest, in G
 		}
 	}
 	if t.excluded(sub.Start.Vault, sub.Start.Path) {
-		return nil, out, errExcluded // the index holds it under other rules
+		return nil, out, t.excludedNote(sub.Start.Vault, sub.Start.Path) // the index holds it under other rules
 	}
 	out.Index = t.answerState(&out.Degradation, sub.Start.Vault)
 	out.Start = sub.Start

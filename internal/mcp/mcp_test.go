@@ -638,8 +638,8 @@ func TestReadNoteRefusesExcludedFiles(t *testing.T) {
 		cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), indexed, v))
 		for _, p := range []string{"Private/Diary.md", "Private/Diary", ".hidden/Secret.md", "Private/../Private/Diary.md", "Deep/Secret/Plans.md"} {
 			text, isErr := call(t, cs, mcp.ToolReadNote, map[string]any{"path": p}, nil)
-			if !isErr || !strings.Contains(text, "excluded") {
-				t.Errorf("indexed %v: read-note %q = %q; want an error saying it is excluded", indexed, p, text)
+			if !isErr || !strings.Contains(text, "is left out of jarvis because of ") {
+				t.Errorf("indexed %v: read-note %q = %q; want an error saying why it is left out", indexed, p, text)
 			}
 		}
 		if _, err := cs.ReadResource(context.Background(), &mcpsdk.ReadResourceParams{URI: "jarvis://coffee/Private/Diary.md"}); err == nil {

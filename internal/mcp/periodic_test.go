@@ -215,7 +215,7 @@ func TestPeriodicNoteHostile(t *testing.T) {
 		{"an absolute folder is in the vault", `{"folder": "` + filepath.ToSlash(outside) + `"}`, nil, "", strings.TrimPrefix(filepath.ToSlash(outside), "/") + "/2026-11-28.md"},
 		{"a path too long", `{"folder": "` + strings.Repeat("a/", 400) + `", "format": "` + strings.Repeat("MMMM", 50) + `"}`, nil, "more than the 1000 a vault path may be", ""},
 		{"a name too long for the disk", `{"format": "` + strings.Repeat("MMMM", 50) + `"}`, nil, "a name in it is over 255 bytes long", ""},
-		{"a hidden folder", `{"folder": ".trash"}`, nil, "hidden or excluded", ""},
+		{"a hidden folder", `{"folder": ".trash"}`, nil, `is left out of jarvis because of the hidden folder ".trash"`, ""},
 		{"a note linked to outside", `{}`, nil, "leads outside the vault", ""},
 		{"a date with a path", `{}`, map[string]any{"date": "2026-11-28/../../x"}, "is not a date", ""},
 		{"a date too long", `{}`, map[string]any{"date": strings.Repeat("1", 41)}, "date", ""},

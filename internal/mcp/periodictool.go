@@ -77,6 +77,9 @@ type PeriodicNoteOutput struct {
 	// PluginUnset, for the words on a note not written yet.
 	creator     string
 	pluginUnset bool
+	// templateUnusable is true when Template cannot be used, which a
+	// warning says.
+	templateUnusable bool
 	// Warnings say what was passed over, such as a settings file that is
 	// not valid, whose defaults were used instead.
 	Warnings []string `json:"warnings,omitempty" jsonschema:"settings passed over, such as a settings file that is not valid JSON, and what was used instead"`
@@ -171,6 +174,13 @@ func (t *tools) periodicNote(ctx context.Context, _ *mcpsdk.CallToolRequest, in 
 	if err != nil {
 		return nil, out, err
 	}
+	if !found && !in.writes() && t.writes() && settings.Template != "" {
+		// Said before append makes the note, as it would find it.
+		if tpl := periodic.ReadTemplate(root, settings); tpl.Problem != "" {
+			out.Warnings = append(out.Warnings, clip(templateWarning(settings, tpl, false), maxTextChars))
+			out.templateUnusable = true
+		}
+	}
 	if in.writes() {
 		w, err := t.appendPeriodic(ctx, v.Name, root, note, day, now(), rel, found, in)
 		if err != nil {
@@ -255,31 +265,30 @@ func (t *tools) appendPeriodic(ctx context.Context, vaultName string, root *vaul
 }
 
 // newPeriodic is the text a new periodic note starts with: its template
-// (read beneath the vault, as every note is) filled as Obsidian fills it,
-// or nothing when it names none, and the template's path when it was
-// used. A template that cannot be read is a warning: the note starts
-// empty.
+// (periodic.ReadTemplate, beneath the vault) filled as Obsidian fills
+// it, or nothing when it names none, and the template's path when it was
+// used. A template that cannot be used is a warning (templateWarning):
+// the note starts empty.
 func (t *tools) newPeriodic(root *vault.Root, note periodic.Note, day, now time.Time) (string, string, []string) {
-	rel := periodic.TemplateNote(note.Settings.Template)
-	if rel == "" {
+	tpl := periodic.ReadTemplate(root, note.Settings)
+	if tpl.Path == "" {
 		return "", "", nil
 	}
-	data, _, warn, err := root.ReadNote(rel)
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		warn = "there is no note at that path"
-	case errors.Is(err, vault.ErrOutside):
-		warn = "it is outside the vault"
-	case errors.Is(err, vault.ErrLeftOut):
-		warn = "it is hidden or excluded from jarvis"
-	case err != nil:
-		warn = vault.ErrText(err)
-	}
-	if warn != "" {
-		return "", "", []string{fmt.Sprintf("the template %s, from %s, was not used (%s), so the note was started empty", quoteArg(rel), note.Settings.Source, warn)}
+	if tpl.Problem != "" {
+		return "", "", []string{templateWarning(note.Settings, tpl, true)}
 	}
 	formats, warnings := periodic.LoadTemplateFormats(root)
-	return periodic.NewNote(data, note.Path, day, now, formats), rel, warnings
+	return periodic.NewNote(tpl.Text, note.Path, day, now, formats), tpl.Path, warnings
+}
+
+// templateWarning says that the template tpl of the settings s cannot be
+// used, and why: before a note is made (periodic-note's answer on a note
+// not written yet), or once it was made without it.
+func templateWarning(s periodic.Settings, tpl periodic.Template, made bool) string {
+	if made {
+		return fmt.Sprintf("the template %s, from %s, was not used (%s), so the note was started empty", quoteArg(tpl.Path), s.Source, tpl.Problem)
+	}
+	return fmt.Sprintf("the template %s, from %s, cannot be used (%s), so a note created with append would start empty", quoteArg(tpl.Path), s.Source, tpl.Problem)
 }
 
 // findPeriodic is where the note is: at the path its settings give, or
@@ -297,7 +306,7 @@ func (t *tools) findPeriodic(ctx context.Context, v config.Vault, root *vault.Ro
 	case errors.Is(err, vault.ErrOutside):
 		return "", false, outside(note.Path, err)
 	case errors.Is(err, vault.ErrLeftOut):
-		return "", false, fmt.Errorf("the %s note's path %s is hidden or excluded from jarvis, so it cannot be read", note.Period, quoteArg(note.Path))
+		return "", false, fmt.Errorf("the %s note's path %s is left out of jarvis %s, so it cannot be read", note.Period, quoteArg(note.Path), vault.LeftOutWhy(err))
 	case !errors.Is(err, fs.ErrNotExist):
 		return "", false, &readError{msg: fmt.Sprintf("note %s cannot be read (%s)", quoteArg(note.Path), vault.ErrText(err)), err: err}
 	}
@@ -364,6 +373,9 @@ func renderPeriodic(out PeriodicNoteOutput) *mcpsdk.CallToolResult {
 		}
 		if out.Template != "" {
 			fmt.Fprintf(&b, ", with the template %q", out.Template)
+			if out.templateUnusable {
+				b.WriteString(", which cannot be used: see the warning")
+			}
 		}
 		b.WriteString(".\n")
 	} else {

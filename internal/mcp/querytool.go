@@ -257,7 +257,7 @@ func queryRequest(v config.Vault, files *query.Vault, in QueryNotesInput) (query
 	case errors.Is(err, vault.ErrOutside):
 		return query.Request{}, outside(in.Base, err)
 	case errors.Is(err, vault.ErrLeftOut):
-		return query.Request{}, errExcluded
+		return query.Request{}, keptOut(err)
 	case errors.Is(err, fs.ErrNotExist):
 		return query.Request{}, fmt.Errorf("there is no file %s in vault %q; give the vault-relative path of a .base file or of a note with a base block", quoteArg(in.Base), v.Name)
 	case errors.Is(err, query.ErrNoBlock) && in.Block == 0:

@@ -9,6 +9,8 @@ import (
 	"regexp"
 	"strings"
 	"time"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // TemplatesFile is the Templates core plugin's settings, beneath the
@@ -113,4 +115,49 @@ func Title(notePath string) string {
 // now, as Obsidian fills it when it creates the note.
 func NewNote(template []byte, notePath string, day, now time.Time, f TemplateFormats) string {
 	return Fill(string(template), day, now, Title(notePath), f)
+}
+
+// TemplateReader reads a note as a template beneath the vault
+// (vault.Root.ReadTemplate): its text, its metadata, and a warning instead
+// of the text for a note too large to read.
+type TemplateReader interface {
+	ReadTemplate(rel string) ([]byte, fs.FileInfo, string, error)
+}
+
+// Template is the template new notes of some settings are made from, as
+// ReadTemplate finds it.
+type Template struct {
+	// Path is its vault-relative path; "" when the settings name none.
+	Path string
+	// Text is what it holds, when it can be used.
+	Text []byte
+	// Problem says, for a user, why the template named cannot be used
+	// ("there is no note at that path"); "" when it can.
+	Problem string
+}
+
+// ReadTemplate reads the template s names from r. It is the one rule of
+// whether a new periodic note starts from its template, so that what
+// periodic-note says before a note is made and what it makes agree.
+func ReadTemplate(r TemplateReader, s Settings) Template {
+	t := Template{Path: TemplateNote(s.Template)}
+	if t.Path == "" {
+		return t
+	}
+	data, _, warn, err := r.ReadTemplate(t.Path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		t.Problem = "there is no note at that path"
+	case errors.Is(err, vault.ErrOutside):
+		t.Problem = "it is outside the vault"
+	case errors.Is(err, vault.ErrLeftOut):
+		t.Problem = "it is left out of jarvis " + vault.LeftOutWhy(err)
+	case err != nil:
+		t.Problem = vault.ErrText(err)
+	case warn != "":
+		t.Problem = fmt.Sprintf("it is larger than the %d MB a note may hold", vault.MaxNoteSize>>20)
+	default:
+		t.Text = data
+	}
+	return t
 }

@@ -110,8 +110,8 @@ func (r *Root) Open(rel string) (*Opened, error) {
 	if err != nil {
 		return nil, err
 	}
-	if r.leftOut(strings.Join(parts, "/")) {
-		return nil, ErrLeftOut
+	if err := r.leftOut(strings.Join(parts, "/"), ""); err != nil {
+		return nil, err
 	}
 	f, real, err := r.open(parts)
 	if err != nil {
@@ -164,12 +164,26 @@ func (r *Root) ReadNote(rel string) ([]byte, fs.FileInfo, string, error) {
 
 // leftOut is the rule every open of r applies to a path, the path asked
 // for, where a link leads and where the opened file really is: LeftOut, or
-// for the settings reader anything not beneath SettingsDir.
-func (r *Root) leftOut(rel string) bool {
+// for the settings reader anything not beneath SettingsDir. It is nil for
+// a path let through, else ErrLeftOut, as a LeftOutError naming the rule
+// (LeftOutBy) but for the settings reader; asked is the path asked for
+// when rel is where it led instead, else "".
+func (r *Root) leftOut(rel, asked string) error {
 	if r.settings {
-		return !strings.HasPrefix(rel, SettingsDir+"/") || tooLong(rel)
+		if !strings.HasPrefix(rel, SettingsDir+"/") || tooLong(rel) {
+			return ErrLeftOut
+		}
+		return nil
 	}
-	return LeftOut(rel, r.exclude)
+	rule, out := LeftOutBy(rel, r.exclude)
+	if !out {
+		return nil
+	}
+	e := &LeftOutError{Rule: rule}
+	if asked != "" && asked != rel {
+		e.Through = rel
+	}
+	return e
 }
 
 // SettingsDir is the folder of a vault's Obsidian settings, hidden from

@@ -25,6 +25,7 @@ func (r *Root) open(parts []string) (*os.File, string, error) {
 		return nil, "", err
 	}
 	defer root.Close()
+	asked := strings.Join(parts, "/")
 	links := 0
 walk:
 	for {
@@ -51,8 +52,8 @@ walk:
 			if len(parts) == 0 {
 				return nil, "", ErrNotRegular
 			}
-			if r.leftOut(strings.Join(parts, "/")) {
-				return nil, "", ErrLeftOut // where the link leads is kept out
+			if err := r.leftOut(strings.Join(parts, "/"), asked); err != nil {
+				return nil, "", err // where the link leads is kept out
 			}
 			continue walk
 		}
@@ -67,9 +68,13 @@ walk:
 		}
 		if known {
 			inside, ok := r.underRoot(where)
-			if !ok || r.leftOut(inside) {
+			if !ok {
 				f.Close()
 				return nil, "", ErrLeftOut
+			}
+			if err := r.leftOut(inside, rel); err != nil {
+				f.Close()
+				return nil, "", err
 			}
 		}
 		return f, rel, nil

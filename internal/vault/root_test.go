@@ -150,9 +150,9 @@ func TestScanSkipsLinksToWhatTheVaultKeepsOut(t *testing.T) {
 		msgs[w.Path] = w.Message
 	}
 	for p, want := range map[string]string{
-		"peek-archive.md": "hidden or excluded",
-		"peek-hidden.md":  "hidden or excluded",
-		"Notes/sneaky.md": "hidden or excluded",
+		"peek-archive.md": `to "Archive/secret.md" skipped: that path is left out because of the vault's exclude pattern "Archive" (in the config file)`,
+		"peek-hidden.md":  `to ".obsidian/secret.md" skipped: that path is left out because of the hidden folder ".obsidian"`,
+		"Notes/sneaky.md": `to ".obsidian/secret.md" skipped: that path is left out because of the hidden folder ".obsidian"`,
 		"peek-outside.md": "outside the vault",
 		"peek-up.md":      "outside the vault",
 		"dangling.md":     "broken symbolic link",

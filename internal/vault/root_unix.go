@@ -33,6 +33,7 @@ func (r *Root) open(parts []string) (*os.File, string, error) {
 	}
 	defer unix.Close(rootFD)
 	rel := strings.Join(parts, "/")
+	asked := rel
 	if fd, err := openBeneath(rootFD, rel); err == nil {
 		return r.checked(fd, rel)
 	} else if !errors.Is(err, unix.ELOOP) && !errors.Is(err, errNoOpenat2) {
@@ -84,8 +85,8 @@ walk:
 			if len(parts) == 0 {
 				return nil, "", ErrNotRegular // a link to the vault folder itself
 			}
-			if r.leftOut(strings.Join(parts, "/")) {
-				return nil, "", ErrLeftOut // where the link leads is kept out
+			if err := r.leftOut(strings.Join(parts, "/"), asked); err != nil {
+				return nil, "", err // where the link leads is kept out
 			}
 			continue walk
 		}
@@ -103,9 +104,9 @@ func (r *Root) checked(fd int, rel string) (*os.File, string, error) {
 			unix.Close(fd)
 			return nil, "", ErrOutside
 		}
-		if r.leftOut(inside) {
+		if err := r.leftOut(inside, rel); err != nil {
 			unix.Close(fd)
-			return nil, "", ErrLeftOut
+			return nil, "", err
 		}
 	}
 	return os.NewFile(uintptr(fd), path.Join(r.dir, rel)), rel, nil

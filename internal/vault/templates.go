@@ -2,7 +2,9 @@ package vault
 
 import (
 	"encoding/json"
+	"io/fs"
 	"path"
+	"slices"
 	"strings"
 )
 
@@ -49,4 +51,21 @@ func InFolder(rel string, folders []string) bool {
 		}
 	}
 	return false
+}
+
+// ReadTemplate reads the note at rel as the template of a new note, as
+// ReadNote reads a note, but with Obsidian's excluded files let through:
+// Obsidian uses a template kept where that setting leaves files out (it
+// hides them from its search, graph and suggestions only), and keeping
+// the templates folder so excluded is common. The read is otherwise
+// ReadNote's: beneath the vault folder, through no link out of it, and
+// refused for a hidden name or one the config file's own exclude patterns
+// keep out, which the user gave jarvis to keep out.
+func (r *Root) ReadTemplate(rel string) ([]byte, fs.FileInfo, string, error) {
+	t := *r
+	t.exclude = slices.DeleteFunc(slices.Clone(r.exclude), func(pat string) bool {
+		_, obsidian := ObsidianFilter(pat)
+		return obsidian
+	})
+	return t.ReadNote(rel)
 }

@@ -1,6 +1,9 @@
 package vault
 
 import (
+	"errors"
+	"os"
+	"path/filepath"
 	"slices"
 	"testing"
 
@@ -43,6 +46,42 @@ func TestTemplateFolders(t *testing.T) {
 		"Templates.md": false, "TemplatesOld/x.md": false, "Notes/Templates/x.md": false, "templates/x.md": false} {
 		if got := InFolder(rel, folders); got != want {
 			t.Errorf("InFolder(%q) = %v; want %v", rel, got, want)
+		}
+	}
+}
+
+func TestReadTemplateLetsInOnlyObsidiansExcludedFiles(t *testing.T) {
+	dir := t.TempDir()
+	outside := t.TempDir()
+	sharedtest.WriteFile(t, outside, "Day.md", "OUTSIDE")
+	sharedtest.WriteFile(t, dir, "Templates/Day.md", "# {{title}}")
+	sharedtest.WriteFile(t, dir, "Private/Day.md", "private")
+	sharedtest.WriteFile(t, dir, ".hidden/Day.md", "hidden")
+	if err := os.Symlink(filepath.Join(outside, "Day.md"), filepath.Join(dir, "Templates", "Out.md")); err != nil {
+		sharedtest.NoSymlinks(t, err)
+	}
+	if err := os.Symlink(filepath.Join("..", "Private", "Day.md"), filepath.Join(dir, "Templates", "Private.md")); err != nil {
+		sharedtest.NoSymlinks(t, err)
+	}
+	r, err := OpenRoot(dir, []string{ObsidianPattern("Templates/"), "Private/**"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, _, _, err := r.ReadNote("Templates/Day.md"); !errors.Is(err, ErrLeftOut) {
+		t.Fatalf("ReadNote of a file in Obsidian's excluded files = %v; want ErrLeftOut", err)
+	}
+	if data, _, _, err := r.ReadTemplate("Templates/Day.md"); err != nil || string(data) != "# {{title}}" {
+		t.Fatalf("ReadTemplate of a template in Obsidian's excluded files = %q, %v", data, err)
+	}
+	for rel, want := range map[string]error{
+		"Private/Day.md":       ErrLeftOut,
+		".hidden/Day.md":       ErrLeftOut,
+		"Templates/Out.md":     ErrOutside,
+		"Templates/Private.md": ErrLeftOut,
+		"../Day.md":            ErrOutside,
+	} {
+		if data, _, _, err := r.ReadTemplate(rel); !errors.Is(err, want) {
+			t.Errorf("ReadTemplate(%q) = %q, %v; want %v", rel, data, err, want)
 		}
 	}
 }

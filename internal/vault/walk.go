@@ -155,7 +155,11 @@ func linkWarning(p string, err error) Warning {
 	case errors.Is(err, ErrOutside):
 		return Warning{Path: p, Message: "symbolic link to outside the vault skipped"}
 	case errors.Is(err, ErrLeftOut):
-		return Warning{Path: p, Message: "symbolic link to a hidden or excluded file skipped"}
+		var lo *LeftOutError
+		if errors.As(err, &lo) && lo.Through != "" {
+			return Warning{Path: p, Message: fmt.Sprintf("symbolic link to %q skipped: that path is left out because of %s", lo.Through, lo.Rule)}
+		}
+		return Warning{Path: p, Message: "symbolic link to a file the vault's rules leave out skipped"}
 	case Missing(err):
 		return Warning{Path: p, Message: "broken symbolic link skipped: " + ErrText(err)}
 	}
@@ -175,37 +179,39 @@ func linkWarning(p string, err error) Warning {
 // through. On a disk that tells them apart, the pattern then also covers
 // names that differ only so: leaving out too much, never too little.
 func Excluded(rel string, patterns []string) bool {
-	return excluded(rel, false, patterns)
+	_, ok := excludedBy(rel, false, patterns)
+	return ok
 }
 
-// excluded is Excluded of the entry at rel, a folder when dir is true.
-func excluded(rel string, dir bool, patterns []string) bool {
+// excludedBy is Excluded of the entry at rel, a folder when dir is true,
+// with the first pattern that matches it.
+func excludedBy(rel string, dir bool, patterns []string) (string, bool) {
 	if len(patterns) == 0 {
-		return false // most vaults: no folding on every name scanned
+		return "", false // most vaults: no folding on every name scanned
 	}
 	folded := FoldName(rel)
-	for _, pat := range patterns {
-		if filter, ok := strings.CutPrefix(pat, obsidianMark); ok {
+	for _, written := range patterns {
+		if filter, ok := strings.CutPrefix(written, obsidianMark); ok {
 			if obsidianExcludes(filter, rel, dir) {
-				return true
+				return written, true
 			}
 			continue
 		}
-		pat = patternKey(pat)
+		pat := patternKey(written)
 		if pat == "" {
 			continue
 		}
 		if !strings.Contains(pat, "/") {
 			if ok, _ := doublestar.Match(pat, path.Base(folded)); ok {
-				return true
+				return written, true
 			}
 			continue
 		}
 		if ok, _ := doublestar.Match(pat, folded); ok {
-			return true
+			return written, true
 		}
 	}
-	return false
+	return "", false
 }
 
 // patternKey is an exclude pattern as Excluded compares it: without a
@@ -259,14 +265,8 @@ func scanKeptOut(rel string, dir bool, patterns []string) (out bool, warning str
 // the one rule; LeftOut applies it to a path and every folder above, the
 // scans and the watcher to each entry they meet.
 func KeptOut(rel string, dir bool, patterns []string) bool {
-	if tooLong(rel) {
-		return true
-	}
-	name := path.Base(rel)
-	if dir {
-		return SkipDir(name) || excluded(rel, true, patterns)
-	}
-	return strings.HasPrefix(name, ".") || excluded(rel, false, patterns)
+	_, out := keptOutBy(rel, dir, patterns)
+	return out
 }
 
 // LeftOut reports whether Scan leaves out the file at the vault-relative
@@ -274,13 +274,8 @@ func KeptOut(rel string, dir bool, patterns []string) bool {
 // exclude pattern. Code that reads a file by path, rather than from a
 // scan, asks it so as never to show what the index keeps out.
 func LeftOut(rel string, patterns []string) bool {
-	parts := strings.Split(path.Clean(strings.ReplaceAll(rel, `\`, "/")), "/")
-	for i, part := range parts {
-		if part == ".." || KeptOut(strings.Join(parts[:i+1], "/"), i < len(parts)-1, patterns) {
-			return true
-		}
-	}
-	return false
+	_, out := LeftOutBy(rel, patterns)
+	return out
 }
 
 // LinkStem is the target a wikilink gives for the file at p, by path: a

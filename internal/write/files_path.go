@@ -32,8 +32,9 @@ const example = `such as "Projects/Plan.md"`
 // < > : " \ | ? * or control characters, no trailing dot or space, at most
 // 255 bytes), the path at most 1,024 bytes and vault.MaxPathChars
 // characters, no part hidden (a leading ".", which covers .obsidian,
-// .trash and .git), not left out by the vault (vault.LeftOut: its exclude
-// globs, node_modules), and the file a Markdown note (".md"): attachments
+// .trash and .git), not left out by the vault (vault.LeftOutBy, whose
+// rule the reason names: its exclude globs, Obsidian's excluded files,
+// node_modules), and the file a Markdown note (".md"): attachments
 // are not written. It looks at the text alone; what is on disk (links,
 // files in the way) is checked when the path is opened.
 func CheckPath(rel string, exclude []string) error {
@@ -97,8 +98,8 @@ func pathProblem(rel string, exclude []string) string {
 		}
 		return fmt.Sprintf("%q is not a Markdown note (.md): only notes can be written, not attachments or other files", rel)
 	}
-	if vault.LeftOut(rel, exclude) {
-		return fmt.Sprintf("%q is left out of the vault (by its exclude patterns, or in node_modules): jarvis does not write what it does not index; choose a path elsewhere", rel)
+	if rule, out := vault.LeftOutBy(rel, exclude); out {
+		return fmt.Sprintf("%q is left out of the vault because of %s: jarvis does not write what it does not index; choose a path elsewhere", rel, rule)
 	}
 	return ""
 }

@@ -211,6 +211,20 @@ func TestCheckPathSaysWhy(t *testing.T) {
 	}
 }
 
+func TestCheckPathNamesTheRuleThatLeavesItOut(t *testing.T) {
+	exclude := []string{"Drafts/**", vault.ObsidianPattern("Archive/"), vault.ObsidianPattern("Templates/")}
+	for rel, want := range map[string]string{
+		"Archive/Nouvelle idée.md": `"Archive/Nouvelle idée.md" is left out of the vault because of Obsidian's excluded files ("Archive/", in .obsidian/app.json)`,
+		"Drafts/x.md":              `"Drafts/x.md" is left out of the vault because of the vault's exclude pattern "Drafts/**" (in the config file)`,
+		"web/node_modules/x.md":    `"web/node_modules/x.md" is left out of the vault because of the node_modules folder "web/node_modules"`,
+	} {
+		err := CheckPath(rel, exclude)
+		if !errors.Is(err, ErrNotWritable) || !strings.Contains(err.Error(), want+": jarvis does not write what it does not index; choose a path elsewhere") {
+			t.Errorf("CheckPath(%q) = %v, want ErrNotWritable saying %s", rel, err, want)
+		}
+	}
+}
+
 func TestApplyWritesBytesExactlyAndKeepsPermissions(t *testing.T) {
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{"a.md": "\ufeff# A\r\nold\r\n"})
