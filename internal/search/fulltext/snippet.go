@@ -273,9 +273,6 @@ func render(text string, words []wordSpan, start, end int, in []match) string {
 	at := 0
 	if start > 0 {
 		at = words[start].start
-		if marks := notes.CutMarks(text, at); marks != "" {
-			b.WriteString(marks + " ")
-		}
 		b.WriteString("…")
 	}
 	for _, mt := range in {

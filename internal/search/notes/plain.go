@@ -305,38 +305,6 @@ func opensCode(t string) (fence string, depth int, ok bool) {
 	return "", 0, false
 }
 
-// CutMarks are the block markers (quote and callout markers, a heading's
-// #s, a list bullet) of the line of Markdown text that holds byte at, for
-// a passage cut there: written before the cut ("## …principle"), they let
-// Plain read what is left of the line as the line it is, a heading set
-// apart from the text after it by the same separator as a heading read
-// whole. "" inside a fenced code block, or when at begins its line.
-func CutMarks(text string, at int) string {
-	from := strings.LastIndexByte(text[:at], '\n') + 1
-	if fence, _ := fenceAt(text, from); fence != "" {
-		return ""
-	}
-	line := text[from:at]
-	t := strings.TrimLeft(line, " \t")
-	for {
-		switch {
-		case strings.HasPrefix(t, ">"):
-			t = strings.TrimLeft(t[1:], " \t")
-			continue
-		case callout.MatchString(t):
-			t = strings.TrimLeft(t[callout.FindStringIndex(t)[1]:], " \t")
-			continue
-		}
-		break
-	}
-	if m := heading.FindStringIndex(t); m != nil {
-		t = t[m[1]:]
-	} else if m := bullet.FindStringIndex(t); m != nil {
-		t = t[m[1]:]
-	}
-	return strings.TrimSpace(line[:len(line)-len(t)])
-}
-
 // fenceAt is the fence of the code block the line of text beginning at
 // byte from is in, "" outside one, and how many quote markers its lines
 // begin with.
@@ -483,66 +451,11 @@ func links(s, open, close string) string {
 		}
 		return wrap(g[2])
 	})
-	return strayBrackets.Replace(cutLinks(s))
+	return strayBrackets.Replace(s)
 }
 
 // strayBrackets are the halves of links a cut leaves.
 var strayBrackets = strings.NewReplacer("![[", "", "[[", "", "]]", "")
-
-// cutLinks turns the halves of wikilinks a passage was cut in into the
-// text they show: "…note#^bloom|pour over]] at" begins "…pour over at",
-// and "see the [[Pour over#^bloom|pour" ends "see the pour".
-func cutLinks(s string) string {
-	if rest, ok := strings.CutPrefix(s, "…"); ok {
-		// Cut inside a link whose end the passage does not reach either:
-		// "…devices|sync data across…". A pipe with no space on either
-		// side is a link's, not a table's.
-		bar := strings.Index(rest, "|")
-		if bar > 0 && bar+1 < len(rest) && rest[bar-1] != ' ' && rest[bar+1] != ' ' &&
-			!strings.Contains(rest[:bar], "[[") && !strings.Contains(rest[:bar], "]]") && !strings.Contains(rest, "]]") {
-			s = "…" + rest[bar+1:]
-		}
-	}
-	if end := strings.Index(s, "]]"); end >= 0 {
-		if open := strings.Index(s, "[["); open < 0 || open > end {
-			from := 0
-			if strings.HasPrefix(s, "…") {
-				from = len("…")
-			}
-			if sp := strings.LastIndex(s[:end], " "); from == 0 && sp >= 0 && !strings.Contains(s[:end], "|") {
-				// A passage that begins inside a link: only its last
-				// word is taken for the link's. Cut after "…", the whole
-				// begins inside it ("…Vaswani 2017#Multi-head
-				// attention]]").
-				from = sp + 1
-			}
-			s = s[:from] + shownPart(s[from:end]) + s[end+len("]]"):]
-		}
-	}
-	if open := strings.LastIndex(s, "[["); open >= 0 && !strings.Contains(s[open:], "]]") {
-		start := open
-		if start > 0 && s[start-1] == '!' {
-			start--
-		}
-		rest := s[open+len("[["):]
-		cut := strings.HasSuffix(rest, "…")
-		s = s[:start] + shownPart(strings.TrimSuffix(rest, "…"))
-		if cut {
-			s += "…"
-		}
-	}
-	return s
-}
-
-// shownPart is what part of a link, cut in half, shows: its display text
-// after "|" when it has one, else its target with a subpath as Obsidian
-// shows it ("Page > Heading").
-func shownPart(link string) string {
-	if i := strings.LastIndex(link, "|"); i >= 0 {
-		return link[i+1:]
-	}
-	return targetShown(strings.TrimSuffix(link, `\`))
-}
 
 // targetShown is what a link with no display text shows of its target, as
 // Obsidian shows it: the page, and a heading or block after " > "
