@@ -273,9 +273,6 @@ func render(text string, words []wordSpan, start, end int, in []match) string {
 	at := 0
 	if start > 0 {
 		at = words[start].start
-		if marks := notes.CutMarks(text, at); marks != "" {
-			b.WriteString(marks + " ")
-		}
 		b.WriteString("…")
 	}
 	for _, mt := range in {
@@ -308,7 +305,10 @@ type passage struct {
 }
 
 // passageOf picks the passage of a note from its chunks, read as note_fts
-// reads its body: the chunks joined by line breaks.
+// reads its body: the chunks joined by line breaks. The passage is chosen
+// on the Markdown, as FTS5 would choose it, but cut on the text its lines
+// show (notes.Lines, oneLine): a link is shown as Obsidian shows it, whole
+// or not at all, never cut inside its raw form.
 func (m *marker) passageOf(chunks []storedChunk) passage {
 	if len(chunks) == 0 {
 		return passage{}
@@ -326,17 +326,129 @@ func (m *marker) passageOf(chunks []storedChunk) passage {
 	words := textWords(body)
 	matches := m.find(body, words)
 	start, end, in := window(body, words, matches, snippetTokens)
-	p := passage{snippet: snippetText(render(body, words, start, end, in)), line: chunks[0].line}
-	if len(in) > 0 {
-		p.found = true
-		off := words[in[0].first].start
-		i := len(offsets) - 1
-		for offsets[i] > off {
-			i--
-		}
-		p.line = chunks[i].line + strings.Count(body[offsets[i]:off], "\n")
+	p := passage{line: chunks[0].line}
+	if start >= end {
+		return p
 	}
+	lines, from, to := notes.Lines(body, words[start].start, words[end-1].end)
+	if strings.Contains(lines, "----") {
+		lines = rulerRun.ReplaceAllString(lines, "---")
+	}
+	shown, linked := notes.PlainLinks(lines)
+	sw := textWords(shown)
+	sm := m.find(shown, sw)
+	ss, se, sin := window(shown, sw, sm, snippetTokens)
+	if ss, se = wholeLinks(sw, ss, se, linked); len(sw) > 0 {
+		sin = nil
+		for _, mt := range sm {
+			if mt.first >= ss && mt.last < se {
+				sin = append(sin, mt)
+			}
+		}
+		sin = nonOverlapping(sin)
+	}
+	p.snippet = renderShown(shown, sw, ss, se, sin, from > 0, to < len(body))
+	if len(in) == 0 {
+		return p
+	}
+	p.found = true
+	// The line of the passage's first match: the match of the same term,
+	// as many times over, among those of the lines shown.
+	first := in[0]
+	if len(sin) > 0 {
+		nth := 0
+		for _, mt := range sm {
+			if mt == sin[0] {
+				break
+			}
+			if mt.term == sin[0].term {
+				nth++
+			}
+		}
+		for _, mt := range matches {
+			if words[mt.first].start < from || mt.term != sin[0].term {
+				continue
+			}
+			if words[mt.first].start >= to {
+				break
+			}
+			if nth == 0 {
+				first = mt
+				break
+			}
+			nth--
+		}
+	}
+	off := words[first.first].start
+	i := len(offsets) - 1
+	for offsets[i] > off {
+		i--
+	}
+	p.line = chunks[i].line + strings.Count(body[offsets[i]:off], "\n")
 	return p
+}
+
+// wholeLinks widens words [start, end) of a text to hold whole the text
+// of each link (linked) they begin or end inside.
+func wholeLinks(words []wordSpan, start, end int, linked []notes.Span) (int, int) {
+	if start >= end {
+		return start, end
+	}
+	for _, l := range linked {
+		if at := words[start].start; at > l.Start && at < l.End {
+			for start > 0 && words[start-1].start >= l.Start {
+				start--
+			}
+		}
+		if at := words[end-1].end; at > l.Start && at < l.End {
+			for end < len(words) && words[end].end <= l.End {
+				end++
+			}
+		}
+	}
+	return start, end
+}
+
+// renderShown writes words [start, end) of shown, text as its reader sees
+// it (oneLine), with the matches in bold outside code, "…" where the text
+// goes on either side: before when more precedes it, after when more
+// follows it.
+func renderShown(shown string, words []wordSpan, start, end int, in []match, before, after bool) string {
+	if start >= end {
+		return ""
+	}
+	from, to := 0, len(shown)
+	if start > 0 {
+		from = words[start].start
+	}
+	if end < len(words) {
+		to = words[end-1].end
+	}
+	code := notes.CodeSpans(shown)
+	var b strings.Builder
+	at := 0
+	for _, mt := range in {
+		s, e := words[mt.first].start, words[mt.last].end
+		if slices.ContainsFunc(code, func(c notes.Span) bool { return s < c.End && e > c.Start }) {
+			continue // code is shown as written
+		}
+		b.WriteString(shown[at:s])
+		b.WriteString(notes.MarkOpen)
+		b.WriteString(shown[s:e])
+		b.WriteString(notes.MarkClose)
+		at = e
+	}
+	b.WriteString(shown[at:])
+	marked := b.String()
+	// The marks all lie inside the window, after from.
+	out := notes.MarkBold(notes.Cut(marked, from, to+len(marked)-len(shown)))
+	if before || start > 0 {
+		out = "…" + out
+	}
+	if after || end < len(words) {
+		out += "…"
+	}
+	return out
 }
 
 // marked is text with every match marked by **, on one line: a note's

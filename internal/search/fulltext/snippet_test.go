@@ -155,3 +155,54 @@ func TestPassageCutInsideAHeading(t *testing.T) {
 		}
 	}
 }
+
+// TestPassageOfNeverCutsALink: the window is cut on the text a reader
+// sees, so a link is shown whole or not at all, never the tail of its
+// target ("Shattered Crown > …" for "Lore/The Shattered Crown > …"), and
+// the line is still that of the first match.
+func TestPassageOfNeverCutsALink(t *testing.T) {
+	text := "# Night\n\nThe tavern was loud and the rain kept falling on the roof so " +
+		"nobody wanted to leave the warm fire at all that night, see " +
+		"[[Lore/The Shattered Crown#The Second Shard of the Old Crown of Kings]] zephyrine and also " +
+		"[[Silas Crowe#^crowe-secret]] quokkalike then more words follow here for padding in the text.\nLast line."
+	for _, tc := range []struct{ query, want string }{
+		{"zephyrine", "Lore/The Shattered Crown > The Second Shard of the Old Crown of Kings **zephyrine** and also Silas Crowe > ^crowe-secret quokkalike"},
+		{"quokkalike", "**quokkalike** then more words"},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			p := newMarker(parseQuery(tc.query)).passageOf([]storedChunk{{line: 10, text: text}})
+			if !p.found || p.line != 12 {
+				t.Errorf("passage %+v; want found on line 12", p)
+			}
+			if !strings.Contains(p.snippet, tc.want) {
+				t.Errorf("snippet %q; want it to hold %q", p.snippet, tc.want)
+			}
+			for _, part := range []string{"[[", "]]", "#"} {
+				if strings.Contains(p.snippet, part) {
+					t.Errorf("snippet %q holds %q", p.snippet, part)
+				}
+			}
+			// Nor does it begin or end inside one.
+			for _, link := range []string{"Lore/The Shattered Crown > The Second Shard of the Old Crown of Kings", "Silas Crowe > ^crowe-secret"} {
+				words := strings.Fields(link)
+				for i, w := range words {
+					if i > 0 && strings.HasPrefix(p.snippet, "…"+w) {
+						t.Errorf("snippet %q begins inside %q", p.snippet, link)
+					}
+					if i < len(words)-1 && strings.HasSuffix(p.snippet, w+"…") {
+						t.Errorf("snippet %q ends inside %q", p.snippet, link)
+					}
+				}
+			}
+			// A link the window reaches is shown whole.
+			for _, link := range []string{"Shattered Crown > The Second Shard", "Crowe > ^crowe-secret"} {
+				if strings.Contains(p.snippet, strings.Fields(link)[0]) && !strings.Contains(p.snippet, link) {
+					t.Errorf("snippet %q shows part of %q", p.snippet, link)
+				}
+			}
+			if strings.Contains(p.snippet, "The Shattered Crown") != strings.Contains(p.snippet, "Lore/The Shattered Crown") {
+				t.Errorf("snippet %q drops the start of a link", p.snippet)
+			}
+		})
+	}
+}

@@ -36,7 +36,41 @@ func Plain(s string) string {
 // PlainMarked is Plain with the marks of matched words (MarkOpen,
 // MarkClose) kept as they are outside code, for a caller that cuts the
 // text before it shows it; those inside code go.
-func PlainMarked(s string) string {
+func PlainMarked(s string) string { return plain(s, "", "") }
+
+// Link marks are put around the text a link shows, by PlainLinks, so that
+// its caller can find it: control characters never typed in a note.
+const (
+	linkOpen  = "\x0e"
+	linkClose = "\x0f"
+)
+
+// PlainLinks is Plain without the marks of matched words, and where the
+// text each link shows lies in it: a caller that cuts the text keeps
+// those parts whole.
+func PlainLinks(s string) (string, []Span) {
+	marked := dropMarks.Replace(plain(s, linkOpen, linkClose))
+	var b strings.Builder
+	b.Grow(len(marked))
+	var spans []Span
+	for i := 0; i < len(marked); i++ {
+		switch marked[i] {
+		case linkOpen[0]:
+			spans = append(spans, Span{Start: b.Len()})
+		case linkClose[0]:
+			if len(spans) > 0 {
+				spans[len(spans)-1].End = b.Len()
+			}
+		default:
+			b.WriteByte(marked[i])
+		}
+	}
+	return b.String(), spans
+}
+
+// plain is PlainMarked, with the text of each link between open and
+// close.
+func plain(s, open, close string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	// fence is the marks that opened the code block the line is in ("```"
@@ -109,6 +143,7 @@ func PlainMarked(s string) string {
 		}
 	}
 	add(codeSpan(code)) // a passage may end inside a code block
+	prose := func(s string) string { return prose(s, open, close) }
 	out := eachPart(b.String(), prose, func(code string) string { return dropMarks.Replace(code) })
 	return strings.Join(strings.Fields(out), " ")
 }
@@ -138,11 +173,11 @@ func codeSpan(lines []string) string {
 }
 
 // prose is the text outside code as its reader sees it: links show their
-// text, the note's own bold markers go, and the marks of matched words
+// text (between linkOpen and linkClose), the note's own bold markers go, and the marks of matched words
 // pair up.
-func prose(s string) string {
+func prose(s, linkOpen, linkClose string) string {
 	if strings.ContainsAny(s, "[]|") {
-		s = links(s)
+		s = links(s, linkOpen, linkClose)
 	}
 	s = strings.ReplaceAll(s, "**", "")
 	if !strings.ContainsAny(s, MarkOpen+MarkClose) {
@@ -270,15 +305,10 @@ func opensCode(t string) (fence string, depth int, ok bool) {
 	return "", 0, false
 }
 
-// CutMarks are the block markers (quote and callout markers, a heading's
-// #s, a list bullet) of the line of Markdown text that holds byte at, for
-// a passage cut there: written before the cut ("## …principle"), they let
-// Plain read what is left of the line as the line it is, a heading set
-// apart from the text after it by the same separator as a heading read
-// whole. "" inside a fenced code block, or when at begins its line.
-func CutMarks(text string, at int) string {
-	from := strings.LastIndexByte(text[:at], '\n') + 1
-	fence, depth := "", 0
+// fenceAt is the fence of the code block the line of text beginning at
+// byte from is in, "" outside one, and how many quote markers its lines
+// begin with.
+func fenceAt(text string, from int) (fence string, depth int) {
 	for line := range strings.SplitSeq(text[:from], "\n") {
 		t := strings.TrimSpace(line)
 		if fence == "" {
@@ -294,28 +324,26 @@ func CutMarks(text string, at int) string {
 			fence = ""
 		}
 	}
-	if fence != "" {
-		return ""
+	return fence, depth
+}
+
+// Lines is the Markdown of the whole lines of text that hold bytes from
+// to to, for Plain to show: a passage is made plain line by line, whole,
+// and cut only then, so that no cut falls inside a link's or a heading's
+// marks. Lines that begin inside a fenced code block are opened by its
+// fence, so that they are still read as code. The lines begin at byte
+// start of text and end at byte end.
+func Lines(text string, from, to int) (lines string, start, end int) {
+	start = strings.LastIndexByte(text[:from], '\n') + 1
+	end = len(text)
+	if i := strings.IndexByte(text[to:], '\n'); i >= 0 {
+		end = to + i
 	}
-	line := text[from:at]
-	t := strings.TrimLeft(line, " \t")
-	for {
-		switch {
-		case strings.HasPrefix(t, ">"):
-			t = strings.TrimLeft(t[1:], " \t")
-			continue
-		case callout.MatchString(t):
-			t = strings.TrimLeft(t[callout.FindStringIndex(t)[1]:], " \t")
-			continue
-		}
-		break
+	lines = text[start:end]
+	if fence, depth := fenceAt(text, start); fence != "" {
+		lines = strings.Repeat("> ", depth) + fence + "\n" + lines
 	}
-	if m := heading.FindStringIndex(t); m != nil {
-		t = t[m[1]:]
-	} else if m := bullet.FindStringIndex(t); m != nil {
-		t = t[m[1]:]
-	}
-	return strings.TrimSpace(line[:len(line)-len(t)])
+	return lines, start, end
 }
 
 // partSeparator sets apart the parts of a snippet a reader would
@@ -396,8 +424,15 @@ var (
 )
 
 // links replaces wikilinks and Markdown links by the text they show, and
-// drops embedded attachments and the brackets of links cut in half.
-func links(s string) string {
+// drops embedded attachments and the brackets of links cut in half. The
+// text of a whole link is put between open and close.
+func links(s, open, close string) string {
+	wrap := func(t string) string {
+		if t = strings.TrimSpace(t); t == "" || open == "" {
+			return t
+		}
+		return open + t + close
+	}
 	s = wikilink.ReplaceAllStringFunc(s, func(m string) string {
 		g := wikilink.FindStringSubmatch(m)
 		embed, target, shown := g[1] == "!", g[2], g[3]
@@ -405,77 +440,22 @@ func links(s string) string {
 			return ""
 		}
 		if shown != "" {
-			return shown
+			return wrap(shown)
 		}
-		return targetShown(strings.TrimSpace(target))
+		return wrap(targetShown(strings.TrimSpace(target)))
 	})
 	s = mdLink.ReplaceAllStringFunc(s, func(m string) string {
 		g := mdLink.FindStringSubmatch(m)
 		if g[1] == "!" {
 			return ""
 		}
-		return g[2]
+		return wrap(g[2])
 	})
-	return strayBrackets.Replace(cutLinks(s))
+	return strayBrackets.Replace(s)
 }
 
 // strayBrackets are the halves of links a cut leaves.
 var strayBrackets = strings.NewReplacer("![[", "", "[[", "", "]]", "")
-
-// cutLinks turns the halves of wikilinks a passage was cut in into the
-// text they show: "…note#^bloom|pour over]] at" begins "…pour over at",
-// and "see the [[Pour over#^bloom|pour" ends "see the pour".
-func cutLinks(s string) string {
-	if rest, ok := strings.CutPrefix(s, "…"); ok {
-		// Cut inside a link whose end the passage does not reach either:
-		// "…devices|sync data across…". A pipe with no space on either
-		// side is a link's, not a table's.
-		bar := strings.Index(rest, "|")
-		if bar > 0 && bar+1 < len(rest) && rest[bar-1] != ' ' && rest[bar+1] != ' ' &&
-			!strings.Contains(rest[:bar], "[[") && !strings.Contains(rest[:bar], "]]") && !strings.Contains(rest, "]]") {
-			s = "…" + rest[bar+1:]
-		}
-	}
-	if end := strings.Index(s, "]]"); end >= 0 {
-		if open := strings.Index(s, "[["); open < 0 || open > end {
-			from := 0
-			if strings.HasPrefix(s, "…") {
-				from = len("…")
-			}
-			if sp := strings.LastIndex(s[:end], " "); from == 0 && sp >= 0 && !strings.Contains(s[:end], "|") {
-				// A passage that begins inside a link: only its last
-				// word is taken for the link's. Cut after "…", the whole
-				// begins inside it ("…Vaswani 2017#Multi-head
-				// attention]]").
-				from = sp + 1
-			}
-			s = s[:from] + shownPart(s[from:end]) + s[end+len("]]"):]
-		}
-	}
-	if open := strings.LastIndex(s, "[["); open >= 0 && !strings.Contains(s[open:], "]]") {
-		start := open
-		if start > 0 && s[start-1] == '!' {
-			start--
-		}
-		rest := s[open+len("[["):]
-		cut := strings.HasSuffix(rest, "…")
-		s = s[:start] + shownPart(strings.TrimSuffix(rest, "…"))
-		if cut {
-			s += "…"
-		}
-	}
-	return s
-}
-
-// shownPart is what part of a link, cut in half, shows: its display text
-// after "|" when it has one, else its target with a subpath as Obsidian
-// shows it ("Page > Heading").
-func shownPart(link string) string {
-	if i := strings.LastIndex(link, "|"); i >= 0 {
-		return link[i+1:]
-	}
-	return targetShown(strings.TrimSuffix(link, `\`))
-}
 
 // targetShown is what a link with no display text shows of its target, as
 // Obsidian shows it: the page, and a heading or block after " > "
