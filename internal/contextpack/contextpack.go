@@ -108,6 +108,10 @@ type LeftOut struct {
 	StartLine, EndLine   int
 	Tokens               int
 	Reason               string
+	// Part is set for paragraphs of a section some of whose other
+	// paragraphs were taken: only the lines not taken are named, so that
+	// no line is said to be both given and left out.
+	Part bool
 }
 
 // Pack is the passages chosen, and what was left out.
@@ -224,8 +228,9 @@ type candidate struct {
 // best first: a weak match is left out, as is a near-duplicate of a
 // passage already taken; a passage that fits is taken whole; one too
 // large for what is left gives its paragraphs instead, those holding more
-// of the query first, each taken when it fits. A note the caller asked
-// for is never a weak match.
+// of the query first, each taken when it fits, and what is left out of it
+// is only the lines not taken. A note the caller asked for is never a
+// weak match.
 func choose(notes []search.NotePassages, budget int) Pack {
 	pack := Pack{Budget: budget}
 	var cands []candidate
@@ -253,15 +258,11 @@ func choose(notes []search.NotePassages, budget int) Pack {
 	// What is left out is cited once the list is cut: a large vault
 	// leaves out hundreds of passages, and only the first are shown.
 	type leftOut struct {
-		c          candidate
-		start, end int
-		text       string
-		reason     string
+		c candidate
+		span
 	}
 	var left []leftOut
-	leave := func(c candidate, start, end int, text, reason string) {
-		left = append(left, leftOut{c, start, end, text, reason})
-	}
+	leave := func(c candidate, s span) { left = append(left, leftOut{c, s}) }
 	// take adds lines start..end of a candidate when they fit and repeat
 	// nothing taken; it says why not otherwise.
 	take := func(c candidate, start, end int, text string, part bool) string {
@@ -287,35 +288,45 @@ func choose(notes []search.NotePassages, budget int) Pack {
 	for _, c := range cands {
 		p := c.p
 		if p.Weak && !c.note.Asked {
-			leave(c, p.StartLine, p.EndLine, p.Text, WeakMatch)
+			leave(c, span{p.StartLine, p.EndLine, p.Text, WeakMatch, false})
 			continue
 		}
 		why := take(c, p.StartLine, p.EndLine, p.Text, false)
 		if why != OverBudget || len(p.Parts) == 0 {
 			if why != "" {
-				leave(c, p.StartLine, p.EndLine, p.Text, why)
+				leave(c, span{p.StartLine, p.EndLine, p.Text, why, false})
 			}
 			continue
 		}
-		parts := slices.Clone(p.Parts)
-		slices.SortStableFunc(parts, func(a, b search.PassagePart) int {
-			switch {
-			case a.Keyword > b.Keyword:
+		// The paragraphs holding more of the query are tried first; why
+		// each was not taken is kept, by its place in the section.
+		order := make([]int, len(p.Parts))
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int {
+			switch ka, kb := p.Parts[a].Keyword, p.Parts[b].Keyword; {
+			case ka > kb:
 				return -1
-			case a.Keyword < b.Keyword:
+			case ka < kb:
 				return 1
 			}
 			return 0
 		})
-		for _, part := range parts {
+		whyNot := make([]string, len(p.Parts))
+		for i := range whyNot {
+			whyNot[i] = OverBudget
+		}
+		for _, i := range order {
+			part := p.Parts[i]
 			if part.Keyword == 0 && p.Keyword > 0 {
 				break // the paragraphs that answer the query are taken
 			}
-			take(c, part.StartLine, part.EndLine, part.Text, true)
+			whyNot[i] = take(c, part.StartLine, part.EndLine, part.Text, true)
 		}
-		// The whole section is named even when some of its paragraphs
-		// were taken, for the reader who wants the rest.
-		leave(c, p.StartLine, p.EndLine, p.Text, OverBudget)
+		for _, s := range untaken(p, whyNot) {
+			leave(c, s)
+		}
 	}
 	pack.Passages = readingOrder(out)
 	if len(left) > MaxLeftOut {
@@ -328,9 +339,51 @@ func choose(notes []search.NotePassages, budget int) Pack {
 		heading := cite(note, l.start, l.end)
 		cite := Citation(note.Vault, note.Path, heading, l.start, l.end)
 		pack.LeftOut = append(pack.LeftOut, LeftOut{Vault: note.Vault, Path: note.Path, Heading: heading, StartLine: l.start, EndLine: l.end,
-			Tokens: Cost(cite, l.text), Reason: l.reason})
+			Tokens: Cost(cite, l.text), Reason: l.reason, Part: l.part})
 	}
 	return pack
+}
+
+// span is lines start..end of a passage, left out for reason.
+type span struct {
+	start, end int
+	text       string
+	reason     string
+	part       bool
+}
+
+// untaken is what a section too large for the budget leaves out, given
+// why each of its paragraphs was not taken ("" for one taken): the whole
+// section when none was, else each run of neighbouring paragraphs not
+// taken for the same reason, cut from the section's text.
+func untaken(p *search.Passage, whyNot []string) []span {
+	if !slices.Contains(whyNot, "") {
+		return []span{{p.StartLine, p.EndLine, p.Text, OverBudget, false}}
+	}
+	lines := strings.Split(p.Text, "\n")
+	text := func(start, end int) string {
+		from, to := start-p.StartLine, end-p.StartLine+1
+		if from < 0 || to > len(lines) || from >= to {
+			return "" // not lines of the section; never so for its paragraphs
+		}
+		return strings.Join(lines[from:to], "\n")
+	}
+	var out []span
+	for i, part := range p.Parts {
+		why := whyNot[i]
+		if why == "" {
+			continue
+		}
+		if n := len(out); n > 0 && whyNot[i-1] == why {
+			out[n-1].end = part.EndLine
+			continue
+		}
+		out = append(out, span{start: part.StartLine, end: part.EndLine, reason: why, part: true})
+	}
+	for i := range out {
+		out[i].text = text(out[i].start, out[i].end)
+	}
+	return out
 }
 
 // maxNotePassages is how many of one note's passages, its best, are

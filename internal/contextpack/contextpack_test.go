@@ -121,8 +121,50 @@ func TestChooseTakesParagraphsOfALargeSection(t *testing.T) {
 	if len(pack.Passages) != 1 || pack.Passages[0].Text != "The answer is here." || !pack.Passages[0].Part || pack.Passages[0].StartLine != 4 {
 		t.Fatalf("passages %+v", pack.Passages)
 	}
-	if len(pack.LeftOut) != 1 || pack.LeftOut[0].Reason != OverBudget || pack.LeftOut[0].StartLine != 1 || pack.LeftOut[0].EndLine != 6 {
-		t.Fatalf("left out %+v; want the whole section, over budget", pack.LeftOut)
+	// Only the lines not given are left out: no line is said to be both.
+	var got []string
+	for _, l := range pack.LeftOut {
+		got = append(got, fmt.Sprintf("%d-%d %s %v", l.StartLine, l.EndLine, l.Reason, l.Part))
+	}
+	if want := "1-2 over budget true, 6-6 over budget true"; strings.Join(got, ", ") != want {
+		t.Fatalf("left out %s; want %s", strings.Join(got, ", "), want)
+	}
+	// What a run left out costs is its own lines with their citation.
+	if l := pack.LeftOut[0]; l.Tokens != Cost(Citation("v", "A.md", "S0", 1, 2), "# S0\n"+big) {
+		t.Fatalf("lines 1-2 left out cost %d", l.Tokens)
+	}
+}
+
+// TestChooseLeavesOutTheRestOfASectionByReason: of a section given in
+// part, neighbouring paragraphs left out for one reason are named
+// together, and a paragraph repeating one given is a duplicate.
+func TestChooseLeavesOutTheRestOfASectionByReason(t *testing.T) {
+	np := note("A.md", 1, 10)
+	big := strings.Repeat("filler words that say nothing much. ", 60)
+	kept := "The key is kept in the drawer."
+	np.Passages[0].Text = "# S0\n" + kept + "\n\n" + big + "\n\n" + big + "\n\n" + kept + "\n\nAnother line about a key."
+	np.Passages[0].EndLine = 10
+	np.Passages[0].Keyword = 0.5
+	np.Passages[0].Parts = []search.PassagePart{
+		{StartLine: 1, EndLine: 2, Text: "# S0\n" + kept, Keyword: 1},
+		{StartLine: 4, EndLine: 4, Text: big},
+		{StartLine: 6, EndLine: 6, Text: big},
+		{StartLine: 8, EndLine: 8, Text: kept, Keyword: 0.5},
+		{StartLine: 10, EndLine: 10, Text: "Another line about a key.", Keyword: 0.5},
+	}
+	pack := choose([]search.NotePassages{np}, MinBudget)
+	var taken, left []string
+	for _, p := range pack.Passages {
+		taken = append(taken, fmt.Sprintf("%d-%d", p.StartLine, p.EndLine))
+	}
+	for _, l := range pack.LeftOut {
+		left = append(left, fmt.Sprintf("%d-%d %s", l.StartLine, l.EndLine, l.Reason))
+	}
+	if want := "1-2, 10-10"; strings.Join(taken, ", ") != want {
+		t.Fatalf("taken %s; want %s", strings.Join(taken, ", "), want)
+	}
+	if want := "4-6 over budget, 8-8 duplicate"; strings.Join(left, ", ") != want {
+		t.Fatalf("left out %s; want %s", strings.Join(left, ", "), want)
 	}
 }
 

@@ -43,7 +43,7 @@ type ContextPassage struct {
 	Tokens    int     `json:"tokens" jsonschema:"what the passage costs: its citation line, a line break and its text, 4 characters a token, rounded up"`
 	Score     float64 `json:"score" jsonschema:"how well the passage answers the query, 0 to 1"`
 	Via       string  `json:"via,omitempty" jsonschema:"for a passage of a note reached along a link: the path of the note linking to it"`
-	Part      bool    `json:"part,omitempty" jsonschema:"true for a paragraph of a section too large for the budget left; left_out names the whole section"`
+	Part      bool    `json:"part,omitempty" jsonschema:"true for a paragraph of a section too large for the budget left; left_out names the section's lines not given"`
 }
 
 // ContextLeftOut is a passage a context pack left out.
@@ -55,6 +55,7 @@ type ContextLeftOut struct {
 	EndLine   int    `json:"end_line"`
 	Tokens    int    `json:"tokens" jsonschema:"what the passage would have cost"`
 	Reason    string `json:"reason" jsonschema:"over budget: it did not fit; duplicate: it repeats a passage given; weak match: it hardly answers the query"`
+	Part      bool   `json:"part,omitempty" jsonschema:"true for lines of a section whose other lines are given as passages: only the lines not given are named here; read-note with the heading reads the whole section"`
 }
 
 // BuildContextOutput is what build-context returns.
@@ -167,7 +168,7 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 			StartLine: p.StartLine, EndLine: p.EndLine, Citation: p.Citation, Text: p.Text, Tokens: p.Tokens, Score: p.Score, Via: p.Via, Part: p.Part})
 	}
 	for _, l := range pack.LeftOut {
-		out.LeftOut = append(out.LeftOut, ContextLeftOut{Vault: l.Vault, Path: l.Path, Heading: l.Heading, StartLine: l.StartLine, EndLine: l.EndLine, Tokens: l.Tokens, Reason: l.Reason})
+		out.LeftOut = append(out.LeftOut, ContextLeftOut{Vault: l.Vault, Path: l.Path, Heading: l.Heading, StartLine: l.StartLine, EndLine: l.EndLine, Tokens: l.Tokens, Reason: l.Reason, Part: l.Part})
 	}
 	switch {
 	case len(out.Passages) > 0:
@@ -218,7 +219,11 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 			if l.Heading != "" {
 				where += " § " + l.Heading
 			}
-			fmt.Fprintf(&b, "- %s, %s (%s): %s\n", where, words.LineRange(l.StartLine, l.EndLine), words.Count(l.Tokens, "token"), l.Reason)
+			fmt.Fprintf(&b, "- %s, %s (%s): %s", where, words.LineRange(l.StartLine, l.EndLine), words.Count(l.Tokens, "token"), l.Reason)
+			if l.Part {
+				b.WriteString("; other lines of this section are given above")
+			}
+			b.WriteString("\n")
 		}
 		if out.MoreLeftOut > 0 {
 			fmt.Fprintf(&b, "- … and %d more\n", out.MoreLeftOut)

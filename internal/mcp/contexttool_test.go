@@ -16,6 +16,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/contextpack"
 	"github.com/jarvis-mcp/jarvis/internal/mcp"
 	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // buildContext calls build-context and fails the test on a tool error.
@@ -275,3 +276,49 @@ func TestBuildContextWithoutItsBackend(t *testing.T) {
 // contextBudgetFit is the largest budget an answer under the default
 // ceiling holds: half of it, less the overhead besides the passages.
 const contextBudgetFit = 7500
+
+// TestBuildContextNeverGivesAndLeavesOutTheSameLines: a question the
+// Obsidian Help vault does not answer, under a small budget, packs parts of
+// sections too large for it; the lines given are never also said to be
+// left out, in the structured content or in the text.
+func TestBuildContextNeverGivesAndLeavesOutTheSameLines(t *testing.T) {
+	help := config.Vault{Name: "help", Path: sharedtest.Path(t, "vaults/obsidian-help/en")}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, help, exampleVault(t)))
+	out, text := buildContext(t, cs, map[string]any{"query": "Where is the third shard of the crown and who wants it?", "budget_tokens": 600})
+	checkPack(t, cs, help.Path, out, text, 600)
+	parts := 0
+	for _, p := range out.Passages {
+		if p.Part {
+			parts++
+		}
+		for _, l := range out.LeftOut {
+			if l.Vault == p.Vault && l.Path == p.Path && l.StartLine <= p.EndLine && p.StartLine <= l.EndLine {
+				t.Errorf("%s is given, and lines %d-%d of %s are left out: %s", p.Citation, l.StartLine, l.EndLine, l.Path, l.Reason)
+			}
+		}
+	}
+	if parts == 0 {
+		t.Fatalf("no part of a section was given; the test needs one:\n%s", text)
+	}
+	// The text lists each left-out passage as the structured content
+	// does, and says of the rest of a section given in part that the
+	// other lines are given.
+	rest := 0
+	for _, l := range out.LeftOut {
+		where := "`" + l.Path + "`"
+		if l.Heading != "" {
+			where += " § " + l.Heading
+		}
+		line := fmt.Sprintf("- %s, %s (%s): %s", where, words.LineRange(l.StartLine, l.EndLine), words.Count(l.Tokens, "token"), l.Reason)
+		if l.Part {
+			rest++
+			line += "; other lines of this section are given above"
+		}
+		if !strings.Contains(text, line+"\n") {
+			t.Errorf("the text does not list %q:\n%s", line, text)
+		}
+	}
+	if rest == 0 {
+		t.Errorf("the rest of no section given in part is left out:\n%s", text)
+	}
+}
