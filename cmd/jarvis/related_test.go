@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -149,5 +150,32 @@ func TestRelatedNoteWithALeadingSpace(t *testing.T) {
 	}
 	if code, stdout, stderr := jarvis(t, nil, "related", "--vault", dir, "--db", db, "--no-refresh", " Leading space.md"); code != 0 || !strings.Contains(stdout, "Related to") {
 		t.Errorf("related of the path offered: exit %d: %s%s", code, stdout, stderr)
+	}
+}
+
+// TestPassageLabelsNameEverySection indexes a note whose tiny first section
+// joins the next, deeper one in a single passage, and checks that related
+// and search label that passage by the heading it starts under, then the
+// one it runs into, with the line it starts at: not by the later heading
+// alone, which the first sentence is not under.
+func TestPassageLabelsNameEverySection(t *testing.T) {
+	dir := t.TempDir()
+	notes := map[string]string{
+		"Silas Crowe.md": "# Silas Crowe\n\nMaster of the thieves' guild.\n\n## Secrets\n\nHe holds the second shard of the Crown.\n",
+		"Ël'dris.md":     "# Ël'dris\n\nThe elven city. Its guild of thieves is led by a man who holds the second shard of the Crown.\n",
+	}
+	for name, text := range notes {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	db := filepath.Join(t.TempDir(), "j.db")
+	code, stdout, stderr := jarvis(t, nil, "related", "--vault", dir, "--db", db, "Ël'dris")
+	if code != 0 || !strings.Contains(stdout, "second shard of the Crown.\" (Silas Crowe, then Secrets)") {
+		t.Errorf("related: exit %d (%s):\n%s", code, stderr, stdout)
+	}
+	code, stdout, stderr = jarvis(t, nil, "search", "--vault", dir, "--db", db, "--no-refresh", "--mode", "semantic", "second shard")
+	if code != 0 || !strings.Contains(stdout, "Silas Crowe, then Secrets · line 1\n") {
+		t.Errorf("search: exit %d (%s):\n%s", code, stderr, stdout)
 	}
 }

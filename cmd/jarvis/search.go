@@ -381,8 +381,8 @@ func printResults(w io.Writer, out searchOutput, showVault, bold bool) {
 		}
 		fmt.Fprintln(w, ")")
 		loc := fmt.Sprintf("line %d", r.Line)
-		if r.Heading != "" {
-			loc = r.Heading + " · " + loc
+		if label := r.HeadingLabel(); label != "" {
+			loc = label + " · " + loc
 		}
 		fmt.Fprintf(w, "    %s\n", loc)
 		if r.Snippet != "" {

@@ -59,8 +59,8 @@ func renderSearch(kind, query string, out SearchOutput) *mcpsdk.CallToolResult {
 		}
 		b.WriteString("\n")
 		loc := fmt.Sprintf("line %d", r.Line)
-		if r.Heading != "" {
-			loc = r.Heading + ", " + loc
+		if label := r.HeadingLabel(); label != "" {
+			loc = label + ", " + loc
 		}
 		fmt.Fprintf(&b, "   %s\n", loc)
 		if r.Snippet != "" {

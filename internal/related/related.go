@@ -484,8 +484,8 @@ func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 		// Labelled "similar" where it is shown (Label), the detail does
 		// not say so again.
 		detail := "passage: \"" + search.Excerpt(s.Passage.Text, maxPassage) + "\""
-		if s.Passage.Heading != "" {
-			detail += " (" + s.Passage.Heading + ")"
+		if label := s.Passage.HeadingLabel(); label != "" {
+			detail += " (" + label + ")"
 		}
 		c.detail[KindMeaning] = detail
 	}

@@ -9,8 +9,10 @@ import (
 	"slices"
 
 	"github.com/jarvis-mcp/jarvis/internal/search"
+	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // SimilarNote is a note whose passages are close to those of another, as
@@ -27,9 +29,19 @@ type SimilarNote struct {
 
 // ChunkPassage is one chunk of a note.
 type ChunkPassage struct {
+	// Heading is the heading path the chunk starts under, and Then the
+	// headings of the later sections it runs into (see vault.SectionsOf).
 	Heading   string
+	Then      []string
 	Line, End int // 1-based, inclusive
 	Text      string
+}
+
+// HeadingLabel is the passage's sections as printed for a person or a
+// model: "Silas Crowe, then Secrets" for one that runs into a later
+// section.
+func (p ChunkPassage) HeadingLabel() string {
+	return vault.PassageSections{Path: p.Heading, Then: p.Then}.Label()
 }
 
 // maxSimilarChunks bounds how many of a note's chunks are compared with
@@ -216,28 +228,58 @@ func dotProduct(a, b []float32) float32 {
 // chunkText is a chunk with its note's path and title.
 type chunkText struct {
 	ChunkPassage
-	id          int64
+	id, file    int64
 	path, title string
+}
+
+// nameSections sets each chunk's Heading and Then from its note's
+// headings, as search names a passage's sections: the path stored with a
+// chunk is that of its last section when a tiny one joined it.
+func (s *Similarity) nameSections(ctx context.Context, chunks []*chunkText) error {
+	ids := make([]any, 0, len(chunks))
+	seen := map[int64]bool{}
+	for _, c := range chunks {
+		if !seen[c.file] {
+			seen[c.file] = true
+			ids = append(ids, c.file)
+		}
+	}
+	byFile, err := notes.ReadHeadings(ctx, s.db, ids)
+	if err != nil {
+		return err
+	}
+	for _, c := range chunks {
+		sec := vault.SectionsOf(byFile[c.file], c.Line, c.End)
+		c.Heading, c.Then = sec.Path, sec.Then
+	}
+	return nil
 }
 
 // noteVectors reads the note's first maxSimilarChunks chunks and their
 // vectors from the embedder in use (nil for a chunk without one); vecs is
 // nil when no chunk has one.
 func (s *Similarity) noteVectors(ctx context.Context, fileID int64) (own []chunkText, vecs [][]float32, err error) {
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.heading, c.start_line, c.end_line, c.text
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.start_line, c.end_line, c.text
 		FROM chunks c WHERE c.file_id = ? ORDER BY c.ord LIMIT ?`, fileID, maxSimilarChunks)
 	if err != nil {
 		return nil, nil, err
 	}
 	for rows.Next() {
-		var c chunkText
-		if err := rows.Scan(&c.id, &c.Heading, &c.Line, &c.End, &c.Text); err != nil {
+		c := chunkText{file: fileID}
+		if err := rows.Scan(&c.id, &c.Line, &c.End, &c.Text); err != nil {
 			rows.Close()
 			return nil, nil, err
 		}
 		own = append(own, c)
 	}
 	if err := closeRows(rows); err != nil {
+		return nil, nil, err
+	}
+	named := make([]*chunkText, len(own))
+	for i := range own {
+		named[i] = &own[i]
+	}
+	if err := s.nameSections(ctx, named); err != nil {
 		return nil, nil, err
 	}
 	byChunk := map[int64][]float32{}
@@ -267,20 +309,30 @@ func (s *Similarity) passages(ctx context.Context, ids []int64) (map[int64]chunk
 	for i, id := range ids {
 		args[i] = id
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, f.path, f.title, c.heading, c.start_line, c.end_line, c.text
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, c.file_id, f.path, f.title, c.start_line, c.end_line, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id WHERE c.id IN (`+store.Placeholders(len(ids))+`)`, args...)
 	if err != nil {
 		return nil, err
 	}
+	var read []*chunkText
 	for rows.Next() {
-		var c chunkText
-		if err := rows.Scan(&c.id, &c.path, &c.title, &c.Heading, &c.Line, &c.End, &c.Text); err != nil {
+		c := new(chunkText)
+		if err := rows.Scan(&c.id, &c.file, &c.path, &c.title, &c.Line, &c.End, &c.Text); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		out[c.id] = c
+		read = append(read, c)
 	}
-	return out, closeRows(rows)
+	if err := closeRows(rows); err != nil {
+		return nil, err
+	}
+	if err := s.nameSections(ctx, read); err != nil {
+		return nil, err
+	}
+	for _, c := range read {
+		out[c.id] = *c
+	}
+	return out, nil
 }
 
 func closeRows(rows *sql.Rows) error {

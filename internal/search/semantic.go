@@ -254,7 +254,7 @@ func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]notes.Re
 	for i, h := range hits {
 		args[i] = h.Chunk
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT c.id, v.name, f.path, f.title, c.heading, c.start_line, c.text
+	rows, err := s.db.QueryContext(ctx, `SELECT c.id, v.name, f.path, f.title, c.heading, c.start_line, c.end_line, c.text
 		FROM chunks c JOIN files f ON f.id = c.file_id JOIN vaults v ON v.id = f.vault_id
 		WHERE c.id IN (`+store.Placeholders(len(hits))+`)`, args...)
 	if err != nil {
@@ -266,7 +266,7 @@ func (s *Semantic) describe(ctx context.Context, hits []vectors.Hit) ([]notes.Re
 		var id int64
 		var r notes.Result
 		var text string
-		if err := rows.Scan(&id, &r.Vault, &r.Path, &r.Title, &r.Heading, &r.Line, &text); err != nil {
+		if err := rows.Scan(&id, &r.Vault, &r.Path, &r.Title, &r.Heading, &r.Line, &r.End, &text); err != nil {
 			return nil, fmt.Errorf("read search results: %w", err)
 		}
 		r.Snippet = Excerpt(text, snippetChars)

@@ -493,7 +493,8 @@ func (s *Service) keywordPassages(ctx context.Context, q Query, res []notes.Resu
 		return err
 	}
 	for j, i := range at {
-		shown[i].Snippet, shown[i].Line, shown[i].Heading = kw[j].Snippet, kw[j].Line, kw[j].Heading
+		shown[i].Snippet, shown[i].Line, shown[i].End = kw[j].Snippet, kw[j].Line, kw[j].End
+		shown[i].Heading, shown[i].Then = kw[j].Heading, kw[j].Then
 	}
 	return nil
 }

@@ -164,3 +164,67 @@ func (c *HeadingCiter) Cite(start, end int) string {
 	}
 	return ""
 }
+
+// PassageSections names the sections a passage of a note covers, so that
+// its label is true of all of it. A chunk's stored heading path is not
+// that: a tiny section joins the deeper one after it, and the chunk takes
+// the later section's path, although its first lines are above it.
+type PassageSections struct {
+	// Path is the heading path in force at the passage's first line, which
+	// read-note takes back; "" before the note's first heading.
+	Path string
+	// Then are the headings of the later sections the passage runs into,
+	// in order.
+	Then []string
+}
+
+// SectionsOf names the sections that lines start..end of a note cover,
+// given the note's headings in line order: the path in force at start
+// (each heading closes those of its level and deeper, and a heading
+// without text is left out of the path), and the headings after start up
+// to end.
+func SectionsOf(headings []Heading, start, end int) PassageSections {
+	var open []Heading
+	var out PassageSections
+	for _, h := range headings {
+		if h.Line > end && h.Line > start {
+			break
+		}
+		if h.Line > start {
+			if h.Text != "" {
+				out.Then = append(out.Then, h.Text)
+			}
+			continue
+		}
+		for len(open) > 0 && open[len(open)-1].Level >= h.Level {
+			open = open[:len(open)-1]
+		}
+		open = append(open, h)
+	}
+	parts := make([]string, 0, len(open))
+	for _, h := range open {
+		if h.Text != "" {
+			parts = append(parts, h.Text)
+		}
+	}
+	out.Path = strings.Join(parts, " > ")
+	return out
+}
+
+// Label is how a passage's sections are printed for a person or a model:
+// "Silas Crowe > Lair" for a passage within one section, "Silas Crowe,
+// then Secrets" for one that runs into a later section, and "" for one
+// before the first heading that runs into none.
+func (p PassageSections) Label() string {
+	if len(p.Then) == 0 {
+		return p.Path
+	}
+	parts := make([]string, 0, len(p.Then)+1)
+	if p.Path != "" {
+		parts = append(parts, p.Path)
+	} else {
+		parts = append(parts, "the note's opening")
+	}
+	parts = append(parts, p.Then...)
+	return strings.Join(parts, ", then ")
+}

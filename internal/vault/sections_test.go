@@ -58,3 +58,32 @@ func TestCiteStaysShort(t *testing.T) {
 		t.Fatalf("Cite = %.40q; want Top", got)
 	}
 }
+
+// TestSectionsOf checks the sections a passage is labelled with: the path
+// in force where it starts (a heading without text left out), then each
+// heading it runs into, as search and related print them.
+func TestSectionsOf(t *testing.T) {
+	hs := []Heading{{Level: 1, Text: "A", Line: 1}, {Level: 3, Text: "C", Line: 4}, {Level: 2, Text: "B", Line: 8}, {Level: 2, Text: "", Line: 12}, {Level: 1, Text: "Z", Line: 20}}
+	for _, tc := range []struct {
+		name       string
+		start, end int
+		path       string
+		label      string
+	}{
+		{"before the first heading", 0, 0, "", ""},
+		{"on a heading line", 1, 3, "A", "A"},
+		{"within a nested section", 5, 7, "A > C", "A > C"},
+		{"a tiny section joined to a deeper one", 1, 6, "A", "A, then C"},
+		{"across two later sections", 2, 9, "A", "A, then C, then B"},
+		{"under a heading without text", 13, 21, "A", "A, then Z"},
+		{"the end before the start", 9, 0, "A > B", "A > B"},
+		{"the note's opening into its first section", 0, 2, "", "the note's opening, then A"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got := SectionsOf(hs, tc.start, tc.end)
+			if got.Path != tc.path || got.Label() != tc.label {
+				t.Errorf("SectionsOf(%d, %d) = %q labelled %q; want %q labelled %q", tc.start, tc.end, got.Path, got.Label(), tc.path, tc.label)
+			}
+		})
+	}
+}

@@ -223,7 +223,8 @@ func (k *Keyword) Passages(ctx context.Context, text string, rs []notes.Result) 
 		return fmt.Errorf("keyword passages: %w", err)
 	}
 	for j, i := range at {
-		rs[i].Snippet, rs[i].Line, rs[i].Heading = filled[j].Snippet, filled[j].Line, filled[j].Heading
+		rs[i].Snippet, rs[i].Line, rs[i].End = filled[j].Snippet, filled[j].Line, filled[j].End
+		rs[i].Heading, rs[i].Then = filled[j].Heading, filled[j].Then
 	}
 	return nil
 }

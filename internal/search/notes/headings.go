@@ -2,17 +2,17 @@ package notes
 
 import (
 	"context"
-	"strings"
 
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
-// HeadingsAbove sets each result's Heading to the path of the headings
-// above its Line in its note (files[i] is the note of rs[i]), outermost
-// first, as the index recorded them. A chunk's own heading path is not
-// always that: a tiny section joins the section after it, and the chunk
-// takes the later section's path.
+// HeadingsAbove names the sections of each result's passage (files[i] is
+// the note of rs[i]) as the index recorded the note's headings: Heading is
+// the path in force at its Line, and Then the headings of the later
+// sections it runs into up to its End (see vault.SectionsOf). A chunk's
+// own heading path is not always that: a tiny section joins the section
+// after it, and the chunk takes the later section's path.
 func HeadingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) error {
 	if len(rs) == 0 {
 		return nil
@@ -30,7 +30,8 @@ func HeadingsAbove(ctx context.Context, db Querier, files []int64, rs []Result) 
 		return err
 	}
 	for i := range rs {
-		rs[i].Heading = pathAt(byFile[files[i]], rs[i].Line)
+		sec := vault.SectionsOf(byFile[files[i]], rs[i].Line, max(rs[i].Line, rs[i].End))
+		rs[i].Heading, rs[i].Then = sec.Path, sec.Then
 	}
 	return nil
 }
@@ -57,26 +58,4 @@ func ReadHeadings(ctx context.Context, db Querier, ids []any) (map[int64][]vault
 		byFile[id] = append(byFile[id], h)
 	}
 	return byFile, rows.Err()
-}
-
-// pathAt is the heading path in force at line, given a note's headings in
-// line order: each heading closes those of its level and deeper.
-func pathAt(hs []vault.Heading, line int) string {
-	var open []vault.Heading
-	for _, h := range hs {
-		if h.Line > line {
-			break
-		}
-		for len(open) > 0 && open[len(open)-1].Level >= h.Level {
-			open = open[:len(open)-1]
-		}
-		open = append(open, h)
-	}
-	parts := make([]string, 0, len(open))
-	for _, h := range open {
-		if h.Text != "" {
-			parts = append(parts, h.Text)
-		}
-	}
-	return strings.Join(parts, " > ")
 }

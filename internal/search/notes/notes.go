@@ -9,6 +9,8 @@ import (
 	"database/sql"
 	"errors"
 	"slices"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // ErrEmptyQuery means the query has no text to search for. Every kind of
@@ -25,11 +27,17 @@ type Result struct {
 	// Snippet is the best passage, with matched terms marked by ** for
 	// keyword hits.
 	Snippet string `json:"snippet"`
-	// Heading is the heading path of the passage ("A > B"); empty before the
-	// first heading.
+	// Heading is the heading path the passage starts under ("A > B"), a
+	// value read-note's heading argument takes; empty before the first
+	// heading.
 	Heading string `json:"heading"`
 	// Line is the 1-based line where the passage starts.
 	Line int `json:"line"`
+	// End is the passage's last line when known (0 when not), and Then
+	// the headings of the later sections it runs into by then: a passage
+	// that starts under one heading can hold the next, deeper one.
+	End  int      `json:"-"`
+	Then []string `json:"-"`
 	// Retrievers names the searches that found the note ("keyword",
 	// "semantic"); set by combined search.
 	Retrievers []string `json:"retrievers,omitempty"`
@@ -43,6 +51,13 @@ type Result struct {
 	// ExactName marks a keyword result whose title or an alias is the
 	// query itself: it comes first in every mode that finds it by keyword.
 	ExactName bool `json:"-"`
+}
+
+// HeadingLabel is the passage's sections as printed for a person or a
+// model: "Silas Crowe, then Secrets" for one that runs into a later
+// section (see vault.PassageSections.Label).
+func (r Result) HeadingLabel() string {
+	return vault.PassageSections{Path: r.Heading, Then: r.Then}.Label()
 }
 
 // Querier is what searches need of the database. *sql.DB, *sql.Conn,
