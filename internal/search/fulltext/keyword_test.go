@@ -369,3 +369,19 @@ func TestKeywordDropsFunctionWordsOfOtherLanguages(t *testing.T) {
 		{name: "an English content word", query: KeywordQuery{Text: "pour la main"}, first: "Café.md", only: []string{"Café.md"}},
 	})
 }
+
+// TestKeywordDropsEverydayPrepositions: "mit", "con" and "über", which
+// German and Spanish notes hold in nearly every sentence, are dropped as
+// "à" is (trial 22: "Gaspard mit Sète" listed every note with "mit"); a
+// query of one of them alone still searches it.
+func TestKeywordDropsEverydayPrepositions(t *testing.T) {
+	dir := t.TempDir()
+	sharedtest.WriteFile(t, dir, "Intercambio.md", "# Intercambio Sevilla\n\nAustausch mit Sevilla, con los alumnos, über Ostern.\n")
+	k, _ := indexedKeyword(t, "schule", dir)
+	runKeywordCases(t, k, []keywordCase{
+		{name: "mit", query: KeywordQuery{Text: "Gaspard mit Sète"}, none: true},
+		{name: "con", query: KeywordQuery{Text: "Gaspard con Sète"}, none: true},
+		{name: "über", query: KeywordQuery{Text: "Gaspard über Sète"}, none: true},
+		{name: "mit alone", query: KeywordQuery{Text: "mit"}, first: "Intercambio.md"},
+	})
+}

@@ -389,10 +389,12 @@ func (q parsedQuery) needles() []string {
 // "the"). They are dropped from queries (not from the index, so a phrase
 // can still hold them): a question such as "what are the structural
 // problems of flight", or "Gaspard à Sète", then ranks by its content
-// words. A word that is also a content word in English, or a name's part
-// ("pour", "car", "die", "son", "par", "mit", "est", "con", "al", "os",
-// "dos"), or a letter of a word such as "e-mail" ("e", "o", "y"), is not
-// among them.
+// words. A word that is also a common English word or a name's part
+// ("pour", "car", "die", "son", "par", "war", "hat", "sin", "come", "ai",
+// "al", "os", "dos"), or a letter of a word such as "e-mail" ("e", "o",
+// "y"), is not among them; "mit" and "con" are, as German and Spanish
+// notes hold them in nearly every sentence (a query of "MIT" alone is
+// still searched).
 var stopWords = func() map[string]bool {
 	m := map[string]bool{}
 	for _, w := range strings.Fields(`a about above after again against all am an and any are as at be because
@@ -408,11 +410,15 @@ var stopWords = func() map[string]bool {
 	// French, Spanish, German, Italian, Portuguese.
 	for _, w := range strings.Fields(`à au aux le la les un une des du de et en dans sur que qui ne ce cette
 		ces il elle ils elles nous vous je tu lui leur leurs ses sa ou où mais donc ni avec chez pas
-		el los las unos unas es por para se su como
-		der das dem des ein eine einer eines einem einen und oder ist im zu zum zur von auf für nicht
-		sich auch bei aus nach wie
-		gli della delle dei degli di da è che per non
-		um uma do das no na nos é não`) {
+		aussi très comme tous être sont était fait
+		el los las unos unas es por para se su como con sobre entre hasta desde pero más muy también
+		este esta estos estas ese esa ser está fue ha
+		der das dem des ein eine einer eines einem einen und oder ist im zu zum zur vom am von auf für
+		nicht sich auch bei beim aus nach wie mit über unter ohne gegen durch bis seit dass wenn aber
+		sind wird werden haben kein keine noch nur
+		gli della delle dei degli di da è che per non nel nella sul sulla alla dalla anche più sono
+		essere questo questa
+		um uma do das no na nos é não com sobre mas também mais muito foi ao pela pelo numa`) {
 		m[w] = true
 	}
 	return m
