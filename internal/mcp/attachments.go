@@ -26,22 +26,13 @@ var textLanguages = map[string]string{
 	".xml": "xml", ".html": "html",
 }
 
-// attachmentKinds name the attachments Obsidian shows, by extension.
-var attachmentKinds = map[string]string{
-	".png": "an image", ".jpg": "an image", ".jpeg": "an image", ".gif": "an image", ".bmp": "an image",
-	".svg": "an image", ".webp": "an image", ".avif": "an image",
-	".mp3": "an audio", ".wav": "an audio", ".m4a": "an audio", ".ogg": "an audio", ".flac": "an audio", ".3gp": "an audio",
-	".mp4": "a video", ".webm": "a video", ".ogv": "a video", ".mov": "a video", ".mkv": "a video",
-	".pdf": "a PDF",
-}
-
 // readOther is read-note's answer for a file of the vault that is not a
 // note: a text file (textLanguages) in a fence of its language, in pages;
 // any other, never its bytes, but what it is, how large, and which notes
 // embed or link to it.
 func (t *tools) readOther(ctx context.Context, v config.Vault, rel string, in ReadNoteInput, out ReadNoteOutput) (*mcpsdk.CallToolResult, ReadNoteOutput, error) {
 	ext := strings.ToLower(path.Ext(rel))
-	kind, ok := attachmentKinds[ext]
+	kind, ok := vault.AttachmentKind(rel)
 	if !ok {
 		kind = "an"
 	}

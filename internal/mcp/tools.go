@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/jarvis-mcp/jarvis/internal/words"
 	"maps"
 	"slices"
 	"strings"
@@ -20,6 +19,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/query"
 	"github.com/jarvis-mcp/jarvis/internal/search"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Tool names, fixed: clients and people's prompts refer to them.

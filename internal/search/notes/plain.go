@@ -4,6 +4,8 @@ import (
 	"path"
 	"regexp"
 	"strings"
+
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // MarkOpen and MarkClose are put around the words a search matched, in
@@ -437,7 +439,14 @@ func links(s, open, close string) string {
 		g := wikilink.FindStringSubmatch(m)
 		embed, target, shown := g[1] == "!", g[2], g[3]
 		if embed && attachment(target) {
-			return ""
+			// An image shows as a picture, whose name would be noise in
+			// the text around it; any other file embedded (a PDF, an
+			// audio note) is named, as what the passage holds there.
+			page, _, _ := strings.Cut(target, "#")
+			if vault.IsImage(strings.TrimSpace(page)) {
+				return ""
+			}
+			return wrap(page)
 		}
 		if shown != "" {
 			return wrap(shown)

@@ -26,6 +26,10 @@ func TestPlain(t *testing.T) {
 		{"> > nested quote", "nested quote"},
 		{"1. first\n2) second\n- [ ] task\n- [x] done", "first second task done"},
 		{"Select ![[lucide-table.svg#icon]] Table from the menu", "Select Table from the menu"},
+		// A file embedded that is not an image is named (trial 22: the
+		// PDF a search matched by its name was not shown).
+		{"Hoja de ejercicios: ![[Arbeitsblätter/subjuntivo-hoja1.pdf]]", "Hoja de ejercicios: Arbeitsblätter/subjuntivo-hoja1.pdf"},
+		{"Listen: ![[Audio/Lektion 3.mp3#t=10]] twice", "Listen: Audio/Lektion 3.mp3 twice"},
 		{"See [[Embed files#Embed an image in a note|embedding instructions]].", "See embedding instructions."},
 		{"See [[Embed files#Embed an image]] and [[#Keyboard shortcuts]] and [[Note#^block1]].", "See Embed files > Embed an image and Keyboard shortcuts and Note > ^block1."},
 		{"![[Other note]] is embedded", "Other note is embedded"},
