@@ -16,7 +16,14 @@ func TestAppendKeepsTheNotesBlocks(t *testing.T) {
 		{"after a list", "- one\n- two\n", "Done.", "- one\n- two\n\nDone.\n"},
 		{"after a table", "| a | b |\n| - | - |\n| 1 | 2 |\n", "After.", "| a | b |\n| - | - |\n| 1 | 2 |\n\nAfter.\n"},
 		{"after a paragraph", "One.\n", "Two.", "One.\n\nTwo.\n"},
-		{"a list item after a list", "- one\n", "- two", "- one\n\n- two\n"},
+		// An item of the same list goes on with it, with no blank line
+		// that would make the list loose (trial 21: an appended bullet
+		// split a timeline in two); a list of another kind stands apart.
+		{"a list item after a list", "- one\n", "- two", "- one\n- two\n"},
+		{"a task after tasks", "## Tasks\n- [ ] one\n", "- [ ] two", "## Tasks\n- [ ] one\n- [ ] two\n"},
+		{"a numbered step after steps", "1. one\n2. two\n", "3. three", "1. one\n2. two\n3. three\n"},
+		{"a bullet after numbered steps", "1. one\n", "- aside", "1. one\n\n- aside\n"},
+		{"a bullet of another marker", "- one\n", "* two", "- one\n\n* two\n"},
 		{"a heading after a paragraph", "One.\n", "# Two", "One.\n# Two\n"},
 		{"an underline after a paragraph", "One.\n", "===", "One.\n\n===\n"},
 		{"after a paragraph without a line end", "One.", "Two.", "One.\n\nTwo."},

@@ -277,7 +277,9 @@ func checkFields(e Edit) error {
 // appendText adds text at the end of body, on a line of its own, so that
 // it renders as the blocks it is: when it would be read into the note's
 // last block (a paragraph, a quote or callout, a list, a table), a blank
-// line goes before it. A note that ended with a line end still does.
+// line goes before it, but for items of the same list added to a list,
+// which go on with it (vault.Parser.NeedsBlankLine). A note that ended
+// with a line end still does.
 func appendText(body []byte, text, nl string) ([]byte, error) {
 	sep := ""
 	if len(body) > 0 && !endsWithLineEnd(body) {
