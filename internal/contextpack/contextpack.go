@@ -58,12 +58,26 @@ func Cost(citation, text string) int {
 	return Tokens(citation + "\n" + text)
 }
 
-// Citation is the line that names where a passage comes from.
-func Citation(vaultName, path, heading string, start, end int) string {
-	if heading == "" {
+// Citation is the line that names where a passage comes from; label names
+// the sections it covers (SectionLabel).
+func Citation(vaultName, path, label string, start, end int) string {
+	if label == "" {
 		return fmt.Sprintf("[%s] %s, %s", vaultName, path, words.LineRange(start, end))
 	}
-	return fmt.Sprintf("[%s] %s § %s, %s", vaultName, path, heading, words.LineRange(start, end))
+	return fmt.Sprintf("[%s] %s § %s, %s", vaultName, path, label, words.LineRange(start, end))
+}
+
+// SectionLabel names the sections lines start..end of a note cover as
+// search labels a passage (vault.SectionsOf): "Ingest lag, then Timeline"
+// for one that runs from one section into the next. heading is the
+// section cited for read-note; it stands in for a label longer than
+// vault.MaxHeadingPath.
+func SectionLabel(headings []vault.Heading, heading string, start, end int) string {
+	label := vault.SectionsOf(headings, start, end).Label()
+	if utf8.RuneCountInString(label) > vault.MaxHeadingPath {
+		return heading
+	}
+	return label
 }
 
 // Request is one pack to build.
@@ -86,9 +100,12 @@ type Passage struct {
 	Vault string
 	Path  string
 	Title string
-	// Heading names the section to pass to read-note; "" for the whole
-	// note.
-	Heading            string
+	// Heading names the section to pass to read-note, one that holds the
+	// whole passage; "" for the whole note.
+	Heading string
+	// Label names the sections the passage covers, as its citation does
+	// (SectionLabel).
+	Label              string
 	StartLine, EndLine int
 	Text               string
 	Citation           string
@@ -105,9 +122,12 @@ type Passage struct {
 // LeftOut is a passage the pack could not or would not hold.
 type LeftOut struct {
 	Vault, Path, Heading string
-	StartLine, EndLine   int
-	Tokens               int
-	Reason               string
+	// Label names the sections of the lines, as a citation does
+	// (SectionLabel).
+	Label              string
+	StartLine, EndLine int
+	Tokens             int
+	Reason             string
 	// Part is set for paragraphs of a section some of whose other
 	// paragraphs were taken: only the lines not taken are named, so that
 	// no line is said to be both given and left out.
@@ -252,7 +272,12 @@ func choose(notes []search.NotePassages, budget int) Pack {
 		cands = append(cands, own...)
 	}
 	byScore(cands)
-	cite := func(note *search.NotePassages, start, end int) string { return citers[note].Cite(start, end) }
+	// cite names lines start..end of a note: the section for read-note,
+	// and the label its citation writes.
+	cite := func(note *search.NotePassages, start, end int) (heading, label string) {
+		heading = citers[note].Cite(start, end)
+		return heading, SectionLabel(note.Headings, heading, start, end)
+	}
 	var kept []shingles
 	var out []Passage
 	// What is left out is cited once the list is cut: a large vault
@@ -273,15 +298,15 @@ func choose(notes []search.NotePassages, budget int) Pack {
 		if pack.Used+Cost("", text) > budget {
 			return OverBudget // whatever its citation, it cannot fit
 		}
-		heading := cite(c.note, start, end)
-		cite := Citation(c.note.Vault, c.note.Path, heading, start, end)
+		heading, label := cite(c.note, start, end)
+		cite := Citation(c.note.Vault, c.note.Path, label, start, end)
 		cost := Cost(cite, text)
 		if pack.Used+cost > budget {
 			return OverBudget
 		}
 		pack.Used += cost
 		kept = append(kept, sh)
-		out = append(out, Passage{Vault: c.note.Vault, Path: c.note.Path, Title: c.note.Title, Heading: heading,
+		out = append(out, Passage{Vault: c.note.Vault, Path: c.note.Path, Title: c.note.Title, Heading: heading, Label: label,
 			StartLine: start, EndLine: end, Text: text, Citation: cite, Tokens: cost, Score: c.p.Score, Via: c.note.Via, Part: part})
 		return ""
 	}
@@ -336,9 +361,9 @@ func choose(notes []search.NotePassages, budget int) Pack {
 	pack.LeftOut = []LeftOut{}
 	for _, l := range left {
 		note := l.c.note
-		heading := cite(note, l.start, l.end)
-		cite := Citation(note.Vault, note.Path, heading, l.start, l.end)
-		pack.LeftOut = append(pack.LeftOut, LeftOut{Vault: note.Vault, Path: note.Path, Heading: heading, StartLine: l.start, EndLine: l.end,
+		heading, label := cite(note, l.start, l.end)
+		cite := Citation(note.Vault, note.Path, label, l.start, l.end)
+		pack.LeftOut = append(pack.LeftOut, LeftOut{Vault: note.Vault, Path: note.Path, Heading: heading, Label: label, StartLine: l.start, EndLine: l.end,
 			Tokens: Cost(cite, l.text), Reason: l.reason, Part: l.part})
 	}
 	return pack

@@ -211,3 +211,24 @@ func TestCitationOfOneLine(t *testing.T) {
 		t.Errorf("three lines: %q", got)
 	}
 }
+
+func TestSectionLabel(t *testing.T) {
+	long := strings.Repeat("word ", vault.MaxHeadingPath)
+	hs := []vault.Heading{{Level: 1, Text: "Ingest lag", Line: 5}, {Level: 2, Text: "Timeline", Line: 7}, {Level: 2, Text: long, Line: 11}}
+	for _, tc := range []struct {
+		name       string
+		heading    string
+		start, end int
+		want       string
+	}{
+		{"one section", "Ingest lag > Timeline", 7, 9, "Ingest lag > Timeline"},
+		{"into the next", "Ingest lag", 5, 9, "Ingest lag, then Timeline"},
+		{"too long a label", "Ingest lag", 7, 12, "Ingest lag"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			if got := SectionLabel(hs, tc.heading, tc.start, tc.end); got != tc.want {
+				t.Errorf("SectionLabel(%d, %d) = %q; want %q", tc.start, tc.end, got, tc.want)
+			}
+		})
+	}
+}

@@ -48,9 +48,12 @@ type ContextPassage struct {
 
 // ContextLeftOut is a passage a context pack left out.
 type ContextLeftOut struct {
-	Vault     string `json:"vault"`
-	Path      string `json:"path"`
-	Heading   string `json:"heading,omitempty" jsonschema:"the section to pass to read-note; empty for the whole note"`
+	Vault   string `json:"vault"`
+	Path    string `json:"path"`
+	Heading string `json:"heading,omitempty" jsonschema:"the section to pass to read-note; empty for the whole note"`
+	// Label names the sections of the lines in the text, as a passage's
+	// citation does (contextpack.SectionLabel).
+	Label     string `json:"-"`
 	StartLine int    `json:"start_line"`
 	EndLine   int    `json:"end_line"`
 	Tokens    int    `json:"tokens" jsonschema:"what the passage would have cost"`
@@ -168,7 +171,7 @@ func (t *tools) packContext(ctx context.Context, in BuildContextInput, budget, a
 			StartLine: p.StartLine, EndLine: p.EndLine, Citation: p.Citation, Text: p.Text, Tokens: p.Tokens, Score: p.Score, Via: p.Via, Part: p.Part})
 	}
 	for _, l := range pack.LeftOut {
-		out.LeftOut = append(out.LeftOut, ContextLeftOut{Vault: l.Vault, Path: l.Path, Heading: l.Heading, StartLine: l.StartLine, EndLine: l.EndLine, Tokens: l.Tokens, Reason: l.Reason, Part: l.Part})
+		out.LeftOut = append(out.LeftOut, ContextLeftOut{Vault: l.Vault, Path: l.Path, Heading: l.Heading, Label: l.Label, StartLine: l.StartLine, EndLine: l.EndLine, Tokens: l.Tokens, Reason: l.Reason, Part: l.Part})
 	}
 	switch {
 	case len(out.Passages) > 0:
@@ -216,8 +219,8 @@ func renderContext(query string, out BuildContextOutput) *mcpsdk.CallToolResult 
 		fmt.Fprintf(&b, "\nLeft out (%d):\n", len(out.LeftOut)+out.MoreLeftOut)
 		for _, l := range out.LeftOut {
 			where := "`" + l.Path + "`"
-			if l.Heading != "" {
-				where += " § " + l.Heading
+			if l.Label != "" {
+				where += " § " + l.Label
 			}
 			fmt.Fprintf(&b, "- %s, %s (%s): %s", where, words.LineRange(l.StartLine, l.EndLine), words.Count(l.Tokens, "token"), l.Reason)
 			if l.Part {

@@ -304,21 +304,72 @@ func TestBuildContextNeverGivesAndLeavesOutTheSameLines(t *testing.T) {
 	// does, and says of the rest of a section given in part that the
 	// other lines are given.
 	rest := 0
+	// (The sections it names are those of the passage's citation; the
+	// structured content has the heading to read them from.)
 	for _, l := range out.LeftOut {
-		where := "`" + l.Path + "`"
-		if l.Heading != "" {
-			where += " § " + l.Heading
-		}
-		line := fmt.Sprintf("- %s, %s (%s): %s", where, words.LineRange(l.StartLine, l.EndLine), words.Count(l.Tokens, "token"), l.Reason)
+		where := "- `" + l.Path + "`"
+		line := fmt.Sprintf(", %s (%s): %s", words.LineRange(l.StartLine, l.EndLine), words.Count(l.Tokens, "token"), l.Reason)
 		if l.Part {
 			rest++
 			line += "; other lines of this section are given above"
 		}
-		if !strings.Contains(text, line+"\n") {
-			t.Errorf("the text does not list %q:\n%s", line, text)
+		if !slices.ContainsFunc(strings.Split(text, "\n"), func(s string) bool {
+			return strings.HasPrefix(s, where) && strings.HasSuffix(s, line)
+		}) {
+			t.Errorf("the text does not list %s…%s:\n%s", where, line, text)
 		}
 	}
 	if rest == 0 {
 		t.Errorf("the rest of no section given in part is left out:\n%s", text)
+	}
+}
+
+// A passage that runs from one section into the next is cited by both, as
+// search labels it, in its citation and in the left-out list, while its
+// heading stays a section read-note reads it from.
+func TestBuildContextCitesEverySectionAPassageCovers(t *testing.T) {
+	root := t.TempDir()
+	incident := func(title string) string {
+		return "---\ndate: 2026-11-22\ntags: [incident]\n---\n# " + title + "\n\n## Timeline\n\n" +
+			"- 09:12 the ingest lag alarm fired: queue shard three stalled behind a poisoned batch, the consumers " +
+			"retried it without end, the backlog grew past two million events, and the dashboards showed data an hour " +
+			"old until the batch was moved aside by hand and the shard drained on its own within forty minutes.\n\n" +
+			"## Follow-up\n\nWrite the runbook for draining a stalled shard.\n"
+	}
+	sharedtest.WriteFile(t, root, "Incidents/2026-11-22 Ingest lag.md", incident("2026-11-22 Ingest lag"))
+	// The same text under another title, left out as a duplicate.
+	sharedtest.WriteFile(t, root, "Incidents/Ingest lag copy.md", incident("Ingest lag copy"))
+	v := config.Vault{Name: "ops", Path: root}
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	out, text := buildContext(t, cs, map[string]any{"query": "ingest lag alarm poisoned batch shard", "budget_tokens": 1000})
+	checkPack(t, cs, root, out, text, 1000)
+	labels := map[string]string{
+		"Incidents/2026-11-22 Ingest lag.md": "2026-11-22 Ingest lag, then Timeline",
+		"Incidents/Ingest lag copy.md":       "Ingest lag copy, then Timeline",
+	}
+	given, left := 0, 0
+	for _, p := range out.Passages {
+		if p.StartLine != 5 {
+			continue
+		}
+		given++
+		if want := fmt.Sprintf("[ops] %s § %s, lines 5-9", p.Path, labels[p.Path]); p.Citation != want {
+			t.Errorf("citation %q; want %q", p.Citation, want)
+		}
+		if want := strings.TrimSuffix(labels[p.Path], ", then Timeline"); p.Heading != want {
+			t.Errorf("%s: heading %q; want %q, the section read-note reads it from", p.Citation, p.Heading, want)
+		}
+	}
+	for _, l := range out.LeftOut {
+		if l.StartLine != 5 {
+			continue
+		}
+		left++
+		if line := fmt.Sprintf("- `%s` § %s, lines 5-9 (", l.Path, labels[l.Path]); !strings.Contains(text, line) {
+			t.Errorf("the text does not list %q:\n%s", line, text)
+		}
+	}
+	if given != 1 || left != 1 {
+		t.Fatalf("%d passages of lines 5-9 given and %d left out; the test needs one of each:\n%s", given, left, text)
 	}
 }

@@ -406,9 +406,13 @@ func (k *Keyword) passages(ctx context.Context, pq parsedQuery, hits []keywordHi
 	for _, h := range byID {
 		h.res.Snippet, _ = m.marked(h.res.Title) // until a passage is found
 	}
+	headings, err := notes.ReadHeadings(ctx, k.db, ids)
+	if err != nil {
+		return err
+	}
 	return k.eachChunkList(ctx, ids, func(id int64, chunks []storedChunk) {
 		h := byID[id]
-		p := m.passageOf(WithinScan(chunks, func(c storedChunk) int { return len(c.text) }))
+		p := m.passageOf(WithinScan(chunks, func(c storedChunk) int { return len(c.text) }), headings[id])
 		h.res.Line = p.line // its heading path is set by withHeadings
 		if p.found || p.snippet != "" && !strings.Contains(h.res.Snippet, "**") {
 			h.res.Snippet = p.snippet

@@ -230,7 +230,7 @@ func TestKeywordHelpVault(t *testing.T) {
 		return KeywordQuery{Text: text, Filter: notes.Filter{Vault: "zh"}}
 	}
 	runKeywordCases(t, k, []keywordCase{
-		{name: "title", query: en("canvas"), first: "Plugins/Canvas.md", snippet: "canvas"},
+		{name: "title", query: en("canvas"), first: "Plugins/Canvas.md", snippet: "Canvas"},
 		{name: "title typed halfway", query: en("canv"), first: "Plugins/Canvas.md"},
 		{name: "alias", query: en("keyboard shortcuts"), first: "User interface/Hotkeys.md"},
 		// The alias is found in a code example, shown as written: not marked.
@@ -384,4 +384,47 @@ func TestKeywordDropsEverydayPrepositions(t *testing.T) {
 		{name: "über", query: KeywordQuery{Text: "Gaspard über Sète"}, none: true},
 		{name: "mit alone", query: KeywordQuery{Text: "mit"}, first: "Intercambio.md"},
 	})
+}
+
+// TestSnippetStaysInTheSectionOfItsLine: a result is labelled by the
+// section of its first match's line, and its snippet shows that section
+// only: never the end of the section before it (the heading above) nor the
+// start of the next, in a search and in the passages read for a bare one.
+func TestSnippetStaysInTheSectionOfItsLine(t *testing.T) {
+	dir := t.TempDir()
+	sharedtest.WriteFile(t, dir, "Plan de clase.md", "# Plan de clase: el subjuntivo\n\n## Objetivos\n\n"+
+		"Usar el subjuntivo tras expresiones de deseo y de duda.\n\n## Actividades\n\n"+
+		"1. Lectura en parejas del cuento.\n2. Completar frases con ojalá.\n3. Dictado corto.\n\n"+
+		"4. Juego de rol en grupos: pedir favores al profesor.\n\n## Evaluación\n\nPequeño examen el viernes sobre el modo.\n")
+	sharedtest.WriteFile(t, dir, "Perfekt.md", "---\ntags: [deutsch]\nniveau: A2\nklasse: 7b\n"+
+		"datum: 2026-03-02\n---\n\n# Übungen zum Perfekt\n## Ziel\n"+
+		"Die Klasse bildet Sätze mit haben und sein im Gespräch über das Wochenende.\n\n## Aufgaben\n\nLückentext.\n")
+	k, _ := indexedKeyword(t, "v", dir)
+	for _, tc := range []struct {
+		query, path, heading string
+		line                 int
+		not                  []string // text of other sections the snippet must not show
+	}{
+		{"juego rol favores", "Plan de clase.md", "Plan de clase: el subjuntivo > Actividades", 13, []string{"Evaluación", "Objetivos"}},
+		{"haben sein", "Perfekt.md", "Übungen zum Perfekt > Ziel", 10, []string{"Übungen", "Aufgaben"}},
+	} {
+		t.Run(tc.path, func(t *testing.T) {
+			rs, err := k.Search(context.Background(), KeywordQuery{Text: tc.query})
+			if err != nil || len(rs) == 0 || rs[0].Path != tc.path {
+				t.Fatalf("%q: %v, %v", tc.query, rs, err)
+			}
+			bare := []notes.Result{{Vault: rs[0].Vault, Path: rs[0].Path, File: rs[0].File}}
+			if err := k.Passages(context.Background(), tc.query, bare); err != nil {
+				t.Fatal(err)
+			}
+			for how, r := range map[string]notes.Result{"search": rs[0], "passages": bare[0]} {
+				if r.HeadingLabel() != tc.heading || r.Line != tc.line {
+					t.Errorf("%s: %s · line %d; want %s · line %d", how, r.HeadingLabel(), r.Line, tc.heading, tc.line)
+				}
+				if !strings.Contains(r.Snippet, "**") || slices.ContainsFunc(tc.not, func(s string) bool { return strings.Contains(r.Snippet, s) }) {
+					t.Errorf("%s: snippet %q shows another section than %s", how, r.Snippet, tc.heading)
+				}
+			}
+		})
+	}
 }

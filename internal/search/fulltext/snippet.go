@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
+	"github.com/jarvis-mcp/jarvis/internal/vault"
 )
 
 // Snippets are made in Go from the chunks of the notes returned, not by
@@ -304,12 +305,65 @@ type passage struct {
 	found   bool // the text holds a query word
 }
 
-// passageOf picks the passage of a note from its chunks, read as note_fts
+// passageOf picks the passage of a note from its chunks and kept within
+// the section of its first match, given the note's headings in line order
+// (nil when not known): the snippet never crosses a heading line, so that
+// the section a result is labelled by (that of its line) is the one its
+// snippet shows. A short section gives a shorter snippet.
+func (m *marker) passageOf(chunks []storedChunk, headings []vault.Heading) passage {
+	p := m.bodyPassage(chunks)
+	if len(headings) == 0 {
+		return p
+	}
+	first, next := sectionLines(headings, p.line)
+	if within, cut := linesWithin(chunks, first, next); cut && len(within) > 0 {
+		return m.bodyPassage(within)
+	}
+	return p
+}
+
+// sectionLines is the section holding line: from the line of the last
+// heading at or above it (0 before the first heading) to the line of the
+// next heading after it (0 when none follows).
+func sectionLines(headings []vault.Heading, line int) (first, next int) {
+	for _, h := range headings {
+		if h.Line > line {
+			return first, h.Line
+		}
+		first = h.Line
+	}
+	return first, 0
+}
+
+// linesWithin is the chunks cut to their lines from first up to, not
+// including, next (0: to the end), and whether any line was cut.
+func linesWithin(chunks []storedChunk, first, next int) ([]storedChunk, bool) {
+	var out []storedChunk
+	cut := false
+	for _, c := range chunks {
+		lines := strings.Split(c.text, "\n")
+		from, to := max(first-c.line, 0), len(lines)
+		if next > 0 {
+			to = min(to, max(next-c.line, 0))
+		}
+		if from >= to {
+			cut = true
+			continue
+		}
+		if from > 0 || to < len(lines) {
+			cut = true
+		}
+		out = append(out, storedChunk{heading: c.heading, line: c.line + from, text: strings.Join(lines[from:to], "\n")})
+	}
+	return out, cut
+}
+
+// bodyPassage picks the passage of a note from its chunks, read as note_fts
 // reads its body: the chunks joined by line breaks. The passage is chosen
 // on the Markdown, as FTS5 would choose it, but cut on the text its lines
 // show (notes.Lines, oneLine): a link is shown as Obsidian shows it, whole
 // or not at all, never cut inside its raw form.
-func (m *marker) passageOf(chunks []storedChunk) passage {
+func (m *marker) bodyPassage(chunks []storedChunk) passage {
 	if len(chunks) == 0 {
 		return passage{}
 	}
@@ -550,7 +604,7 @@ func (t Terms) Passage(text string, line int) (snippet string, at int, found boo
 	if t.pq.cjk {
 		return excerptPassage(text, t.pq.needles(), line)
 	}
-	p := t.m.passageOf([]storedChunk{{line: line, text: text}})
+	p := t.m.passageOf([]storedChunk{{line: line, text: text}}, nil)
 	return p.snippet, p.line, p.found
 }
 

@@ -40,7 +40,7 @@ func TestPassageOf(t *testing.T) {
 		{line: 5, text: "## Brew\n\n" + filler + "\nThe grind size and the kettle matter. " + filler},
 	}
 	m := newMarker(parseQuery("grind kettle"))
-	p := m.passageOf(chunks)
+	p := m.passageOf(chunks, nil)
 	if !p.found || p.line != 8 {
 		t.Fatalf("passage %+v; want the second chunk's line 8", p)
 	}
@@ -53,12 +53,12 @@ func TestPassageOf(t *testing.T) {
 	}
 	// A passage at the start of the text keeps what precedes its first word;
 	// its line is that of the match.
-	p = newMarker(parseQuery("kettles")).passageOf(chunks)
+	p = newMarker(parseQuery("kettles")).passageOf(chunks, nil)
 	if p.line != 3 || !strings.HasPrefix(p.snippet, "Title · Intro about **kettles**.") {
 		t.Fatalf("passage %+v", p)
 	}
 	// Without a match: the start of the text, the first chunk's line.
-	p = newMarker(parseQuery("espresso")).passageOf(chunks)
+	p = newMarker(parseQuery("espresso")).passageOf(chunks, nil)
 	if p.found || p.line != 1 || !strings.HasPrefix(p.snippet, "Title · Intro") {
 		t.Fatalf("passage %+v", p)
 	}
@@ -170,7 +170,7 @@ func TestPassageOfNeverCutsALink(t *testing.T) {
 		{"quokkalike", "**quokkalike** then more words"},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			p := newMarker(parseQuery(tc.query)).passageOf([]storedChunk{{line: 10, text: text}})
+			p := newMarker(parseQuery(tc.query)).passageOf([]storedChunk{{line: 10, text: text}}, nil)
 			if !p.found || p.line != 12 {
 				t.Errorf("passage %+v; want found on line 12", p)
 			}
