@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -101,8 +102,14 @@ Exit status: 0 when the query ran (even with no rows), 1 when it failed,
 	if err := checkConfigured(e, cfg); err != nil {
 		return err
 	}
-	if in.Vault == "" && len(cfg.Vaults) > 1 {
-		return fmt.Errorf("several vaults are configured; choose the one to query with --in, one of %s: %w", words.Quoted(config.Names(cfg.Vaults)), errUsage)
+	names := config.Names(cfg.Vaults)
+	switch {
+	case in.Vault == "" && len(names) > 1:
+		return fmt.Errorf("several vaults are configured; choose the one to query with --in, one of %s: %w", words.QuotedOr(names), errUsage)
+	case in.Vault != "" && !slices.Contains(names, in.Vault):
+		// A name that is no vault's is a mistake in the command, as an
+		// unknown --vault is.
+		return fmt.Errorf("--in: there is no vault named %q; use one of %s: %w", in.Vault, words.QuotedOr(names), errUsage)
 	}
 	var deps container.SearchDeps
 	app := container.NewSearchApp(cfg, c.logger(e), &deps, container.WithProbe(e.dbProbe))

@@ -216,3 +216,30 @@ func TestQuerySummaryRounded(t *testing.T) {
 		t.Errorf("--json: exit %d (%s):\n%s", code, stderr, stdout)
 	}
 }
+
+// TestQueryInNamesAVaultOrIsAUsageError: with several vaults, a query
+// without --in, and one whose --in names no vault, are mistakes in the
+// command (exit 2), said alike, with the names to choose "or" between
+// (trial 23: the unknown name exited 1 and listed them with "and" in one
+// message, "or" in the other).
+func TestQueryInNamesAVaultOrIsAUsageError(t *testing.T) {
+	a, b := filepath.Join(t.TempDir(), "work"), filepath.Join(t.TempDir(), "home")
+	querytest.Write(t, a)
+	querytest.Write(t, b)
+	db := filepath.Join(t.TempDir(), "j.db")
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, `choose the one to query with --in, one of "work" or "home"`},
+		{[]string{"--in", "help-en"}, `--in: there is no vault named "help-en"; use one of "work" or "home"`},
+	} {
+		code, _, stderr := jarvis(t, nil, append([]string{"query", "--vault", a, "--vault", b, "--db", db, "--filter", "priority >= 2"}, c.args...)...)
+		if code != 2 || !strings.Contains(stderr, c.want) {
+			t.Errorf("%q: exit %d, %q; want exit 2 with %q", c.args, code, stderr, c.want)
+		}
+	}
+	if code, _, stderr := jarvis(t, nil, "query", "--vault", a, "--vault", b, "--db", db, "--filter", "priority >= 2", "--in", "home"); code != 0 {
+		t.Errorf("--in home: exit %d: %s", code, stderr)
+	}
+}

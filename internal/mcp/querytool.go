@@ -217,7 +217,7 @@ func queryVault(vaults []config.Vault, name string) (config.Vault, error) {
 	case len(vaults) == 0:
 		return config.Vault{}, errors.New("no vault is served, so there is nothing to query")
 	case name == "":
-		return config.Vault{}, fmt.Errorf("several vaults are served; pass vault, one of %s", strings.Join(quoted(names), ", "))
+		return config.Vault{}, fmt.Errorf("several vaults are served; pass vault, one of %s", words.QuotedOr(names))
 	}
 	return config.Vault{}, noVaultNamed(name, vaults, "")
 }

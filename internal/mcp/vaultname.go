@@ -22,5 +22,5 @@ func noVaultNamed(name string, vaults []config.Vault, orEmpty string) error {
 	case near != "":
 		return fmt.Errorf("%s; did you mean %q? The vaults are %s%s", msg, near, words.Quoted(names), orEmpty)
 	}
-	return fmt.Errorf("%s; use one of %s%s", msg, orList(quoted(names)), orEmpty)
+	return fmt.Errorf("%s; use one of %s%s", msg, words.QuotedOr(names), orEmpty)
 }

@@ -278,7 +278,10 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 	case s.Similar == nil:
 		a.Missing = append(a.Missing, similarMissing("semantic search is not set up here"))
 	default:
-		similar, err = s.Similar(ctx, q.Vault, kin.ID, limit+MaxSuggestions)
+		// The pool link suggestions are drawn from does not shrink with
+		// the limit of related notes asked for: a short list still
+		// proposes the links a full one does.
+		similar, err = s.Similar(ctx, q.Vault, kin.ID, max(limit, DefaultLimit)+MaxSuggestions)
 		if err != nil {
 			if ctx.Err() != nil {
 				return Answer{}, ctx.Err()

@@ -189,3 +189,25 @@ func TestSentencesEndAtEveryScriptsFullStop(t *testing.T) {
 		}
 	}
 }
+
+// TestSuggestionsDoNotShrinkWithTheLimit: a short list of related notes
+// proposes the links a full one does (trial 23: `jarvis related --limit 3`
+// showed no "Links to consider" where the default listed five).
+func TestSuggestionsDoNotShrinkWithTheLimit(t *testing.T) {
+	s := indexedService(t, "coffee", filepath.Join("..", "..", "examples", "vault"))
+	paths := func(limit int) []string {
+		a, err := s.Find(context.Background(), Query{Vault: "coffee", Path: "Methods/Pour over.md", Limit: limit})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, sg := range a.Suggestions {
+			out = append(out, sg.Path)
+		}
+		return out
+	}
+	full, short := paths(DefaultLimit), paths(3)
+	if len(full) == 0 || strings.Join(full, "|") != strings.Join(short, "|") {
+		t.Errorf("suggestions with the default limit %q, with limit 3 %q; want the same, and some", full, short)
+	}
+}

@@ -660,7 +660,7 @@ func keywordFinds(r notes.Reader) string {
 	if r == notes.ReaderTerminal {
 		how = "--mode keyword, or the default combined mode"
 	}
-	return "No passage is similar enough to this query by meaning, but some notes hold its words: search again with " + how + " to find them."
+	return "No passage is similar enough to this query, but some notes hold its words: search again with " + how + " to find them."
 }
 
 // belowThreshold is the empty answer of a semantic search whose

@@ -52,6 +52,16 @@ func Quoted(names []string) string {
 	return List(q)
 }
 
+// QuotedOr is Quoted with "or" for the last: the names to choose one of,
+// `"en" or "vault-all"`.
+func QuotedOr(names []string) string {
+	q := Quoted(names)
+	if i := strings.LastIndex(q, `" and "`); i >= 0 && len(names) > 1 {
+		q = q[:i] + `" or "` + q[i+len(`" and "`):]
+	}
+	return q
+}
+
 // Agree is one when n is 1 and many otherwise: the verb or word that
 // agrees with a count given apart, as in "1 of 5 chunks has" and "2 of 5
 // chunks have".
