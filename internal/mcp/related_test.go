@@ -50,7 +50,7 @@ func TestRelatedNotesOnTheExampleVault(t *testing.T) {
 	}{
 		{"a direct link", "Methods/Pour over.md", related.KindLink, "this note links to it"},
 		{"a backlink", "Methods/Index.md", related.KindLink, "it links to this note"},
-		{"shared links", "Coffee journal.md", related.KindSharedLinks, "both link to [[Beans/Roast levels]] and [[Methods/Pour over]]"},
+		{"shared links", "Coffee journal.md", related.KindSharedLinks, "both link to [[Roast levels]] and [[Pour over]]"},
 		{"co-citation", "Methods/Cold brew.md", related.KindCoCited, "3 notes link to both: "},
 		{"meaning", "Methods/Cold brew.md", related.KindMeaning, `passage: "Cold brew · 100 g of coarse coffee`},
 		{"a rare tag", "Methods/AeroPress.md", related.KindTags, "both tagged #method/immersion"},

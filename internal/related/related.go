@@ -320,7 +320,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 		}
 	}
 
-	a.Related = merge(kin, similar, limit)
+	a.Related = merge(kin, similar, limit, newNoteNames(names))
 	// Notes in the vault's templates folder are patterns for new notes:
 	// never proposed as links, nor counted as mentioning this one.
 	templates := files.templateFolders()
@@ -445,7 +445,7 @@ type candidate struct {
 // merge scores every note the graph, the tags and the vectors relate to
 // the note: each reason's score is its strength over the strongest of its
 // kind, and a note's score their weighted sum over the sum of the weights.
-func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
+func merge(kin graph.Kinship, similar []SimilarNote, limit int, known noteNames) []Note {
 	by := map[string]*candidate{}
 	get := func(p, title string) *candidate {
 		c, ok := by[p]
@@ -466,12 +466,12 @@ func merge(kin graph.Kinship, similar []SimilarNote, limit int) []Note {
 			c.raw[KindLink], c.detail[KindLink] = 1, "it links to this note"
 		}
 		if k.Coupling > 0 {
-			c.raw[KindSharedLinks], c.detail[KindSharedLinks] = k.Coupling, "both link to "+wikiList(k.BothLinkTo)
+			c.raw[KindSharedLinks], c.detail[KindSharedLinks] = k.Coupling, "both link to "+wikiList(k.BothLinkTo, known)
 		}
 		if k.CoCitation > 0 {
 			n := len(k.CitedWith)
 			c.raw[KindCoCited] = k.CoCitation
-			c.detail[KindCoCited] = fmt.Sprintf("%s to both: %s", words.CountAs(n, "note links", "notes link"), wikiList(k.CitedWith))
+			c.detail[KindCoCited] = fmt.Sprintf("%s to both: %s", words.CountAs(n, "note links", "notes link"), wikiList(k.CitedWith, known))
 		}
 		if k.TagWeight > 0 {
 			var tags []string
@@ -559,14 +559,42 @@ func Wikilink(p, title string, paths []string) string {
 
 // wikiList names up to maxNamesShown notes as [[links]], "and N more" for
 // the rest.
-func wikiList(paths []string) string {
+func wikiList(paths []string, known noteNames) string {
 	var names []string
 	for i, p := range paths {
 		if i == maxNamesShown {
 			names = append(names, fmt.Sprintf("%d more", len(paths)-i))
 			break
 		}
-		names = append(names, "[["+vault.LinkStem(p)+"]]")
+		names = append(names, known.link(p))
 	}
 	return words.List(names)
+}
+
+// noteNames are the titles of a vault's notes by path, and their paths,
+// for links that name a note as a reader knows it: a note named by a
+// timestamp id is linked with its title as display text.
+type noteNames struct {
+	titles map[string]string
+	paths  []string
+}
+
+// newNoteNames indexes names (nil when they could not be read: links
+// then give paths alone).
+func newNoteNames(names []graph.NoteNames) noteNames {
+	n := noteNames{titles: make(map[string]string, len(names)), paths: make([]string, 0, len(names))}
+	for _, nn := range names {
+		n.titles[nn.Path] = nn.Title
+		n.paths = append(n.paths, nn.Path)
+	}
+	return n
+}
+
+// link is the wikilink to the file at p (Wikilink): by its path when the
+// vault's names are not known.
+func (n noteNames) link(p string) string {
+	if n.paths == nil {
+		return "[[" + vault.LinkStem(p) + "]]"
+	}
+	return Wikilink(p, n.titles[p], n.paths)
 }

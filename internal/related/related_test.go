@@ -338,7 +338,7 @@ func TestTagReasonsRead(t *testing.T) {
 		{Path: "Two.md", Title: "Two", Tags: []string{"project", "draft", "q3"}, TagWeight: 2},
 	}}
 	want := map[string]string{"One.md": "both tagged #project", "Two.md": "both tagged #project, #draft and #q3"}
-	for _, n := range merge(kin, nil, 10) {
+	for _, n := range merge(kin, nil, 10, noteNames{}) {
 		if len(n.Reasons) != 1 || n.Reasons[0].Kind != KindTags || n.Reasons[0].Detail != want[n.Path] {
 			t.Errorf("%s: reasons %+v; want one of kind %s: %q", n.Path, n.Reasons, KindTags, want[n.Path])
 		}

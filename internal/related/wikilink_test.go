@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/jarvis-mcp/jarvis/internal/graph"
 )
 
 // TestWikilinkLeadsToTheFile: a proposed link names the file, never the
@@ -41,8 +43,15 @@ func TestWikilinkLeadsToTheFile(t *testing.T) {
 // links that lead to them, an attachment with its extension (trial 17:
 // "both link to [[Assets/logo]]" leads nowhere in Obsidian).
 func TestSharedLinksNameAttachmentsWhole(t *testing.T) {
-	if got, want := wikiList([]string{"Assets/logo.png", "Plans/Q3.md"}), "[[Assets/logo.png]] and [[Plans/Q3]]"; got != want {
+	if got, want := wikiList([]string{"Assets/logo.png", "Plans/Q3.md"}, noteNames{}), "[[Assets/logo.png]] and [[Plans/Q3]]"; got != want {
 		t.Errorf("wikiList = %q, want %q", got, want)
+	}
+	// A note named by a timestamp id is linked with its title (trial 24:
+	// "both link to [[202403111200]]" told a reader nothing).
+	known := newNoteNames([]graph.NoteNames{{Path: "Zettel/202403111200.md", Title: "Ebbinghaus forgetting curve"}, {Path: "Plans/Q3.md", Title: "Q3"}})
+	if got, want := wikiList([]string{"Zettel/202403111200.md", "Plans/Q3.md", "Assets/logo.png"}, known),
+		"[[202403111200|Ebbinghaus forgetting curve]], [[Q3]] and [[Assets/logo.png]]"; got != want {
+		t.Errorf("wikiList with titles = %q, want %q", got, want)
 	}
 }
 
