@@ -434,7 +434,12 @@ func printIndexSummary(w io.Writer, out indexOutput, dbPath string, inv health.I
 		if passages != em.Chunks {
 			label = "vectors (all vaults in this database)"
 		}
-		fmt.Fprintf(w, "%s: %d of %s (%d embedded now%s) with %s\n", label, em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder))
+		why := ""
+		if em.Refitted {
+			// Every passage again: say why, or it reads as lost vectors.
+			why = "; its word statistics were taken again, as the passages changed much since they were, so every passage was embedded again"
+		}
+		fmt.Fprintf(w, "%s: %d of %s (%d embedded now%s) with %s%s\n", label, em.Vectors, words.Count(em.Chunks, "passage"), em.Embedded, others, embed.DisplayName(em.Embedder), why)
 	}
 	if out.VectorsError != "" {
 		fmt.Fprintf(w, "vectors: not brought up to date (%s embedded now); the error says why\n", words.Count(out.Embeddings.Embedded, "passage"))

@@ -134,3 +134,15 @@ func TestIndexSaysAFolderHeldUnderTwoNames(t *testing.T) {
 		t.Errorf("after the fix the duplicate is still said:\n%s", r.stderr)
 	}
 }
+
+// TestIndexSummarySaysWhyEveryPassageWasEmbeddedAgain: a run that took the
+// lexical word statistics again says so beside the count.
+func TestIndexSummarySaysWhyEveryPassageWasEmbeddedAgain(t *testing.T) {
+	for _, refit := range []bool{false, true} {
+		var b strings.Builder
+		printIndexSummary(&b, indexOutput{Embeddings: vectors.SyncResult{Embedder: "lexical", Embedded: 1450, Vectors: 1450, Chunks: 1450, Refitted: refit}}, "j.db", nil)
+		if says := strings.Contains(b.String(), "its word statistics were taken again"); says != refit {
+			t.Errorf("refitted %v: %s", refit, b.String())
+		}
+	}
+}

@@ -257,3 +257,25 @@ func TestEmbedderCheckCountsTheDatabasesVaults(t *testing.T) {
 		t.Errorf("of two vaults, one passage without a vector: %+v", r)
 	}
 }
+
+// TestSyncSaysWhenItRefitted: a sync that takes the lexical word
+// statistics again says so, as every passage is then embedded again (the
+// index summary says why; trial 24 read it as vectors lost).
+func TestSyncSaysWhenItRefitted(t *testing.T) {
+	ctx := context.Background()
+	db, add := testDB(t)
+	for i := range 400 {
+		add(fmt.Sprintf("n%d.md", i), fmt.Sprintf("passage %d about topic %d", i, i%7))
+	}
+	first, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{})
+	if err != nil || first.Refitted {
+		t.Fatalf("first sync: %+v, %v; want no refit (there was nothing to refit)", first, err)
+	}
+	if _, err := db.ExecContext(ctx, `DELETE FROM files WHERE id > 100`); err != nil {
+		t.Fatal(err)
+	}
+	again, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{})
+	if err != nil || !again.Refitted || again.Embedded != 100 {
+		t.Errorf("after three quarters of the passages went: %+v, %v; want a refit embedding all 100", again, err)
+	}
+}

@@ -60,6 +60,10 @@ type SyncResult struct {
 	// another chunk of the same text, with no embedding of their own; the
 	// rest of Vectors beyond Embedded and Shared had one before the run.
 	Shared int `json:"shared"`
+	// Refitted says that the lexical embedder's word statistics were
+	// taken again in this run, the passages having changed much since
+	// they were: every passage is embedded again.
+	Refitted bool `json:"refitted,omitempty"`
 }
 
 // Sync embeds every chunk that has no vector from the configured embedder,
@@ -361,7 +365,7 @@ func (v *Vectors) prepare(ctx context.Context, reembed bool, res *SyncResult) (p
 	if p.changes, err = v.chunkChanges(ctx); err != nil {
 		return prepared{}, err
 	}
-	if p.emb, p.rowID, err = v.prepareEmbedder(ctx, res.Chunks); err != nil {
+	if p.emb, p.rowID, res.Refitted, err = v.prepareEmbedder(ctx, res.Chunks); err != nil {
 		return prepared{}, err
 	}
 	v.setChunks(res.Chunks)
@@ -479,13 +483,13 @@ func (v *Vectors) count(ctx context.Context, doing, query string, args ...any) (
 // prepareEmbedder returns the embedder to sync with and its embedders row
 // (0 when the row is made on the first stored batch, as remote embedders
 // learn their dimension from their first answer).
-func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedder, int64, error) {
+func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedder, int64, bool, error) {
 	if v.src.Restore == nil {
-		return nil, 0, ErrNoEmbedder
+		return nil, 0, false, ErrNoEmbedder
 	}
 	s, err := v.stored(ctx)
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	var emb embed.Embedder
 	var restoreErr error
@@ -495,34 +499,34 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 	if v.src.Fit != nil && (s.id == 0 || restoreErr != nil || (v.src.Stale != nil && v.src.Stale(emb, chunks))) {
 		emb, state, err := v.src.Fit(ctx, v.corpus(ctx))
 		if err != nil {
-			return nil, 0, fmt.Errorf("fit %s embedder: %w", v.src.Provider, err)
+			return nil, 0, false, fmt.Errorf("fit %s embedder: %w", v.src.Provider, err)
 		}
 		if s.id != 0 {
-			v.log.Info("embedder statistics refitted: the vault changed too much since they were taken",
+			v.log.Info("embedder statistics refitted: the passages changed too much since they were taken",
 				"provider", v.src.Provider, "chunks", chunks)
 		}
 		id, err := v.insertEmbedder(ctx, emb, state)
 		if err != nil {
-			return nil, 0, err
+			return nil, 0, false, err
 		}
 		switch {
 		case s.id == id:
 			// The new statistics fingerprint as the old ones did; the
 			// vectors made with the old ones must still go.
 			if _, err := v.db.ExecContext(ctx, `DELETE FROM vectors WHERE embedder_id = ?`, id); err != nil {
-				return nil, 0, fmt.Errorf("drop old vectors: %w", err)
+				return nil, 0, false, fmt.Errorf("drop old vectors: %w", err)
 			}
 		case s.id != 0:
 			if err := v.dropEmbedder(ctx, s.id); err != nil {
-				return nil, 0, fmt.Errorf("drop old vectors: %w", err)
+				return nil, 0, false, fmt.Errorf("drop old vectors: %w", err)
 			}
 		}
-		return emb, id, nil
+		return emb, id, s.id != 0, nil
 	}
 	if restoreErr != nil {
 		err := fmt.Errorf("%w: %w", ErrNoEmbedder, restoreErr)
 		v.setEmbedderErr(err)
-		return nil, 0, err
+		return nil, 0, false, err
 	}
 	if s.id != 0 && emb.Dimension() != 0 && emb.Fingerprint() != s.fingerprint {
 		// The same provider and model now embed differently (a new
@@ -531,11 +535,11 @@ func (v *Vectors) prepareEmbedder(ctx context.Context, chunks int) (embed.Embedd
 		v.log.Warn("embedder changed since its vectors were stored; embedding again",
 			"was", s.fingerprint, "now", emb.Fingerprint())
 		if err := v.dropEmbedder(ctx, s.id); err != nil {
-			return nil, 0, fmt.Errorf("drop stale vectors: %w", err)
+			return nil, 0, false, fmt.Errorf("drop stale vectors: %w", err)
 		}
 		s.id = 0
 	}
-	return emb, s.id, nil
+	return emb, s.id, false, nil
 }
 
 // dropEmbedder deletes embedders row id, and with it every vector stored
