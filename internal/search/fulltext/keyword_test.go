@@ -428,3 +428,40 @@ func TestSnippetStaysInTheSectionOfItsLine(t *testing.T) {
 		})
 	}
 }
+
+// TestSnippetShowsTheSectionHoldingMostQueryWords: when the best window
+// crosses a heading, the section shown is the one whose own best window
+// holds the most query words, not that of the crossing window's first
+// match; its label, line and snippet agree, in a search and in the
+// passages read for a bare result.
+func TestSnippetShowsTheSectionHoldingMostQueryWords(t *testing.T) {
+	dir := t.TempDir()
+	sharedtest.WriteFile(t, dir, "Zettelkasten workflow.md", "---\ntags: [pkm]\ncreated: 2026-01-12\n---\n\n"+
+		"# Zettelkasten workflow\n\n"+
+		"Read and write a literature note. Turn claims into permanent notes. Link each new note to the MOC it belongs to.\n\n"+
+		"## Inbox\n\n- Check the fleeting notes\n- Process two literature notes\n- Empty the tray\n\n"+
+		"## Review\n\nOnce a week, walk the MOCs.\n")
+	k, _ := indexedKeyword(t, "zk", dir)
+	const query = "literature note inbox fleeting"
+	rs, err := k.Search(context.Background(), KeywordQuery{Text: query})
+	if err != nil || len(rs) == 0 || rs[0].Path != "Zettelkasten workflow.md" {
+		t.Fatalf("%q: %v, %v", query, rs, err)
+	}
+	bare := []notes.Result{{Vault: rs[0].Vault, Path: rs[0].Path, File: rs[0].File}}
+	if err := k.Passages(context.Background(), query, bare); err != nil {
+		t.Fatal(err)
+	}
+	for how, r := range map[string]notes.Result{"search": rs[0], "passages": bare[0]} {
+		if r.HeadingLabel() != "Zettelkasten workflow > Inbox" || r.Line != 10 {
+			t.Errorf("%s: %s · line %d; want Zettelkasten workflow > Inbox · line 10", how, r.HeadingLabel(), r.Line)
+		}
+		for _, w := range []string{"**Inbox**", "**fleeting**", "**literature**", "**notes**"} {
+			if !strings.Contains(r.Snippet, w) {
+				t.Errorf("%s: snippet %q lacks %s", how, r.Snippet, w)
+			}
+		}
+		if strings.Contains(r.Snippet, "claims") || strings.Contains(r.Snippet, "week") {
+			t.Errorf("%s: snippet %q shows another section than Inbox", how, r.Snippet)
+		}
+	}
+}

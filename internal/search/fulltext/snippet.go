@@ -177,11 +177,12 @@ func (m *marker) find(text string, words []wordSpan) []match {
 // in the middle, and the size words from the start of its sentence; scored 1000 for each distinct term
 // they hold and 1 for each further match, 100 more for starting a
 // sentence (120 the text). The best wins, the earliest on a tie. It
-// returns the span and the matches inside it.
-func window(text string, words []wordSpan, matches []match, size int) (start, end int, in []match) {
+// returns the span, the matches inside it and its score (0 without
+// matches).
+func window(text string, words []wordSpan, matches []match, size int) (start, end int, in []match, best int) {
 	n := len(words)
 	if len(matches) == 0 {
-		return 0, min(n, size), nil
+		return 0, min(n, size), nil, 0
 	}
 	seen := make(map[int]int) // term -> the scoring it was last seen in
 	scoring := 0
@@ -211,7 +212,7 @@ func window(text string, words []wordSpan, matches []match, size int) (start, en
 		}
 		return score, lo, hi
 	}
-	best := -1
+	best = -1
 	sentence := 0 // the start of the sentence of the match at hand
 	scanned := 0  // the words up to here have been looked at for sentence starts
 	for _, mt := range matches {
@@ -247,7 +248,7 @@ func window(text string, words []wordSpan, matches []match, size int) (start, en
 			in = append(in, mt)
 		}
 	}
-	return start, end, nonOverlapping(in)
+	return start, end, nonOverlapping(in), best
 }
 
 // startsSentence reports whether word i begins a sentence as FTS5 sees
@@ -305,21 +306,96 @@ type passage struct {
 	found   bool // the text holds a query word
 }
 
-// passageOf picks the passage of a note from its chunks and kept within
-// the section of its first match, given the note's headings in line order
-// (nil when not known): the snippet never crosses a heading line, so that
-// the section a result is labelled by (that of its line) is the one its
-// snippet shows. A short section gives a shorter snippet.
+// passageOf picks the passage of a note from its chunks, kept within one
+// section, given the note's headings in line order (nil when not known):
+// the snippet never crosses a heading line, so that the section a result
+// is labelled by (that of its line) is the one its snippet shows. The
+// section shown is the one whose own best window scores best by the rules
+// that choose a window (window: the most distinct query words first), the
+// earliest on a tie; not merely the section where the note's best window
+// starts, which may hold fewer of the query's words than another. A short
+// section gives a shorter snippet.
 func (m *marker) passageOf(chunks []storedChunk, headings []vault.Heading) passage {
 	p := m.bodyPassage(chunks)
 	if len(headings) == 0 {
 		return p
 	}
 	first, next := sectionLines(headings, p.line)
-	if within, cut := linesWithin(chunks, first, next); cut && len(within) > 0 {
-		return m.bodyPassage(within)
+	if _, cut := linesWithin(chunks, first, next); !cut {
+		return p // one section only
 	}
-	return p
+	// Each chunk is split into lines once, not once for each section.
+	split := make([][]string, len(chunks))
+	for i, c := range chunks {
+		split[i] = strings.Split(c.text, "\n")
+	}
+	var best []storedChunk
+	bestScore := -1
+	for i := 0; i <= len(headings); i++ {
+		from, to := 0, 0 // the section's lines, to 0: to the end
+		if i > 0 {
+			from = headings[i-1].Line
+		}
+		if i < len(headings) {
+			to = headings[i].Line
+		}
+		if i > 0 && i < len(headings) && to <= from {
+			continue // a heading on the line of the one before
+		}
+		within := splitWithin(chunks, split, from, to)
+		if len(within) == 0 {
+			continue
+		}
+		if sc := m.bodyScore(within); sc > bestScore {
+			best, bestScore = within, sc
+		}
+	}
+	if best == nil {
+		return p
+	}
+	return m.bodyPassage(best)
+}
+
+// splitWithin is linesWithin of chunks already split into lines.
+func splitWithin(chunks []storedChunk, split [][]string, first, next int) []storedChunk {
+	var out []storedChunk
+	for i, c := range chunks {
+		lines := split[i]
+		from, to := max(first-c.line, 0), len(lines)
+		if next > 0 {
+			to = min(to, max(next-c.line, 0))
+		}
+		if from >= to {
+			continue
+		}
+		text := c.text
+		if from > 0 || to < len(lines) {
+			text = strings.Join(lines[from:to], "\n")
+		}
+		out = append(out, storedChunk{heading: c.heading, line: c.line + from, text: text})
+	}
+	return out
+}
+
+// bodyScore is the score of the window bodyPassage would choose in chunks.
+func (m *marker) bodyScore(chunks []storedChunk) int {
+	body := joinChunks(chunks)
+	words := textWords(body)
+	_, _, _, score := window(body, words, m.find(body, words), snippetTokens)
+	return score
+}
+
+// joinChunks is the text of chunks as note_fts reads a body: joined by
+// line breaks.
+func joinChunks(chunks []storedChunk) string {
+	var b strings.Builder
+	for i, c := range chunks {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(c.text)
+	}
+	return b.String()
 }
 
 // sectionLines is the section holding line: from the line of the last
@@ -379,7 +455,7 @@ func (m *marker) bodyPassage(chunks []storedChunk) passage {
 	body := b.String()
 	words := textWords(body)
 	matches := m.find(body, words)
-	start, end, in := window(body, words, matches, snippetTokens)
+	start, end, in, _ := window(body, words, matches, snippetTokens)
 	p := passage{line: chunks[0].line}
 	if start >= end {
 		return p
@@ -391,7 +467,7 @@ func (m *marker) bodyPassage(chunks []storedChunk) passage {
 	shown, linked := notes.PlainLinks(lines)
 	sw := textWords(shown)
 	sm := m.find(shown, sw)
-	ss, se, sin := window(shown, sw, sm, snippetTokens)
+	ss, se, sin, _ := window(shown, sw, sm, snippetTokens)
 	if ss, se = wholeLinks(sw, ss, se, linked); len(sw) > 0 {
 		sin = nil
 		for _, mt := range sm {
