@@ -287,8 +287,17 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 				return Answer{}, ctx.Err()
 			}
 			a.Missing = append(a.Missing, similarMissing(meaningMissing(err, s.VectorsAbsent, s.Explain, q.Reader)))
-		} else if s.Embedder != nil {
-			a.Embedder = s.Embedder()
+		} else {
+			if s.Embedder != nil {
+				a.Embedder = s.Embedder()
+			}
+			if s.VectorsAbsent != nil {
+				// Some vectors are in memory and others still being read
+				// (a server just started): what was found is not all.
+				if why, _ := s.VectorsAbsent(); why == search.VectorsReading {
+					a.Missing = append(a.Missing, "links and tags are complete, but similar passages and links to consider may be missing because "+why+"; ask again in a few seconds")
+				}
+			}
 		}
 	}
 

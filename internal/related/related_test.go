@@ -112,6 +112,25 @@ func TestFindDegrades(t *testing.T) {
 			}
 		})
 	}
+	// Some vectors found while the rest are still being read (trial 25:
+	// at a server's start the answer had no similar passages and no links
+	// to consider, and did not say why).
+	t.Run("some vectors read", func(t *testing.T) {
+		s := fakeService(t, notes, kin)
+		s.Similar = func(context.Context, string, int64, int) ([]SimilarNote, error) { return nil, nil }
+		s.VectorsAbsent = func() (string, bool) { return search.VectorsReading, true }
+		a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Tea.md"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := "similar passages and links to consider may be missing because " + search.VectorsReading + "; ask again in a few seconds"; len(a.Missing) != 1 || !strings.Contains(a.Missing[0], want) {
+			t.Fatalf("missing %q; want %q", a.Missing, want)
+		}
+		s.VectorsAbsent = func() (string, bool) { return "", false }
+		if a, err := s.Find(context.Background(), Query{Vault: "v", Path: "Tea.md"}); err != nil || len(a.Missing) != 0 {
+			t.Fatalf("with every vector read: missing %q, %v", a.Missing, err)
+		}
+	})
 	t.Run("no index", func(t *testing.T) {
 		s := fakeService(t, notes, kin)
 		s.Kin = func(context.Context, string, string) (graph.Kinship, error) {
