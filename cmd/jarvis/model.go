@@ -307,7 +307,8 @@ func printModelList(w io.Writer, out modelListOutput) {
 	}
 	tw.Flush()
 	fmt.Fprintf(w, "\nmodels folder: %s (set JARVIS_MODELS to move it)\n", out.ModelsDir)
-	fmt.Fprintln(w, "install one with `jarvis model pull NAME`, then use it with --embedder NAME or JARVIS_EMBEDDER=NAME")
+	fmt.Fprintln(w, "install one with `jarvis model pull NAME`: while no embedder is configured, the model pulled becomes the one used;")
+	fmt.Fprintln(w, "otherwise, or to choose another installed one, use --embedder NAME or JARVIS_EMBEDDER=NAME")
 }
 
 // formatSize writes a byte count the way download sizes are usually shown.

@@ -85,7 +85,11 @@ func TestModelPullListRemove(t *testing.T) {
 		t.Errorf("e5-small-v2 listed as %+v", e5)
 	}
 	_, text, _ := jarvis(t, vars, "model", "list")
-	for _, s := range []string{"NAME", "GOOD FOR", "bge-small-en-v1.5", "models folder: " + dir} {
+	// The footer says what pull itself does: with no embedder configured,
+	// the model pulled becomes the one used (trial 26: it said only
+	// --embedder, as the README did not).
+	for _, s := range []string{"NAME", "GOOD FOR", "bge-small-en-v1.5", "models folder: " + dir,
+		"while no embedder is configured, the model pulled becomes the one used"} {
 		if !strings.Contains(text, s) {
 			t.Errorf("model list does not show %q:\n%s", s, text)
 		}

@@ -99,7 +99,7 @@ func otherVaults(ctx context.Context, h *store.Handle, cfg config.Config) []heal
 		}
 		if cfg.Lists(name) {
 			out = append(out, health.Result{Name: "other vault " + name, Status: health.OK,
-				Detail: fmt.Sprintf("the database also holds vault %q (%s), which %s lists; %s leaves it out of this run, so it is not checked here: without %[4]s, every vault the config file lists is",
+				Detail: fmt.Sprintf("the database also holds vault %q (%s), which %s lists; %s leaves it out of this run, so it is not checked here; doctor without %[4]s checks every vault the config file lists",
 					name, words.Count(notes, "note"), cfg.FileOrigin(), cfg.VaultOrigin())})
 			continue
 		}

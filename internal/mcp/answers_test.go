@@ -359,3 +359,17 @@ func TestReadNoteOnLargeAttachment(t *testing.T) {
 	}
 	sharedtest.CheckWords(t, "read-note", text)
 }
+
+// TestGraphCountsLinksEitherWay: a walk of incoming links lists every link
+// among the notes it reached, the start note's own links to them too; the
+// count says so (trial 26 read "14 links" of a walk "in" as links in).
+func TestGraphCountsLinksEitherWay(t *testing.T) {
+	v := config.Vault{Name: "w", Path: t.TempDir()}
+	sharedtest.WriteFile(t, v.Path, "Book.md", "# Book\n\nBy [[Author]].\n")
+	sharedtest.WriteFile(t, v.Path, "Author.md", "# Author\n\nWrote [[Book]].\n")
+	cs := connect(t, realBackend(t, filepath.Join(t.TempDir(), "j.db"), true, v))
+	text, isErr := call(t, cs, mcp.ToolSearchGraph, map[string]any{"query_note_path": "Book", "direction": "in", "depth": 1}, nil)
+	if want := "2 nodes, 2 links among them (either way)."; isErr || !strings.Contains(text, want) || !strings.Contains(text, "`Book.md` line 3 → `Author.md`") {
+		t.Fatalf("search-graph in: %v; want %q and the start note's own link in:\n%s", isErr, want, text)
+	}
+}

@@ -382,9 +382,13 @@ func renderGraph(out GraphOutput) *mcpsdk.CallToolResult {
 	if out.NodesReached > len(out.Nodes) {
 		fmt.Fprintf(&b, " of %d reached", out.NodesReached)
 	}
-	fmt.Fprintf(&b, ", %s", words.Count(len(out.Edges), "link"))
+	// The links are every link among the notes reached, whichever way
+	// they go: a walk of incoming links lists the start note's own links
+	// to them too.
 	if out.LinksFound > len(out.Edges) {
-		fmt.Fprintf(&b, " of %d among them", out.LinksFound)
+		fmt.Fprintf(&b, ", %d of %d links among them (either way)", len(out.Edges), out.LinksFound)
+	} else {
+		fmt.Fprintf(&b, ", %s among them (either way)", words.Count(len(out.Edges), "link"))
 	}
 	if out.Truncated {
 		b.WriteString(" (cut short; ask for less depth or one direction)")

@@ -364,7 +364,7 @@ func (s *Service) Find(ctx context.Context, q Query) (Answer, error) {
 // be compared, and why: true of any embedder, whether it measures meaning
 // or shared words.
 func similarMissing(why string) string {
-	return "links and tags are complete, but similar passages are missing because " + why
+	return "links and tags are complete, but similar passages and links to consider are missing because " + why
 }
 
 // meaningMissing words why the passages could not be compared; absent,

@@ -79,16 +79,16 @@ func TestFindDegrades(t *testing.T) {
 		similar func(context.Context, string, int64, int) ([]SimilarNote, error)
 		want    string
 	}{
-		{"no similar", nil, "links and tags are complete, but similar passages are missing because semantic search is not set up here"},
+		{"no similar", nil, "links and tags are complete, but similar passages and links to consider are missing because semantic search is not set up here"},
 		{"no vectors", func(context.Context, string, int64, int) ([]SimilarNote, error) {
 			return nil, search.ErrNoVectors
-		}, "links and tags are complete, but similar passages are missing because there are no vectors for this note yet"},
+		}, "links and tags are complete, but similar passages and links to consider are missing because there are no vectors for this note yet"},
 		{"embedder down", func(context.Context, string, int64, int) ([]SimilarNote, error) {
 			return nil, fmt.Errorf("%w: dial tcp 127.0.0.1:11434: connection refused", vectors.ErrNoEmbedder)
-		}, "links and tags are complete, but similar passages are missing because the embedder cannot be used"},
+		}, "links and tags are complete, but similar passages and links to consider are missing because the embedder cannot be used"},
 		{"vectors being read", func(context.Context, string, int64, int) ([]SimilarNote, error) {
 			return nil, search.ErrNoVectors
-		}, "links and tags are complete, but similar passages are missing because " + search.VectorsReading + "; ask again in a few seconds"},
+		}, "links and tags are complete, but similar passages and links to consider are missing because " + search.VectorsReading + "; ask again in a few seconds"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := fakeService(t, notes, kin)
