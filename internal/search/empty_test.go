@@ -12,6 +12,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/fulltext"
 	"github.com/jarvis-mcp/jarvis/internal/search/notes"
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
+	"github.com/jarvis-mcp/jarvis/internal/sharedtest"
 )
 
 // TestNothingFoundIsNothing: a query about nothing in the vault (invented
@@ -190,6 +191,37 @@ func TestNamesOnlyEmptySaysOnlyNamesWereSearched(t *testing.T) {
 		}
 		if len(a.Results) != 0 || !strings.HasPrefix(a.Empty, tc.want) {
 			t.Errorf("%q for reader %d: %d results, empty %q; want it to begin %q", tc.text, tc.reader, len(a.Results), a.Empty, tc.want)
+		}
+	}
+}
+
+// TestEmptyAnswerPointsToProperties: a word a note holds only in its
+// frontmatter (a contact's name, a property's name) is not searched as
+// text; the empty answer said "no note holds its words" (trial 27). It
+// names the note and the property, with a filter that finds it, in the
+// reader's words; a word no property holds keeps the plain answer.
+func TestEmptyAnswerPointsToProperties(t *testing.T) {
+	dir := t.TempDir()
+	sharedtest.WriteFile(t, dir, "Clients/Northwind Legal.md", "---\ncontact: Priya Shah\nrate: 0.12\n---\n# Northwind Legal\n\nContracts from London.\n")
+	sharedtest.WriteFile(t, dir, "Projects/Manual.md", "---\ndeadline: 2026-12-01\n---\n# Manual\n\nA technical manual.\n")
+	svc, _ := indexedService(t, config.Vault{Name: "work", Path: dir})
+	for _, tc := range []struct {
+		text   string
+		mode   Mode
+		reader notes.Reader
+		want   string
+	}{
+		{"Priya", ModeKeyword, notes.ReaderTerminal, `No note's text or names hold the words of this query, but the properties (frontmatter) of Clients/Northwind Legal.md do, which search does not read as text: filter on the property with --where, such as --where 'contact == "Priya Shah"', or use jarvis query.`},
+		{"Priya", ModeCombined, notes.ReaderModel, `filter on the property with the where argument, such as where: contact == "Priya Shah", or use query-notes.`},
+		{"deadline", ModeKeyword, notes.ReaderTerminal, `the properties (frontmatter) of Projects/Manual.md do, which search does not read as text: filter on the property deadline with --where, or list it with jarvis query.`},
+		{"zanzibar", ModeKeyword, notes.ReaderTerminal, "Nothing in the notes matches this query: no note holds its words."},
+	} {
+		a, err := svc.Search(context.Background(), Query{Mode: tc.mode, Text: tc.text, Reader: tc.reader})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(a.Results) != 0 || !strings.Contains(a.Empty, tc.want) {
+			t.Errorf("%q (%s): %d results, empty %q; want %q in it", tc.text, tc.mode, len(a.Results), a.Empty, tc.want)
 		}
 	}
 }

@@ -2,14 +2,17 @@ package search
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"math"
 	"slices"
 	"strconv"
 	"strings"
 	"sync"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/jarvis-mcp/jarvis/internal/config"
@@ -21,6 +24,7 @@ import (
 	"github.com/jarvis-mcp/jarvis/internal/search/vectors"
 	"github.com/jarvis-mcp/jarvis/internal/store"
 	"github.com/jarvis-mcp/jarvis/internal/vault"
+	"github.com/jarvis-mcp/jarvis/internal/words"
 )
 
 // Mode is a kind of search.
@@ -291,6 +295,13 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 	}
 	if len(a.Results) == 0 && a.Empty == "" {
 		a.Empty = emptiness(q, a)
+		if q.Mode != ModeSemantic || a.Degraded {
+			// Properties are not searched as text: a word a note holds
+			// only there is pointed to, not called absent.
+			if said := s.inProperties(ctx, q); said != "" {
+				a.Empty = said
+			}
+		}
 		if q.NamesOnly && s.keyword != nil {
 			// Only names were searched: whether the notes' text holds
 			// the words says where to search next.
@@ -680,4 +691,113 @@ func belowThreshold(threshold float64, best notes.Result, r notes.Reader) string
 // noNotes is the answer when the filter itself keeps no note.
 func noNotes(f notes.Filter, r notes.Reader) Answer {
 	return Answer{Results: []notes.Result{}, Empty: f.NoNotes(r)}
+}
+
+// inProperties is the empty answer of a search whose words no note's text
+// or names hold when some note's properties (its frontmatter) hold them
+// all, in a value or a property's name, in the words of q's reader; ""
+// when none does. Search reads the text, titles, aliases, headings and
+// tags of notes, not their other properties, which a filter reads.
+func (s *Service) inProperties(ctx context.Context, q Query) string {
+	ws := fulltext.Words(q.Text)
+	if len(ws) == 0 || s.db == nil {
+		return ""
+	}
+	var conds []string
+	var args []any
+	for _, w := range ws {
+		conds = append(conds, `instr(lower(f.frontmatter), ?) > 0`)
+		args = append(args, strings.ToLower(w))
+	}
+	vaults := q.Filter.Vaults
+	if q.Filter.Vault != "" {
+		vaults = []string{q.Filter.Vault}
+	}
+	if len(vaults) > 0 {
+		conds = append(conds, `v.name IN (`+strings.TrimSuffix(strings.Repeat("?,", len(vaults)), ",")+`)`)
+		for _, v := range vaults {
+			args = append(args, v)
+		}
+	}
+	if ids, idArgs := q.Filter.NoteIDs(); ids != "" {
+		conds = append(conds, `f.id IN (`+ids+`)`)
+		args = append(args, idArgs...)
+	}
+	rows, err := s.db.QueryContext(ctx, `SELECT f.path, f.frontmatter FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE f.kind = 'note' AND f.frontmatter IS NOT NULL AND `+strings.Join(conds, " AND ")+` ORDER BY f.path LIMIT 50`, args...)
+	if err != nil {
+		return ""
+	}
+	defer rows.Close()
+	var paths []string
+	var key, value string
+	for rows.Next() {
+		var p, fm string
+		if rows.Scan(&p, &fm) != nil {
+			return ""
+		}
+		paths = append(paths, p)
+		if key == "" {
+			key, value = propertyHolding(fm, ws[0])
+		}
+	}
+	if rows.Err() != nil || len(paths) == 0 {
+		return ""
+	}
+	where, query := "--where", "jarvis query"
+	if q.Reader != notes.ReaderTerminal {
+		where, query = "the where argument", "query-notes"
+	}
+	notesWord := fmt.Sprintf("%s (such as %s)", words.Count(len(paths), "note"), paths[0])
+	if len(paths) == 1 {
+		notesWord = paths[0]
+	}
+	head := fmt.Sprintf("No note's text or names hold the words of this query, but the properties (frontmatter) of %s do, which search does not read as text", notesWord)
+	switch {
+	case key != "" && value != "" && plainName(key):
+		expr := key + " == " + strconv.Quote(value)
+		example := "where: " + expr
+		if q.Reader == notes.ReaderTerminal {
+			example = "--where " + health.Quote(expr)
+		}
+		return fmt.Sprintf("%s: filter on the property with %s, such as %s, or use %s.", head, where, example, query)
+	case key != "":
+		return fmt.Sprintf("%s: filter on the property %s with %s, or list it with %s.", head, key, where, query)
+	}
+	return fmt.Sprintf("%s: filter on a property with %s, or use %s.", head, where, query)
+}
+
+// propertyHolding is the first property of the frontmatter fm (a JSON
+// object) whose name or value holds word, case aside, and that value when
+// it is one string; "" when none does or fm cannot be read.
+func propertyHolding(fm, word string) (key, value string) {
+	var props map[string]any
+	if json.Unmarshal([]byte(fm), &props) != nil {
+		return "", ""
+	}
+	word = strings.ToLower(word)
+	for _, k := range slices.Sorted(maps.Keys(props)) {
+		v := props[k]
+		str, isString := v.(string)
+		switch {
+		case isString && strings.Contains(strings.ToLower(str), word):
+			return k, str
+		case strings.Contains(strings.ToLower(k), word):
+			return k, ""
+		case !isString && strings.Contains(strings.ToLower(fmt.Sprint(v)), word):
+			return k, ""
+		}
+	}
+	return "", ""
+}
+
+// plainName reports whether a property name can stand bare in a filter
+// expression: letters, digits and underscores, not starting with a digit.
+func plainName(k string) bool {
+	for i, r := range k {
+		if !(r == '_' || unicode.IsLetter(r) || (i > 0 && unicode.IsDigit(r))) {
+			return false
+		}
+	}
+	return k != ""
 }

@@ -423,3 +423,11 @@ var stopWords = func() map[string]bool {
 	}
 	return m
 }()
+
+// Words are the words keyword search looks for in text, lowercased, less
+// the stop words it drops (unless nothing else is left).
+func Words(text string) []string {
+	pq := parseQuery(text)
+	pq.dropStopWords()
+	return pq.needles()
+}
