@@ -206,22 +206,26 @@ func TestEmptyAnswerPointsToProperties(t *testing.T) {
 	sharedtest.WriteFile(t, dir, "Projects/Manual.md", "---\ndeadline: 2026-12-01\n---\n# Manual\n\nA technical manual.\n")
 	svc, _ := indexedService(t, config.Vault{Name: "work", Path: dir})
 	for _, tc := range []struct {
-		text   string
-		mode   Mode
-		reader notes.Reader
-		want   string
+		text      string
+		mode      Mode
+		namesOnly bool
+		reader    notes.Reader
+		want      string
 	}{
-		{"Priya", ModeKeyword, notes.ReaderTerminal, `No note's text or names hold the words of this query, but the properties (frontmatter) of Clients/Northwind Legal.md do, which search does not read as text: filter on the property with --where, such as --where 'contact == "Priya Shah"', or use jarvis query.`},
-		{"Priya", ModeCombined, notes.ReaderModel, `filter on the property with the where argument, such as where: contact == "Priya Shah", or use query-notes.`},
-		{"deadline", ModeKeyword, notes.ReaderTerminal, `the properties (frontmatter) of Projects/Manual.md do, which search does not read as text: filter on the property deadline with --where, or list it with jarvis query.`},
-		{"zanzibar", ModeKeyword, notes.ReaderTerminal, "Nothing in the notes matches this query: no note holds its words."},
+		{"Priya", ModeKeyword, false, notes.ReaderTerminal, "No note's text or names hold the words of this query, but the properties (frontmatter) of Clients/Northwind Legal.md do, which search does not read as text: list the notes by the property contact with `jarvis query --in work --filter 'contact == \"Priya Shah\"'`."},
+		{"Priya", ModeCombined, false, notes.ReaderModel, `list the notes by the property contact with query-notes, vault "work" and filter contact == "Priya Shah".`},
+		// Every mode says it (trial 28: semantic and names-only did not).
+		{"Priya", ModeSemantic, false, notes.ReaderTerminal, "the properties (frontmatter) of Clients/Northwind Legal.md do"},
+		{"Priya", ModeKeyword, true, notes.ReaderTerminal, "the properties (frontmatter) of Clients/Northwind Legal.md do"},
+		{"deadline", ModeKeyword, false, notes.ReaderTerminal, "list the notes by the property deadline with `jarvis query --in work --filter 'file.hasProperty(\"deadline\")' --property deadline`."},
+		{"zanzibar", ModeKeyword, false, notes.ReaderTerminal, "Nothing in the notes matches this query: no note holds its words."},
 	} {
-		a, err := svc.Search(context.Background(), Query{Mode: tc.mode, Text: tc.text, Reader: tc.reader})
+		a, err := svc.Search(context.Background(), Query{Mode: tc.mode, NamesOnly: tc.namesOnly, Text: tc.text, Reader: tc.reader})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if len(a.Results) != 0 || !strings.Contains(a.Empty, tc.want) {
-			t.Errorf("%q (%s): %d results, empty %q; want %q in it", tc.text, tc.mode, len(a.Results), a.Empty, tc.want)
+			t.Errorf("%q (%s, names only %v): %d results, empty %q; want %q in it", tc.text, tc.mode, tc.namesOnly, len(a.Results), a.Empty, tc.want)
 		}
 	}
 }

@@ -294,28 +294,7 @@ func (s *Service) Search(ctx context.Context, q Query) (Answer, error) {
 		a.Notes = append(a.Notes, fmt.Sprintf("keyword search used the first %d words of the query and left out %d more", fulltext.MaxTerms, n))
 	}
 	if len(a.Results) == 0 && a.Empty == "" {
-		a.Empty = emptiness(q, a)
-		if q.Mode != ModeSemantic || a.Degraded {
-			// Properties are not searched as text: a word a note holds
-			// only there is pointed to, not called absent.
-			if said := s.inProperties(ctx, q); said != "" {
-				a.Empty = said
-			}
-		}
-		if q.NamesOnly && s.keyword != nil {
-			// Only names were searched: whether the notes' text holds
-			// the words says where to search next.
-			kw, err := s.keyword.Search(ctx, fulltext.KeywordQuery{Text: text, Filter: q.Filter, Limit: 1})
-			a.Empty = namesOnlyEmpty(q, err == nil && len(kw) > 0)
-		}
-		if q.Mode == ModeSemantic && !a.Degraded && s.keyword != nil {
-			// A query of a word or two can fall under the similarity
-			// floor against whole passages that hold it: keyword search
-			// is then the way to them, not other words.
-			if kw, err := s.keyword.Search(ctx, fulltext.KeywordQuery{Text: text, Filter: q.Filter, Limit: 1}); err == nil && len(kw) > 0 {
-				a.Empty = keywordFinds(q.Reader)
-			}
-		}
+		a.Empty = s.empty(ctx, q, a, text)
 	}
 	s.unready(ctx, q, &a)
 	return a, nil
@@ -693,6 +672,36 @@ func noNotes(f notes.Filter, r notes.Reader) Answer {
 	return Answer{Results: []notes.Result{}, Empty: f.NoNotes(r)}
 }
 
+// empty says why a search of text found nothing, and where to look: the
+// notes' text when only names were searched, or when a semantic search
+// fell under its floor on words notes hold; their properties when only
+// those hold the words (inProperties); else that nothing matches.
+func (s *Service) empty(ctx context.Context, q Query, a Answer, text string) string {
+	inText := false
+	if s.keyword != nil && (q.NamesOnly || q.Mode == ModeSemantic && !a.Degraded) {
+		kw, err := s.keyword.Search(ctx, fulltext.KeywordQuery{Text: text, Filter: q.Filter, Limit: 1})
+		inText = err == nil && len(kw) > 0
+	}
+	switch {
+	case q.NamesOnly && inText:
+		return namesOnlyEmpty(q, true)
+	case inText:
+		// A query of a word or two can fall under the similarity floor
+		// against whole passages that hold it: keyword search is then
+		// the way to them, not other words.
+		return keywordFinds(q.Reader)
+	}
+	// Properties are not searched as text: a word a note holds only
+	// there is pointed to, not called absent.
+	if said := s.inProperties(ctx, q); said != "" {
+		return said
+	}
+	if q.NamesOnly {
+		return namesOnlyEmpty(q, false)
+	}
+	return emptiness(q, a)
+}
+
 // inProperties is the empty answer of a search whose words no note's text
 // or names hold when some note's properties (its frontmatter) hold them
 // all, in a value or a property's name, in the words of q's reader; ""
@@ -723,48 +732,61 @@ func (s *Service) inProperties(ctx context.Context, q Query) string {
 		conds = append(conds, `f.id IN (`+ids+`)`)
 		args = append(args, idArgs...)
 	}
-	rows, err := s.db.QueryContext(ctx, `SELECT f.path, f.frontmatter FROM files f JOIN vaults v ON v.id = f.vault_id
-		WHERE f.kind = 'note' AND f.frontmatter IS NOT NULL AND `+strings.Join(conds, " AND ")+` ORDER BY f.path LIMIT 50`, args...)
+	rows, err := s.db.QueryContext(ctx, `SELECT v.name, f.path, f.frontmatter FROM files f JOIN vaults v ON v.id = f.vault_id
+		WHERE f.kind = 'note' AND f.frontmatter IS NOT NULL AND `+strings.Join(conds, " AND ")+` ORDER BY v.name, f.path LIMIT 50`, args...)
 	if err != nil {
 		return ""
 	}
 	defer rows.Close()
 	var paths []string
-	var key, value string
+	var vaultName, key, value string
 	for rows.Next() {
-		var p, fm string
-		if rows.Scan(&p, &fm) != nil {
+		var vn, p, fm string
+		if rows.Scan(&vn, &p, &fm) != nil {
 			return ""
 		}
 		paths = append(paths, p)
 		if key == "" {
+			vaultName = vn
 			key, value = propertyHolding(fm, ws[0])
 		}
 	}
 	if rows.Err() != nil || len(paths) == 0 {
 		return ""
 	}
-	where, query := "--where", "jarvis query"
-	if q.Reader != notes.ReaderTerminal {
-		where, query = "the where argument", "query-notes"
-	}
 	notesWord := fmt.Sprintf("%s (such as %s)", words.Count(len(paths), "note"), paths[0])
 	if len(paths) == 1 {
 		notesWord = paths[0]
 	}
 	head := fmt.Sprintf("No note's text or names hold the words of this query, but the properties (frontmatter) of %s do, which search does not read as text", notesWord)
+	// A filter on the property finds them: by its value when it is one
+	// string, else by the property being there.
+	var expr, list string
 	switch {
-	case key != "" && value != "" && plainName(key):
-		expr := key + " == " + strconv.Quote(value)
-		example := "where: " + expr
-		if q.Reader == notes.ReaderTerminal {
-			example = "--where " + health.Quote(expr)
-		}
-		return fmt.Sprintf("%s: filter on the property with %s, such as %s, or use %s.", head, where, example, query)
-	case key != "":
-		return fmt.Sprintf("%s: filter on the property %s with %s, or list it with %s.", head, key, where, query)
+	case key == "":
+		return head + ": filter on a property with " + s.filterWords(q.Reader) + "."
+	case value != "" && plainName(key):
+		expr = key + " == " + strconv.Quote(value)
+	default:
+		expr = "file.hasProperty(" + strconv.Quote(key) + ")"
+		list = key
 	}
-	return fmt.Sprintf("%s: filter on a property with %s, or use %s.", head, where, query)
+	if q.Reader == notes.ReaderTerminal {
+		args := []string{"--in", vaultName, "--filter", expr}
+		if list != "" {
+			args = append(args, "--property", list)
+		}
+		return fmt.Sprintf("%s: list the notes by the property %s with %s.", head, key, s.inv.Command("query", args...))
+	}
+	return fmt.Sprintf("%s: list the notes by the property %s with query-notes, vault %s and filter %s.", head, key, strconv.Quote(vaultName), expr)
+}
+
+// filterWords names, for reader r, where a filter on properties is given.
+func (s *Service) filterWords(r notes.Reader) string {
+	if r == notes.ReaderTerminal {
+		return "--where or `jarvis query`"
+	}
+	return "the where argument or query-notes"
 }
 
 // propertyHolding is the first property of the frontmatter fm (a JSON
