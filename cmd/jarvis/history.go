@@ -239,7 +239,16 @@ func printHistory(w io.Writer, page historyPage, dbPath string, inv health.Invoc
 	var example int64
 	// Nor the write the last one undid or redid: undoing it again is
 	// what reverting the last does.
-	last, _, _, _ := write.Reverts(entries[0])
+	last, redo, _, isUndo := write.Reverts(entries[0])
+	// Reverting the last is, when it is itself an undo or a redo, doing
+	// the write it reverted again, or undoing it again: said so.
+	revert := "to revert the last"
+	switch {
+	case isUndo && redo:
+		revert = fmt.Sprintf("to revert the last (it redid write %d, so this undoes write %d again)", last, last)
+	case isUndo:
+		revert = fmt.Sprintf("to revert the last (it undid write %d, so this makes write %d again)", last, last)
+	}
 	for _, e := range entries[1:] {
 		if undoable[e.ID] && e.Tool != "undo" && e.ID != last {
 			example = e.ID
@@ -247,11 +256,11 @@ func printHistory(w io.Writer, page historyPage, dbPath string, inv health.Invoc
 		}
 	}
 	if example == 0 {
-		fmt.Fprintf(w, "\n%s Run %s to revert the last.\n", listed, inv.Command("undo"))
+		fmt.Fprintf(w, "\n%s Run %s %s.\n", listed, inv.Command("undo"), revert)
 		return
 	}
-	fmt.Fprintf(w, "\n%s Run %s to revert the last, or %s for write %d.\n",
-		listed, inv.Command("undo"), inv.Command("undo", strconv.FormatInt(example, 10)), example)
+	fmt.Fprintf(w, "\n%s Run %s %s, or %s for write %d.\n",
+		listed, inv.Command("undo"), revert, inv.Command("undo", strconv.FormatInt(example, 10)), example)
 }
 
 // revertStates says, of each write among entries (newest first) that an

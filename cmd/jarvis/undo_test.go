@@ -752,3 +752,19 @@ func TestUndoLeavesNoPassageWithoutAVector(t *testing.T) {
 		t.Errorf("doctor after an undo: %q\n%s", line, d.stdout)
 	}
 }
+
+// TestHistoryFooterSaysWhatRevertingAnUndoDoes: when the newest write is
+// an undo, the footer says that reverting it makes the write it undid
+// again (trial 29: "to revert the last" hid that it redoes).
+func TestHistoryFooterSaysWhatRevertingAnUndoDoes(t *testing.T) {
+	f := newUndoFixture(t, map[string]string{"A.md": "a\n", "B.md": "b\n"})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "A.md", Before: testETag([]byte("a\n")), After: []byte("a2\n")}}})
+	f.write(t, write.Change{Tool: "edit-note", Files: []write.FileChange{{Path: "B.md", Before: testETag([]byte("b\n")), After: []byte("b2\n")}}})
+	if u := f.run(t, "undo", "2"); u.code != 0 {
+		t.Fatalf("undo 2: exit %d: %s", u.code, u.stderr)
+	}
+	h := f.run(t, "history")
+	if want := "to revert the last (it undid write 2, so this makes write 2 again), or"; !strings.Contains(h.stdout, want) {
+		t.Errorf("history after an undo does not say %q:\n%s", want, h.stdout)
+	}
+}

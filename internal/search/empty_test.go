@@ -203,6 +203,9 @@ func TestNamesOnlyEmptySaysOnlyNamesWereSearched(t *testing.T) {
 func TestEmptyAnswerPointsToProperties(t *testing.T) {
 	dir := t.TempDir()
 	sharedtest.WriteFile(t, dir, "Clients/Northwind Legal.md", "---\ncontact: Priya Shah\nrate: 0.12\n---\n# Northwind Legal\n\nContracts from London.\n")
+	// The property whose value is the word is named before one whose
+	// value holds it inside an address (trial 29).
+	sharedtest.WriteFile(t, dir, "Guests/Marisol.md", "---\nemail: marisol@greenblocks.org\norganisation: GreenBlocks\n---\n# Marisol\n\nA guest.\n")
 	sharedtest.WriteFile(t, dir, "Projects/Manual.md", "---\ndeadline: 2026-12-01\n---\n# Manual\n\nA technical manual.\n")
 	svc, _ := indexedService(t, config.Vault{Name: "work", Path: dir})
 	for _, tc := range []struct {
@@ -219,6 +222,7 @@ func TestEmptyAnswerPointsToProperties(t *testing.T) {
 		{"Priya", ModeKeyword, true, notes.ReaderTerminal, "the properties (frontmatter) of Clients/Northwind Legal.md do"},
 		{"deadline", ModeKeyword, false, notes.ReaderTerminal, "list the notes by the property deadline with `jarvis query --in work --filter 'file.hasProperty(\"deadline\")' --property deadline`."},
 		{"zanzibar", ModeKeyword, false, notes.ReaderTerminal, "Nothing in the notes matches this query: no note holds its words."},
+		{"GreenBlocks", ModeKeyword, false, notes.ReaderTerminal, "list the notes by the property organisation with `jarvis query --in work --filter 'organisation == \"GreenBlocks\"'`."},
 	} {
 		a, err := svc.Search(context.Background(), Query{Mode: tc.mode, NamesOnly: tc.namesOnly, Text: tc.text, Reader: tc.reader})
 		if err != nil {

@@ -789,28 +789,39 @@ func (s *Service) filterWords(r notes.Reader) string {
 	return "the where argument or query-notes"
 }
 
-// propertyHolding is the first property of the frontmatter fm (a JSON
-// object) whose name or value holds word, case aside, and that value when
-// it is one string; "" when none does or fm cannot be read.
+// propertyHolding is the property of the frontmatter fm (a JSON object)
+// that holds word, case aside, and its value when that is one string: the
+// one whose value is the word (or holds it as a whole word) before one
+// whose value holds it inside a longer word (an e-mail address), before
+// one whose name holds it; "" when none does or fm cannot be read.
 func propertyHolding(fm, word string) (key, value string) {
 	var props map[string]any
 	if json.Unmarshal([]byte(fm), &props) != nil {
 		return "", ""
 	}
 	word = strings.ToLower(word)
+	best := 0
 	for _, k := range slices.Sorted(maps.Keys(props)) {
 		v := props[k]
 		str, isString := v.(string)
-		switch {
-		case isString && strings.Contains(strings.ToLower(str), word):
-			return k, str
-		case strings.Contains(strings.ToLower(k), word):
-			return k, ""
+		rank, val := 0, ""
+		switch low := strings.ToLower(str); {
+		case isString && low == word:
+			rank, val = 5, str
+		case isString && slices.Contains(strings.FieldsFunc(low, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }), word):
+			rank, val = 4, str
+		case isString && strings.Contains(low, word):
+			rank, val = 3, str
 		case !isString && strings.Contains(strings.ToLower(fmt.Sprint(v)), word):
-			return k, ""
+			rank = 2
+		case strings.Contains(strings.ToLower(k), word):
+			rank = 1
+		}
+		if rank > best {
+			best, key, value = rank, k, val
 		}
 	}
-	return "", ""
+	return key, value
 }
 
 // plainName reports whether a property name can stand bare in a filter
