@@ -453,7 +453,7 @@ func explainSchemaError(msg string, input *jsonschema.Schema, args json.RawMessa
 			for _, e := range p.Enum {
 				allowed = append(allowed, fmt.Sprintf("%q", fmt.Sprint(e)))
 			}
-			msg = fmt.Sprintf("%s must be %s", prop, orList(allowed))
+			msg = fmt.Sprintf("%s must be %s", prop, words.ListOr(allowed))
 		}
 		// The value comes first: "sideways does not equal any of: [...]".
 		if i := strings.LastIndex(detail, " does not equal any of: "); i >= 0 {
@@ -646,7 +646,7 @@ func explainFieldError(list, field, rest string, input *jsonschema.Schema, args 
 					allowed = append(allowed, strconv.Quote(v))
 				}
 			}
-			msg = fmt.Sprintf("%s must be %s", name, orList(allowed))
+			msg = fmt.Sprintf("%s must be %s", name, words.ListOr(allowed))
 		}
 		if i := strings.LastIndex(detail, " does not equal any of: "); i >= 0 {
 			msg += "; got " + quoteArg(detail[:i])
@@ -697,14 +697,6 @@ func number(f float64) string {
 		return strconv.FormatFloat(f, 'f', -1, 64)
 	}
 	return strconv.FormatFloat(f, 'g', -1, 64)
-}
-
-// orList joins choices as "a", "b" or "c".
-func orList(choices []string) string {
-	if len(choices) < 2 {
-		return strings.Join(choices, "")
-	}
-	return strings.Join(choices[:len(choices)-1], ", ") + " or " + choices[len(choices)-1]
 }
 
 // itemNoun is what the items of a list argument are, for a message about

@@ -723,7 +723,7 @@ func (s *Service) inProperties(ctx context.Context, q Query) string {
 		vaults = []string{q.Filter.Vault}
 	}
 	if len(vaults) > 0 {
-		conds = append(conds, `v.name IN (`+strings.TrimSuffix(strings.Repeat("?,", len(vaults)), ",")+`)`)
+		conds = append(conds, `v.name IN (`+store.Placeholders(len(vaults))+`)`)
 		for _, v := range vaults {
 			args = append(args, v)
 		}
@@ -764,7 +764,7 @@ func (s *Service) inProperties(ctx context.Context, q Query) string {
 	var expr, list string
 	switch {
 	case key == "":
-		return head + ": filter on a property with " + s.filterWords(q.Reader) + "."
+		return head + ": filter on a property with " + filterWords(q.Reader) + "."
 	case value != "" && plainName(key):
 		expr = key + " == " + strconv.Quote(value)
 	default:
@@ -782,7 +782,7 @@ func (s *Service) inProperties(ctx context.Context, q Query) string {
 }
 
 // filterWords names, for reader r, where a filter on properties is given.
-func (s *Service) filterWords(r notes.Reader) string {
+func filterWords(r notes.Reader) string {
 	if r == notes.ReaderTerminal {
 		return "--where or `jarvis query`"
 	}

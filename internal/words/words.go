@@ -32,32 +32,34 @@ type Integer interface {
 
 // List joins items as a sentence does: "a", "a and b", "a, b and c"; ""
 // for none.
-func List(items []string) string {
+func List(items []string) string { return joined(items, "and") }
+
+// ListOr is List with "or" for the last: the choices to pick one of.
+func ListOr(items []string) string { return joined(items, "or") }
+
+// joined is items as a sentence joins them, the last after conj.
+func joined(items []string, conj string) string {
 	switch len(items) {
 	case 0:
 		return ""
 	case 1:
 		return items[0]
 	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
 }
 
 // Quoted is List of the names each in double quotes, as messages name a
 // vault or a file: `"en" and "vault-all"`.
-func Quoted(names []string) string {
-	q := make([]string, len(names))
-	for i, n := range names {
-		q[i] = strconv.Quote(n)
-	}
-	return List(q)
-}
+func Quoted(names []string) string { return List(quotedEach(names)) }
 
 // QuotedOr is Quoted with "or" for the last: the names to choose one of,
 // `"en" or "vault-all"`.
-func QuotedOr(names []string) string {
-	q := Quoted(names)
-	if i := strings.LastIndex(q, `" and "`); i >= 0 && len(names) > 1 {
-		q = q[:i] + `" or "` + q[i+len(`" and "`):]
+func QuotedOr(names []string) string { return ListOr(quotedEach(names)) }
+
+func quotedEach(names []string) []string {
+	q := make([]string, len(names))
+	for i, n := range names {
+		q[i] = strconv.Quote(n)
 	}
 	return q
 }

@@ -79,3 +79,21 @@ func TestLines(t *testing.T) {
 		}
 	}
 }
+
+// TestListOrAndQuotedOr: the choices to pick one of join with "or", names
+// quoted each, however many there are.
+func TestListOrAndQuotedOr(t *testing.T) {
+	for _, c := range []struct {
+		got, want string
+	}{
+		{ListOr(nil), ""},
+		{ListOr([]string{"a"}), "a"},
+		{ListOr([]string{"a", "b", "c"}), "a, b or c"},
+		{QuotedOr([]string{"en", `say "and"`}), `"en" or "say \"and\""`},
+		{Quoted([]string{"en", "work"}), `"en" and "work"`},
+	} {
+		if c.got != c.want {
+			t.Errorf("got %q, want %q", c.got, c.want)
+		}
+	}
+}

@@ -212,16 +212,7 @@ func TestEmbedderCheckSaysAReembedStoppedBeforeItsFirstBatch(t *testing.T) {
 // that "the vault" changed.
 func TestEmbedderCheckSaysTheIndexChangedNotTheVault(t *testing.T) {
 	ctx := context.Background()
-	db, add := testDB(t)
-	for i := range 400 {
-		add(fmt.Sprintf("n%d.md", i), fmt.Sprintf("passage %d about topic %d", i, i%7))
-	}
-	if _, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{}); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := db.ExecContext(ctx, `DELETE FROM files WHERE id > 100`); err != nil {
-		t.Fatal(err)
-	}
+	db := shrunkAfterSync(t, func(SyncResult) {})
 	h := store.NewHandle(db.Path, store.Options{})
 	t.Cleanup(func() { h.Close() })
 	r := Checks(h, LexicalSource(), health.Invocation{"--db", db.Path})[0].Run(ctx)[0]
@@ -263,19 +254,34 @@ func TestEmbedderCheckCountsTheDatabasesVaults(t *testing.T) {
 // index summary says why; trial 24 read it as vectors lost).
 func TestSyncSaysWhenItRefitted(t *testing.T) {
 	ctx := context.Background()
-	db, add := testDB(t)
-	for i := range 400 {
-		add(fmt.Sprintf("n%d.md", i), fmt.Sprintf("passage %d about topic %d", i, i%7))
-	}
-	first, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{})
-	if err != nil || first.Refitted {
-		t.Fatalf("first sync: %+v, %v; want no refit (there was nothing to refit)", first, err)
-	}
-	if _, err := db.ExecContext(ctx, `DELETE FROM files WHERE id > 100`); err != nil {
-		t.Fatal(err)
-	}
+	db := shrunkAfterSync(t, func(first SyncResult) {
+		if first.Refitted {
+			t.Fatalf("first sync: %+v; want no refit (there was nothing to refit)", first)
+		}
+	})
 	again, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{})
 	if err != nil || !again.Refitted || again.Embedded != 100 {
 		t.Errorf("after three quarters of the passages went: %+v, %v; want a refit embedding all 100", again, err)
 	}
+}
+
+// shrunkAfterSync is a database of 400 one-passage notes, synced with the
+// lexical embedder (first is told the result), of which the last 300 are
+// then deleted: its word statistics no longer fit.
+func shrunkAfterSync(t *testing.T, first func(SyncResult)) *store.DB {
+	t.Helper()
+	ctx := context.Background()
+	db, add := testDB(t)
+	for i := range 400 {
+		add(fmt.Sprintf("n%d.md", i), fmt.Sprintf("passage %d about topic %d", i, i%7))
+	}
+	res, err := NewVectors(db, LexicalSource(), nil).Sync(ctx, SyncOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	first(res)
+	if _, err := db.ExecContext(ctx, `DELETE FROM files WHERE id > 100`); err != nil {
+		t.Fatal(err)
+	}
+	return db
 }
